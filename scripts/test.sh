@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The one test command: every tier, in order of cost. Fails on the first failing tier.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/prereqs.sh
+npm run typecheck
+npm run lint
+npm run test:unit
+npm run test:e2e
