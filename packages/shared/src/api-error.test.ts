@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { pickLanguage } from './api-error';
+import { translate } from './i18n/translate';
+
+describe('pickLanguage', () => {
+  it.each([
+    [undefined, 'es'],
+    ['en-US,en;q=0.9', 'en'],
+    ['fr-FR,en;q=0.5,es;q=0.8', 'es'],
+    ['de', 'es'],
+  ])('%s → %s', (header, lang) => expect(pickLanguage(header)).toBe(lang));
+});
+
+describe('translate', () => {
+  it('interpolates and passes unknown keys through', () => {
+    expect(translate('en', 'errors.rateLimited', { seconds: 30 })).toContain('30 seconds');
+    expect(translate('es', 'nginx: [emerg] bad')).toBe('nginx: [emerg] bad');
+  });
+});

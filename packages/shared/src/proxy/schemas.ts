@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { ZEmail } from '../auth/schemas';
+import { isDomain, isHost, isHttpUrl, isIpv4, isManualDestination } from '../validation/rules';
+
+// Messages are translation keys (see ../locales). Server and wizard share these schemas.
+
+const ZRequiredText = (key = 'validation.required') => z.string({ error: key }).trim().min(1, key);
+
+export const ZServerIp = ZRequiredText().refine(isIpv4, 'validation.ip.invalid');
+export const ZDomain = ZRequiredText()
+  .transform((v) => v.toLowerCase())
+  .refine(isDomain, 'validation.domain.invalid');
+export const ZSshUser = ZRequiredText()
+  .max(32, 'validation.sshUser.invalid')
+  .regex(/^[a-z_][a-z0-9_-]*$/, 'validation.sshUser.invalid');
+export const ZSshPassword = z
+  .string({ error: 'validation.required' })
+  .min(1, 'validation.required')
+  .max(1024, 'validation.tooLong');
+export const ZTargetServer = ZRequiredText('validation.target.required').refine(
+  isManualDestination,
+  'validation.target.invalid',
+);
+
+/** Step one of the wizard (spec §3 server info form, §5 server info). */
+export const ZServerInfoInput = z.object({
+  serverIp: ZServerIp,
+  domain: ZDomain,
+  sshUser: ZSshUser.default('root'),
+  sshPassword: ZSshPassword,
+  email: ZEmail,
+});
+export type TServerInfoInput = z.infer<typeof ZServerInfoInput>;
+
+/** The edit dialog (spec §5 edit proxy; decisions.md: the SSH port is stored and used). */
+export const ZEditProxyInput = z.object({
+  domain: ZRequiredText('validation.edit.domainRequired')
+    .transform((v) => v.toLowerCase())
+    .refine(isDomain, 'validation.edit.domainInvalid'),
+  targetServer: ZRequiredText('validation.edit.targetRequired').refine(
+    (v) => isHttpUrl(v) || isManualDestination(v),
+    'validation.edit.targetInvalid',
+  ),
+  serverIp: ZRequiredText('validation.edit.serverIpRequired').refine(
+    isHost,
+    'validation.edit.serverIpInvalid',
+  ),
+  sshUser: ZRequiredText('validation.edit.sshUserRequired').regex(
+    /^[a-z_][a-z0-9_-]{0,31}$/,
+    'validation.sshUser.invalid',
+  ),
+  sshPort: z.coerce
+    .number({ error: 'validation.port.number' })
+    .int('validation.port.number')
+    .min(1, 'validation.port.min')
+    .max(65535, 'validation.port.max')
+    .default(22),
+});
+export type TEditProxyInput = z.infer<typeof ZEditProxyInput>;
+
+export const PROXY_STATUSES = [
+  'pending',
+  'dns-validated',
+  'deploying',
+  'completed',
+  'failed',
+  'deployed',
+  'error',
+] as const;
+export const ZProxyStatus = z.enum(PROXY_STATUSES);
+export type TProxyStatus = z.infer<typeof ZProxyStatus>;
+
+export const LOG_LEVELS = ['info', 'success', 'warning', 'error'] as const;
+export const ZLogLevel = z.enum(LOG_LEVELS);
+export type TLogLevel = z.infer<typeof ZLogLevel>;
