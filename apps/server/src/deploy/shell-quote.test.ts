@@ -1,0 +1,113 @@
+import { execFileSync } from 'node:child_process';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ShellQuoteError, shellQuote, shellQuoteAll } from './shell-quote';
+
+// Characters that break hand-written escaping, mixed into otherwise random full-unicode text.
+const hostile = [
+  "'",
+  '"',
+  '\\',
+  '$',
+  '(',
+  ')',
+  '`',
+  ';',
+  '|',
+  '&',
+  '<',
+  '>',
+  '*',
+  '?',
+  '[',
+  ']',
+  '{',
+  '}',
+  '~',
+  '#',
+  '!',
+  '%',
+  '=',
+  '-',
+  '--',
+  ' ',
+  '\t',
+  '\n',
+  '\r',
+  '\u2028',
+  '\u2029',
+  '$(id)',
+  '`id`',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal ${…} is the point here
+  '${HOME}',
+  "'\\''",
+  '\\n',
+  'é',
+  '😀',
+];
+const nastyString = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom(...hostile),
+    // One random code point; NUL has its own test below.
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }).filter((c) => c !== '\0'),
+  ),
+  maxLength: 40,
+});
+const shells = ['/bin/sh', '/bin/bash'];
+
+function echoThrough(shell: string, word: string): string {
+  return execFileSync(shell, ['-c', `printf '%s' ${word}`], { encoding: 'utf8' });
+}
+
+describe('shellQuote', () => {
+  for (const shell of shells) {
+    it(`${shell} prints exactly the input for random hostile strings`, () => {
+      fc.assert(
+        fc.property(nastyString, (value) => {
+          expect(echoThrough(shell, shellQuote(value))).toBe(value);
+        }),
+        { numRuns: 200 },
+      );
+    });
+
+    it(`${shell} sees a quoted list as exactly those positional arguments`, () => {
+      fc.assert(
+        fc.property(fc.array(nastyString, { maxLength: 5 }), (values) => {
+          const out = execFileSync(
+            shell,
+            [
+              '-c',
+              `set -- ${shellQuoteAll(values)}; printf '%s\\n' "$#"; for a; do printf '%s\\0' "$a"; done`,
+            ],
+            { encoding: 'utf8' },
+          );
+          const [count, ...rest] = out.split('\n');
+          expect(Number(count)).toBe(values.length);
+          const body = rest.join('\n');
+          expect(body).toBe(values.map((v) => `${v}\0`).join(''));
+        }),
+        { numRuns: 100 },
+      );
+    });
+  }
+
+  it('quotes the empty string as an empty word, not nothing', () => {
+    expect(shellQuote('')).toBe("''");
+    expect(execFileSync('/bin/sh', ['-c', `set -- ${shellQuote('')}; echo $#`]).toString()).toBe(
+      '1\n',
+    );
+  });
+
+  it('keeps a leading dash inside the word (option injection is the callee’s job via --)', () => {
+    expect(shellQuote('-rf')).toBe("'-rf'");
+  });
+
+  it('writes a single quote as close-escape-reopen', () => {
+    expect(shellQuote("it's")).toBe("'it'\\''s'");
+  });
+
+  it('refuses NUL', () => {
+    expect(() => shellQuote('a\0b')).toThrow(ShellQuoteError);
+    expect(() => shellQuoteAll(['ok', '\0'])).toThrow(ShellQuoteError);
+  });
+});
