@@ -1,0 +1,188 @@
+/**
+ * Allowlist checks run right before a value reaches an nginx file or a remote command. They are
+ * deliberately independent of the API's zod schemas: if a bad value ever gets past the API (an
+ * old row, a migration, a bug), it still stops here. Each check accepts only the canonical form
+ * and never echoes the refused value, which may itself carry newlines or control characters.
+ */
+
+export class DeployValidationError extends Error {
+  readonly code = 'invalid_input';
+  constructor(
+    readonly field: string,
+    readonly reason: string,
+  ) {
+    super(`${field}: ${reason}`);
+    this.name = 'DeployValidationError';
+  }
+}
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const OCTET = /^(?:0|[1-9][0-9]{0,2})$/;
+const SSH_USER = /^[a-z_][a-z0-9_-]{0,31}$/;
+const EMAIL_LOCAL = /^[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*$/;
+const DIGITS = /^[1-9][0-9]{0,4}$/;
+const PATH = /^[A-Za-z0-9._~/-]*$/;
+const MAX_TARGET = 2048;
+
+function text(value: unknown, field: string): string {
+  if (typeof value !== 'string') throw new DeployValidationError(field, 'must be a string');
+  if (value.length === 0) throw new DeployValidationError(field, 'must not be empty');
+  return value;
+}
+
+/** LDH host name, lowercase, one or more labels; the last label is not all digits. */
+function hostNameProblem(value: string, minLabels: number): string | undefined {
+  if (value.length > 253) return 'is longer than 253 characters';
+  const labels = value.split('.');
+  if (labels.length < minLabels) return `needs at least ${minLabels} labels`;
+  for (const label of labels) {
+    if (label.length === 0) return 'has an empty label';
+    if (label.length > 63) return 'has a label longer than 63 characters';
+    if (!LABEL.test(label)) {
+      return 'may contain only lowercase letters, digits and inner hyphens in each label';
+    }
+  }
+  // Rules out things like 1.2.3.999 posing as a name.
+  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) return 'must not end in a numeric label';
+  return undefined;
+}
+
+export function isDomain(value: unknown): value is string {
+  return typeof value === 'string' && hostNameProblem(value, 2) === undefined;
+}
+
+export function assertDomain(value: unknown, field = 'domain'): string {
+  const v = text(value, field);
+  const problem = hostNameProblem(v, 2);
+  if (problem) throw new DeployValidationError(field, `${problem}`);
+  return v;
+}
+
+export function isIpv4(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  const parts = value.split('.');
+  return parts.length === 4 && parts.every((p) => OCTET.test(p) && Number(p) <= 255);
+}
+
+export function assertIpv4(value: unknown, field = 'ip'): string {
+  const v = text(value, field);
+  if (!isIpv4(v)) {
+    throw new DeployValidationError(field, 'must be an IPv4 address like 203.0.113.10');
+  }
+  return v;
+}
+
+export function assertSshUser(value: unknown, field = 'sshUser'): string {
+  const v = text(value, field);
+  if (!SSH_USER.test(v)) {
+    throw new DeployValidationError(
+      field,
+      'must be a POSIX user name: lowercase letter or _ first, then up to 31 of a-z 0-9 _ -',
+    );
+  }
+  return v;
+}
+
+export function assertPort(value: unknown, field = 'port'): number {
+  const n = typeof value === 'string' && DIGITS.test(value) ? Number(value) : value;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 65535) {
+    throw new DeployValidationError(field, 'must be a whole number from 1 to 65535');
+  }
+  return n;
+}
+
+/** Deliberately narrower than RFC 5322: what certbot and every CA accept without surprises. */
+export function assertEmail(value: unknown, field = 'email'): string {
+  const v = text(value, field);
+  const at = v.lastIndexOf('@');
+  const local = v.slice(0, at);
+  const domain = v.slice(at + 1);
+  if (
+    v.length > 254 ||
+    at < 1 ||
+    local.length > 64 ||
+    !EMAIL_LOCAL.test(local) ||
+    local.startsWith('-') ||
+    hostNameProblem(domain.toLowerCase(), 2) !== undefined
+  ) {
+    throw new DeployValidationError(field, 'must be a plain e-mail address like ops@example.com');
+  }
+  return v;
+}
+
+export interface TTarget {
+  scheme: 'http' | 'https';
+  host: string;
+  port?: number;
+  /** '' or a path starting and ending with '/'. */
+  path: string;
+}
+
+/**
+ * Accepts `203.0.113.5`, `app.internal:8080`, `http://…` or `https://…` with an optional port and
+ * path. Scheme and host are lowercased; a missing scheme means http. A non-empty path gets a
+ * trailing slash so that `location / { proxy_pass http://h/app/; }` maps /x to /app/x rather
+ * than /appx. Userinfo, query, fragment, IPv6 literals and anything outside the path allowlist
+ * are refused.
+ */
+export function normalizeTarget(input: unknown, field = 'target'): TTarget {
+  const raw = text(input, field);
+  if (raw.length > MAX_TARGET) throw new DeployValidationError(field, 'is too long');
+  let scheme: TTarget['scheme'] = 'http';
+  let rest = raw;
+  const schemeMatch = /^([A-Za-z]+):\/\//.exec(raw);
+  if (schemeMatch) {
+    const s = schemeMatch[1]!.toLowerCase();
+    if (s !== 'http' && s !== 'https') {
+      throw new DeployValidationError(field, 'must use http:// or https://');
+    }
+    scheme = s;
+    rest = raw.slice(schemeMatch[0].length);
+  } else if (raw.includes('://')) {
+    throw new DeployValidationError(field, 'must use http:// or https://');
+  }
+  const slash = rest.indexOf('/');
+  const authority = slash === -1 ? rest : rest.slice(0, slash);
+  const rawPath = slash === -1 ? '' : rest.slice(slash);
+  const colon = authority.indexOf(':');
+  const rawHost = (colon === -1 ? authority : authority.slice(0, colon)).toLowerCase();
+  const rawPort = colon === -1 ? undefined : authority.slice(colon + 1);
+
+  if (!isIpv4(rawHost) && hostNameProblem(rawHost, 1) !== undefined) {
+    throw new DeployValidationError(field, 'must name an IPv4 address or a host name');
+  }
+  const target: TTarget = { scheme, host: rawHost, path: normalizePath(rawPath, field) };
+  if (rawPort !== undefined) target.port = assertPort(rawPort, `${field}.port`);
+  return target;
+}
+
+function normalizePath(path: string, field: string): string {
+  if (path === '' || path === '/') return '';
+  if (!PATH.test(path)) {
+    throw new DeployValidationError(
+      `${field}.path`,
+      'may contain only letters, digits and . _ ~ / -',
+    );
+  }
+  const segments = path.slice(1).split('/');
+  if (segments.at(-1) === '') segments.pop();
+  for (const s of segments) {
+    if (s === '' || s === '.' || s === '..') {
+      throw new DeployValidationError(`${field}.path`, 'must not contain empty, . or .. segments');
+    }
+  }
+  return `/${segments.join('/')}/`;
+}
+
+export function formatTarget(t: TTarget): string {
+  return `${t.scheme}://${t.host}${t.port === undefined ? '' : `:${t.port}`}${t.path}`;
+}
+
+/** Re-checks a target object (e.g. one read back from storage) by round-tripping its text form. */
+export function assertTarget(t: TTarget | string, field = 'target'): TTarget {
+  const parsed = normalizeTarget(typeof t === 'string' ? t : formatTarget(t), field);
+  if (typeof t !== 'string' && formatTarget(parsed) !== formatTarget(t)) {
+    throw new DeployValidationError(field, 'is not in normalised form');
+  }
+  return parsed;
+}
