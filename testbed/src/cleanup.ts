@@ -1,0 +1,75 @@
+// Tearing a lab down: every process in its namespaces, the namespaces, the links, the files.
+// Safe to run twice and on a half-built lab, since everything is found by name.
+import { rmSync } from 'node:fs';
+import { labNames } from './names';
+import { listLinks, listNetns, netnsPids } from './network';
+import { isAlive, run, runOk, sleep, waitFor } from './run';
+import { isStale, labIdsOnDisk } from './state';
+
+async function killAll(pids: number[], signal: NodeJS.Signals): Promise<void> {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+async function stopProcesses(netnsList: string[]): Promise<void> {
+  const pids = (await Promise.all(netnsList.map(netnsPids))).flat();
+  if (pids.length === 0) return;
+  await killAll(pids, 'SIGTERM');
+  const gone = () => pids.every((pid) => !isAlive(pid));
+  try {
+    await waitFor(gone, 3000, () => 'lab processes did not stop');
+  } catch {
+    const left = (await Promise.all(netnsList.map(netnsPids))).flat();
+    await killAll(left, 'SIGKILL');
+    await waitFor(gone, 3000, () => `lab processes survived SIGKILL: ${left.join(' ')}`);
+  }
+}
+
+/** Mounts in our own namespace under the lab directory (none are made; this is a safety net). */
+async function unmountLeftovers(dir: string): Promise<void> {
+  const out = await runOk('findmnt', ['-rn', '-o', 'TARGET']);
+  const targets = out
+    .split('\n')
+    .filter((t) => t === dir || t.startsWith(`${dir}/`))
+    .reverse();
+  for (const target of targets) await run('umount', ['-l', target]);
+}
+
+export async function teardownLab(id: number): Promise<void> {
+  const names = labNames(id);
+  const netnsList = await listNetns(names.prefix);
+  await stopProcesses(netnsList);
+  for (const netns of netnsList) await run('ip', ['netns', 'del', netns]);
+  for (const link of await listLinks(names.prefix)) await run('ip', ['link', 'del', link]);
+  await unmountLeftovers(names.dir);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      rmSync(names.dir, { recursive: true, force: true });
+      break;
+    } catch (error) {
+      if (attempt > 20) throw error;
+      await sleep(50);
+    }
+  }
+}
+
+/** Removes what crashed test runs left: labs whose owning process is gone. */
+export async function sweepStaleLabs(): Promise<void> {
+  for (const id of labIdsOnDisk()) {
+    if (id !== 0 && isStale(id)) await teardownLab(id);
+  }
+  // Names first, then the directories: a lab being built makes its directory before its links.
+  const names = [...(await listNetns('ptl')), ...(await listLinks('ptl'))];
+  const onDisk = new Set(labIdsOnDisk());
+  const orphanIds = new Set<number>();
+  for (const name of names) {
+    const id = Number(/^ptl(\d+)-/.exec(name)?.[1] ?? Number.NaN);
+    if (Number.isInteger(id) && id !== 0 && !onDisk.has(id)) orphanIds.add(id);
+  }
+  for (const id of orphanIds) await teardownLab(id);
+}

@@ -1,0 +1,147 @@
+// The infra namespace: DNS, the ACME CA (Pebble) and the upstream service.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startDns } from './dns';
+import { type TLabNames, UPSTREAM_NAME, UPSTREAM_PORT } from './names';
+import { httpsGet, tcpOpen } from './probe';
+import { LAB_ENV, runOk, startDaemon, waitFor } from './run';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const ACME_PORT = 14000;
+const ACME_MANAGEMENT_PORT = 15000;
+
+export type TInfraPaths = {
+  caRootPath: string;
+  caListenerCertPath: string;
+  acmeDirectoryUrl: string;
+};
+
+export type TListener = { caCert: string; key: string; cert: string };
+
+/** Pebble ships no certificate for its own HTTPS listener: make a small CA and one at start. */
+export async function makeListenerCertificate(names: TLabNames): Promise<TListener> {
+  mkdirSync(names.infraDir, { recursive: true, mode: 0o700 });
+  const dir = names.infraDir;
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-days', '30'];
+  const caKey = path.join(dir, 'listener-ca.key');
+  const caCert = path.join(dir, 'listener-ca.pem');
+  const key = path.join(dir, 'listener.key');
+  const cert = path.join(dir, 'listener.pem');
+  await runOk('openssl', [
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    caKey,
+    '-out',
+    caCert,
+    '-subj',
+    `/CN=Portico lab ${names.id} ACME listener CA`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
+  ]);
+  await runOk('openssl', [
+    'req',
+    '-x509',
+    '-CA',
+    caCert,
+    '-CAkey',
+    caKey,
+    ...ec,
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-subj',
+    `/CN=${names.infraAddress}`,
+    '-addext',
+    `subjectAltName=IP:${names.infraAddress}`,
+    '-addext',
+    'basicConstraints=critical,CA:FALSE',
+  ]);
+  return { caCert, key, cert };
+}
+
+function inInfra(names: TLabNames, argv: string[]): string[] {
+  return ['netns', 'exec', names.infraNetns, ...argv];
+}
+
+async function startPebble(names: TLabNames, listener: { key: string; cert: string }) {
+  const config = path.join(names.infraDir, 'pebble.json');
+  const pebble = {
+    listenAddress: `${names.infraAddress}:${ACME_PORT}`,
+    managementListenAddress: `${names.infraAddress}:${ACME_MANAGEMENT_PORT}`,
+    certificate: listener.cert,
+    privateKey: listener.key,
+    httpPort: 80,
+    tlsPort: 443,
+    ocspResponderURL: '',
+    externalAccountBindingRequired: false,
+  };
+  writeFileSync(config, JSON.stringify({ pebble }, null, 2));
+  const argv = ['pebble', '-config', config, '-dnsserver', `${names.infraAddress}:53`];
+  startDaemon('ip', inInfra(names, argv), {
+    logFile: path.join(names.infraDir, 'pebble.log'),
+    env: {
+      ...LAB_ENV,
+      PEBBLE_VA_NOSLEEP: '1',
+      PEBBLE_VA_ALWAYS_VALID: '0',
+      PEBBLE_WFE_NONCEREJECT: '0',
+    },
+  });
+}
+
+/** Pebble makes a new issuing root at every start; clients must trust the one it serves. */
+async function fetchPebbleRoot(names: TLabNames, listenerCa: string): Promise<string> {
+  const ca = readFileSync(listenerCa);
+  const url = `https://${names.infraAddress}:${ACME_MANAGEMENT_PORT}/roots/0`;
+  let pem = '';
+  await waitFor(
+    async () => {
+      try {
+        const response = await httpsGet(url, ca);
+        pem = response.body.toString();
+        return response.status === 200 && pem.includes('BEGIN CERTIFICATE');
+      } catch {
+        return false;
+      }
+    },
+    10_000,
+    () => `Pebble did not serve its root; see ${path.join(names.infraDir, 'pebble.log')}`,
+  );
+  const file = path.join(names.infraDir, 'pebble-root.pem');
+  writeFileSync(file, pem);
+  return file;
+}
+
+async function startUpstream(names: TLabNames): Promise<void> {
+  const script = path.join(REPO_ROOT, 'testbed/src/upstream-server.ts');
+  const argv = [process.execPath, '--import', 'tsx', script];
+  argv.push('--host', names.infraAddress, '--port', String(UPSTREAM_PORT), '--name', UPSTREAM_NAME);
+  startDaemon('ip', inInfra(names, argv), {
+    logFile: path.join(names.infraDir, 'upstream.log'),
+    cwd: REPO_ROOT,
+  });
+  await waitFor(
+    () => tcpOpen(names.infraAddress, UPSTREAM_PORT),
+    15_000,
+    () => `upstream did not start; see ${path.join(names.infraDir, 'upstream.log')}`,
+  );
+}
+
+export async function startInfraServices(
+  names: TLabNames,
+  domains: Record<string, string>,
+  listener: TListener,
+): Promise<Omit<TInfraPaths, 'caListenerCertPath'>> {
+  await startPebble(names, listener);
+  const [caRootPath] = await Promise.all([
+    fetchPebbleRoot(names, listener.caCert),
+    startDns(names, domains),
+    startUpstream(names),
+  ]);
+  return { caRootPath, acmeDirectoryUrl: `https://${names.infraAddress}:${ACME_PORT}/dir` };
+}

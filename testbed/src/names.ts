@@ -1,0 +1,69 @@
+// Every name and address a lab uses derives from its number, so that `down` and the sweep of a
+// crashed run can find all of it again without trusting a state file.
+import path from 'node:path';
+
+export const LAB_ROOT = '/run/portico-lab';
+export const MAX_LAB_ID = 250;
+export const MAX_SERVERS = 200;
+export const UPSTREAM_PORT = 8080;
+export const UPSTREAM_NAME = 'portico-lab-upstream';
+export const DOMAIN_SUFFIX = 'portico.test';
+
+export type TLabNames = ReturnType<typeof labNames>;
+
+export function labNames(id: number) {
+  if (!Number.isInteger(id) || id < 0 || id > MAX_LAB_ID) throw new Error(`bad lab id ${id}`);
+  const prefix = `ptl${id}-`;
+  const net = `198.18.${id}`;
+  const dir = path.join(LAB_ROOT, String(id));
+  return {
+    id,
+    prefix,
+    dir,
+    stateFile: path.join(dir, 'state.json'),
+    infraDir: path.join(dir, 'infra'),
+    bridge: `${prefix}br`,
+    bridgeAddress: `${net}.1`,
+    infraNetns: `${prefix}infra`,
+    infraLink: `${prefix}inf`,
+    infraAddress: `${net}.2`,
+    prefixLength: 24,
+    server: (index: number) => serverNames(id, prefix, net, dir, index),
+  };
+}
+
+export type TServerNames = ReturnType<typeof serverNames>;
+
+function serverNames(labId: number, prefix: string, net: string, dir: string, index: number) {
+  if (!Number.isInteger(index) || index < 1 || index > MAX_SERVERS) {
+    throw new Error(`bad server index ${index}`);
+  }
+  const name = `s${index}`;
+  return {
+    index,
+    name,
+    netns: `${prefix}${name}`,
+    link: `${prefix}${name}`,
+    address: `${net}.${10 + index}`,
+    hostname: labId === 0 ? `portico-${name}` : `portico-l${labId}-${name}`,
+    dir: path.join(dir, name),
+  };
+}
+
+/** The lab domains a server starts with. */
+export function defaultDomains(serverName: string): string[] {
+  const zone = `${serverName}.${DOMAIN_SUFFIX}`;
+  return [`site1.${zone}`, `www.site1.${zone}`, `site2.${zone}`];
+}
+
+export function legacyDomain(serverName: string): string {
+  return `legacy.${serverName}.${DOMAIN_SUFFIX}`;
+}
+
+const HOSTNAME =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
+
+/** Lab domains travel into dnsmasq arguments: only plain lower-case host names pass. */
+export function assertDomain(domain: string): void {
+  if (!HOSTNAME.test(domain)) throw new Error(`not a valid domain: ${JSON.stringify(domain)}`);
+}

@@ -1,0 +1,92 @@
+#!/bin/bash
+# PID 1 of a lab test server, run as
+#   ip netns exec NS unshare --mount --uts --pid --fork --mount-proc bash server-init.sh DIR
+# DIR (on the real machine) holds server.env, passwords, the host key and the CA to trust.
+# Everything written here lands in copy-on-write overlays or private tmpfs: the real /etc,
+# /usr, /var, /home and /root stay untouched. A namespace PID 1 ignores signals it has no
+# handler for, so TERM is trapped; bash also reaps the orphans reparented to it.
+set -euo pipefail
+dir=$1
+# shellcheck source=/dev/null
+. "$dir/server.env" # LAB_HOSTNAME LAB_DNS LAB_VARIANTS LAB_SERVER_NAME LAB_LEGACY_DOMAIN
+cd /
+
+has_variant() { case " $LAB_VARIANTS " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+# Private, empty homes and scratch space first: useradd -m must not write to the real /home.
+mount -t tmpfs -o mode=0755 lab-home /home
+mount -t tmpfs -o mode=0700 lab-root /root
+mount -t tmpfs -o mode=1777 lab-tmp /tmp
+mount -t tmpfs -o mode=0755 lab-mnt /mnt
+mount -t tmpfs -o mode=0755 lab-media /media
+for d in etc usr var opt srv; do
+  mkdir -p "$dir/upper/$d" "$dir/work/$d"
+  mount -t overlay "lab-$d" -o "lowerdir=/$d,upperdir=$dir/upper/$d,workdir=$dir/work/$d" "/$d"
+done
+
+hostname "$LAB_HOSTNAME"
+echo "$LAB_HOSTNAME" >/etc/hostname
+printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\tlocalhost ip6-localhost ip6-loopback\n' \
+  "$LAB_HOSTNAME" >/etc/hosts
+rm -f /etc/resolv.conf
+echo "nameserver $LAB_DNS" >/etc/resolv.conf
+
+# certbot must trust the ACME server's own HTTPS listener.
+install -m 0644 "$dir/listener-ca.pem" /usr/local/share/ca-certificates/portico-lab-acme.crt
+cat "$dir/listener-ca.pem" >>/etc/ssl/certs/ca-certificates.crt
+
+useradd --create-home --shell /bin/bash --groups sudo deploy
+chpasswd <"$dir/passwords"
+
+rm -f /etc/ssh/ssh_host_*
+install -m 0600 "$dir/ssh_host_ed25519_key" /etc/ssh/ssh_host_ed25519_key
+install -m 0644 "$dir/ssh_host_ed25519_key.pub" /etc/ssh/ssh_host_ed25519_key.pub
+root_login=yes
+if has_variant no-root-login; then root_login=no; fi
+cat >/etc/ssh/sshd_config.d/00-portico-lab.conf <<CONF
+HostKey /etc/ssh/ssh_host_ed25519_key
+PermitRootLogin $root_login
+PasswordAuthentication yes
+KbdInteractiveAuthentication no
+UseDNS no
+CONF
+
+if has_variant existing-site; then
+  mkdir -p /var/www/legacy
+  echo "legacy site on $LAB_SERVER_NAME" >/var/www/legacy/index.html
+  cat >/etc/nginx/sites-available/legacy-site <<CONF
+server {
+    listen 80;
+    server_name $LAB_LEGACY_DOMAIN;
+    root /var/www/legacy;
+    index index.html;
+}
+CONF
+  ln -s /etc/nginx/sites-available/legacy-site /etc/nginx/sites-enabled/legacy-site
+fi
+
+# /run last: until now it showed $dir, which lives on the real machine under /run.
+mount -t tmpfs -o mode=0755 lab-run /run
+mkdir -p /run/sshd /run/lock
+chmod 0755 /run/sshd
+
+/usr/sbin/sshd
+if has_variant port80-busy; then
+  mkdir -p /tmp/busy && echo "not nginx" >/tmp/busy/index.html
+  setsid python3 -m http.server 80 --bind 0.0.0.0 --directory /tmp/busy >/dev/null 2>&1 &
+elif ! has_variant nginx-stopped; then
+  nginx
+fi
+echo "ready"
+
+shutdown() {
+  nginx -s quit 2>/dev/null || true
+  kill -TERM -1 2>/dev/null || true
+  exit 0
+}
+trap shutdown TERM INT
+set +e
+while :; do
+  sleep 3600 &
+  wait $!
+done

@@ -1,0 +1,88 @@
+// Where a lab records itself, so that status, point and down work from another process, and a
+// crashed run can be told apart from a live one.
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { LAB_ROOT, labNames, MAX_LAB_ID } from './names';
+import { isAlive } from './run';
+import type { TLabStatus } from './types';
+
+/** Who keeps a lab alive: a process (test runs) or nobody in particular (the CLI's lab). */
+export type TLabOwner = { pid: number; startTicks: string } | { cli: true };
+
+export function readStatus(id: number): TLabStatus | undefined {
+  try {
+    return JSON.parse(readFileSync(labNames(id).stateFile, 'utf8')) as TLabStatus;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeStatus(status: TLabStatus): void {
+  const file = labNames(status.id).stateFile;
+  writeFileSync(`${file}.tmp`, `${JSON.stringify(status, null, 2)}\n`, { mode: 0o600 });
+  writeFileSync(file, readFileSync(`${file}.tmp`), { mode: 0o600 });
+}
+
+function processStartTicks(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+export function currentOwner(): TLabOwner {
+  return { pid: process.pid, startTicks: processStartTicks(process.pid) ?? '' };
+}
+
+function ownerFile(id: number): string {
+  return path.join(labNames(id).dir, 'owner.json');
+}
+
+export function writeOwner(id: number, owner: TLabOwner): void {
+  writeFileSync(ownerFile(id), JSON.stringify(owner));
+}
+
+/** A lab is stale when its owning process is gone (or its pid was reused by another). */
+export function isStale(id: number): boolean {
+  let owner: TLabOwner;
+  try {
+    owner = JSON.parse(readFileSync(ownerFile(id), 'utf8')) as TLabOwner;
+  } catch {
+    // No owner yet: being created right now, unless that started long ago.
+    try {
+      return Date.now() - statSync(labNames(id).dir).mtimeMs > 60_000;
+    } catch {
+      return true;
+    }
+  }
+  if ('cli' in owner) return false;
+  return !isAlive(owner.pid) || processStartTicks(owner.pid) !== owner.startTicks;
+}
+
+/** Reserves the first free lab number from 1 up; mkdir is the atomic claim. */
+export function claimLabId(): number {
+  mkdirSync(LAB_ROOT, { recursive: true, mode: 0o700 });
+  for (let id = 1; id <= MAX_LAB_ID; id++) {
+    try {
+      mkdirSync(labNames(id).dir, { mode: 0o700 });
+    } catch {
+      continue;
+    }
+    writeOwner(id, currentOwner());
+    return id;
+  }
+  throw new Error('no free lab number: run `npm run testbed -- down --all`');
+}
+
+export function labIdsOnDisk(): number[] {
+  try {
+    return readdirSync(LAB_ROOT)
+      .filter((name) => /^\d+$/.test(name))
+      .map(Number)
+      .filter((id) => id <= MAX_LAB_ID);
+  } catch {
+    return [];
+  }
+}

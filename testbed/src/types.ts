@@ -1,0 +1,54 @@
+// Shapes shared by the lab's CLI, its programmatic API and the tests that use a lab.
+
+/** Ways a test server can differ from a fresh VPS with nginx running. */
+export const SERVER_VARIANTS = [
+  'nginx-stopped',
+  'port80-busy',
+  'existing-site',
+  'no-root-login',
+] as const;
+export type TServerVariant = (typeof SERVER_VARIANTS)[number];
+
+export type TLabUser = {
+  name: 'root' | 'deploy';
+  password: string;
+  /** true when the user needs `sudo -S` (fed this password) to act as root. */
+  sudo: boolean;
+};
+
+export type TLabServer = {
+  name: string;
+  address: string;
+  hostname: string;
+  sshPort: 22;
+  users: TLabUser[];
+  /** As `ssh-keygen -lf` prints it: `SHA256:` followed by unpadded base64. */
+  hostKeyFingerprint: string;
+  domains: string[];
+  variants: TServerVariant[];
+};
+
+export type TLabStatus = {
+  id: number;
+  servers: TLabServer[];
+  /** host:port of the lab's DNS server. */
+  dnsServer: string;
+  acmeDirectoryUrl: string;
+  /** PEM of the ACME CA's issuing root: trust it to verify sites deployed in the lab. */
+  caRootPath: string;
+  /** PEM of the CA that signed the ACME server's own HTTPS listener. */
+  caListenerCertPath: string;
+  upstream: { address: string; port: number; name: string };
+  /** Every lab domain and the address its A record answers. */
+  domains: Record<string, string>;
+};
+
+export type TLabOptions = {
+  servers: number;
+  /** Variants per server name (`s1`, `s2`, …); the key `*` applies to every server. */
+  variants?: Record<string, TServerVariant[]>;
+  /** Lab number (0–250). The CLI uses 0; programmatic labs take the first free one from 1. */
+  id?: number;
+};
+
+export type TExecResult = { code: number; stdout: string; stderr: string };
