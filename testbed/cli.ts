@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import { sweepStaleLabs, teardownLab } from './src/cleanup';
 import { execInServer, labStatus, pointDomain, startLab } from './src/lab';
 import { labIdsOnDisk } from './src/state';
-import { SERVER_VARIANTS, type TServerVariant } from './src/types';
+import { SERVER_VARIANTS } from './src/types';
+import { parseVariants } from './src/variants';
 
 const USAGE = `usage: npm run testbed -- <command>
   up [--servers N] [--variant V]… [--variant sN=V1,V2]…   start a lab (removes a previous one)
@@ -13,21 +14,6 @@ const USAGE = `usage: npm run testbed -- <command>
   exec SERVER -- CMD [ARG]…                                run a command inside a server
   down [--all]                                             remove the lab (--all: every lab)
   options: --lab ID (default 0)   variants: ${SERVER_VARIANTS.join(', ')}`;
-
-function parseVariants(values: string[]): Record<string, TServerVariant[]> {
-  const result: Record<string, TServerVariant[]> = {};
-  for (const value of values) {
-    const [target, list] = value.includes('=') ? value.split('=', 2) : ['*', value];
-    for (const variant of (list ?? '').split(',')) {
-      if (!(SERVER_VARIANTS as readonly string[]).includes(variant)) {
-        throw new Error(`unknown variant ${variant}; known: ${SERVER_VARIANTS.join(', ')}`);
-      }
-      const key = target ?? '*';
-      result[key] = [...(result[key] ?? []), variant as TServerVariant];
-    }
-  }
-  return result;
-}
 
 async function main(): Promise<number> {
   const { values, positionals } = parseArgs({
