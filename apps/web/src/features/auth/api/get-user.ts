@@ -1,0 +1,18 @@
+import type { TPublicUser } from '@portico/shared/auth/schemas';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+
+export const userQueryKey = ['/api/auth/user'] as const;
+
+/** The signed-in user, or null when signed out (a 401 is an answer here, not an error). */
+export function userQueryOptions() {
+  return queryOptions({
+    queryKey: userQueryKey,
+    queryFn: api.getQueryFn<TPublicUser>({ on401: 'returnNull' }),
+    retry: false,
+  });
+}
+
+export function useUser() {
+  return useQuery(userQueryOptions());
+}

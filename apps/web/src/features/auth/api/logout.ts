@@ -1,0 +1,39 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { errorDescription } from '@/lib/form-errors';
+import { userQueryKey } from './get-user';
+
+export function logout() {
+  return api.requestJson<{ success: boolean }>('POST', '/api/logout');
+}
+
+/** Spec §4/§8: "Logging out..." toast; on success clear the user, refetch, go to /. */
+export function useLogout() {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const { t } = useTranslation();
+  return useMutation({
+    mutationFn: logout,
+    onMutate: () => {
+      toast({ title: t('header.loggingOut') });
+    },
+    onSuccess: async () => {
+      api.resetCsrfToken();
+      queryClient.setQueryData(userQueryKey, null);
+      // Drop every other cached answer: it belonged to the user who just left.
+      queryClient.removeQueries({ predicate: (q) => q.queryKey[0] !== userQueryKey[0] });
+      navigate('/');
+      await queryClient.invalidateQueries({ queryKey: userQueryKey });
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: t('header.logoutFailed'),
+        description: errorDescription(error, t, t('header.logoutFailedDefault')),
+      });
+    },
+  });
+}

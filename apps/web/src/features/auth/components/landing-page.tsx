@@ -1,0 +1,75 @@
+import { CheckCircle2Icon } from 'lucide-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Footer } from '@/components/layout/footer';
+import { Header } from '@/components/layout/header';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { LoginForm } from './login-form';
+import { RegisterPanel } from './register-panel';
+
+type TTab = 'login' | 'register';
+const FEATURES = ['guided', 'certificates', 'logs'] as const;
+
+/** Spec §2: the signed-out page — title, description, and a card with login/register tabs. */
+export function LandingPage() {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<TTab>('login');
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <Header />
+      <main
+        id="main"
+        className="mx-auto grid w-full max-w-6xl flex-1 items-center gap-10 px-4 py-10 sm:px-6 md:py-16 lg:grid-cols-[1fr_28rem] lg:gap-16"
+      >
+        <section aria-labelledby="landing-title" className="max-w-xl">
+          <h1
+            id="landing-title"
+            className="text-3xl font-bold tracking-tight text-foreground sm:text-4xl lg:text-5xl"
+          >
+            {t('landing.title')}
+          </h1>
+          <p className="mt-4 text-base text-muted-foreground sm:text-lg">
+            {t('landing.description')}
+          </p>
+          <ul className="mt-8 hidden gap-3 sm:grid">
+            {FEATURES.map((key) => (
+              <li key={key} className="flex items-start gap-3 text-sm text-foreground">
+                <CheckCircle2Icon
+                  className="mt-0.5 size-5 shrink-0 text-primary"
+                  aria-hidden="true"
+                />
+                <span>{t(`landing.features.${key}`)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <Card className="w-full">
+          <CardHeader>
+            <CardTitle>{t('landing.cardTitle')}</CardTitle>
+            <CardDescription>{t('landing.cardDescription')}</CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Tabs value={tab} onValueChange={(v) => setTab(v as TTab)}>
+              <TabsList className="grid w-full grid-cols-2">
+                <TabsTrigger value="login" data-testid="tab-login">
+                  {t('landing.tabs.login')}
+                </TabsTrigger>
+                <TabsTrigger value="register" data-testid="tab-register">
+                  {t('landing.tabs.register')}
+                </TabsTrigger>
+              </TabsList>
+              <TabsContent value="login">
+                <LoginForm />
+              </TabsContent>
+              <TabsContent value="register">
+                <RegisterPanel onGoToLogin={() => setTab('login')} />
+              </TabsContent>
+            </Tabs>
+          </CardContent>
+        </Card>
+      </main>
+      <Footer />
+    </div>
+  );
+}

@@ -1,0 +1,140 @@
+import { type TApiError, ZApiError } from '@portico/shared/api-error';
+import { ZCsrfTokenResponse } from '@portico/shared/auth/schemas';
+import type { QueryFunction } from '@tanstack/react-query';
+
+/** A non-OK answer: message is "status: text" (spec §8); body is the parsed API error, if any. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly body: TApiError | undefined;
+
+  constructor(status: number, message: string, body?: TApiError) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export const CSRF_TOKEN_ERROR = 'Failed to fetch CSRF token';
+
+export type TMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type TOn401 = 'returnNull' | 'throw';
+
+export type TApiClientOptions = {
+  /** The current UI language, sent as Accept-Language so server messages come back in it. */
+  getLanguage: () => string;
+  fetch?: typeof fetch;
+};
+
+function parseApiError(text: string): TApiError | undefined {
+  try {
+    const parsed = ZApiError.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function errorFrom(res: Response, text: string): ApiError {
+  return new ApiError(res.status, `${res.status}: ${text || res.statusText}`, parseApiError(text));
+}
+
+export async function throwIfResNotOk(res: Response): Promise<void> {
+  if (res.ok) return;
+  throw errorFrom(res, await res.text());
+}
+
+export function createApiClient(options: TApiClientOptions) {
+  const doFetch: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  // Held in memory only: a reload starts without one and fetches it before the first write.
+  let csrfToken: string | null = null;
+  let pending: Promise<string> | null = null;
+
+  const baseHeaders = (): Record<string, string> => ({
+    Accept: 'application/json',
+    'Accept-Language': options.getLanguage(),
+  });
+
+  async function fetchCsrfToken(): Promise<string> {
+    const res = await doFetch('/api/csrf-token', {
+      credentials: 'include',
+      headers: baseHeaders(),
+    });
+    if (!res.ok) throw new Error(CSRF_TOKEN_ERROR);
+    const parsed = ZCsrfTokenResponse.safeParse(await res.json().catch(() => null));
+    if (!parsed.success) throw new Error(CSRF_TOKEN_ERROR);
+    return parsed.data.token;
+  }
+
+  async function getCsrfToken(): Promise<string> {
+    if (csrfToken) return csrfToken;
+    // Concurrent writes share one token request.
+    pending ??= fetchCsrfToken().finally(() => {
+      pending = null;
+    });
+    csrfToken = await pending;
+    return csrfToken;
+  }
+
+  function send(method: TMethod, url: string, data: unknown, token: string) {
+    const headers = { ...baseHeaders(), 'X-CSRF-Token': token };
+    if (data === undefined) return doFetch(url, { method, headers, credentials: 'include' });
+    return doFetch(url, {
+      method,
+      headers: { ...headers, 'Content-Type': 'application/json' },
+      body: JSON.stringify(data),
+      credentials: 'include',
+    });
+  }
+
+  /** Sends a request; writes carry the CSRF token and are retried once on a CSRF refusal. */
+  async function request(method: TMethod, url: string, data?: unknown): Promise<Response> {
+    if (method === 'GET') {
+      const res = await doFetch(url, { headers: baseHeaders(), credentials: 'include' });
+      await throwIfResNotOk(res);
+      return res;
+    }
+    let res = await send(method, url, data, await getCsrfToken());
+    if (res.status === 403) {
+      const text = await res.text();
+      if (!/csrf/i.test(text)) throw errorFrom(res, text);
+      csrfToken = null;
+      res = await send(method, url, data, await getCsrfToken());
+    }
+    await throwIfResNotOk(res);
+    return res;
+  }
+
+  /** Like request, parsed as JSON (an empty body gives undefined). */
+  async function requestJson<T>(method: TMethod, url: string, data?: unknown): Promise<T> {
+    const res = await request(method, url, data);
+    const text = await res.text();
+    return (text ? JSON.parse(text) : undefined) as T;
+  }
+
+  /** The generic read: GET on the query key parts joined with '/', parsed as JSON. */
+  function getQueryFn<T>({ on401 }: { on401: TOn401 }): QueryFunction<T | null> {
+    return async ({ queryKey, signal }) => {
+      const res = await doFetch(queryKey.join('/'), {
+        headers: baseHeaders(),
+        credentials: 'include',
+        signal,
+      });
+      if (on401 === 'returnNull' && res.status === 401) return null;
+      await throwIfResNotOk(res);
+      return (await res.json()) as T;
+    };
+  }
+
+  return {
+    request,
+    requestJson,
+    getQueryFn,
+    /** Forget the token, e.g. when the session changed at login or logout. */
+    resetCsrfToken: () => {
+      csrfToken = null;
+    },
+  };
+}
+
+export type TApiClient = ReturnType<typeof createApiClient>;

@@ -1,0 +1,36 @@
+import type { TFunction } from 'i18next';
+import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { ApiError } from './api-client';
+
+/** Marks an error whose message is already translated text (from the server), not a key. */
+export const SERVER_ERROR_TYPE = 'server';
+
+/** Zod messages are catalog keys; server messages arrive translated and are shown as they are. */
+export function fieldErrorText(error: FieldError | undefined, t: TFunction): string | undefined {
+  if (!error?.message) return undefined;
+  return error.type === SERVER_ERROR_TYPE ? error.message : t(error.message);
+}
+
+/** Puts the server's per-field issues on the form's fields; returns how many were placed. */
+export function applyServerIssues<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  fields: readonly Path<T>[],
+): number {
+  if (!(error instanceof ApiError) || !error.body?.issues) return 0;
+  let placed = 0;
+  for (const issue of error.body.issues) {
+    const field = fields.find((f) => f === issue.path);
+    if (!field) continue;
+    setError(field, { type: SERVER_ERROR_TYPE, message: issue.message });
+    placed += 1;
+  }
+  return placed;
+}
+
+/** A toast description for a failed call: the server's message, else a network or generic text. */
+export function errorDescription(error: unknown, t: TFunction, fallback: string): string {
+  if (error instanceof ApiError) return error.body?.message ?? fallback;
+  if (error instanceof TypeError) return t('errors.network');
+  return fallback;
+}

@@ -1,0 +1,27 @@
+import { fileURLToPath } from 'node:url';
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const api = 'http://127.0.0.1:3000';
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  server: {
+    host: '127.0.0.1',
+    port: 5173,
+    proxy: {
+      '/api': { target: api, changeOrigin: false },
+      '/ws': { target: api, ws: true },
+      '/healthz': api,
+      '/readyz': api,
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // The production CSP forbids inline scripts and data: fonts; keep every asset a file.
+    assetsInlineLimit: 0,
+  },
+});
