@@ -1,0 +1,109 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { TConfig } from './config';
+import type { TDatabase } from './db/client';
+import { authRoutes } from './modules/auth/auth.routes';
+import { createAuthService } from './modules/auth/auth.service';
+import { healthRoutes } from './modules/health/health.routes';
+import { createSessionsRepository } from './modules/sessions/sessions.repository';
+import { createUsersRepository } from './modules/users/users.repository';
+import { createUsersService } from './modules/users/users.service';
+import { authGuard } from './plugins/auth-guard';
+import { csrf } from './plugins/csrf';
+import { errors } from './plugins/errors';
+import { DEFAULT_AUTH_RATE_LIMITS, rateLimit, type TAuthRateLimits } from './plugins/rate-limit';
+import { requestLog } from './plugins/request-log';
+import { securityHeaders } from './plugins/security-headers';
+import { session } from './plugins/session';
+import { staticFiles } from './plugins/static';
+import { swagger } from './plugins/swagger';
+
+export interface TAppOptions {
+  config: Pick<TConfig, 'registration' | 'trustProxy' | 'logLevel'>;
+  database: TDatabase;
+  sessionSecret: string;
+  /** false silences logs (tests); otherwise pino at config.logLevel. */
+  logger?: boolean | FastifyServerOptions['logger'];
+  rateLimits?: TAuthRateLimits;
+  /** The built web app; defaults to apps/web/dist found from this file or the bundle. */
+  webRoot?: string | null;
+  sessionSweepIntervalMs?: number;
+}
+
+// From src/app.ts or from dist/main.js, whichever this code runs as.
+const WEB_DIST_CANDIDATES = ['../../web/dist', '../web/dist'];
+
+export function findWebRoot(): string | undefined {
+  return WEB_DIST_CANDIDATES.map((p) => fileURLToPath(new URL(p, import.meta.url))).find((p) =>
+    existsSync(p),
+  );
+}
+
+function loggerOptions(options: TAppOptions): FastifyServerOptions['logger'] {
+  if (options.logger === false) return false;
+  if (options.logger && options.logger !== true) return options.logger;
+  return {
+    level: options.config.logLevel,
+    // Never a password, cookie or token in a log line, whatever a plugin decides to log.
+    redact: {
+      paths: [
+        'req.headers.cookie',
+        'req.headers.authorization',
+        'req.headers["x-csrf-token"]',
+        'res.headers["set-cookie"]',
+        '*.password',
+        '*.passwordHash',
+        '*.sshPassword',
+      ],
+      censor: '[redacted]',
+    },
+  };
+}
+
+/** Fastify takes a hop count at runtime but not in its types: the same rule as a function. */
+function trustProxyOption(value: TConfig['trustProxy']) {
+  if (typeof value !== 'number') return value;
+  return (_address: string, hop: number) => hop < value;
+}
+
+export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(options),
+    disableRequestLogging: true,
+    trustProxy: trustProxyOption(options.config.trustProxy),
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const { db } = options.database;
+  const users = createUsersService(createUsersRepository(db));
+  const auth = createAuthService(users, { registration: options.config.registration });
+
+  // Order matters: hooks run in registration order (headers, session, then the CSRF check).
+  await app.register(requestLog);
+  await app.register(errors);
+  await app.register(securityHeaders);
+  await app.register(session, {
+    secret: options.sessionSecret,
+    repository: createSessionsRepository(db),
+    sweepIntervalMs: options.sessionSweepIntervalMs,
+  });
+  await app.register(csrf);
+  await app.register(rateLimit);
+  await app.register(authGuard, { auth });
+  await app.register(swagger);
+
+  await app.register(healthRoutes, { database: options.database });
+  await app.register(authRoutes, {
+    auth,
+    rateLimits: options.rateLimits ?? DEFAULT_AUTH_RATE_LIMITS,
+  });
+
+  await app.register(staticFiles, {
+    root: options.webRoot === undefined ? findWebRoot() : (options.webRoot ?? undefined),
+  });
+  return app;
+}

@@ -1,0 +1,97 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+function problemsOf(env: NodeJS.ProcessEnv): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.dataDir).toBe(join(process.cwd(), 'data'));
+    expect(config.databaseUrl).toBeUndefined();
+    expect(config.registration).toBe('open');
+    expect(config.trustProxy).toBe(false);
+    expect(config.secretKeyFile).toBe(join(process.cwd(), 'data', 'secret.key'));
+    expect(config.acmeDirectoryUrl).toBe('https://acme-v02.api.letsencrypt.org/directory');
+    expect(config.dnsServers).toEqual([]);
+    expect(config.logLevel).toBe('info');
+  });
+
+  it('reads every variable', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-config-'));
+    const ca = join(dir, 'ca.pem');
+    writeFileSync(ca, 'x');
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      PORTICO_DATA_DIR: dir,
+      DATABASE_URL: 'postgres://u:p@127.0.0.1/db',
+      PORTICO_REGISTRATION: 'closed',
+      PORTICO_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
+      PORTICO_SECRET_KEY_FILE: join(dir, 'k'),
+      PORTICO_SESSION_SECRET: 'a'.repeat(32),
+      ACME_DIRECTORY_URL: 'https://127.0.0.1:14000/dir',
+      PORTICO_EXTRA_CA_FILE: ca,
+      PORTICO_DNS_SERVERS: '198.18.0.53,127.0.0.1:5353',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      dataDir: dir,
+      registration: 'closed',
+      trustProxy: ['10.0.0.0/8', '127.0.0.1'],
+      secretKeyFile: join(dir, 'k'),
+      extraCaFile: ca,
+      dnsServers: ['198.18.0.53', '127.0.0.1:5353'],
+      logLevel: 'debug',
+    });
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['2', 2],
+  ])('reads PORTICO_TRUST_PROXY=%s', (raw, expected) => {
+    expect(loadConfig({ PORTICO_TRUST_PROXY: raw }).trustProxy).toEqual(expected);
+  });
+
+  it.each([
+    ['PORT', 'abc', /^PORT: must be a whole number between 1 and 65535 \(got "abc"\)$/],
+    ['PORT', '70000', /^PORT: /],
+    ['PORTICO_REGISTRATION', 'maybe', /^PORTICO_REGISTRATION: must be "open" or "closed"/],
+    ['PORTICO_TRUST_PROXY', 'sometimes', /^PORTICO_TRUST_PROXY: must be false, true/],
+    ['DATABASE_URL', 'mysql://x', /^DATABASE_URL: must start with postgres/],
+    ['ACME_DIRECTORY_URL', 'ftp://x', /^ACME_DIRECTORY_URL: must be an http/],
+    ['PORTICO_EXTRA_CA_FILE', '/nonexistent/ca.pem', /^PORTICO_EXTRA_CA_FILE: file does not exist/],
+    ['PORTICO_DNS_SERVERS', '1.2.3.4,nope', /^PORTICO_DNS_SERVERS: "nope" is not an IP address/],
+    ['LOG_LEVEL', 'loud', /^LOG_LEVEL: must be one of/],
+    ['PORTICO_SESSION_SECRET', 'short', /^PORTICO_SESSION_SECRET: must be at least 32/],
+  ])('refuses %s=%s naming the variable', (name, value, message) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(message);
+  });
+
+  it('never echoes secret values', () => {
+    const problems = problemsOf({ PORTICO_SESSION_SECRET: 'hunter2', DATABASE_URL: 'my:secret' });
+    expect(problems.join('\n')).not.toMatch(/hunter2|secret/);
+    expect(problems).toHaveLength(2);
+  });
+
+  it('lists every bad variable at once', () => {
+    expect(problemsOf({ PORT: '0', LOG_LEVEL: 'x' })).toHaveLength(2);
+  });
+});

@@ -1,0 +1,175 @@
+import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable Portico reads, parsed once at start-up. A bad value stops the
+ * process with a message naming the variable, instead of failing later somewhere deep.
+ */
+
+const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
+
+const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+const ZPort = z.preprocess(
+  emptyToUndefined,
+  z.coerce
+    .number({ error: 'must be a whole number between 1 and 65535' })
+    .int('must be a whole number between 1 and 65535')
+    .min(1, 'must be a whole number between 1 and 65535')
+    .max(65535, 'must be a whole number between 1 and 65535')
+    .default(3000),
+);
+
+function isAddressOrCidr(value: string): boolean {
+  const [address = '', bits, ...rest] = value.split('/');
+  if (rest.length > 0) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (family === 4 ? 32 : 128);
+}
+
+/** false | true | hop count | list of addresses/CIDRs — the shapes Fastify's trustProxy takes. */
+const ZTrustProxy = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .default('false')
+    .transform((raw, ctx): boolean | number | string[] => {
+      const v = raw.trim().toLowerCase();
+      if (v === 'false' || v === '0') return false;
+      if (v === 'true') return true;
+      if (/^\d+$/.test(v)) return Number(v);
+      const list = v.split(',').map((s) => s.trim());
+      if (list.every((entry) => entry === 'loopback' || isAddressOrCidr(entry))) return list;
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be false, true, a hop count, or a comma-separated list of addresses/CIDRs',
+      });
+      return z.NEVER;
+    }),
+);
+
+const ZDnsServers = z.preprocess(
+  emptyToUndefined,
+  z
+    .string()
+    .optional()
+    .transform((raw, ctx): string[] => {
+      if (raw === undefined) return [];
+      const list = raw.split(',').map((s) => s.trim());
+      for (const entry of list) {
+        const host = entry.replace(/^\[(.*)\](:\d+)?$/, '$1').replace(/^([\d.]+):\d+$/, '$1');
+        if (isIP(host) === 0) {
+          ctx.addIssue({ code: 'custom', message: `"${entry}" is not an IP address` });
+          return z.NEVER;
+        }
+      }
+      return list;
+    }),
+);
+
+export const ZEnv = z.object({
+  PORT: ZPort,
+  HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
+  PORTICO_DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),
+  DATABASE_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+  ),
+  PORTICO_REGISTRATION: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
+    z.enum(['open', 'closed'], { error: 'must be "open" or "closed"' }).default('open'),
+  ),
+  PORTICO_TRUST_PROXY: ZTrustProxy,
+  PORTICO_SECRET_KEY_FILE: optionalString,
+  PORTICO_SESSION_SECRET: z.preprocess(
+    emptyToUndefined,
+    z.string().min(32, 'must be at least 32 characters long').optional(),
+  ),
+  ACME_DIRECTORY_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL')
+      .default(LETS_ENCRYPT),
+  ),
+  PORTICO_EXTRA_CA_FILE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((p) => existsSync(p), 'file does not exist')
+      .optional(),
+  ),
+  PORTICO_DNS_SERVERS: ZDnsServers,
+  LOG_LEVEL: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
+    z
+      .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+        error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+      })
+      .default('info'),
+  ),
+});
+
+export interface TConfig {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  registration: 'open' | 'closed';
+  trustProxy: boolean | number | string[];
+  secretKeyFile: string;
+  sessionSecret: string | undefined;
+  acmeDirectoryUrl: string;
+  extraCaFile: string | undefined;
+  dnsServers: string[];
+  logLevel: string;
+}
+
+// Values never echoed back in an error message: they may hold a password.
+const SECRET_VARS = new Set(['PORTICO_SESSION_SECRET', 'DATABASE_URL']);
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
+  const result = ZEnv.safeParse(env);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      const raw = env[name];
+      const shown = SECRET_VARS.has(name) || raw === undefined ? '' : ` (got "${raw}")`;
+      return `${name}: ${issue.message}${shown}`;
+    });
+    throw new ConfigError(problems);
+  }
+  const e = result.data;
+  const dataDir = resolve(e.PORTICO_DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    registration: e.PORTICO_REGISTRATION,
+    trustProxy: e.PORTICO_TRUST_PROXY,
+    secretKeyFile: resolve(e.PORTICO_SECRET_KEY_FILE ?? resolve(dataDir, 'secret.key')),
+    sessionSecret: e.PORTICO_SESSION_SECRET,
+    acmeDirectoryUrl: e.ACME_DIRECTORY_URL,
+    extraCaFile: e.PORTICO_EXTRA_CA_FILE && resolve(e.PORTICO_EXTRA_CA_FILE),
+    dnsServers: e.PORTICO_DNS_SERVERS,
+    logLevel: e.LOG_LEVEL,
+  };
+}

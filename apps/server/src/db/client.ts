@@ -1,0 +1,67 @@
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type TDb = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface TDatabase {
+  db: TDb;
+  kind: 'pglite' | 'postgres';
+  /** The PGlite instance when embedded (tests dump it as a template). */
+  pglite?: PGlite;
+  /** The node-postgres pool when on PostgreSQL (migrations take an advisory lock on it). */
+  pool?: pg.Pool;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TOpenDatabaseOptions {
+  /** PostgreSQL connection string; when absent PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data directory (`<dataDir>/db`); `memory://` keeps it in memory. */
+  pgliteDir?: string;
+  /** A saved PGlite data dir (dumpDataDir) to start from; tests restore a migrated template. */
+  pgliteTemplate?: Blob;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: TOpenDatabaseOptions): Promise<TDatabase> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.poolSize ?? 10,
+    });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema }) as unknown as TDb;
+    return {
+      db,
+      kind: 'postgres',
+      pool,
+      ping: async () => {
+        await db.execute(sql`select 1`);
+      },
+      close: () => pool.end(),
+    };
+  }
+  const pglite = await PGlite.create({
+    dataDir: options.pgliteDir ?? 'memory://',
+    loadDataDir: options.pgliteTemplate,
+  });
+  const db = drizzlePglite(pglite, { schema }) as unknown as TDb;
+  return {
+    db,
+    kind: 'pglite',
+    pglite,
+    ping: async () => {
+      await db.execute(sql`select 1`);
+    },
+    close: async () => {
+      if (!pglite.closed) await pglite.close();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { TMessageParams } from '@portico/shared/i18n/translate';
+
+/** Catalog key of the message each error code shows; an unlisted code shows errors.general. */
+export const ERROR_MESSAGE_KEYS: Record<string, string> = {
+  bad_request: 'validation.invalidRequest',
+  validation_failed: 'validation.invalidRequest',
+  unauthenticated: 'errors.unauthenticated',
+  forbidden: 'errors.unauthorized',
+  not_found: 'errors.notFound',
+  conflict: 'errors.conflict',
+  payload_too_large: 'errors.payloadTooLarge',
+  rate_limited: 'errors.rateLimited',
+  csrf_invalid: 'errors.csrf',
+  invalid_credentials: 'errors.invalidCredentials',
+  registration_closed: 'errors.registrationClosed',
+  username_taken: 'errors.usernameTaken',
+  email_taken: 'errors.emailTaken',
+  internal: 'errors.serverError',
+};
+
+/**
+ * The one error type services throw. The error handler turns it into the ZApiError body with the
+ * message translated into the caller's language.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: string,
+    readonly statusCode: number,
+    readonly params: TMessageParams = {},
+  ) {
+    super(code);
+    this.name = 'AppError';
+  }
+
+  get messageKey(): string {
+    return ERROR_MESSAGE_KEYS[this.code] ?? 'errors.general';
+  }
+}

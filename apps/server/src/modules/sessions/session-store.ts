@@ -1,0 +1,74 @@
+import type { SessionStore } from '@fastify/session';
+import type { TSessionsRepository } from './sessions.repository';
+
+const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface TSessionStoreOptions {
+  /** A rolling session is re-written at most this often when its data did not change. */
+  touchAfterMs?: number;
+}
+
+type TStoredCookie = { originalMaxAge?: number | null; expires?: string | Date | null };
+
+/**
+ * @fastify/session store on the `session` table. Only the data and the expiry are persisted: the
+ * cookie flags (Secure, SameSite, HttpOnly) come from the plugin options on every request, so a
+ * session first created over plain HTTP does not keep `secure: false` forever.
+ *
+ * With rolling sessions every request would otherwise write the row; an unchanged session is
+ * re-written at most once per `touchAfterMs`, so the row's expiry lags the cookie by that much.
+ */
+export function createSessionStore(
+  repository: TSessionsRepository,
+  options: TSessionStoreOptions = {},
+): SessionStore {
+  const touchAfterMs = options.touchAfterMs ?? 60_000;
+  const lastWrite = new Map<string, { data: string; at: number }>();
+
+  function remember(sid: string, data: string) {
+    if (lastWrite.size > 10_000) lastWrite.clear();
+    lastWrite.set(sid, { data, at: Date.now() });
+  }
+
+  return {
+    set(sid, sessionObject, callback) {
+      const { cookie, ...data } = sessionObject as unknown as Record<string, unknown> & {
+        cookie: TStoredCookie;
+      };
+      const expires = cookie?.expires ? new Date(cookie.expires) : null;
+      const expire = expires ?? new Date(Date.now() + DEFAULT_TTL_MS);
+      const serialized = JSON.stringify(data);
+      const previous = lastWrite.get(sid);
+      if (previous && previous.data === serialized && Date.now() - previous.at < touchAfterMs) {
+        callback();
+        return;
+      }
+      const sess = {
+        ...data,
+        cookie: { originalMaxAge: cookie?.originalMaxAge ?? null, expires: expire.toISOString() },
+      };
+      repository.upsert(sid, sess, expire).then(
+        () => {
+          remember(sid, serialized);
+          callback();
+        },
+        (error) => callback(error),
+      );
+    },
+
+    get(sid, callback) {
+      repository.find(sid).then(
+        (sess) => callback(null, (sess ?? null) as never),
+        (error) => callback(error, null as never),
+      );
+    },
+
+    destroy(sid, callback) {
+      lastWrite.delete(sid);
+      repository.remove(sid).then(
+        () => callback(),
+        (error) => callback(error),
+      );
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { and, eq, gt, lt } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import { session } from '../../db/schema';
+
+export type TSessionsRepository = ReturnType<typeof createSessionsRepository>;
+
+export function createSessionsRepository(db: TDb) {
+  return {
+    async find(sid: string): Promise<Record<string, unknown> | undefined> {
+      const rows = await db
+        .select({ sess: session.sess })
+        .from(session)
+        .where(and(eq(session.sid, sid), gt(session.expire, new Date())))
+        .limit(1);
+      return rows[0]?.sess;
+    },
+
+    async upsert(sid: string, sess: Record<string, unknown>, expire: Date): Promise<void> {
+      await db
+        .insert(session)
+        .values({ sid, sess, expire })
+        .onConflictDoUpdate({ target: session.sid, set: { sess, expire } });
+    },
+
+    async remove(sid: string): Promise<void> {
+      await db.delete(session).where(eq(session.sid, sid));
+    },
+
+    async exists(sid: string): Promise<boolean> {
+      const rows = await db
+        .select({ sid: session.sid })
+        .from(session)
+        .where(eq(session.sid, sid))
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    /** Deletes expired rows; returns how many. */
+    async sweepExpired(now = new Date()): Promise<number> {
+      const deleted = await db
+        .delete(session)
+        .where(lt(session.expire, now))
+        .returning({ sid: session.sid });
+      return deleted.length;
+    },
+  };
+}

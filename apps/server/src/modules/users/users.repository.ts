@@ -1,0 +1,91 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import { type TUserRow, users } from '../../db/schema';
+
+export type TUsersRepository = ReturnType<typeof createUsersRepository>;
+
+export interface TNewUser {
+  username: string;
+  email: string;
+  passwordHash: string;
+  role: 'user' | 'admin';
+}
+
+/** Which unique rule an insert broke, read from PostgreSQL's unique-violation error. */
+export type TUniqueViolation = 'username' | 'email';
+
+export class UniqueViolationError extends Error {
+  constructor(readonly field: TUniqueViolation) {
+    super(`duplicate ${field}`);
+    this.name = 'UniqueViolationError';
+  }
+}
+
+function uniqueViolationOf(error: unknown): TUniqueViolation | undefined {
+  // node-postgres and PGlite both expose code/constraint; drizzle may wrap them in `cause`.
+  for (let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined; e; ) {
+    if (e.code === '23505') {
+      if (e.constraint === 'users_username_lower_key') return 'username';
+      if (e.constraint === 'users_email_key') return 'email';
+    }
+    e = e.cause as typeof e;
+  }
+  return undefined;
+}
+
+export function createUsersRepository(db: TDb) {
+  return {
+    async findById(id: string): Promise<TUserRow | undefined> {
+      const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      return rows[0];
+    },
+
+    async findByUsername(username: string): Promise<TUserRow | undefined> {
+      const rows = await db
+        .select()
+        .from(users)
+        .where(sql`lower(${users.username}) = ${username.toLowerCase()}`)
+        .limit(1);
+      return rows[0];
+    },
+
+    async findByEmail(email: string): Promise<TUserRow | undefined> {
+      const rows = await db
+        .select()
+        .from(users)
+        .where(eq(users.email, email.toLowerCase()))
+        .limit(1);
+      return rows[0];
+    },
+
+    async insert(user: TNewUser): Promise<TUserRow> {
+      try {
+        const rows = await db
+          .insert(users)
+          .values({ ...user, email: user.email.toLowerCase() })
+          .returning();
+        return rows[0]!;
+      } catch (error) {
+        const field = uniqueViolationOf(error);
+        if (field) throw new UniqueViolationError(field);
+        throw error;
+      }
+    },
+
+    async update(
+      id: string,
+      changes: Partial<Pick<TUserRow, 'role' | 'passwordHash'>>,
+    ): Promise<TUserRow | undefined> {
+      const rows = await db
+        .update(users)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(users.id, id))
+        .returning();
+      return rows[0];
+    },
+
+    async list(): Promise<TUserRow[]> {
+      return db.select().from(users).orderBy(asc(users.createdAt), asc(users.username));
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import fastifyCsrf from '@fastify/csrf-protection';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Every write under /api carries the token from GET /api/csrf-token in X-CSRF-Token. The secret
+ * lives in the server-side session, so a token from another session does not verify.
+ */
+async function csrfPlugin(app: FastifyInstance) {
+  await app.register(fastifyCsrf, {
+    sessionPlugin: '@fastify/session',
+    getToken: (request) => {
+      const header = request.headers['x-csrf-token'];
+      return typeof header === 'string' ? header : '';
+    },
+  });
+  app.addHook('onRequest', (request, reply, done) => {
+    const path = request.url.split('?', 1)[0] ?? '';
+    if (UNSAFE_METHODS.has(request.method) && (path === '/api' || path.startsWith('/api/'))) {
+      app.csrfProtection(request, reply, done);
+      return;
+    }
+    done();
+  });
+}
+
+export const csrf = fp(csrfPlugin, {
+  name: 'portico-csrf',
+  dependencies: ['portico-session'],
+});

@@ -1,0 +1,60 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifySession from '@fastify/session';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createSessionStore } from '../modules/sessions/session-store';
+import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
+
+declare module 'fastify' {
+  interface Session {
+    userId?: string;
+    _csrf?: string;
+  }
+}
+
+export const SESSION_COOKIE = 'portico.sid';
+const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+export interface TSessionPluginOptions {
+  secret: string;
+  repository: TSessionsRepository;
+  /** How often expired rows are deleted; 0 turns the sweeper off. */
+  sweepIntervalMs?: number;
+}
+
+async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOptions) {
+  await app.register(fastifyCookie);
+  await app.register(fastifySession, {
+    secret: options.secret,
+    cookieName: SESSION_COOKIE,
+    store: createSessionStore(options.repository),
+    // Anonymous visitors get no row until something (the CSRF token, a login) is stored.
+    saveUninitialized: false,
+    rolling: true,
+    cookie: {
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      // request.protocol, which believes X-Forwarded-Proto only as far as trustProxy allows.
+      secure: 'auto',
+      maxAge: SESSION_MAX_AGE_MS,
+    },
+  });
+
+  const interval = options.sweepIntervalMs ?? 10 * 60 * 1000;
+  if (interval > 0) {
+    const sweep = () => {
+      options.repository.sweepExpired().then(
+        (count) => {
+          if (count > 0) app.log.info({ count }, 'expired sessions swept');
+        },
+        (error) => app.log.warn({ err: error }, 'session sweep failed'),
+      );
+    };
+    const timer = setInterval(sweep, interval);
+    timer.unref();
+    app.addHook('onClose', async () => clearInterval(timer));
+  }
+}
+
+export const session = fp(sessionPlugin, { name: 'portico-session' });
