@@ -17,7 +17,14 @@ import {
 } from './names';
 import { createBridge, createMachineNetns } from './network';
 import { startServer } from './server';
-import { claimLabId, currentOwner, readStatus, writeOwner, writeStatus } from './state';
+import {
+  claimLabId,
+  currentOwner,
+  liveOwnerPid,
+  readStatus,
+  writeOwner,
+  writeStatus,
+} from './state';
 import {
   SERVER_VARIANTS,
   type TExecResult,
@@ -112,6 +119,10 @@ export async function startLab(options: TLabOptions): Promise<TLab> {
   if (id === undefined) {
     id = claimLabId();
   } else {
+    const owner = liveOwnerPid(id);
+    if (owner !== undefined && owner !== process.pid) {
+      throw new Error(`lab ${id} belongs to running process ${owner}; choose another --lab`);
+    }
     await teardownLab(id);
     mkdirSync(LAB_ROOT, { recursive: true, mode: 0o700 });
     mkdirSync(labNames(id).dir, { mode: 0o700 });

@@ -44,12 +44,25 @@ export function writeOwner(id: number, owner: TLabOwner): void {
   writeFileSync(ownerFile(id), JSON.stringify(owner));
 }
 
+function readOwner(id: number): TLabOwner | undefined {
+  try {
+    return JSON.parse(readFileSync(ownerFile(id), 'utf8')) as TLabOwner;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The pid of the live process a lab belongs to, if any. */
+export function liveOwnerPid(id: number): number | undefined {
+  const owner = readOwner(id);
+  if (!owner || 'cli' in owner || isStale(id)) return undefined;
+  return owner.pid;
+}
+
 /** A lab is stale when its owning process is gone (or its pid was reused by another). */
 export function isStale(id: number): boolean {
-  let owner: TLabOwner;
-  try {
-    owner = JSON.parse(readFileSync(ownerFile(id), 'utf8')) as TLabOwner;
-  } catch {
+  const owner = readOwner(id);
+  if (!owner) {
     // No owner yet: being created right now, unless that started long ago.
     try {
       return Date.now() - statSync(labNames(id).dir).mtimeMs > 60_000;

@@ -1,0 +1,96 @@
+// Starting and stopping labs from the outside: the CLI across processes, a crashed run swept by
+// the next start, and the Vitest global setup other tiers use.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import setupLab from './global-setup';
+import { labStatus, startLab } from './src/lab';
+import { resolveA } from './src/probe';
+import { run } from './src/run';
+import type { TLabStatus } from './src/types';
+import { labLeftovers, labPids } from './test-support/machine';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// A lab number far above those claimed automatically (from 1 up), so no live lab is hit.
+const CLI_LAB = 249;
+
+function cli(...args: string[]) {
+  const argv = ['--import', 'tsx', 'testbed/cli.ts', ...args, '--lab', String(CLI_LAB)];
+  return run(process.execPath, argv, { cwd: REPO, env: process.env });
+}
+
+const clean = { netns: [], links: [], mounts: [], processes: [], files: [] };
+
+describe('lab lifecycle', () => {
+  it('CLI: up, status, point and down work from separate processes; down twice is safe', async () => {
+    const up = await cli('up', '--servers', '2', '--variant', 's2=nginx-stopped');
+    expect(up.code, up.stderr).toBe(0);
+    const status = JSON.parse((await cli('status')).stdout) as TLabStatus;
+    expect(status.id).toBe(CLI_LAB);
+    expect(status.servers.map((s) => [s.name, s.variants])).toEqual([
+      ['s1', []],
+      ['s2', ['nginx-stopped']],
+    ]);
+    const [s1, s2] = status.servers;
+
+    expect((await cli('point', 'site1.s1.portico.test', 's2')).code).toBe(0);
+    expect(await resolveA(status.dnsServer, 'site1.s1.portico.test')).toEqual([s2?.address]);
+    expect((await cli('point', 'new.s1.portico.test', 's1')).code).toBe(0);
+    expect(await resolveA(status.dnsServer, 'new.s1.portico.test')).toEqual([s1?.address]);
+    const after = JSON.parse((await cli('status')).stdout) as TLabStatus;
+    expect(after.domains['new.s1.portico.test']).toBe(s1?.address);
+    expect(after.servers[1]?.domains).toContain('site1.s1.portico.test');
+    const bad = await cli('point', 'bad domain;rm', 's1');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('not a valid domain');
+
+    const pids = await labPids(CLI_LAB);
+    expect((await cli('down')).code).toBe(0);
+    expect((await cli('down')).code).toBe(0);
+    expect(await labLeftovers(CLI_LAB, pids)).toEqual(clean);
+  });
+
+  it('up removes what a crashed run left behind', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'testbed/test-support/hold-lab.ts'], {
+      cwd: REPO,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const line = await new Promise<string>((resolve, reject) => {
+      child.stdout.once('data', (data: Buffer) => resolve(data.toString()));
+      child.once('exit', (code) => reject(new Error(`fixture exited ${code}`)));
+    });
+    const crashedId = (JSON.parse(line) as { id: number }).id;
+    const pids = await labPids(crashedId);
+    expect(pids.length).toBeGreaterThan(0);
+    const crashedPassword = labStatus(crashedId)?.servers[0]?.users[0]?.password;
+    expect(crashedPassword).toBeTruthy();
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+
+    const next = await startLab({ servers: 1 });
+    try {
+      expect((await labLeftovers(crashedId, pids)).processes).toEqual([]);
+      // The new lab may reuse the freed number, but then everything of it is new.
+      const now = labStatus(crashedId)?.servers[0]?.users[0]?.password;
+      expect(now).not.toBe(crashedPassword);
+    } finally {
+      await next.stop();
+    }
+  });
+
+  it('global setup provides a running lab and stops it at teardown', async () => {
+    let provided: TLabStatus | undefined;
+    const teardown = await setupLab({
+      provide: (key: string, value: unknown) => {
+        if (key === 'lab') provided = value as TLabStatus;
+      },
+    } as Parameters<typeof setupLab>[0]);
+    expect(provided?.servers).toHaveLength(2);
+    const pids = await labPids(provided?.id ?? -1);
+    expect(pids.length).toBeGreaterThan(0);
+    await teardown();
+    expect(await labLeftovers(provided?.id ?? -1, pids)).toEqual(clean);
+  });
+});
