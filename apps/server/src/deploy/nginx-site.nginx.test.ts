@@ -1,0 +1,221 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderFinalSite, renderHttpSite, type TSiteInput } from './nginx-site';
+import { certName, renderServerNamesTuning, serverNamesBucketSize, sitePaths } from './site-names';
+import { isDomain } from './validate';
+
+// Real `nginx -t` on rendered sites, in a scratch prefix: nothing under /etc is read or written.
+// Needs /usr/sbin/nginx and openssl (Debian packages nginx, openssl).
+const NGINX = '/usr/sbin/nginx';
+
+let prefix: string;
+let cert: string;
+let key: string;
+
+beforeAll(() => {
+  prefix = mkdtempSync(join(tmpdir(), 'portico-nginx-'));
+  mkdirSync(join(prefix, 'tmp'));
+  cert = join(prefix, 'cert.pem');
+  key = join(prefix, 'key.pem');
+  // biome-ignore format: one argv, easier to read flat
+  execFileSync('openssl', [
+    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+    '-subj', '/CN=portico-test', '-days', '2', '-keyout', key, '-out', cert,
+  ], { stdio: 'pipe' });
+});
+
+afterAll(() => {
+  if (prefix) rmSync(prefix, { recursive: true, force: true });
+});
+
+let runNo = 0;
+
+interface TScratchSite {
+  domain: string;
+  text: string;
+}
+
+/**
+ * Writes the sites into a fresh scratch config shaped like Debian's (a default server on :80
+ * next to them, so nginx builds its server names hash) and runs `nginx -t` on it. Like the
+ * engine, it adds the server-names tuning when the longest domain needs more than the default,
+ * unless `bucketSize` forces a value.
+ */
+function nginxTest(sites: TScratchSite[], bucketSize?: number): { ok: boolean; output: string } {
+  const dir = join(prefix, `run-${++runNo}`);
+  const sitesDir = join(dir, 'sites');
+  mkdirSync(sitesDir, { recursive: true });
+  for (const s of sites) {
+    const live = join(dir, 'le', 'live', certName(s.domain));
+    mkdirSync(live, { recursive: true });
+    symlinkSync(cert, join(live, 'fullchain.pem'));
+    symlinkSync(key, join(live, 'privkey.pem'));
+    const name = sitePaths('debian', s.domain).file.split('/').at(-1)!;
+    writeFileSync(join(sitesDir, name), s.text);
+  }
+  writeFileSync(
+    join(sitesDir, 'default'),
+    'server { listen 80 default_server; listen [::]:80 default_server; server_name _; return 444; }\n',
+  );
+  const size = bucketSize ?? Math.max(64, ...sites.map((x) => serverNamesBucketSize(x.domain)));
+  const tuning = bucketSize
+    ? [`server_names_hash_bucket_size ${bucketSize};`]
+    : size > 64
+      ? [renderServerNamesTuning(size)]
+      : [];
+  const t = join(prefix, 'tmp');
+  writeFileSync(
+    join(dir, 'nginx.conf'),
+    [
+      `pid ${dir}/nginx.pid;`,
+      `error_log ${dir}/error.log;`,
+      'events {}',
+      'http {',
+      '    access_log off;',
+      ...tuning,
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+        (k) => `    ${k}_temp_path ${t}/${k};`,
+      ),
+      `    include ${sitesDir}/*;`,
+      '}',
+      '',
+    ].join('\n'),
+  );
+  const r = spawnSync(NGINX, ['-t', '-q', '-p', `${dir}/`, '-c', join(dir, 'nginx.conf')], {
+    encoding: 'utf8',
+  });
+  rmSync(dir, { recursive: true, force: true });
+  return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
+}
+
+// Long labels on purpose: long names are where nginx's hash bucket sizes bite.
+/** A valid domain of exactly `length` characters, labels at most 63. */
+function domainOfLength(length: number): string {
+  let head = '';
+  while (head.length < length - 8) head += `${'a'.repeat(63)}.`;
+  head = head.slice(0, length - 8);
+  if (head.endsWith('.')) head = `b.${head.slice(0, -2)}`;
+  return `${head}.example`;
+}
+
+const label = fc.oneof(
+  fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,10}[a-z0-9])?$/),
+  fc.stringMatching(/^[a-z0-9][a-z0-9-]{50,61}[a-z0-9]$/),
+);
+const domain = fc
+  .tuple(fc.array(label, { minLength: 1, maxLength: 4 }), fc.stringMatching(/^[a-z]{2,8}$/))
+  .map(([labels, tld]) => [...labels, tld].join('.'))
+  .filter(isDomain);
+const segment = fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/).filter((s) => s !== '.' && s !== '..');
+// Host names in proxy_pass are resolved when nginx loads the file; only names that resolve
+// everywhere (localhost) are used here so the test checks syntax, not this machine's DNS.
+const target = fc
+  .record({
+    scheme: fc.constantFrom('http', 'https', ''),
+    host: fc.oneof(fc.ipV4(), fc.constant('localhost')),
+    port: fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }),
+    path: fc.array(segment, { maxLength: 3 }),
+  })
+  .map(
+    ({ scheme, host, port, path }) =>
+      `${scheme ? `${scheme}://` : ''}${host}${port ? `:${port}` : ''}${path.map((p) => `/${p}`).join('')}`,
+  );
+const siteInput: fc.Arbitrary<TSiteInput> = fc.record({ domain, target, ipv6: fc.boolean() });
+
+describe('rendered sites pass a real nginx -t', () => {
+  it('nginx is the version this module was written for (1.22 or newer)', () => {
+    const v = spawnSync(NGINX, ['-v'], { encoding: 'utf8' }).stderr;
+    const [, major, minor] = /nginx\/(\d+)\.(\d+)/.exec(v) ?? [];
+    expect(Number(major) * 1000 + Number(minor)).toBeGreaterThanOrEqual(1022);
+  });
+
+  it('HTTP site for random valid inputs', () => {
+    fc.assert(
+      fc.property(siteInput, (input) => {
+        const r = nginxTest([{ domain: input.domain, text: renderHttpSite(input) }]);
+        expect(r.output).toBe('');
+        expect(r.ok).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('final TLS site for random valid inputs', () => {
+    fc.assert(
+      fc.property(siteInput, (input) => {
+        const text = renderFinalSite(input, {
+          letsencryptDir: join(prefix, `run-${runNo + 1}`, 'le'),
+        });
+        const r = nginxTest([{ domain: input.domain, text }]);
+        expect(r.output).toBe('');
+        expect(r.ok).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it('several Portico sites, HTTP and TLS mixed, load together', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(siteInput, { minLength: 2, maxLength: 4, selector: (s) => s.domain }),
+        (inputs) => {
+          const le = join(prefix, `run-${runNo + 1}`, 'le');
+          const sites = inputs.map((input, i) => ({
+            domain: input.domain,
+            text: i % 2 ? renderHttpSite(input) : renderFinalSite(input, { letsencryptDir: le }),
+          }));
+          const r = nginxTest(sites);
+          expect(r.output).toBe('');
+          expect(r.ok).toBe(true);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+
+  it('a 253-character domain with a long target path', () => {
+    const longest = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
+    const input = { domain: longest, target: `http://127.0.0.1:65535/${'p'.repeat(200)}` };
+    const le = join(prefix, `run-${runNo + 1}`, 'le');
+    const r = nginxTest([
+      { domain: longest, text: renderFinalSite(input, { letsencryptDir: le }) },
+      { domain: 'a.example', text: renderHttpSite({ domain: 'a.example', target: '10.0.0.1' }) },
+    ]);
+    expect(r.output).toBe('');
+    expect(r.ok).toBe(true);
+  });
+
+  it('a 46-character domain next to the default site loads with nginx defaults', () => {
+    const domain = domainOfLength(46);
+    expect(serverNamesBucketSize(domain)).toBe(64);
+    const site = [{ domain, text: renderHttpSite({ domain, target: '10.0.0.1' }) }];
+    expect(nginxTest(site)).toEqual({ ok: true, output: '' });
+  });
+
+  it.each([
+    [47, 128],
+    [110, 128],
+    [111, 256],
+    [238, 256],
+    [239, 512],
+  ])('a %i-character domain loads with a bucket of %i and not with half of it', (len, size) => {
+    const domain = domainOfLength(len);
+    expect(domain.length).toBe(len);
+    expect(serverNamesBucketSize(domain)).toBe(size);
+    const site = [{ domain, text: renderHttpSite({ domain, target: '10.0.0.1' }) }];
+    expect(nginxTest(site, size).ok).toBe(true);
+    const smaller = nginxTest(site, size / 2);
+    expect(smaller.ok).toBe(false);
+    expect(smaller.output).toContain('server_names_hash_bucket_size');
+  });
+
+  it('the harness does catch a broken site', () => {
+    const r = nginxTest([{ domain: 'a.example', text: 'server { listen 80; bogus_directive; }' }]);
+    expect(r.ok).toBe(false);
+    expect(r.output).toContain('unknown directive "bogus_directive"');
+  });
+});

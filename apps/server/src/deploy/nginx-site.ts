@@ -1,0 +1,178 @@
+import { certName } from './site-names';
+import {
+  assertDomain,
+  assertTarget,
+  DeployValidationError,
+  formatTarget,
+  type TTarget,
+} from './validate';
+
+/**
+ * nginx site files, rendered only from values that pass validate.ts (render throws otherwise).
+ *
+ * Choices, each for a reason:
+ * - HTTP/2 is enabled with `listen 443 ssl http2;`. The `http2 on;` directive only exists from
+ *   nginx 1.25.1; Debian 12 ships 1.22 (measured here: nginx/1.22.1). Newer nginx still accepts
+ *   the listen parameter (with a deprecation warning), so this one form works on 1.22 and up.
+ * - The WebSocket `Connection` header comes from a `map` at the top of the site file. Site files
+ *   are included inside `http {}` on both Debian (sites-enabled/*) and RHEL (conf.d/*.conf), so
+ *   the map needs nothing from the main nginx.conf. Every Portico site defines the same map
+ *   with the same fixed variable name: nginx accepts a repeated map of one variable (map
+ *   variables are "changeable"; the definitions are identical, so which one wins is moot).
+ *   A per-domain variable name was tried first and broke `nginx -t` for long domains ("could not
+ *   build variables_hash, you should increase variables_hash_bucket_size: 64"), and would grow
+ *   the variables hash with every site.
+ * - The ACME challenge location uses `^~` so no regex location, redirect or access rule ever
+ *   takes it over, and exists in every server block of the site.
+ * - The redirect names the validated domain instead of `$host`, so a forged Host header cannot
+ *   steer it.
+ * - Certificate lines appear only in the final site, which the engine writes after certbot has
+ *   produced the files (a missing certificate would make `nginx -t` fail for every site).
+ */
+
+export const ACME_WEBROOT = '/var/www/portico-acme';
+export const LETSENCRYPT_DIR = '/etc/letsencrypt';
+
+export interface TSiteInput {
+  domain: string;
+  /** A normalised target object or its text form (normalised again here either way). */
+  target: TTarget | string;
+  /** Also listen on [::]; off for hosts whose kernel has IPv6 disabled. Default true. */
+  ipv6?: boolean;
+}
+
+export interface TFinalSiteOptions {
+  /** Where certbot keeps `live/<cert name>/`; only tests point it elsewhere. */
+  letsencryptDir?: string;
+}
+
+const SAFE_DIR = /^\/(?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+$/;
+
+interface TChecked {
+  domain: string;
+  target: TTarget;
+  ipv6: boolean;
+}
+
+function check(input: TSiteInput): TChecked {
+  return {
+    domain: assertDomain(input.domain),
+    target: assertTarget(input.target),
+    ipv6: input.ipv6 ?? true,
+  };
+}
+
+const UPGRADE_VARIABLE = '$portico_connection_upgrade';
+
+function header(c: TChecked, kind: string): string[] {
+  return [
+    `# Managed by Portico (${kind} site for ${c.domain} -> ${formatTarget(c.target)}).`,
+    '# Portico rewrites this file on every deployment; local edits will be replaced.',
+    '',
+    `map $http_upgrade ${UPGRADE_VARIABLE} {`,
+    '    default upgrade;',
+    "    ''      close;",
+    '}',
+    '',
+  ];
+}
+
+function listen(port: 80 | 443, c: TChecked): string[] {
+  const params = port === 443 ? ' ssl http2' : '';
+  const lines = [`    listen ${port}${params};`];
+  if (c.ipv6) lines.push(`    listen [::]:${port}${params};`);
+  return lines;
+}
+
+function acmeLocation(): string[] {
+  return [
+    '    location ^~ /.well-known/acme-challenge/ {',
+    `        root ${ACME_WEBROOT};`,
+    '        default_type text/plain;',
+    '    }',
+  ];
+}
+
+function proxyLocation(c: TChecked): string[] {
+  const lines = [
+    '    location / {',
+    `        proxy_pass ${formatTarget(c.target)};`,
+    '        proxy_http_version 1.1;',
+    '        proxy_set_header Host $host;',
+    '        proxy_set_header X-Real-IP $remote_addr;',
+    '        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
+    '        proxy_set_header X-Forwarded-Proto $scheme;',
+    '        proxy_set_header X-Forwarded-Host $host;',
+    '        proxy_set_header Upgrade $http_upgrade;',
+    `        proxy_set_header Connection ${UPGRADE_VARIABLE};`,
+    '        proxy_connect_timeout 15s;',
+    // Long enough for a quiet WebSocket or a slow report; the upstream decides beyond that.
+    '        proxy_send_timeout 300s;',
+    '        proxy_read_timeout 300s;',
+    '        client_max_body_size 64m;',
+  ];
+  if (c.target.scheme === 'https') {
+    // Send SNI to an HTTPS upstream; without it many upstreams answer with the wrong site.
+    lines.push('        proxy_ssl_server_name on;');
+  }
+  lines.push('    }');
+  return lines;
+}
+
+/** Step 4: port 80 serves the ACME challenge and proxies everything else. */
+export function renderHttpSite(input: TSiteInput): string {
+  const c = check(input);
+  return [
+    ...header(c, 'HTTP'),
+    'server {',
+    ...listen(80, c),
+    `    server_name ${c.domain};`,
+    '',
+    ...acmeLocation(),
+    '',
+    ...proxyLocation(c),
+    '}',
+    '',
+  ].join('\n');
+}
+
+/** Step 6: port 80 redirects to HTTPS (ACME path excepted); 443 serves TLS + HTTP/2 and proxies. */
+export function renderFinalSite(input: TSiteInput, options: TFinalSiteOptions = {}): string {
+  const c = check(input);
+  const base = options.letsencryptDir ?? LETSENCRYPT_DIR;
+  if (!SAFE_DIR.test(base)) {
+    throw new DeployValidationError(
+      'letsencryptDir',
+      'must be an absolute path of safe characters',
+    );
+  }
+  const live = `${base}/live/${certName(c.domain)}`;
+  return [
+    ...header(c, 'HTTPS'),
+    'server {',
+    ...listen(80, c),
+    `    server_name ${c.domain};`,
+    '',
+    ...acmeLocation(),
+    '',
+    '    location / {',
+    `        return 301 https://${c.domain}$request_uri;`,
+    '    }',
+    '}',
+    '',
+    'server {',
+    ...listen(443, c),
+    `    server_name ${c.domain};`,
+    '',
+    `    ssl_certificate ${live}/fullchain.pem;`,
+    `    ssl_certificate_key ${live}/privkey.pem;`,
+    '    ssl_protocols TLSv1.2 TLSv1.3;',
+    '    ssl_session_timeout 1d;',
+    '',
+    ...acmeLocation(),
+    '',
+    ...proxyLocation(c),
+    '}',
+    '',
+  ].join('\n');
+}

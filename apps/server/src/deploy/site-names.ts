@@ -1,0 +1,76 @@
+import { createHash } from 'node:crypto';
+import { assertDomain, DeployValidationError } from './validate';
+
+/**
+ * Names derived from a domain on the user's server: the site file, the certbot certificate
+ * name, and the nginx tuning a long domain needs. Measured limits behind them:
+ * - A file name is at most 255 bytes: `proxy-<domain>.conf` overflows for domains over 244
+ *   characters, certbot's `renewal/<name>.conf` for names over 250. Long domains therefore get a
+ *   shortened name with a hash suffix, the same on every run so redeploys touch the same files.
+ * - nginx builds a hash of server names once two servers share a port (any Debian host with the
+ *   default site). With the default `server_names_hash_bucket_size` of 64 (the CPU cache line
+ *   on x86), names of 47+ characters make `nginx -t` fail ("could not build server_names_hash").
+ *   Measured with nginx 1.22: a bucket of B bytes holds names of up to B - 18 characters
+ *   (64 → 46, 128 → 110, 256 → 238; 253 needs 512).
+ */
+
+export type TOsFamily = 'debian' | 'rhel';
+
+const LONG_NAME = 200;
+
+function shortened(domain: string): string {
+  if (domain.length <= LONG_NAME) return domain;
+  const hash = createHash('sha256').update(domain).digest('hex').slice(0, 16);
+  return `${domain.slice(0, LONG_NAME - 20)}-${hash}`;
+}
+
+/** The certbot `--cert-name`, also the directory under /etc/letsencrypt/live/. */
+export function certName(domain: string): string {
+  return shortened(assertDomain(domain));
+}
+
+export interface TSitePaths {
+  /** The file Portico writes. */
+  file: string;
+  /** Debian family: the symlink in sites-enabled pointing at `file`. */
+  enabledLink?: string;
+}
+
+export function sitePaths(family: TOsFamily, domain: string): TSitePaths {
+  const name = `proxy-${shortened(assertDomain(domain))}`;
+  if (family === 'debian') {
+    return {
+      file: `/etc/nginx/sites-available/${name}`,
+      enabledLink: `/etc/nginx/sites-enabled/${name}`,
+    };
+  }
+  if (family === 'rhel') return { file: `/etc/nginx/conf.d/${name}.conf` };
+  throw new DeployValidationError('osFamily', 'must be debian or rhel');
+}
+
+/** Where Portico puts http-level tuning; `conf.d/*.conf` is included in `http {}` on both families. */
+export const SERVER_NAMES_TUNING_PATH = '/etc/nginx/conf.d/portico-server-names.conf';
+
+/** The smallest power-of-two bucket that holds the domain, 64 when nginx's default suffices. */
+export function serverNamesBucketSize(domain: string): number {
+  const need = assertDomain(domain).length + 18;
+  let size = 64;
+  while (size < need) size *= 2;
+  return size;
+}
+
+/**
+ * The tuning file for domains longer than 46 characters. nginx refuses a directive set twice,
+ * so the engine writes this only when `nginx -T` shows no other server_names_hash_bucket_size
+ * (and otherwise reports that the existing value is too small for the domain).
+ */
+export function renderServerNamesTuning(size: number): string {
+  if (![64, 128, 256, 512].includes(size)) {
+    throw new DeployValidationError('bucketSize', 'must be 64, 128, 256 or 512');
+  }
+  return [
+    '# Managed by Portico: room for long domain names in the server names hash.',
+    `server_names_hash_bucket_size ${size};`,
+    '',
+  ].join('\n');
+}
