@@ -39,6 +39,8 @@ export function createI18n(): TI18n {
       order: DETECTION_ORDER,
       caches: ['localStorage'],
       lookupLocalStorage: LANGUAGE_STORAGE_KEY,
+      // Keep only the language part, so local storage and <html lang> hold 'en', not 'en-GB'.
+      convertDetectedLanguage: (lng: string) => lng.split('-')[0]?.toLowerCase() ?? lng,
     },
   });
   syncHtmlLang(instance);

@@ -1,0 +1,80 @@
+import type { TPublicUser } from '@portico/shared/auth/schemas';
+import { QueryClient } from '@tanstack/react-query';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { userQueryKey } from '@/features/auth/api/get-user';
+import { renderWithProviders } from '@/test/render';
+import { AppRouter } from './router';
+
+const baseUser: TPublicUser = {
+  id: '7b0c6c1e-0000-4000-8000-000000000001',
+  username: 'jane_doe',
+  email: 'jane@example.com',
+  role: 'user',
+  firstName: null,
+  lastName: null,
+  profileImageUrl: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+/** Seeds the session answer in the cache (no network), then renders the router at `path`. */
+async function renderAt(path: string, user: TPublicUser | null, lang: 'es' | 'en' = 'es') {
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
+  });
+  queryClient.setQueryData(userQueryKey, user);
+  const { hook } = memoryLocation({ path });
+  return renderWithProviders(
+    <Router hook={hook}>
+      <AppRouter />
+    </Router>,
+    { lang, queryClient },
+  );
+}
+
+describe('routes signed out', () => {
+  it('serves the landing page at /', async () => {
+    await renderAt('/', null, 'en');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(
+      'Put your domain behind HTTPS',
+    );
+    expect(screen.getByRole('tab', { name: 'Log in' })).toBeTruthy();
+    expect(screen.getByRole('tab', { name: 'Register' })).toBeTruthy();
+    expect(screen.getByText(/© \d{4} Portico/)).toBeTruthy();
+  });
+
+  it.each(['/home', '/proxy-wizard', '/anything/else'])(
+    'shows not found at %s with a link to the landing page',
+    async (path) => {
+      await renderAt(path, null);
+      expect(screen.getByTestId('not-found')).toBeTruthy();
+      const link = screen.getByRole('link', { name: /Ir a la página de inicio/ });
+      expect(link.getAttribute('href')).toBe('/');
+    },
+  );
+});
+
+describe('routes signed in', () => {
+  it.each(['/', '/home'])('welcomes the user by username at %s', async (path) => {
+    await renderAt(path, baseUser, 'en');
+    expect(screen.getByTestId('welcome-heading').textContent).toBe('Welcome, jane_doe');
+    expect(screen.getByTestId('header-username').textContent).toBe('jane_doe');
+    expect(screen.getByTestId('header-email').textContent).toBe('jane@example.com');
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
+  });
+
+  it('prefers the first name, and shows initials in the avatar', async () => {
+    await renderAt('/', { ...baseUser, firstName: 'Ana', lastName: 'García' });
+    expect(screen.getByTestId('welcome-heading').textContent).toBe('Hola, Ana');
+    expect(screen.getAllByText('AG').length).toBeGreaterThan(0);
+  });
+
+  it('shows not found at an unknown path with a link home', async () => {
+    await renderAt('/nope', baseUser);
+    expect(screen.getByTestId('not-found')).toBeTruthy();
+    expect(screen.getByRole('link', { name: /Ir al inicio/ }).getAttribute('href')).toBe('/');
+  });
+});

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createI18n, DETECTION_ORDER, LANGUAGE_STORAGE_KEY } from './i18n';
+
+function setBrowserLanguages(languages: string[]): void {
+  Object.defineProperty(window.navigator, 'languages', {
+    configurable: true,
+    get: () => languages,
+  });
+  Object.defineProperty(window.navigator, 'language', {
+    configurable: true,
+    get: () => languages[0] ?? '',
+  });
+}
+
+afterEach(() => {
+  document.documentElement.lang = '';
+  setBrowserLanguages(['en-US', 'en']);
+});
+
+describe('language detection (spec §1)', () => {
+  it('looks in local storage, then the browser language, then the page language tag', () => {
+    expect(DETECTION_ORDER).toEqual(['localStorage', 'navigator', 'htmlTag']);
+  });
+
+  it('prefers the language stored in local storage over the browser language', () => {
+    localStorage.setItem(LANGUAGE_STORAGE_KEY, 'en');
+    setBrowserLanguages(['es-ES']);
+    expect(createI18n().resolvedLanguage).toBe('en');
+  });
+
+  it('uses the browser language when nothing is stored, and caches it in local storage', () => {
+    setBrowserLanguages(['en-GB', 'en']);
+    const i18n = createI18n();
+    expect(i18n.resolvedLanguage).toBe('en');
+    expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
+  });
+
+  it('falls through an unsupported browser language to the page language tag', () => {
+    setBrowserLanguages(['fr-FR', 'fr']);
+    document.documentElement.lang = 'en';
+    expect(createI18n().resolvedLanguage).toBe('en');
+  });
+
+  it('falls back to Spanish when nothing detected is supported', () => {
+    setBrowserLanguages(['de-DE', 'de']);
+    const i18n = createI18n();
+    expect(i18n.resolvedLanguage).toBe('es');
+    expect(i18n.t('validation.password.mismatch')).toBe('Las contraseñas deben coincidir');
+  });
+
+  it('switches at once, caches the choice and keeps <html lang> in sync', async () => {
+    setBrowserLanguages(['es-ES']);
+    const i18n = createI18n();
+    expect(i18n.t('landing.tabs.login')).toBe('Iniciar sesión');
+    await i18n.changeLanguage('en');
+    expect(i18n.t('landing.tabs.login')).toBe('Log in');
+    expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
+  });
+});

@@ -1,0 +1,21 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type * as React from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { createI18n } from '@/lib/i18n';
+
+/** Renders with a fresh query client and an i18n instance switched to `lang`. */
+export async function renderWithProviders(
+  ui: React.ReactElement,
+  { lang = 'es', queryClient }: { lang?: 'es' | 'en'; queryClient?: QueryClient } = {},
+) {
+  const i18n = createI18n();
+  await i18n.changeLanguage(lang);
+  const client = queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const result = render(
+    <I18nextProvider i18n={i18n}>
+      <QueryClientProvider client={client}>{ui}</QueryClientProvider>
+    </I18nextProvider>,
+  );
+  return { ...result, i18n, queryClient: client };
+}
