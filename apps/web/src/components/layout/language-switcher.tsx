@@ -21,7 +21,8 @@ export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();
   const current = (i18n.resolvedLanguage ?? i18n.language) as TLanguage;
   return (
-    <DropdownMenu>
+    // Non-modal: the page stays in the accessibility tree while the short menu is open.
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button
           variant="ghost"
