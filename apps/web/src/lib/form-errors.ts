@@ -11,15 +11,21 @@ export function fieldErrorText(error: FieldError | undefined, t: TFunction): str
   return error.type === SERVER_ERROR_TYPE ? error.message : t(error.message);
 }
 
-/** Puts the server's per-field issues on the form's fields; returns how many were placed. */
+/**
+ * Puts the server's per-field issues on the form's fields, and an error whose code names one
+ * field (e.g. username_taken) on that field; returns how many were placed.
+ */
 export function applyServerIssues<T extends FieldValues>(
   error: unknown,
   setError: UseFormSetError<T>,
   fields: readonly Path<T>[],
+  fieldByCode: Partial<Record<string, Path<T>>> = {},
 ): number {
-  if (!(error instanceof ApiError) || !error.body?.issues) return 0;
-  let placed = 0;
-  for (const issue of error.body.issues) {
+  if (!(error instanceof ApiError) || !error.body) return 0;
+  const codeField = fieldByCode[error.body.code];
+  if (codeField) setError(codeField, { type: SERVER_ERROR_TYPE, message: error.body.message });
+  let placed = codeField ? 1 : 0;
+  for (const issue of error.body.issues ?? []) {
     const field = fields.find((f) => f === issue.path);
     if (!field) continue;
     setError(field, { type: SERVER_ERROR_TYPE, message: issue.message });

@@ -13,6 +13,7 @@ import { applyServerIssues, errorDescription, fieldErrorText } from '@/lib/form-
 import { useRegister } from '../api/register';
 
 const FIELDS = ['username', 'email', 'password', 'confirmPassword'] as const;
+const FIELD_BY_CODE = { username_taken: 'username', email_taken: 'email' } as const;
 
 export function RegisterForm() {
   const { t } = useTranslation();
@@ -32,7 +33,7 @@ export function RegisterForm() {
         description: t('landing.register.successDescription'),
       });
     } catch (error) {
-      applyServerIssues(error, form.setError, FIELDS);
+      applyServerIssues(error, form.setError, FIELDS, FIELD_BY_CODE);
       toast({
         variant: 'destructive',
         title: t('landing.register.failed'),
