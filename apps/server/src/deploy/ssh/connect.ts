@@ -1,0 +1,191 @@
+import { Client, type ConnectConfig } from 'ssh2';
+import { HostKeyMismatchError, SshError } from './errors';
+import { fingerprintOf } from './fingerprint';
+import { runScript, type TRunOptions, type TRunResult } from './run';
+import { writeRemoteFile } from './write-file';
+
+export interface TConnectOptions {
+  host: string;
+  port: number;
+  username: string;
+  password?: string;
+  privateKey?: string | Buffer;
+  passphrase?: string;
+  /** The pinned `SHA256:…`; when absent any key is accepted and reported (trust on first use). */
+  expectedFingerprint?: string;
+  timeoutMs?: number;
+}
+
+export interface TSshSession {
+  /** The host key the server presented, as `ssh-keygen -lf` prints it. */
+  readonly fingerprint: string;
+  readonly username: string;
+  readonly isRoot: boolean;
+  run(script: string, options?: TRunOptions): Promise<TRunResult>;
+  /** Writes a file as root (directly or through sudo): temp name, then an atomic rename. */
+  writeFile(path: string, content: string | Buffer, mode: number): Promise<void>;
+  close(): void;
+}
+
+const KEEPALIVE_MS = 10_000;
+const KEEPALIVE_MISSES = 3;
+const TCP_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EADDRNOTAVAIL',
+]);
+
+function classify(
+  error: Error & { level?: string; code?: string },
+  address: string,
+  tcpConnected: boolean,
+  timeoutMs: number,
+): SshError {
+  if (error.level === 'client-authentication') {
+    return new SshError(
+      'auth_failed',
+      `The server at ${address} refused the login: wrong user name, password or key, or this login method is disabled.`,
+      { cause: error },
+    );
+  }
+  if (error.level === 'client-timeout' || /timed out/i.test(error.message)) {
+    return tcpConnected
+      ? new SshError(
+          'timeout',
+          `The SSH server at ${address} accepted the connection but did not complete the handshake within ${timeoutMs / 1000} s.`,
+          { cause: error },
+        )
+      : new SshError(
+          'tcp_connect',
+          `No answer from ${address} within ${timeoutMs / 1000} s: check the address, the port and any firewall.`,
+          { cause: error },
+        );
+  }
+  if (error.code && TCP_CODES.has(error.code)) {
+    const why =
+      error.code === 'ECONNREFUSED'
+        ? 'connection refused (no SSH server listening on that port?)'
+        : error.code;
+    return new SshError('tcp_connect', `Cannot reach ${address}: ${why}.`, { cause: error });
+  }
+  if (/keepalive/i.test(error.message)) {
+    return new SshError('connection_lost', `The connection to ${address} stopped answering.`, {
+      cause: error,
+    });
+  }
+  if (/privateKey|private key|passphrase/i.test(error.message)) {
+    return new SshError('invalid_key', 'The private key cannot be read (format or passphrase).', {
+      cause: error,
+    });
+  }
+  return new SshError('protocol', `SSH to ${address} failed: ${error.message}`, { cause: error });
+}
+
+/** Opens an SSH connection; rejects with a classified SshError. */
+export function connectSsh(options: TConnectOptions): Promise<TSshSession> {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const address = `${options.host}:${options.port}`;
+  const client = new Client();
+  let observed: string | undefined;
+  let tcpConnected = false;
+
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const fail = (error: SshError) => {
+      if (settled) return;
+      settled = true;
+      client.end();
+      reject(error);
+    };
+
+    client.on('connect', () => {
+      tcpConnected = true;
+    });
+    client.on('error', (error) => {
+      if (
+        observed &&
+        options.expectedFingerprint &&
+        observed !== options.expectedFingerprint &&
+        !settled
+      ) {
+        fail(new HostKeyMismatchError(options.expectedFingerprint, observed, address));
+        return;
+      }
+      fail(classify(error, address, tcpConnected, timeoutMs));
+    });
+    if (options.password !== undefined) {
+      const password = options.password;
+      // Servers that only offer keyboard-interactive still get the password, and nothing else.
+      client.on('keyboard-interactive', (_name, _instructions, _lang, prompts, finish) => {
+        finish(prompts.map(() => password));
+      });
+    }
+    client.on('ready', () => {
+      settled = true;
+      resolve(makeSession(client, options, observed!));
+    });
+
+    const config: ConnectConfig = {
+      host: options.host,
+      port: options.port,
+      username: options.username,
+      readyTimeout: timeoutMs,
+      keepaliveInterval: KEEPALIVE_MS,
+      keepaliveCountMax: KEEPALIVE_MISSES,
+      tryKeyboard: options.password !== undefined,
+      hostVerifier: (key: Buffer) => {
+        observed = fingerprintOf(key);
+        return (
+          options.expectedFingerprint === undefined || observed === options.expectedFingerprint
+        );
+      },
+    };
+    if (options.password !== undefined) config.password = options.password;
+    if (options.privateKey !== undefined) config.privateKey = options.privateKey;
+    if (options.passphrase !== undefined) config.passphrase = options.passphrase;
+    try {
+      client.connect(config);
+    } catch (error) {
+      // ssh2 parses the private key synchronously.
+      fail(classify(error as Error, address, false, timeoutMs));
+    }
+  });
+}
+
+function makeSession(client: Client, options: TConnectOptions, fingerprint: string): TSshSession {
+  const identity = {
+    username: options.username,
+    isRoot: options.username === 'root',
+    ...(options.password !== undefined ? { password: options.password } : {}),
+  };
+  let closed = false;
+  client.on('close', () => {
+    closed = true;
+  });
+  const ensureOpen = () => {
+    if (closed) throw new SshError('connection_lost', 'The SSH connection is closed.');
+  };
+  const session: TSshSession = {
+    fingerprint,
+    username: identity.username,
+    isRoot: identity.isRoot,
+    run: async (script, runOptions) => {
+      ensureOpen();
+      return runScript(client, identity, script, runOptions);
+    },
+    writeFile: async (path, content, mode) => {
+      ensureOpen();
+      return writeRemoteFile(client, identity, session, path, content, mode);
+    },
+    close: () => {
+      closed = true;
+      client.end();
+    },
+  };
+  return session;
+}

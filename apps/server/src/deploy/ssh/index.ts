@@ -1,0 +1,10 @@
+// The only module that talks SSH (and the only one importing ssh2).
+export { connectSsh, type TConnectOptions, type TSshSession } from './connect';
+export {
+  HostKeyMismatchError,
+  SshError,
+  SudoRefusedError,
+  type TSshErrorCode,
+} from './errors';
+export { fingerprintOf } from './fingerprint';
+export type { TRunOptions, TRunResult } from './run';
