@@ -14,7 +14,7 @@ import { authGuard } from './plugins/auth-guard';
 import { csrf } from './plugins/csrf';
 import { errors } from './plugins/errors';
 import { DEFAULT_AUTH_RATE_LIMITS, rateLimit, type TAuthRateLimits } from './plugins/rate-limit';
-import { requestLog } from './plugins/request-log';
+import { OneLinePerRequest } from './plugins/request-log';
 import { securityHeaders } from './plugins/security-headers';
 import { session } from './plugins/session';
 import { staticFiles } from './plugins/static';
@@ -71,7 +71,7 @@ function trustProxyOption(value: TConfig['trustProxy']) {
 export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(options),
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     trustProxy: trustProxyOption(options.config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
@@ -83,7 +83,6 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const auth = createAuthService(users, { registration: options.config.registration });
 
   // Order matters: hooks run in registration order (headers, session, then the CSRF check).
-  await app.register(requestLog);
   await app.register(errors);
   await app.register(securityHeaders);
   await app.register(session, {

@@ -69,7 +69,7 @@ describe('loadConfig', () => {
   });
 
   it.each([
-    ['PORT', 'abc', /^PORT: must be a whole number between 1 and 65535 \(got "abc"\)$/],
+    ['PORT', 'abc', /^PORT: must be a whole number between 0 and 65535 \(got "abc"\)$/],
     ['PORT', '70000', /^PORT: /],
     ['PORTICO_REGISTRATION', 'maybe', /^PORTICO_REGISTRATION: must be "open" or "closed"/],
     ['PORTICO_TRUST_PROXY', 'sometimes', /^PORTICO_TRUST_PROXY: must be false, true/],
@@ -92,6 +92,6 @@ describe('loadConfig', () => {
   });
 
   it('lists every bad variable at once', () => {
-    expect(problemsOf({ PORT: '0', LOG_LEVEL: 'x' })).toHaveLength(2);
+    expect(problemsOf({ PORT: '-1', LOG_LEVEL: 'x' })).toHaveLength(2);
   });
 });

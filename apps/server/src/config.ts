@@ -16,10 +16,10 @@ const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 const ZPort = z.preprocess(
   emptyToUndefined,
   z.coerce
-    .number({ error: 'must be a whole number between 1 and 65535' })
-    .int('must be a whole number between 1 and 65535')
-    .min(1, 'must be a whole number between 1 and 65535')
-    .max(65535, 'must be a whole number between 1 and 65535')
+    .number({ error: 'must be a whole number between 0 and 65535' })
+    .int('must be a whole number between 0 and 65535')
+    .min(0, 'must be a whole number between 0 and 65535')
+    .max(65535, 'must be a whole number between 0 and 65535')
     .default(3000),
 );
 

@@ -27,6 +27,7 @@ async function staticPlugin(app: FastifyInstance, options: TStaticPluginOptions)
       root,
       wildcard: false,
       index: false,
+      cacheControl: false,
       setHeaders(res, path) {
         // Vite puts a content hash in every asset name; index.html must always be revalidated.
         if (path.includes(`${join(root, 'assets')}`)) {
@@ -42,7 +43,9 @@ async function staticPlugin(app: FastifyInstance, options: TStaticPluginOptions)
 
   app.setNotFoundHandler((request, reply) => {
     if (root && wantsHtml(request)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      return reply
+        .header('cache-control', 'no-cache')
+        .sendFile('index.html', { cacheControl: false });
     }
     return sendError(request, reply, new AppError('not_found', 404));
   });

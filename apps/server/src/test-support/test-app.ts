@@ -14,7 +14,9 @@ export interface TTestApp {
 /** The real app on a fresh database; logs off, no web build unless asked. */
 export async function createTestApp(
   kind: TDatabaseKind,
-  overrides: Partial<TAppOptions> & { config?: Partial<TAppOptions['config']> } = {},
+  overrides: Omit<Partial<TAppOptions>, 'config'> & {
+    config?: Partial<TAppOptions['config']>;
+  } = {},
 ): Promise<TTestApp> {
   const testDatabase = await createTestDatabase(kind);
   const app = await buildApp({

@@ -37,9 +37,14 @@ export class TestClient {
   }
 
   /** A write with the held CSRF token (fetched first when none is held), as the web client. */
-  async write(method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, payload?: TBody) {
+  async write(
+    method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    payload?: TBody,
+    headers: Record<string, string> = {},
+  ) {
     const token = this.csrfToken ?? (await this.fetchCsrfToken());
-    return this.request({ method, url, payload, headers: { 'x-csrf-token': token } });
+    return this.request({ method, url, payload, headers: { ...headers, 'x-csrf-token': token } });
   }
 
   async register(body: { username: string; email: string; password: string } & TBody) {

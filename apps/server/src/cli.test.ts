@@ -1,0 +1,119 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from './app';
+import { loadConfig } from './config';
+import { acquireDataDirLock } from './lib/data-dir-lock';
+import { openStore } from './runtime';
+import { runTs } from './test-support/spawn';
+import { TEST_SESSION_SECRET } from './test-support/test-app';
+import { TestClient } from './test-support/test-client';
+import {
+  createTestDatabase,
+  type TTestDatabase,
+  testDatabaseKinds,
+} from './test-support/test-database';
+
+describe.each(testDatabaseKinds())('portico CLI on %s', (kind) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portico-cli-'));
+  let pg: TTestDatabase | undefined;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    env = { PORTICO_DATA_DIR: dataDir, LANG: 'C' };
+    if (kind === 'postgres') {
+      pg = await createTestDatabase('postgres');
+      env.DATABASE_URL = pg.url;
+    }
+  });
+  afterAll(async () => pg?.drop());
+
+  const cli = (args: string[], input?: string) => runTs('src/cli.ts', args, { env, input });
+
+  /** Signs in through the real app on the same store, as a browser would. */
+  async function canLogIn(identifier: string, password: string): Promise<number> {
+    const store = await openStore(loadConfig(env));
+    try {
+      const app = await buildApp({
+        config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+        database: store.database,
+        sessionSecret: TEST_SESSION_SECRET,
+        logger: false,
+        webRoot: null,
+        sessionSweepIntervalMs: 0,
+      });
+      const status = (await new TestClient(app).login(identifier, password)).statusCode;
+      await app.close();
+      return status;
+    } finally {
+      await store.close();
+    }
+  }
+
+  it('creates an admin with the password from stdin and lists it', async () => {
+    const created = await cli(
+      ['user', 'create', 'root_admin', '--email', 'Root@Example.test', '--admin'],
+      'Admin1234\n',
+    );
+    expect(created.stderr).toBe('');
+    expect(created.code).toBe(0);
+    expect(created.stdout).toContain('created admin root_admin <root@example.test>');
+    const list = await cli(['user', 'list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^USERNAME\s+EMAIL\s+ROLE\s+CREATED$/m);
+    expect(list.stdout).toMatch(/^root_admin\s+root@example\.test\s+admin\s+\d{4}-/m);
+    expect(list.stdout).not.toContain('argon2');
+    expect(await canLogIn('root_admin', 'Admin1234')).toBe(200);
+  });
+
+  it('refuses a weak password and a taken name with readable messages', async () => {
+    const weak = await cli(['user', 'create', 'weakling', '--email', 'w@example.test'], 'short\n');
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toContain('password: Password must be at least 8 characters long');
+    const taken = await cli(
+      ['user', 'create', 'ROOT_ADMIN', '--email', 'x@example.test'],
+      'Admin1234\n',
+    );
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain('That username is already taken');
+  });
+
+  it('promotes and demotes', async () => {
+    await cli(['user', 'create', 'plain_user', '--email', 'plain@example.test'], 'Plain1234\n');
+    const promoted = await cli(['user', 'promote', 'plain_user']);
+    expect(promoted.stdout).toContain('plain_user is now an administrator');
+    expect((await cli(['user', 'list'])).stdout).toMatch(/^plain_user\s+\S+\s+admin/m);
+    const demoted = await cli(['user', 'demote', 'plain_user']);
+    expect(demoted.stdout).toContain('plain_user is no longer an administrator');
+    expect((await cli(['user', 'list'])).stdout).toMatch(/^plain_user\s+\S+\s+user/m);
+    const missing = await cli(['user', 'promote', 'ghost_user']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('The requested resource was not found.');
+  });
+
+  it('resets a password, after which the new one signs in and the old one does not', async () => {
+    await cli(['user', 'create', 'forgetful', '--email', 'f@example.test'], 'Before1234\n');
+    const reset = await cli(['user', 'reset-password', 'forgetful'], 'After12345\n');
+    expect(reset.code).toBe(0);
+    expect(reset.stdout).toContain('password of forgetful changed');
+    expect(await canLogIn('forgetful', 'After12345')).toBe(200);
+    expect(await canLogIn('forgetful', 'Before1234')).toBe(401);
+  });
+
+  it('refuses politely while a server holds the data dir (PGlite only)', async () => {
+    const lock = acquireDataDirLock(dataDir);
+    try {
+      const result = await cli(['user', 'list']);
+      if (kind === 'pglite') {
+        expect(result.code).toBe(1);
+        expect(result.stderr).toContain(`The Portico server (pid ${process.pid}) is running`);
+        expect(result.stderr).toContain('stop the server');
+      } else {
+        expect(result.code).toBe(0);
+      }
+    } finally {
+      lock.release();
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import { ZEmail, ZNewPassword, ZUsername } from '@portico/shared/auth/schemas';
+import { translate } from '@portico/shared/i18n/translate';
+import type { Command } from 'commander';
+import type { z } from 'zod';
+import { AppError } from '../lib/app-error';
+import { createUsersRepository } from '../modules/users/users.repository';
+import { createUsersService, type TUsersService } from '../modules/users/users.service';
+import type { TOpenedStore } from '../runtime';
+import { readPassword } from './read-password';
+
+export class CliError extends Error {}
+
+const LANG = (process.env.LC_ALL || process.env.LANG || '').toLowerCase().startsWith('es')
+  ? 'es'
+  : 'en';
+
+function parse<T>(schema: z.ZodType<T>, value: unknown, label: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new CliError(`${label}: ${translate(LANG, result.error.issues[0]?.message ?? '')}`);
+}
+
+/** Runs one command against the store, turning known failures into one readable line. */
+type TOpenStore = () => Promise<TOpenedStore>;
+
+async function withUsers(open: TOpenStore, run: (users: TUsersService) => Promise<void>) {
+  const store = await open();
+  try {
+    await run(createUsersService(createUsersRepository(store.database.db)));
+  } catch (error) {
+    if (error instanceof AppError) {
+      throw new CliError(translate(LANG, error.messageKey, error.params));
+    }
+    throw error;
+  } finally {
+    await store.close();
+  }
+}
+
+export function registerUserCommands(program: Command, open: TOpenStore) {
+  const user = program.command('user').description('manage accounts and administrators');
+
+  user
+    .command('create')
+    .description('create an account; the password is read from stdin')
+    .argument('<name>', 'username')
+    .requiredOption('--email <email>', 'e-mail address')
+    .option('--admin', 'make the account an administrator', false)
+    .action(async (name: string, opts: { email: string; admin: boolean }) => {
+      const username = parse(ZUsername, name, 'username');
+      const email = parse(ZEmail, opts.email, 'email');
+      const password = parse(ZNewPassword, await readPassword(), 'password');
+      await withUsers(open, async (users) => {
+        const role = opts.admin ? 'admin' : 'user';
+        const row = await users.create({ username, email, password, role });
+        console.info(`created ${row.role} ${row.username} <${row.email}>`);
+      });
+    });
+
+  for (const [command, role, verb] of [
+    ['promote', 'admin', 'is now an administrator'],
+    ['demote', 'user', 'is no longer an administrator'],
+  ] as const) {
+    user
+      .command(command)
+      .description(role === 'admin' ? 'make an account administrator' : 'remove administrator')
+      .argument('<name>', 'username')
+      .action(async (name: string) => {
+        await withUsers(open, async (users) => {
+          const row = await users.setRole(name, role);
+          console.info(`${row.username} ${verb}`);
+        });
+      });
+  }
+
+  user
+    .command('reset-password')
+    .description("set an account's password; the new password is read from stdin")
+    .argument('<name>', 'username')
+    .action(async (name: string) => {
+      const password = parse(ZNewPassword, await readPassword(), 'password');
+      await withUsers(open, async (users) => {
+        const row = await users.resetPassword(name, password);
+        console.info(`password of ${row.username} changed`);
+      });
+    });
+
+  user
+    .command('list')
+    .description('list every account')
+    .action(async () => {
+      await withUsers(open, async (users) => {
+        const rows = await users.list();
+        const table = rows.map((r) => [r.username, r.email, r.role, r.createdAt.toISOString()]);
+        const header = ['USERNAME', 'EMAIL', 'ROLE', 'CREATED'];
+        const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => r[i]!.length)));
+        for (const row of [header, ...table]) {
+          console.info(
+            row
+              .map((cell, i) => cell.padEnd(widths[i]!))
+              .join('  ')
+              .trimEnd(),
+          );
+        }
+      });
+    });
+}
