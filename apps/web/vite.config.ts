@@ -3,7 +3,8 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-const api = 'http://127.0.0.1:3000';
+// `npm run dev` starts the server with the same environment: follow its PORT (default 3000).
+const api = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 
 export default defineConfig({
   plugins: [react(), tailwindcss()],

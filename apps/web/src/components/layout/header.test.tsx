@@ -1,0 +1,72 @@
+import type { TPublicUser } from '@portico/shared/auth/schemas';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { renderWithProviders } from '@/test/render';
+import { Header } from './header';
+
+const user: TPublicUser = {
+  id: 'u1',
+  username: 'jane_doe',
+  email: 'jane@example.com',
+  role: 'user',
+  firstName: null,
+  lastName: null,
+  profileImageUrl: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+
+function inRouter(ui: React.ReactElement) {
+  return <Router hook={memoryLocation({ path: '/' }).hook}>{ui}</Router>;
+}
+
+describe('header', () => {
+  it('signed out shows only the logo and the language switcher', async () => {
+    await renderWithProviders(inRouter(<Header />), { lang: 'en' });
+    expect(screen.getByRole('link', { name: 'Portico' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Language/ })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Log out' })).toBeNull();
+  });
+
+  it('signed in shows initials, username, e-mail and a logout button that calls back', async () => {
+    let loggedOut = 0;
+    await renderWithProviders(inRouter(<Header user={user} onLogout={() => loggedOut++} />), {
+      lang: 'en',
+    });
+    expect(screen.getByText('JA')).toBeTruthy();
+    expect(screen.getByTestId('header-username').textContent).toBe('jane_doe');
+    expect(screen.getByTestId('header-email').textContent).toBe('jane@example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'Log out' }));
+    expect(loggedOut).toBe(1);
+  });
+
+  it('disables logout while it runs', async () => {
+    await renderWithProviders(inRouter(<Header user={user} loggingOut onLogout={() => {}} />));
+    const button = screen.getByRole('button', { name: 'Cerrar sesión' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+  });
+
+  it('has an optional back button, "Back" by default or with custom text', async () => {
+    const { unmount } = await renderWithProviders(inRouter(<Header back={{ href: '/' }} />), {
+      lang: 'en',
+    });
+    expect(screen.getByTestId('header-back').textContent).toBe('Back');
+    expect(screen.getByTestId('header-back').getAttribute('href')).toBe('/');
+    unmount();
+    await renderWithProviders(inRouter(<Header back={{ href: '/home', label: 'Mis proxies' }} />));
+    expect(screen.getByTestId('header-back').textContent).toBe('Mis proxies');
+  });
+
+  it('switches the language at once from the menu', async () => {
+    const { i18n } = await renderWithProviders(inRouter(<Header user={user} />), { lang: 'es' });
+    const trigger = screen.getByRole('button', { name: /Idioma/ });
+    fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false, pointerType: 'mouse' });
+    const english = await screen.findByRole('menuitemradio', { name: 'English' });
+    fireEvent.click(english);
+    await waitFor(() => expect(i18n.resolvedLanguage).toBe('en'));
+    expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
+    expect(document.documentElement.lang).toBe('en');
+  });
+});
