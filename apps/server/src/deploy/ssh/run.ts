@@ -102,10 +102,10 @@ function sudoRefusal(identity: TIdentity, output: string, code: number): SudoRef
   let reason: string;
   if (/not in the sudoers|not allowed to execute|may not run sudo/i.test(raw)) {
     reason = `The user ${user} is not allowed to use sudo on this server.`;
+  } else if (identity.password === undefined && /password|a terminal is required/i.test(raw)) {
+    reason = `sudo needs a password for ${user}, and none was given.`;
   } else if (/incorrect password|no password was provided|Sorry, try again/i.test(raw)) {
     reason = `sudo refused the password of ${user}.`;
-  } else if (/a password is required|a terminal is required/i.test(raw)) {
-    reason = `sudo needs a password for ${user}, and none was given.`;
   } else if (code === 127 || /sudo: (command )?not found/i.test(raw)) {
     reason = 'sudo is not installed on this server; log in as root instead.';
   } else {

@@ -1,7 +1,9 @@
-// The SSH layer against a real sshd on 127.0.0.1 (key login as root). Needs root and
-// openssh-server; password and sudo logins are tested on the lab servers (session.lab.test.ts).
+// The SSH layer against a real sshd on 127.0.0.1 (key login as root). Needs root, unshare
+// (util-linux) and openssh-server. Password and sudo logins are tested on the lab servers
+// (session.lab.test.ts).
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -102,6 +104,22 @@ describe('connectSsh', () => {
       connectSsh({ host: sshd.host, port: sshd.port, username: 'root', privateKey: 'nonsense' }),
     );
     expect(error.code).toBe('invalid_key');
+  });
+
+  it('reports a server that accepts TCP but never speaks SSH as timeout', async () => {
+    const silent = createServer(() => {});
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      const error = await failure(
+        connectSsh({ host: '127.0.0.1', port, username: 'root', password: 'x', timeoutMs: 500 }),
+      );
+      expect(error.code).toBe('timeout');
+      expect(error.message).toContain(`127.0.0.1:${port}`);
+    } finally {
+      silent.close();
+    }
   });
 
   it('reports a closed port as tcp_connect with the address', async () => {
