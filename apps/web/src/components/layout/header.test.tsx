@@ -35,7 +35,7 @@ describe('header', () => {
     await renderWithProviders(inRouter(<Header user={user} onLogout={() => loggedOut++} />), {
       lang: 'en',
     });
-    expect(screen.getByText('JA')).toBeTruthy();
+    expect(screen.getByText('JD')).toBeTruthy();
     expect(screen.getByTestId('header-username').textContent).toBe('jane_doe');
     expect(screen.getByTestId('header-email').textContent).toBe('jane@example.com');
     fireEvent.click(screen.getByRole('button', { name: 'Log out' }));

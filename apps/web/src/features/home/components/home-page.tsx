@@ -11,7 +11,10 @@ export function HomePage({ user }: { user: TPublicUser }) {
   const name = user.firstName?.trim() || user.username;
   return (
     <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
-      <h1 className="text-2xl font-bold tracking-tight sm:text-3xl" data-testid="welcome-heading">
+      <h1
+        className="text-2xl font-bold tracking-tight break-words sm:text-3xl"
+        data-testid="welcome-heading"
+      >
         {t('home.welcome', { name })}
       </h1>
       <p className="mt-2 text-muted-foreground">{t('home.subtitle')}</p>
