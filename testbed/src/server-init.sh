@@ -36,7 +36,7 @@ install -m 0644 "$dir/listener-ca.pem" /usr/local/share/ca-certificates/portico-
 cat "$dir/listener-ca.pem" >>/etc/ssl/certs/ca-certificates.crt
 
 useradd --create-home --shell /bin/bash --groups sudo deploy
-chpasswd <"$dir/passwords"
+chpasswd --encrypted <"$dir/passwords"
 
 rm -f /etc/ssh/ssh_host_*
 install -m 0600 "$dir/ssh_host_ed25519_key" /etc/ssh/ssh_host_ed25519_key
