@@ -1,5 +1,6 @@
 import { Client, type ConnectConfig } from 'ssh2';
 import { HostKeyMismatchError, SshError } from './errors';
+import { readRemoteFile, remoteFileState, sameFile, type TFileState } from './file-state';
 import { fingerprintOf } from './fingerprint';
 import { runScript, type TRunOptions, type TRunResult } from './run';
 import { writeRemoteFile } from './write-file';
@@ -24,6 +25,15 @@ export interface TSshSession {
   run(script: string, options?: TRunOptions): Promise<TRunResult>;
   /** Writes a file as root (directly or through sudo): temp name, then an atomic rename. */
   writeFile(path: string, content: string | Buffer, mode: number): Promise<void>;
+  /**
+   * writeFile only when the file differs in content or mode, so a repeated deployment leaves
+   * files untouched. Resolves true when it wrote.
+   */
+  syncFile(path: string, content: string | Buffer, mode: number): Promise<boolean>;
+  /** Mode and SHA-256 of a regular file, read as root. */
+  fileState(path: string): Promise<TFileState>;
+  /** Content of a regular file read as root (e.g. to restore it later); undefined if absent. */
+  readFile(path: string): Promise<Buffer | undefined>;
   close(): void;
 }
 
@@ -181,6 +191,19 @@ function makeSession(client: Client, options: TConnectOptions, fingerprint: stri
     writeFile: async (path, content, mode) => {
       ensureOpen();
       return writeRemoteFile(client, identity, session, path, content, mode);
+    },
+    syncFile: async (path, content, mode) => {
+      if (sameFile(await session.fileState(path), content, mode)) return false;
+      await session.writeFile(path, content, mode);
+      return true;
+    },
+    fileState: async (path) => {
+      ensureOpen();
+      return remoteFileState(session.run, path);
+    },
+    readFile: async (path) => {
+      ensureOpen();
+      return readRemoteFile(session.run, path);
     },
     close: () => {
       closed = true;

@@ -6,5 +6,6 @@ export {
   SudoRefusedError,
   type TSshErrorCode,
 } from './errors';
+export type { TFileState } from './file-state';
 export { fingerprintOf } from './fingerprint';
 export type { TRunOptions, TRunResult } from './run';

@@ -106,6 +106,9 @@ function sudoRefusal(identity: TIdentity, output: string, code: number): SudoRef
     reason = `sudo needs a password for ${user}, and none was given.`;
   } else if (/incorrect password|no password was provided|Sorry, try again/i.test(raw)) {
     reason = `sudo refused the password of ${user}.`;
+  } else if (/must have a tty/i.test(raw)) {
+    reason =
+      'sudo on this server requires a terminal (Defaults requiretty); allow it without one for this user, or log in as root.';
   } else if (code === 127 || /sudo: (command )?not found/i.test(raw)) {
     reason = 'sudo is not installed on this server; log in as root instead.';
   } else {

@@ -141,6 +141,20 @@ describe('sudo as the deploy user', () => {
   });
 });
 
+describe('files through sudo', () => {
+  it('reads a root-only file, and syncs a file only when it differs', async () => {
+    const deploy = await login('deploy', { password: user('deploy').password });
+    await labRoot('umask 077; printf "secret\\n" > /root/only-root');
+    expect((await deploy.readFile('/root/only-root'))?.toString()).toBe('secret\n');
+    const path = '/etc/nginx/portico-sync-test';
+    expect(await deploy.syncFile(path, 'x\n', 0o644)).toBe(true);
+    const inode = await labRoot(`stat -c %i ${path}`);
+    expect(await deploy.syncFile(path, 'x\n', 0o644)).toBe(false);
+    expect(await labRoot(`stat -c %i ${path}`)).toBe(inode);
+    expect(await deploy.fileState(path)).toMatchObject({ exists: true, mode: 0o644 });
+  });
+});
+
 describe('sudo refused', () => {
   it('a wrong sudo password is sudo_refused, and the password is not echoed', async () => {
     const privateKey = readFileSync(join(keyDir, 'deploy'), 'utf8');

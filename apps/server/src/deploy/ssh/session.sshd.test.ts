@@ -1,7 +1,7 @@
 // The SSH layer against a real sshd on 127.0.0.1 (key login as root). Needs root, unshare
 // (util-linux) and openssh-server. Password and sudo logins are tested on the lab servers
 // (session.lab.test.ts).
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -237,6 +237,40 @@ describe('writeFile', () => {
   it('fails cleanly when the directory does not exist', async () => {
     const error = await failure(session.writeFile(join(scratch, 'nope', 'f'), 'x', 0o644));
     expect(error.message).toContain('nope/f');
+  });
+});
+
+describe('fileState, readFile, syncFile', () => {
+  it('reports an absent file, then its mode and hash', async () => {
+    const path = join(scratch, 'state');
+    expect(await session.fileState(path)).toEqual({ exists: false });
+    expect(await session.readFile(path)).toBeUndefined();
+    writeFileSync(path, 'abc', { mode: 0o604 });
+    expect(await session.fileState(path)).toEqual({
+      exists: true,
+      mode: 0o604,
+      sha256: createHash('sha256').update('abc').digest('hex'),
+    });
+  });
+
+  it('reads any bytes back exactly', async () => {
+    const path = join(scratch, 'binary');
+    const bytes = randomBytes(100_000);
+    writeFileSync(path, bytes);
+    expect((await session.readFile(path))?.equals(bytes)).toBe(true);
+  });
+
+  it('writes only when content or mode differ, so a second run touches nothing', async () => {
+    const path = join(scratch, 'synced');
+    expect(await session.syncFile(path, 'one\n', 0o644)).toBe(true);
+    const first = statSync(path);
+    expect(await session.syncFile(path, 'one\n', 0o644)).toBe(false);
+    const second = statSync(path);
+    expect([second.ino, second.mtimeMs]).toEqual([first.ino, first.mtimeMs]);
+    expect(await session.syncFile(path, 'one\n', 0o600)).toBe(true);
+    expect(statSync(path).mode & 0o7777).toBe(0o600);
+    expect(await session.syncFile(path, 'two\n', 0o600)).toBe(true);
+    expect(readFileSync(path, 'utf8')).toBe('two\n');
   });
 });
 
