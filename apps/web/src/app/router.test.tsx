@@ -35,6 +35,23 @@ async function renderAt(path: string, user: TPublicUser | null, lang: 'es' | 'en
   );
 }
 
+describe('session check', () => {
+  it('shows a centred spinner while it runs, then the landing page when it fails', async () => {
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const { hook } = memoryLocation({ path: '/' });
+    // Nothing seeded: the real query runs, and jsdom cannot reach a server.
+    await renderWithProviders(
+      <Router hook={hook}>
+        <AppRouter />
+      </Router>,
+      { queryClient },
+    );
+    expect(screen.getByTestId('page-spinner')).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Cargando…');
+    expect(await screen.findByRole('tab', { name: 'Iniciar sesión' })).toBeTruthy();
+  });
+});
+
 describe('routes signed out', () => {
   it('serves the landing page at /', async () => {
     await renderAt('/', null, 'en');
