@@ -175,6 +175,30 @@ describe('sudo refused', () => {
     expect(error.message).toContain('sudo needs a password for deploy');
   });
 
+  it('sudo requiring a terminal is sudo_refused with that reason', async () => {
+    const s = await login('deploy', { password: user('deploy').password });
+    await labRoot('echo "Defaults requiretty" > /etc/sudoers.d/portico-tty');
+    try {
+      const error = await failure(s.run('id -u', { sudo: true }));
+      expect(error.code).toBe('sudo_refused');
+      expect(error.message).toContain('requires a terminal');
+    } finally {
+      await labRoot('rm /etc/sudoers.d/portico-tty');
+    }
+  });
+
+  it('a server without sudo is sudo_refused with that reason', async () => {
+    const s = await login('deploy', { password: user('deploy').password });
+    await labRoot('mv /usr/bin/sudo /usr/bin/sudo.off');
+    try {
+      const error = await failure(s.run('id -u', { sudo: true }));
+      expect(error.code).toBe('sudo_refused');
+      expect(error.message).toContain('sudo is not installed');
+    } finally {
+      await labRoot('mv /usr/bin/sudo.off /usr/bin/sudo');
+    }
+  });
+
   it('a user outside sudoers is sudo_refused with that reason', async () => {
     const s = await login('nosudo', { password: 'No-sudo-pw-1' });
     const error = await failure(s.run('id -u', { sudo: true }));
