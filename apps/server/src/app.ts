@@ -79,7 +79,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
 
   const { db } = options.database;
-  const users = createUsersService(createUsersRepository(db));
+  // PGlite: this process is the only one on the data dir (lock), so read caches stay coherent.
+  const soleWriter = options.database.kind === 'pglite';
+  const users = createUsersService(createUsersRepository(db, { cacheById: soleWriter }));
   const auth = createAuthService(users, { registration: options.config.registration });
 
   // Order matters: hooks run in registration order (headers, session, then the CSRF check).
@@ -88,6 +90,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(session, {
     secret: options.sessionSecret,
     repository: createSessionsRepository(db),
+    cache: soleWriter,
     sweepIntervalMs: options.sessionSweepIntervalMs,
   });
   await app.register(csrf);

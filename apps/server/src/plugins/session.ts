@@ -18,6 +18,8 @@ const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 export interface TSessionPluginOptions {
   secret: string;
   repository: TSessionsRepository;
+  /** Keep sessions in memory too; only when this process is the table's sole writer. */
+  cache?: boolean;
   /** How often expired rows are deleted; 0 turns the sweeper off. */
   sweepIntervalMs?: number;
 }
@@ -27,7 +29,7 @@ async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOption
   await app.register(fastifySession, {
     secret: options.secret,
     cookieName: SESSION_COOKIE,
-    store: createSessionStore(options.repository),
+    store: createSessionStore(options.repository, { cache: options.cache }),
     // Anonymous visitors get no row until something (the CSRF token, a login) is stored.
     saveUninitialized: false,
     rolling: true,

@@ -6,7 +6,15 @@ const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
 export interface TSessionStoreOptions {
   /** A rolling session is re-written at most this often when its data did not change. */
   touchAfterMs?: number;
+  /**
+   * Keep sessions in memory as well (write-through). Only correct when this process is the sole
+   * writer of the table: true on PGlite, whose data-dir lock guarantees it; false on PostgreSQL,
+   * where another instance may destroy a session.
+   */
+  cache?: boolean;
 }
+
+const CACHE_LIMIT = 10_000;
 
 type TStoredCookie = { originalMaxAge?: number | null; expires?: string | Date | null };
 
@@ -24,10 +32,18 @@ export function createSessionStore(
 ): SessionStore {
   const touchAfterMs = options.touchAfterMs ?? 60_000;
   const lastWrite = new Map<string, { data: string; at: number }>();
+  // sid -> the stored JSON and its expiry; parsed on every read so callers never share objects.
+  const cache = options.cache ? new Map<string, { json: string; expire: number }>() : null;
 
   function remember(sid: string, data: string) {
-    if (lastWrite.size > 10_000) lastWrite.clear();
+    if (lastWrite.size > CACHE_LIMIT) lastWrite.clear();
     lastWrite.set(sid, { data, at: Date.now() });
+  }
+
+  function cacheSet(sid: string, sess: Record<string, unknown>, expire: Date) {
+    if (!cache) return;
+    if (cache.size > CACHE_LIMIT) cache.clear();
+    cache.set(sid, { json: JSON.stringify(sess), expire: expire.getTime() });
   }
 
   return {
@@ -50,6 +66,7 @@ export function createSessionStore(
       repository.upsert(sid, sess, expire).then(
         () => {
           remember(sid, serialized);
+          cacheSet(sid, sess, expire);
           callback();
         },
         (error) => callback(error),
@@ -57,6 +74,11 @@ export function createSessionStore(
     },
 
     get(sid, callback) {
+      const hit = cache?.get(sid);
+      if (hit && hit.expire > Date.now()) {
+        callback(null, JSON.parse(hit.json));
+        return;
+      }
       repository.find(sid).then(
         (sess) => callback(null, (sess ?? null) as never),
         (error) => callback(error, null as never),
@@ -65,6 +87,7 @@ export function createSessionStore(
 
     destroy(sid, callback) {
       lastWrite.delete(sid);
+      cache?.delete(sid);
       repository.remove(sid).then(
         () => callback(),
         (error) => callback(error),

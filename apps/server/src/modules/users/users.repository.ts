@@ -33,10 +33,30 @@ function uniqueViolationOf(error: unknown): TUniqueViolation | undefined {
   return undefined;
 }
 
-export function createUsersRepository(db: TDb) {
+export interface TUsersRepositoryOptions {
+  /**
+   * Remember rows by id (every signed-in request loads its user). Only correct when this process
+   * is the sole writer of the table: true on PGlite, whose data-dir lock guarantees it (the CLI
+   * cannot run beside the server); false on PostgreSQL, shared by instances and the CLI.
+   */
+  cacheById?: boolean;
+}
+
+const CACHE_LIMIT = 10_000;
+
+export function createUsersRepository(db: TDb, options: TUsersRepositoryOptions = {}) {
+  const byId = options.cacheById ? new Map<string, TUserRow>() : null;
+  const cached = (row: TUserRow | undefined) => (row ? structuredClone(row) : undefined);
+
   return {
     async findById(id: string): Promise<TUserRow | undefined> {
+      const hit = byId?.get(id);
+      if (hit) return cached(hit);
       const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
+      if (byId && rows[0]) {
+        if (byId.size > CACHE_LIMIT) byId.clear();
+        byId.set(id, cached(rows[0])!);
+      }
       return rows[0];
     },
 
@@ -76,6 +96,7 @@ export function createUsersRepository(db: TDb) {
       id: string,
       changes: Partial<Pick<TUserRow, 'role' | 'passwordHash'>>,
     ): Promise<TUserRow | undefined> {
+      byId?.delete(id);
       const rows = await db
         .update(users)
         .set({ ...changes, updatedAt: new Date() })

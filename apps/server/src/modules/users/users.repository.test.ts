@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestDatabase,
+  type TTestDatabase,
+  testDatabaseKinds,
+} from '../../test-support/test-database';
+import { createUsersRepository, UniqueViolationError } from './users.repository';
+
+describe.each(testDatabaseKinds())('users repository on %s', (kind) => {
+  let db: TTestDatabase;
+  beforeAll(async () => {
+    db = await createTestDatabase(kind);
+  });
+  afterAll(async () => db?.drop());
+
+  const newUser = (username: string, email: string) => ({
+    username,
+    email,
+    passwordHash: 'hash',
+    role: 'user' as const,
+  });
+
+  it('reports which unique rule an insert broke, ignoring case', async () => {
+    const repo = createUsersRepository(db.database.db);
+    await repo.insert(newUser('Unique_One', 'one@example.test'));
+    await expect(repo.insert(newUser('unique_one', 'two@example.test'))).rejects.toEqual(
+      new UniqueViolationError('username'),
+    );
+    await expect(repo.insert(newUser('unique_two', 'ONE@example.test'))).rejects.toEqual(
+      new UniqueViolationError('email'),
+    );
+  });
+
+  it.each([false, true])(
+    'sees a role change through its id cache (cache: %s)',
+    async (cacheById) => {
+      const repo = createUsersRepository(db.database.db, { cacheById });
+      const row = await repo.insert(newUser(`cached_${cacheById}`, `c${cacheById}@example.test`));
+      expect((await repo.findById(row.id))?.role).toBe('user');
+      await repo.update(row.id, { role: 'admin' });
+      expect((await repo.findById(row.id))?.role).toBe('admin');
+      const copy = await repo.findById(row.id);
+      copy!.role = 'user';
+      expect((await repo.findById(row.id))?.role).toBe('admin');
+    },
+  );
+});
