@@ -1,7 +1,9 @@
 // The lab itself, end to end: two servers up, SSH, DNS, a certificate from Pebble, HTTPS to the
 // upstream, two deployments at once, and a teardown that leaves the machine as it was.
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab } from './src/lab';
+import { labNames } from './src/names';
 import { resolveA } from './src/probe';
 import { waitFor } from './src/run';
 import type { TLabServer } from './src/types';
@@ -53,13 +55,47 @@ describe('a lab of two servers', () => {
     await expect(sshExec(wrong, 'true')).rejects.toThrow(/authentication/i);
   });
 
-  it('keeps each server inside the lab: no default route, nothing beyond it reachable', async () => {
+  it('keeps each server inside the lab: no default route, no way to the host', async () => {
     const routes = await lab.exec('s1', ['ip', 'route', 'show']);
     expect(routes.stdout).not.toMatch(/default/);
     // Decided by the routing table alone: no packet is sent.
     const beyond = await lab.exec('s1', ['ip', 'route', 'get', '192.0.2.1']);
     expect(beyond.code).not.toBe(0);
     expect(beyond.stderr).toMatch(/unreachable/i);
+
+    // A service on the host listening on every address is still out of the lab's reach.
+    const connections: string[] = [];
+    const listener = net.createServer((socket) => {
+      connections.push(String(socket.remoteAddress));
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '0.0.0.0', resolve));
+    try {
+      const { port } = listener.address() as net.AddressInfo;
+      const host = labNames(lab.status.id).bridgeAddress;
+      const connect = ['bash', '-c', 'exec 3<>"/dev/tcp/$0/$1"', host, String(port)];
+      const attempt = await lab.exec('s1', connect);
+      expect(attempt.code).not.toBe(0);
+      expect(attempt.stderr).toMatch(/unreachable/i);
+      expect(connections).toEqual([]);
+    } finally {
+      listener.close();
+    }
+
+    // Inside the lab, machines reach each other.
+    const upstream = `http://${lab.status.upstream.address}:${lab.status.upstream.port}/`;
+    const viaLab = await lab.exec('s1', ['curl', '-sS', '--max-time', '5', upstream]);
+    expect(JSON.parse(viaLab.stdout)).toMatchObject({ upstream: lab.status.upstream.name });
+    const neighbour = await lab.exec('s1', [
+      'curl',
+      '-sS',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code}',
+      `http://${server('s2').address}/`,
+    ]);
+    expect(neighbour.stdout).toBe('200');
   });
 
   it('answers lab domains over DNS and can point one at another server', async () => {

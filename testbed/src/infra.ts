@@ -4,13 +4,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { startDns } from './dns';
-import { type TLabNames, UPSTREAM_NAME, UPSTREAM_PORT } from './names';
+import {
+  ACME_MANAGEMENT_PORT,
+  ACME_PORT,
+  type TLabNames,
+  UPSTREAM_NAME,
+  UPSTREAM_PORT,
+} from './names';
 import { httpsGet, tcpOpen } from './probe';
 import { LAB_ENV, runOk, startDaemon, waitFor } from './run';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const ACME_PORT = 14000;
-const ACME_MANAGEMENT_PORT = 15000;
 
 export type TInfraPaths = {
   caRootPath: string;

@@ -8,6 +8,7 @@ import {
   assertDomain,
   DOMAIN_SUFFIX,
   defaultDomains,
+  INFRA_PORTS,
   LAB_ROOT,
   labNames,
   legacyDomain,
@@ -78,7 +79,13 @@ async function buildLab(id: number, options: TLabOptions): Promise<TLabStatus> {
   }
 
   await createBridge(names);
-  await createMachineNetns(names, names.infraNetns, names.infraLink, names.infraAddress);
+  await createMachineNetns(
+    names,
+    names.infraNetns,
+    names.infraLink,
+    names.infraAddress,
+    INFRA_PORTS,
+  );
   const listener = await makeListenerCertificate(names);
   const [infra, ...labServers] = await Promise.all([
     startInfraServices(names, domains, listener),

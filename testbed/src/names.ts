@@ -6,6 +6,11 @@ export const LAB_ROOT = '/run/portico-lab';
 export const MAX_LAB_ID = 250;
 export const MAX_SERVERS = 200;
 export const UPSTREAM_PORT = 8080;
+export const ACME_PORT = 14000;
+export const ACME_MANAGEMENT_PORT = 15000;
+/** Ports the host may talk to; anything else in the lab cannot send packets to the host. */
+export const INFRA_PORTS = [53, ACME_PORT, ACME_MANAGEMENT_PORT, UPSTREAM_PORT];
+export const SERVER_PORTS = [22, 80, 443];
 export const UPSTREAM_NAME = 'portico-lab-upstream';
 export const DOMAIN_SUFFIX = 'portico.test';
 

@@ -11,12 +11,17 @@ export async function createBridge(names: TLabNames): Promise<void> {
   await ip('link', 'set', names.bridge, 'up');
 }
 
-/** A namespace holding one address on the lab bridge; its side of the veth is called eth0. */
+/**
+ * A namespace holding one address on the lab bridge; its side of the veth is called eth0.
+ * The host's bridge address is how tests reach the lab, but must not let the lab reach the host:
+ * toward it, only packets from the machine's own service ports (answers) are routed.
+ */
 export async function createMachineNetns(
   names: TLabNames,
   netns: string,
   link: string,
   address: string,
+  servicePorts: number[],
 ): Promise<void> {
   await ip('netns', 'add', netns);
   await ip('link', 'add', link, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', netns);
@@ -24,6 +29,24 @@ export async function createMachineNetns(
   await ip('-n', netns, 'addr', 'add', `${address}/${names.prefixLength}`, 'dev', 'eth0');
   await ip('-n', netns, 'link', 'set', 'lo', 'up');
   await ip('-n', netns, 'link', 'set', 'eth0', 'up');
+  const host = names.bridgeAddress;
+  for (const port of servicePorts) {
+    await ip(
+      '-n',
+      netns,
+      'rule',
+      'add',
+      'to',
+      host,
+      'sport',
+      String(port),
+      'lookup',
+      'main',
+      'prio',
+      '100',
+    );
+  }
+  await ip('-n', netns, 'rule', 'add', 'to', host, 'unreachable', 'prio', '200');
 }
 
 export async function listNetns(prefix: string): Promise<string[]> {

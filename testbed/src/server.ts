@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { legacyDomain, type TLabNames, type TServerNames } from './names';
+import { legacyDomain, SERVER_PORTS, type TLabNames, type TServerNames } from './names';
 import { createMachineNetns } from './network';
 import { tcpOpen } from './probe';
 import { isAlive, runOk, startDaemon, waitFor } from './run';
@@ -88,7 +88,7 @@ export async function startServer(
   copyFileSync(listenerCaPath, path.join(server.dir, 'listener-ca.pem'));
   const [hostKeyFingerprint] = await Promise.all([
     makeHostKey(server),
-    createMachineNetns(names, server.netns, server.link, server.address),
+    createMachineNetns(names, server.netns, server.link, server.address, SERVER_PORTS),
   ]);
 
   const unshare = ['unshare', '--mount', '--uts', '--pid', '--fork', '--mount-proc'];
