@@ -1,4 +1,4 @@
-import { CheckCircle2Icon } from 'lucide-react';
+import { CheckCircle2Icon, ShieldCheckIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Footer } from '@/components/layout/footer';
@@ -20,9 +20,13 @@ export function LandingPage() {
       <Header />
       <main
         id="main"
-        className="mx-auto grid w-full max-w-6xl flex-1 items-center gap-10 px-4 py-10 sm:px-6 md:py-16 lg:grid-cols-[1fr_28rem] lg:gap-16"
+        className="mx-auto grid w-full max-w-6xl flex-1 items-center gap-8 px-4 py-8 sm:gap-10 sm:px-6 md:py-16 lg:grid-cols-[1fr_28rem] lg:gap-16"
       >
         <section aria-labelledby="landing-title" className="max-w-xl">
+          <p className="mb-4 inline-flex items-center gap-1.5 rounded-full border border-indigo-200 bg-primary-soft px-3 py-1 text-xs font-medium text-primary">
+            <ShieldCheckIcon className="size-3.5" aria-hidden="true" />
+            {t('landing.eyebrow')}
+          </p>
           <h1
             id="landing-title"
             className="text-3xl font-bold tracking-tight text-foreground sm:text-4xl lg:text-5xl"
