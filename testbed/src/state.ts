@@ -1,6 +1,6 @@
 // Where a lab records itself, so that status, point and down work from another process, and a
 // crashed run can be told apart from a live one.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LAB_ROOT, labNames, MAX_LAB_ID } from './names';
 import { isAlive } from './run';
@@ -19,8 +19,9 @@ export function readStatus(id: number): TLabStatus | undefined {
 
 export function writeStatus(status: TLabStatus): void {
   const file = labNames(status.id).stateFile;
+  // Written whole then renamed: another process may be reading it.
   writeFileSync(`${file}.tmp`, `${JSON.stringify(status, null, 2)}\n`, { mode: 0o600 });
-  writeFileSync(file, readFileSync(`${file}.tmp`), { mode: 0o600 });
+  renameSync(`${file}.tmp`, file);
 }
 
 function processStartTicks(pid: number): string | undefined {
