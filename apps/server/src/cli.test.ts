@@ -15,6 +15,17 @@ import {
   testDatabaseKinds,
 } from './test-support/test-database';
 
+describe('the portico command', () => {
+  it('runs from source through bin/portico.js when there is no build', async () => {
+    const result = await runTs('bin/portico.js', ['--help'], {
+      env: { PORTICO_CLI_FROM_SOURCE: '1' },
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('Usage: portico');
+    expect(result.stdout).toContain('user');
+  });
+});
+
 describe.each(testDatabaseKinds())('portico CLI on %s', (kind) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-cli-'));
   let pg: TTestDatabase | undefined;
