@@ -1,8 +1,9 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { sessionQueryKey } from '@/lib/query-keys';
 
-export const userQueryKey = ['/api/auth/user'] as const;
+export const userQueryKey = sessionQueryKey;
 
 /** The signed-in user, or null when signed out (a 401 is an answer here, not an error). */
 export function userQueryOptions() {
