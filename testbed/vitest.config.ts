@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
 /** Command → Debian package providing it (what scripts/prereqs.sh installs). */
@@ -64,6 +65,8 @@ if (unavailable && process.env.CI === 'true') {
 if (unavailable) console.info(`testbed: lab tests skipped: ${unavailable}`);
 
 export default defineProject({
+  // Also when run alone (--config testbed/vitest.config.ts), paths are relative to testbed/.
+  root: path.dirname(fileURLToPath(import.meta.url)),
   test: {
     name: 'testbed',
     // Relative to this directory: testbed/**/*.test.ts.
