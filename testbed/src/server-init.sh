@@ -77,7 +77,7 @@ if has_variant port80-busy; then
 elif ! has_variant nginx-stopped; then
   nginx
 fi
-echo "ready"
+echo "portico-lab-server-ready"
 
 shutdown() {
   nginx -s quit 2>/dev/null || true

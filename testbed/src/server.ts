@@ -101,7 +101,7 @@ export async function startServer(
       if (!isAlive(pid)) {
         throw new Error(`${server.name} failed to start:\n${readFileSync(logFile, 'utf8')}`);
       }
-      const ready = readFileSync(logFile, 'utf8').includes('ready');
+      const ready = readFileSync(logFile, 'utf8').includes('portico-lab-server-ready');
       return (
         ready &&
         (await tcpOpen(server.address, 22)) &&
