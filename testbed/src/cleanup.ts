@@ -6,7 +6,7 @@ import { listLinks, listNetns, netnsPids } from './network';
 import { isAlive, run, runOk, sleep, waitFor } from './run';
 import { isStale, labIdsOnDisk } from './state';
 
-async function killAll(pids: number[], signal: NodeJS.Signals): Promise<void> {
+function killAll(pids: number[], signal: NodeJS.Signals): void {
   for (const pid of pids) {
     try {
       process.kill(pid, signal);
@@ -19,13 +19,13 @@ async function killAll(pids: number[], signal: NodeJS.Signals): Promise<void> {
 async function stopProcesses(netnsList: string[]): Promise<void> {
   const pids = (await Promise.all(netnsList.map(netnsPids))).flat();
   if (pids.length === 0) return;
-  await killAll(pids, 'SIGTERM');
+  killAll(pids, 'SIGTERM');
   const gone = () => pids.every((pid) => !isAlive(pid));
   try {
     await waitFor(gone, 3000, () => 'lab processes did not stop');
   } catch {
     const left = (await Promise.all(netnsList.map(netnsPids))).flat();
-    await killAll(left, 'SIGKILL');
+    killAll(left, 'SIGKILL');
     await waitFor(gone, 3000, () => `lab processes survived SIGKILL: ${left.join(' ')}`);
   }
 }
