@@ -41,6 +41,7 @@ function hasNginxCertbotPlugin(): boolean {
   }
 }
 
+/** Why the lab cannot run on this machine, or undefined. Also used by apps/server's lab tier. */
 export function labUnavailableReason(): string | undefined {
   if (process.platform !== 'linux') return 'the lab needs Linux network namespaces';
   if (process.getuid?.() !== 0) return 'the lab needs root (network namespaces and mounts)';
