@@ -1,0 +1,125 @@
+import { readFile } from 'node:fs/promises';
+import { ACME_WEBROOT } from '../nginx-site';
+import { certName } from '../site-names';
+import { SshError } from '../ssh';
+import { assertEmail } from '../validate';
+import { StepError, withOutput } from './failure';
+import { asRoot, type TStepContext } from './step-context';
+
+/** What certbot runs after each renewal: constant, and right with or without systemd. */
+export const RENEW_DEPLOY_HOOK =
+  "sh -c 'if [ -d /run/systemd/system ]; then systemctl reload nginx; else nginx -s reload 2>/dev/null || nginx -s reload; fi'";
+
+/** Where a test CA bundle for certbot goes on the server (only when settings ask for one). */
+const SERVER_CA_BUNDLE = '/etc/letsencrypt/portico-acme-ca.pem';
+
+// All values arrive as arguments ($1…), quoted by the SSH layer after validation here.
+const CERTBOT = `bundle=$1; shift
+if [ -n "$bundle" ]; then export REQUESTS_CA_BUNDLE="$bundle"; fi
+exec certbot certonly --webroot "$@" 2>&1`;
+
+const CHALLENGE_TROUBLE =
+  /failed to authenticate|challenge|unauthorized|connection refused|timeout|dns|rate ?limit|too many/i;
+
+const CERTBOT_TIMEOUT_MS = 5 * 60_000;
+
+/** certbot's lines that are noise in a failure message. */
+const NOISE = [/^Saving debug log to /, /^Ask for help or search for solutions at /];
+/** certbot's lines that are noise in the log (banners, donation requests). */
+const CHATTER = [/^(- )+-\s*$/, /^If you like Certbot/, /^ \* Donating to /];
+
+export function certbotReason(output: string): string {
+  return output
+    .split('\n')
+    .filter((l) => !NOISE.some((re) => re.test(l.trim())))
+    .join('\n');
+}
+
+function validUrl(value: string): string {
+  const url = new URL(value);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('bad scheme');
+  if (/[\s'"\\]/.test(value)) throw new Error('bad characters');
+  return url.toString();
+}
+
+/** Step 5: a certificate from the ACME server through the webroot, kept while still valid. */
+export async function certificateStep(
+  c: TStepContext,
+  domain: string,
+  email: string,
+): Promise<void> {
+  const mail = assertEmail(email);
+  let server: string;
+  try {
+    server = validUrl(c.settings.acmeDirectoryUrl);
+  } catch {
+    throw new StepError(
+      'invalid_input',
+      'certificate',
+      'The ACME directory URL in the settings is not a valid http(s) URL.',
+    );
+  }
+  let bundle = '';
+  if (c.settings.acmeCaBundleOnServer) {
+    const pem = await readFile(c.settings.acmeCaBundleOnServer, 'utf8');
+    await c.session.syncFile(SERVER_CA_BUNDLE, pem, 0o644);
+    bundle = SERVER_CA_BUNDLE;
+  }
+  const args = [
+    bundle,
+    '-w',
+    ACME_WEBROOT,
+    '-d',
+    domain,
+    '--cert-name',
+    certName(domain),
+    '--server',
+    server,
+    '--email',
+    mail,
+    '--agree-tos',
+    '--no-eff-email',
+    '--non-interactive',
+    '--keep-until-expiring',
+    '--deploy-hook',
+    RENEW_DEPLOY_HOOK,
+  ];
+  const log = c.log.stream('certbot');
+  c.log.info(`Requesting a certificate for ${domain} from ${server} with certbot (webroot).`);
+  const r = await asRoot(c.session, CERTBOT, {
+    args,
+    onLine: (stream, line) => {
+      if (!CHATTER.some((re) => re.test(line))) log(stream, line);
+    },
+    timeoutMs: CERTBOT_TIMEOUT_MS,
+  }).catch((error: unknown) => {
+    if (error instanceof SshError && error.code === 'timeout') {
+      throw new StepError(
+        'certbot_failed',
+        'certificate',
+        `certbot did not finish within ${CERTBOT_TIMEOUT_MS / 60_000} minutes and was stopped; the certificate authority may be unreachable from the server.`,
+      );
+    }
+    throw error;
+  });
+  if (r.code !== 0) {
+    const output = certbotReason(r.stdout || r.stderr);
+    const exitNote = r.code === 127 ? ' (certbot is not installed)' : '';
+    const hint = CHALLENGE_TROUBLE.test(output)
+      ? ` The certificate authority checks http://${domain}/.well-known/acme-challenge/ on this server; the usual causes are DNS pointing elsewhere, port 80 blocked by a firewall, or a rate limit.`
+      : '';
+    throw new StepError(
+      'certbot_failed',
+      'certificate',
+      withOutput(
+        `certbot could not get a certificate for ${domain}${exitNote}.${hint} certbot said:`,
+        output,
+      ),
+    );
+  }
+  if (/not yet due for renewal|Keeping the existing certificate/i.test(r.stdout)) {
+    c.log.info(`The existing certificate for ${domain} is still valid; certbot kept it.`);
+  } else {
+    c.log.success(`certbot obtained a certificate for ${domain}.`);
+  }
+}

@@ -1,0 +1,4 @@
+// The deployment engine: what the deploy job and the delete service call (contract in types.ts).
+export { removeSite } from './remove-site';
+export { runDeployment } from './run-deployment';
+export type * from './types';

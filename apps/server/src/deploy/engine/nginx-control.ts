@@ -1,0 +1,147 @@
+import { StepError, withOutput } from './failure';
+import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
+
+/**
+ * nginx as a service, with or without systemd. Without systemd nginx runs as a plain daemon: it
+ * is started with `nginx` and reloaded with `nginx -s reload`; "running" means its pid file
+ * names a live, non-zombie process. A reload only signals the master, so the scripts wait until
+ * new worker processes exist (the new configuration is live) before the next step relies on it.
+ */
+const FUNCTIONS = `pidfile() {
+  p=$(sed -n 's/^[[:space:]]*pid[[:space:]]\\{1,\\}\\([^;[:space:]]*\\);.*/\\1/p' /etc/nginx/nginx.conf 2>/dev/null | head -n 1)
+  [ -n "$p" ] || p=$(nginx -V 2>&1 | sed -n 's/.*--pid-path=\\([^ ]*\\).*/\\1/p')
+  echo "\${p:-/run/nginx.pid}"
+}
+master() {
+  pid=$(cat "$(pidfile)" 2>/dev/null) || return 1
+  [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && ! grep -q '^State:[[:space:]]*Z' "/proc/$pid/status" 2>/dev/null && echo "$pid"
+}
+workers() {
+  grep -ls "^PPid:[[:space:]]*$1$" /proc/[0-9]*/status 2>/dev/null | sed 's|^/proc/\\([0-9]*\\)/status$|\\1|' | tr '\\n' ' '
+}
+running() {
+  if [ -d /run/systemd/system ]; then systemctl is-active --quiet nginx && return 0; fi
+  master >/dev/null
+}
+`;
+
+const STATUS_SCRIPT = `${FUNCTIONS}
+if command -v nginx >/dev/null 2>&1; then echo PORTICO_NGINX=installed; else echo PORTICO_NGINX=missing; fi
+if command -v nginx >/dev/null 2>&1 && running; then echo PORTICO_RUNNING=yes; else echo PORTICO_RUNNING=no; fi
+nginx -v 2>&1 | sed 's/^/PORTICO_VERSION=/'`;
+
+const START_SCRIPT = `${FUNCTIONS}
+if running; then echo PORTICO_START=already; exit 0; fi
+if [ -d /run/systemd/system ]; then systemctl enable --now nginx 2>&1 || exit $?
+else nginx 2>&1 || exit $?
+fi
+echo PORTICO_START=started`;
+
+const RELOAD_SCRIPT = `${FUNCTIONS}
+if ! running; then
+  if [ -d /run/systemd/system ]; then systemctl enable --now nginx 2>&1 || exit $?; else nginx 2>&1 || exit $?; fi
+  echo PORTICO_RELOAD=started
+  exit 0
+fi
+m=$(master || true)
+old=""
+[ -n "$m" ] && old=$(workers "$m")
+if [ -d /run/systemd/system ]; then systemctl reload nginx 2>&1 || exit $?; else nginx -s reload 2>&1 || exit $?; fi
+if [ -z "$m" ] || [ -z "$old" ]; then echo PORTICO_RELOAD=sent; exit 0; fi
+i=0
+while [ $i -lt 100 ]; do
+  for w in $(workers "$m"); do
+    case " $old " in *" $w "*) ;; *) echo PORTICO_RELOAD=applied; exit 0 ;; esac
+  done
+  sleep 0.1
+  i=$((i + 1))
+done
+echo PORTICO_RELOAD=pending
+tail -n 5 /var/log/nginx/error.log 2>/dev/null
+exit 0`;
+
+export interface TNginxStatus {
+  installed: boolean;
+  running: boolean;
+  version?: string;
+}
+
+export async function nginxStatus(c: TStepContext): Promise<TNginxStatus> {
+  const r = await asRoot(c.session, STATUS_SCRIPT);
+  const version = /nginx\/([0-9.]+)/.exec(firstMarked(r.stdout, 'PORTICO_VERSION') ?? '')?.[1];
+  return {
+    installed: firstMarked(r.stdout, 'PORTICO_NGINX') === 'installed',
+    running: firstMarked(r.stdout, 'PORTICO_RUNNING') === 'yes',
+    ...(version ? { version } : {}),
+  };
+}
+
+export interface TNginxTest {
+  ok: boolean;
+  output: string;
+  /** [warn] lines worth showing (the http2 deprecation notice of nginx ≥ 1.25.1 is not). */
+  warnings: string[];
+}
+
+export function parseNginxTest(code: number, output: string): TNginxTest {
+  const warnings = output
+    .split('\n')
+    .filter((l) => l.includes('[warn]'))
+    .filter((l) => !/"listen \.\.\. http2" directive is deprecated/.test(l));
+  return { ok: code === 0, output: output.trim(), warnings };
+}
+
+export async function testNginx(c: TStepContext): Promise<TNginxTest> {
+  const r = await asRoot(c.session, 'nginx -t 2>&1');
+  return parseNginxTest(r.code, outputOf(r));
+}
+
+export async function startNginx(c: TStepContext, step: string): Promise<void> {
+  c.log.info(c.server.systemd ? 'Starting nginx with systemctl.' : 'Starting nginx.');
+  const r = await asRoot(c.session, START_SCRIPT);
+  if (r.code !== 0) {
+    throw new StepError(
+      'nginx_config_invalid',
+      step,
+      withOutput('nginx could not be started. What it said:', outputOf(r)),
+    );
+  }
+  c.log.info(
+    firstMarked(r.stdout, 'PORTICO_START') === 'already'
+      ? 'nginx is already running.'
+      : 'nginx is running.',
+  );
+}
+
+/** Reloads (or starts) nginx and waits until the new configuration is live. */
+export async function reloadNginx(c: TStepContext, step: string): Promise<void> {
+  c.log.info(
+    c.server.systemd
+      ? 'Reloading nginx (systemctl reload nginx).'
+      : 'Reloading nginx (nginx -s reload).',
+  );
+  const r = await asRoot(c.session, RELOAD_SCRIPT);
+  const state = firstMarked(r.stdout, 'PORTICO_RELOAD');
+  if (r.code !== 0 || !state) {
+    throw new StepError(
+      'nginx_config_invalid',
+      step,
+      withOutput('nginx refused to reload. What it said:', outputOf(r)),
+    );
+  }
+  if (state === 'pending') {
+    throw new StepError(
+      'nginx_config_invalid',
+      step,
+      withOutput(
+        'nginx accepted the reload signal but did not start new workers within 10 s, so the new configuration is not live. The end of its error log:',
+        r.stdout.replace(/^PORTICO_RELOAD=.*$/m, ''),
+      ),
+    );
+  }
+  c.log.info(
+    state === 'started'
+      ? 'nginx was not running; it has been started.'
+      : 'nginx reloaded; the new configuration is live.',
+  );
+}

@@ -1,0 +1,68 @@
+import { StepError, withOutput } from './failure';
+import { nginxStatus, startNginx } from './nginx-control';
+import { asRoot, outputOf, type TStepContext } from './step-context';
+
+const PRESENT = `for c in nginx certbot; do
+  if command -v "$c" >/dev/null 2>&1; then echo "PORTICO_HAS=$c"; else echo "PORTICO_MISSING=$c"; fi
+done`;
+
+// Package names are constants. apt waits for a lock held by unattended-upgrades instead of
+// failing at once; Debian's certbot package works with --webroot without any plugin.
+const APT = `export DEBIAN_FRONTEND=noninteractive
+apt-get -q -o DPkg::Lock::Timeout=300 update 2>&1 || exit $?
+apt-get -q -y -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold install nginx certbot 2>&1`;
+
+// certbot lives in EPEL on RHEL and its rebuilds; Fedora has it in the main repositories.
+const DNF = `if command -v dnf >/dev/null 2>&1; then pm=dnf; else pm=yum; fi
+if ! $pm -q list certbot >/dev/null 2>&1 && [ -r /etc/os-release ] && ! grep -qi '^ID=.*fedora' /etc/os-release; then
+  $pm -y install epel-release 2>&1 || true
+fi
+$pm -y install nginx certbot 2>&1`;
+
+const INSTALL_TIMEOUT_MS = 15 * 60_000;
+
+/** Step 3: nginx and certbot installed (only when missing), and nginx running. */
+export async function ensurePackages(c: TStepContext): Promise<void> {
+  c.log.info('Checking that nginx and certbot are installed.');
+  const r = await asRoot(c.session, PRESENT);
+  const missing = r.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('PORTICO_MISSING='))
+    .map((l) => l.slice('PORTICO_MISSING='.length));
+  if (missing.length === 0) {
+    c.log.info('nginx and certbot are already installed.');
+  } else {
+    const tool = c.server.family === 'debian' ? 'apt-get' : 'dnf';
+    c.log.info(`Installing ${missing.join(' and ')} with ${tool}; this can take a few minutes.`);
+    const install = await asRoot(c.session, c.server.family === 'debian' ? APT : DNF, {
+      onLine: c.log.stream(tool),
+      timeoutMs: INSTALL_TIMEOUT_MS,
+    });
+    const after = await asRoot(c.session, PRESENT);
+    const still = after.stdout.includes('PORTICO_MISSING=');
+    if (install.code !== 0 || still) {
+      throw new StepError(
+        'package_install_failed',
+        'packages',
+        withOutput(
+          `Installing nginx and certbot with ${tool} failed (exit ${install.code}). ${
+            c.server.family === 'rhel'
+              ? 'On RHEL-like systems certbot comes from EPEL; check that the server can reach its repositories.'
+              : 'Check that the server can reach its package mirrors.'
+          } The end of ${tool}'s output:`,
+          outputOf(install),
+        ),
+      );
+    }
+    c.log.success(`Installed ${missing.join(' and ')}.`);
+  }
+
+  const status = await nginxStatus(c);
+  if (status.version) c.log.info(`nginx version ${status.version}.`);
+  if (!status.running) {
+    c.log.info('nginx is not running.');
+    await startNginx(c, 'packages');
+  } else {
+    c.log.info('nginx is running.');
+  }
+}

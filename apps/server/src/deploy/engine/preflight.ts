@@ -1,0 +1,71 @@
+import { StepError, withOutput } from './failure';
+import { checkDns } from './preflight-dns';
+import { foreignListeners, parseDf, parseListeners } from './preflight-ports';
+import { asRoot, marked, outputOf, prefixed, type TStepContext } from './step-context';
+
+/** Enough for nginx, certbot and their dependencies, with room for logs. */
+const MIN_FREE_KB = 150 * 1024;
+
+const PROBE = `if command -v ss >/dev/null 2>&1; then
+  ss -ltnp 2>&1 | sed 's/^/PORTICO_LISTEN:/'
+else
+  echo PORTICO_SS=missing
+fi
+df -Pk / /etc /var 2>&1 | sed 's/^/PORTICO_DF:/'`;
+
+/** Step 2: who holds ports 80/443, free disk, and the domain's A record. */
+export async function preflight(
+  c: TStepContext,
+  input: { domain: string; serverIp: string },
+): Promise<void> {
+  c.log.info('Checking which programs listen on ports 80 and 443, and the free disk space.');
+  const r = await asRoot(c.session, PROBE);
+  if (r.code !== 0) {
+    throw new StepError(
+      'internal',
+      'preflight',
+      withOutput('The preflight checks could not run on the server:', outputOf(r)),
+    );
+  }
+  if (marked(r.stdout, 'PORTICO_SS').includes('missing')) {
+    c.log.warning('The ss tool is missing, so the owners of ports 80 and 443 cannot be checked.');
+  } else {
+    const listenLines = prefixed(r.stdout, 'PORTICO_LISTEN:');
+    const found = parseListeners(listenLines.join('\n'));
+    const problems = foreignListeners(found);
+    if (problems.length > 0) {
+      const raw = listenLines.filter((l) => /:(80|443)\s/.test(l)).join('\n');
+      throw new StepError(
+        'port_in_use',
+        'preflight',
+        withOutput(
+          `nginx cannot serve this site: ${problems.join('; ')}. Stop that program or move it to another port, then deploy again. What ss reports:`,
+          raw,
+        ),
+      );
+    }
+    const ports = [...new Set(found.map((l) => l.port))].sort();
+    c.log.info(
+      ports.length > 0
+        ? `Port${ports.length > 1 ? 's' : ''} ${ports.join(' and ')} ${ports.length > 1 ? 'are' : 'is'} held by nginx only.`
+        : 'Nothing listens on ports 80 and 443 yet.',
+    );
+  }
+
+  const df = parseDf(prefixed(r.stdout, 'PORTICO_DF:').join('\n'));
+  const tight = df.filter((d) => d.availableKb < MIN_FREE_KB);
+  if (tight.length > 0) {
+    const what = tight.map((d) => `${d.mount}: ${Math.floor(d.availableKb / 1024)} MB free`);
+    throw new StepError(
+      'disk_full',
+      'preflight',
+      `The server is nearly out of disk space (${what.join(', ')}); at least ${MIN_FREE_KB / 1024} MB are needed. Free some space, then deploy again.`,
+    );
+  }
+  const least = df.reduce((min, d) => Math.min(min, d.availableKb), Number.POSITIVE_INFINITY);
+  if (Number.isFinite(least)) {
+    c.log.info(`Free disk space is sufficient (${Math.floor(least / 1024)} MB or more).`);
+  }
+
+  await checkDns(input.domain, input.serverIp, c.settings.dnsServers, c.log);
+}

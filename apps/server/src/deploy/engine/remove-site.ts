@@ -1,0 +1,122 @@
+import { certName, sitePaths } from '../site-names';
+import type { TSshSession } from '../ssh';
+import { assertDomain } from '../validate';
+import { connectStep } from './connect-step';
+import { detectOs } from './detect-os';
+import { StepError, toFailure, withOutput } from './failure';
+import { EngineLog } from './logger';
+import { nginxStatus, reloadNginx, testNginx } from './nginx-control';
+import { asRoot, marked, outputOf, type TStepContext } from './step-context';
+import type { TEngineContext, TRemoveInput, TRemoveOutcome } from './types';
+
+// Moves the site's files aside (never deleted before nginx -t agrees), prints what it moved.
+const DISABLE = `stamp=$1; shift
+for f in "$@"; do
+  if [ -e "$f" ] || [ -L "$f" ]; then
+    mv -f -- "$f" "$(dirname "$f")/.$(basename "$f").portico-removed-$stamp" && printf 'PORTICO_MOVED=%s\\n' "$f"
+  fi
+done`;
+const RESTORE = `stamp=$1; shift
+for f in "$@"; do mv -f -- "$(dirname "$f")/.$(basename "$f").portico-removed-$stamp" "$f"; done`;
+const DISCARD = `stamp=$1; shift
+for f in "$@"; do rm -f -- "$(dirname "$f")/.$(basename "$f").portico-removed-$stamp"; done`;
+
+const CERT_DELETE = `if [ -e "/etc/letsencrypt/renewal/$1.conf" ] || [ -d "/etc/letsencrypt/live/$1" ]; then
+  certbot delete --non-interactive --cert-name "$1" 2>&1
+else
+  echo PORTICO_NO_CERT=1
+fi`;
+
+/** Both layouts: the site may have been written as sites-available (Debian) or conf.d. */
+function candidates(domain: string): string[] {
+  const debian = sitePaths('debian', domain);
+  return [debian.enabledLink!, debian.file, sitePaths('rhel', domain).file];
+}
+
+async function removeFiles(c: TStepContext, domain: string): Promise<void> {
+  const stamp = String(Date.now());
+  const moved = await asRoot(c.session, DISABLE, { args: [stamp, ...candidates(domain)] });
+  const files = marked(moved.stdout, 'PORTICO_MOVED');
+  if (moved.code !== 0) {
+    await asRoot(c.session, RESTORE, { args: [stamp, ...files] });
+    throw new StepError(
+      'internal',
+      'remove',
+      withOutput('Could not remove the site files:', outputOf(moved)),
+    );
+  }
+  if (files.length === 0) {
+    c.log.info(`No Portico site for ${domain} is on the server; nothing to remove.`);
+    return;
+  }
+  c.log.info(`Disabled and removed ${files.join(', ')}; testing nginx (nginx -t).`);
+  const test = await testNginx(c);
+  if (!test.ok) {
+    await asRoot(c.session, RESTORE, { args: [stamp, ...files] });
+    throw new StepError(
+      'nginx_config_invalid',
+      'remove',
+      withOutput(
+        'nginx -t fails without the site, so its files were put back and nothing was reloaded. nginx -t said:',
+        test.output,
+      ),
+    );
+  }
+  await asRoot(c.session, DISCARD, { args: [stamp, ...files] });
+  const status = await nginxStatus(c);
+  if (status.running) await reloadNginx(c, 'remove');
+  else c.log.info('nginx is not running, so there is nothing to reload.');
+}
+
+/** Takes a Portico site off a server: files removed, nginx tested and reloaded. */
+export async function removeSite(
+  input: TRemoveInput,
+  ctx: TEngineContext,
+): Promise<TRemoveOutcome> {
+  const log = new EngineLog(ctx.log);
+  let step = 'validate';
+  let session: TSshSession | undefined;
+  try {
+    const domain = assertDomain(input.domain);
+    log.info(`Removing the site ${domain} from ${input.serverIp}.`);
+    step = 'connect';
+    session = await connectStep(input, ctx, log);
+    step = 'detect-os';
+    const server = await detectOs(session, log);
+    const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };
+    step = 'remove';
+    await removeFiles(c, domain);
+    if (input.removeCertificate) {
+      step = 'remove-certificate';
+      log.info(`Deleting the certificate ${certName(domain)} (certbot delete).`);
+      const r = await asRoot(session, CERT_DELETE, {
+        args: [certName(domain)],
+        onLine: log.stream('certbot'),
+      });
+      if (r.code !== 0) {
+        throw new StepError(
+          'certbot_failed',
+          step,
+          withOutput('certbot could not delete the certificate. certbot said:', outputOf(r)),
+        );
+      }
+      log.info(
+        r.stdout.includes('PORTICO_NO_CERT=1')
+          ? 'There was no certificate to delete.'
+          : 'The certificate was deleted.',
+      );
+    } else {
+      log.info('The certificate is kept on the server (it can be reused by a later deployment).');
+    }
+    log.success(`The site ${domain} was removed from ${input.serverIp}.`);
+    await log.flush();
+    return { status: 'removed' };
+  } catch (error) {
+    const failure = toFailure(error, step, ctx.signal);
+    log.error(failure.message);
+    await log.flush();
+    return { status: 'failed', failure };
+  } finally {
+    session?.close();
+  }
+}

@@ -1,0 +1,114 @@
+import type { TSshSession } from '../ssh';
+import { assertDomain, assertEmail, assertIpv4, formatTarget, normalizeTarget } from '../validate';
+import { certificateStep } from './certificate';
+import { connectStep } from './connect-step';
+import { customScriptStep } from './custom-script';
+import { detectOs } from './detect-os';
+import { StepError, toFailure } from './failure';
+import { EngineLog } from './logger';
+import { ensurePackages } from './packages';
+import { preflight } from './preflight';
+import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
+import type { TStepContext } from './step-context';
+import type { TDeployInput, TDeployOutcome, TEngineContext } from './types';
+import { verifyStep } from './verify';
+
+function checkCancelled(signal: AbortSignal | undefined, step: string): void {
+  if (signal?.aborted) {
+    throw new StepError('cancelled', step, `The deployment was cancelled before ${step}.`);
+  }
+}
+
+/**
+ * Deploys one site in the order fixed by DESIGN.md. Never throws: every failure becomes an
+ * outcome with a code, the step and a message that quotes the tool's own output, and is also
+ * the last line of the log.
+ */
+export async function runDeployment(
+  input: TDeployInput,
+  ctx: TEngineContext,
+): Promise<TDeployOutcome> {
+  const log = new EngineLog(ctx.log);
+  const started = Date.now();
+  let step = 'validate';
+  let session: TSshSession | undefined;
+  const onAbort = () => session?.close();
+  ctx.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const domain = assertDomain(input.domain);
+    const serverIp = assertIpv4(input.serverIp, 'serverIp');
+    assertEmail(input.email);
+    const target = normalizeTarget(input.targetServer, 'targetServer');
+    const targetText = formatTarget(target);
+    log.info(`Deploying ${domain} -> ${targetText} on ${serverIp}.`);
+
+    step = 'connect';
+    checkCancelled(ctx.signal, step);
+    session = await connectStep(input, ctx, log);
+    if (ctx.signal?.aborted) session.close();
+
+    step = 'detect-os';
+    checkCancelled(ctx.signal, step);
+    const server = await detectOs(session, log);
+    const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };
+
+    step = 'preflight';
+    checkCancelled(ctx.signal, step);
+    await preflight(c, { domain, serverIp });
+
+    step = 'packages';
+    checkCancelled(ctx.signal, step);
+    await ensurePackages(c);
+
+    step = 'http-site';
+    checkCancelled(ctx.signal, step);
+    const plan = await planSite(c, domain);
+    await httpSiteStep(c, domain, target, plan);
+
+    step = 'certificate';
+    checkCancelled(ctx.signal, step);
+    await certificateStep(c, domain, input.email);
+
+    step = 'https-site';
+    checkCancelled(ctx.signal, step);
+    await finalSiteStep(c, domain, target, plan);
+
+    if (input.customScript) {
+      step = 'custom-script';
+      checkCancelled(ctx.signal, step);
+      await customScriptStep(c, input.customScript, { domain, target: targetText });
+    }
+
+    step = 'verify';
+    checkCancelled(ctx.signal, step);
+    const verified = await verifyStep(
+      { domain, serverIp, target: targetText, extraCaFile: ctx.settings.extraCaFile },
+      log,
+    );
+    const seconds = ((Date.now() - started) / 1000).toFixed(1);
+    log.success(
+      `Deployment complete in ${seconds} s: https://${domain} is served by ${serverIp} and forwards to ${targetText}.`,
+    );
+    await log.flush();
+    return {
+      status: 'completed',
+      hostKeyFingerprint: session.fingerprint,
+      nginxConfigPath: plan.paths.file,
+      sslConfigured: true,
+      certificateExpiresAt: verified.expiresAt,
+      warnings: verified.warnings,
+    };
+  } catch (error) {
+    const failure = toFailure(error, step, ctx.signal);
+    log.error(failure.message);
+    await log.flush();
+    return {
+      status: 'failed',
+      ...(session ? { hostKeyFingerprint: session.fingerprint } : {}),
+      failure,
+    };
+  } finally {
+    ctx.signal?.removeEventListener('abort', onAbort);
+    session?.close();
+  }
+}

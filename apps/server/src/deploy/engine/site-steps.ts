@@ -1,0 +1,89 @@
+import { ACME_WEBROOT, LETSENCRYPT_DIR, renderFinalSite, renderHttpSite } from '../nginx-site';
+import { certName, sitePaths, type TSitePaths } from '../site-names';
+import type { TTarget } from '../validate';
+import { StepError, withOutput } from './failure';
+import { applyNginxFiles, type TFileWrite } from './nginx-transaction';
+import { serverNamesTuning } from './nginx-tuning';
+import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
+
+// Debian-family nginx from nginx.org has no sites-enabled include: such servers get the
+// conf.d layout, like the Red Hat family.
+const LAYOUT_SCRIPT = `if grep -Eqs '^[[:space:]]*include[[:space:]]+/etc/nginx/sites-enabled/' /etc/nginx/nginx.conf; then
+  echo PORTICO_LAYOUT=debian
+else
+  echo PORTICO_LAYOUT=rhel
+fi
+umask 022
+mkdir -p ${ACME_WEBROOT} /etc/nginx/conf.d || exit 1
+if [ -f "$1/fullchain.pem" ] && [ -f "$1/privkey.pem" ]; then echo PORTICO_CERT=yes; else echo PORTICO_CERT=no; fi`;
+
+export interface TSitePlan {
+  paths: TSitePaths;
+  /** A certificate for the domain already exists (an earlier deployment). */
+  hasCertificate: boolean;
+}
+
+/** Where the site lives on this server and whether a certificate is already there. */
+export async function planSite(c: TStepContext, domain: string): Promise<TSitePlan> {
+  const live = `${LETSENCRYPT_DIR}/live/${certName(domain)}`;
+  const r = await asRoot(c.session, LAYOUT_SCRIPT, { args: [live] });
+  const layout = firstMarked(r.stdout, 'PORTICO_LAYOUT');
+  if (r.code !== 0 || !layout) {
+    throw new StepError(
+      'internal',
+      'http-site',
+      withOutput('Could not inspect the nginx layout on the server:', outputOf(r)),
+    );
+  }
+  const family = c.server.family === 'debian' && layout === 'debian' ? 'debian' : 'rhel';
+  return {
+    paths: sitePaths(family, domain),
+    hasCertificate: firstMarked(r.stdout, 'PORTICO_CERT') === 'yes',
+  };
+}
+
+function siteFiles(paths: TSitePaths, content: string, tuning?: TFileWrite): TFileWrite[] {
+  return [...(tuning ? [tuning] : []), { path: paths.file, content, mode: 0o644 }];
+}
+
+/**
+ * Step 4: the site on port 80 with the ACME webroot. When a certificate exists already (a
+ * redeploy), the final site is written instead: it serves the same ACME path on port 80, and
+ * the site never drops back from HTTPS to HTTP while certbot checks the certificate.
+ */
+export async function httpSiteStep(
+  c: TStepContext,
+  domain: string,
+  target: TTarget,
+  plan: TSitePlan,
+): Promise<void> {
+  const tuning = await serverNamesTuning(c, domain);
+  const site = { domain, target, ipv6: c.server.ipv6 };
+  if (plan.hasCertificate) {
+    c.log.info(
+      `A certificate for ${domain} already exists, so the HTTPS site stays in place while certbot checks it.`,
+    );
+  } else {
+    c.log.info(`Writing the HTTP site for ${domain} (ACME challenge path and proxy).`);
+  }
+  const content = plan.hasCertificate ? renderFinalSite(site) : renderHttpSite(site);
+  const link = plan.paths.enabledLink
+    ? { target: plan.paths.file, link: plan.paths.enabledLink }
+    : undefined;
+  await applyNginxFiles(c, 'http-site', siteFiles(plan.paths, content, tuning), link);
+}
+
+/** Step 6: port 80 redirects to HTTPS (ACME path excepted); 443 serves TLS + HTTP/2 and proxies. */
+export async function finalSiteStep(
+  c: TStepContext,
+  domain: string,
+  target: TTarget,
+  plan: TSitePlan,
+): Promise<void> {
+  c.log.info(`Writing the HTTPS site for ${domain} (redirect from HTTP, TLS, HTTP/2, WebSocket).`);
+  const content = renderFinalSite({ domain, target, ipv6: c.server.ipv6 });
+  const link = plan.paths.enabledLink
+    ? { target: plan.paths.file, link: plan.paths.enabledLink }
+    : undefined;
+  await applyNginxFiles(c, 'https-site', siteFiles(plan.paths, content), link);
+}

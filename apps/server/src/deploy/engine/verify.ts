@@ -1,0 +1,136 @@
+import { readFile } from 'node:fs/promises';
+import https from 'node:https';
+import tls from 'node:tls';
+import { StepError } from './failure';
+import type { EngineLog } from './logger';
+
+const ATTEMPT_TIMEOUT_MS = 10_000;
+/** Retries cover a reload that is live but whose old workers still hold a few connections. */
+const RETRY_FOR_MS = 8_000;
+const UPSTREAM_ERRORS = new Set([502, 503, 504]);
+
+export interface TVerifyInput {
+  domain: string;
+  serverIp: string;
+  /** The normalised target, named in the warning when nginx cannot reach it. */
+  target: string;
+  extraCaFile?: string;
+}
+
+async function trustedRoots(extraCaFile?: string): Promise<string[]> {
+  const roots = [...tls.rootCertificates];
+  if (extraCaFile) roots.push(await readFile(extraCaFile, 'utf8'));
+  return roots;
+}
+
+function handshake(input: TVerifyInput, ca: string[]): Promise<tls.PeerCertificate> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({
+      host: input.serverIp,
+      port: 443,
+      servername: input.domain,
+      ca,
+      ALPNProtocols: ['h2', 'http/1.1'],
+      timeout: ATTEMPT_TIMEOUT_MS,
+    });
+    socket.once('secureConnect', () => {
+      const cert = socket.getPeerCertificate();
+      socket.end();
+      resolve(cert);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      reject(Object.assign(new Error('no TLS answer within 10 s'), { code: 'ETIMEDOUT' }));
+    });
+    socket.once('error', reject);
+  });
+}
+
+function fetchHome(input: TVerifyInput, ca: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = https.request(
+      {
+        host: input.serverIp,
+        port: 443,
+        servername: input.domain,
+        path: '/',
+        method: 'GET',
+        headers: { host: input.domain, 'user-agent': 'Portico deployment check' },
+        ca,
+        timeout: 15_000,
+        agent: false,
+      },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.once('timeout', () => {
+      request.destroy(new Error('no answer within 15 s'));
+    });
+    request.once('error', reject);
+    request.end();
+  });
+}
+
+function describeTlsError(error: Error & { code?: string }, input: TVerifyInput): string {
+  const where = `${input.serverIp}:443`;
+  const code = error.code ? ` (${error.code})` : '';
+  if (
+    error.code === 'ECONNREFUSED' ||
+    error.code === 'ETIMEDOUT' ||
+    error.code === 'EHOSTUNREACH'
+  ) {
+    return `Could not open an HTTPS connection to ${where}${code}: ${error.message}. Check that port 443 is open in the server's firewall and the provider's.`;
+  }
+  return `The certificate served for ${input.domain} at ${where} is not valid${code}: ${error.message}.`;
+}
+
+/**
+ * Step 7b, from the Portico host: TLS to the server's address with the domain as SNI, chain
+ * checked against the system roots (plus the extra CA file), then one request through the proxy.
+ */
+export async function verifyStep(
+  input: TVerifyInput,
+  log: EngineLog,
+): Promise<{ expiresAt: Date; warnings: string[] }> {
+  log.info(`Checking HTTPS from Portico: connecting to ${input.serverIp}:443 as ${input.domain}.`);
+  const ca = await trustedRoots(input.extraCaFile);
+  const started = Date.now();
+  let cert: tls.PeerCertificate | undefined;
+  let last: (Error & { code?: string }) | undefined;
+  while (!cert) {
+    try {
+      cert = await handshake(input, ca);
+    } catch (error) {
+      last = error as Error & { code?: string };
+      if (Date.now() - started > RETRY_FOR_MS) {
+        throw new StepError('verification_failed', 'verify', describeTlsError(last, input));
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  const expiresAt = new Date(cert.valid_to);
+  const issuer = cert.issuer?.CN ?? cert.issuer?.O ?? 'an unnamed issuer';
+  log.success(
+    `HTTPS works: the certificate for ${input.domain} is valid, issued by ${issuer}, and expires on ${expiresAt.toISOString()}.`,
+  );
+
+  const warnings: string[] = [];
+  try {
+    const status = await fetchHome(input, ca);
+    if (UPSTREAM_ERRORS.has(status)) {
+      warnings.push(
+        `nginx answered ${status} for https://${input.domain}/: it could not get an answer from the target ${input.target}. Check that the service there is running and reachable from the server.`,
+      );
+    } else {
+      log.info(`https://${input.domain}/ answered with status ${status} through the proxy.`);
+    }
+  } catch (error) {
+    warnings.push(
+      `The request to https://${input.domain}/ through the proxy failed (${(error as Error).message}); the target ${input.target} may be slow or down.`,
+    );
+  }
+  for (const w of warnings) log.warning(w);
+  return { expiresAt, warnings };
+}
