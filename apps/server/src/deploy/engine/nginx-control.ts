@@ -48,11 +48,23 @@ old=""
 [ -n "$m" ] && old=$(workers "$m")
 if [ -d /run/systemd/system ]; then systemctl reload nginx 2>&1 || exit $?; else nginx -s reload 2>&1 || exit $?; fi
 if [ -z "$m" ] || [ -z "$old" ]; then echo PORTICO_RELOAD=sent; exit 0; fi
+# Live means: new workers exist, and every old worker is gone or shutting down (it has closed
+# its listening sockets; it may still finish long requests such as WebSockets).
 i=0
 while [ $i -lt 100 ]; do
+  fresh=no
   for w in $(workers "$m"); do
-    case " $old " in *" $w "*) ;; *) echo PORTICO_RELOAD=applied; exit 0 ;; esac
+    case " $old " in *" $w "*) ;; *) fresh=yes ;; esac
   done
+  if [ $fresh = yes ]; then
+    settled=yes
+    for w in $old; do
+      [ -r "/proc/$w/cmdline" ] || continue
+      grep -qs '^State:[[:space:]]*Z' "/proc/$w/status" && continue
+      tr '\\0' ' ' < "/proc/$w/cmdline" 2>/dev/null | grep -q 'shutting down' || settled=no
+    done
+    if [ $settled = yes ]; then echo PORTICO_RELOAD=applied; exit 0; fi
+  fi
   sleep 0.1
   i=$((i + 1))
 done

@@ -62,6 +62,7 @@ async function removeFiles(c: TStepContext, domain: string): Promise<void> {
       ),
     );
   }
+  c.log.info('nginx -t passed without the site.');
   await asRoot(c.session, DISCARD, { args: [stamp, ...files] });
   const status = await nginxStatus(c);
   if (status.running) await reloadNginx(c, 'remove');

@@ -1,0 +1,237 @@
+// The engine end to end on lab servers (testbed/): real sshd, nginx, certbot and Pebble.
+// s1: a plain server (root login); s2: root login refused and an unrelated site already
+// running (the deploy user with sudo); s3: nginx installed but stopped.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import {
+  captureLog,
+  deployInput,
+  engineContext,
+  httpGet,
+  httpsGet,
+  remoteFileSums,
+  webSocketEcho,
+} from './lab-helpers';
+import { removeSite } from './remove-site';
+import { runDeployment } from './run-deployment';
+import type { TDeployInput, TDeployOutcome } from './types';
+
+let lab: TLab;
+let s1: TLabServer;
+let s2: TLabServer;
+let s3: TLabServer;
+
+beforeAll(async () => {
+  lab = await startLab({
+    servers: 3,
+    variants: { s2: ['no-root-login', 'existing-site'], s3: ['nginx-stopped'] },
+  });
+  [s1, s2, s3] = lab.status.servers as [TLabServer, TLabServer, TLabServer];
+});
+
+afterAll(async () => {
+  await lab?.stop();
+});
+
+async function deploy(input: TDeployInput) {
+  const log = captureLog();
+  const outcome = await runDeployment(input, engineContext(lab.status, log));
+  return { outcome, log };
+}
+
+function completed(outcome: TDeployOutcome, log: { text(): string }) {
+  if (outcome.status !== 'completed') {
+    throw new Error(`deployment failed: ${outcome.failure.message}\n--- log ---\n${log.text()}`);
+  }
+  return outcome;
+}
+
+async function siteFile(server: string, path: string): Promise<string> {
+  return (await lab.exec(server, ['cat', path])).stdout;
+}
+
+describe('a deployment as root (s1)', () => {
+  const domain = () => s1.domains[0]!;
+
+  it('serves HTTPS with a Pebble certificate and proxies to the upstream', async () => {
+    const { outcome, log } = await deploy(deployInput(lab.status, s1, 'root', domain()));
+    const done = completed(outcome, log);
+    expect(done.hostKeyFingerprint).toBe(s1.hostKeyFingerprint);
+    expect(done.nginxConfigPath).toBe(`/etc/nginx/sites-available/proxy-${domain()}`);
+    expect(done.certificateExpiresAt.getTime()).toBeGreaterThan(Date.now());
+    expect(done.warnings).toEqual([]);
+    expect(log.text()).toContain('certbot obtained a certificate');
+
+    const page = await httpsGet(lab.status, s1.address, domain(), '/hello?x=1');
+    expect(page.status).toBe(200);
+    expect(page.issuer).toMatch(/Pebble/);
+    const seen = JSON.parse(page.body);
+    expect(seen.upstream).toBe(lab.status.upstream.name);
+    expect(seen.path).toBe('/hello?x=1');
+    expect(seen.host).toBe(domain());
+    expect(seen.xForwardedProto).toBe('https');
+    expect(seen.xForwardedFor).toMatch(/^198\.1[89]\.\d+\.1$/);
+    expect(seen.xRealIp).toBe(seen.xForwardedFor);
+    expect(seen.remoteAddress).toBe(s1.address);
+  });
+
+  it('upgrades a WebSocket through the proxy', async () => {
+    const { greeting, echo } = await webSocketEcho(lab.status, s1.address, domain(), 'ping 42');
+    expect(JSON.parse(greeting)).toEqual({ upstream: lab.status.upstream.name, host: domain() });
+    expect(echo).toBe('ping 42');
+  });
+
+  it('redirects HTTP to HTTPS, except the ACME challenge path', async () => {
+    const plain = await httpGet(s1.address, domain(), '/some/page?q=1');
+    expect(plain.status).toBe(301);
+    expect(plain.headers.location).toBe(`https://${domain()}/some/page?q=1`);
+    const acme = await httpGet(s1.address, domain(), '/.well-known/acme-challenge/missing');
+    expect(acme.status).toBe(404);
+  });
+
+  it('a second identical deployment completes and changes no remote file', async () => {
+    const before = await remoteFileSums(lab, s1.name);
+    const { outcome, log } = await deploy(deployInput(lab.status, s1, 'root', domain()));
+    completed(outcome, log);
+    expect(await remoteFileSums(lab, s1.name)).toBe(before);
+    expect(log.text()).toContain('nothing was rewritten');
+    expect(log.text()).toContain('certbot kept it');
+  });
+
+  it('a changed target is served after redeploying', async () => {
+    const target = `http://${lab.status.upstream.address}:${lab.status.upstream.port}/v2`;
+    const { outcome, log } = await deploy(
+      deployInput(lab.status, s1, 'root', domain(), { targetServer: target }),
+    );
+    completed(outcome, log);
+    const page = await httpsGet(lab.status, s1.address, domain(), '/items');
+    expect(JSON.parse(page.body).path).toBe('/v2/items');
+  });
+
+  it('an unreachable target completes with a warning naming it', async () => {
+    const { outcome, log } = await deploy(
+      deployInput(lab.status, s1, 'root', domain(), { targetServer: 'http://127.0.0.1:9' }),
+    );
+    const done = completed(outcome, log);
+    expect(done.warnings).toHaveLength(1);
+    expect(done.warnings[0]).toMatch(/answered 502/);
+    expect(done.warnings[0]).toContain('http://127.0.0.1:9');
+    expect(log.lines.some((l) => l.level === 'warning' && l.message.includes('127.0.0.1:9'))).toBe(
+      true,
+    );
+  });
+
+  it('runs the custom script last on the server and streams its output', async () => {
+    const script = 'echo "configuring $PORTICO_DOMAIN"\nid -u > /root/portico-script-ran\n';
+    const { outcome, log } = await deploy(
+      deployInput(lab.status, s1, 'root', domain(), { customScript: script }),
+    );
+    completed(outcome, log);
+    expect(log.text()).toContain(`script: configuring ${domain()}`);
+    expect((await lab.exec(s1.name, ['cat', '/root/portico-script-ran'])).stdout).toBe('0\n');
+    const leftovers = await lab.exec(s1.name, ['bash', '-c', 'ls /tmp | grep -c portico-script']);
+    expect(leftovers.stdout.trim()).toBe('0');
+  });
+
+  it('a failing custom script fails the deployment with its output', async () => {
+    const script = 'echo "migrating"\necho "database is locked" >&2\nexit 3\n';
+    const { outcome, log } = await deploy(
+      deployInput(lab.status, s1, 'root', domain(), { customScript: script }),
+    );
+    expect(outcome.status).toBe('failed');
+    if (outcome.status !== 'failed') return;
+    expect(outcome.failure.code).toBe('custom_script_failed');
+    expect(outcome.failure.message).toContain('status 3');
+    expect(outcome.failure.message).toContain('database is locked');
+    expect(log.lines.at(-1)?.level).toBe('error');
+  });
+});
+
+describe('a deployment with sudo beside an existing site (s2)', () => {
+  const domain = () => s2.domains[0]!;
+  const legacy = () => s2.domains.find((d) => d.startsWith('legacy.'))!;
+
+  it('the deploy user deploys through sudo; the unrelated site keeps serving', async () => {
+    const { outcome, log } = await deploy(deployInput(lab.status, s2, 'deploy', domain()));
+    completed(outcome, log);
+    expect(log.text()).toContain('sudo works');
+    const page = await httpsGet(lab.status, s2.address, domain());
+    expect(JSON.parse(page.body).host).toBe(domain());
+    expect((await httpGet(s2.address, legacy())).body).toContain('legacy site on s2');
+  });
+
+  it('nginx -t failing restores the previous site and reloads nothing', async () => {
+    const path = `/etc/nginx/sites-available/proxy-${domain()}`;
+    const previous = await siteFile(s2.name, path);
+    await lab.exec(s2.name, [
+      'bash',
+      '-c',
+      'echo "this_is_not_a_directive on;" > /etc/nginx/conf.d/zz-broken.conf',
+    ]);
+    try {
+      const target = `http://${lab.status.upstream.address}:${lab.status.upstream.port}/changed`;
+      const { outcome, log } = await deploy(
+        deployInput(lab.status, s2, 'deploy', domain(), { targetServer: target }),
+      );
+      expect(outcome.status).toBe('failed');
+      if (outcome.status !== 'failed') return;
+      expect(outcome.failure.code).toBe('nginx_config_invalid');
+      expect(outcome.failure.message).toContain('unknown directive "this_is_not_a_directive"');
+      expect(outcome.failure.message).toContain('zz-broken.conf');
+      expect(log.lines.at(-1)?.message).toContain('nginx -t said');
+      expect(await siteFile(s2.name, path)).toBe(previous);
+    } finally {
+      await lab.exec(s2.name, ['rm', '-f', '/etc/nginx/conf.d/zz-broken.conf']);
+    }
+    const page = await httpsGet(lab.status, s2.address, domain(), '/x');
+    expect(JSON.parse(page.body).path).toBe('/x');
+    expect((await httpGet(s2.address, legacy())).body).toContain('legacy site on s2');
+  });
+
+  it('removeSite takes the site off; nginx stays valid and the unrelated site keeps serving', async () => {
+    const log = captureLog();
+    const input = deployInput(lab.status, s2, 'deploy', domain());
+    const outcome = await removeSite(input, engineContext(lab.status, log));
+    expect(outcome, log.text()).toEqual({ status: 'removed' });
+    const files = await lab.exec(s2.name, [
+      'bash',
+      '-c',
+      'ls -A /etc/nginx/sites-available /etc/nginx/sites-enabled; nginx -t 2>&1',
+    ]);
+    expect(files.stdout).not.toContain(domain());
+    expect(files.stdout).toContain('test is successful');
+    const after = await httpGet(s2.address, domain());
+    expect(after.status).not.toBe(301);
+    expect(after.body).not.toContain(lab.status.upstream.name);
+    expect((await httpGet(s2.address, legacy())).body).toContain('legacy site on s2');
+    const cert = await lab.exec(s2.name, ['ls', '/etc/letsencrypt/live']);
+    expect(cert.stdout).toContain(domain());
+  });
+});
+
+describe('a server whose nginx is stopped (s3), and two servers at once', () => {
+  it('starts nginx and completes', async () => {
+    const { outcome, log } = await deploy(deployInput(lab.status, s3, 'root', s3.domains[0]!));
+    completed(outcome, log);
+    expect(log.text()).toContain('nginx is not running');
+    const page = await httpsGet(lab.status, s3.address, s3.domains[0]!);
+    expect(JSON.parse(page.body).host).toBe(s3.domains[0]);
+  });
+
+  it('two deployments to two servers at once both complete', async () => {
+    const started = Date.now();
+    const [a, b] = await Promise.all([
+      deploy(deployInput(lab.status, s1, 'root', s1.domains[2]!)),
+      deploy(deployInput(lab.status, s3, 'root', s3.domains[2]!)),
+    ]);
+    console.info(`two deployments in parallel: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    completed(a.outcome, a.log);
+    completed(b.outcome, b.log);
+    expect(JSON.parse((await httpsGet(lab.status, s1.address, s1.domains[2]!)).body).host).toBe(
+      s1.domains[2],
+    );
+    expect(JSON.parse((await httpsGet(lab.status, s3.address, s3.domains[2]!)).body).host).toBe(
+      s3.domains[2],
+    );
+  });
+});
