@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { HostKeyMismatchError, SshError, SudoRefusedError } from '../ssh';
+import { DeployValidationError } from '../validate';
+import { StepError, toFailure, withOutput } from './failure';
+import { EngineLog } from './logger';
+
+describe('withOutput', () => {
+  it('appends the non-empty lines of the tool output', () => {
+    expect(withOutput('nginx said:', '\n  a  \n\nb\n')).toBe('nginx said:\n  a\nb');
+    expect(withOutput('plain', '  \n')).toBe('plain');
+  });
+
+  it('keeps the last 40 lines of long output', () => {
+    const lines = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
+    const text = withOutput('x', lines).split('\n');
+    expect(text[1]).toBe('…');
+    expect(text.at(-1)).toBe('line 99');
+    expect(text).toHaveLength(42);
+  });
+});
+
+describe('toFailure', () => {
+  it('keeps a step error as it is', () => {
+    expect(toFailure(new StepError('port_in_use', 'preflight', 'busy'), 'other')).toEqual({
+      code: 'port_in_use',
+      step: 'preflight',
+      message: 'busy',
+    });
+  });
+
+  it('maps SSH errors to their codes with advice', () => {
+    const auth = toFailure(new SshError('auth_failed', 'The server refused the login.'), 'connect');
+    expect(auth.code).toBe('auth_failed');
+    expect(auth.message).toMatch(/Check the SSH user name/);
+    const key = toFailure(new HostKeyMismatchError('SHA256:a', 'SHA256:b', 'h:22'), 'connect');
+    expect(key.code).toBe('host_key_mismatch');
+    expect(key.message).toContain('SHA256:a');
+    expect(key.message).toContain('SHA256:b');
+    const sudo = toFailure(new SudoRefusedError('sudo refused.', 'Sorry, try again.'), 'connect');
+    expect(sudo).toEqual({
+      code: 'sudo_refused',
+      step: 'connect',
+      message: 'sudo refused.\nSorry, try again.',
+    });
+    expect(toFailure(new SshError('invalid_key', 'bad key'), 'connect').code).toBe('auth_failed');
+  });
+
+  it('maps validation errors to invalid_input and anything else to internal', () => {
+    const v = toFailure(new DeployValidationError('domain', 'has an empty label'), 'validate');
+    expect(v).toEqual({
+      code: 'invalid_input',
+      step: 'validate',
+      message: 'The domain is not valid: it has an empty label.',
+    });
+    expect(toFailure(new Error('boom'), 'verify')).toEqual({
+      code: 'internal',
+      step: 'verify',
+      message: 'Unexpected error during verify: boom',
+    });
+  });
+
+  it('is cancelled whenever the signal was aborted', () => {
+    const controller = new AbortController();
+    controller.abort();
+    expect(
+      toFailure(new SshError('connection_lost', 'x'), 'certificate', controller.signal).code,
+    ).toBe('cancelled');
+  });
+});
+
+describe('EngineLog', () => {
+  it('delivers lines in order to an async sink and survives a failing sink', async () => {
+    const seen: string[] = [];
+    const log = new EngineLog(async (level, message) => {
+      if (message === 'explode') throw new Error('sink down');
+      await new Promise((r) => setTimeout(r, message === 'first' ? 20 : 0));
+      seen.push(`${level}:${message}`);
+    });
+    log.info('first');
+    log.error('explode');
+    log.stream('certbot')('stdout', 'second');
+    log.stream('certbot')('stderr', '   ');
+    log.success('third');
+    await log.flush();
+    expect(seen).toEqual(['info:first', 'info:certbot: second', 'success:third']);
+  });
+});

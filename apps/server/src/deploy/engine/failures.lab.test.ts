@@ -1,0 +1,136 @@
+// Deployments that must fail, each naming its cause with the tool's own output, on lab servers
+// (testbed/). s1: a plain server; s2: port 80 held by another program.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { captureLog, deployInput, engineContext, type TCapturedLog } from './lab-helpers';
+import { runDeployment } from './run-deployment';
+import type { TDeployFailure, TDeployInput, TEngineSettings } from './types';
+
+let lab: TLab;
+let s1: TLabServer;
+let s2: TLabServer;
+
+beforeAll(async () => {
+  lab = await startLab({ servers: 2, variants: { s2: ['port80-busy'] } });
+  [s1, s2] = lab.status.servers as [TLabServer, TLabServer];
+});
+
+afterAll(async () => {
+  await lab?.stop();
+});
+
+async function failed(
+  input: TDeployInput,
+  settings: Partial<TEngineSettings> = {},
+): Promise<{ failure: TDeployFailure; log: TCapturedLog; hostKeyFingerprint?: string }> {
+  const log = captureLog();
+  const ctx = engineContext(lab.status, log);
+  ctx.settings = { ...ctx.settings, ...settings };
+  const outcome = await runDeployment(input, ctx);
+  if (outcome.status !== 'failed') throw new Error(`expected a failure\n${log.text()}`);
+  // The run ends with an error line that carries the same message.
+  expect(log.lines.at(-1)).toEqual({ level: 'error', message: outcome.failure.message });
+  return { failure: outcome.failure, log, hostKeyFingerprint: outcome.hostKeyFingerprint };
+}
+
+describe('connection failures', () => {
+  it('a wrong password is auth_failed, and the password appears nowhere', async () => {
+    const input = deployInput(lab.status, s1, 'root', s1.domains[0]!, {
+      auth: { password: 'Not-the-password-7' },
+    });
+    const { failure, log } = await failed(input);
+    expect(failure.code).toBe('auth_failed');
+    expect(failure.step).toBe('connect');
+    expect(failure.message).toMatch(/refused the login/);
+    expect(log.text()).not.toContain('Not-the-password-7');
+  });
+
+  it('a changed host key is refused with both fingerprints, before logging in', async () => {
+    const pinned = 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+    const keys: string[] = [];
+    const log = captureLog();
+    const ctx = { ...engineContext(lab.status, log), onHostKey: (k: string) => void keys.push(k) };
+    const outcome = await runDeployment(
+      deployInput(lab.status, s1, 'root', s1.domains[0]!, { expectedFingerprint: pinned }),
+      ctx,
+    );
+    expect(outcome.status).toBe('failed');
+    if (outcome.status !== 'failed') return;
+    expect(outcome.failure.code).toBe('host_key_mismatch');
+    expect(outcome.failure.message).toContain(pinned);
+    expect(outcome.failure.message).toContain(s1.hostKeyFingerprint);
+    expect(keys).toEqual([]);
+  });
+
+  it('the host key is reported to the caller on first contact', async () => {
+    const keys: string[] = [];
+    const log = captureLog();
+    const ctx = { ...engineContext(lab.status, log), onHostKey: (k: string) => void keys.push(k) };
+    // Fails later (the server says its OS is unsupported), but the key was reported first.
+    await lab.exec(s1.name, [
+      'bash',
+      '-c',
+      'cp --remove-destination /usr/lib/os-release /etc/os-release.portico-test && printf "ID=alpine\\nPRETTY_NAME=\\"Alpine Linux v3.20\\"\\n" > /etc/os-release.new && mv /etc/os-release.new /etc/os-release',
+    ]);
+    try {
+      const outcome = await runDeployment(
+        deployInput(lab.status, s1, 'root', s1.domains[0]!, { expectedFingerprint: undefined }),
+        ctx,
+      );
+      expect(keys).toEqual([s1.hostKeyFingerprint]);
+      expect(outcome.status).toBe('failed');
+      if (outcome.status !== 'failed') return;
+      expect(outcome.hostKeyFingerprint).toBe(s1.hostKeyFingerprint);
+      expect(outcome.failure.code).toBe('unsupported_os');
+      expect(outcome.failure.message).toContain('Alpine Linux v3.20');
+    } finally {
+      await lab.exec(s1.name, ['mv', '/etc/os-release.portico-test', '/etc/os-release']);
+    }
+  });
+});
+
+describe('preflight and certificate failures', () => {
+  it('port 80 held by another program is port_in_use naming it and its pid', async () => {
+    const { failure } = await failed(deployInput(lab.status, s2, 'root', s2.domains[0]!));
+    expect(failure.code).toBe('port_in_use');
+    expect(failure.step).toBe('preflight');
+    expect(failure.message).toMatch(/port 80 \(.*\) is held by python3 \(pid \d+\)/);
+    expect(failure.message).toContain('users:(("python3"');
+  });
+
+  it('a domain pointing at another server is dns_mismatch naming that address', async () => {
+    const domain = s1.domains[2]!;
+    await lab.point(domain, s2.name);
+    try {
+      const { failure } = await failed(deployInput(lab.status, s1, 'root', domain));
+      expect(failure.code).toBe('dns_mismatch');
+      expect(failure.message).toContain(`points at ${s2.address}, not at this server`);
+    } finally {
+      await lab.point(domain, s1.name);
+    }
+  });
+
+  it('when the DNS check cannot run, certbot fails with the CA’s own reason', async () => {
+    const domain = s1.domains[2]!;
+    await lab.point(domain, s2.name);
+    try {
+      // No resolver at this address: the preflight only warns, and certbot meets the truth.
+      const { failure, log } = await failed(deployInput(lab.status, s1, 'root', domain), {
+        dnsServers: ['127.0.0.1:9'],
+      });
+      expect(log.lines.some((l) => l.level === 'warning' && l.message.includes(domain))).toBe(true);
+      expect(failure.code).toBe('certbot_failed');
+      expect(failure.step).toBe('certificate');
+      expect(failure.message).toContain('certbot said:');
+      expect(failure.message).toMatch(/Certbot failed to authenticate some domains/);
+      expect(failure.message).toContain(`Domain: ${domain}`);
+      // What the CA found at the address the domain really points to (s2: not nginx, 404).
+      expect(failure.message).toMatch(/Type:\s+unauthorized/);
+      expect(failure.message).toMatch(/acme-challenge\/\S+ returned 404/);
+    } finally {
+      await lab.point(domain, s1.name);
+    }
+    const left = await lab.exec(s1.name, ['bash', '-c', 'nginx -t 2>&1']);
+    expect(left.stdout).toContain('test is successful');
+  });
+});
