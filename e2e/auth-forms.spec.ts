@@ -1,0 +1,182 @@
+import { expect, test } from '@playwright/test';
+import { createUser } from './fixtures/auth';
+import { expectAccessible } from './fixtures/axe';
+import { type TLang, text } from './fixtures/catalog';
+import { screenshotScreen } from './fixtures/screenshots';
+import {
+  chooseLanguage,
+  expectLanding,
+  expectToast,
+  fieldError,
+  submitLogin,
+  submitRegister,
+} from './fixtures/ui';
+import { uniqueUser } from './fixtures/users';
+
+// The §5 rules and messages of the landing forms, in each language. Spanish is what a browser
+// in a language Portico does not offer gets (the project's locale); English comes from the
+// browser language, which detection tries before the page's own lang="es".
+const LOCALES: Record<TLang, string> = { es: 'fr-FR', en: 'en-US' };
+
+// The English §5 texts as the spec words them: the English catalog must say exactly this.
+const SPEC_EN = {
+  'validation.identifier.required': 'Username or email is required',
+  'validation.loginPassword.required': 'Password is required',
+  'validation.username.min': 'Username must be at least 3 characters long',
+  'validation.email.invalid': 'Please enter a valid email address',
+  'validation.password.min': 'Password must be at least 8 characters long',
+  'validation.password.complexity':
+    'Password must contain at least one uppercase letter, one lowercase letter, and one number',
+  'validation.password.mismatch': 'Passwords must match',
+  'validation.password.hint': 'Must be 8+ characters with uppercase, lowercase, and numbers',
+  'errors.invalidCredentials': 'Invalid credentials',
+  'landing.login.failed': 'Login failed',
+  'landing.register.failed': 'Registration failed',
+} as const;
+
+/** The text for a key in this language; in English it must also be the spec's wording. */
+function message(lang: TLang, key: keyof typeof SPEC_EN): string {
+  const shown = text(lang, key);
+  if (lang === 'en') expect(shown, `en catalog ${key} matches spec §5/§8`).toBe(SPEC_EN[key]);
+  return shown;
+}
+
+for (const lang of ['es', 'en'] as const) {
+  test.describe(`landing forms in ${lang}`, () => {
+    test.use({ locale: LOCALES[lang] });
+
+    test.beforeEach(async ({ page }) => {
+      await page.goto('/');
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await expectLanding(page, lang);
+    });
+
+    test('empty login shows both required messages', async ({ page }) => {
+      await submitLogin(page, lang, '', '');
+      await expect(fieldError(page, 'login-identifier')).toHaveText(
+        message(lang, 'validation.identifier.required'),
+      );
+      await expect(fieldError(page, 'login-password')).toHaveText(
+        message(lang, 'validation.loginPassword.required'),
+      );
+      await expect(page.locator('#login-identifier')).toHaveAttribute('aria-invalid', 'true');
+      await expect(page.locator('#login-identifier')).toBeFocused();
+      await expectAccessible(page, `landing-login-errors-${lang}`);
+      await screenshotScreen(page, 'auth', `landing-login-errors-${lang}`);
+    });
+
+    test('register shows the §5 messages for each bad field', async ({ page }) => {
+      await submitRegister(page, lang, {
+        username: 'ab',
+        email: 'not-an-email',
+        password: 'short',
+        confirmPassword: 'different',
+      });
+      await expect(fieldError(page, 'register-username')).toHaveText(
+        message(lang, 'validation.username.min'),
+      );
+      await expect(fieldError(page, 'register-email')).toHaveText(
+        message(lang, 'validation.email.invalid'),
+      );
+      await expect(fieldError(page, 'register-password')).toHaveText(
+        message(lang, 'validation.password.min'),
+      );
+      await expect(fieldError(page, 'register-confirm-password')).toHaveText(
+        message(lang, 'validation.password.mismatch'),
+      );
+      await expect(page.locator('#register-password-hint')).toHaveText(
+        message(lang, 'validation.password.hint'),
+      );
+      await expectAccessible(page, `landing-register-errors-${lang}`);
+      await screenshotScreen(page, 'auth', `landing-register-errors-${lang}`);
+
+      // Long enough but without an upper-case letter or a digit.
+      await page.locator('#register-password').fill('abcdefghij');
+      await expect(fieldError(page, 'register-password')).toHaveText(
+        message(lang, 'validation.password.complexity'),
+      );
+      // Nothing was sent: still on the landing page, no toast.
+      await expect(page.locator('[data-slot="toast"]')).toHaveCount(0);
+    });
+
+    test('a wrong password gives the invalid-credentials toast', async ({ page, request }) => {
+      const user = uniqueUser('eva');
+      await createUser(request, user);
+      await submitLogin(page, lang, user.username, `${user.password}x`);
+      await expectToast(
+        page,
+        message(lang, 'landing.login.failed'),
+        message(lang, 'errors.invalidCredentials'),
+      );
+      await expectLanding(page, lang);
+      await expect(page.locator('[data-slot="toast"]')).toHaveAttribute(
+        'data-variant',
+        'destructive',
+      );
+      await expectAccessible(page, `landing-login-failed-${lang}`);
+      await screenshotScreen(page, 'auth', `landing-login-failed-${lang}`);
+    });
+
+    test('registering a taken username says so on the field', async ({ page, request }) => {
+      const taken = uniqueUser('leo');
+      await createUser(request, taken);
+      const other = uniqueUser('mia');
+      await submitRegister(page, lang, {
+        username: taken.username,
+        email: other.email,
+        password: other.password,
+        confirmPassword: other.password,
+      });
+      await expect(fieldError(page, 'register-username')).toHaveText(
+        text(lang, 'errors.usernameTaken'),
+      );
+      await expectToast(
+        page,
+        message(lang, 'landing.register.failed'),
+        text(lang, 'errors.usernameTaken'),
+      );
+      await expectLanding(page, lang);
+    });
+  });
+}
+
+test('the show/hide toggle switches each password input between hidden and plain text', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const check = async (id: string) => {
+    const input = page.locator(`#${id}`);
+    const toggle = page.locator(`button[aria-controls="${id}"]`);
+    await input.fill('Secret123');
+    await expect(input).toHaveAttribute('type', 'password');
+    await expect(toggle).toHaveAccessibleName(text('es', 'password.show'));
+    await expect(toggle).toHaveAttribute('aria-pressed', 'false');
+    await toggle.click();
+    await expect(input).toHaveAttribute('type', 'text');
+    await expect(input).toHaveValue('Secret123');
+    await expect(toggle).toHaveAccessibleName(text('es', 'password.hide'));
+    await expect(toggle).toHaveAttribute('aria-pressed', 'true');
+    await toggle.click();
+    await expect(input).toHaveAttribute('type', 'password');
+  };
+  await check('login-password');
+  await page.getByTestId('tab-register').click();
+  await check('register-password');
+  await check('register-confirm-password');
+});
+
+test('errors already on screen follow the language switcher at once', async ({ page }) => {
+  await page.goto('/');
+  await submitLogin(page, 'es', '', '');
+  await expect(fieldError(page, 'login-identifier')).toHaveText(
+    text('es', 'validation.identifier.required'),
+  );
+  await chooseLanguage(page, 'es', 'en');
+  await expect(fieldError(page, 'login-identifier')).toHaveText(
+    text('en', 'validation.identifier.required'),
+  );
+  await expect(fieldError(page, 'login-password')).toHaveText(
+    text('en', 'validation.loginPassword.required'),
+  );
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'landing.title'));
+});
