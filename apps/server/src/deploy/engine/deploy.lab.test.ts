@@ -207,6 +207,21 @@ describe('a deployment with sudo beside an existing site (s2)', () => {
     const cert = await lab.exec(s2.name, ['ls', '/etc/letsencrypt/live']);
     expect(cert.stdout).toContain(domain());
   });
+
+  it('removeSite with removeCertificate deletes the certificate too', async () => {
+    const log = captureLog();
+    const input = { ...deployInput(lab.status, s2, 'deploy', domain()), removeCertificate: true };
+    const outcome = await removeSite(input, engineContext(lab.status, log));
+    expect(outcome, log.text()).toEqual({ status: 'removed' });
+    expect(log.text()).toContain('nothing to remove');
+    expect(log.text()).toContain('The certificate was deleted.');
+    const left = await lab.exec(s2.name, [
+      'bash',
+      '-c',
+      'ls /etc/letsencrypt/live /etc/letsencrypt/renewal',
+    ]);
+    expect(left.stdout).not.toContain(domain());
+  });
 });
 
 describe('a server whose nginx is stopped (s3), and two servers at once', () => {
@@ -216,6 +231,19 @@ describe('a server whose nginx is stopped (s3), and two servers at once', () => 
     expect(log.text()).toContain('nginx is not running');
     const page = await httpsGet(lab.status, s3.address, s3.domains[0]!);
     expect(JSON.parse(page.body).host).toBe(s3.domains[0]);
+  });
+
+  it('a long domain gets the server names tuning nginx needs', async () => {
+    // 61 characters: past the 46 that nginx's default bucket of 64 bytes holds.
+    const domain = `a-rather-long-name-for-testing-buckets.${s3.name}.portico.test`;
+    expect(domain.length).toBeGreaterThan(46);
+    await lab.point(domain, s3.name);
+    const { outcome, log } = await deploy(deployInput(lab.status, s3, 'root', domain));
+    completed(outcome, log);
+    expect(log.text()).toContain('server_names_hash_bucket_size 128');
+    const tuning = await lab.exec(s3.name, ['cat', '/etc/nginx/conf.d/portico-server-names.conf']);
+    expect(tuning.stdout).toContain('server_names_hash_bucket_size 128;');
+    expect(JSON.parse((await httpsGet(lab.status, s3.address, domain)).body).host).toBe(domain);
   });
 
   it('two deployments to two servers at once both complete', async () => {

@@ -134,3 +134,22 @@ describe('preflight and certificate failures', () => {
     expect(left.stdout).toContain('test is successful');
   });
 });
+
+describe('cancellation', () => {
+  it('an aborted deployment stops at once and reports cancelled', async () => {
+    const controller = new AbortController();
+    const log = captureLog();
+    const ctx = engineContext(lab.status, log);
+    ctx.signal = controller.signal;
+    ctx.log = (level, message) => {
+      log.lines.push({ level, message });
+      if (message.startsWith('Requesting a certificate')) controller.abort();
+    };
+    const outcome = await runDeployment(deployInput(lab.status, s1, 'root', s1.domains[1]!), ctx);
+    expect(outcome.status).toBe('failed');
+    if (outcome.status !== 'failed') return;
+    expect(outcome.failure.code).toBe('cancelled');
+    expect(outcome.failure.step).toBe('certificate');
+    expect(log.text()).not.toContain('Writing the HTTPS site');
+  });
+});
