@@ -100,6 +100,11 @@ describe('app shell', () => {
     }
   });
 
+  it('marks API answers no-store', async () => {
+    const response = await app.inject({ url: '/api/csrf-token' });
+    expect(response.headers['cache-control']).toBe('no-store');
+  });
+
   it('hides 5xx details from the caller', async () => {
     const response = await app.inject({
       url: '/api/test-boom',

@@ -32,13 +32,10 @@ export interface TAppOptions {
   sessionSweepIntervalMs?: number;
 }
 
-// From src/app.ts or from dist/main.js, whichever this code runs as.
-const WEB_DIST_CANDIDATES = ['../../web/dist', '../web/dist'];
-
+/** apps/web/dist: two levels up from src/app.ts and from the bundle dist/main.js alike. */
 export function findWebRoot(): string | undefined {
-  return WEB_DIST_CANDIDATES.map((p) => fileURLToPath(new URL(p, import.meta.url))).find((p) =>
-    existsSync(p),
-  );
+  const root = fileURLToPath(new URL('../../web/dist', import.meta.url));
+  return existsSync(root) ? root : undefined;
 }
 
 function loggerOptions(options: TAppOptions): FastifyServerOptions['logger'] {

@@ -26,7 +26,8 @@ describe('the portico command', () => {
   });
 });
 
-describe.each(testDatabaseKinds())('portico CLI on %s', (kind) => {
+// Each step spawns a process that opens the database: slow on a loaded machine.
+describe.each(testDatabaseKinds())('portico CLI on %s', { timeout: 120_000 }, (kind) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-cli-'));
   let pg: TTestDatabase | undefined;
   let env: NodeJS.ProcessEnv;

@@ -28,7 +28,7 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; url: strin
   });
 }
 
-describe('the server process', () => {
+describe('the server process', { timeout: 120_000 }, () => {
   const children: ChildProcess[] = [];
   afterAll(() => {
     for (const child of children) child.kill('SIGKILL');

@@ -28,6 +28,12 @@ async function securityHeadersPlugin(app: FastifyInstance) {
     strictTransportSecurity: false,
     crossOriginEmbedderPolicy: false,
   });
+  // API answers carry account data: no browser or proxy may keep a copy.
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+      reply.header('cache-control', 'no-store');
+    }
+  });
 }
 
 export const securityHeaders = fp(securityHeadersPlugin, { name: 'portico-security-headers' });
