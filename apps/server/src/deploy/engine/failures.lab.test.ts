@@ -1,5 +1,6 @@
 // Deployments that must fail, each naming its cause with the tool's own output, on lab servers
 // (testbed/). s1: a plain server; s2: port 80 held by another program.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import { captureLog, deployInput, engineContext, type TCapturedLog } from './lab-helpers';
@@ -132,6 +133,33 @@ describe('preflight and certificate failures', () => {
     }
     const left = await lab.exec(s1.name, ['bash', '-c', 'nginx -t 2>&1']);
     expect(left.stdout).toContain('test is successful');
+  });
+});
+
+describe('the ACME server’s own TLS certificate', () => {
+  it('certbot says why it cannot reach an ACME server it does not trust; the settings bundle fixes it', async () => {
+    const domain = s1.domains[1]!;
+    // The lab adds its CA to each server's bundle; put the machine's plain bundle back.
+    const plain = readFileSync('/etc/ssl/certs/ca-certificates.crt', 'utf8');
+    const bundle = '/etc/ssl/certs/ca-certificates.crt';
+    await lab.exec(
+      s1.name,
+      ['bash', '-c', `cp ${bundle} /root/bundle.lab && cat > ${bundle}`],
+      plain,
+    );
+    try {
+      const { failure } = await failed(deployInput(lab.status, s1, 'root', domain));
+      expect(failure.code).toBe('certbot_failed');
+      expect(failure.message).toContain('CERTIFICATE_VERIFY_FAILED');
+
+      const log = captureLog();
+      const ctx = engineContext(lab.status, log);
+      ctx.settings.acmeCaBundleOnServer = lab.status.caListenerCertPath;
+      const outcome = await runDeployment(deployInput(lab.status, s1, 'root', domain), ctx);
+      expect(outcome.status, log.text()).toBe('completed');
+    } finally {
+      await lab.exec(s1.name, ['cp', '/root/bundle.lab', bundle]);
+    }
   });
 });
 

@@ -19,9 +19,14 @@ master() {
 workers() {
   grep -ls "^PPid:[[:space:]]*$1$" /proc/[0-9]*/status 2>/dev/null | sed 's|^/proc/\\([0-9]*\\)/status$|\\1|' | tr '\\n' ' '
 }
+unit_active() {
+  [ -d /run/systemd/system ] && systemctl is-active --quiet nginx
+}
 running() {
-  if [ -d /run/systemd/system ]; then systemctl is-active --quiet nginx && return 0; fi
-  master >/dev/null
+  unit_active || master >/dev/null
+}
+start() {
+  if [ -d /run/systemd/system ]; then systemctl enable --now nginx 2>&1; else nginx 2>&1; fi
 }
 `;
 
@@ -32,21 +37,20 @@ nginx -v 2>&1 | sed 's/^/PORTICO_VERSION=/'`;
 
 const START_SCRIPT = `${FUNCTIONS}
 if running; then echo PORTICO_START=already; exit 0; fi
-if [ -d /run/systemd/system ]; then systemctl enable --now nginx 2>&1 || exit $?
-else nginx 2>&1 || exit $?
-fi
+start || exit $?
 echo PORTICO_START=started`;
 
 const RELOAD_SCRIPT = `${FUNCTIONS}
 if ! running; then
-  if [ -d /run/systemd/system ]; then systemctl enable --now nginx 2>&1 || exit $?; else nginx 2>&1 || exit $?; fi
+  start || exit $?
   echo PORTICO_RELOAD=started
   exit 0
 fi
 m=$(master || true)
 old=""
 [ -n "$m" ] && old=$(workers "$m")
-if [ -d /run/systemd/system ]; then systemctl reload nginx 2>&1 || exit $?; else nginx -s reload 2>&1 || exit $?; fi
+# An nginx started by hand on a systemd host is not the unit: signal it directly.
+if unit_active; then systemctl reload nginx 2>&1 || exit $?; else nginx -s reload 2>&1 || exit $?; fi
 if [ -z "$m" ] || [ -z "$old" ]; then echo PORTICO_RELOAD=sent; exit 0; fi
 # Live means: new workers exist, and every old worker is gone or shutting down (it has closed
 # its listening sockets; it may still finish long requests such as WebSockets).

@@ -1,6 +1,6 @@
 import { StepError, withOutput } from './failure';
 import { nginxStatus, startNginx } from './nginx-control';
-import { asRoot, outputOf, type TStepContext } from './step-context';
+import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 
 const PRESENT = `for c in nginx certbot; do
   if command -v "$c" >/dev/null 2>&1; then echo "PORTICO_HAS=$c"; else echo "PORTICO_MISSING=$c"; fi
@@ -25,10 +25,7 @@ const INSTALL_TIMEOUT_MS = 15 * 60_000;
 export async function ensurePackages(c: TStepContext): Promise<void> {
   c.log.info('Checking that nginx and certbot are installed.');
   const r = await asRoot(c.session, PRESENT);
-  const missing = r.stdout
-    .split('\n')
-    .filter((l) => l.startsWith('PORTICO_MISSING='))
-    .map((l) => l.slice('PORTICO_MISSING='.length));
+  const missing = marked(r.stdout, 'PORTICO_MISSING');
   if (missing.length === 0) {
     c.log.info('nginx and certbot are already installed.');
   } else {
@@ -39,13 +36,17 @@ export async function ensurePackages(c: TStepContext): Promise<void> {
       timeoutMs: INSTALL_TIMEOUT_MS,
     });
     const after = await asRoot(c.session, PRESENT);
-    const still = after.stdout.includes('PORTICO_MISSING=');
-    if (install.code !== 0 || still) {
+    const still = marked(after.stdout, 'PORTICO_MISSING');
+    if (install.code !== 0 || still.length > 0) {
+      const what =
+        install.code === 0
+          ? `${tool} finished, but the ${still.join(' and ')} command is still missing from the PATH.`
+          : `Installing nginx and certbot with ${tool} failed (exit ${install.code}).`;
       throw new StepError(
         'package_install_failed',
         'packages',
         withOutput(
-          `Installing nginx and certbot with ${tool} failed (exit ${install.code}). ${
+          `${what} ${
             c.server.family === 'rhel'
               ? 'On RHEL-like systems certbot comes from EPEL; check that the server can reach its repositories.'
               : 'Check that the server can reach its package mirrors.'

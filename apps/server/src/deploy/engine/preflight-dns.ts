@@ -43,6 +43,12 @@ export async function checkDns(
       `${domain} points at ${addresses.join(', ')}, not at this server (${serverIp}). The certificate authority would check the wrong machine. Change the A record of ${domain} to ${serverIp}, wait for it to propagate, then deploy again.`,
     );
   }
+  const v6 = await resolver.resolve6(domain).catch(() => [] as string[]);
+  if (v6.length > 0) {
+    log.warning(
+      `${domain} also has AAAA (IPv6) records: ${v6.join(', ')}. Certificate authorities prefer IPv6, so make sure those addresses reach this server too, or remove them.`,
+    );
+  }
   if (addresses.length > 1) {
     log.warning(
       `${domain} has several A records (${addresses.join(', ')}); the certificate check may reach one of the other addresses.`,
