@@ -88,6 +88,7 @@ test('a visitor registers, logs out, logs in by username and e-mail, and switche
     await logout(page, 'en');
     await expect(page.getByText(text('en', 'landing.description'))).toBeVisible();
     await expectAccessible(page, 'landing-login-en');
+    await dismissToast(page, 'en');
     await screenshotScreen(page, 'auth', 'landing-login-en');
   });
 
