@@ -49,34 +49,58 @@ async function load(url: string, headers: Record<string, string>): Promise<TAuto
   return result;
 }
 
-export const benchmark: TBenchmark = {
-  name: `GET /api/auth/user signed in (${CONNECTIONS} connections, ${DURATION_S} s, PGlite)`,
-  async run(): Promise<TFigure[]> {
+export interface TTarget {
+  label: string;
+  /** Environment for the Portico process, and how to clean up after it. */
+  prepare(): Promise<{ env: NodeJS.ProcessEnv; cleanup(): Promise<void> }>;
+}
+
+export function authUserBenchmark(target: TTarget): TBenchmark {
+  return {
+    name: `GET /api/auth/user signed in (${CONNECTIONS} connections, ${DURATION_S} s, ${target.label})`,
+    async run(): Promise<TFigure[]> {
+      const prepared = await target.prepare();
+      const portico = await startTsServer('apps/server/src/main.ts', {
+        LOG_LEVEL: 'info',
+        ...prepared.env,
+      });
+      let app: TAutocannonResult;
+      let body: string;
+      try {
+        const cookie = await signIn(portico.url);
+        body = await (await fetch(`${portico.url}/api/auth/user`, { headers: { cookie } })).text();
+        app = await load(portico.url, { cookie });
+      } finally {
+        await portico.stop();
+        await prepared.cleanup();
+      }
+      const floorServer = await startTsServer('bench/floor-server.ts', { FLOOR_BODY: body });
+      let floor: TAutocannonResult;
+      try {
+        floor = await load(floorServer.url, {});
+      } finally {
+        await floorServer.stop();
+      }
+      return [
+        {
+          label: 'requests/s',
+          value: app.requests.average,
+          floor: floor.requests.average,
+          unit: '',
+        },
+        { label: 'latency p99', value: app.latency.p99, floor: floor.latency.p99, unit: ' ms' },
+      ];
+    },
+  };
+}
+
+export const benchmark = authUserBenchmark({
+  label: 'PGlite',
+  async prepare() {
     const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-'));
-    const portico = await startTsServer('apps/server/src/main.ts', {
-      PORTICO_DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-    });
-    let app: TAutocannonResult;
-    let body: string;
-    try {
-      const cookie = await signIn(portico.url);
-      body = await (await fetch(`${portico.url}/api/auth/user`, { headers: { cookie } })).text();
-      app = await load(portico.url, { cookie });
-    } finally {
-      await portico.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-    const floorServer = await startTsServer('bench/floor-server.ts', { FLOOR_BODY: body });
-    let floor: TAutocannonResult;
-    try {
-      floor = await load(floorServer.url, {});
-    } finally {
-      await floorServer.stop();
-    }
-    return [
-      { label: 'requests/s', value: app.requests.average, floor: floor.requests.average, unit: '' },
-      { label: 'latency p99', value: app.latency.p99, floor: floor.latency.p99, unit: ' ms' },
-    ];
+    return {
+      env: { PORTICO_DATA_DIR: dataDir, DATABASE_URL: '' },
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
   },
-};
+});

@@ -15,6 +15,8 @@ export interface TFigure {
 
 export interface TBenchmark {
   name: string;
+  /** Set when this machine cannot run it: printed as one line instead of figures. */
+  unavailable?: string;
   run(): Promise<TFigure[]>;
 }
 
@@ -31,6 +33,10 @@ for (const file of files) {
     benchmark: TBenchmark;
   };
   console.info(`\n${benchmark.name}`);
+  if (benchmark.unavailable) {
+    console.info(`  ${benchmark.unavailable}`);
+    continue;
+  }
   const figures = await benchmark.run();
   for (const f of figures) {
     const ratio = f.floor === 0 ? 'n/a' : `${((f.value / f.floor) * 100).toFixed(0)} % of floor`;
