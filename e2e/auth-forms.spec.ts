@@ -117,7 +117,10 @@ for (const lang of ['es', 'en'] as const) {
       await screenshotScreen(page, 'auth', `landing-login-failed-${lang}`);
     });
 
-    test('registering a taken username says so on the field', async ({ page, request }) => {
+    test('registering a taken username or e-mail says so on the field', async ({
+      page,
+      request,
+    }) => {
       const taken = uniqueUser('leo');
       await createUser(request, taken);
       const other = uniqueUser('mia');
@@ -135,6 +138,14 @@ for (const lang of ['es', 'en'] as const) {
         message(lang, 'landing.register.failed'),
         text(lang, 'errors.usernameTaken'),
       );
+      await expectLanding(page, lang);
+
+      // A free username with the taken e-mail typed in capitals: the e-mail is the problem now.
+      await page.locator('#register-username').fill(uniqueUser('mia').username);
+      await page.locator('#register-email').fill(taken.email.toUpperCase());
+      await page.getByRole('button', { name: text(lang, 'landing.register.submit') }).click();
+      await expect(fieldError(page, 'register-email')).toHaveText(text(lang, 'errors.emailTaken'));
+      await expect(fieldError(page, 'register-username')).toHaveCount(0);
       await expectLanding(page, lang);
     });
   });
@@ -179,4 +190,21 @@ test('errors already on screen follow the language switcher at once', async ({ p
     text('en', 'validation.loginPassword.required'),
   );
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(text('en', 'landing.title'));
+});
+
+test('an unknown user gets the same answer as a wrong password; F8 reaches the toast', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const nobody = uniqueUser('zoe');
+  await submitLogin(page, 'es', nobody.username, nobody.password);
+  await expectToast(
+    page,
+    text('es', 'landing.login.failed'),
+    text('es', 'errors.invalidCredentials'),
+  );
+  // Radix fills in the hotkey itself, with single braces.
+  const label = text('es', 'common.notifications').replace('{hotkey}', 'F8');
+  await page.keyboard.press('F8');
+  await expect(page.getByRole('region', { name: label }).locator('ol')).toBeFocused();
 });

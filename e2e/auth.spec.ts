@@ -52,6 +52,13 @@ test('a visitor registers, logs out, logs in by username and e-mail, and switche
     await expectAccessible(page, 'home-es');
     await dismissToast(page, 'es');
     await screenshotScreen(page, 'home', 'home-es');
+
+    await page.getByTestId('language-switcher').click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    await expectAccessible(page, 'language-menu-es');
+    await screenshotScreen(page, 'home', 'language-menu-es');
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('menu')).toHaveCount(0);
   });
 
   await test.step('logout: toast, back at / on the landing page', async () => {
@@ -117,7 +124,7 @@ test.describe('at phone width', () => {
   test('the compact header still switches language and logs out', async ({ page }) => {
     const user = uniqueUser('pia');
     await signIn(page, user, 'register');
-    await page.goto('/');
+    await page.goto('/home');
     await expectSignedIn(page, 'es', user);
     // The labels collapse to an icon and a language code; the names stay for screen readers.
     await expect(page.getByTestId('language-switcher')).toContainText('es');
@@ -126,6 +133,7 @@ test.describe('at phone width', () => {
     );
     await chooseLanguage(page, 'es', 'en');
     await expectSignedIn(page, 'en', user);
+    // Logging out from /home still ends at /.
     await logout(page, 'en');
   });
 });
