@@ -30,7 +30,8 @@ async function securityHeadersPlugin(app: FastifyInstance) {
   });
   // API answers carry account data: no browser or proxy may keep a copy.
   app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
+    const route = request.routeOptions.url ?? request.url;
+    if (route.startsWith('/api/') && !reply.hasHeader('cache-control')) {
       reply.header('cache-control', 'no-store');
     }
   });

@@ -95,6 +95,17 @@ describe.each(testDatabaseKinds())('CSRF and sessions on %s', (kind) => {
         expect(response.statusCode).toBe(403);
       }
     });
+
+    it.each(['/%61pi/login', '/api//login', '/api/login/', '/api/%6Cogin', '/./api/login'])(
+      'cannot be walked around with an odd spelling of the path (%s)',
+      async (url) => {
+        const client = new TestClient(t.app);
+        await client.fetchCsrfToken();
+        const response = await client.request({ method: 'POST', url, payload: login });
+        expect(response.statusCode).toBe(403);
+        expect(response.body).toContain('CSRF');
+      },
+    );
   });
 
   describe('sessions', () => {
