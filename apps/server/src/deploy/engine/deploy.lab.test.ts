@@ -160,6 +160,18 @@ describe('a deployment with sudo beside an existing site (s2)', () => {
     expect((await httpGet(s2.address, legacy())).body).toContain('legacy site on s2');
   });
 
+  it('a domain another site already serves is refused, and that site is left alone', async () => {
+    const before = await remoteFileSums(lab, s2.name);
+    const { outcome, log } = await deploy(deployInput(lab.status, s2, 'deploy', legacy()));
+    expect(outcome.status).toBe('failed');
+    if (outcome.status !== 'failed') return;
+    expect(outcome.failure.code).toBe('nginx_config_invalid');
+    expect(outcome.failure.message).toContain('/etc/nginx/sites-enabled/legacy-site');
+    expect(log.lines.at(-1)?.level).toBe('error');
+    expect(await remoteFileSums(lab, s2.name)).toBe(before);
+    expect((await httpGet(s2.address, legacy())).body).toContain('legacy site on s2');
+  });
+
   it('nginx -t failing restores the previous site and reloads nothing', async () => {
     const path = `/etc/nginx/sites-available/proxy-${domain()}`;
     const previous = await siteFile(s2.name, path);

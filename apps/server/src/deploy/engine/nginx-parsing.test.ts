@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { certbotReason } from './certificate';
 import { parseNginxTest } from './nginx-control';
-import { bucketSizeSettings } from './nginx-tuning';
+import { bucketSizeSettings, serverNameOwners } from './nginx-dump';
 
 describe('parseNginxTest', () => {
   it('keeps warnings except the http2 deprecation notice of nginx 1.25.1+', () => {
@@ -63,5 +63,22 @@ describe('certbotReason', () => {
         '  Detail: no valid A records found for a.test',
       ].join('\n'),
     );
+  });
+});
+
+describe('serverNameOwners', () => {
+  it('lists the files naming exactly this domain', () => {
+    const dump = [
+      '# configuration file /etc/nginx/sites-enabled/default:',
+      '\tserver_name _;',
+      '# configuration file /etc/nginx/sites-enabled/legacy:',
+      '    server_name www.a.test  A.test ;',
+      '# configuration file /etc/nginx/conf.d/wild.conf:',
+      '    server_name *.a.test;',
+      '# configuration file /etc/nginx/conf.d/other.conf:',
+      '    server_name b.a.test.example;',
+    ].join('\n');
+    expect(serverNameOwners(dump, 'a.test')).toEqual(['/etc/nginx/sites-enabled/legacy']);
+    expect(serverNameOwners(dump, 'c.test')).toEqual([]);
   });
 });

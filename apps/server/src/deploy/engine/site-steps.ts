@@ -2,6 +2,7 @@ import { ACME_WEBROOT, LETSENCRYPT_DIR, renderFinalSite, renderHttpSite } from '
 import { certName, sitePaths, type TSitePaths } from '../site-names';
 import type { TTarget } from '../validate';
 import { StepError, withOutput } from './failure';
+import { readNginxDump, serverNameOwners } from './nginx-dump';
 import { applyNginxFiles, type TFileWrite } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
@@ -21,6 +22,14 @@ export interface TSitePlan {
   paths: TSitePaths;
   /** A certificate for the domain already exists (an earlier deployment). */
   hasCertificate: boolean;
+  /** The relevant lines of `nginx -T` before any change. */
+  nginxDump: string;
+}
+
+/** Every place a Portico site for the domain may live, in either layout. */
+function porticoFiles(domain: string): string[] {
+  const debian = sitePaths('debian', domain);
+  return [debian.file, debian.enabledLink!, sitePaths('rhel', domain).file];
 }
 
 /** Where the site lives on this server and whether a certificate is already there. */
@@ -36,9 +45,21 @@ export async function planSite(c: TStepContext, domain: string): Promise<TSitePl
     );
   }
   const family = c.server.family === 'debian' && layout === 'debian' ? 'debian' : 'rhel';
+  const nginxDump = await readNginxDump(c);
+  // Never take over a site someone else wrote: nginx would serve only one of the two anyway.
+  const ours = porticoFiles(domain);
+  const others = serverNameOwners(nginxDump, domain).filter((f) => !ours.includes(f));
+  if (others.length > 0) {
+    throw new StepError(
+      'nginx_config_invalid',
+      'http-site',
+      `${domain} is already served by another nginx site on this server (server_name in ${others.join(', ')}). Portico does not take over sites it did not write: remove ${domain} from that file (or disable that site), then deploy again.`,
+    );
+  }
   return {
     paths: sitePaths(family, domain),
     hasCertificate: firstMarked(r.stdout, 'PORTICO_CERT') === 'yes',
+    nginxDump,
   };
 }
 
@@ -57,7 +78,7 @@ export async function httpSiteStep(
   target: TTarget,
   plan: TSitePlan,
 ): Promise<void> {
-  const tuning = await serverNamesTuning(c, domain);
+  const tuning = serverNamesTuning(c, domain, plan.nginxDump);
   const site = { domain, target, ipv6: c.server.ipv6 };
   if (plan.hasCertificate) {
     c.log.info(
