@@ -274,4 +274,17 @@ describe('a server whose nginx is stopped (s3), and two servers at once', () => 
       s3.domains[2],
     );
   });
+
+  it('two sites deployed to one server at once take turns and both complete', async () => {
+    const domains = ['p1', 'p2'].map((p) => `${p}.${s1.name}.portico.test`);
+    for (const d of domains) await lab.point(d, s1.name);
+    const runs = await Promise.all(
+      domains.map((d) => deploy(deployInput(lab.status, s1, 'root', d))),
+    );
+    for (const r of runs) completed(r.outcome, r.log);
+    expect(runs.some((r) => r.log.text().includes('waiting for it to finish'))).toBe(true);
+    for (const d of domains) {
+      expect(JSON.parse((await httpsGet(lab.status, s1.address, d)).body).host).toBe(d);
+    }
+  });
 });

@@ -6,6 +6,7 @@ import { detectOs } from './detect-os';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
 import { nginxStatus, reloadNginx, testNginx } from './nginx-control';
+import { withServerLock } from './server-lock';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 import type { TEngineContext, TRemoveInput, TRemoveOutcome } from './types';
 
@@ -75,6 +76,22 @@ export async function removeSite(
   ctx: TEngineContext,
 ): Promise<TRemoveOutcome> {
   const log = new EngineLog(ctx.log);
+  try {
+    const key = `${input.serverIp}:${input.sshPort}`;
+    return await withServerLock(key, log, ctx.signal, () => remove(input, ctx, log));
+  } catch (error) {
+    const failure = toFailure(error, 'connect', ctx.signal);
+    log.error(failure.message);
+    await log.flush();
+    return { status: 'failed', failure };
+  }
+}
+
+async function remove(
+  input: TRemoveInput,
+  ctx: TEngineContext,
+  log: EngineLog,
+): Promise<TRemoveOutcome> {
   let step = 'validate';
   let session: TSshSession | undefined;
   try {

@@ -8,6 +8,7 @@ import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
 import { ensurePackages } from './packages';
 import { preflight } from './preflight';
+import { withServerLock } from './server-lock';
 import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
 import type { TStepContext } from './step-context';
 import type { TDeployInput, TDeployOutcome, TEngineContext } from './types';
@@ -29,6 +30,23 @@ export async function runDeployment(
   ctx: TEngineContext,
 ): Promise<TDeployOutcome> {
   const log = new EngineLog(ctx.log);
+  try {
+    const key = `${input.serverIp}:${input.sshPort}`;
+    return await withServerLock(key, log, ctx.signal, () => deploy(input, ctx, log));
+  } catch (error) {
+    // Only waiting for the lock throws: deploy() turns its own failures into outcomes.
+    const failure = toFailure(error, 'connect', ctx.signal);
+    log.error(failure.message);
+    await log.flush();
+    return { status: 'failed', failure };
+  }
+}
+
+async function deploy(
+  input: TDeployInput,
+  ctx: TEngineContext,
+  log: EngineLog,
+): Promise<TDeployOutcome> {
   const started = Date.now();
   let step = 'validate';
   let session: TSshSession | undefined;

@@ -1,0 +1,45 @@
+import { StepError } from './failure';
+import type { EngineLog } from './logger';
+
+/**
+ * One run at a time per server in this process. Two sites deployed to the same server at once
+ * would otherwise trip over each other: certbot refuses a second instance, and one run's
+ * `nginx -t` would judge the other run's half-written files.
+ */
+const tails = new Map<string, Promise<void>>();
+
+export async function withServerLock<T>(
+  key: string,
+  log: EngineLog,
+  signal: AbortSignal | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  const previous = tails.get(key);
+  let release!: () => void;
+  const mine = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const tail = (previous ?? Promise.resolve()).then(() => mine);
+  tails.set(key, tail);
+  try {
+    if (previous) {
+      log.info(`Another deployment to ${key} is running; waiting for it to finish.`);
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () =>
+          reject(
+            new StepError('cancelled', 'connect', 'The deployment was cancelled while waiting.'),
+          );
+        if (signal?.aborted) onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+        previous.then(() => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        });
+      });
+    }
+    return await work();
+  } finally {
+    release();
+    if (tails.get(key) === tail) tails.delete(key);
+  }
+}
