@@ -1,0 +1,53 @@
+import { LOG_LEVELS } from '@portico/shared/proxy/schemas';
+import { bigint, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { proxyConfigurations } from './proxy-configurations';
+import { users } from './users';
+
+export const deploymentStatusEnum = pgEnum('deployment_status', [
+  'queued',
+  'running',
+  'completed',
+  'failed',
+]);
+export const deploymentTriggerEnum = pgEnum('deployment_trigger', ['deploy', 'redeploy']);
+export const logLevelEnum = pgEnum('log_level', LOG_LEVELS);
+
+/** One row per run of the engine for a configuration. */
+export const deployments = pgTable(
+  'deployments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    configurationId: uuid('configuration_id')
+      .notNull()
+      .references(() => proxyConfigurations.id, { onDelete: 'cascade' }),
+    trigger: deploymentTriggerEnum('trigger').notNull(),
+    status: deploymentStatusEnum('status').notNull().default('queued'),
+    requestedBy: uuid('requested_by').references(() => users.id, { onDelete: 'set null' }),
+    jobId: text('job_id'),
+    errorCode: text('error_code'),
+    errorMessage: text('error_message'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('deployments_configuration_idx').on(t.configurationId, t.createdAt)],
+);
+
+export const deploymentLogs = pgTable(
+  'deployment_logs',
+  {
+    // An identity keeps lines in the order they were written, even within one millisecond.
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    configurationId: uuid('configuration_id')
+      .notNull()
+      .references(() => proxyConfigurations.id, { onDelete: 'cascade' }),
+    deploymentId: uuid('deployment_id').references(() => deployments.id, { onDelete: 'cascade' }),
+    level: logLevelEnum('level').notNull(),
+    message: text('message').notNull(),
+    timestamp: timestamp('timestamp', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('deployment_logs_configuration_idx').on(t.configurationId, t.id)],
+);
+
+export type TDeploymentRow = typeof deployments.$inferSelect;
+export type TDeploymentLogRow = typeof deploymentLogs.$inferSelect;

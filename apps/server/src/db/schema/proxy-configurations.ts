@@ -1,0 +1,67 @@
+import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { sshServers } from './ssh-servers';
+import { users } from './users';
+
+export const proxyStatusEnum = pgEnum('proxy_status', PROXY_STATUSES);
+
+/** What was on the server after the last successful deployment, to tell "changed since deploy". */
+export type TDeployedSnapshot = {
+  domain: string;
+  targetServer: string;
+  serverIp: string;
+  sshPort: number;
+  sshUser: string;
+};
+
+export const proxyConfigurations = pgTable(
+  'proxy_configurations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sshServerId: uuid('ssh_server_id').references(() => sshServers.id, { onDelete: 'set null' }),
+    // Stored lower-case; unique across all users (decisions.md).
+    domain: text('domain').notNull(),
+    serverIp: text('server_ip').notNull(),
+    sshPort: integer('ssh_port').notNull().default(22),
+    sshUser: text('ssh_user').notNull().default('root'),
+    // AES-256-GCM ciphertexts bound to the row id (lib/secrets.ts); never returned by the API.
+    sshPasswordEnc: text('ssh_password_enc'),
+    sshPrivateKeyEnc: text('ssh_private_key_enc'),
+    hostKeyFingerprint: text('host_key_fingerprint'),
+    email: text('email').notNull(),
+    // Empty until the destination step: the wizard resumes there (spec §4 resume rule).
+    targetServer: text('target_server'),
+    status: proxyStatusEnum('status').notNull().default('pending'),
+    sslConfigured: boolean('ssl_configured').notNull().default(false),
+    nginxConfigPath: text('nginx_config_path'),
+    certificateExpiresAt: timestamp('certificate_expires_at', { withTimezone: true }),
+    lastDeployedAt: timestamp('last_deployed_at', { withTimezone: true }),
+    deployedSnapshot: jsonb('deployed_snapshot').$type<TDeployedSnapshot>(),
+    customScriptName: text('custom_script_name'),
+    customScript: text('custom_script'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('proxy_configurations_domain_key').on(sql`lower(${t.domain})`),
+    index('proxy_configurations_user_idx').on(t.userId, t.createdAt),
+  ],
+);
+
+export type TProxyConfigurationRow = typeof proxyConfigurations.$inferSelect;
+export type TNewProxyConfigurationRow = typeof proxyConfigurations.$inferInsert;
