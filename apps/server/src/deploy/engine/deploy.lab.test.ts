@@ -61,6 +61,7 @@ describe('a deployment as root (s1)', () => {
     expect(done.certificateExpiresAt.getTime()).toBeGreaterThan(Date.now());
     expect(done.warnings).toEqual([]);
     expect(log.text()).toContain('certbot obtained a certificate');
+    expect(log.text()).toContain('HTTPS works (HTTP/2)');
 
     const page = await httpsGet(lab.status, s1.address, domain(), '/hello?x=1');
     expect(page.status).toBe(200);

@@ -46,6 +46,24 @@ describe('connection failures', () => {
     expect(log.text()).not.toContain('Not-the-password-7');
   });
 
+  it('a user who may not use sudo is sudo_refused, with what sudo said', async () => {
+    await lab.exec(
+      s1.name,
+      ['bash', '-c', 'useradd --create-home --shell /bin/bash nosudo && chpasswd'],
+      'nosudo:No-sudo-pw-1\n',
+    );
+    const input = deployInput(lab.status, s1, 'deploy', s1.domains[0]!, {
+      sshUser: 'nosudo',
+      auth: { password: 'No-sudo-pw-1' },
+    });
+    const { failure, log } = await failed(input);
+    expect(failure.code).toBe('sudo_refused');
+    expect(failure.step).toBe('connect');
+    expect(failure.message).toContain('nosudo is not allowed to use sudo');
+    expect(failure.message).toMatch(/not in the sudoers file/);
+    expect(log.text()).not.toContain('No-sudo-pw-1');
+  });
+
   it('a changed host key is refused with both fingerprints, before logging in', async () => {
     const pinned = 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
     const keys: string[] = [];

@@ -23,7 +23,13 @@ async function trustedRoots(extraCaFile?: string): Promise<string[]> {
   return roots;
 }
 
-function handshake(input: TVerifyInput, ca: string[]): Promise<tls.PeerCertificate> {
+interface THandshake {
+  cert: tls.PeerCertificate;
+  /** The protocol agreed by ALPN: 'h2' when nginx serves HTTP/2. */
+  alpn: string | false | null;
+}
+
+function handshake(input: TVerifyInput, ca: string[]): Promise<THandshake> {
   return new Promise((resolve, reject) => {
     const socket = tls.connect({
       host: input.serverIp,
@@ -35,8 +41,9 @@ function handshake(input: TVerifyInput, ca: string[]): Promise<tls.PeerCertifica
     });
     socket.once('secureConnect', () => {
       const cert = socket.getPeerCertificate();
+      const alpn = socket.alpnProtocol;
       socket.end();
-      resolve(cert);
+      resolve({ cert, alpn });
     });
     socket.once('timeout', () => {
       socket.destroy();
@@ -97,11 +104,11 @@ export async function verifyStep(
   log.info(`Checking HTTPS from Portico: connecting to ${input.serverIp}:443 as ${input.domain}.`);
   const ca = await trustedRoots(input.extraCaFile);
   const started = Date.now();
-  let cert: tls.PeerCertificate | undefined;
+  let shake: THandshake | undefined;
   let last: (Error & { code?: string }) | undefined;
-  while (!cert) {
+  while (!shake) {
     try {
-      cert = await handshake(input, ca);
+      shake = await handshake(input, ca);
     } catch (error) {
       last = error as Error & { code?: string };
       if (Date.now() - started > RETRY_FOR_MS) {
@@ -110,10 +117,11 @@ export async function verifyStep(
       await new Promise((r) => setTimeout(r, 500));
     }
   }
+  const { cert, alpn } = shake;
   const expiresAt = new Date(cert.valid_to);
   const issuer = cert.issuer?.CN ?? cert.issuer?.O ?? 'an unnamed issuer';
   log.success(
-    `HTTPS works: the certificate for ${input.domain} is valid, issued by ${issuer}, and expires on ${expiresAt.toISOString()}.`,
+    `HTTPS works${alpn === 'h2' ? ' (HTTP/2)' : ''}: the certificate for ${input.domain} is valid, issued by ${issuer}, and expires on ${expiresAt.toISOString()}.`,
   );
 
   const warnings: string[] = [];
