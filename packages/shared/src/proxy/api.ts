@@ -1,0 +1,165 @@
+import { z } from 'zod';
+import { ZEmail } from '../auth/schemas';
+import {
+  ZDomain,
+  ZLogLevel,
+  ZProxyStatus,
+  ZServerIp,
+  ZSshPassword,
+  ZSshUser,
+  ZTargetServer,
+} from './schemas';
+
+// Request and response shapes of the proxy, checks and deployment calls (spec §7, decisions.md).
+
+export const ZUuid = z.uuid('validation.invalidId');
+export const ZHostKeyFingerprint = z
+  .string()
+  .regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'validation.fingerprint.invalid');
+const ZPort = z.coerce
+  .number({ error: 'validation.port.number' })
+  .int('validation.port.number')
+  .min(1, 'validation.port.min')
+  .max(65535, 'validation.port.max');
+
+export const ZIdParams = z.object({ id: ZUuid });
+export const ZConfigurationIdParams = z.object({ configurationId: ZUuid });
+
+/** POST /api/proxy-configurations: creates, or updates when configurationId is the caller's. */
+export const ZSaveProxyInput = z.object({
+  configurationId: ZUuid.optional(),
+  serverIp: ZServerIp,
+  domain: ZDomain,
+  sshUser: ZSshUser.default('root'),
+  sshPort: ZPort.default(22),
+  // Optional only when resuming a configuration that already holds a password.
+  sshPassword: ZSshPassword.optional(),
+  email: ZEmail,
+  targetServer: ZTargetServer.optional(),
+  // What the SSH test observed; pinned on save (trust on first use).
+  hostKeyFingerprint: ZHostKeyFingerprint.optional(),
+});
+export type TSaveProxyInput = z.infer<typeof ZSaveProxyInput>;
+
+export const ZProxyConfiguration = z.object({
+  id: z.string(),
+  userId: z.string(),
+  domain: z.string(),
+  serverIp: z.string(),
+  sshPort: z.number(),
+  sshUser: z.string(),
+  // Write-only secret: only whether one is stored (decisions.md).
+  hasSshPassword: z.boolean(),
+  email: z.string(),
+  targetServer: z.string().nullable(),
+  status: ZProxyStatus,
+  sslConfigured: z.boolean(),
+  nginxConfigPath: z.string().nullable(),
+  hostKeyFingerprint: z.string().nullable(),
+  certificateExpiresAt: z.string().nullable(),
+  lastDeployedAt: z.string().nullable(),
+  /** Domain, target or server changed since the last successful deployment. */
+  changedSinceDeploy: z.boolean(),
+  customScriptName: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TProxyConfiguration = z.infer<typeof ZProxyConfiguration>;
+
+export const ZSaveProxyResponse = z.object({ id: z.string() });
+
+/** PUT /api/user/proxy-configurations/{id} and the admin twin. */
+export { type TEditProxyInput, ZEditProxyInput } from './schemas';
+
+export const ZCheckDuplicateInput = z.object({
+  domain: ZDomain,
+  serverIp: ZServerIp,
+  sshUser: ZSshUser.default('root'),
+  configurationId: ZUuid.optional(),
+});
+export const ZCheckDuplicateResponse = z.object({ isDuplicate: z.boolean() });
+
+export const ZValidateDnsInput = z.object({ domain: ZDomain, serverIp: ZServerIp });
+export const ZDnsValidationResult = z.object({
+  isValid: z.boolean(),
+  resolvedIps: z.array(z.string()),
+  expectedIp: z.string(),
+  /** Plain words in the caller's language: no such domain, timeout, points elsewhere. */
+  error: z.string().nullable(),
+});
+export type TDnsValidationResult = z.infer<typeof ZDnsValidationResult>;
+
+export const ZTestSshInput = z.object({
+  serverIp: ZServerIp,
+  username: ZSshUser,
+  port: ZPort.default(22),
+  // Omitted when resuming: the stored password of configurationId is used.
+  password: ZSshPassword.optional(),
+  configurationId: ZUuid.optional(),
+});
+export const ZSshTestResult = z.object({
+  connected: z.boolean(),
+  fingerprint: ZHostKeyFingerprint.nullable(),
+  /** One uniform message in the caller's language; never echoes the password. */
+  error: z.string().nullable(),
+});
+export type TSshTestResult = z.infer<typeof ZSshTestResult>;
+
+export const ZDestinationStatus = z.enum(['online', 'offline', 'unknown']);
+export const ZDestinationServer = z.object({
+  id: z.string(),
+  name: z.string(),
+  endpoint: z.string(),
+  description: z.string().nullable(),
+  status: ZDestinationStatus,
+  load: z.string().nullable(),
+  latency: z.number().nullable(),
+  isActive: z.boolean(),
+  maintenanceNote: z.string().nullable(),
+});
+export type TDestinationServer = z.infer<typeof ZDestinationServer>;
+
+export const ZUploadScriptResponse = z.object({ filename: z.string() });
+
+export const ZDeployResponse = z.object({ success: z.literal(true), deploymentId: z.string() });
+export type TDeployResponse = z.infer<typeof ZDeployResponse>;
+
+export const ZDeploymentLogEntry = z.object({
+  id: z.number(),
+  configurationId: z.string(),
+  deploymentId: z.string().nullable(),
+  level: ZLogLevel,
+  message: z.string(),
+  timestamp: z.string(),
+});
+export type TDeploymentLogEntry = z.infer<typeof ZDeploymentLogEntry>;
+
+export const ZDeleteProxyQuery = z.object({
+  removeFromServer: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  removeCertificate: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+});
+
+/** Messages on /ws?configId= (decisions.md). Other types are ignored by clients. */
+export const ZWsMessage = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('deployment_progress'),
+    data: z.object({
+      id: z.number(),
+      deploymentId: z.string().nullable(),
+      message: z.string(),
+      level: ZLogLevel,
+      timestamp: z.string(),
+    }),
+  }),
+  z.object({
+    type: z.literal('deployment_status'),
+    data: z.object({ status: ZProxyStatus, deploymentId: z.string().nullable() }),
+  }),
+]);
+export type TWsMessage = z.infer<typeof ZWsMessage>;
