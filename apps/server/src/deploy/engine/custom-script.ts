@@ -27,7 +27,8 @@ export async function customScriptStep(
   }
   const path = `/tmp/portico-script-${randomBytes(8).toString('hex')}.sh`;
   c.log.info('Uploading the custom script and running it on the server as root.');
-  await c.session.writeFile(path, script, 0o700);
+  // A script saved on Windows would fail on its first line ($'\r': command not found).
+  await c.session.writeFile(path, script.replace(/\r\n/g, '\n'), 0o700);
   const r = await asRoot(c.session, RUN, {
     args: [path, env.domain, env.target],
     onLine: c.log.stream('script'),

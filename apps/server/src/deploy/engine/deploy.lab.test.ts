@@ -123,7 +123,8 @@ describe('a deployment as root (s1)', () => {
   });
 
   it('runs the custom script last on the server and streams its output', async () => {
-    const script = 'echo "configuring $PORTICO_DOMAIN"\nid -u > /root/portico-script-ran\n';
+    // Saved on Windows: CRLF line endings.
+    const script = 'echo "configuring $PORTICO_DOMAIN"\r\nid -u > /root/portico-script-ran\r\n';
     const { outcome, log } = await deploy(
       deployInput(lab.status, s1, 'root', domain(), { customScript: script }),
     );
