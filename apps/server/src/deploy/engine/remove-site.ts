@@ -1,6 +1,6 @@
 import { certName, sitePaths } from '../site-names';
 import type { TSshSession } from '../ssh';
-import { assertDomain } from '../validate';
+import { assertDomain, assertIpv4, assertPort } from '../validate';
 import { connectStep } from './connect-step';
 import { detectOs } from './detect-os';
 import { StepError, toFailure, withOutput } from './failure';
@@ -76,11 +76,13 @@ export async function removeSite(
   ctx: TEngineContext,
 ): Promise<TRemoveOutcome> {
   const log = new EngineLog(ctx.log);
+  let step = 'validate';
   try {
-    const key = `${input.serverIp}:${input.sshPort}`;
+    const key = `${assertIpv4(input.serverIp, 'serverIp')}:${assertPort(input.sshPort, 'sshPort')}`;
+    step = 'connect';
     return await withServerLock(key, log, ctx.signal, () => remove(input, ctx, log));
   } catch (error) {
-    const failure = toFailure(error, 'connect', ctx.signal);
+    const failure = toFailure(error, step, ctx.signal);
     log.error(failure.message);
     await log.flush();
     return { status: 'failed', failure };

@@ -1,5 +1,12 @@
 import type { TSshSession } from '../ssh';
-import { assertDomain, assertEmail, assertIpv4, formatTarget, normalizeTarget } from '../validate';
+import {
+  assertDomain,
+  assertEmail,
+  assertIpv4,
+  assertPort,
+  formatTarget,
+  normalizeTarget,
+} from '../validate';
 import { certificateStep } from './certificate';
 import { connectStep } from './connect-step';
 import { customScriptStep } from './custom-script';
@@ -30,12 +37,14 @@ export async function runDeployment(
   ctx: TEngineContext,
 ): Promise<TDeployOutcome> {
   const log = new EngineLog(ctx.log);
+  let step = 'validate';
   try {
-    const key = `${input.serverIp}:${input.sshPort}`;
+    const key = `${assertIpv4(input.serverIp, 'serverIp')}:${assertPort(input.sshPort, 'sshPort')}`;
+    step = 'connect';
     return await withServerLock(key, log, ctx.signal, () => deploy(input, ctx, log));
   } catch (error) {
     // Only waiting for the lock throws: deploy() turns its own failures into outcomes.
-    const failure = toFailure(error, 'connect', ctx.signal);
+    const failure = toFailure(error, step, ctx.signal);
     log.error(failure.message);
     await log.flush();
     return { status: 'failed', failure };
