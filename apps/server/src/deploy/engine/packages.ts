@@ -19,6 +19,16 @@ if ! $pm -q list certbot >/dev/null 2>&1 && [ -r /etc/os-release ] && ! grep -qi
 fi
 $pm -y install nginx certbot 2>&1`;
 
+// Under SELinux (RHEL family) nginx may not open connections to upstreams until this boolean
+// is on; without it every request through the proxy answers 502 ("Permission denied").
+const SELINUX = `if command -v getenforce >/dev/null 2>&1 && [ "$(getenforce 2>/dev/null)" = Enforcing ]; then
+  if getsebool httpd_can_network_connect 2>/dev/null | grep -q -- '--> off'; then
+    if setsebool -P httpd_can_network_connect 1 2>&1; then echo PORTICO_SELINUX=enabled; else echo PORTICO_SELINUX=failed; fi
+  else
+    echo PORTICO_SELINUX=ok
+  fi
+fi`;
+
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 
 /** Step 3: nginx and certbot installed (only when missing), and nginx running. */
@@ -56,6 +66,18 @@ export async function ensurePackages(c: TStepContext): Promise<void> {
       );
     }
     c.log.success(`Installed ${missing.join(' and ')}.`);
+  }
+
+  const selinux = await asRoot(c.session, SELINUX);
+  const state = marked(selinux.stdout, 'PORTICO_SELINUX')[0];
+  if (state === 'enabled') {
+    c.log.info(
+      'SELinux is enforcing: allowed nginx to connect to upstream services (setsebool -P httpd_can_network_connect 1).',
+    );
+  } else if (state === 'failed') {
+    c.log.warning(
+      `SELinux is enforcing and httpd_can_network_connect could not be turned on, so nginx may answer 502 for every request: ${selinux.stdout.replace(/^PORTICO_SELINUX=.*$/m, '').trim()}`,
+    );
   }
 
   const status = await nginxStatus(c);

@@ -1,7 +1,8 @@
 import { StepError, withOutput } from './failure';
 import { checkDns } from './preflight-dns';
+import { firewallAdvice, firewalldBlockedPorts, ufwBlockedPorts } from './preflight-firewall';
 import { foreignListeners, parseDf, parseListeners } from './preflight-ports';
-import { asRoot, marked, outputOf, prefixed, type TStepContext } from './step-context';
+import { asRoot, firstMarked, marked, outputOf, prefixed, type TStepContext } from './step-context';
 
 /** Enough for nginx, certbot and their dependencies, with room for logs. */
 const MIN_FREE_KB = 150 * 1024;
@@ -11,7 +12,12 @@ const PROBE = `if command -v ss >/dev/null 2>&1; then
 else
   echo PORTICO_SS=missing
 fi
-df -Pk / /etc /var 2>&1 | sed 's/^/PORTICO_DF:/'`;
+df -Pk / /etc /var 2>&1 | sed 's/^/PORTICO_DF:/'
+if command -v ufw >/dev/null 2>&1; then ufw status 2>/dev/null | sed 's/^/PORTICO_UFW:/'; fi
+if command -v firewall-cmd >/dev/null 2>&1 && firewall-cmd --state >/dev/null 2>&1; then
+  echo "PORTICO_FWD_SERVICES=$(firewall-cmd --list-services 2>/dev/null)"
+  echo "PORTICO_FWD_PORTS=$(firewall-cmd --list-ports 2>/dev/null)"
+fi`;
 
 /** Step 2: who holds ports 80/443, free disk, and the domain's A record. */
 export async function preflight(
@@ -65,6 +71,18 @@ export async function preflight(
   const least = df.reduce((min, d) => Math.min(min, d.availableKb), Number.POSITIVE_INFINITY);
   if (Number.isFinite(least)) {
     c.log.info(`Free disk space is sufficient (${Math.floor(least / 1024)} MB or more).`);
+  }
+
+  const ufw = prefixed(r.stdout, 'PORTICO_UFW:').join('\n');
+  const ufwBlocked = ufwBlockedPorts(ufw);
+  if (ufwBlocked.length > 0) c.log.warning(firewallAdvice('ufw', ufwBlocked));
+  const services = firstMarked(r.stdout, 'PORTICO_FWD_SERVICES');
+  if (services !== undefined) {
+    const blocked = firewalldBlockedPorts(
+      services,
+      firstMarked(r.stdout, 'PORTICO_FWD_PORTS') ?? '',
+    );
+    if (blocked.length > 0) c.log.warning(firewallAdvice('firewalld', blocked));
   }
 
   await checkDns(input.domain, input.serverIp, c.settings.dnsServers, c.log);
