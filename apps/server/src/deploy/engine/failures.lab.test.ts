@@ -181,6 +181,32 @@ describe('the ACME server’s own TLS certificate', () => {
   });
 });
 
+describe('warnings that do not stop a deployment', () => {
+  it('an active ufw that does not allow 80/443 is named with the command to open them', async () => {
+    // A stand-in ufw inside the test server, printing what Ubuntu's ufw prints.
+    const fake =
+      '#!/bin/sh\nprintf "Status: active\\n\\nTo Action From\\n-- ------ ----\\nOpenSSH ALLOW Anywhere\\n"\n';
+    await lab.exec(
+      s1.name,
+      ['bash', '-c', 'cat > /usr/local/sbin/ufw && chmod 755 /usr/local/sbin/ufw'],
+      fake,
+    );
+    try {
+      const log = captureLog();
+      const outcome = await runDeployment(
+        deployInput(lab.status, s1, 'root', s1.domains[1]!),
+        engineContext(lab.status, log),
+      );
+      expect(outcome.status, log.text()).toBe('completed');
+      const warning = log.lines.find((l) => l.level === 'warning' && l.message.includes('ufw'));
+      expect(warning?.message).toContain('does not allow ports 80 and 443');
+      expect(warning?.message).toContain('ufw allow 80/tcp && ufw allow 443/tcp');
+    } finally {
+      await lab.exec(s1.name, ['rm', '-f', '/usr/local/sbin/ufw']);
+    }
+  });
+});
+
 describe('cancellation', () => {
   it('an aborted deployment stops at once and reports cancelled', async () => {
     const controller = new AbortController();
