@@ -6,6 +6,7 @@ import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
+import { checksRoutes } from './modules/checks/checks.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createUsersRepository } from './modules/users/users.repository';
@@ -21,7 +22,8 @@ import { staticFiles } from './plugins/static';
 import { swagger } from './plugins/swagger';
 
 export interface TAppOptions {
-  config: Pick<TConfig, 'registration' | 'trustProxy' | 'logLevel'>;
+  config: Pick<TConfig, 'registration' | 'trustProxy' | 'logLevel'> &
+    Partial<Pick<TConfig, 'dnsServers' | 'secretKeyFile'>>;
   database: TDatabase;
   sessionSecret: string;
   /** false silences logs (tests); otherwise pino at config.logLevel. */
@@ -101,6 +103,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     rateLimits: options.rateLimits ?? DEFAULT_AUTH_RATE_LIMITS,
   });
 
+  await app.register(checksRoutes, { database: options.database, config: options.config });
   await app.register(staticFiles, {
     root: options.webRoot === undefined ? findWebRoot() : (options.webRoot ?? undefined),
   });

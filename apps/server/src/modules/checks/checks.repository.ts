@@ -1,0 +1,36 @@
+import { and, eq } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import { proxyConfigurations } from '../../db/schema';
+
+export type TChecksRepository = ReturnType<typeof createChecksRepository>;
+
+/** What the SSH test needs from a configuration: where it points and what is stored for it. */
+export interface TStoredSshTarget {
+  id: string;
+  serverIp: string;
+  sshPort: number;
+  sshUser: string;
+  sshPasswordEnc: string | null;
+  hostKeyFingerprint: string | null;
+}
+
+export function createChecksRepository(db: TDb) {
+  return {
+    /** The configuration when it belongs to `userId`; undefined otherwise (404, never 403). */
+    async findOwnSshTarget(userId: string, id: string): Promise<TStoredSshTarget | undefined> {
+      const [row] = await db
+        .select({
+          id: proxyConfigurations.id,
+          serverIp: proxyConfigurations.serverIp,
+          sshPort: proxyConfigurations.sshPort,
+          sshUser: proxyConfigurations.sshUser,
+          sshPasswordEnc: proxyConfigurations.sshPasswordEnc,
+          hostKeyFingerprint: proxyConfigurations.hostKeyFingerprint,
+        })
+        .from(proxyConfigurations)
+        .where(and(eq(proxyConfigurations.id, id), eq(proxyConfigurations.userId, userId)))
+        .limit(1);
+      return row;
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { pickLanguage, ZApiError } from '@portico/shared/api-error';
+import { translate } from '@portico/shared/i18n/translate';
+import {
+  ZDnsValidationResult,
+  ZSshTestResult,
+  ZTestSshInput,
+  ZValidateDnsInput,
+} from '@portico/shared/proxy/api';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { TDatabase } from '../../db/client';
+import { openSecretBox, type TSecretBox } from '../../lib/secrets';
+import { createChecksRepository } from './checks.repository';
+import { createDnsService } from './dns.service';
+import type { TMessage } from './keyed-error';
+import { createSshTestService } from './ssh-test.service';
+import { byUser, keyedRateLimit } from './user-rate-limit';
+
+export interface TChecksRoutesOptions {
+  database: TDatabase;
+  config: { dnsServers?: string[]; secretKeyFile?: string };
+}
+
+const tags = ['checks'];
+const MINUTE = 60_000;
+
+/** Opened once, on first need: the checks work without a key until a stored password is used. */
+function lazySecretBox(path: string | undefined): () => TSecretBox {
+  let box: TSecretBox | undefined;
+  return () => {
+    if (!path) throw new Error('no secret key file configured');
+    box ??= openSecretBox(path);
+    return box;
+  };
+}
+
+function say(request: FastifyRequest, message: TMessage): string {
+  return translate(pickLanguage(request.headers['accept-language']), message.key, message.params);
+}
+
+export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesOptions) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
+  const ssh = createSshTestService({
+    repository: createChecksRepository(options.database.db),
+    secrets: lazySecretBox(options.config.secretKeyFile),
+  });
+
+  r.post(
+    '/api/validate-dns',
+    {
+      schema: {
+        tags,
+        body: ZValidateDnsInput,
+        response: { 200: ZDnsValidationResult, 400: ZApiError, 401: ZApiError, 429: ZApiError },
+      },
+      // The wizard checks once and on Retry; 30 a minute leaves room for impatience only.
+      preHandler: [
+        app.requireUser,
+        keyedRateLimit(app, 'validate-dns', [{ max: 30, windowMs: MINUTE, key: byUser }]),
+      ],
+    },
+    async (request) => {
+      const result = await dns.check(request.body.domain, request.body.serverIp);
+      return { ...result, error: result.error ? say(request, result.error) : null };
+    },
+  );
+
+  r.post(
+    '/api/test-ssh',
+    {
+      schema: {
+        tags,
+        body: ZTestSshInput,
+        response: {
+          200: ZSshTestResult,
+          400: ZApiError,
+          401: ZApiError,
+          404: ZApiError,
+          429: ZApiError,
+        },
+      },
+      preHandler: [
+        app.requireUser,
+        keyedRateLimit(app, 'test-ssh', [
+          { max: 10, windowMs: MINUTE, key: byUser },
+          // Shared by every account: several accounts cannot pool their budgets against one host.
+          {
+            max: 30,
+            windowMs: 10 * MINUTE,
+            key: (request) => (request.body as { serverIp: string }).serverIp,
+          },
+        ]),
+      ],
+    },
+    async (request) => {
+      const result = await ssh.test(request.user!.id, request.body);
+      const error = result.cause
+        ? say(request, { key: 'checks.ssh.failed', params: { cause: say(request, result.cause) } })
+        : null;
+      return { connected: result.connected, fingerprint: result.fingerprint ?? null, error };
+    },
+  );
+}

@@ -1,0 +1,128 @@
+import { connectSsh, HostKeyMismatchError, SshError } from '../../deploy/ssh';
+import { AppError } from '../../lib/app-error';
+import { SecretDecryptError, SecretKeyError, secretAad, type TSecretBox } from '../../lib/secrets';
+import type { TChecksRepository } from './checks.repository';
+import { KeyedError, type TMessage } from './keyed-error';
+
+/**
+ * POST /api/test-ssh: one login attempt against the user's server, at most 10 s.
+ *
+ * What the answer reveals, on purpose: `connected` (it must: that is the test) and, on failure,
+ * one fixed sentence plus a cause category: connection refused, no answer in time, login
+ * refused, host key changed, or "not an SSH server". The categories tell the user which thing to
+ * fix (firewall, sshd, password, reinstall) and reveal nothing a plain TCP connect or the
+ * success flag would not already tell an attacker. What limits using Portico as a relay to guess
+ * passwords on someone else's server is not vagueness but volume: every attempt costs the caller
+ * a signed-in account and counts against a per-user limit and a per-target-host limit shared by
+ * all users (see checks.routes.ts). The server's own words (banner, error text) are never passed
+ * on, the password never appears in an answer or a log line, and a stored password is only ever
+ * sent to the host and user it was saved for.
+ */
+
+export const SSH_TEST_TIMEOUT_MS = 10_000;
+
+export interface TSshTestInput {
+  serverIp: string;
+  username: string;
+  port: number;
+  password?: string;
+  configurationId?: string;
+}
+
+export interface TSshCheck {
+  connected: boolean;
+  fingerprint: string | null;
+  /** Why it failed; the route puts it after the one uniform sentence. */
+  cause?: TMessage;
+}
+
+export interface TSshTestServiceOptions {
+  repository: TChecksRepository;
+  /** Opens the secret box on first use (the key file may be missing: said clearly then). */
+  secrets: () => TSecretBox;
+  timeoutMs?: number;
+}
+
+export type TSshTestService = ReturnType<typeof createSshTestService>;
+
+function causeOf(error: SshError): TMessage {
+  if (error instanceof HostKeyMismatchError) {
+    return {
+      key: 'checks.ssh.cause.hostKeyChanged',
+      params: { expected: error.expectedFingerprint, actual: error.actualFingerprint },
+    };
+  }
+  const errno = (error.cause as NodeJS.ErrnoException | undefined)?.code;
+  switch (error.code) {
+    case 'auth_failed':
+      return { key: 'checks.ssh.cause.authFailed' };
+    case 'timeout':
+      return { key: 'checks.ssh.cause.timedOut' };
+    case 'tcp_connect':
+      if (errno === 'ECONNREFUSED') return { key: 'checks.ssh.cause.refused' };
+      if (errno === 'EHOSTUNREACH' || errno === 'ENETUNREACH') {
+        return { key: 'checks.ssh.cause.unreachable' };
+      }
+      return { key: 'checks.ssh.cause.timedOut' };
+    case 'connection_lost':
+      return { key: 'checks.ssh.cause.timedOut' };
+    default:
+      return { key: 'checks.ssh.cause.protocol' };
+  }
+}
+
+export function createSshTestService(options: TSshTestServiceOptions) {
+  const timeoutMs = options.timeoutMs ?? SSH_TEST_TIMEOUT_MS;
+
+  function decrypt(stored: string, configurationId: string): string {
+    try {
+      return options.secrets().decrypt(stored, secretAad('proxy', configurationId, 'sshPassword'));
+    } catch (error) {
+      if (error instanceof SecretKeyError || error instanceof SecretDecryptError) {
+        throw new KeyedError('secret_unreadable', 500, 'errors.secretKeyUnreadable');
+      }
+      throw error;
+    }
+  }
+
+  return {
+    async test(userId: string, input: TSshTestInput): Promise<TSshCheck> {
+      let password = input.password;
+      let expectedFingerprint: string | undefined;
+      if (input.configurationId) {
+        const stored = await options.repository.findOwnSshTarget(userId, input.configurationId);
+        if (!stored) throw new AppError('not_found', 404);
+        const sameHost = stored.serverIp === input.serverIp && stored.sshPort === input.port;
+        // The pin belongs to the host it was taken from; a new address is a new first contact.
+        if (sameHost && stored.hostKeyFingerprint) expectedFingerprint = stored.hostKeyFingerprint;
+        if (
+          password === undefined &&
+          sameHost &&
+          stored.sshUser === input.username &&
+          stored.sshPasswordEnc
+        ) {
+          password = decrypt(stored.sshPasswordEnc, stored.id);
+        }
+      }
+      if (password === undefined) {
+        throw new KeyedError('password_required', 400, 'checks.ssh.passwordRequired');
+      }
+
+      try {
+        const session = await connectSsh({
+          host: input.serverIp,
+          port: input.port,
+          username: input.username,
+          password,
+          expectedFingerprint,
+          timeoutMs,
+        });
+        session.close();
+        return { connected: true, fingerprint: session.fingerprint };
+      } catch (error) {
+        if (!(error instanceof SshError)) throw error;
+        return { connected: false, fingerprint: null, cause: causeOf(error) };
+      }
+    },
+  };
+}
