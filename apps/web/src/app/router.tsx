@@ -3,6 +3,9 @@ import { PageSpinner } from '@/components/layout/page-spinner';
 import { useUser } from '@/features/auth/api/get-user';
 import { LandingPage } from '@/features/auth/components/landing-page';
 import { HomePage } from '@/features/home/components/home-page';
+import { ProxyWizardPage } from '@/features/wizard/components/proxy-wizard-page';
+import { ProxyDetailsPage } from '@/features/proxies/components/proxy-details-page';
+import { ProxyList } from '@/features/proxies/components/proxy-list';
 import { AppLayout, PublicLayout } from './layout';
 import { NotFound } from './routes/not-found';
 
@@ -29,11 +32,13 @@ export function AppRouter() {
     <AppLayout user={user}>
       <Switch>
         <Route path="/">
-          <HomePage user={user} />
+          <HomePage user={user} proxies={<ProxyList />} />
         </Route>
         <Route path="/home">
-          <HomePage user={user} />
+          <HomePage user={user} proxies={<ProxyList />} />
         </Route>
+        <Route path="/proxy-details/:id">{({ id }) => <ProxyDetailsPage key={id} id={id} />}</Route>
+        <Route path="/proxy-wizard" component={ProxyWizardPage} />
         <Route>
           <NotFound signedIn />
         </Route>

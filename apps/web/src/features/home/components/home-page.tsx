@@ -1,47 +1,96 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
+import { ArrowRightIcon, ListIcon, PlusIcon, ShieldCheckIcon, ZapIcon } from 'lucide-react';
+import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Avatar, AvatarFallback } from '@/components/ui/avatar';
-import { Badge } from '@/components/ui/badge';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { initials } from '@/lib/utils';
+import { Link } from 'wouter';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 
-/** Signed-in home: the welcome line (first name, else username). The dashboard comes later. */
-export function HomePage({ user }: { user: TPublicUser }) {
+export const WIZARD_HREF = '/proxy-wizard';
+export const PROXY_LIST_ANCHOR = 'proxies';
+
+type TProps = {
+  user: TPublicUser;
+  /** The proxy list, composed by the app layer (features do not import each other). */
+  proxies?: React.ReactNode;
+};
+
+/** Spec §2 home: welcome (first name, else username), create card, quick actions, the list. */
+export function HomePage({ user, proxies }: TProps) {
   const { t } = useTranslation();
   const name = user.firstName?.trim() || user.username;
+
+  const viewAll = (event: React.MouseEvent<HTMLAnchorElement>) => {
+    const target = document.getElementById(PROXY_LIST_ANCHOR);
+    if (!target) return;
+    event.preventDefault();
+    target.scrollIntoView({ behavior: 'smooth', block: 'start' });
+    target.querySelector<HTMLElement>('h2')?.focus({ preventScroll: true });
+  };
+
   return (
-    <div className="mx-auto w-full max-w-6xl px-4 py-8 sm:px-6 sm:py-12">
-      <h1
-        className="text-2xl font-bold tracking-tight break-words sm:text-3xl"
-        data-testid="welcome-heading"
-      >
-        {t('home.welcome', { name })}
-      </h1>
-      <p className="mt-2 text-muted-foreground">{t('home.subtitle')}</p>
-      <Card className="mt-8 max-w-xl">
-        <CardHeader className="flex-row items-center gap-4">
-          <Avatar className="size-12">
-            <AvatarFallback className="text-base" aria-hidden="true">
-              {initials(user)}
-            </AvatarFallback>
-          </Avatar>
-          <CardTitle>{t('home.profileTitle')}</CardTitle>
-        </CardHeader>
-        <CardContent>
-          <dl className="grid gap-3 text-sm sm:grid-cols-[8rem_1fr]">
-            <dt className="text-muted-foreground">{t('home.username')}</dt>
-            <dd className="font-medium break-all">{user.username}</dd>
-            <dt className="text-muted-foreground">{t('home.email')}</dt>
-            <dd className="font-medium break-all">{user.email}</dd>
-            <dt className="text-muted-foreground">{t('home.role')}</dt>
-            <dd>
-              <Badge variant={user.role === 'admin' ? 'default' : 'secondary'}>
-                {t(`home.roles.${user.role}`)}
-              </Badge>
-            </dd>
-          </dl>
-        </CardContent>
-      </Card>
+    <div className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-8 sm:px-6 sm:py-12">
+      <div>
+        <h1
+          className="text-2xl font-bold tracking-tight break-words sm:text-3xl"
+          data-testid="welcome-heading"
+        >
+          {t('home.welcome', { name })}
+        </h1>
+        <p className="mt-2 text-muted-foreground">{t('home.subtitle')}</p>
+      </div>
+
+      <div className="grid gap-4 md:grid-cols-[2fr_1fr]">
+        <Card className="relative overflow-hidden border-indigo-200 bg-primary-soft">
+          <CardHeader>
+            <div className="flex items-center gap-2 text-primary">
+              <ShieldCheckIcon className="size-5" aria-hidden="true" />
+              <CardTitle>{t('home.create.title')}</CardTitle>
+            </div>
+            <CardDescription className="text-foreground/80">
+              {t('home.create.description')}
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild data-testid="create-proxy">
+              <Link href={WIZARD_HREF}>
+                <PlusIcon aria-hidden="true" />
+                {t('home.create.action')}
+                <ArrowRightIcon aria-hidden="true" />
+              </Link>
+            </Button>
+          </CardContent>
+        </Card>
+        <Card>
+          <CardHeader>
+            <div className="flex items-center gap-2">
+              <ZapIcon className="size-5 text-primary" aria-hidden="true" />
+              <CardTitle>{t('home.quickActions.title')}</CardTitle>
+            </div>
+          </CardHeader>
+          <CardContent className="grid gap-2">
+            <Button asChild variant="outline" className="justify-start" data-testid="quick-create">
+              <Link href={WIZARD_HREF}>
+                <PlusIcon aria-hidden="true" />
+                {t('home.quickActions.create')}
+              </Link>
+            </Button>
+            <Button
+              asChild
+              variant="outline"
+              className="justify-start"
+              data-testid="quick-view-all"
+            >
+              <a href={`#${PROXY_LIST_ANCHOR}`} onClick={viewAll}>
+                <ListIcon aria-hidden="true" />
+                {t('home.quickActions.viewAll')}
+              </a>
+            </Button>
+          </CardContent>
+        </Card>
+      </div>
+
+      {proxies}
     </div>
   );
 }

@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { ApiError } from '@/lib/api-client';
+import { deploymentLogsQueryKey } from './get-deployment-logs';
+import { proxiesQueryKey } from './get-proxies';
+import { proxyQueryKey } from './get-proxy';
+
+export type TDeleteProxyInput = { id: string; removeFromServer: boolean };
+
+/** DELETE /api/proxy-configurations/{id}?removeFromServer=…; removal over SSH runs first. */
+export function deleteProxy({ id, removeFromServer }: TDeleteProxyInput) {
+  return api.requestJson<unknown>(
+    'DELETE',
+    `/api/proxy-configurations/${encodeURIComponent(id)}?removeFromServer=${removeFromServer}`,
+  );
+}
+
+/** 502 server_unreachable: the site could not be removed; "delete from Portico only" is offered. */
+export function isServerUnreachable(error: unknown): boolean {
+  return error instanceof ApiError && error.body?.code === 'server_unreachable';
+}
+
+export function useDeleteProxy() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteProxy,
+    onSuccess: async (_data, { id }) => {
+      queryClient.removeQueries({ queryKey: proxyQueryKey(id) });
+      queryClient.removeQueries({ queryKey: deploymentLogsQueryKey(id) });
+      await queryClient.invalidateQueries({ queryKey: proxiesQueryKey });
+    },
+  });
+}

@@ -1,0 +1,36 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { type QueryFunction, queryOptions, useQuery } from '@tanstack/react-query';
+import * as React from 'react';
+import { api } from '@/lib/api';
+
+/** GET /api/user/proxy-configurations: the caller's proxies, newest first. */
+export const proxiesQueryKey = ['/api/user/proxy-configurations'] as const;
+
+export function proxiesQueryOptions() {
+  return queryOptions<TProxyConfiguration[]>({
+    queryFn: api.getQueryFn<TProxyConfiguration[]>({ on401: 'throw' }) as QueryFunction<
+      TProxyConfiguration[]
+    >,
+    queryKey: proxiesQueryKey,
+    // Spec §2: the list refetches on mount and on focus even while the cache is fresh.
+    refetchOnMount: 'always',
+    refetchOnWindowFocus: 'always',
+  });
+}
+
+/**
+ * The list, refetched on mount, window focus and when the tab becomes visible again (TanStack's
+ * focus manager follows visibility only, so window focus is listened to here).
+ */
+export function useProxies() {
+  const query = useQuery(proxiesQueryOptions());
+  const { refetch } = query;
+  React.useEffect(() => {
+    const onFocus = () => {
+      void refetch({ cancelRefetch: false });
+    };
+    window.addEventListener('focus', onFocus);
+    return () => window.removeEventListener('focus', onFocus);
+  }, [refetch]);
+  return query;
+}

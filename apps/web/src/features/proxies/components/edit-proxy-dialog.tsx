@@ -1,0 +1,205 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { type TEditProxyInput, ZEditProxyInput } from '@portico/shared/proxy/api';
+import { SaveIcon } from 'lucide-react';
+import * as React from 'react';
+import { type FieldError, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { applyServerIssues, errorDescription, fieldErrorText } from '@/lib/form-errors';
+import { type TEditMode, useUpdateProxy } from '../api/update-proxy';
+
+type TEditForm = z.input<typeof ZEditProxyInput>;
+
+export type TEditableProxy = {
+  id: string;
+  domain?: string | null;
+  targetServer?: string | null;
+  serverIp?: string | null;
+  sshUser?: string | null;
+  sshPort?: number | null;
+};
+
+export type TEditOwner = { username: string; email: string };
+
+const FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
+const FIELD_BY_CODE = { domain_taken: 'domain' } as const;
+
+/** Spec §2 defaults: empty domain, target and host; user root; port 22. */
+export function editDefaults(proxy: TEditableProxy): TEditForm {
+  return {
+    domain: proxy.domain ?? '',
+    targetServer: proxy.targetServer ?? '',
+    serverIp: proxy.serverIp ?? '',
+    sshUser: proxy.sshUser || 'root',
+    sshPort: String(proxy.sshPort ?? 22),
+  };
+}
+
+export type TEditProxyDialogProps = {
+  proxy: TEditableProxy;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** 'admin' edits through the admin endpoint and shows the owner and the audit note. */
+  mode?: TEditMode;
+  owner?: TEditOwner;
+};
+
+export function EditProxyDialog({
+  proxy,
+  open,
+  onOpenChange,
+  mode = 'user',
+  owner,
+}: TEditProxyDialogProps) {
+  const { t } = useTranslation();
+  const update = useUpdateProxy();
+  const form = useForm<TEditForm, unknown, TEditProxyInput>({
+    resolver: zodResolver(ZEditProxyInput),
+    mode: 'onTouched',
+    defaultValues: editDefaults(proxy),
+  });
+  const { errors } = form.formState;
+  const { reset } = form;
+
+  // Each opening starts from the configuration as it is now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the dialog opens
+  React.useEffect(() => {
+    if (open) reset(editDefaults(proxy));
+  }, [open, reset]);
+
+  const onSubmit = form.handleSubmit(async (input) => {
+    try {
+      await update.mutateAsync({ id: proxy.id, input, mode });
+      toast({
+        title: mode === 'admin' ? t('proxies.edit.successAdmin') : t('proxies.edit.success'),
+        description:
+          mode === 'admin' && owner
+            ? t('proxies.edit.successAdminDescription', { owner: owner.username })
+            : input.domain,
+      });
+      onOpenChange(false);
+    } catch (error) {
+      applyServerIssues(error, form.setError, FIELDS, FIELD_BY_CODE);
+      toast({
+        variant: 'destructive',
+        title: t('proxies.edit.failed'),
+        description: errorDescription(error, t, t('proxies.edit.failedDefault')),
+      });
+    }
+  });
+
+  const pending = update.isPending;
+  const field = (name: (typeof FIELDS)[number]) =>
+    fieldErrorText(errors[name] as FieldError | undefined, t);
+  return (
+    <Dialog open={open} onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}>
+      <DialogContent data-testid="edit-proxy-dialog">
+        <DialogHeader>
+          <DialogTitle>
+            {mode === 'admin' ? t('proxies.edit.titleAdmin') : t('proxies.edit.title')}
+          </DialogTitle>
+          <DialogDescription>{t('proxies.edit.description')}</DialogDescription>
+        </DialogHeader>
+        {mode === 'admin' ? (
+          <Alert variant="warning">
+            <AlertDescription>
+              {owner ? (
+                <p data-testid="edit-proxy-owner">
+                  {t('proxies.edit.owner', { username: owner.username, email: owner.email })}
+                </p>
+              ) : null}
+              <p>{t('proxies.edit.auditNote')}</p>
+            </AlertDescription>
+          </Alert>
+        ) : null}
+        <form onSubmit={onSubmit} noValidate className="grid gap-4" id="edit-proxy-form">
+          <Field id="edit-domain" label={t('proxies.fields.domain')} error={field('domain')}>
+            {(aria) => (
+              <Input
+                {...aria}
+                autoCapitalize="none"
+                spellCheck={false}
+                placeholder="app.example.com"
+                {...form.register('domain')}
+              />
+            )}
+          </Field>
+          <Field
+            id="edit-target"
+            label={t('proxies.fields.targetServer')}
+            error={field('targetServer')}
+          >
+            {(aria) => (
+              <Input
+                {...aria}
+                autoCapitalize="none"
+                spellCheck={false}
+                placeholder="http://10.0.0.5:8080"
+                {...form.register('targetServer')}
+              />
+            )}
+          </Field>
+          <Field id="edit-host" label={t('proxies.fields.sshHost')} error={field('serverIp')}>
+            {(aria) => (
+              <Input
+                {...aria}
+                autoCapitalize="none"
+                spellCheck={false}
+                placeholder="203.0.113.10"
+                {...form.register('serverIp')}
+              />
+            )}
+          </Field>
+          <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
+            <Field id="edit-user" label={t('proxies.fields.sshUser')} error={field('sshUser')}>
+              {(aria) => (
+                <Input
+                  {...aria}
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  {...form.register('sshUser')}
+                />
+              )}
+            </Field>
+            <Field id="edit-port" label={t('proxies.fields.sshPort')} error={field('sshPort')}>
+              {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}
+            </Field>
+          </div>
+        </form>
+        <DialogFooter>
+          <Button
+            variant="outline"
+            onClick={() => onOpenChange(false)}
+            disabled={pending}
+            data-testid="edit-proxy-cancel"
+          >
+            {t('proxies.edit.cancel')}
+          </Button>
+          <Button
+            type="submit"
+            form="edit-proxy-form"
+            disabled={pending}
+            data-testid="edit-proxy-save"
+          >
+            {pending ? <Spinner className="text-current" /> : <SaveIcon aria-hidden="true" />}
+            {pending ? t('proxies.edit.saving') : t('proxies.edit.save')}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,169 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { RefreshCwIcon, RotateCcwIcon, SettingsIcon, Trash2Icon } from 'lucide-react';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'wouter';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { errorDescription } from '@/lib/form-errors';
+import { useDeleteProxy } from '../api/delete-proxy';
+import { useResetProxy } from '../api/reset-proxy';
+import { continueHref } from '../lib/status';
+import { DeleteProxyDialog } from './delete-proxy-dialog';
+import { useRedeployAction } from './use-redeploy-action';
+
+type TConfirmProps = {
+  trigger: React.ReactNode;
+  title: string;
+  description: string;
+  confirm: string;
+  onConfirm: () => void;
+  testId: string;
+};
+
+function ConfirmDialog({ trigger, title, description, confirm, onConfirm, testId }: TConfirmProps) {
+  const { t } = useTranslation();
+  return (
+    <AlertDialog>
+      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
+      <AlertDialogContent data-testid={`${testId}-dialog`}>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>{t('proxies.dialog.cancel')}</AlertDialogCancel>
+          <AlertDialogAction onClick={onConfirm} data-testid={`${testId}-confirm`}>
+            {confirm}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+/** Spec §2 side panel; §4: re-run disabled while deploying or pending, the others while pending. */
+export function ManagementPanel({
+  proxy,
+  onRedeployStarted,
+}: {
+  proxy: TProxyConfiguration;
+  onRedeployStarted: () => void;
+}) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const reset = useResetProxy();
+  const redeploy = useRedeployAction();
+  const deleteMutation = useDeleteProxy();
+  const [deleteOpen, setDeleteOpen] = React.useState(false);
+
+  const onReset = async () => {
+    try {
+      await reset.mutateAsync(proxy.id);
+      toast({ title: t('proxies.details.resetSuccess') });
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: t('proxies.details.resetError'),
+        description: errorDescription(error, t, t('errors.general')),
+      });
+    }
+  };
+
+  const onRedeploy = async () => {
+    if (await redeploy.run(proxy.id)) onRedeployStarted();
+  };
+
+  const deploying = proxy.status === 'deploying';
+  return (
+    <Card data-testid="management-panel">
+      <CardHeader>
+        <CardTitle>{t('proxies.details.management')}</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-2">
+        <Button asChild variant="outline" className="justify-start" data-testid="action-modify">
+          <Link href={continueHref(proxy.id)}>
+            <SettingsIcon aria-hidden="true" />
+            {t('proxies.details.modify')}
+          </Link>
+        </Button>
+        <ConfirmDialog
+          testId="reset"
+          title={t('proxies.reset.title')}
+          description={t('proxies.reset.description', { domain: proxy.domain })}
+          confirm={t('proxies.reset.confirm')}
+          onConfirm={() => void onReset()}
+          trigger={
+            <Button
+              variant="outline"
+              className="justify-start"
+              disabled={reset.isPending}
+              data-testid="action-reset"
+            >
+              {reset.isPending ? (
+                <Spinner className="size-4" />
+              ) : (
+                <RotateCcwIcon aria-hidden="true" />
+              )}
+              {t('proxies.details.reset')}
+            </Button>
+          }
+        />
+        <ConfirmDialog
+          testId="redeploy"
+          title={t('proxies.redeploy.title')}
+          description={t('proxies.redeploy.description', { domain: proxy.domain })}
+          confirm={t('proxies.redeploy.confirm')}
+          onConfirm={() => void onRedeploy()}
+          trigger={
+            <Button
+              variant="outline"
+              className="justify-start"
+              disabled={deploying || redeploy.isPending}
+              data-testid="action-redeploy"
+            >
+              {redeploy.isPending || deploying ? (
+                <Spinner className="size-4" />
+              ) : (
+                <RefreshCwIcon aria-hidden="true" />
+              )}
+              {t('proxies.details.redeploy')}
+            </Button>
+          }
+        />
+        <Button
+          variant="outline"
+          className="justify-start border-red-200 text-destructive hover:bg-destructive-soft hover:text-destructive"
+          disabled={deleteMutation.isPending}
+          onClick={() => setDeleteOpen(true)}
+          data-testid="action-delete"
+        >
+          <Trash2Icon aria-hidden="true" />
+          {t('proxies.details.delete')}
+        </Button>
+        <DeleteProxyDialog
+          domain={proxy.domain}
+          open={deleteOpen}
+          onOpenChange={setDeleteOpen}
+          onDelete={(removeFromServer) =>
+            deleteMutation.mutateAsync({ id: proxy.id, removeFromServer })
+          }
+          onDeleted={() => navigate('/')}
+        />
+      </CardContent>
+    </Card>
+  );
+}

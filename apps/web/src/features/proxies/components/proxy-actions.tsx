@@ -1,0 +1,77 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { CopyIcon, ExternalLinkIcon, PencilIcon, PlayIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { Button } from '@/components/ui/button';
+import { continueHref, isContinuable, siteUrl } from '../lib/status';
+import { copyUrl } from './copy-url';
+
+type TProps = {
+  proxy: TProxyConfiguration;
+  onEdit: (proxy: TProxyConfiguration) => void;
+  /** The table has its own Continue Deploy column. */
+  showContinue?: boolean;
+  /** Icon-only copy and edit buttons (the table); their names stay in aria-label. */
+  compact?: boolean;
+};
+
+/** Abrir and copy URL on completed proxies, Edit on every one, Continue Deploy when not done. */
+export function ProxyActions({ proxy, onEdit, showContinue = true, compact = false }: TProps) {
+  const { t } = useTranslation();
+  const url = siteUrl(proxy.domain);
+  const completed = proxy.status === 'completed';
+  return (
+    <div className="relative z-10 flex flex-wrap items-center gap-2">
+      {completed ? (
+        <>
+          <Button asChild size="sm" data-testid="proxy-open">
+            <a href={url} target="_blank" rel="noopener noreferrer">
+              <ExternalLinkIcon aria-hidden="true" />
+              {t('proxies.actions.open')}
+              <span className="sr-only">
+                {' '}
+                {proxy.domain} {t('proxies.newTab')}
+              </span>
+            </a>
+          </Button>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => void copyUrl(url, t)}
+            aria-label={t('proxies.actions.copyUrlOf', { domain: proxy.domain })}
+            data-testid="proxy-copy"
+          >
+            <CopyIcon aria-hidden="true" />
+            {compact ? null : t('proxies.actions.copyUrl')}
+          </Button>
+        </>
+      ) : null}
+      <Button
+        variant="outline"
+        size="sm"
+        onClick={() => onEdit(proxy)}
+        aria-label={t('proxies.actions.editOf', { domain: proxy.domain })}
+        data-testid="proxy-edit"
+      >
+        <PencilIcon aria-hidden="true" />
+        {compact ? null : t('proxies.actions.edit')}
+      </Button>
+      {showContinue && isContinuable(proxy.status) ? (
+        <ContinueButton id={proxy.id} domain={proxy.domain} />
+      ) : null}
+    </div>
+  );
+}
+
+export function ContinueButton({ id, domain }: { id: string; domain: string }) {
+  const { t } = useTranslation();
+  return (
+    <Button asChild size="sm" variant="secondary" data-testid="proxy-continue">
+      <Link href={continueHref(id)}>
+        <PlayIcon aria-hidden="true" />
+        {t('proxies.actions.continue')}
+        <span className="sr-only"> {domain}</span>
+      </Link>
+    </Button>
+  );
+}

@@ -1,0 +1,90 @@
+import { maskHost } from '@portico/shared/masking';
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { RefreshCwIcon, TriangleAlertIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { formatDay } from '../lib/format';
+import { detailsHref } from '../lib/status';
+import { ProxyActions } from './proxy-actions';
+import { SslBadge, StatusBadge } from './status-badge';
+import { useRedeployAction } from './use-redeploy-action';
+
+type TProps = { proxy: TProxyConfiguration; onEdit: (proxy: TProxyConfiguration) => void };
+
+/**
+ * One proxy. The domain is a link stretched over the whole card (a click anywhere opens the
+ * details, the keyboard reaches one link); the buttons sit above it, never inside it.
+ * Addresses are masked here (spec §5): the list is what ends up in screenshots; the details page
+ * shows them in full.
+ */
+export function ProxyCard({ proxy, onEdit }: TProps) {
+  const { t, i18n } = useTranslation();
+  const redeploy = useRedeployAction();
+  const host = maskHost(proxy.serverIp);
+  return (
+    <Card
+      className="relative flex w-full min-w-0 flex-col gap-4 p-5 transition-shadow hover:shadow-md focus-within:shadow-md"
+      data-testid="proxy-card"
+      data-proxy-id={proxy.id}
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <h3 className="min-w-0 break-all text-base font-semibold">
+          <Link
+            href={detailsHref(proxy.id)}
+            className="rounded-sm outline-none after:absolute after:inset-0 after:rounded-lg focus-visible:after:ring-2 focus-visible:after:ring-ring"
+            data-testid="proxy-card-link"
+          >
+            {proxy.domain}
+          </Link>
+        </h3>
+        <div className="flex flex-wrap gap-1.5">
+          <StatusBadge status={proxy.status} />
+          {proxy.sslConfigured ? <SslBadge configured /> : null}
+        </div>
+      </div>
+      <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-sm">
+        <dt className="text-muted-foreground">{t('proxies.fields.targetServer')}</dt>
+        <dd className="min-w-0 break-all font-medium" data-testid="proxy-target">
+          {proxy.targetServer ?? t('proxies.notSet')}
+        </dd>
+        <dt className="text-muted-foreground">{t('proxies.fields.serverIp')}</dt>
+        <dd className="min-w-0 break-all font-mono text-xs leading-5">{host}</dd>
+        <dt className="text-muted-foreground">{t('proxies.fields.ssh')}</dt>
+        <dd className="min-w-0 break-all font-mono text-xs leading-5">
+          {proxy.sshUser}@{host}
+        </dd>
+        <dt className="text-muted-foreground">{t('proxies.fields.created')}</dt>
+        <dd>{formatDay(proxy.createdAt, i18n.language) ?? t('proxies.na')}</dd>
+      </dl>
+      {proxy.changedSinceDeploy ? (
+        <div
+          className="relative z-10 flex flex-wrap items-center gap-2 rounded-md border border-yellow-200 bg-warning-soft px-3 py-2 text-sm text-warning"
+          data-testid="proxy-changed"
+        >
+          <TriangleAlertIcon className="size-4 shrink-0" aria-hidden="true" />
+          <span className="min-w-0 flex-1">{t('proxies.changedSinceDeploy')}</span>
+          <Button
+            size="sm"
+            variant="outline"
+            disabled={redeploy.isPending || proxy.status === 'deploying'}
+            onClick={() => void redeploy.run(proxy.id)}
+            data-testid="proxy-redeploy"
+          >
+            {redeploy.isPending ? (
+              <Spinner className="size-4 text-current" />
+            ) : (
+              <RefreshCwIcon aria-hidden="true" />
+            )}
+            {t('proxies.actions.redeploy')}
+          </Button>
+        </div>
+      ) : null}
+      <div className="mt-auto">
+        <ProxyActions proxy={proxy} onEdit={onEdit} />
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,134 @@
+import type { TProxyStatus } from '@portico/shared/proxy/schemas';
+import {
+  ArrowLeftIcon,
+  CircleCheckIcon,
+  CircleXIcon,
+  Loader2Icon,
+  TriangleAlertIcon,
+} from 'lucide-react';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { ApiError } from '@/lib/api-client';
+import { useDeploymentLogs } from '../api/get-deployment-logs';
+import { useProxy } from '../api/get-proxy';
+import { useLiveDeployment } from '../api/use-live-deployment';
+import { mergeLogs } from '../lib/logs';
+import { statusIcon } from '../lib/status';
+import { DeploymentLogs } from './deployment-logs';
+import { AccessUrls, BasicInformation, CurrentStatus, SslCard } from './details-sections';
+import { ManagementPanel } from './management-panel';
+import { StatusBadge } from './status-badge';
+
+function StatusIcon({ status }: { status: TProxyStatus }) {
+  const kind = statusIcon(status);
+  const className = 'size-8 shrink-0';
+  if (kind === 'completed')
+    return <CircleCheckIcon className={`${className} text-success`} aria-hidden="true" />;
+  if (kind === 'failed')
+    return <CircleXIcon className={`${className} text-destructive`} aria-hidden="true" />;
+  if (kind === 'deploying')
+    return <Loader2Icon className={`${className} animate-spin text-primary`} aria-hidden="true" />;
+  return <TriangleAlertIcon className={`${className} text-warning`} aria-hidden="true" />;
+}
+
+function BackButton() {
+  const { t } = useTranslation();
+  return (
+    <Button asChild variant="ghost" size="sm" className="-ml-2 w-fit" data-testid="details-back">
+      <Link href="/">
+        <ArrowLeftIcon aria-hidden="true" />
+        {t('proxies.details.back')}
+      </Link>
+    </Button>
+  );
+}
+
+/** /proxy-details/{id} (spec §2). */
+export function ProxyDetailsPage({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const proxyQuery = useProxy(id);
+  const logsQuery = useDeploymentLogs(id);
+  const [redeployStarted, setRedeployStarted] = React.useState(false);
+  const proxy = proxyQuery.data;
+  const live = useLiveDeployment(id, proxy?.status === 'deploying' || redeployStarted);
+
+  // The run ended (the socket said so): stop following until the next start.
+  React.useEffect(() => {
+    if (live.lastStatus && live.lastStatus !== 'deploying') setRedeployStarted(false);
+  }, [live.lastStatus]);
+
+  const page = 'mx-auto grid w-full max-w-6xl gap-6 px-4 py-6 sm:px-6 sm:py-10';
+
+  if (proxyQuery.isPending) {
+    return (
+      <div className="flex flex-1 items-center justify-center py-24" data-testid="details-loading">
+        <Spinner className="size-8" label={t('common.loading')} />
+      </div>
+    );
+  }
+
+  if (!proxy) {
+    const notFound = proxyQuery.error instanceof ApiError && proxyQuery.error.status === 404;
+    return (
+      <div className={page}>
+        <BackButton />
+        <div
+          className="grid justify-items-center gap-3 rounded-lg border border-border px-6 py-16 text-center"
+          data-testid="details-not-found"
+        >
+          <TriangleAlertIcon className="size-10 text-warning" aria-hidden="true" />
+          <h1 className="text-xl font-semibold">
+            {notFound ? t('proxies.details.configNotFound') : t('proxies.details.loadingError')}
+          </h1>
+          <p className="max-w-md text-sm text-muted-foreground">
+            {t('proxies.details.notFoundDescription')}
+          </p>
+        </div>
+      </div>
+    );
+  }
+
+  const entries = mergeLogs(logsQuery.data ?? [], live.entries);
+  return (
+    <div className={page} data-testid="proxy-details" data-proxy-id={proxy.id}>
+      <div className="grid gap-3">
+        <BackButton />
+        <div className="flex min-w-0 items-start gap-3">
+          <StatusIcon status={proxy.status} />
+          <div className="grid min-w-0 gap-1">
+            <div className="flex flex-wrap items-center gap-2">
+              <h1 className="text-2xl font-bold tracking-tight">{t('proxies.details.title')}</h1>
+              <StatusBadge status={proxy.status} />
+            </div>
+            <p className="break-all text-muted-foreground" data-testid="details-domain">
+              {proxy.domain}
+            </p>
+          </div>
+        </div>
+      </div>
+      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
+        <div className="grid min-w-0 content-start gap-6">
+          <BasicInformation proxy={proxy} />
+          <CurrentStatus proxy={proxy} />
+          <AccessUrls proxy={proxy} />
+          <DeploymentLogs
+            entries={entries}
+            loading={logsQuery.isFetching}
+            onRefresh={() => void logsQuery.refetch()}
+            live={live.connected}
+          />
+        </div>
+        <aside
+          className="grid min-w-0 content-start gap-6"
+          aria-label={t('proxies.details.management')}
+        >
+          <ManagementPanel proxy={proxy} onRedeployStarted={() => setRedeployStarted(true)} />
+          <SslCard proxy={proxy} />
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,154 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { LayoutGridIcon, PlusIcon, RefreshCwIcon, ServerIcon, TableIcon } from 'lucide-react';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useProxies } from '../api/get-proxies';
+import { EditProxyDialog } from './edit-proxy-dialog';
+import { ProxyCard } from './proxy-card';
+import { ProxyTable } from './proxy-table';
+
+type TView = 'cards' | 'table';
+const VIEW_STORAGE_KEY = 'portico.proxyView';
+
+function storedView(): TView {
+  try {
+    return localStorage.getItem(VIEW_STORAGE_KEY) === 'table' ? 'table' : 'cards';
+  } catch {
+    return 'cards';
+  }
+}
+
+/** The signed-in user's proxies as cards or a table (spec §2 home). */
+export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: string }) {
+  const { t } = useTranslation();
+  const { data, isPending, isError, refetch, isFetching } = useProxies();
+  const [view, setView] = React.useState<TView>(storedView);
+  const [editing, setEditing] = React.useState<TProxyConfiguration | null>(null);
+
+  const chooseView = (next: TView) => {
+    setView(next);
+    try {
+      localStorage.setItem(VIEW_STORAGE_KEY, next);
+    } catch {
+      // A private window may refuse storage; the choice then lasts for this page only.
+    }
+  };
+
+  return (
+    <section aria-labelledby="proxies-heading" className="grid gap-4" id="proxies">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <h2 id="proxies-heading" tabIndex={-1} className="text-xl font-semibold tracking-tight">
+          {t('proxies.list.title')}
+          {data ? (
+            <span className="ml-2 text-base font-normal text-muted-foreground">
+              ({data.length})
+            </span>
+          ) : null}
+        </h2>
+        <fieldset
+          className="inline-flex rounded-md border border-border p-0.5"
+          aria-label={t('proxies.list.view')}
+        >
+          <Button
+            size="sm"
+            variant={view === 'cards' ? 'secondary' : 'ghost'}
+            aria-pressed={view === 'cards'}
+            onClick={() => chooseView('cards')}
+            data-testid="view-cards"
+          >
+            <LayoutGridIcon aria-hidden="true" />
+            {t('proxies.list.cards')}
+          </Button>
+          <Button
+            size="sm"
+            variant={view === 'table' ? 'secondary' : 'ghost'}
+            aria-pressed={view === 'table'}
+            onClick={() => chooseView('table')}
+            data-testid="view-table"
+          >
+            <TableIcon aria-hidden="true" />
+            {t('proxies.list.table')}
+          </Button>
+        </fieldset>
+      </div>
+
+      {isPending ? (
+        <div
+          className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3"
+          role="status"
+          aria-label={t('common.loading')}
+          data-testid="proxy-list-loading"
+        >
+          {[0, 1, 2].map((n) => (
+            <Card key={n} className="grid gap-3 p-5">
+              <Skeleton className="h-5 w-2/3" />
+              <Skeleton className="h-4 w-1/2" />
+              <Skeleton className="h-4 w-3/4" />
+              <Skeleton className="h-8 w-1/3" />
+            </Card>
+          ))}
+        </div>
+      ) : isError ? (
+        <Alert variant="destructive" data-testid="proxy-list-error">
+          <AlertTitle>{t('proxies.list.loadError')}</AlertTitle>
+          <AlertDescription>
+            <Button
+              size="sm"
+              variant="outline"
+              className="mt-2"
+              onClick={() => void refetch()}
+              disabled={isFetching}
+            >
+              <RefreshCwIcon aria-hidden="true" />
+              {t('proxies.list.retry')}
+            </Button>
+          </AlertDescription>
+        </Alert>
+      ) : data.length === 0 ? (
+        <Card
+          className="flex flex-col items-center gap-3 px-6 py-12 text-center"
+          data-testid="proxy-list-empty"
+        >
+          <ServerIcon className="size-10 text-muted-foreground" aria-hidden="true" />
+          <h3 className="text-lg font-semibold">{t('proxies.list.emptyTitle')}</h3>
+          <p className="max-w-md text-sm text-muted-foreground">
+            {t('proxies.list.emptyDescription')}
+          </p>
+          <Button asChild className="mt-2" data-testid="create-first-proxy">
+            <Link href={wizardHref}>
+              <PlusIcon aria-hidden="true" />
+              {t('proxies.list.createFirst')}
+            </Link>
+          </Button>
+        </Card>
+      ) : view === 'table' ? (
+        <Card className="p-1 sm:p-2">
+          <ProxyTable proxies={data} onEdit={setEditing} />
+        </Card>
+      ) : (
+        <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="proxy-cards">
+          {data.map((proxy) => (
+            <li key={proxy.id} className="flex min-w-0">
+              <ProxyCard proxy={proxy} onEdit={setEditing} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {editing ? (
+        <EditProxyDialog
+          proxy={editing}
+          open
+          onOpenChange={(open) => {
+            if (!open) setEditing(null);
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table';
+import { detailsHref, isContinuable } from '../lib/status';
+import { ContinueButton, ProxyActions } from './proxy-actions';
+import { SslBadge, StatusBadge } from './status-badge';
+
+type TProps = {
+  proxies: TProxyConfiguration[];
+  onEdit: (proxy: TProxyConfiguration) => void;
+};
+
+/** Spec §2 table: domain, target server, status, SSL status, actions, Continue Deploy. */
+export function ProxyTable({ proxies, onEdit }: TProps) {
+  const { t } = useTranslation();
+  return (
+    <Table data-testid="proxy-table">
+      <TableHeader>
+        <TableRow>
+          <TableHead>{t('proxies.fields.domain')}</TableHead>
+          <TableHead>{t('proxies.fields.targetServer')}</TableHead>
+          <TableHead>{t('proxies.fields.status')}</TableHead>
+          <TableHead>{t('proxies.fields.ssl')}</TableHead>
+          <TableHead>{t('proxies.fields.actions')}</TableHead>
+          <TableHead>
+            <span className="sr-only">{t('proxies.actions.continue')}</span>
+          </TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {proxies.map((proxy) => (
+          <TableRow key={proxy.id} data-testid="proxy-row" data-proxy-id={proxy.id}>
+            <TableCell className="max-w-[16rem] break-all font-medium">
+              <Link
+                href={detailsHref(proxy.id)}
+                className="rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+              >
+                {proxy.domain}
+              </Link>
+            </TableCell>
+            <TableCell className="max-w-[14rem] break-all text-muted-foreground">
+              {proxy.targetServer ?? t('proxies.notSet')}
+            </TableCell>
+            <TableCell>
+              <StatusBadge status={proxy.status} />
+            </TableCell>
+            <TableCell>
+              <SslBadge configured={proxy.sslConfigured} />
+            </TableCell>
+            <TableCell>
+              <ProxyActions proxy={proxy} onEdit={onEdit} showContinue={false} compact />
+            </TableCell>
+            <TableCell>
+              {isContinuable(proxy.status) ? (
+                <ContinueButton id={proxy.id} domain={proxy.domain} />
+              ) : null}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
+  );
+}
