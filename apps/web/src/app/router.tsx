@@ -3,7 +3,6 @@ import { PageSpinner } from '@/components/layout/page-spinner';
 import { useUser } from '@/features/auth/api/get-user';
 import { LandingPage } from '@/features/auth/components/landing-page';
 import { HomePage } from '@/features/home/components/home-page';
-import { ProxyWizardPage } from '@/features/wizard/components/proxy-wizard-page';
 import { ProxyDetailsPage } from '@/features/proxies/components/proxy-details-page';
 import { ProxyList } from '@/features/proxies/components/proxy-list';
 import { AppLayout, PublicLayout } from './layout';
@@ -38,7 +37,6 @@ export function AppRouter() {
           <HomePage user={user} proxies={<ProxyList />} />
         </Route>
         <Route path="/proxy-details/:id">{({ id }) => <ProxyDetailsPage key={id} id={id} />}</Route>
-        <Route path="/proxy-wizard" component={ProxyWizardPage} />
         <Route>
           <NotFound signedIn />
         </Route>
