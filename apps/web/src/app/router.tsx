@@ -5,6 +5,7 @@ import { LandingPage } from '@/features/auth/components/landing-page';
 import { HomePage } from '@/features/home/components/home-page';
 import { ProxyDetailsPage } from '@/features/proxies/components/proxy-details-page';
 import { ProxyList } from '@/features/proxies/components/proxy-list';
+import { ProxyWizardPage } from '@/features/wizard/components/proxy-wizard-page';
 import { AppLayout, PublicLayout } from './layout';
 import { NotFound } from './routes/not-found';
 
@@ -37,6 +38,7 @@ export function AppRouter() {
           <HomePage user={user} proxies={<ProxyList />} />
         </Route>
         <Route path="/proxy-details/:id">{({ id }) => <ProxyDetailsPage key={id} id={id} />}</Route>
+        <Route path="/proxy-wizard" component={ProxyWizardPage} />
         <Route>
           <NotFound signedIn />
         </Route>

@@ -1,0 +1,22 @@
+import { useMutation } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+
+export type TCheckDuplicateInput = {
+  domain: string;
+  serverIp: string;
+  sshUser: string;
+  /** The configuration being resumed is not its own duplicate. */
+  configurationId?: string;
+};
+
+export function checkDuplicate(input: TCheckDuplicateInput) {
+  return api.requestJson<{ isDuplicate: boolean }>(
+    'POST',
+    '/api/check-duplicate-configuration',
+    input,
+  );
+}
+
+export function useCheckDuplicate() {
+  return useMutation({ mutationFn: checkDuplicate });
+}

@@ -1,0 +1,17 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+export const configurationQueryKey = (id: string) => ['/api/proxy-configurations', id] as const;
+
+export function configurationQueryOptions(id: string) {
+  return queryOptions<TProxyConfiguration | null>({ queryKey: configurationQueryKey(id) });
+}
+
+/** One configuration; `pollMs` polls it while the log socket is down (decisions.md). */
+export function useConfiguration(id: string | null, { pollMs }: { pollMs?: number | false } = {}) {
+  return useQuery({
+    ...configurationQueryOptions(id ?? ''),
+    enabled: Boolean(id),
+    refetchInterval: pollMs ?? false,
+  });
+}

@@ -1,0 +1,106 @@
+import {
+  CheckCircle2Icon,
+  CopyIcon,
+  ExternalLinkIcon,
+  LayoutDashboardIcon,
+  PlusIcon,
+} from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { toast } from '@/hooks/use-toast';
+import { StepCard } from './step-card';
+
+export function proxyUrl(domain: string): string {
+  return `https://${domain}`;
+}
+
+export function CompleteStep({
+  domain,
+  onCreateAnother,
+  onDashboard,
+}: {
+  domain: string;
+  onCreateAnother: () => void;
+  onDashboard: () => void;
+}) {
+  const { t } = useTranslation();
+  const url = proxyUrl(domain);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ title: t('wizard.complete.copySuccess'), description: url });
+    } catch {
+      toast({ variant: 'destructive', title: t('wizard.complete.copyError') });
+    }
+  };
+  const statements = ['https', 'renewal', 'redirect', 'config'] as const;
+  return (
+    <StepCard title={t('wizard.complete.title')} description={t('wizard.complete.description')}>
+      <ul className="grid gap-2 text-sm" data-testid="wizard-complete-statements">
+        {statements.map((key) => (
+          <li key={key} className="flex items-start gap-2">
+            <CheckCircle2Icon className="mt-0.5 size-4 shrink-0 text-success" aria-hidden="true" />
+            <span className="break-words">
+              {t(`wizard.complete.statements.${key}`, { domain })}
+            </span>
+          </li>
+        ))}
+      </ul>
+      <div className="grid gap-2 rounded-lg border border-border bg-muted/50 p-4">
+        <span className="text-sm font-medium" id="wizard-url-label">
+          {t('wizard.complete.urlLabel')}
+        </span>
+        <div className="flex items-center gap-2">
+          <a
+            href={url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="min-w-0 flex-1 font-mono text-sm font-medium break-all text-primary underline-offset-4 hover:underline"
+            aria-describedby="wizard-url-label"
+            data-testid="wizard-complete-url"
+          >
+            {url}
+          </a>
+          <Button
+            variant="ghost"
+            size="icon-sm"
+            onClick={copy}
+            aria-label={t('wizard.complete.copyUrl')}
+          >
+            <CopyIcon aria-hidden="true" />
+          </Button>
+          <Button variant="ghost" size="icon-sm" asChild>
+            <a
+              href={url}
+              target="_blank"
+              rel="noopener noreferrer"
+              aria-label={t('wizard.complete.openUrl')}
+            >
+              <ExternalLinkIcon aria-hidden="true" />
+            </a>
+          </Button>
+        </div>
+      </div>
+      <div className="grid gap-2 sm:grid-cols-2">
+        <Button asChild>
+          <a href={url} target="_blank" rel="noopener noreferrer" data-testid="wizard-visit-site">
+            <ExternalLinkIcon aria-hidden="true" />
+            {t('wizard.complete.visit')}
+          </a>
+        </Button>
+        <Button variant="outline" onClick={copy} data-testid="wizard-copy-url">
+          <CopyIcon aria-hidden="true" />
+          {t('wizard.complete.copy')}
+        </Button>
+        <Button variant="outline" onClick={onCreateAnother} data-testid="wizard-create-another">
+          <PlusIcon aria-hidden="true" />
+          {t('wizard.complete.createAnother')}
+        </Button>
+        <Button variant="secondary" onClick={onDashboard} data-testid="wizard-dashboard">
+          <LayoutDashboardIcon aria-hidden="true" />
+          {t('wizard.complete.dashboard')}
+        </Button>
+      </div>
+    </StepCard>
+  );
+}

@@ -1,0 +1,169 @@
+import type { TWsMessage } from '@portico/shared/proxy/api';
+import { DownloadIcon, EyeIcon, RocketIcon } from 'lucide-react';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Progress } from '@/components/ui/progress';
+import { toast } from '@/hooks/use-toast';
+import { ApiError } from '@/lib/api-client';
+import { useStartDeployment } from '../api/deploy';
+import { useConfiguration } from '../api/get-configuration';
+import { useDeploymentLogs } from '../api/get-deployment-logs';
+import { useDeploymentSocket } from '../hooks/use-deployment-socket';
+import { downloadText } from '../state/download';
+import { currentRunEntries, formatLogDownload, logFileName, serverLine } from '../state/logs';
+import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
+import { LogPanel } from './log-panel';
+import { StepCard } from './step-card';
+import { StepNav } from './step-nav';
+
+export const AUTO_ADVANCE_MS = 2000;
+export const POLL_MS = 3000;
+
+function requestErrorText(error: unknown): string {
+  if (error instanceof ApiError) return error.body?.message ?? error.message;
+  return error instanceof Error ? error.message : '';
+}
+
+export function DeployStep({
+  state,
+  dispatch,
+}: {
+  state: TWizardState;
+  dispatch: React.Dispatch<TWizardAction>;
+}) {
+  const { t } = useTranslation();
+  const id = state.data.configurationId;
+  const { deploy } = state;
+  const startDeployment = useStartDeployment();
+  // Between Start and the 202 the stored status may still be the previous run's.
+  const awaitingAccept = React.useRef(false);
+
+  const statusMessages = React.useMemo(
+    () => ({ completed: t('wizard.deploy.log.completed'), failed: t('wizard.deploy.failedText') }),
+    [t],
+  );
+
+  const onMessage = React.useCallback(
+    (message: TWsMessage) => {
+      if (message.type === 'deployment_progress') {
+        dispatch({ type: 'logsReceived', lines: [serverLine(message.data)] });
+        return;
+      }
+      dispatch({
+        type: 'statusReceived',
+        status: message.data.status,
+        deploymentId: message.data.deploymentId,
+        messages: statusMessages,
+        at: new Date().toISOString(),
+      });
+    },
+    [dispatch, statusMessages],
+  );
+  const socketState = useDeploymentSocket(id, onMessage);
+  const pollMs = socketState !== 'open' && deploy.status === 'deploying' ? POLL_MS : false;
+  const config = useConfiguration(id, { pollMs });
+  const logs = useDeploymentLogs(id, { pollMs });
+
+  React.useEffect(() => {
+    if (!pollMs || !logs.data) return;
+    const entries = currentRunEntries(logs.data, deploy.deploymentId);
+    dispatch({ type: 'logsReceived', lines: entries.map(serverLine) });
+  }, [pollMs, logs.data, deploy.deploymentId, dispatch]);
+
+  React.useEffect(() => {
+    if (!pollMs || !config.data || awaitingAccept.current) return;
+    dispatch({
+      type: 'statusReceived',
+      status: config.data.status,
+      deploymentId: null,
+      messages: statusMessages,
+      at: new Date().toISOString(),
+    });
+  }, [pollMs, config.data, statusMessages, dispatch]);
+
+  React.useEffect(() => {
+    if (deploy.status !== 'completed') return;
+    const timer = setTimeout(() => dispatch({ type: 'goTo', step: 'complete' }), AUTO_ADVANCE_MS);
+    return () => clearTimeout(timer);
+  }, [deploy.status, dispatch]);
+
+  const start = async () => {
+    if (!id) return;
+    awaitingAccept.current = true;
+    dispatch({
+      type: 'deployStarted',
+      message: t('wizard.deploy.log.starting'),
+      at: new Date().toISOString(),
+    });
+    try {
+      const res = await startDeployment.mutateAsync(id);
+      dispatch({ type: 'deployAccepted', deploymentId: res.deploymentId });
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        // One is already running (decisions.md): follow it instead of failing.
+        toast({ title: t('wizard.deploy.alreadyRunning'), description: requestErrorText(error) });
+      } else {
+        const message = requestErrorText(error) || t('wizard.deploy.unknownError');
+        dispatch({
+          type: 'deployRequestFailed',
+          message: t('wizard.deploy.requestError', { message }),
+          at: new Date().toISOString(),
+        });
+      }
+    } finally {
+      awaitingAccept.current = false;
+    }
+  };
+
+  const progress = deploy.status === 'deploying' ? null : deploy.status === 'completed' ? 100 : 0;
+  const deploying = deploy.status === 'deploying';
+  return (
+    <StepCard title={t('wizard.deploy.title')} description={t('wizard.deploy.description')}>
+      <div className="grid gap-2" data-testid="wizard-deploy-status" data-status={deploy.status}>
+        <div className="flex flex-wrap items-center justify-between gap-2 text-sm">
+          <span className="font-medium" aria-live="polite">
+            {t(`wizard.deploy.state.${deploy.status}`)}
+          </span>
+          {deploying && socketState !== 'open' ? (
+            <span className="text-xs text-muted-foreground">{t('wizard.deploy.polling')}</span>
+          ) : null}
+        </div>
+        <Progress value={progress} aria-label={t('wizard.deploy.progressLabel')} />
+      </div>
+      <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+        <Button onClick={start} disabled={deploying || !id} data-testid="wizard-deploy-start">
+          <RocketIcon aria-hidden="true" />
+          {deploy.status === 'idle' ? t('wizard.deploy.start') : t('wizard.deploy.startAgain')}
+        </Button>
+        <Button
+          variant="outline"
+          disabled={deploy.logs.length === 0 || !id}
+          onClick={() => id && downloadText(logFileName(id), formatLogDownload(deploy.logs))}
+          data-testid="wizard-deploy-download"
+        >
+          <DownloadIcon aria-hidden="true" />
+          {t('wizard.deploy.download')}
+        </Button>
+        {deploy.status === 'completed' ? (
+          <Button
+            variant="secondary"
+            onClick={() => dispatch({ type: 'goTo', step: 'complete' })}
+            data-testid="wizard-view-results"
+          >
+            <EyeIcon aria-hidden="true" />
+            {t('wizard.deploy.viewResults')}
+          </Button>
+        ) : null}
+      </div>
+      <LogPanel id="wizard-log-panel" lines={deploy.logs} />
+      {deploy.status === 'failed' && deploy.error ? (
+        <Alert variant="destructive" data-testid="wizard-deploy-error">
+          <AlertDescription>{deploy.error}</AlertDescription>
+        </Alert>
+      ) : null}
+      <StepNav onBack={deploying ? undefined : () => dispatch({ type: 'back' })} />
+    </StepCard>
+  );
+}

@@ -1,0 +1,197 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Input } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { toast } from '@/hooks/use-toast';
+import { errorDescription } from '@/lib/form-errors';
+import { cn } from '@/lib/utils';
+import { useDestinationServers } from '../api/get-destination-servers';
+import { useSaveConfiguration } from '../api/save-configuration';
+import { useUploadScript } from '../api/upload-script';
+import { chosenTarget, MANUAL, preselect } from '../state/destination';
+import { checkManualDestination } from '../state/manual-destination';
+import type { TWizardAction, TWizardData } from '../state/wizard-reducer';
+import { DestinationOption } from './destination-option';
+import { ScriptUpload } from './script-upload';
+import { StepCard } from './step-card';
+import { StepNav } from './step-nav';
+
+export function DestinationStep({
+  data,
+  dispatch,
+  customScriptName,
+  onSaved,
+}: {
+  data: TWizardData;
+  dispatch: React.Dispatch<TWizardAction>;
+  customScriptName: string | null;
+  onSaved: (id: string) => void;
+}) {
+  const { t } = useTranslation();
+  const servers = useDestinationServers();
+  const save = useSaveConfiguration();
+  const upload = useUploadScript();
+  const list = servers.data ?? [];
+  const [selection, setSelection] = React.useState<string | null>(null);
+  const [manualEndpoint, setManualEndpoint] = React.useState('');
+  const [script, setScript] = React.useState<File | null>(null);
+  const preselected = React.useRef(false);
+
+  React.useEffect(() => {
+    if (preselected.current || servers.isPending) return;
+    preselected.current = true;
+    const initial = preselect(data.targetServer, servers.data ?? []);
+    setSelection(initial.selection);
+    setManualEndpoint(initial.manualEndpoint);
+  }, [servers.isPending, servers.data, data.targetServer]);
+
+  const target = chosenTarget(selection, manualEndpoint, list);
+  const manualCheck = checkManualDestination(manualEndpoint);
+  const busy = save.isPending || upload.isPending;
+
+  const onNext = async () => {
+    if (!target) return;
+    dispatch({ type: 'targetChosen', targetServer: target });
+    let id: string;
+    try {
+      ({ id } = await save.mutateAsync({
+        configurationId: data.configurationId ?? undefined,
+        serverIp: data.serverIp,
+        domain: data.domain,
+        sshUser: data.sshUser,
+        sshPort: data.sshPort,
+        sshPassword: data.sshPassword === '' ? undefined : data.sshPassword,
+        email: data.email,
+        targetServer: target,
+        hostKeyFingerprint: data.hostKeyFingerprint ?? undefined,
+      }));
+    } catch {
+      toast({
+        variant: 'destructive',
+        title: t('errors.configurationError'),
+        description: t('errors.general'),
+      });
+      return;
+    }
+    dispatch({ type: 'configurationSaved', id });
+    onSaved(id);
+    if (script) {
+      try {
+        await upload.mutateAsync({ file: script, configurationId: id });
+        setScript(null);
+      } catch (error) {
+        toast({
+          variant: 'destructive',
+          title: t('errors.uploadFailed'),
+          description: errorDescription(error, t, t('errors.general')),
+        });
+        return;
+      }
+    }
+    dispatch({ type: 'next' });
+  };
+
+  return (
+    <StepCard
+      title={t('wizard.destination.title')}
+      description={t('wizard.destination.description')}
+    >
+      <fieldset className="grid gap-3">
+        <legend className="mb-2 text-sm font-semibold">{t('wizard.destination.legend')}</legend>
+        {servers.isPending ? (
+          <div className="grid gap-3" aria-busy="true">
+            <Skeleton className="h-20" />
+            <Skeleton className="h-20" />
+            <span className="sr-only">{t('common.loading')}</span>
+          </div>
+        ) : servers.isError ? (
+          <Alert variant="destructive" data-testid="wizard-destination-error">
+            <AlertDescription>{t('wizard.destination.loadError')}</AlertDescription>
+          </Alert>
+        ) : list.length === 0 ? (
+          <p className="text-sm text-muted-foreground" data-testid="wizard-destination-empty">
+            {t('wizard.destination.empty')}
+          </p>
+        ) : (
+          list.map((server) => (
+            <DestinationOption
+              key={server.id}
+              server={server}
+              checked={selection === server.id}
+              onSelect={() => setSelection(server.id)}
+            />
+          ))
+        )}
+        <div
+          className={cn(
+            'grid gap-3 rounded-lg border p-4 focus-within:ring-2 focus-within:ring-ring',
+            selection === MANUAL ? 'border-primary bg-primary-soft' : 'border-border',
+          )}
+        >
+          <label
+            htmlFor="wizard-destination-manual"
+            className="flex cursor-pointer items-center gap-3"
+          >
+            <input
+              id="wizard-destination-manual"
+              type="radio"
+              name="wizard-destination"
+              value={MANUAL}
+              checked={selection === MANUAL}
+              onChange={() => setSelection(MANUAL)}
+              className="size-4 shrink-0 accent-primary"
+            />
+            <span className="grid gap-0.5">
+              <span className="font-medium">{t('wizard.destination.manual')}</span>
+              <span className="text-sm text-muted-foreground">
+                {t('wizard.destination.manualHint')}
+              </span>
+            </span>
+          </label>
+          {selection === MANUAL ? (
+            <div className="grid gap-2">
+              <label htmlFor="wizard-manual-endpoint" className="text-sm font-medium">
+                {t('wizard.destination.endpoint')}
+              </label>
+              <Input
+                id="wizard-manual-endpoint"
+                value={manualEndpoint}
+                onChange={(e) => setManualEndpoint(e.target.value)}
+                placeholder="http://10.0.0.5:8080"
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                aria-invalid={manualCheck.state === 'invalid'}
+                aria-describedby={
+                  manualCheck.state === 'empty' ? undefined : 'wizard-manual-endpoint-message'
+                }
+              />
+              {manualCheck.state === 'empty' ? null : (
+                <p
+                  id="wizard-manual-endpoint-message"
+                  aria-live="polite"
+                  className={cn(
+                    'text-xs font-medium',
+                    manualCheck.state === 'valid' ? 'text-success' : 'text-destructive',
+                  )}
+                  data-testid="wizard-manual-endpoint-message"
+                >
+                  {t(manualCheck.messageKey)}
+                </p>
+              )}
+            </div>
+          ) : null}
+        </div>
+      </fieldset>
+      <ScriptUpload file={script} onChange={setScript} currentName={customScriptName} />
+      <StepNav
+        onBack={() => dispatch({ type: 'back' })}
+        onNext={onNext}
+        nextDisabled={!target}
+        nextBusy={busy}
+        nextLabel={busy ? t('wizard.destination.saving') : undefined}
+      />
+    </StepCard>
+  );
+}

@@ -1,0 +1,52 @@
+import { CheckIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { cn } from '@/lib/utils';
+import { stepIndex, type TWizardStep, WIZARD_STEPS } from '../state/steps';
+
+type TStepStatus = 'pending' | 'current' | 'completed';
+
+/** Spec §2: numbered circles with titles; completed steps show a check instead of the number. */
+export function ProgressSteps({ current }: { current: TWizardStep }) {
+  const { t } = useTranslation();
+  const currentIndex = stepIndex(current);
+  return (
+    <nav aria-label={t('wizard.progress.label')}>
+      <ol className="flex items-start justify-between gap-1" data-testid="wizard-progress">
+        {WIZARD_STEPS.map((step, index) => {
+          const status: TStepStatus =
+            index < currentIndex ? 'completed' : index === currentIndex ? 'current' : 'pending';
+          return (
+            <li
+              key={step}
+              className="flex min-w-0 flex-1 flex-col items-center gap-1.5 text-center"
+              aria-current={status === 'current' ? 'step' : undefined}
+              data-testid={`wizard-progress-${step}`}
+              data-status={status}
+            >
+              <span
+                aria-hidden="true"
+                className={cn(
+                  'flex size-8 items-center justify-center rounded-full border-2 text-sm font-semibold sm:size-9',
+                  status === 'completed' && 'border-success bg-success text-white',
+                  status === 'current' && 'border-primary bg-primary text-primary-foreground',
+                  status === 'pending' && 'border-border bg-background text-muted-foreground',
+                )}
+              >
+                {status === 'completed' ? <CheckIcon className="size-4" /> : index + 1}
+              </span>
+              <span
+                className={cn(
+                  'w-full text-[0.7rem] leading-tight break-words sm:text-xs',
+                  status === 'pending' ? 'text-muted-foreground' : 'font-medium text-foreground',
+                )}
+              >
+                {t(`wizard.steps.${step}`)}
+                <span className="sr-only"> ({t(`wizard.progress.${status}`)})</span>
+              </span>
+            </li>
+          );
+        })}
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,254 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import { CheckCircle2Icon } from 'lucide-react';
+import * as React from 'react';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { PasswordInput } from '@/components/ui/password-input';
+import { toast } from '@/hooks/use-toast';
+import { fieldErrorText } from '@/lib/form-errors';
+import { useCheckDuplicate } from '../api/check-duplicate';
+import { autoFillEmail } from '../state/email';
+import {
+  passingFields,
+  serverInfoSchema,
+  type TServerInfoForm,
+  type TServerInfoValues,
+} from '../state/server-info-schema';
+import type { TWizardAction, TWizardData } from '../state/wizard-reducer';
+import { StepCard } from './step-card';
+import { StepNav } from './step-nav';
+
+export const DUPLICATE_REDIRECT_MS = 2000;
+
+function PassMark({ show, label }: { show: boolean; label: string }) {
+  if (!show) return null;
+  return (
+    <span className="inline-flex items-center gap-1 text-xs font-medium text-success">
+      <CheckCircle2Icon className="size-4" aria-hidden="true" />
+      <span className="sr-only">{label}</span>
+    </span>
+  );
+}
+
+export function ServerInfoStep({
+  data,
+  dispatch,
+}: {
+  data: TWizardData;
+  dispatch: React.Dispatch<TWizardAction>;
+}) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  const duplicate = useCheckDuplicate();
+  const [redirecting, setRedirecting] = React.useState(false);
+  const form = useForm<TServerInfoForm, unknown, TServerInfoValues>({
+    resolver: zodResolver(serverInfoSchema(data.hasSavedPassword)),
+    mode: 'onChange',
+    defaultValues: {
+      serverIp: data.serverIp,
+      domain: data.domain,
+      sshUser: data.sshUser,
+      sshPassword: data.sshPassword,
+      email: data.email,
+      sshPort: String(data.sshPort),
+    },
+  });
+  const { errors } = form.formState;
+  const values = form.watch();
+  const passing = passingFields(values, data.hasSavedPassword);
+
+  React.useEffect(() => {
+    const sub = form.watch((v, { name }) => {
+      if (name !== 'domain') return;
+      const email = autoFillEmail(v.domain ?? '', v.email ?? '');
+      if (email !== v.email) form.setValue('email', email, { shouldValidate: true });
+    });
+    return () => sub.unsubscribe();
+  }, [form]);
+
+  React.useEffect(() => {
+    if (!redirecting) return;
+    const timer = setTimeout(() => navigate('/'), DUPLICATE_REDIRECT_MS);
+    return () => clearTimeout(timer);
+  }, [redirecting, navigate]);
+
+  const onSubmit = form.handleSubmit(async (v) => {
+    dispatch({
+      type: 'serverInfoSubmitted',
+      info: {
+        serverIp: v.serverIp,
+        domain: v.domain,
+        sshUser: v.sshUser,
+        sshPort: Number(v.sshPort),
+        sshPassword: v.sshPassword,
+        email: v.email,
+      },
+    });
+    try {
+      const result = await duplicate.mutateAsync({
+        domain: v.domain,
+        serverIp: v.serverIp,
+        sshUser: v.sshUser,
+        configurationId: data.configurationId ?? undefined,
+      });
+      if (result.isDuplicate) {
+        toast({
+          variant: 'destructive',
+          title: t('wizard.duplicate.found'),
+          description: t('wizard.duplicate.redirecting'),
+        });
+        setRedirecting(true);
+        return;
+      }
+    } catch {
+      // Spec §4: a failed check lets the wizard go on.
+      toast({
+        variant: 'destructive',
+        title: t('errors.duplicateCheckError'),
+        description: t('errors.general'),
+      });
+    }
+    dispatch({ type: 'next' });
+  });
+
+  const emailError = fieldErrorText(errors.email, t);
+  return (
+    <StepCard title={t('wizard.serverInfo.title')} description={t('wizard.serverInfo.description')}>
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        className="grid gap-5"
+        aria-label={t('wizard.serverInfo.title')}
+      >
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Field
+            id="wizard-server-ip"
+            label={
+              <span className="inline-flex items-center gap-1.5">
+                {t('wizard.serverInfo.serverIp')}
+                <PassMark show={passing.serverIp} label={t('wizard.serverInfo.fieldOk')} />
+              </span>
+            }
+            hint={t('wizard.serverInfo.serverIpHint')}
+            error={fieldErrorText(errors.serverIp, t)}
+          >
+            {(aria) => (
+              <Input
+                {...aria}
+                inputMode="decimal"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="203.0.113.10"
+                {...form.register('serverIp')}
+              />
+            )}
+          </Field>
+          <Field
+            id="wizard-domain"
+            label={
+              <span className="inline-flex items-center gap-1.5">
+                {t('wizard.serverInfo.domain')}
+                <PassMark show={passing.domain} label={t('wizard.serverInfo.fieldOk')} />
+              </span>
+            }
+            hint={t('wizard.serverInfo.domainHint')}
+            error={fieldErrorText(errors.domain, t)}
+          >
+            {(aria) => (
+              <Input
+                {...aria}
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                placeholder="app.example.com"
+                {...form.register('domain')}
+              />
+            )}
+          </Field>
+          <Field
+            id="wizard-ssh-user"
+            label={
+              <span className="inline-flex items-center gap-1.5">
+                {t('wizard.serverInfo.sshUser')}
+                <PassMark show={passing.sshUser} label={t('wizard.serverInfo.fieldOk')} />
+              </span>
+            }
+            error={fieldErrorText(errors.sshUser, t)}
+          >
+            {(aria) => (
+              <Input
+                {...aria}
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                {...form.register('sshUser')}
+              />
+            )}
+          </Field>
+          <Field
+            id="wizard-ssh-password"
+            label={
+              <span className="inline-flex items-center gap-1.5">
+                {t('wizard.serverInfo.sshPassword')}
+                <PassMark show={passing.sshPassword} label={t('wizard.serverInfo.fieldOk')} />
+              </span>
+            }
+            hint={data.hasSavedPassword ? t('wizard.serverInfo.savedPassword') : undefined}
+            error={fieldErrorText(errors.sshPassword, t)}
+          >
+            {(aria) => (
+              <PasswordInput
+                {...aria}
+                autoComplete="new-password"
+                placeholder={
+                  data.hasSavedPassword
+                    ? t('wizard.serverInfo.savedPasswordPlaceholder')
+                    : undefined
+                }
+                {...form.register('sshPassword')}
+              />
+            )}
+          </Field>
+        </div>
+        <input type="hidden" {...form.register('email')} data-testid="wizard-email" />
+        {emailError && !errors.domain ? (
+          <Alert variant="destructive">
+            <AlertDescription>
+              {t('wizard.serverInfo.email')}: {emailError}
+            </AlertDescription>
+          </Alert>
+        ) : null}
+        <details className="rounded-md border border-border px-4 py-3 text-sm">
+          <summary className="cursor-pointer font-medium">
+            {t('wizard.serverInfo.advanced')}
+          </summary>
+          <div className="mt-4 max-w-40">
+            <Field
+              id="wizard-ssh-port"
+              label={t('wizard.serverInfo.sshPort')}
+              error={fieldErrorText(errors.sshPort, t)}
+            >
+              {(aria) => (
+                <Input
+                  {...aria}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  {...form.register('sshPort')}
+                />
+              )}
+            </Field>
+          </div>
+        </details>
+        <StepNav
+          nextType="submit"
+          nextBusy={duplicate.isPending || redirecting}
+          nextLabel={duplicate.isPending ? t('wizard.serverInfo.checking') : undefined}
+        />
+      </form>
+    </StepCard>
+  );
+}

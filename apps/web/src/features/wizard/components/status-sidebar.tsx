@@ -1,0 +1,206 @@
+import { maskHost } from '@portico/shared/masking';
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { format } from 'date-fns';
+import { PencilIcon, RocketIcon, ScrollTextIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
+import { dnsTone, StatusIcon, sshTone, type TTone } from './status-icon';
+
+type TProxyState = 'notSaved' | 'saved' | 'deploying' | 'active' | 'failed';
+
+function proxyState(state: TWizardState): TProxyState {
+  if (state.deploy.status === 'deploying') return 'deploying';
+  if (state.deploy.status === 'completed') return 'active';
+  if (state.deploy.status === 'failed') return 'failed';
+  if (!state.data.configurationId) return 'notSaved';
+  if (state.configStatus === 'completed') return 'active';
+  if (state.configStatus === 'failed' || state.configStatus === 'error') return 'failed';
+  return 'saved';
+}
+const PROXY_TONE: Record<TProxyState, TTone> = {
+  notSaved: 'waiting',
+  saved: 'waiting',
+  deploying: 'running',
+  active: 'ok',
+  failed: 'failed',
+};
+
+function Row({
+  tone,
+  label,
+  value,
+  testId,
+}: {
+  tone: TTone;
+  label: string;
+  value: string;
+  testId: string;
+}) {
+  return (
+    <li className="flex items-start gap-2.5" data-testid={testId} data-tone={tone}>
+      <StatusIcon tone={tone} className="mt-0.5 size-4" />
+      <span className="grid min-w-0">
+        <span className="text-sm font-medium">{label}</span>
+        <span className="text-xs text-muted-foreground">{value}</span>
+      </span>
+    </li>
+  );
+}
+
+/** Spec §2 status sidebar: the checks, the summary (hosts masked per §5) and actions that work. */
+export function StatusSidebar({
+  state,
+  config,
+  dispatch,
+}: {
+  state: TWizardState;
+  config: TProxyConfiguration | null | undefined;
+  dispatch: React.Dispatch<TWizardAction>;
+}) {
+  const { t } = useTranslation();
+  const { data, dns, ssh, step } = state;
+  const proxy = proxyState(state);
+  const ssl = config?.sslConfigured ?? false;
+  const expires = config?.certificateExpiresAt ? new Date(config.certificateExpiresAt) : null;
+  const deploying = state.deploy.status === 'deploying';
+  const dash = t('wizard.sidebar.notSet');
+  return (
+    <aside
+      className="grid gap-4"
+      aria-label={t('wizard.sidebar.label')}
+      data-testid="wizard-sidebar"
+    >
+      <Card>
+        <CardHeader className="pb-3">
+          <CardTitle className="text-base">{t('wizard.sidebar.statusTitle')}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <ul className="grid gap-3">
+            <Row
+              testId="wizard-sidebar-dns"
+              tone={dnsTone[dns.status]}
+              label={t('wizard.sidebar.dns')}
+              value={t(`wizard.validation.dnsStatus.${dns.status}`)}
+            />
+            <Row
+              testId="wizard-sidebar-ssh"
+              tone={sshTone[ssh.status]}
+              label={t('wizard.sidebar.ssh')}
+              value={t(`wizard.validation.sshStatus.${ssh.status}`)}
+            />
+            <Row
+              testId="wizard-sidebar-proxy"
+              tone={PROXY_TONE[proxy]}
+              label={t('wizard.sidebar.proxy')}
+              value={t(`wizard.sidebar.proxyState.${proxy}`)}
+            />
+            <Row
+              testId="wizard-sidebar-ssl"
+              tone={ssl ? 'ok' : 'waiting'}
+              label={t('wizard.sidebar.ssl')}
+              value={
+                ssl
+                  ? expires && !Number.isNaN(expires.getTime())
+                    ? t('wizard.sidebar.sslUntil', { date: format(expires, 'yyyy-MM-dd') })
+                    : t('wizard.sidebar.sslOn')
+                  : t('wizard.sidebar.sslOff')
+              }
+            />
+          </ul>
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader className="pb-3">
+          <CardTitle className="text-base">{t('wizard.sidebar.summaryTitle')}</CardTitle>
+        </CardHeader>
+        <CardContent>
+          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-2 text-sm">
+            <dt className="text-muted-foreground">{t('wizard.sidebar.server')}</dt>
+            <dd className="font-mono text-xs break-all" data-testid="wizard-sidebar-server">
+              {data.serverIp ? maskHost(data.serverIp) : dash}
+            </dd>
+            <dt className="text-muted-foreground">{t('wizard.sidebar.domain')}</dt>
+            <dd className="break-all">{data.domain || dash}</dd>
+            <dt className="text-muted-foreground">{t('wizard.sidebar.user')}</dt>
+            <dd className="break-all">{data.sshUser || dash}</dd>
+            <dt className="text-muted-foreground">{t('wizard.sidebar.target')}</dt>
+            <dd className="break-all">{data.targetServer || dash}</dd>
+          </dl>
+        </CardContent>
+      </Card>
+      <QuickActions
+        step={step}
+        canDeploy={Boolean(data.configurationId && data.targetServer) && !deploying}
+        canEdit={!deploying && step !== 'server-info'}
+        configurationId={data.configurationId}
+        dispatch={dispatch}
+      />
+    </aside>
+  );
+}
+
+function QuickActions({
+  step,
+  canDeploy,
+  canEdit,
+  configurationId,
+  dispatch,
+}: {
+  step: TWizardState['step'];
+  canDeploy: boolean;
+  canEdit: boolean;
+  configurationId: string | null;
+  dispatch: React.Dispatch<TWizardAction>;
+}) {
+  const { t } = useTranslation();
+  const showLogs = Boolean(configurationId) && step === 'deploy';
+  const showDeploy = canDeploy && step !== 'deploy';
+  if (!showLogs && !showDeploy && !canEdit) return null;
+  return (
+    <Card>
+      <CardHeader className="pb-3">
+        <CardTitle className="text-base">{t('wizard.sidebar.actionsTitle')}</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-2">
+        {showLogs ? (
+          <Button
+            variant="outline"
+            size="sm"
+            className="justify-start"
+            onClick={() => document.getElementById('wizard-log-panel')?.focus()}
+            data-testid="wizard-action-logs"
+          >
+            <ScrollTextIcon aria-hidden="true" />
+            {t('wizard.sidebar.viewLogs')}
+          </Button>
+        ) : null}
+        {showDeploy ? (
+          <Button
+            variant="outline"
+            size="sm"
+            className="justify-start"
+            onClick={() => dispatch({ type: 'goTo', step: 'deploy' })}
+            data-testid="wizard-action-redeploy"
+          >
+            <RocketIcon aria-hidden="true" />
+            {t('wizard.sidebar.redeploy')}
+          </Button>
+        ) : null}
+        {canEdit ? (
+          <Button
+            variant="outline"
+            size="sm"
+            className="justify-start"
+            onClick={() => dispatch({ type: 'goTo', step: 'server-info' })}
+            data-testid="wizard-action-edit"
+          >
+            <PencilIcon aria-hidden="true" />
+            {t('wizard.sidebar.updateConfig')}
+          </Button>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}

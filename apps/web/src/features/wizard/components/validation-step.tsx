@@ -1,0 +1,100 @@
+import { RotateCwIcon } from 'lucide-react';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { errorDescription } from '@/lib/form-errors';
+import { useTestSsh } from '../api/test-ssh';
+import { useValidateDns } from '../api/validate-dns';
+import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
+import { DnsCheckCard } from './dns-check-card';
+import { SshCheckCard } from './ssh-check-card';
+import { StepCard } from './step-card';
+import { StepNav } from './step-nav';
+
+/**
+ * Spec §4 DNS step: DNS runs on entering (and again after an edit of domain or IP, which resets
+ * the checks); SSH starts once when DNS succeeds; Retry resets both and restarts DNS.
+ */
+export function ValidationStep({
+  state,
+  dispatch,
+}: {
+  state: TWizardState;
+  dispatch: React.Dispatch<TWizardAction>;
+}) {
+  const { t } = useTranslation();
+  const validateDns = useValidateDns();
+  const testSsh = useTestSsh();
+  const { dns, ssh, data } = state;
+  const { mutateAsync: runDns } = validateDns;
+  const { mutateAsync: runSsh } = testSsh;
+
+  // Entering the step checks again; a fresh state is already waiting and needs no reset.
+  const enteredWith = React.useRef(dns.status);
+  React.useEffect(() => {
+    if (enteredWith.current !== 'waiting') dispatch({ type: 'validationRestarted' });
+  }, [dispatch]);
+
+  React.useEffect(() => {
+    if (dns.status !== 'waiting') return;
+    const runId = dns.runId;
+    dispatch({ type: 'dnsStarted', runId });
+    runDns({ domain: data.domain, serverIp: data.serverIp }).then(
+      (result) => dispatch({ type: 'dnsFinished', runId, result }),
+      (error: unknown) =>
+        dispatch({
+          type: 'dnsErrored',
+          runId,
+          message: errorDescription(error, t, t('errors.general')),
+        }),
+    );
+  }, [dns.status, dns.runId, data.domain, data.serverIp, dispatch, runDns, t]);
+
+  React.useEffect(() => {
+    if (dns.status !== 'verified' || ssh.status !== 'pending') return;
+    const runId = dns.runId;
+    dispatch({ type: 'sshStarted', runId });
+    runSsh({
+      serverIp: data.serverIp,
+      username: data.sshUser,
+      port: data.sshPort,
+      password: data.sshPassword === '' ? undefined : data.sshPassword,
+      configurationId: data.configurationId ?? undefined,
+    }).then(
+      (result) => dispatch({ type: 'sshFinished', runId, result }),
+      (error: unknown) =>
+        dispatch({
+          type: 'sshErrored',
+          runId,
+          message: errorDescription(error, t, t('errors.sshConnectionFailed')),
+        }),
+    );
+  }, [dns.status, dns.runId, ssh.status, data, dispatch, runSsh, t]);
+
+  const busy = dns.status === 'validating' || ssh.status === 'validating';
+  const canRetry = dns.status === 'failed' || ssh.status === 'failed';
+  return (
+    <StepCard title={t('wizard.validation.title')} description={t('wizard.validation.description')}>
+      <DnsCheckCard dns={dns} domain={data.domain} serverIp={data.serverIp} />
+      <SshCheckCard ssh={ssh} />
+      <StepNav
+        onBack={() => dispatch({ type: 'back' })}
+        onNext={() => dispatch({ type: 'next' })}
+        nextDisabled={!(dns.status === 'verified' && ssh.status === 'verified')}
+        extra={
+          canRetry || busy ? (
+            <Button
+              variant="outline"
+              onClick={() => dispatch({ type: 'validationRestarted' })}
+              disabled={busy}
+              data-testid="wizard-retry"
+            >
+              <RotateCwIcon aria-hidden="true" />
+              {t('wizard.validation.retry')}
+            </Button>
+          ) : null
+        }
+      />
+    </StepCard>
+  );
+}

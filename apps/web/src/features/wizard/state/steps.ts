@@ -1,0 +1,35 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+
+/** Spec §2: the five wizard steps, in order. */
+export const WIZARD_STEPS = [
+  'server-info',
+  'dns-validation',
+  'destination',
+  'deploy',
+  'complete',
+] as const;
+export type TWizardStep = (typeof WIZARD_STEPS)[number];
+
+export function stepIndex(step: TWizardStep): number {
+  return WIZARD_STEPS.indexOf(step);
+}
+
+/** Spec §4 back rule: one step back; the first and last steps have no back. */
+export function previousStep(step: TWizardStep): TWizardStep {
+  if (step === 'server-info' || step === 'complete') return step;
+  return WIZARD_STEPS[stepIndex(step) - 1] ?? step;
+}
+
+export function nextStep(step: TWizardStep): TWizardStep {
+  return WIZARD_STEPS[stepIndex(step) + 1] ?? step;
+}
+
+/**
+ * Spec §4 resume rule: without a target resume at destination; with one, deploy when pending or
+ * dns-validated, complete when completed, otherwise deploy.
+ */
+export function resumeStep(config: Pick<TProxyConfiguration, 'targetServer' | 'status'>) {
+  if (!config.targetServer) return 'destination' satisfies TWizardStep;
+  if (config.status === 'completed') return 'complete' satisfies TWizardStep;
+  return 'deploy' satisfies TWizardStep;
+}

@@ -1,0 +1,312 @@
+import type {
+  TDnsValidationResult,
+  TProxyConfiguration,
+  TSshTestResult,
+} from '@portico/shared/proxy/api';
+import type { TProxyStatus } from '@portico/shared/proxy/schemas';
+import { localLine, mergeLogLines, type TLogLine } from './logs';
+import { nextStep, previousStep, resumeStep, type TWizardStep } from './steps';
+
+/** Spec §3 wizard state, plus what resuming and pinning need. */
+export type TWizardData = {
+  serverIp: string;
+  domain: string;
+  sshUser: string;
+  sshPort: number;
+  /** Empty when resuming: the stored password is kept (decisions.md). */
+  sshPassword: string;
+  email: string;
+  targetServer: string;
+  configurationId: string | null;
+  hasSavedPassword: boolean;
+  /** What the last SSH test saw; pinned when the configuration is saved. */
+  hostKeyFingerprint: string | null;
+};
+
+export type TDnsStatus = 'waiting' | 'validating' | 'verified' | 'failed';
+export type TSshStatus = 'pending' | 'validating' | 'verified' | 'failed';
+export type TDeployStatus = 'idle' | 'deploying' | 'completed' | 'failed';
+
+export type TWizardState = {
+  step: TWizardStep;
+  data: TWizardData;
+  /** runId tells a stale answer (from before a Retry or an edit) from the current one. */
+  dns: {
+    status: TDnsStatus;
+    runId: number;
+    result: TDnsValidationResult | null;
+    error: string | null;
+  };
+  ssh: { status: TSshStatus; result: TSshTestResult | null; error: string | null };
+  deploy: {
+    status: TDeployStatus;
+    deploymentId: string | null;
+    logs: TLogLine[];
+    error: string | null;
+  };
+  /** The saved configuration's status on the server, when known. */
+  configStatus: TProxyStatus | null;
+};
+
+export type TServerInfo = Pick<
+  TWizardData,
+  'serverIp' | 'domain' | 'sshUser' | 'sshPort' | 'sshPassword' | 'email'
+>;
+
+export type TWizardAction =
+  | { type: 'serverInfoSubmitted'; info: TServerInfo }
+  | { type: 'next' }
+  | { type: 'back' }
+  | { type: 'goTo'; step: TWizardStep }
+  | { type: 'restart' }
+  | { type: 'resumed'; config: TProxyConfiguration }
+  | { type: 'validationRestarted' }
+  | { type: 'dnsStarted'; runId: number }
+  | { type: 'dnsFinished'; runId: number; result: TDnsValidationResult }
+  | { type: 'dnsErrored'; runId: number; message: string }
+  | { type: 'sshStarted'; runId: number }
+  | { type: 'sshFinished'; runId: number; result: TSshTestResult }
+  | { type: 'sshErrored'; runId: number; message: string }
+  | { type: 'targetChosen'; targetServer: string }
+  | { type: 'configurationSaved'; id: string }
+  | { type: 'deployStarted'; message: string; at: string }
+  | { type: 'deployAccepted'; deploymentId: string }
+  | { type: 'deployRequestFailed'; message: string; at: string }
+  | { type: 'logsReceived'; lines: TLogLine[] }
+  | {
+      type: 'statusReceived';
+      status: TProxyStatus;
+      deploymentId: string | null;
+      messages: { completed: string; failed: string };
+      at: string;
+    };
+
+export const DEFAULT_SSH_USER = 'root';
+export const DEFAULT_SSH_PORT = 22;
+
+export const emptyData: TWizardData = {
+  serverIp: '',
+  domain: '',
+  sshUser: DEFAULT_SSH_USER,
+  sshPort: DEFAULT_SSH_PORT,
+  sshPassword: '',
+  email: '',
+  targetServer: '',
+  configurationId: null,
+  hasSavedPassword: false,
+  hostKeyFingerprint: null,
+};
+
+export function initialWizardState(): TWizardState {
+  return {
+    step: 'server-info',
+    data: emptyData,
+    dns: { status: 'waiting', runId: 0, result: null, error: null },
+    ssh: { status: 'pending', result: null, error: null },
+    deploy: { status: 'idle', deploymentId: null, logs: [], error: null },
+    configStatus: null,
+  };
+}
+
+function resetChecks(state: TWizardState): TWizardState {
+  return {
+    ...state,
+    dns: { status: 'waiting', runId: state.dns.runId + 1, result: null, error: null },
+    ssh: { status: 'pending', result: null, error: null },
+  };
+}
+
+const FAILED_STATUSES: readonly TProxyStatus[] = ['failed', 'error'];
+
+function onStatus(
+  state: TWizardState,
+  action: Extract<TWizardAction, { type: 'statusReceived' }>,
+): TWizardState {
+  const { deploy } = state;
+  // Another run's news (e.g. the previous run's replay) does not move this one.
+  if (deploy.deploymentId && action.deploymentId && action.deploymentId !== deploy.deploymentId) {
+    return state;
+  }
+  const next = { ...state, configStatus: action.status };
+  const deploymentId = deploy.deploymentId ?? action.deploymentId;
+  if (action.status === 'deploying') {
+    return { ...next, deploy: { ...deploy, status: 'deploying', deploymentId, error: null } };
+  }
+  if (deploy.status !== 'deploying') return next;
+  if (action.status === 'completed') {
+    const line = localLine('end', 'success', action.messages.completed, action.at);
+    return {
+      ...next,
+      deploy: { ...deploy, status: 'completed', logs: mergeLogLines(deploy.logs, [line]) },
+    };
+  }
+  if (FAILED_STATUSES.includes(action.status)) {
+    const line = localLine('end', 'error', action.messages.failed, action.at);
+    return {
+      ...next,
+      deploy: {
+        ...deploy,
+        status: 'failed',
+        error: action.messages.failed,
+        logs: mergeLogLines(deploy.logs, [line]),
+      },
+    };
+  }
+  return next;
+}
+
+export function wizardReducer(state: TWizardState, action: TWizardAction): TWizardState {
+  switch (action.type) {
+    case 'serverInfoSubmitted': {
+      const before = state.data;
+      const data: TWizardData = {
+        ...before,
+        ...action.info,
+        // Another host or port may present another key: the old fingerprint no longer applies.
+        hostKeyFingerprint:
+          action.info.serverIp === before.serverIp && action.info.sshPort === before.sshPort
+            ? before.hostKeyFingerprint
+            : null,
+      };
+      return resetChecks({ ...state, data });
+    }
+    case 'next':
+      return { ...state, step: nextStep(state.step) };
+    case 'back':
+      return { ...state, step: previousStep(state.step) };
+    case 'goTo': {
+      // Going to deploy again after a finished run starts from "ready", not from the old result
+      // (which would auto-advance straight back to complete).
+      const finished = state.deploy.status === 'completed' || state.deploy.status === 'failed';
+      if (action.step === 'deploy' && state.step !== 'deploy' && finished) {
+        return { ...state, step: action.step, deploy: initialWizardState().deploy };
+      }
+      return { ...state, step: action.step };
+    }
+    case 'restart':
+      return {
+        ...initialWizardState(),
+        dns: { ...initialWizardState().dns, runId: state.dns.runId + 1 },
+      };
+    case 'resumed': {
+      const c = action.config;
+      const base = initialWizardState();
+      return {
+        ...base,
+        dns: { ...base.dns, runId: state.dns.runId + 1 },
+        step: resumeStep(c),
+        configStatus: c.status,
+        data: {
+          serverIp: c.serverIp,
+          domain: c.domain,
+          sshUser: c.sshUser,
+          sshPort: c.sshPort,
+          sshPassword: '',
+          email: c.email,
+          targetServer: c.targetServer ?? '',
+          configurationId: c.id,
+          hasSavedPassword: c.hasSshPassword,
+          hostKeyFingerprint: c.hostKeyFingerprint,
+        },
+        // A reload during a run follows that run (the socket replays its lines).
+        deploy: { ...base.deploy, status: c.status === 'deploying' ? 'deploying' : 'idle' },
+      };
+    }
+    case 'validationRestarted':
+      return resetChecks(state);
+    case 'dnsStarted':
+      if (action.runId !== state.dns.runId) return state;
+      return { ...state, dns: { ...state.dns, status: 'validating', result: null, error: null } };
+    case 'dnsFinished':
+      if (action.runId !== state.dns.runId) return state;
+      return {
+        ...state,
+        dns: {
+          ...state.dns,
+          status: action.result.isValid ? 'verified' : 'failed',
+          result: action.result,
+          error: action.result.isValid ? null : action.result.error,
+        },
+      };
+    case 'dnsErrored':
+      if (action.runId !== state.dns.runId) return state;
+      return {
+        ...state,
+        dns: { ...state.dns, status: 'failed', result: null, error: action.message },
+      };
+    case 'sshStarted':
+      if (action.runId !== state.dns.runId || state.dns.status !== 'verified') return state;
+      return { ...state, ssh: { status: 'validating', result: null, error: null } };
+    case 'sshFinished': {
+      if (action.runId !== state.dns.runId) return state;
+      const { result } = action;
+      return {
+        ...state,
+        ssh: { status: result.connected ? 'verified' : 'failed', result, error: result.error },
+        data: result.connected
+          ? { ...state.data, hostKeyFingerprint: result.fingerprint }
+          : state.data,
+      };
+    }
+    case 'sshErrored':
+      if (action.runId !== state.dns.runId) return state;
+      return { ...state, ssh: { status: 'failed', result: null, error: action.message } };
+    case 'targetChosen':
+      return { ...state, data: { ...state.data, targetServer: action.targetServer } };
+    case 'configurationSaved':
+      return {
+        ...state,
+        configStatus: state.configStatus ?? 'pending',
+        data: { ...state.data, configurationId: action.id },
+        deploy: state.deploy.status === 'deploying' ? state.deploy : initialWizardState().deploy,
+      };
+    case 'deployStarted':
+      return {
+        ...state,
+        deploy: {
+          status: 'deploying',
+          deploymentId: null,
+          error: null,
+          logs: [localLine('start', 'info', action.message, action.at)],
+        },
+      };
+    case 'deployAccepted': {
+      const { deploy } = state;
+      const logs = deploy.logs.filter(
+        (l) => l.origin !== 'server' || l.deploymentId === action.deploymentId,
+      );
+      return { ...state, deploy: { ...deploy, deploymentId: action.deploymentId, logs } };
+    }
+    case 'deployRequestFailed': {
+      const line = localLine('end', 'error', action.message, action.at);
+      return {
+        ...state,
+        deploy: {
+          ...state.deploy,
+          status: 'failed',
+          error: action.message,
+          logs: mergeLogLines(state.deploy.logs, [line]),
+        },
+      };
+    }
+    case 'logsReceived': {
+      const { deploy } = state;
+      if (
+        deploy.status !== 'deploying' &&
+        deploy.status !== 'completed' &&
+        deploy.status !== 'failed'
+      ) {
+        return state;
+      }
+      const lines = deploy.deploymentId
+        ? action.lines.filter(
+            (l) => l.deploymentId === null || l.deploymentId === deploy.deploymentId,
+          )
+        : action.lines;
+      const logs = mergeLogLines(deploy.logs, lines);
+      return logs === deploy.logs ? state : { ...state, deploy: { ...deploy, logs } };
+    }
+    case 'statusReceived':
+      return onStatus(state, action);
+  }
+}
