@@ -99,6 +99,32 @@ describe('a deployment as root (s1)', () => {
     expect(log.text()).toContain('certbot kept it');
   });
 
+  it('a login script printing to stdout: unchanged files are recognised; a transfer is refused clearly', async () => {
+    await lab.exec(s1.name, [
+      'bash',
+      '-c',
+      'touch /root/.bashrc && cp /root/.bashrc /root/.bashrc.orig && echo "echo Welcome to \\$(hostname)" >> /root/.bashrc',
+    ]);
+    try {
+      const before = await remoteFileSums(lab, s1.name);
+      const same = await deploy(deployInput(lab.status, s1, 'root', domain()));
+      completed(same.outcome, same.log);
+      expect(await remoteFileSums(lab, s1.name)).toBe(before);
+
+      // SFTP cannot work through such a script: the run fails, saying why, and nothing changed.
+      const target = `http://${lab.status.upstream.address}:${lab.status.upstream.port}/other`;
+      const changed = await deploy(
+        deployInput(lab.status, s1, 'root', domain(), { targetServer: target }),
+      );
+      expect(changed.outcome.status).toBe('failed');
+      if (changed.outcome.status !== 'failed') return;
+      expect(changed.outcome.failure.message).toMatch(/login script .* prints text/);
+      expect(await remoteFileSums(lab, s1.name)).toBe(before);
+    } finally {
+      await lab.exec(s1.name, ['mv', '/root/.bashrc.orig', '/root/.bashrc']);
+    }
+  });
+
   it('a changed target is served after redeploying', async () => {
     const target = `http://${lab.status.upstream.address}:${lab.status.upstream.port}/v2`;
     const { outcome, log } = await deploy(

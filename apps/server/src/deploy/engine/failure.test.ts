@@ -59,6 +59,16 @@ describe('toFailure', () => {
     });
   });
 
+  it('explains an SFTP stream garbled by a chatty login script', () => {
+    const f = toFailure(
+      new Error('Packet length 1466262639 exceeds max length of 262144'),
+      'http-site',
+    );
+    expect(f.code).toBe('internal');
+    expect(f.message).toMatch(/login script .* prints text/);
+    expect(f.message).toContain('Packet length 1466262639');
+  });
+
   it('is cancelled whenever the signal was aborted', () => {
     const controller = new AbortController();
     controller.abort();

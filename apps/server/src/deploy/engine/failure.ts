@@ -29,6 +29,9 @@ export function withOutput(plain: string, output: string | undefined): string {
   return [plain, ...cut, ...kept].join('\n');
 }
 
+/** ssh2's SFTP client reading a login script's text as a packet header. */
+const SFTP_GARBLED = /Packet length \d+ exceeds max length/;
+
 const SSH_HINTS: Partial<Record<SshError['code'], string>> = {
   tcp_connect: 'Check the server address, the SSH port and any firewall in between.',
   timeout: 'Check that the server is up and not overloaded, then try again.',
@@ -67,5 +70,12 @@ export function toFailure(error: unknown, step: string, signal?: AbortSignal): T
     };
   }
   const reason = error instanceof Error ? error.message : String(error);
+  if (SFTP_GARBLED.test(reason)) {
+    return {
+      code: 'internal',
+      step,
+      message: `Copying a file to the server (SFTP) failed because a login script of the SSH user prints text even in non-interactive sessions (for example an echo in ~/.bashrc or /etc/bash.bashrc), which corrupts file transfers. Make it print only in interactive shells (put \`case $- in *i*) ;; *) return ;; esac\` at its top), then deploy again. SSH said: ${reason}`,
+    };
+  }
   return { code: 'internal', step, message: `Unexpected error during ${step}: ${reason}` };
 }
