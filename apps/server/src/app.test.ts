@@ -50,8 +50,8 @@ describe('app shell', () => {
 
   it('GET /readyz answers ready on a migrated database', async () => {
     const response = await app.inject({ url: '/readyz' });
-    expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: 'ready' });
+    expect(response.statusCode).toBe(200);
   });
 
   it('serves index.html for any page path that accepts HTML, with the CSP', async () => {
