@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import {
+  currentRunEntries,
+  formatLogDownload,
+  localLine,
+  logFileName,
+  mergeLogLines,
+  serverLine,
+} from './logs';
+
+const entry = (id: number, deploymentId: string | null = 'd1', message = `line ${id}`) => ({
+  id,
+  deploymentId,
+  level: 'info' as const,
+  message,
+  timestamp: `2026-11-22T16:00:0${id % 10}.000Z`,
+});
+
+describe('log download (spec §9)', () => {
+  it('writes one `[LEVEL] ISO timestamp - message` line per entry', () => {
+    const text = formatLogDownload([
+      { level: 'info', timestamp: '2026-11-22T16:00:00.000Z', message: 'Connecting' },
+      { level: 'error', timestamp: '2026-11-22T17:00:05+01:00', message: 'certbot failed' },
+      { level: 'success', timestamp: '2026-11-22T16:00:09.5Z', message: 'Done' },
+    ]);
+    expect(text.split('\n')).toEqual([
+      '[INFO] 2026-11-22T16:00:00.000Z - Connecting',
+      '[ERROR] 2026-11-22T16:00:05.000Z - certbot failed',
+      '[SUCCESS] 2026-11-22T16:00:09.500Z - Done',
+    ]);
+  });
+
+  it('names the file after the configuration', () => {
+    expect(logFileName('0b6c1d2e-1111-4222-8333-444455556666')).toBe(
+      'deployment-logs-0b6c1d2e-1111-4222-8333-444455556666.txt',
+    );
+  });
+});
+
+describe('log lines', () => {
+  it('drops lines already shown (a replay or a poll repeats them) and keeps run order', () => {
+    const start = localLine('start', 'info', 'Starting', '2026-11-22T16:00:00.000Z');
+    let lines = mergeLogLines([start], [serverLine(entry(2)), serverLine(entry(1))]);
+    lines = mergeLogLines(lines, [
+      serverLine(entry(1)),
+      serverLine(entry(2)),
+      serverLine(entry(3)),
+    ]);
+    const end = localLine('end', 'success', 'Done', '2026-11-22T16:00:00.000Z');
+    lines = mergeLogLines(lines, [end, serverLine(entry(4))]);
+    expect(lines.map((l) => l.message)).toEqual([
+      'Starting',
+      'line 1',
+      'line 2',
+      'line 3',
+      'line 4',
+      'Done',
+    ]);
+  });
+
+  it('returns the same array when nothing is new', () => {
+    const lines = mergeLogLines([], [serverLine(entry(1))]);
+    expect(mergeLogLines(lines, [serverLine(entry(1))])).toBe(lines);
+  });
+
+  it('keeps the given run from the polled list, else the run of the newest line', () => {
+    const all = [entry(1, 'old'), entry(2, 'old'), entry(3, 'new'), entry(4, 'new')];
+    expect(currentRunEntries(all, 'old').map((e) => e.id)).toEqual([1, 2]);
+    expect(currentRunEntries(all, null).map((e) => e.id)).toEqual([3, 4]);
+    expect(currentRunEntries([], null)).toEqual([]);
+  });
+});

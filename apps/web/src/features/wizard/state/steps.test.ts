@@ -1,0 +1,46 @@
+import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
+import { describe, expect, it } from 'vitest';
+import { nextStep, previousStep, resumeStep } from './steps';
+
+describe('wizard steps', () => {
+  it('moves forward one step at a time and stops at complete', () => {
+    expect(nextStep('server-info')).toBe('dns-validation');
+    expect(nextStep('dns-validation')).toBe('destination');
+    expect(nextStep('destination')).toBe('deploy');
+    expect(nextStep('deploy')).toBe('complete');
+    expect(nextStep('complete')).toBe('complete');
+  });
+
+  it('goes back one step (deploy→destination→dns-validation→server-info), none from the ends', () => {
+    expect(previousStep('deploy')).toBe('destination');
+    expect(previousStep('destination')).toBe('dns-validation');
+    expect(previousStep('dns-validation')).toBe('server-info');
+    expect(previousStep('server-info')).toBe('server-info');
+    expect(previousStep('complete')).toBe('complete');
+  });
+
+  describe('resume rule (spec §4)', () => {
+    it.each(PROXY_STATUSES)('without a target, status %s resumes at destination', (status) => {
+      expect(resumeStep({ targetServer: null, status })).toBe('destination');
+      expect(resumeStep({ targetServer: '', status })).toBe('destination');
+    });
+
+    const withTarget = {
+      pending: 'deploy',
+      'dns-validated': 'deploy',
+      completed: 'complete',
+      deploying: 'deploy',
+      failed: 'deploy',
+      deployed: 'deploy',
+      error: 'deploy',
+    } as const;
+    it.each(Object.entries(withTarget))(
+      'with a target, status %s resumes at %s',
+      (status, step) => {
+        expect(resumeStep({ targetServer: 'http://10.0.0.5:8080', status: status as never })).toBe(
+          step,
+        );
+      },
+    );
+  });
+});

@@ -1,0 +1,82 @@
+import type {
+  TDnsValidationResult,
+  TProxyConfiguration,
+  TSshTestResult,
+} from '@portico/shared/proxy/api';
+import type { TProxyStatus } from '@portico/shared/proxy/schemas';
+import type { TLogLine } from './logs';
+import type { TWizardStep } from './steps';
+
+/** Spec §3 wizard state, plus what resuming and pinning need. */
+export type TWizardData = {
+  serverIp: string;
+  domain: string;
+  sshUser: string;
+  sshPort: number;
+  /** Empty when resuming: the stored password is kept (decisions.md). */
+  sshPassword: string;
+  email: string;
+  targetServer: string;
+  configurationId: string | null;
+  hasSavedPassword: boolean;
+  /** What the last SSH test saw; pinned when the configuration is saved. */
+  hostKeyFingerprint: string | null;
+};
+
+export type TDnsStatus = 'waiting' | 'validating' | 'verified' | 'failed';
+export type TSshStatus = 'pending' | 'validating' | 'verified' | 'failed';
+export type TDeployStatus = 'idle' | 'deploying' | 'completed' | 'failed';
+
+export type TWizardState = {
+  step: TWizardStep;
+  data: TWizardData;
+  /** runId tells a stale answer (from before a Retry or an edit) from the current one. */
+  dns: {
+    status: TDnsStatus;
+    runId: number;
+    result: TDnsValidationResult | null;
+    error: string | null;
+  };
+  ssh: { status: TSshStatus; result: TSshTestResult | null; error: string | null };
+  deploy: {
+    status: TDeployStatus;
+    deploymentId: string | null;
+    logs: TLogLine[];
+    error: string | null;
+  };
+  /** The saved configuration's status on the server, when known. */
+  configStatus: TProxyStatus | null;
+};
+
+export type TServerInfo = Pick<
+  TWizardData,
+  'serverIp' | 'domain' | 'sshUser' | 'sshPort' | 'sshPassword' | 'email'
+>;
+
+export type TWizardAction =
+  | { type: 'serverInfoSubmitted'; info: TServerInfo }
+  | { type: 'next' }
+  | { type: 'back' }
+  | { type: 'goTo'; step: TWizardStep }
+  | { type: 'restart' }
+  | { type: 'resumed'; config: TProxyConfiguration }
+  | { type: 'validationRestarted' }
+  | { type: 'dnsStarted'; runId: number }
+  | { type: 'dnsFinished'; runId: number; result: TDnsValidationResult }
+  | { type: 'dnsErrored'; runId: number; message: string }
+  | { type: 'sshStarted'; runId: number }
+  | { type: 'sshFinished'; runId: number; result: TSshTestResult }
+  | { type: 'sshErrored'; runId: number; message: string }
+  | { type: 'targetChosen'; targetServer: string }
+  | { type: 'configurationSaved'; id: string }
+  | { type: 'deployStarted'; message: string; at: string }
+  | { type: 'deployAccepted'; deploymentId: string }
+  | { type: 'deployRequestFailed'; message: string; at: string }
+  | { type: 'logsReceived'; lines: TLogLine[] }
+  | {
+      type: 'statusReceived';
+      status: TProxyStatus;
+      deploymentId: string | null;
+      messages: { completed: string; failed: string };
+      at: string;
+    };
