@@ -1,0 +1,89 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '@/lib/api-client';
+import { renderWithProviders } from '@/test/render';
+import { DeleteProxyDialog } from './delete-proxy-dialog';
+
+const unreachable = () =>
+  new ApiError(502, '502: unreachable', {
+    statusCode: 502,
+    code: 'server_unreachable',
+    message: 'No se pudo contactar con el servidor para quitar el sitio: connect timed out.',
+  });
+
+async function open(onDelete: (remove: boolean) => Promise<unknown>, lang: 'es' | 'en' = 'es') {
+  const onDeleted = vi.fn();
+  const onOpenChange = vi.fn();
+  await renderWithProviders(
+    <DeleteProxyDialog
+      domain="app.example.com"
+      open
+      onOpenChange={onOpenChange}
+      onDelete={onDelete}
+      onDeleted={onDeleted}
+    />,
+    { lang },
+  );
+  return { onDeleted, onOpenChange };
+}
+
+describe('delete dialog (decisions.md)', () => {
+  it('asks to remove the site from the server too, checked by default', async () => {
+    const onDelete = vi.fn(async () => undefined);
+    const { onDeleted } = await open(onDelete, 'en');
+    const box = screen.getByRole('checkbox', { name: 'Also remove the site from the server' });
+    expect(box.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(screen.getByTestId('delete-confirm'));
+    await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
+    expect(onDelete).toHaveBeenCalledWith(true);
+  });
+
+  it('deletes from Portico only when the box is cleared', async () => {
+    const onDelete = vi.fn(async () => undefined);
+    const { onDeleted } = await open(onDelete);
+    fireEvent.click(screen.getByRole('checkbox', { name: 'Quitar también el sitio del servidor' }));
+    fireEvent.click(screen.getByTestId('delete-confirm'));
+    await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
+    expect(onDelete).toHaveBeenCalledWith(false);
+  });
+
+  it('offers "delete from Portico only" when the server cannot be reached', async () => {
+    const onDelete = vi.fn(async (remove: boolean) => {
+      if (remove) throw unreachable();
+    });
+    const { onDeleted } = await open(onDelete);
+    fireEvent.click(screen.getByTestId('delete-confirm'));
+    const alert = await screen.findByTestId('delete-unreachable');
+    expect(alert.textContent).toContain('connect timed out');
+    expect(onDeleted).not.toHaveBeenCalled();
+    const fallback = screen.getByRole('button', { name: 'Eliminar solo de Portico' });
+    fireEvent.click(fallback);
+    await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
+    expect(onDelete.mock.calls).toEqual([[true], [false]]);
+  });
+
+  it('keeps the dialog open and the buttons disabled while the request runs', async () => {
+    let finish: () => void = () => {};
+    const onDelete = vi.fn(() => new Promise<void>((resolve) => (finish = resolve)));
+    const { onDeleted } = await open(onDelete, 'en');
+    fireEvent.click(screen.getByTestId('delete-confirm'));
+    await waitFor(() =>
+      expect(screen.getByTestId('delete-confirm').hasAttribute('disabled')).toBe(true),
+    );
+    expect(screen.getByTestId('delete-cancel').hasAttribute('disabled')).toBe(true);
+    finish();
+    await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
+  });
+
+  it('does not offer the fallback for other failures', async () => {
+    const onDelete = vi.fn(async () => {
+      throw new ApiError(500, '500: boom');
+    });
+    const { onDeleted } = await open(onDelete, 'en');
+    fireEvent.click(screen.getByTestId('delete-confirm'));
+    await waitFor(() => expect(onDelete).toHaveBeenCalledOnce());
+    expect(screen.queryByTestId('delete-unreachable')).toBeNull();
+    expect(screen.queryByTestId('delete-portico-only')).toBeNull();
+    expect(onDeleted).not.toHaveBeenCalled();
+  });
+});

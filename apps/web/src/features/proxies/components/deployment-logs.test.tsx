@@ -1,0 +1,78 @@
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import type { TLogEntry } from '../lib/logs';
+import { DeploymentLogs, LogLine } from './deployment-logs';
+
+const at = new Date(2026, 0, 5, 7, 8, 9).toISOString();
+const entry = (id: number, level: TLogEntry['level'], message: string, run = 'd1'): TLogEntry => ({
+  id,
+  deploymentId: run,
+  level,
+  message,
+  timestamp: at,
+});
+
+describe('log line', () => {
+  it('shows the level in upper case, the message and the time', async () => {
+    const { container } = await renderWithProviders(
+      <ol>
+        <LogLine entry={entry(1, 'warning', 'port 80 answered 502')} />
+      </ol>,
+    );
+    const li = container.querySelector('li')!;
+    expect(li.textContent).toContain('WARNING');
+    expect(li.textContent).toContain('port 80 answered 502');
+    expect(li.querySelector('time')?.textContent).toBe('2026-01-05 07:08:09');
+    expect(li.className).not.toContain('bg-destructive-soft');
+  });
+
+  it('draws error lines in the destructive style', async () => {
+    const { container } = await renderWithProviders(
+      <ol>
+        <LogLine entry={entry(2, 'error', 'certbot failed')} />
+      </ol>,
+    );
+    const li = container.querySelector('li')!;
+    expect(li.textContent).toContain('ERROR');
+    expect(li.className).toContain('text-destructive');
+    expect(li.getAttribute('data-level')).toBe('error');
+  });
+});
+
+describe.each([
+  ['en', 'No logs available', 'Refresh'],
+  ['es', 'No hay registros disponibles', 'Actualizar'],
+] as const)('deployment logs card (%s)', (lang, empty, refresh) => {
+  it('says when there are no logs and refreshes on request', async () => {
+    const onRefresh = vi.fn();
+    await renderWithProviders(
+      <DeploymentLogs entries={[]} loading={false} onRefresh={onRefresh} live={false} />,
+      { lang },
+    );
+    expect(screen.getByTestId('logs-empty').textContent).toBe(empty);
+    fireEvent.click(screen.getByRole('button', { name: refresh }));
+    expect(onRefresh).toHaveBeenCalledOnce();
+  });
+
+  it('lists lines grouped by run in a scrollable panel', async () => {
+    await renderWithProviders(
+      <DeploymentLogs
+        entries={[entry(1, 'info', 'a'), entry(2, 'success', 'b'), entry(3, 'error', 'c', 'd2')]}
+        loading={false}
+        onRefresh={() => {}}
+        live
+      />,
+      { lang },
+    );
+    const panel = screen.getByTestId('logs-panel');
+    expect(panel.className).toContain('max-h-96');
+    expect(panel.querySelectorAll('ol')).toHaveLength(2);
+    expect([...panel.querySelectorAll('li')].map((li) => li.getAttribute('data-level'))).toEqual([
+      'info',
+      'success',
+      'error',
+    ]);
+    expect(screen.getByTestId('logs-live')).toBeTruthy();
+  });
+});

@@ -1,0 +1,81 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { fireEvent, screen } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { ProxyCard } from './proxy-card';
+
+const base: TProxyConfiguration = {
+  id: '00000000-0000-4000-8000-000000000002',
+  userId: 'u1',
+  domain: 'shop.example.com',
+  serverIp: '203.0.113.10',
+  sshPort: 22,
+  sshUser: 'deploy',
+  hasSshPassword: true,
+  email: 'admin@example.com',
+  targetServer: 'http://10.0.0.5:8080',
+  status: 'completed',
+  sslConfigured: true,
+  nginxConfigPath: '/etc/nginx/sites-available/proxy-shop.example.com',
+  hostKeyFingerprint: null,
+  certificateExpiresAt: null,
+  lastDeployedAt: null,
+  changedSinceDeploy: false,
+  customScriptName: null,
+  createdAt: new Date(2026, 0, 5).toISOString(),
+  updatedAt: new Date(2026, 0, 5).toISOString(),
+};
+
+describe('proxy card', () => {
+  it('a completed card is Active with SSL, opens https://domain safely and offers copy, no continue', async () => {
+    const onEdit = vi.fn();
+    await renderWithProviders(<ProxyCard proxy={base} onEdit={onEdit} />, { lang: 'en' });
+    expect(screen.getByTestId('proxy-status').textContent).toBe('Active');
+    expect(screen.getByTestId('proxy-ssl').textContent).toBe('SSL Enabled');
+    const open = screen.getByTestId('proxy-open') as HTMLAnchorElement;
+    expect(open.getAttribute('href')).toBe('https://shop.example.com');
+    expect(open.target).toBe('_blank');
+    expect(open.rel).toContain('noopener');
+    expect(screen.getByTestId('proxy-copy')).toBeTruthy();
+    expect(screen.queryByTestId('proxy-continue')).toBeNull();
+    fireEvent.click(screen.getByTestId('proxy-edit'));
+    expect(onEdit).toHaveBeenCalledWith(base);
+  });
+
+  it('links the card to its details and masks the address (spec §5)', async () => {
+    const { container } = await renderWithProviders(<ProxyCard proxy={base} onEdit={() => {}} />);
+    const link = screen.getByTestId('proxy-card-link');
+    expect(link.getAttribute('href')).toBe(`/proxy-details/${base.id}`);
+    expect(container.textContent).toContain('deploy@203.***.***.10');
+    expect(container.textContent).not.toContain('203.0.113.10');
+    // No button inside the link: the buttons sit beside it.
+    expect(link.querySelector('button, a')).toBeNull();
+  });
+
+  it('a pending card offers Continue Deploy and no Abrir; the label is Spanish by default', async () => {
+    await renderWithProviders(
+      <ProxyCard proxy={{ ...base, status: 'pending', sslConfigured: false }} onEdit={() => {}} />,
+    );
+    expect(screen.getByTestId('proxy-status').textContent).toBe('Pendiente');
+    expect(screen.queryByTestId('proxy-ssl')).toBeNull();
+    expect(screen.queryByTestId('proxy-open')).toBeNull();
+    expect(screen.getByTestId('proxy-continue').getAttribute('href')).toBe(
+      `/proxy-wizard?continueId=${base.id}`,
+    );
+  });
+
+  it('labels the open button Abrir in Spanish', async () => {
+    await renderWithProviders(<ProxyCard proxy={base} onEdit={() => {}} />, { lang: 'es' });
+    expect(screen.getByTestId('proxy-open').textContent).toContain('Abrir');
+    expect(screen.getByTestId('proxy-status').textContent).toBe('Activo');
+  });
+
+  it('says when the configuration changed since the deployment and offers a redeploy', async () => {
+    await renderWithProviders(
+      <ProxyCard proxy={{ ...base, changedSinceDeploy: true }} onEdit={() => {}} />,
+      { lang: 'en' },
+    );
+    expect(screen.getByTestId('proxy-changed').textContent).toContain('Changed since the last');
+    expect(screen.getByTestId('proxy-redeploy').textContent).toBe('Redeploy');
+  });
+});
