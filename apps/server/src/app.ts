@@ -7,6 +7,7 @@ import type { TDatabase } from './db/client';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { checksRoutes } from './modules/checks/checks.routes';
+import { destinationsRoutes } from './modules/destinations/destinations.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createUsersRepository } from './modules/users/users.repository';
@@ -104,6 +105,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(checksRoutes, { database: options.database, config: options.config });
+  await app.register(destinationsRoutes, { database: options.database });
   await app.register(staticFiles, {
     root: options.webRoot === undefined ? findWebRoot() : (options.webRoot ?? undefined),
   });

@@ -55,8 +55,8 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
         response: { 200: ZDnsValidationResult, 400: ZApiError, 401: ZApiError, 429: ZApiError },
       },
       // The wizard checks once and on Retry; 30 a minute leaves room for impatience only.
+      preValidation: app.requireUser,
       preHandler: [
-        app.requireUser,
         keyedRateLimit(app, 'validate-dns', [{ max: 30, windowMs: MINUTE, key: byUser }]),
       ],
     },
@@ -80,8 +80,8 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
           429: ZApiError,
         },
       },
+      preValidation: app.requireUser,
       preHandler: [
-        app.requireUser,
         keyedRateLimit(app, 'test-ssh', [
           { max: 10, windowMs: MINUTE, key: byUser },
           // Shared by every account: several accounts cannot pool their budgets against one host.

@@ -1,0 +1,72 @@
+import { ZApiError } from '@portico/shared/api-error';
+import { ZDestinationServer, ZIdParams } from '@portico/shared/proxy/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TDatabase } from '../../db/client';
+import { createDestinationsRepository } from './destinations.repository';
+import { ZDestinationInput, ZDestinationUpdate } from './destinations.schemas';
+import { createDestinationsService } from './destinations.service';
+
+export interface TDestinationsRoutesOptions {
+  database: TDatabase;
+}
+
+const tags = ['destinations'];
+const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
+
+export async function destinationsRoutes(
+  app: FastifyInstance,
+  options: TDestinationsRoutesOptions,
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const destinations = createDestinationsService(createDestinationsRepository(options.database.db));
+
+  r.get(
+    '/api/destination-servers',
+    {
+      schema: { tags, response: { 200: z.array(ZDestinationServer), 401: ZApiError } },
+      preValidation: app.requireUser,
+    },
+    async () => destinations.list(),
+  );
+
+  r.post(
+    '/api/admin/destination-servers',
+    {
+      schema: { tags, body: ZDestinationInput, response: { 201: ZDestinationServer, ...errors } },
+      preValidation: app.requireAdmin,
+    },
+    async (request, reply) => reply.code(201).send(await destinations.create(request.body)),
+  );
+
+  r.put(
+    '/api/admin/destination-servers/:id',
+    {
+      schema: {
+        tags,
+        params: ZIdParams,
+        body: ZDestinationUpdate,
+        response: { 200: ZDestinationServer, ...errors },
+      },
+      preValidation: app.requireAdmin,
+    },
+    async (request) => destinations.update(request.params.id, request.body),
+  );
+
+  r.delete(
+    '/api/admin/destination-servers/:id',
+    {
+      schema: {
+        tags,
+        params: ZIdParams,
+        response: { 200: z.object({ success: z.literal(true) }), ...errors },
+      },
+      preValidation: app.requireAdmin,
+    },
+    async (request) => {
+      await destinations.remove(request.params.id);
+      return { success: true as const };
+    },
+  );
+}

@@ -1,0 +1,45 @@
+import { isManualDestination } from '@portico/shared/validation/rules';
+import { z } from 'zod';
+
+// Admin input for destination servers (decisions.md). Messages are catalog keys.
+// TODO(shared): these belong in packages/shared/src/proxy/api.ts beside ZDestinationServer,
+// so the admin screen validates with the same schema; kept here until that file is edited.
+
+const ZName = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .min(1, 'validation.required')
+  .max(100, 'validation.tooLong');
+const ZEndpoint = z
+  .string({ error: 'validation.target.required' })
+  .trim()
+  .min(1, 'validation.target.required')
+  .max(2048, 'validation.tooLong')
+  .refine(isManualDestination, 'validation.target.invalid');
+/** Optional text: empty or blank is stored as null. */
+const ZOptionalText = z
+  .string()
+  .trim()
+  .max(500, 'validation.tooLong')
+  .nullable()
+  .optional()
+  .transform((v) => (v ? v : null));
+
+export const ZDestinationInput = z.object({
+  name: ZName,
+  endpoint: ZEndpoint,
+  description: ZOptionalText,
+  isActive: z.boolean().default(true),
+  maintenanceNote: ZOptionalText,
+});
+export type TDestinationInput = z.infer<typeof ZDestinationInput>;
+
+/** PUT: any subset of the fields; what is absent stays as it is. */
+export const ZDestinationUpdate = z.object({
+  name: ZName.optional(),
+  endpoint: ZEndpoint.optional(),
+  description: z.string().trim().max(500, 'validation.tooLong').nullable().optional(),
+  isActive: z.boolean().optional(),
+  maintenanceNote: z.string().trim().max(500, 'validation.tooLong').nullable().optional(),
+});
+export type TDestinationUpdate = z.infer<typeof ZDestinationUpdate>;
