@@ -15,9 +15,13 @@ export function deleteProxy({ id, removeFromServer }: TDeleteProxyInput) {
   );
 }
 
-/** 502 server_unreachable: the site could not be removed; "delete from Portico only" is offered. */
-export function isServerUnreachable(error: unknown): boolean {
-  return error instanceof ApiError && error.body?.code === 'server_unreachable';
+// 502 server_unreachable (decisions.md) and 502 remove_failed (reached, but the removal failed):
+// either way the site could not be removed, and the user must still be able to delete the
+// configuration, so "delete from Portico only" is offered.
+const PORTICO_ONLY_CODES = new Set(['server_unreachable', 'remove_failed']);
+
+export function offersPorticoOnly(error: unknown): boolean {
+  return error instanceof ApiError && PORTICO_ONLY_CODES.has(error.body?.code ?? '');
 }
 
 export function useDeleteProxy() {

@@ -14,6 +14,17 @@ export function proxyQueryOptions(id: string) {
   });
 }
 
-export function useProxy(id: string) {
-  return useQuery(proxyQueryOptions(id));
+/** Polling interval while a deployment runs and the log socket is down (decisions.md). */
+export const DEPLOYING_POLL_MS = 5000;
+
+/**
+ * The configuration; while it is deploying and `socketUp()` says the live socket is down, it is
+ * read again every 5 s so the page never freezes on a lost socket.
+ */
+export function useProxy(id: string, socketUp: () => boolean = () => true) {
+  return useQuery({
+    ...proxyQueryOptions(id),
+    refetchInterval: (query) =>
+      query.state.data?.status === 'deploying' && !socketUp() ? DEPLOYING_POLL_MS : false,
+  });
 }

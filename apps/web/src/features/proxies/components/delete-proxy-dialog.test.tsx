@@ -75,6 +75,22 @@ describe('delete dialog (decisions.md)', () => {
     await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
   });
 
+  it('also offers it when the server was reached but the removal failed', async () => {
+    const onDelete = vi.fn(async (remove: boolean) => {
+      if (!remove) return;
+      throw new ApiError(502, '502: remove failed', {
+        statusCode: 502,
+        code: 'remove_failed',
+        message: 'Removing the site from the server failed: nginx -t failed.',
+      });
+    });
+    const { onDeleted } = await open(onDelete, 'en');
+    fireEvent.click(screen.getByTestId('delete-confirm'));
+    expect((await screen.findByTestId('delete-unreachable')).textContent).toContain('nginx -t');
+    fireEvent.click(screen.getByRole('button', { name: 'Delete from Portico only' }));
+    await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
+  });
+
   it('does not offer the fallback for other failures', async () => {
     const onDelete = vi.fn(async () => {
       throw new ApiError(500, '500: boom');

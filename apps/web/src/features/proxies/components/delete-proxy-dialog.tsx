@@ -17,7 +17,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
-import { isServerUnreachable } from '../api/delete-proxy';
+import { offersPorticoOnly } from '../api/delete-proxy';
 
 type TProps = {
   domain: string;
@@ -53,7 +53,7 @@ export function DeleteProxyDialog({ domain, open, onOpenChange, onDelete, onDele
       onOpenChange(false);
       onDeleted();
     } catch (error) {
-      if (remove && isServerUnreachable(error)) {
+      if (remove && offersPorticoOnly(error)) {
         setUnreachable(errorDescription(error, t, t('proxies.delete.unreachableDefault')));
       } else {
         toast({

@@ -49,11 +49,26 @@ function BackButton() {
 /** /proxy-details/{id} (spec §2). */
 export function ProxyDetailsPage({ id }: { id: string }) {
   const { t } = useTranslation();
-  const proxyQuery = useProxy(id);
+  const socketUp = React.useRef(false);
+  const proxyQuery = useProxy(id, () => socketUp.current);
   const logsQuery = useDeploymentLogs(id);
   const [redeployStarted, setRedeployStarted] = React.useState(false);
   const proxy = proxyQuery.data;
   const live = useLiveDeployment(id, proxy?.status === 'deploying' || redeployStarted);
+  socketUp.current = live.connected;
+
+  // Polled while the socket is down, or just finished: read the stored lines again too.
+  const previousStatus = React.useRef(proxy?.status);
+  const { refetch: refetchLogs } = logsQuery;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each new read of the configuration
+  React.useEffect(() => {
+    const status = proxy?.status;
+    const wasDeploying = previousStatus.current === 'deploying';
+    previousStatus.current = status;
+    if ((status === 'deploying' && !socketUp.current) || (wasDeploying && status !== 'deploying')) {
+      void refetchLogs();
+    }
+  }, [proxyQuery.dataUpdatedAt]);
 
   // The run ended (the socket said so): stop following until the next start.
   React.useEffect(() => {
