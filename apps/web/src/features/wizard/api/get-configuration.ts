@@ -1,10 +1,14 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
 
 export const configurationQueryKey = (id: string) => ['/api/proxy-configurations', id] as const;
 
 export function configurationQueryOptions(id: string) {
-  return queryOptions<TProxyConfiguration | null>({ queryKey: configurationQueryKey(id) });
+  return queryOptions<TProxyConfiguration | null>({
+    queryKey: configurationQueryKey(id),
+    queryFn: api.getQueryFn<TProxyConfiguration>({ on401: 'throw' }),
+  });
 }
 
 /** One configuration; `pollMs` polls it while the log socket is down (decisions.md). */

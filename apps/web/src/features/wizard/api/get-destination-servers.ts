@@ -1,10 +1,14 @@
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '@/lib/api';
 
 export const destinationServersQueryKey = ['/api/destination-servers'] as const;
 
 export function destinationServersQueryOptions() {
-  return queryOptions<TDestinationServer[] | null>({ queryKey: destinationServersQueryKey });
+  return queryOptions<TDestinationServer[] | null>({
+    queryKey: destinationServersQueryKey,
+    queryFn: api.getQueryFn<TDestinationServer[]>({ on401: 'throw' }),
+  });
 }
 
 export function useDestinationServers() {
