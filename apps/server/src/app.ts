@@ -8,6 +8,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { checksRoutes } from './modules/checks/checks.routes';
 import { destinationsRoutes } from './modules/destinations/destinations.routes';
+import { scriptsRoutes } from './modules/scripts/scripts.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createUsersRepository } from './modules/users/users.repository';
@@ -105,6 +106,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(checksRoutes, { database: options.database, config: options.config });
+  await app.register(scriptsRoutes, { database: options.database });
   await app.register(destinationsRoutes, { database: options.database });
   await app.register(staticFiles, {
     root: options.webRoot === undefined ? findWebRoot() : (options.webRoot ?? undefined),

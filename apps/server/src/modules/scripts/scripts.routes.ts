@@ -1,0 +1,92 @@
+import fastifyMultipart from '@fastify/multipart';
+import { ZApiError } from '@portico/shared/api-error';
+import { ZUploadScriptResponse, ZUuid } from '@portico/shared/proxy/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TDatabase } from '../../db/client';
+import { AppError } from '../../lib/app-error';
+import { KeyedError, type TMessage } from '../checks/keyed-error';
+import { byUser, keyedRateLimit } from '../checks/user-rate-limit';
+import { keepPendingScript } from './pending-script';
+import { decodeScript, MAX_SCRIPT_BYTES, nameProblem } from './script-file';
+import { createScriptsRepository } from './scripts.repository';
+
+export interface TScriptsRoutesOptions {
+  database: TDatabase;
+}
+
+const ZUploadQuery = z.object({ configurationId: ZUuid.optional() });
+const refuse = (message: TMessage) =>
+  new KeyedError('script_rejected', 400, message.key, message.params);
+
+function isFileTooLarge(error: unknown): boolean {
+  return (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
+}
+
+/** POST /api/upload-script: multipart field `script` (decisions.md: .sh, text, ≤ 64 KiB). */
+export async function scriptsRoutes(app: FastifyInstance, options: TScriptsRoutesOptions) {
+  // Multipart is accepted by this route only (the plugin is encapsulated here). One file, a few
+  // small fields at most; anything beyond answers 413 through the error handler.
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_SCRIPT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
+  });
+  const repository = createScriptsRepository(options.database.db);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.post(
+    '/api/upload-script',
+    {
+      schema: {
+        tags: ['scripts'],
+        consumes: ['multipart/form-data'],
+        querystring: ZUploadQuery,
+        response: {
+          200: ZUploadScriptResponse,
+          400: ZApiError,
+          401: ZApiError,
+          404: ZApiError,
+          413: ZApiError,
+          429: ZApiError,
+        },
+      },
+      preValidation: app.requireUser,
+      preHandler: keyedRateLimit(app, 'upload-script', [
+        { max: 30, windowMs: 60_000, key: byUser },
+      ]),
+    },
+    async (request) => {
+      if (!request.isMultipart()) throw refuse({ key: 'checks.script.missing' });
+      const file = await request.file();
+      if (file?.fieldname !== 'script') throw refuse({ key: 'checks.script.missing' });
+      const problem = nameProblem(file.filename);
+      if (problem) {
+        file.file.resume();
+        throw refuse(problem);
+      }
+      let bytes: Buffer;
+      try {
+        bytes = await file.toBuffer();
+      } catch (error) {
+        if (isFileTooLarge(error)) throw refuse({ key: 'checks.script.tooLarge' });
+        throw error;
+      }
+      const decoded = decodeScript(bytes);
+      if ('problem' in decoded) throw refuse(decoded.problem);
+
+      const script = { name: file.filename, content: decoded.text };
+      const { configurationId } = request.query;
+      if (configurationId) {
+        const saved = await repository.saveOnOwnConfiguration(
+          request.user!.id,
+          configurationId,
+          script,
+        );
+        if (!saved) throw new AppError('not_found', 404);
+      } else {
+        keepPendingScript(request, script);
+      }
+      return { filename: script.name };
+    },
+  );
+}
