@@ -7,9 +7,11 @@ import type { TDatabase } from './db/client';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { checksRoutes } from './modules/checks/checks.routes';
-import { destinationsRoutes } from './modules/destinations/destinations.routes';
+import {
+  proxiesAndDeployments,
+  type TDeployOptions,
+} from './modules/deployments/deployments.plugin';
 import { healthRoutes } from './modules/health/health.routes';
-import { scriptsRoutes } from './modules/scripts/scripts.routes';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createUsersRepository } from './modules/users/users.repository';
 import { createUsersService } from './modules/users/users.service';
@@ -34,6 +36,8 @@ export interface TAppOptions {
   /** The built web app; defaults to apps/web/dist found from this file or the bundle. */
   webRoot?: string | null;
   sessionSweepIntervalMs?: number;
+  /** Secret key file, engine settings (ACME, extra CA, DNS) for proxies and deployments. */
+  deploy?: TDeployOptions;
 }
 
 /** apps/web/dist: two levels up from src/app.ts and from the bundle dist/main.js alike. */
@@ -106,8 +110,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(checksRoutes, { database: options.database, config: options.config });
-  await app.register(scriptsRoutes, { database: options.database });
-  await app.register(destinationsRoutes, { database: options.database });
+  await app.register(proxiesAndDeployments, { database: options.database, ...options.deploy });
   await app.register(staticFiles, {
     root: options.webRoot === undefined ? findWebRoot() : (options.webRoot ?? undefined),
   });

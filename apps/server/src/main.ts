@@ -23,7 +23,19 @@ async function start(config: TConfig) {
     join(config.dataDir, 'session.secret'),
     config.sessionSecret,
   );
-  const app = await buildApp({ config, database: store.database, sessionSecret });
+  const app = await buildApp({
+    config,
+    database: store.database,
+    sessionSecret,
+    deploy: {
+      secretKeyFile: config.secretKeyFile,
+      settings: {
+        acmeDirectoryUrl: config.acmeDirectoryUrl,
+        extraCaFile: config.extraCaFile,
+        dnsServers: config.dnsServers,
+      },
+    },
+  });
 
   try {
     // Created (0600) on first start, so the operator can back it up before a secret is stored.

@@ -1,0 +1,22 @@
+/** The deploy queue and its timing, chosen on purpose (pg-boss defaults: 15 min expiry). */
+export const DEPLOY_QUEUE = 'deploy';
+
+export interface TDeployJobData {
+  deploymentId: string;
+  configurationId: string;
+}
+
+export const JOB_TIMING = {
+  // A run that takes longer than this is stuck (apt, certbot and nginx together take a few
+  // minutes at worst); pg-boss then fails the job and the reaper records the deployment failed.
+  expireInSeconds: 30 * 60,
+  // A dead worker is found by the reaper (advisory lock / in-process registry), not by expiry,
+  // so pg-boss itself never retries: a retry is our own decision with a log line.
+  retryLimit: 0,
+  maintenanceIntervalSeconds: 60,
+  // How often each instance looks for runs whose worker died.
+  reaperIntervalMs: 30_000,
+  pollingIntervalSeconds: 1,
+  // Runs one instance works at once (each is mostly waiting on a remote server).
+  concurrency: 4,
+} as const;

@@ -1,0 +1,61 @@
+import type { TAuditChange } from '../../db/schema';
+import type { TAuditRepository } from './audit.repository';
+
+export type TAuditService = ReturnType<typeof createAuditService>;
+
+export interface TAuditActor {
+  id: string;
+  username: string;
+}
+
+export interface TAuditEntry {
+  action: string;
+  targetType: string;
+  targetId: string;
+  targetOwnerId?: string | null;
+  changes?: TAuditChange[];
+}
+
+/** A secret is recorded only as "changed": neither value ever reaches the trail. */
+export const SECRET_MARK = '[changed]';
+
+/**
+ * Field-by-field differences between two records. Fields named in `secrets` appear only as
+ * changed, never with their values.
+ */
+export function diffFields<T extends Record<string, unknown>>(
+  before: T,
+  after: Partial<T>,
+  fields: readonly (keyof T & string)[],
+  secrets: readonly string[] = [],
+): TAuditChange[] {
+  const changes: TAuditChange[] = [];
+  for (const field of fields) {
+    if (!(field in after)) continue;
+    const a = before[field] ?? null;
+    const b = after[field] ?? null;
+    if (JSON.stringify(a) === JSON.stringify(b)) continue;
+    changes.push(
+      secrets.includes(field)
+        ? { field, before: null, after: SECRET_MARK }
+        : { field, before: a, after: b },
+    );
+  }
+  return changes;
+}
+
+export function createAuditService(repository: TAuditRepository) {
+  return {
+    async record(actor: TAuditActor, entry: TAuditEntry): Promise<void> {
+      await repository.insert({
+        actorId: actor.id,
+        actorUsername: actor.username,
+        action: entry.action,
+        targetType: entry.targetType,
+        targetId: entry.targetId,
+        targetOwnerId: entry.targetOwnerId ?? null,
+        changes: entry.changes ?? [],
+      });
+    },
+  };
+}

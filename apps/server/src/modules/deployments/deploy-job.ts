@@ -1,0 +1,126 @@
+import type { TLogLevel } from '@portico/shared/proxy/schemas';
+import type { TProxyConfigurationRow } from '../../db/schema';
+import type { TDeployOutcome } from '../../deploy/engine';
+import type { TDeployJobData } from '../../jobs/queues';
+import { AppError } from '../../lib/app-error';
+import { snapshotOf } from '../proxies/proxy-view';
+import { publishStatus, type TDeploymentDeps, writeLine } from './deployment-context';
+
+const SECRET_UNREADABLE =
+  'Stored secrets cannot be read: the secret key file is missing or wrong. Restore it from your backup, or enter the SSH password again.';
+
+/** Lines are written one after another, in the order the engine produced them. */
+function lineSink(deps: TDeploymentDeps, configurationId: string, deploymentId: string) {
+  let chain: Promise<unknown> = Promise.resolve();
+  return {
+    log(level: TLogLevel, message: string) {
+      chain = chain
+        .then(() => writeLine(deps, configurationId, deploymentId, level, message))
+        .catch((error) => deps.log.warn({ err: error }, 'deployment log line lost'));
+      return chain.then(() => undefined);
+    },
+    flush: () => chain,
+  };
+}
+
+async function finish(
+  deps: TDeploymentDeps,
+  config: TProxyConfigurationRow,
+  deploymentId: string,
+  outcome: TDeployOutcome,
+) {
+  const now = new Date();
+  if (outcome.status === 'completed') {
+    const updated = await deps.proxies.update(config.id, {
+      status: 'completed',
+      sslConfigured: true,
+      nginxConfigPath: outcome.nginxConfigPath,
+      certificateExpiresAt: outcome.certificateExpiresAt,
+      lastDeployedAt: now,
+      deployedSnapshot: snapshotOf(config),
+      hostKeyFingerprint: config.hostKeyFingerprint ?? outcome.hostKeyFingerprint,
+    });
+    await deps.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
+    if (updated) publishStatus(deps, updated, deploymentId);
+    return;
+  }
+  const updated = await deps.proxies.update(config.id, { status: 'failed' });
+  await deps.deployments.update(deploymentId, {
+    status: 'failed',
+    finishedAt: now,
+    errorCode: outcome.failure.code,
+    errorMessage: outcome.failure.message,
+  });
+  if (updated) publishStatus(deps, updated, deploymentId);
+}
+
+/**
+ * One run of the deploy queue. A job that is not the run's current job (a stale retry after the
+ * reaper re-queued it) or whose run already ended does nothing, so a job delivered twice is safe.
+ */
+export async function runDeployJob(
+  deps: TDeploymentDeps,
+  jobId: string,
+  data: TDeployJobData,
+  signal: AbortSignal,
+): Promise<void> {
+  const deployment = await deps.deployments.findById(data.deploymentId);
+  if (!deployment || deployment.jobId !== jobId || deployment.status !== 'queued') return;
+  await deps.liveness.hold(deployment.id);
+  try {
+    const config = await deps.proxies.findById(data.configurationId);
+    if (!config) {
+      await deps.deployments.update(deployment.id, { status: 'failed', finishedAt: new Date() });
+      return;
+    }
+    await deps.deployments.update(deployment.id, { status: 'running', startedAt: new Date() });
+    const sink = lineSink(deps, config.id, deployment.id);
+
+    let password: string;
+    try {
+      if (!config.sshPasswordEnc) throw new AppError('deploy_needs_password', 400);
+      password = deps.secrets.decryptPassword(config.id, config.sshPasswordEnc);
+    } catch (error) {
+      const message =
+        error instanceof AppError && error.code === 'deploy_needs_password'
+          ? 'No SSH password is stored for this configuration: enter it again and redeploy.'
+          : SECRET_UNREADABLE;
+      await sink.log('error', message);
+      await finish(deps, config, deployment.id, {
+        status: 'failed',
+        failure: { code: 'invalid_input', step: 'secrets', message },
+      });
+      return;
+    }
+
+    const outcome = await deps.engine.runDeployment(
+      {
+        domain: config.domain,
+        serverIp: config.serverIp,
+        sshPort: config.sshPort,
+        sshUser: config.sshUser,
+        auth: { password },
+        expectedFingerprint: config.hostKeyFingerprint ?? undefined,
+        email: config.email,
+        targetServer: config.targetServer ?? '',
+        customScript: config.customScript ?? undefined,
+      },
+      {
+        settings: deps.settings(),
+        log: sink.log,
+        signal,
+        onHostKey: async (fingerprint) => {
+          // Trust on first use: pinned before anything runs on the server.
+          if (!config.hostKeyFingerprint) {
+            await deps.proxies.update(config.id, { hostKeyFingerprint: fingerprint });
+            config.hostKeyFingerprint = fingerprint;
+          }
+        },
+      },
+    );
+    await sink.flush();
+    await finish(deps, config, deployment.id, outcome);
+  } finally {
+    await deps.liveness.release(deployment.id);
+  }
+}

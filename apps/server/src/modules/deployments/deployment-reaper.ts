@@ -1,0 +1,86 @@
+import type PgBoss from 'pg-boss';
+import type { TDeploymentRow } from '../../db/schema';
+import { DEPLOY_QUEUE, type TDeployJobData } from '../../jobs/queues';
+import { publishStatus, type TDeploymentDeps, writeLine } from './deployment-context';
+import { sendDeployJob } from './deployments.service';
+
+const INTERRUPTED = 'The previous attempt was interrupted (Portico restarted)';
+// A queued run whose job is missing may be between its insert and its send: leave it a moment.
+const GRACE_MS = 30_000;
+
+type TJobInfo = { state: string; data: TDeployJobData & { attempt?: number } } | null;
+
+async function jobOf(boss: PgBoss, row: TDeploymentRow): Promise<TJobInfo> {
+  if (!row.jobId) return null;
+  const job = await boss.getJobById<TDeployJobData & { attempt?: number }>(
+    DEPLOY_QUEUE,
+    row.jobId,
+    {
+      includeArchive: true,
+    },
+  );
+  return job ? { state: job.state, data: job.data } : null;
+}
+
+async function isDead(deps: TDeploymentDeps, row: TDeploymentRow, job: TJobInfo) {
+  const old = Date.now() - row.createdAt.getTime() > GRACE_MS;
+  if (row.status === 'running') return !(await deps.liveness.isAlive(row.id));
+  // queued
+  if (!job) return old;
+  if (job.state === 'created' || job.state === 'retry') return false;
+  if (job.state === 'active') {
+    // Fetched but not started yet, or its worker died before marking the run.
+    return old && !(await deps.liveness.isAlive(row.id));
+  }
+  return true;
+}
+
+/**
+ * Finds runs whose worker died (the process was killed, the machine rebooted) and either starts
+ * them again once or records them failed, each time with a log line saying what happened. Runs
+ * at start-up and then periodically, so nothing stays `deploying` for long.
+ */
+export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }): Promise<number> {
+  let reaped = 0;
+  for (const row of await deps.deployments.unfinished()) {
+    const job = await jobOf(deps.boss, row);
+    if (!(await isDead(deps, row, job))) continue;
+    reaped += 1;
+    const attempt = job?.data.attempt ?? 1;
+    if (row.jobId && job?.state === 'active') {
+      await deps.boss.fail(DEPLOY_QUEUE, row.jobId, { reason: 'worker died' }).catch(() => {});
+    }
+    const config = await deps.proxies.findById(row.configurationId);
+    if (!config) continue;
+    if (attempt < 2) {
+      await writeLine(
+        deps,
+        row.configurationId,
+        row.id,
+        'warning',
+        `${INTERRUPTED}; starting it again. Running the same deployment twice changes nothing the second time.`,
+      );
+      const next = await sendDeployJob(deps.boss, {
+        deploymentId: row.id,
+        configurationId: row.configurationId,
+        attempt: attempt + 1,
+      });
+      await deps.deployments.update(row.id, { status: 'queued', jobId: next.id });
+      await next.send();
+      deps.log.info(`deployment ${row.id} interrupted; queued again`);
+      continue;
+    }
+    const message = `${INTERRUPTED} again; it was not retried. Run the deployment again.`;
+    await writeLine(deps, row.configurationId, row.id, 'error', message);
+    await deps.deployments.update(row.id, {
+      status: 'failed',
+      finishedAt: new Date(),
+      errorCode: 'interrupted',
+      errorMessage: message,
+    });
+    const updated = await deps.proxies.update(row.configurationId, { status: 'failed' });
+    if (updated) publishStatus(deps, updated, row.id);
+    deps.log.info(`deployment ${row.id} interrupted twice; recorded failed`);
+  }
+  return reaped;
+}

@@ -1,0 +1,148 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { TDatabase } from '../../db/client';
+import { removeSite, runDeployment, type TEngineSettings } from '../../deploy/engine';
+import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
+import { createWorkerLiveness } from '../../jobs/worker-liveness';
+import { jobs } from '../../plugins/jobs';
+import { createLogBus } from '../../realtime/log-bus';
+import { wsGateway } from '../../realtime/ws-gateway';
+import { createAuditRepository } from '../audit/audit.repository';
+import { createAuditService } from '../audit/audit.service';
+import { createProxiesRepository } from '../proxies/proxies.repository';
+import { proxiesRoutes } from '../proxies/proxies.routes';
+import { createProxiesService } from '../proxies/proxies.service';
+import { createProxySecrets } from '../proxies/proxy-secrets';
+import { runDeployJob } from './deploy-job';
+import {
+  progressMessage,
+  publishStatus,
+  type TDeploymentDeps,
+  type TEngine,
+} from './deployment-context';
+import { reapDeployments } from './deployment-reaper';
+import { createDeploymentsRepository } from './deployments.repository';
+import { deploymentsRoutes } from './deployments.routes';
+import { createDeploymentsService } from './deployments.service';
+
+export interface TDeployOptions {
+  /** The AES key file of stored secrets; tests get a fresh one in a temporary directory. */
+  secretKeyFile?: string;
+  settings?: TEngineSettings;
+  engine?: TEngine;
+}
+
+const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
+
+/**
+ * Proxies, deployments, the deploy queue and the live log socket, wired together: they share the
+ * repositories, the secret box and the log bus.
+ */
+async function proxiesAndDeploymentsPlugin(
+  app: FastifyInstance,
+  options: TDeployOptions & { database: TDatabase },
+) {
+  const { db } = options.database;
+  const secretKeyFile =
+    options.secretKeyFile ?? join(mkdtempSync(join(tmpdir(), 'portico-key-')), 'secret.key');
+  const settings = () => options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT };
+  const engine = options.engine ?? { runDeployment, removeSite };
+
+  await app.register(jobs, { database: options.database });
+  const proxiesRepository = createProxiesRepository(db);
+  const deploymentsRepository = createDeploymentsRepository(db);
+  const audit = createAuditService(createAuditRepository(db));
+  const secrets = createProxySecrets(secretKeyFile);
+  const bus = await createLogBus({
+    database: options.database,
+    loadLog: async (id) => {
+      const row = await deploymentsRepository.findLog(id);
+      return row ? progressMessage(row) : undefined;
+    },
+    onError: (error) => app.log.warn({ err: error }, 'log fan-out error'),
+  });
+  const liveness = await createWorkerLiveness(options.database);
+
+  const deps: TDeploymentDeps = {
+    deployments: deploymentsRepository,
+    proxies: proxiesRepository,
+    secrets,
+    audit,
+    bus,
+    liveness,
+    engine,
+    settings,
+    log: app.log,
+  };
+  const proxies = createProxiesService({
+    repository: proxiesRepository,
+    secrets,
+    audit,
+    settings,
+    removeSite: engine.removeSite,
+    onStatus: (row) => publishStatus(deps, row, null),
+  });
+
+  const abort = new AbortController();
+  const running = new Set<Promise<void>>();
+  const workerIds: string[] = [];
+  for (let i = 0; i < JOB_TIMING.concurrency; i += 1) {
+    workerIds.push(
+      await app.boss.work<TDeployJobData>(
+        DEPLOY_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: JOB_TIMING.pollingIntervalSeconds },
+        async ([job]) => {
+          if (!job) return;
+          const run = runDeployJob(deps, job.id, job.data, abort.signal);
+          running.add(run);
+          try {
+            await run;
+          } finally {
+            running.delete(run);
+          }
+        },
+      ),
+    );
+  }
+  const deployments = createDeploymentsService({
+    ...deps,
+    boss: app.boss,
+    proxiesService: proxies,
+    wake: () => {
+      for (const id of workerIds) app.boss.notifyWorker(id);
+    },
+  });
+
+  const reap = () =>
+    reapDeployments({ ...deps, boss: app.boss }).catch((error) =>
+      app.log.warn({ err: error }, 'looking for interrupted deployments failed'),
+    );
+  const reaper = setInterval(reap, JOB_TIMING.reaperIntervalMs);
+  reaper.unref();
+  app.addHook('onReady', async () => {
+    await reap();
+  });
+
+  await app.register(proxiesRoutes, { proxies });
+  await app.register(deploymentsRoutes, { deployments });
+  await wsGateway(app, { bus, proxies, deployments: deploymentsRepository });
+
+  // Registered last, so it runs before the jobs plugin stops the queue (onClose runs in reverse).
+  app.addHook('onClose', async () => {
+    clearInterval(reaper);
+    // Running engines stop at their next step and record the run failed as cancelled.
+    abort.abort();
+    await Promise.allSettled([...running]);
+    await app.boss.stop({ graceful: true, timeout: 10_000, wait: true });
+    await bus.close();
+    await liveness.close();
+  });
+}
+
+export const proxiesAndDeployments = fp(proxiesAndDeploymentsPlugin, {
+  name: 'portico-proxies-deployments',
+  dependencies: ['portico-auth-guard', 'portico-session'],
+});

@@ -1,0 +1,84 @@
+import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import {
+  deploymentLogs,
+  deployments,
+  type TDeploymentLogRow,
+  type TDeploymentRow,
+} from '../../db/schema';
+
+export type TDeploymentsRepository = ReturnType<typeof createDeploymentsRepository>;
+type TLevel = TDeploymentLogRow['level'];
+
+export function createDeploymentsRepository(db: TDb) {
+  return {
+    async insert(row: {
+      configurationId: string;
+      trigger: 'deploy' | 'redeploy';
+      requestedBy: string;
+    }): Promise<TDeploymentRow> {
+      const rows = await db.insert(deployments).values(row).returning();
+      return rows[0]!;
+    },
+
+    async findById(id: string): Promise<TDeploymentRow | undefined> {
+      const rows = await db.select().from(deployments).where(eq(deployments.id, id)).limit(1);
+      return rows[0];
+    },
+
+    async latestFor(configurationId: string): Promise<TDeploymentRow | undefined> {
+      const rows = await db
+        .select()
+        .from(deployments)
+        .where(eq(deployments.configurationId, configurationId))
+        .orderBy(desc(deployments.createdAt))
+        .limit(1);
+      return rows[0];
+    },
+
+    async update(id: string, changes: Partial<TDeploymentRow>): Promise<void> {
+      await db.update(deployments).set(changes).where(eq(deployments.id, id));
+    },
+
+    /** Runs not finished: queued or running, on any instance. */
+    async unfinished(): Promise<TDeploymentRow[]> {
+      return db
+        .select()
+        .from(deployments)
+        .where(inArray(deployments.status, ['queued', 'running']));
+    },
+
+    async addLog(line: {
+      configurationId: string;
+      deploymentId: string | null;
+      level: TLevel;
+      message: string;
+    }): Promise<TDeploymentLogRow> {
+      const rows = await db.insert(deploymentLogs).values(line).returning();
+      return rows[0]!;
+    },
+
+    async findLog(id: number): Promise<TDeploymentLogRow | undefined> {
+      const rows = await db.select().from(deploymentLogs).where(eq(deploymentLogs.id, id)).limit(1);
+      return rows[0];
+    },
+
+    /** Every line of a configuration, oldest first. */
+    async logsFor(configurationId: string): Promise<TDeploymentLogRow[]> {
+      return db
+        .select()
+        .from(deploymentLogs)
+        .where(eq(deploymentLogs.configurationId, configurationId))
+        .orderBy(asc(deploymentLogs.id));
+    },
+
+    /** The lines of one run, oldest first, optionally only those after a given id. */
+    async logsOfRun(deploymentId: string, afterId = 0): Promise<TDeploymentLogRow[]> {
+      return db
+        .select()
+        .from(deploymentLogs)
+        .where(and(eq(deploymentLogs.deploymentId, deploymentId), gt(deploymentLogs.id, afterId)))
+        .orderBy(asc(deploymentLogs.id));
+    },
+  };
+}

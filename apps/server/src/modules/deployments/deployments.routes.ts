@@ -1,0 +1,64 @@
+import { ZApiError } from '@portico/shared/api-error';
+import {
+  ZConfigurationIdParams,
+  ZDeploymentLogEntry,
+  ZDeployResponse,
+  ZIdParams,
+} from '@portico/shared/proxy/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TDeploymentsService } from './deployments.service';
+
+const tags = ['deployments'];
+const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError };
+
+export async function deploymentsRoutes(
+  app: FastifyInstance,
+  options: { deployments: TDeploymentsService },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { deployments } = options;
+  const preHandler = app.requireUser;
+
+  r.post(
+    '/api/deploy/:configurationId',
+    {
+      schema: {
+        tags,
+        params: ZConfigurationIdParams,
+        response: { 202: ZDeployResponse, ...errors },
+      },
+      preHandler,
+    },
+    async (request, reply) => {
+      const id = await deployments.start(request.user!, request.params.configurationId, 'deploy');
+      return reply.code(202).send({ success: true, deploymentId: id });
+    },
+  );
+
+  r.post(
+    '/api/proxy-configurations/:id/redeploy',
+    {
+      schema: { tags, params: ZIdParams, response: { 202: ZDeployResponse, ...errors } },
+      preHandler,
+    },
+    async (request, reply) => {
+      const id = await deployments.start(request.user!, request.params.id, 'redeploy');
+      return reply.code(202).send({ success: true, deploymentId: id });
+    },
+  );
+
+  r.get(
+    '/api/deployment-logs/:id',
+    {
+      schema: {
+        tags,
+        params: ZIdParams,
+        response: { 200: z.array(ZDeploymentLogEntry), ...errors },
+      },
+      preHandler,
+    },
+    async (request) => deployments.logs(request.user!, request.params.id),
+  );
+}

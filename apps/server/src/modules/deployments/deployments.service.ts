@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import type { TDeploymentLogEntry } from '@portico/shared/proxy/api';
+import type PgBoss from 'pg-boss';
+import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
+import type { TActor, TProxiesService } from '../proxies/proxies.service';
+import { proxyErrors } from '../proxies/proxy-errors';
+import { publishStatus, type TDeploymentDeps, toLogEntry } from './deployment-context';
+
+export type TDeploymentsService = ReturnType<typeof createDeploymentsService>;
+
+export interface TDeploymentsServiceDeps extends TDeploymentDeps {
+  boss: PgBoss;
+  proxiesService: TProxiesService;
+  /** Wakes this instance's idle workers so a run starts without waiting for a poll. */
+  wake: () => void;
+}
+
+export async function sendDeployJob(boss: PgBoss, data: TDeployJobData & { attempt: number }) {
+  const id = randomUUID();
+  return {
+    id,
+    send: () =>
+      boss.send(DEPLOY_QUEUE, data, {
+        id,
+        expireInSeconds: JOB_TIMING.expireInSeconds,
+        retryLimit: JOB_TIMING.retryLimit,
+      }),
+  };
+}
+
+export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
+  return {
+    /** Queues a run: 202 at once; the configuration is `deploying` until the job ends. */
+    async start(actor: TActor, configurationId: string, trigger: 'deploy' | 'redeploy') {
+      const row = await deps.proxiesService.load(configurationId, actor);
+      if (!row.targetServer) throw proxyErrors.needsTarget();
+      if (!row.sshPasswordEnc) throw proxyErrors.needsPassword();
+      // The status is the gate: only one request moves it to deploying.
+      const claimed = await deps.proxies.updateUnlessDeploying(row.id, { status: 'deploying' });
+      if (!claimed) throw proxyErrors.deploymentRunning();
+      try {
+        const deployment = await deps.deployments.insert({
+          configurationId: row.id,
+          trigger,
+          requestedBy: actor.id,
+        });
+        const job = await sendDeployJob(deps.boss, {
+          deploymentId: deployment.id,
+          configurationId: row.id,
+          attempt: 1,
+        });
+        // The job id is recorded before the job exists, so the worker always finds it.
+        await deps.deployments.update(deployment.id, { jobId: job.id });
+        await job.send();
+        deps.wake();
+        publishStatus(deps, claimed, deployment.id);
+        await deps.audit.record(actor, {
+          action: trigger === 'deploy' ? 'proxy.deploy' : 'proxy.redeploy',
+          targetType: 'proxy_configuration',
+          targetId: row.id,
+          targetOwnerId: row.userId,
+          changes: [{ field: 'status', before: row.status, after: 'deploying' }],
+        });
+        return deployment.id;
+      } catch (error) {
+        await deps.proxies.update(row.id, { status: row.status });
+        throw error;
+      }
+    },
+
+    async logs(actor: TActor, configurationId: string): Promise<TDeploymentLogEntry[]> {
+      await deps.proxiesService.load(configurationId, actor);
+      return (await deps.deployments.logsFor(configurationId)).map(toLogEntry);
+    },
+  };
+}

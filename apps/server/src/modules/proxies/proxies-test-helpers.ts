@@ -1,0 +1,44 @@
+// Shared by the proxies and deployments API tests: signed-in clients and a saved configuration.
+import { eq } from 'drizzle-orm';
+import { users } from '../../db/schema';
+import type { TTestApp } from '../../test-support/test-app';
+import { newCredentials, TestClient } from '../../test-support/test-client';
+
+export const SSH_PASSWORD = 'Sup3r-Secret-SSH-pass';
+
+export async function signedInClient(t: TTestApp, role: 'user' | 'admin' = 'user') {
+  const client = new TestClient(t.app, { headers: { 'accept-language': 'en' } });
+  const creds = newCredentials(role);
+  const response = await client.register(creds);
+  const user = response.json().user as { id: string; username: string };
+  if (role === 'admin') {
+    // Before any request loads the user, so no cached row keeps the old role.
+    await t.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.id));
+  }
+  return { client, user };
+}
+
+let domainCounter = 0;
+export function uniqueDomain(prefix = 'site') {
+  domainCounter += 1;
+  return `${prefix}-${process.pid}-${domainCounter}.example.com`;
+}
+
+export function proxyInput(overrides: Record<string, unknown> = {}) {
+  return {
+    serverIp: '203.0.113.10',
+    domain: uniqueDomain(),
+    sshUser: 'root',
+    sshPassword: SSH_PASSWORD,
+    email: 'admin@example.com',
+    targetServer: 'http://10.0.0.5:8080',
+    ...overrides,
+  };
+}
+
+export async function createProxy(client: TestClient, overrides: Record<string, unknown> = {}) {
+  const input = proxyInput(overrides);
+  const response = await client.write('POST', '/api/proxy-configurations', input);
+  if (response.statusCode !== 200) throw new Error(`create failed: ${response.body}`);
+  return { id: response.json().id as string, input };
+}

@@ -1,0 +1,108 @@
+import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import {
+  proxyConfigurations,
+  type TNewProxyConfigurationRow,
+  type TProxyConfigurationRow,
+} from '../../db/schema';
+
+export type TProxiesRepository = ReturnType<typeof createProxiesRepository>;
+
+export class DomainTakenError extends Error {
+  constructor() {
+    super('domain taken');
+    this.name = 'DomainTakenError';
+  }
+}
+
+function isDomainViolation(error: unknown): boolean {
+  for (let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined; e; ) {
+    if (e.code === '23505' && e.constraint === 'proxy_configurations_domain_key') return true;
+    e = e.cause as typeof e;
+  }
+  return false;
+}
+
+export type TProxyChanges = Partial<Omit<TNewProxyConfigurationRow, 'id' | 'userId' | 'createdAt'>>;
+
+export function createProxiesRepository(db: TDb) {
+  return {
+    async findById(id: string): Promise<TProxyConfigurationRow | undefined> {
+      const rows = await db
+        .select()
+        .from(proxyConfigurations)
+        .where(eq(proxyConfigurations.id, id))
+        .limit(1);
+      return rows[0];
+    },
+
+    async listByUser(userId: string): Promise<TProxyConfigurationRow[]> {
+      return db
+        .select()
+        .from(proxyConfigurations)
+        .where(eq(proxyConfigurations.userId, userId))
+        .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id));
+    },
+
+    /** Whether another configuration (any owner) already uses the domain. */
+    async domainTaken(domain: string, excludeId?: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: proxyConfigurations.id })
+        .from(proxyConfigurations)
+        .where(
+          and(
+            sql`lower(${proxyConfigurations.domain}) = ${domain.toLowerCase()}`,
+            excludeId ? ne(proxyConfigurations.id, excludeId) : undefined,
+          ),
+        )
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    async insert(row: TNewProxyConfigurationRow): Promise<TProxyConfigurationRow> {
+      try {
+        const rows = await db.insert(proxyConfigurations).values(row).returning();
+        return rows[0]!;
+      } catch (error) {
+        if (isDomainViolation(error)) throw new DomainTakenError();
+        throw error;
+      }
+    },
+
+    async update(id: string, changes: TProxyChanges): Promise<TProxyConfigurationRow | undefined> {
+      try {
+        const rows = await db
+          .update(proxyConfigurations)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(eq(proxyConfigurations.id, id))
+          .returning();
+        return rows[0];
+      } catch (error) {
+        if (isDomainViolation(error)) throw new DomainTakenError();
+        throw error;
+      }
+    },
+
+    /** Changes the row only when it is not deploying: the one-run-at-a-time gate. */
+    async updateUnlessDeploying(
+      id: string,
+      changes: TProxyChanges,
+    ): Promise<TProxyConfigurationRow | undefined> {
+      try {
+        const rows = await db
+          .update(proxyConfigurations)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(and(eq(proxyConfigurations.id, id), ne(proxyConfigurations.status, 'deploying')))
+          .returning();
+        return rows[0];
+      } catch (error) {
+        if (isDomainViolation(error)) throw new DomainTakenError();
+        throw error;
+      }
+    },
+
+    async remove(id: string): Promise<void> {
+      await db.delete(proxyConfigurations).where(eq(proxyConfigurations.id, id));
+    },
+  };
+}

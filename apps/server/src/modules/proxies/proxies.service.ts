@@ -1,0 +1,264 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  TEditProxyInput,
+  TProxyConfiguration,
+  TSaveProxyInput,
+} from '@portico/shared/proxy/api';
+import type { TProxyConfigurationRow, TUserRow } from '../../db/schema';
+import type {
+  TEngineContext,
+  TEngineSettings,
+  TRemoveInput,
+  TRemoveOutcome,
+} from '../../deploy/engine';
+import { AppError } from '../../lib/app-error';
+import { diffFields, type TAuditService } from '../audit/audit.service';
+import {
+  DomainTakenError,
+  type TProxiesRepository,
+  type TProxyChanges,
+} from './proxies.repository';
+import { proxyErrors } from './proxy-errors';
+import type { TProxySecrets } from './proxy-secrets';
+import { toProxyConfiguration } from './proxy-view';
+
+export type TProxiesService = ReturnType<typeof createProxiesService>;
+export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
+
+export interface TProxiesServiceDeps {
+  repository: TProxiesRepository;
+  secrets: TProxySecrets;
+  audit: TAuditService;
+  settings: () => TEngineSettings;
+  removeSite: (input: TRemoveInput, ctx: TEngineContext) => Promise<TRemoveOutcome>;
+  /** Told after a status change, so open log sockets see it. */
+  onStatus?: (row: TProxyConfigurationRow) => void;
+}
+
+// Failures meaning "the server could not be reached", for which the UI offers Portico-only delete.
+const UNREACHABLE = new Set([
+  'tcp_connect',
+  'timeout',
+  'auth_failed',
+  'host_key_mismatch',
+  'connection_lost',
+  'sudo_refused',
+]);
+const EDIT_FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
+const SAVE_FIELDS = [...EDIT_FIELDS, 'email', 'sshPasswordEnc', 'hostKeyFingerprint'] as const;
+
+function isOwnerOrAdmin(row: TProxyConfigurationRow, actor: TActor): boolean {
+  return row.userId === actor.id || actor.role === 'admin';
+}
+
+async function withDomainCheck<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainTakenError) throw proxyErrors.domainTaken();
+    throw error;
+  }
+}
+
+export function createProxiesService(deps: TProxiesServiceDeps) {
+  const { repository, secrets, audit } = deps;
+
+  /** The row when the actor may see it; 404 otherwise, so ids of others are not confirmed. */
+  async function load(
+    id: string,
+    actor: TActor,
+    ownerOnly = false,
+  ): Promise<TProxyConfigurationRow> {
+    const row = await repository.findById(id);
+    if (!row) throw proxyErrors.notFound();
+    if (ownerOnly ? row.userId !== actor.id : !isOwnerOrAdmin(row, actor)) {
+      throw proxyErrors.notFound();
+    }
+    return row;
+  }
+
+  async function create(actor: TActor, input: TSaveProxyInput): Promise<string> {
+    if (!input.sshPassword) {
+      throw new AppError('validation_failed', 400);
+    }
+    if (await repository.domainTaken(input.domain)) throw proxyErrors.domainTaken();
+    // The id is chosen first: it is the additional data the password is encrypted with.
+    const id = randomUUID();
+    const row = await withDomainCheck(() =>
+      repository.insert({
+        id,
+        userId: actor.id,
+        domain: input.domain,
+        serverIp: input.serverIp,
+        sshPort: input.sshPort,
+        sshUser: input.sshUser,
+        sshPasswordEnc: secrets.encryptPassword(id, input.sshPassword!),
+        hostKeyFingerprint: input.hostKeyFingerprint ?? null,
+        email: input.email,
+        targetServer: input.targetServer ?? null,
+      }),
+    );
+    await audit.record(actor, {
+      action: 'proxy.create',
+      targetType: 'proxy_configuration',
+      targetId: row.id,
+      targetOwnerId: row.userId,
+      changes: diffFields(
+        {} as Record<string, unknown>,
+        { ...row },
+        [...SAVE_FIELDS],
+        ['sshPasswordEnc'],
+      ),
+    });
+    return row.id;
+  }
+
+  /** Fields that name another machine: the pinned host key no longer applies to them. */
+  function serverChanged(row: TProxyConfigurationRow, next: { serverIp: string; sshPort: number }) {
+    return row.serverIp !== next.serverIp || row.sshPort !== next.sshPort;
+  }
+
+  async function saveExisting(actor: TActor, id: string, input: TSaveProxyInput): Promise<string> {
+    const row = await load(id, actor, true);
+    if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
+    if (await repository.domainTaken(input.domain, id)) throw proxyErrors.domainTaken();
+    const changes: TProxyChanges = {
+      domain: input.domain,
+      serverIp: input.serverIp,
+      sshPort: input.sshPort,
+      sshUser: input.sshUser,
+      email: input.email,
+    };
+    if (input.targetServer !== undefined) changes.targetServer = input.targetServer;
+    if (input.sshPassword) changes.sshPasswordEnc = secrets.encryptPassword(id, input.sshPassword);
+    if (input.hostKeyFingerprint) changes.hostKeyFingerprint = input.hostKeyFingerprint;
+    else if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
+    const updated = await withDomainCheck(() => repository.updateUnlessDeploying(id, changes));
+    if (!updated) throw proxyErrors.deploymentRunning();
+    await audit.record(actor, {
+      action: 'proxy.save',
+      targetType: 'proxy_configuration',
+      targetId: id,
+      targetOwnerId: row.userId,
+      changes: diffFields({ ...row }, changes, [...SAVE_FIELDS], ['sshPasswordEnc']),
+    });
+    return id;
+  }
+
+  return {
+    load,
+
+    save(actor: TActor, input: TSaveProxyInput): Promise<string> {
+      return input.configurationId
+        ? saveExisting(actor, input.configurationId, input)
+        : create(actor, input);
+    },
+
+    async get(actor: TActor, id: string): Promise<TProxyConfiguration> {
+      return toProxyConfiguration(await load(id, actor));
+    },
+
+    async listMine(actor: TActor): Promise<TProxyConfiguration[]> {
+      return (await repository.listByUser(actor.id)).map(toProxyConfiguration);
+    },
+
+    /** The edit dialog. `asAdmin` lets an admin edit anyone's (the admin route); else owner only. */
+    async edit(
+      actor: TActor,
+      id: string,
+      input: TEditProxyInput,
+      options: { asAdmin?: boolean } = {},
+    ): Promise<TProxyConfiguration> {
+      const row = await load(id, actor, !options.asAdmin);
+      if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
+      if (await repository.domainTaken(input.domain, id)) throw proxyErrors.domainTaken();
+      const changes: TProxyChanges = { ...input };
+      if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
+      const updated = await withDomainCheck(() => repository.updateUnlessDeploying(id, changes));
+      if (!updated) throw proxyErrors.deploymentRunning();
+      await audit.record(actor, {
+        action: options.asAdmin ? 'proxy.admin_edit' : 'proxy.edit',
+        targetType: 'proxy_configuration',
+        targetId: id,
+        targetOwnerId: row.userId,
+        changes: diffFields({ ...row }, changes, [...EDIT_FIELDS, 'hostKeyFingerprint']),
+      });
+      return toProxyConfiguration(updated);
+    },
+
+    async isDuplicate(domain: string, excludeId?: string): Promise<boolean> {
+      return repository.domainTaken(domain, excludeId);
+    },
+
+    /**
+     * Back to pending so it can be deployed again. sslConfigured and the certificate fields are
+     * kept: they describe what is on the server, which a reset does not touch.
+     */
+    async reset(actor: TActor, id: string): Promise<TProxyConfiguration> {
+      const row = await load(id, actor);
+      const updated = await repository.updateUnlessDeploying(id, { status: 'pending' });
+      if (!updated) throw proxyErrors.deploymentRunning();
+      await audit.record(actor, {
+        action: 'proxy.reset',
+        targetType: 'proxy_configuration',
+        targetId: id,
+        targetOwnerId: row.userId,
+        changes: diffFields({ ...row }, { status: 'pending' }, ['status']),
+      });
+      deps.onStatus?.(updated);
+      return toProxyConfiguration(updated);
+    },
+
+    async remove(
+      actor: TActor,
+      id: string,
+      options: { removeFromServer: boolean; removeCertificate: boolean },
+    ): Promise<{ removedFromServer: boolean }> {
+      const row = await load(id, actor);
+      if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
+      let removedFromServer = false;
+      const everDeployed =
+        row.lastDeployedAt !== null ||
+        row.nginxConfigPath !== null ||
+        !['pending', 'dns-validated'].includes(row.status);
+      if (options.removeFromServer && everDeployed) {
+        await removeFromServer(row, options.removeCertificate);
+        removedFromServer = true;
+      }
+      await repository.remove(id);
+      await audit.record(actor, {
+        action: removedFromServer ? 'proxy.delete_with_removal' : 'proxy.delete',
+        targetType: 'proxy_configuration',
+        targetId: id,
+        targetOwnerId: row.userId,
+        changes: [{ field: 'domain', before: row.domain, after: null }],
+      });
+      return { removedFromServer };
+    },
+  };
+
+  async function removeFromServer(row: TProxyConfigurationRow, removeCertificate: boolean) {
+    if (!row.sshPasswordEnc) throw proxyErrors.needsPassword();
+    const password = secrets.decryptPassword(row.id, row.sshPasswordEnc);
+    // The site lives where it was last deployed, even if the row was edited since.
+    const where = row.deployedSnapshot ?? row;
+    const outcome = await deps.removeSite(
+      {
+        domain: where.domain,
+        serverIp: where.serverIp,
+        sshPort: where.sshPort,
+        sshUser: where.sshUser,
+        auth: { password },
+        expectedFingerprint: row.hostKeyFingerprint ?? undefined,
+        removeCertificate,
+      },
+      { settings: deps.settings(), log: () => {} },
+    );
+    if (outcome.status === 'failed') {
+      const { code, message } = outcome.failure;
+      throw UNREACHABLE.has(code)
+        ? proxyErrors.serverUnreachable(message)
+        : proxyErrors.removeFailed(message);
+    }
+  }
+}

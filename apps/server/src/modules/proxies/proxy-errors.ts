@@ -1,0 +1,33 @@
+import type { TMessageParams } from '@portico/shared/i18n/translate';
+import { AppError } from '../../lib/app-error';
+
+/** An AppError whose catalog key is given here, for codes the shared table does not list. */
+export class KeyedAppError extends AppError {
+  constructor(
+    code: string,
+    statusCode: number,
+    readonly key: string,
+    params: TMessageParams = {},
+  ) {
+    super(code, statusCode, params);
+  }
+
+  override get messageKey(): string {
+    return this.key;
+  }
+}
+
+export const proxyErrors = {
+  notFound: () => new AppError('not_found', 404),
+  domainTaken: () => new KeyedAppError('domain_taken', 409, 'errors.domainTaken'),
+  deploymentRunning: () => new KeyedAppError('deployment_running', 409, 'errors.deploymentRunning'),
+  needsTarget: () => new KeyedAppError('deploy_needs_target', 400, 'errors.deployNeedsTarget'),
+  needsPassword: () =>
+    new KeyedAppError('deploy_needs_password', 400, 'errors.deployNeedsPassword'),
+  secretKeyUnreadable: () =>
+    new KeyedAppError('secret_key_unreadable', 500, 'errors.secretKeyUnreadable'),
+  serverUnreachable: (reason: string) =>
+    new KeyedAppError('server_unreachable', 502, 'errors.serverUnreachable', { reason }),
+  removeFailed: (reason: string) =>
+    new KeyedAppError('remove_failed', 502, 'errors.removeFailed', { reason }),
+};

@@ -1,0 +1,45 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import type { TDeployedSnapshot, TProxyConfigurationRow } from '../../db/schema';
+
+export function snapshotOf(row: TProxyConfigurationRow): TDeployedSnapshot | null {
+  if (!row.targetServer) return null;
+  return {
+    domain: row.domain,
+    targetServer: row.targetServer,
+    serverIp: row.serverIp,
+    sshPort: row.sshPort,
+    sshUser: row.sshUser,
+  };
+}
+
+/** A configuration never deployed has nothing on the server to differ from. */
+export function changedSinceDeploy(row: TProxyConfigurationRow): boolean {
+  const deployed = row.deployedSnapshot;
+  if (!deployed) return false;
+  return JSON.stringify(deployed) !== JSON.stringify(snapshotOf(row));
+}
+
+/** The API view of a row: secrets appear only as whether one is stored. */
+export function toProxyConfiguration(row: TProxyConfigurationRow): TProxyConfiguration {
+  return {
+    id: row.id,
+    userId: row.userId,
+    domain: row.domain,
+    serverIp: row.serverIp,
+    sshPort: row.sshPort,
+    sshUser: row.sshUser,
+    hasSshPassword: row.sshPasswordEnc !== null,
+    email: row.email,
+    targetServer: row.targetServer,
+    status: row.status,
+    sslConfigured: row.sslConfigured,
+    nginxConfigPath: row.nginxConfigPath,
+    hostKeyFingerprint: row.hostKeyFingerprint,
+    certificateExpiresAt: row.certificateExpiresAt?.toISOString() ?? null,
+    lastDeployedAt: row.lastDeployedAt?.toISOString() ?? null,
+    changedSinceDeploy: changedSinceDeploy(row),
+    customScriptName: row.customScriptName,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
