@@ -1,5 +1,6 @@
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import { RefreshCwIcon } from 'lucide-react';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -54,6 +55,13 @@ type TProps = {
 export function DeploymentLogs({ entries, loading, onRefresh, live }: TProps) {
   const { t } = useTranslation();
   const runs = groupByRun(entries);
+  const panel = React.useRef<HTMLElement>(null);
+  const lastId = entries.at(-1)?.id;
+  // While lines stream in, keep the newest in view (as the wizard's panel does).
+  React.useEffect(() => {
+    if (!live || lastId === undefined || !panel.current) return;
+    panel.current.scrollTop = panel.current.scrollHeight;
+  }, [live, lastId]);
   return (
     <Card data-testid="deployment-logs">
       <CardHeader className="flex-row flex-wrap items-center justify-between gap-2">
@@ -91,6 +99,7 @@ export function DeploymentLogs({ entries, loading, onRefresh, live }: TProps) {
           </p>
         ) : (
           <section
+            ref={panel}
             className="max-h-96 overflow-y-auto rounded-md border border-border bg-subtle"
             aria-label={t('proxies.logs.title')}
             // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard

@@ -5,7 +5,14 @@ import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatDateMinutes, formatDateTime, formatDay, formatRelative } from '../lib/format';
+import { cn } from '@/lib/utils';
+import {
+  expiryTone,
+  formatDateMinutes,
+  formatDateTime,
+  formatDay,
+  formatRelative,
+} from '../lib/format';
 import { siteUrl } from '../lib/status';
 import { copyUrl } from './copy-url';
 import { SslBadge, StatusBadge } from './status-badge';
@@ -157,6 +164,7 @@ export function SslCard({ proxy }: TProps) {
   const { t, i18n } = useTranslation();
   const na = t('proxies.na');
   const expiry = formatDay(proxy.certificateExpiresAt, i18n.language);
+  const soon = expiryTone(proxy.certificateExpiresAt);
   return (
     <Card data-testid="ssl-card">
       <CardHeader className="flex-row items-center gap-2">
@@ -176,7 +184,14 @@ export function SslCard({ proxy }: TProps) {
           <dt className="text-muted-foreground">{t('proxies.fields.lastUpdated')}</dt>
           <dd>{formatDateMinutes(proxy.updatedAt) ?? na}</dd>
           <dt className="text-muted-foreground">{t('proxies.fields.certificateExpires')}</dt>
-          <dd data-testid="ssl-expiry">
+          <dd
+            data-testid="ssl-expiry"
+            data-tone={soon}
+            className={cn(
+              soon === 'expired' && 'font-medium text-destructive',
+              soon === 'soon' && 'font-medium text-warning',
+            )}
+          >
             {expiry
               ? `${expiry} (${formatRelative(proxy.certificateExpiresAt, i18n.language)})`
               : na}

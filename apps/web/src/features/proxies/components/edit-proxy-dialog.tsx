@@ -164,7 +164,7 @@ export function EditProxyDialog({
               />
             )}
           </Field>
-          <div className="grid gap-4 sm:grid-cols-[1fr_8rem]">
+          <div className="grid items-start gap-4 sm:grid-cols-[1fr_8rem]">
             <Field id="edit-user" label={t('proxies.fields.sshUser')} error={field('sshUser')}>
               {(aria) => (
                 <Input

@@ -61,14 +61,17 @@ export function ProxyCard({ proxy, onEdit }: TProps) {
       </dl>
       {proxy.changedSinceDeploy ? (
         <div
-          className="relative z-10 flex flex-wrap items-center gap-2 rounded-md border border-yellow-200 bg-warning-soft px-3 py-2 text-sm text-warning"
+          className="relative z-10 grid gap-2 rounded-md border border-yellow-200 bg-warning-soft px-3 py-2 text-sm text-warning"
           data-testid="proxy-changed"
         >
-          <TriangleAlertIcon className="size-4 shrink-0" aria-hidden="true" />
-          <span className="min-w-0 flex-1">{t('proxies.changedSinceDeploy')}</span>
+          <p className="flex items-start gap-2">
+            <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+            <span className="min-w-0">{t('proxies.changedSinceDeploy')}</span>
+          </p>
           <Button
             size="sm"
             variant="outline"
+            className="justify-self-start"
             disabled={redeploy.isPending || proxy.status === 'deploying'}
             onClick={() => void redeploy.run(proxy.id)}
             data-testid="proxy-redeploy"
