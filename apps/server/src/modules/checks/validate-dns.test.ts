@@ -156,6 +156,9 @@ describe.each(testDatabaseKinds())('POST /api/validate-dns on %s', (kind) => {
     });
     expect(response.statusCode).toBe(401);
     expect(response.json().message).toBe(translate('en', 'errors.unauthenticated'));
+    // Signed out, a bad body is not even looked at.
+    const badSignedOut = await anonymous.write('POST', '/api/validate-dns', { domain: 'x' });
+    expect(badSignedOut.statusCode).toBe(401);
   });
 
   it('limits each user to 30 lookups a minute, saying how long to wait', async () => {
