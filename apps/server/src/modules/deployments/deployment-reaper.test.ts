@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
+import { removeSite, runDeployment } from '../../deploy/engine';
+import { createWorkerLiveness } from '../../jobs/worker-liveness';
+import { createTestApp, type TTestApp } from '../../test-support/test-app';
+import { testDatabaseKinds } from '../../test-support/test-database';
+import { createAuditRepository } from '../audit/audit.repository';
+import { createAuditService } from '../audit/audit.service';
+import { createProxiesRepository } from '../proxies/proxies.repository';
+import { createProxy, signedInClient } from '../proxies/proxies-test-helpers';
+import { createProxySecrets } from '../proxies/proxy-secrets';
+import type { TDeploymentDeps } from './deployment-context';
+import { reapDeployments } from './deployment-reaper';
+import { createDeploymentsRepository } from './deployments.repository';
+
+// A run left `running` by a process that died (nothing in this process works it, no advisory
+// lock held) is started again once with a log line, and recorded failed the second time.
+describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
+  let t: TTestApp;
+  let deps: TDeploymentDeps;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    const { db } = t.database;
+    deps = {
+      deployments: createDeploymentsRepository(db),
+      proxies: createProxiesRepository(db),
+      secrets: createProxySecrets('/nonexistent/never-used.key'),
+      audit: createAuditService(createAuditRepository(db)),
+      bus: { publish: () => {}, subscribe: () => () => {}, close: async () => {} },
+      liveness: await createWorkerLiveness(t.database),
+      engine: { runDeployment, removeSite },
+      settings: () => ({ acmeDirectoryUrl: 'https://acme.invalid/directory' }),
+      log: { info: () => {}, warn: () => {} },
+    };
+  });
+  afterAll(async () => {
+    await deps?.liveness.close();
+    await t?.close();
+  });
+
+  async function strandedRun(attempt: number) {
+    const { client, user } = await signedInClient(t);
+    const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ status: 'deploying' })
+      .where(eq(proxyConfigurations.id, id));
+    const jobId = randomUUID();
+    const [run] = await t.database.db
+      .insert(deployments)
+      .values({
+        configurationId: id,
+        trigger: 'deploy',
+        requestedBy: user.id,
+        status: 'running',
+        jobId,
+      })
+      .returning();
+    // The job as a killed worker leaves it: active, nobody working it.
+    await t.app.boss.send(
+      'deploy',
+      { deploymentId: run!.id, configurationId: id, attempt },
+      { id: jobId },
+    );
+    await t.app.boss.fetch('deploy');
+    return { client, id, run: run! };
+  }
+
+  async function linesOf(id: string) {
+    return t.database.db
+      .select()
+      .from(deploymentLogs)
+      .where(eq(deploymentLogs.configurationId, id))
+      .orderBy(deploymentLogs.id);
+  }
+
+  it('starts an interrupted run again with a log line, and it ends', async () => {
+    const { id, run } = await strandedRun(1);
+    expect(await reapDeployments({ ...deps, boss: t.app.boss })).toBeGreaterThanOrEqual(1);
+    const lines = await linesOf(id);
+    expect(lines[0]!.message).toMatch(
+      /^The previous attempt was interrupted \(Portico restarted\); starting it again/,
+    );
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const [row] = await t.database.db
+        .select()
+        .from(deployments)
+        .where(eq(deployments.id, run.id));
+      if (row!.status === 'failed' || row!.status === 'completed') break;
+      if (Date.now() > deadline) throw new Error(`run stayed ${row!.status}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const [config] = await t.database.db
+      .select()
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.id, id));
+    expect(config!.status).toBe('failed');
+  });
+
+  it('records a run interrupted a second time as failed', async () => {
+    const { id, run } = await strandedRun(2);
+    await reapDeployments({ ...deps, boss: t.app.boss });
+    const [row] = await t.database.db.select().from(deployments).where(eq(deployments.id, run.id));
+    expect(row).toMatchObject({ status: 'failed', errorCode: 'interrupted' });
+    const [config] = await t.database.db
+      .select()
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.id, id));
+    expect(config!.status).toBe('failed');
+    expect((await linesOf(id)).at(-1)).toMatchObject({
+      level: 'error',
+      message: expect.stringContaining('interrupted (Portico restarted) again'),
+    });
+  });
+
+  it('leaves a run alone while a live worker holds it', async () => {
+    const { run } = await strandedRun(1);
+    // On PostgreSQL another instance's advisory lock; on PGlite this process's own registry.
+    const holder = kind === 'postgres' ? await createWorkerLiveness(t.database) : deps.liveness;
+    await holder.hold(run.id);
+    try {
+      await reapDeployments({ ...deps, boss: t.app.boss });
+      const [row] = await t.database.db
+        .select()
+        .from(deployments)
+        .where(eq(deployments.id, run.id));
+      expect(row!.status).toBe('running');
+    } finally {
+      await holder.release(run.id);
+      if (holder !== deps.liveness) await holder.close();
+    }
+  });
+});
