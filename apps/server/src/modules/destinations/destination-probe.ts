@@ -91,8 +91,10 @@ export async function probeDestinations(
 
 /**
  * Schedules the probe every minute on pg-boss 10 and works it. Call once per process after
- * boss.start(); several app instances may all call it: the queue's `singleton` policy lets only
- * one probe run at a time, and the cron schedule is one row shared by all.
+ * boss.start() (the boss must run with `schedule: true`, its default, or the cron never fires).
+ * Several app instances may all call it: the schedule is one row shared by all, and the queue's
+ * `stately` policy keeps at most one probe queued and one running, so a slow probe never lets
+ * minutes pile up.
  */
 export async function registerDestinationProbe(
   boss: PgBoss,
@@ -101,7 +103,7 @@ export async function registerDestinationProbe(
 ): Promise<void> {
   await boss.createQueue(DESTINATION_PROBE_JOB, {
     name: DESTINATION_PROBE_JOB,
-    policy: 'singleton',
+    policy: 'stately',
     // A probe older than a minute is stale: the next one is already due.
     expireInSeconds: 55,
     retryLimit: 0,
