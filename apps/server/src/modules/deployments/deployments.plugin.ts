@@ -33,6 +33,8 @@ export interface TDeployOptions {
   secretKeyFile?: string;
   settings?: TEngineSettings;
   engine?: TEngine;
+  /** Deploy runs this instance works at once; 0 makes an instance that only serves the API. */
+  workers?: number;
 }
 
 const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
@@ -89,7 +91,7 @@ async function proxiesAndDeploymentsPlugin(
   const abort = new AbortController();
   const running = new Set<Promise<void>>();
   const workerIds: string[] = [];
-  for (let i = 0; i < JOB_TIMING.concurrency; i += 1) {
+  for (let i = 0; i < (options.workers ?? JOB_TIMING.concurrency); i += 1) {
     workerIds.push(
       await app.boss.work<TDeployJobData>(
         DEPLOY_QUEUE,
