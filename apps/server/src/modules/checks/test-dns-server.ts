@@ -14,6 +14,8 @@ export interface TTestDnsServer {
 export interface TTestDnsRecords {
   /** name → IPv4 answered for A queries. */
   a?: Record<string, string>;
+  /** name → several IPv4 addresses answered together. */
+  extraA?: Record<string, string[]>;
   /** name → IPv6 (the name then has no A record). */
   aaaa?: Record<string, string>;
   /** Zone answered locally: every other name in it is NXDOMAIN. */
@@ -40,6 +42,9 @@ export async function startTestDnsServer(records: TTestDnsRecords): Promise<TTes
     '--no-hosts',
     `--local=/${records.zone}/`,
     ...Object.entries(records.a ?? {}).map(([name, ip]) => `--address=/${name}/${ip}`),
+    ...Object.entries(records.extraA ?? {}).flatMap(([name, ips]) =>
+      ips.map((ip) => `--address=/${name}/${ip}`),
+    ),
     ...Object.entries(records.aaaa ?? {}).map(([name, ip]) => `--host-record=${name},${ip}`),
   ];
   const child: ChildProcess = spawn('dnsmasq', args, { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -209,6 +209,32 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
     expect(response.statusCode).toBe(401);
   });
 
+  it('never writes the password into a log line, even at trace level', async () => {
+    const lines: string[] = [];
+    const logged = await createTestApp(kind, {
+      config: { secretKeyFile: keyFile },
+      logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } },
+    });
+    try {
+      const { client, userId } = await signedInClient(logged.app);
+      const configurationId = await insertConfiguration(logged.database, keyFile, {
+        userId,
+        serverIp: '127.0.0.1',
+        sshPort: sshd.port,
+        sshUser: 'root',
+        password: PASSWORD,
+      });
+      await client.write('POST', '/api/test-ssh', body());
+      await client.write('POST', '/api/test-ssh', body({ configurationId, password: undefined }));
+      await client.write('POST', '/api/test-ssh', body({ port: 0 }));
+    } finally {
+      await logged.close();
+    }
+    const text = lines.join('');
+    expect(text).toContain('/api/test-ssh');
+    expect(text).not.toContain(PASSWORD);
+  });
+
   it('limits each user to 10 tests a minute (429 translated)', async () => {
     const { client } = await signedInClient(t.app, 'es');
     const port = await freePort();

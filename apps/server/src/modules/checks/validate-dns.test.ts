@@ -15,6 +15,7 @@ beforeAll(async () => {
   dns = await startTestDnsServer({
     zone: 'portico.test',
     a: { 'ok.portico.test': SERVER_IP, 'elsewhere.portico.test': '198.51.100.7' },
+    extraA: { 'pair.portico.test': ['198.51.100.7', SERVER_IP] },
     aaaa: { 'v6only.portico.test': '2001:db8::1' },
   });
   silent = await startSilentDnsServer();
@@ -52,6 +53,20 @@ describe.each(testDatabaseKinds())('POST /api/validate-dns on %s', (kind) => {
     expect(response.json()).toEqual({
       isValid: true,
       resolvedIps: [SERVER_IP],
+      expectedIp: SERVER_IP,
+      error: null,
+    });
+  });
+
+  it('is valid when the server IP is one of several A records, listing them all', async () => {
+    const client = await signedIn(t.app);
+    const response = await client.write('POST', '/api/validate-dns', {
+      domain: 'pair.portico.test',
+      serverIp: SERVER_IP,
+    });
+    expect(response.json()).toEqual({
+      isValid: true,
+      resolvedIps: ['198.51.100.7', SERVER_IP],
       expectedIp: SERVER_IP,
       error: null,
     });
