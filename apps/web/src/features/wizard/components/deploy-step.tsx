@@ -1,5 +1,6 @@
 import type { TWsMessage } from '@portico/shared/proxy/api';
-import { DownloadIcon, EyeIcon, RocketIcon } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { CircleAlertIcon, DownloadIcon, EyeIcon, RocketIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -8,7 +9,7 @@ import { Progress } from '@/components/ui/progress';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useStartDeployment } from '../api/deploy';
-import { useConfiguration } from '../api/get-configuration';
+import { configurationQueryKey, useConfiguration } from '../api/get-configuration';
 import { useDeploymentLogs } from '../api/get-deployment-logs';
 import { useDeploymentSocket } from '../hooks/use-deployment-socket';
 import { downloadText } from '../state/download';
@@ -37,6 +38,7 @@ export function DeployStep({
   const id = state.data.configurationId;
   const { deploy } = state;
   const startDeployment = useStartDeployment();
+  const queryClient = useQueryClient();
   // Between Start and the 202 the stored status may still be the previous run's.
   const awaitingAccept = React.useRef(false);
 
@@ -82,6 +84,12 @@ export function DeployStep({
       at: new Date().toISOString(),
     });
   }, [pollMs, config.data, statusMessages, dispatch]);
+
+  // The run's end changed what the server holds (SSL, status): the sidebar rereads it.
+  React.useEffect(() => {
+    if (!id || (deploy.status !== 'completed' && deploy.status !== 'failed')) return;
+    void queryClient.invalidateQueries({ queryKey: configurationQueryKey(id) });
+  }, [deploy.status, id, queryClient]);
 
   React.useEffect(() => {
     if (deploy.status !== 'completed') return;
@@ -135,7 +143,9 @@ export function DeployStep({
       <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
         <Button onClick={start} disabled={deploying || !id} data-testid="wizard-deploy-start">
           <RocketIcon aria-hidden="true" />
-          {deploy.status === 'idle' ? t('wizard.deploy.start') : t('wizard.deploy.startAgain')}
+          {deploy.status === 'completed' || deploy.status === 'failed'
+            ? t('wizard.deploy.startAgain')
+            : t('wizard.deploy.start')}
         </Button>
         <Button
           variant="outline"
@@ -160,6 +170,7 @@ export function DeployStep({
       <LogPanel id="wizard-log-panel" lines={deploy.logs} />
       {deploy.status === 'failed' && deploy.error ? (
         <Alert variant="destructive" data-testid="wizard-deploy-error">
+          <CircleAlertIcon aria-hidden="true" />
           <AlertDescription>{deploy.error}</AlertDescription>
         </Alert>
       ) : null}

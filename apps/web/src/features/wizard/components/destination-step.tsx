@@ -1,3 +1,4 @@
+import { CircleAlertIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -107,6 +108,7 @@ export function DestinationStep({
           </div>
         ) : servers.isError ? (
           <Alert variant="destructive" data-testid="wizard-destination-error">
+            <CircleAlertIcon aria-hidden="true" />
             <AlertDescription>{t('wizard.destination.loadError')}</AlertDescription>
           </Alert>
         ) : list.length === 0 ? (
@@ -173,7 +175,7 @@ export function DestinationStep({
                   aria-live="polite"
                   className={cn(
                     'text-xs font-medium',
-                    manualCheck.state === 'valid' ? 'text-success' : 'text-destructive',
+                    manualCheck.state === 'valid' ? 'text-green-800' : 'text-destructive',
                   )}
                   data-testid="wizard-manual-endpoint-message"
                 >

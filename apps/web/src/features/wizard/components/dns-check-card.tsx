@@ -1,3 +1,4 @@
+import { CircleAlertIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -61,6 +62,7 @@ export function DnsCheckCard({
       ) : null}
       {dns.status === 'failed' ? (
         <Alert variant="destructive" data-testid="wizard-dns-error">
+          <CircleAlertIcon aria-hidden="true" />
           <AlertTitle>{t('wizard.validation.dnsFailedTitle')}</AlertTitle>
           <AlertDescription className="grid gap-2">
             {dns.error ? <p>{dns.error}</p> : null}

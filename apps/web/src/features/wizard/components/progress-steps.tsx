@@ -18,7 +18,7 @@ export function ProgressSteps({ current }: { current: TWizardStep }) {
           return (
             <li
               key={step}
-              className="flex min-w-0 flex-1 flex-col items-center gap-1.5 text-center"
+              className="relative flex min-w-0 flex-1 flex-col items-center gap-1.5 text-center"
               aria-current={status === 'current' ? 'step' : undefined}
               data-testid={`wizard-progress-${step}`}
               data-status={status}
@@ -34,9 +34,10 @@ export function ProgressSteps({ current }: { current: TWizardStep }) {
               >
                 {status === 'completed' ? <CheckIcon className="size-4" /> : index + 1}
               </span>
+              {/* Phones show only the circles; the current title is spelled out below. */}
               <span
                 className={cn(
-                  'w-full text-[0.7rem] leading-tight break-words sm:text-xs',
+                  'sr-only text-xs leading-tight sm:not-sr-only sm:w-full',
                   status === 'pending' ? 'text-muted-foreground' : 'font-medium text-foreground',
                 )}
               >
@@ -47,6 +48,13 @@ export function ProgressSteps({ current }: { current: TWizardStep }) {
           );
         })}
       </ol>
+      <p className="mt-2 text-center text-sm font-medium sm:hidden" aria-hidden="true">
+        {t('wizard.progress.phone', {
+          n: currentIndex + 1,
+          total: WIZARD_STEPS.length,
+          title: t(`wizard.steps.${current}`),
+        })}
+      </p>
     </nav>
   );
 }

@@ -1,4 +1,4 @@
-import { ArrowLeftIcon } from 'lucide-react';
+import { ArrowLeftIcon, CircleAlertIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -61,6 +61,7 @@ export function ProxyWizardPage() {
     const notFound = resumeQuery.error instanceof ApiError && resumeQuery.error.status === 404;
     body = (
       <Alert variant="destructive" data-testid="wizard-resume-error">
+        <CircleAlertIcon aria-hidden="true" />
         <AlertTitle>
           {t(notFound ? 'wizard.resume.notFound' : 'wizard.resume.loadError')}
         </AlertTitle>

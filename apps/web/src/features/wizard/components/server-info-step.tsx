@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import { CheckCircle2Icon } from 'lucide-react';
+import { CheckCircle2Icon, CircleAlertIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -217,6 +217,7 @@ export function ServerInfoStep({
         <input type="hidden" {...form.register('email')} data-testid="wizard-email" />
         {emailError && !errors.domain ? (
           <Alert variant="destructive">
+            <CircleAlertIcon aria-hidden="true" />
             <AlertDescription>
               {t('wizard.serverInfo.email')}: {emailError}
             </AlertDescription>

@@ -1,4 +1,4 @@
-import { KeyRoundIcon } from 'lucide-react';
+import { CircleAlertIcon, KeyRoundIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -36,6 +36,7 @@ export function SshCheckCard({ ssh }: { ssh: TWizardState['ssh'] }) {
       </p>
       {ssh.status === 'failed' ? (
         <Alert variant="destructive" data-testid="wizard-ssh-error">
+          <CircleAlertIcon aria-hidden="true" />
           <AlertTitle>{t('wizard.validation.sshFailed')}</AlertTitle>
           <AlertDescription className="grid gap-2">
             {ssh.error ? <p>{ssh.error}</p> : null}
