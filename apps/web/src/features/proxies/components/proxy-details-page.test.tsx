@@ -1,0 +1,75 @@
+import { screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { ProxyDetailsPage } from './proxy-details-page';
+
+const id = '00000000-0000-4000-8000-000000000007';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('proxy details page', () => {
+  it.each([
+    ['en', 404, 'Configuration not found'],
+    ['es', 404, 'Configuración no encontrada'],
+    ['en', 500, 'Error loading configuration details'],
+  ] as const)('in %s, a %s answer shows "%s"', async (lang, status, text) => {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
+      Response.json({ statusCode: status, code: 'x', message: 'x' }, { status }),
+    );
+    await renderWithProviders(<ProxyDetailsPage id={id} />, { lang });
+    expect((await screen.findByTestId('details-not-found')).textContent).toContain(text);
+  });
+
+  it('shows every section and never a password', async () => {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+      if (String(url).startsWith('/api/deployment-logs/')) return Response.json([]);
+      return Response.json({
+        id,
+        userId: 'u1',
+        domain: 'app.example.com',
+        serverIp: '203.0.113.10',
+        sshPort: 2222,
+        sshUser: 'deploy',
+        hasSshPassword: true,
+        email: 'admin@example.com',
+        targetServer: 'http://10.0.0.5:8080',
+        status: 'completed',
+        sslConfigured: true,
+        nginxConfigPath: '/etc/nginx/sites-available/proxy-app.example.com',
+        hostKeyFingerprint: 'SHA256:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ',
+        certificateExpiresAt: null,
+        lastDeployedAt: null,
+        changedSinceDeploy: false,
+        customScriptName: null,
+        createdAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
+        updatedAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
+      });
+    });
+    const { container } = await renderWithProviders(<ProxyDetailsPage id={id} />, {
+      lang: 'en',
+    });
+    await screen.findByTestId('proxy-details');
+    const text = container.textContent ?? '';
+    for (const heading of [
+      'Basic Information',
+      'Current Status',
+      'Access URLs',
+      'Deployment Logs',
+      'Management Operations',
+      'SSL Certificate',
+    ]) {
+      expect(text).toContain(heading);
+    }
+    expect(text).toContain('2026-01-05 07:08:09');
+    expect(screen.getByTestId('detail-nginx-path').textContent).toContain('proxy-app.example.com');
+    expect(text).toContain('http://app.example.com');
+    expect(text).toContain('https://app.example.com');
+    expect(await screen.findByTestId('logs-empty')).toBeTruthy();
+    expect(text.toLowerCase()).not.toContain('password');
+    expect(screen.getByTestId('action-modify').getAttribute('href')).toBe(
+      `/proxy-wizard?continueId=${id}`,
+    );
+  });
+});

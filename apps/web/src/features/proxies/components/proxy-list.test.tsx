@@ -1,0 +1,85 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { ProxyList } from './proxy-list';
+
+const proxy = (n: number, status: TProxyConfiguration['status']): TProxyConfiguration => ({
+  id: `00000000-0000-4000-8000-00000000000${n}`,
+  userId: 'u1',
+  domain: `site${n}.example.com`,
+  serverIp: '203.0.113.10',
+  sshPort: 22,
+  sshUser: 'root',
+  hasSshPassword: true,
+  email: 'admin@example.com',
+  targetServer: 'http://10.0.0.5:8080',
+  status,
+  sslConfigured: status === 'completed',
+  nginxConfigPath: null,
+  hostKeyFingerprint: null,
+  certificateExpiresAt: null,
+  lastDeployedAt: null,
+  changedSinceDeploy: false,
+  customScriptName: null,
+  createdAt: '2026-01-05T10:00:00.000Z',
+  updatedAt: '2026-01-05T10:00:00.000Z',
+});
+
+function serve(lists: TProxyConfiguration[][]) {
+  let call = 0;
+  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+    if (String(url) !== '/api/user/proxy-configurations') throw new Error(`unexpected ${url}`);
+    const list = lists[Math.min(call, lists.length - 1)];
+    call += 1;
+    return Response.json(list);
+  });
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('proxy list (spec §2)', () => {
+  it('shows skeletons, then the empty state with a create-first button', async () => {
+    serve([[]]);
+    await renderWithProviders(<ProxyList />, { lang: 'en' });
+    expect(screen.getByTestId('proxy-list-loading')).toBeTruthy();
+    const empty = await screen.findByTestId('proxy-list-empty');
+    expect(empty.textContent).toContain('No proxies yet');
+    expect(screen.getByTestId('create-first-proxy').getAttribute('href')).toBe('/proxy-wizard');
+  });
+
+  it('lists cards and offers the same proxies as a table', async () => {
+    serve([[proxy(1, 'completed'), proxy(2, 'pending')]]);
+    await renderWithProviders(<ProxyList />, { lang: 'en' });
+    expect(await screen.findAllByTestId('proxy-card')).toHaveLength(2);
+    fireEvent.click(screen.getByTestId('view-table'));
+    const rows = screen.getAllByTestId('proxy-row');
+    expect(rows).toHaveLength(2);
+    expect(screen.getByTestId('view-table').getAttribute('aria-pressed')).toBe('true');
+    const headers = [...document.querySelectorAll('th')].map((th) => th.textContent);
+    expect(headers).toEqual([
+      'Domain',
+      'Target Server',
+      'Status',
+      'SSL',
+      'Actions',
+      'Continue Deploy',
+    ]);
+    // Continue Deploy only on the row that is not completed.
+    expect(rows[0]?.querySelector('[data-testid="proxy-continue"]')).toBeNull();
+    expect(rows[1]?.querySelector('[data-testid="proxy-continue"]')).not.toBeNull();
+  });
+
+  it('reads the list again when the window regains focus', async () => {
+    const fetchMock = serve([[proxy(1, 'pending')], [proxy(1, 'completed')]]);
+    await renderWithProviders(<ProxyList />, { lang: 'en' });
+    expect((await screen.findByTestId('proxy-status')).textContent).toBe('Pending');
+    act(() => {
+      window.dispatchEvent(new Event('focus'));
+    });
+    await waitFor(() => expect(screen.getByTestId('proxy-status').textContent).toBe('Active'));
+    expect(fetchMock.mock.calls.length).toBeGreaterThanOrEqual(2);
+  });
+});
