@@ -16,7 +16,12 @@ export function snapshotOf(row: TProxyConfigurationRow): TDeployedSnapshot | nul
 export function changedSinceDeploy(row: TProxyConfigurationRow): boolean {
   const deployed = row.deployedSnapshot;
   if (!deployed) return false;
-  return JSON.stringify(deployed) !== JSON.stringify(snapshotOf(row));
+  const current = snapshotOf(row);
+  if (!current) return true;
+  // Field by field: jsonb does not keep the key order the snapshot was written with.
+  return (Object.keys(current) as (keyof TDeployedSnapshot)[]).some(
+    (key) => deployed[key] !== current[key],
+  );
 }
 
 /** The API view of a row: secrets appear only as whether one is stored. */

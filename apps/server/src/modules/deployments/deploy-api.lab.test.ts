@@ -1,0 +1,203 @@
+// Deployments through the API on real lab servers (testbed/): sshd, nginx, certbot, Pebble.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { buildApp } from '../../app';
+import { openDatabase } from '../../db/client';
+import { runMigrations } from '../../db/migrate';
+import { httpsGet } from '../../deploy/engine/lab-helpers';
+import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
+import { TEST_SESSION_SECRET, type TTestApp } from '../../test-support/test-app';
+import { signedInClient } from '../proxies/proxies-test-helpers';
+import {
+  HttpClient,
+  labEnv,
+  startPortico,
+  stopPortico,
+  type TPorticoProcess,
+} from './lab-app-helpers';
+
+let lab: TLab;
+let s1: TLabServer;
+let s2: TLabServer;
+
+beforeAll(async () => {
+  lab = await startLab({ servers: 2 });
+  [s1, s2] = lab.status.servers as [TLabServer, TLabServer];
+});
+
+afterAll(async () => {
+  await lab?.stop();
+});
+
+function proxyFor(server: TLabServer) {
+  const root = server.users.find((u) => u.name === 'root')!;
+  return {
+    serverIp: server.address,
+    domain: server.domains[0]!,
+    sshUser: 'root',
+    sshPassword: root.password,
+    email: 'ops@example.com',
+    targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
+  };
+}
+
+describe('a deployment through the API (in-process app on PGlite)', () => {
+  let t: TTestApp;
+  let base: string;
+  beforeAll(async () => {
+    // The lab tier has no PGlite template (no global setup): a fresh migrated PGlite.
+    const database = await openDatabase({ pgliteDir: 'memory://' });
+    await runMigrations(database);
+    const app = await buildApp({
+      logger: false,
+      sessionSecret: TEST_SESSION_SECRET,
+      webRoot: null,
+      sessionSweepIntervalMs: 0,
+      config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+      database,
+      deploy: {
+        settings: {
+          acmeDirectoryUrl: lab.status.acmeDirectoryUrl,
+          extraCaFile: lab.status.caRootPath,
+          dnsServers: [lab.status.dnsServer],
+        },
+      },
+    });
+    t = {
+      app,
+      database,
+      close: async () => {
+        await app.close();
+        await database.close();
+      },
+    };
+    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => t?.close());
+
+  it('ends completed, streams the lines live, replays them after a reconnect, and deletes with removal', async () => {
+    const { client } = await signedInClient(t);
+    const input = proxyFor(s1);
+    const saved = await client.write('POST', '/api/proxy-configurations', input);
+    expect(saved.statusCode).toBe(200);
+    const id = saved.json().id as string;
+
+    const live = watch(base, id, { cookie: cookieHeader(client.cookies), origin: base });
+    await live.waitFor((m) => statuses(m).length > 0);
+    const started = await client.write('POST', `/api/deploy/${id}`);
+    expect(started.statusCode).toBe(202);
+    const { deploymentId } = started.json();
+    await live.waitFor(
+      (m) => ['completed', 'failed'].includes(statuses(m).at(-1) ?? '') && statuses(m).length > 2,
+      120_000,
+    );
+    const streamed = progressLines(live.messages).filter((l) => l.deploymentId === deploymentId);
+    expect(statuses(live.messages).at(-1), JSON.stringify(streamed.map((l) => l.message))).toBe(
+      'completed',
+    );
+    expect(streamed.at(-1)!.message).toMatch(/^Deployment complete/);
+    expect(JSON.stringify(live.messages)).not.toContain(input.sshPassword);
+    live.close();
+
+    const stored = (
+      await client.request({ method: 'GET', url: `/api/deployment-logs/${id}` })
+    ).json();
+    expect(stored.map((l: { id: number }) => l.id)).toEqual(streamed.map((l) => l.id));
+
+    // A client that reconnects gets the whole run again, then the status.
+    const again = watch(base, id, { cookie: cookieHeader(client.cookies) });
+    await again.waitFor((m) => statuses(m).length > 0);
+    expect(progressLines(again.messages).map((l) => l.id)).toEqual(streamed.map((l) => l.id));
+    expect(statuses(again.messages)).toEqual(['completed']);
+    again.close();
+
+    const config = (
+      await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` })
+    ).json();
+    expect(config).toMatchObject({
+      status: 'completed',
+      sslConfigured: true,
+      nginxConfigPath: `/etc/nginx/sites-available/proxy-${input.domain}`,
+      hostKeyFingerprint: s1.hostKeyFingerprint,
+      changedSinceDeploy: false,
+    });
+    expect(new Date(config.certificateExpiresAt).getTime()).toBeGreaterThan(Date.now());
+    const page = await httpsGet(lab.status, s1.address, input.domain, '/');
+    expect(page.status).toBe(200);
+
+    const deleted = await client.write(
+      'DELETE',
+      `/api/proxy-configurations/${id}?removeFromServer=true`,
+    );
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json()).toEqual({ success: true, removedFromServer: true });
+    const gone = await lab.exec(s1.name, ['test', '-e', config.nginxConfigPath]);
+    expect(gone.code).not.toBe(0);
+    const nginx = await lab.exec(s1.name, ['nginx', '-t']);
+    expect(nginx.code).toBe(0);
+  });
+});
+
+describe('Portico killed with SIGKILL in the middle of a deployment', () => {
+  let dataDir: string;
+  let portico: TPorticoProcess | undefined;
+  beforeAll(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'portico-kill-'));
+  });
+  afterAll(async () => {
+    await stopPortico(portico);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('after a restart the run ends completed or failed within 2 minutes, saying it was interrupted', async () => {
+    const env = { ...labEnv(lab.status), PORTICO_DATA_DIR: dataDir };
+    portico = await startPortico(env);
+    const client = new HttpClient(portico.base);
+    const registered = await client.request('POST', '/api/register', {
+      username: 'killer',
+      email: 'killer@example.com',
+      password: 'Secret123',
+    });
+    expect(registered.status).toBe(201);
+    const saved = await client.request('POST', '/api/proxy-configurations', proxyFor(s2));
+    expect(saved.status).toBe(200);
+    const id = saved.json.id as string;
+    expect((await client.request('POST', `/api/deploy/${id}`)).status).toBe(202);
+
+    // Killed once the run is under way on the server (a few lines in).
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const logs = (await client.request('GET', `/api/deployment-logs/${id}`)).json as unknown[];
+      if (logs.length >= 4) break;
+      if (Date.now() > deadline) throw new Error('the run never started');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await stopPortico(portico, 'SIGKILL');
+
+    portico = await startPortico(env);
+    const restartedAt = Date.now();
+    const after = new HttpClient(portico.base);
+    after.cookies.clear();
+    for (const [k, v] of client.cookies) after.cookies.set(k, v);
+    let status = 'deploying';
+    while (status === 'deploying') {
+      if (Date.now() - restartedAt > 120_000)
+        throw new Error('still deploying 2 minutes after restart');
+      await new Promise((r) => setTimeout(r, 500));
+      status = (await after.request('GET', `/api/proxy-configurations/${id}`)).json.status;
+    }
+    expect(['completed', 'failed']).toContain(status);
+    const logs = (await after.request('GET', `/api/deployment-logs/${id}`)).json as {
+      message: string;
+    }[];
+    expect(
+      logs.some((l) =>
+        l.message.startsWith('The previous attempt was interrupted (Portico restarted)'),
+      ),
+    ).toBe(true);
+    expect(status, logs.map((l) => l.message).join('\n')).toBe('completed');
+  });
+});
