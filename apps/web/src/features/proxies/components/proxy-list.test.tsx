@@ -82,4 +82,14 @@ describe('proxy list (spec §2)', () => {
     await waitFor(() => expect(screen.getByTestId('proxy-status').textContent).toBe('Active'));
     expect(fetchMock.mock.calls.length).toBeGreaterThanOrEqual(2);
   });
+
+  it('reads the list again when the tab becomes visible again', async () => {
+    serve([[proxy(1, 'pending')], [proxy(1, 'failed')]]);
+    await renderWithProviders(<ProxyList />, { lang: 'en' });
+    expect((await screen.findByTestId('proxy-status')).textContent).toBe('Pending');
+    act(() => {
+      document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+    });
+    await waitFor(() => expect(screen.getByTestId('proxy-status').textContent).toBe('Failed'));
+  });
 });
