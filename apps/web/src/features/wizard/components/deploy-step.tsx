@@ -10,7 +10,7 @@ import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { useStartDeployment } from '../api/deploy';
 import { configurationQueryKey, useConfiguration } from '../api/get-configuration';
-import { useDeploymentLogs } from '../api/get-deployment-logs';
+import { deploymentLogsQueryOptions, useDeploymentLogs } from '../api/get-deployment-logs';
 import { useDeploymentSocket } from '../hooks/use-deployment-socket';
 import { downloadText } from '../state/download';
 import { currentRunEntries, formatLogDownload, logFileName, serverLine } from '../state/logs';
@@ -85,11 +85,20 @@ export function DeployStep({
     });
   }, [pollMs, config.data, statusMessages, dispatch]);
 
-  // The run's end changed what the server holds (SSL, status): the sidebar rereads it.
+  // The run's end changed what the server holds (SSL, status): the sidebar rereads it. The last
+  // lines may not have arrived yet (a poll reports the end before its lines): read them once.
+  const deploymentId = deploy.deploymentId;
   React.useEffect(() => {
     if (!id || (deploy.status !== 'completed' && deploy.status !== 'failed')) return;
     void queryClient.invalidateQueries({ queryKey: configurationQueryKey(id) });
-  }, [deploy.status, id, queryClient]);
+    queryClient.fetchQuery({ ...deploymentLogsQueryOptions(id), staleTime: 0 }).then(
+      (entries) => {
+        const run = currentRunEntries(entries ?? [], deploymentId);
+        dispatch({ type: 'logsReceived', lines: run.map(serverLine) });
+      },
+      (error: unknown) => console.error('deployment logs', error),
+    );
+  }, [deploy.status, id, deploymentId, queryClient, dispatch]);
 
   React.useEffect(() => {
     if (deploy.status !== 'completed') return;
