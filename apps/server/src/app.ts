@@ -11,7 +11,9 @@ import {
   proxiesAndDeployments,
   type TDeployOptions,
 } from './modules/deployments/deployments.plugin';
+import { destinationsRoutes } from './modules/destinations/destinations.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { scriptsRoutes } from './modules/scripts/scripts.routes';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createUsersRepository } from './modules/users/users.repository';
 import { createUsersService } from './modules/users/users.service';
@@ -110,6 +112,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(checksRoutes, { database: options.database, config: options.config });
+  await app.register(destinationsRoutes, { database: options.database });
+  await app.register(scriptsRoutes, { database: options.database });
   await app.register(proxiesAndDeployments, { database: options.database, ...options.deploy });
   await app.register(staticFiles, {
     root: options.webRoot === undefined ? findWebRoot() : (options.webRoot ?? undefined),
