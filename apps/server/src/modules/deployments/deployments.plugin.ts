@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -48,8 +48,8 @@ async function proxiesAndDeploymentsPlugin(
   options: TDeployOptions & { database: TDatabase },
 ) {
   const { db } = options.database;
-  const secretKeyFile =
-    options.secretKeyFile ?? join(mkdtempSync(join(tmpdir(), 'portico-key-')), 'secret.key');
+  const keyDir = options.secretKeyFile ? undefined : mkdtempSync(join(tmpdir(), 'portico-key-'));
+  const secretKeyFile = options.secretKeyFile ?? join(keyDir!, 'secret.key');
   const settings = () => options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT };
   const engine = options.engine ?? { runDeployment, removeSite };
 
@@ -141,6 +141,7 @@ async function proxiesAndDeploymentsPlugin(
     await app.boss.stop({ graceful: true, timeout: 10_000, wait: true });
     await bus.close();
     await liveness.close();
+    if (keyDir) rmSync(keyDir, { recursive: true, force: true });
   });
 }
 

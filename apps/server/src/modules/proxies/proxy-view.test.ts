@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import type { TProxyConfigurationRow } from '../../db/schema';
+import { diffFields, SECRET_MARK } from '../audit/audit.service';
+import { changedSinceDeploy, snapshotOf, toProxyConfiguration } from './proxy-view';
+
+const row: TProxyConfigurationRow = {
+  id: '00000000-0000-4000-8000-000000000001',
+  userId: '00000000-0000-4000-8000-000000000002',
+  sshServerId: null,
+  domain: 'app.example.com',
+  serverIp: '203.0.113.5',
+  sshPort: 22,
+  sshUser: 'root',
+  sshPasswordEnc: 'AQ==ciphertext',
+  sshPrivateKeyEnc: null,
+  hostKeyFingerprint: null,
+  email: 'admin@example.com',
+  targetServer: 'http://10.0.0.1:8080',
+  status: 'completed',
+  sslConfigured: true,
+  nginxConfigPath: '/etc/nginx/sites-available/proxy-app.example.com',
+  certificateExpiresAt: new Date('2027-01-01T00:00:00Z'),
+  lastDeployedAt: new Date('2026-11-01T00:00:00Z'),
+  deployedSnapshot: null,
+  customScriptName: null,
+  customScript: null,
+  createdAt: new Date('2026-10-01T00:00:00Z'),
+  updatedAt: new Date('2026-10-02T00:00:00Z'),
+};
+
+describe('the API view of a configuration', () => {
+  it('shows whether a password is stored, never the ciphertext', () => {
+    const view = toProxyConfiguration(row);
+    expect(view.hasSshPassword).toBe(true);
+    expect(JSON.stringify(view)).not.toContain('ciphertext');
+    expect(toProxyConfiguration({ ...row, sshPasswordEnc: null }).hasSshPassword).toBe(false);
+  });
+
+  it('is unchanged since deploy whatever the key order the database returns', () => {
+    const snapshot = snapshotOf(row)!;
+    const reordered = Object.fromEntries(Object.entries(snapshot).reverse()) as typeof snapshot;
+    expect(changedSinceDeploy({ ...row, deployedSnapshot: reordered })).toBe(false);
+    expect(changedSinceDeploy({ ...row, deployedSnapshot: { ...snapshot, sshPort: 2222 } })).toBe(
+      true,
+    );
+    expect(changedSinceDeploy({ ...row, deployedSnapshot: null })).toBe(false);
+  });
+});
+
+describe('audit differences', () => {
+  it('lists changed fields with both values and a secret only as changed', () => {
+    const changes = diffFields(
+      { domain: 'a.example.com', sshPort: 22, sshPasswordEnc: 'old-secret' },
+      { domain: 'b.example.com', sshPort: 22, sshPasswordEnc: 'new-secret' },
+      ['domain', 'sshPort', 'sshPasswordEnc'],
+      ['sshPasswordEnc'],
+    );
+    expect(changes).toEqual([
+      { field: 'domain', before: 'a.example.com', after: 'b.example.com' },
+      { field: 'sshPasswordEnc', before: null, after: SECRET_MARK },
+    ]);
+    expect(JSON.stringify(changes)).not.toMatch(/secret"/);
+  });
+});
