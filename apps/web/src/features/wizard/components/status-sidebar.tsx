@@ -118,7 +118,10 @@ export function StatusSidebar({
         <CardContent>
           <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-2 text-sm">
             <dt className="text-muted-foreground">{t('wizard.sidebar.server')}</dt>
-            <dd className="font-mono text-xs break-all" data-testid="wizard-sidebar-server">
+            <dd
+              className={data.serverIp ? 'font-mono text-xs break-all leading-5' : undefined}
+              data-testid="wizard-sidebar-server"
+            >
               {data.serverIp ? maskHost(data.serverIp) : dash}
             </dd>
             <dt className="text-muted-foreground">{t('wizard.sidebar.domain')}</dt>
