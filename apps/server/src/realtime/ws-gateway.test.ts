@@ -144,7 +144,10 @@ describe.each(testDatabaseKinds())('/ws log socket on %s', (kind) => {
   });
 });
 
-describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('two instances on one PostgreSQL', () => {
+// Only where PostgreSQL is available (TEST_DATABASE_URL), like every PostgreSQL suite here.
+const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
+
+describe.each(postgresOnly)('two instances on one %s database', () => {
   it('a socket on the second instance receives the lines of a run worked by the first', async () => {
     const testDb = await createTestDatabase('postgres');
     const second = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
