@@ -1,3 +1,5 @@
+// Needs dnsmasq (Debian package): left out with the sshd/nginx tiers where the lab prerequisites
+// are missing (apps/server/vitest.config.ts, *.dns.test.ts).
 // POST /api/validate-dns against a real DNS server (dnsmasq on 127.0.0.1), on PGlite and on
 // PostgreSQL when TEST_DATABASE_URL is set.
 import { translate } from '@portico/shared/i18n/translate';
