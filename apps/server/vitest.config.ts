@@ -2,7 +2,8 @@ import { defineProject } from 'vitest/config';
 import { labUnavailableReason } from '../../testbed/src/prereqs';
 
 // Lab tests (real servers in network namespaces) get their own config; they are excluded here.
-// Tests against a throwaway sshd (*.sshd.test.ts) or a real `nginx -t` (*.nginx.test.ts) need
+// Tests against a throwaway sshd (*.sshd.test.ts), a real `nginx -t` (*.nginx.test.ts) or dnsmasq
+// (*.dns.test.ts) need
 // root and the same Debian packages: elsewhere they are left out with one line saying why;
 // under CI=true nothing is left out, so a missing prerequisite fails loudly.
 const unavailable = process.env.CI === 'true' ? undefined : labUnavailableReason();
@@ -15,7 +16,9 @@ export default defineProject({
     exclude: [
       'src/**/*.lab.test.ts',
       '**/node_modules/**',
-      ...(unavailable ? ['src/**/*.sshd.test.ts', 'src/**/*.nginx.test.ts'] : []),
+      ...(unavailable
+        ? ['src/**/*.sshd.test.ts', 'src/**/*.nginx.test.ts', 'src/**/*.dns.test.ts']
+        : []),
     ],
     environment: 'node',
     globalSetup: ['src/test-support/global-setup.ts'],
