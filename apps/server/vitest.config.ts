@@ -2,12 +2,11 @@ import { defineProject } from 'vitest/config';
 import { labUnavailableReason } from '../../testbed/src/prereqs';
 
 // Lab tests (real servers in network namespaces) get their own config; they are excluded here.
-// Tests against a throwaway sshd (*.sshd.test.ts), a real `nginx -t` (*.nginx.test.ts) or dnsmasq
-// (*.dns.test.ts) need
-// root and the same Debian packages: elsewhere they are left out with one line saying why;
-// under CI=true nothing is left out, so a missing prerequisite fails loudly.
+// Tests against a throwaway sshd (*.sshd.test.ts), a real `nginx -t` (*.nginx.test.ts) or
+// dnsmasq (*.dns.test.ts) need root and the same Debian packages: elsewhere they are left out
+// with one line saying why; under CI=true nothing is left out, so a missing prerequisite fails.
 const unavailable = process.env.CI === 'true' ? undefined : labUnavailableReason();
-if (unavailable) console.info(`server sshd/nginx tests skipped: ${unavailable}`);
+if (unavailable) console.info(`server sshd/nginx/dns tests skipped: ${unavailable}`);
 
 export default defineProject({
   test: {
