@@ -119,6 +119,16 @@ export async function runDeployJob(
       },
     );
     await sink.flush();
+    if (signal.aborted && outcome.status === 'failed' && outcome.failure.code === 'cancelled') {
+      // Portico is shutting down: the run stays `running` without a live worker, so the reaper
+      // (here at the next start, or another instance within its interval) starts it again.
+      await sink.log(
+        'warning',
+        'Portico is shutting down; this deployment starts again when it is back.',
+      );
+      await sink.flush();
+      return;
+    }
     await finish(deps, config, deployment.id, outcome);
   } finally {
     await deps.liveness.release(deployment.id);

@@ -177,6 +177,30 @@ describe.each(testDatabaseKinds())('deployments API on %s', (kind) => {
     ).toBe(200);
   });
 
+  it('ends failed with a clear line when the stored password cannot be decrypted', async () => {
+    const { client } = await signedInClient(t);
+    const a = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
+    const b = await createProxy(client);
+    const [rowB] = await t.database.db
+      .select()
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.id, b.id));
+    // b's ciphertext is bound to b's id: in a's row it does not decrypt.
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ sshPasswordEnc: rowB!.sshPasswordEnc })
+      .where(eq(proxyConfigurations.id, a.id));
+    expect((await client.write('POST', `/api/deploy/${a.id}`)).statusCode).toBe(202);
+    expect((await waitForStatus(client, a.id, (s) => s !== 'deploying')).status).toBe('failed');
+    const lines = (
+      await client.request({ method: 'GET', url: `/api/deployment-logs/${a.id}` })
+    ).json();
+    expect(lines.at(-1)).toMatchObject({
+      level: 'error',
+      message: expect.stringMatching(/^Stored secrets cannot be read/),
+    });
+  });
+
   it('validates ids', async () => {
     const { client } = await signedInClient(t);
     const response = await client.write('POST', '/api/deploy/not-a-uuid');
