@@ -1,0 +1,311 @@
+import type { Page } from '@playwright/test';
+import { signIn } from './fixtures/auth';
+import { type TLang, text } from './fixtures/catalog';
+import { deploymentLogs, saveConfiguration, waitForRunEnd } from './fixtures/lab-api';
+import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
+import { expectToast } from './fixtures/ui';
+import { uniqueUser } from './fixtures/users';
+import { capture, expectStep, fillServerInfo, panelMessages } from './fixtures/wizard';
+
+// Issue 5 on real lab servers: sshd, nginx, certbot and Pebble in namespaces (testbed/).
+
+async function completeWizard(page: Page, app: TLabApp, lang: TLang, serverName: string) {
+  const server = app.server(serverName);
+  const domain = server.domains[0] as string;
+  const area = `wizard-${lang}`;
+
+  await test.step('home → create proxy → server info', async () => {
+    await page.goto('/');
+    await page.getByTestId('create-proxy').click();
+    await expect(page).toHaveURL(/\/proxy-wizard$/);
+    await expectStep(page, 'server-info');
+    await capture(page, area, '1-server-info-empty');
+    await fillServerInfo(page, lang, {
+      serverIp: server.address,
+      domain,
+      password: app.rootPassword(serverName),
+    });
+    await capture(page, area, '1-server-info-filled');
+    await page.getByTestId('wizard-next').click();
+  });
+
+  await test.step('DNS then SSH run by themselves; the host key fingerprint is shown', async () => {
+    await expectStep(page, 'dns-validation');
+    await expect(page.getByTestId('wizard-dns')).toHaveAttribute('data-status', 'verified');
+    await expect(page.getByTestId('wizard-dns-actual')).toHaveText(server.address);
+    await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'verified');
+    await expect(page.getByTestId('wizard-ssh-fingerprint')).toHaveText(server.hostKeyFingerprint);
+    await expect(page.getByTestId('wizard-ssh')).toContainText(
+      text(lang, 'wizard.validation.sshText.verified'),
+    );
+    await capture(page, area, '2-validation');
+    await page.getByTestId('wizard-next').click();
+  });
+
+  await test.step('destination: a manual endpoint, the lab upstream', async () => {
+    await expectStep(page, 'destination');
+    await page.locator('#wizard-destination-manual').check();
+    await page.locator('#wizard-manual-endpoint').fill(app.upstream);
+    await expect(page.getByTestId('wizard-manual-endpoint-message')).toHaveText(
+      text(lang, 'validation.target.valid'),
+    );
+    await capture(page, area, '3-destination');
+    await page.getByTestId('wizard-next').click();
+  });
+
+  let id = '';
+  await test.step('deploy: lines arrive while the deployment still runs', async () => {
+    await expectStep(page, 'deploy');
+    // Saved: a reload would resume this configuration.
+    await expect(page).toHaveURL(/continueId=/);
+    id = new URL(page.url()).searchParams.get('continueId') as string;
+    await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute('data-status', 'idle');
+    await capture(page, area, '4-deploy-ready');
+    await page.getByTestId('wizard-deploy-start').click();
+    await expect(page.getByTestId('wizard-deploy-start')).toBeDisabled();
+    // One check of both at the same instant: a server line shown while the status is deploying.
+    await page.waitForFunction(
+      (starting) => {
+        const status = document.querySelector('[data-testid="wizard-deploy-status"]');
+        const lines = Array.from(document.querySelectorAll('[data-testid="wizard-log-line"]'));
+        const fromServer = lines.filter((li) => li.lastElementChild?.textContent !== starting);
+        return status?.getAttribute('data-status') === 'deploying' && fromServer.length >= 2;
+      },
+      text(lang, 'wizard.deploy.log.starting'),
+    );
+    // The panel keeps streaming while axe runs and the screen is photographed.
+    await capture(page, area, '4-deploy-running');
+  });
+
+  await test.step('completion: auto-advance to the complete step', async () => {
+    await expectStep(page, 'complete', 60_000);
+    await expect(page.getByTestId('wizard-complete-url')).toHaveText(`https://${domain}`);
+    await expect(page.getByTestId('wizard-sidebar')).toBeVisible();
+    await capture(page, area, '5-complete');
+  });
+
+  await test.step('the https:// URL serves the upstream with a Pebble certificate', async () => {
+    const answer = await fetchSite(app, server.address, domain);
+    expect(answer.status).toBe(200);
+    expect(answer.issuer).toMatch(/Pebble/i);
+    expect(answer.json).toMatchObject({
+      upstream: app.lab.status.upstream.name,
+      host: domain,
+      xForwardedProto: 'https',
+    });
+  });
+
+  await test.step('resuming a completed configuration lands on the complete step', async () => {
+    await page.goto(`/proxy-wizard?continueId=${id}`);
+    await expectStep(page, 'complete');
+  });
+}
+
+test.describe('a new user completes the wizard', () => {
+  test('in Spanish (the default language)', async ({ page, labApp }) => {
+    await signIn(page, uniqueUser('eva'), 'register');
+    await completeWizard(page, labApp, 'es', 's1');
+  });
+
+  test.describe('in English', () => {
+    test.use({ locale: 'en-US' });
+    test('from the browser language', async ({ page, labApp }) => {
+      await signIn(page, uniqueUser('eli'), 'register');
+      await completeWizard(page, labApp, 'en', 's2');
+    });
+  });
+});
+
+test.describe('checks and resume', () => {
+  test.describe.configure({ mode: 'serial' });
+  const user = uniqueUser('rui');
+  let registered = false;
+
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, user, registered ? 'login' : 'register');
+    registered = true;
+  });
+
+  async function toValidation(
+    page: Page,
+    info: { serverIp: string; domain: string; password: string },
+  ) {
+    await page.goto('/proxy-wizard');
+    await fillServerInfo(page, 'es', info);
+    await page.getByTestId('wizard-next').click();
+    await expectStep(page, 'dns-validation');
+  }
+
+  test('a domain pointing at another server fails DNS with the error; Retry passes once fixed', async ({
+    page,
+    labApp,
+  }) => {
+    const s1 = labApp.server('s1');
+    const s2 = labApp.server('s2');
+    const domain = s2.domains[2] as string;
+    await labApp.lab.point(domain, 's1');
+    try {
+      await toValidation(page, {
+        serverIp: s2.address,
+        domain,
+        password: labApp.rootPassword('s2'),
+      });
+      await expect(page.getByTestId('wizard-dns')).toHaveAttribute('data-status', 'failed');
+      await expect(page.getByTestId('wizard-dns-badge')).toHaveText(
+        text('es', 'wizard.validation.dnsStatus.failed'),
+      );
+      const error = page.getByTestId('wizard-dns-error');
+      await expect(error).toContainText(text('es', 'wizard.validation.dnsFailedTitle'));
+      await expect(error).toContainText(
+        text('es', 'checks.dns.pointsElsewhere', {
+          domain,
+          addresses: s1.address,
+          expectedIp: s2.address,
+        }),
+      );
+      await expect(error).toContainText(
+        text('es', 'wizard.validation.dnsInstructions', { domain, ip: s2.address }),
+      );
+      await expect(page.getByTestId('wizard-dns-actual')).toHaveText(s1.address);
+      // SSH waits for DNS.
+      await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'pending');
+      await expect(page.getByTestId('wizard-next')).toBeDisabled();
+      await expect(page.getByTestId('wizard-retry')).toBeEnabled();
+      await capture(page, 'wizard-checks', 'dns-failed');
+    } finally {
+      await labApp.lab.point(domain, 's2');
+    }
+    await page.getByTestId('wizard-retry').click();
+    await expect(page.getByTestId('wizard-dns')).toHaveAttribute('data-status', 'verified');
+    await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'verified');
+    await expect(page.getByTestId('wizard-next')).toBeEnabled();
+  });
+
+  test('a wrong SSH password shows the SSH failure texts', async ({ page, labApp }) => {
+    const s2 = labApp.server('s2');
+    await toValidation(page, {
+      serverIp: s2.address,
+      domain: s2.domains[2] as string,
+      password: 'not-the-password',
+    });
+    await expect(page.getByTestId('wizard-dns')).toHaveAttribute('data-status', 'verified');
+    await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'failed');
+    const error = page.getByTestId('wizard-ssh-error');
+    await expect(error).toContainText(text('es', 'wizard.validation.sshFailed'));
+    await expect(error).toContainText(
+      text('es', 'checks.ssh.failed', { cause: text('es', 'checks.ssh.cause.authFailed') }),
+    );
+    await expect(error).toContainText(text('es', 'wizard.validation.sshVerify'));
+    await expect(page.getByTestId('wizard-ssh')).toContainText(
+      text('es', 'wizard.validation.sshText.failed'),
+    );
+    await expect(page.getByTestId('wizard-ssh-fingerprint')).toHaveCount(0);
+    await expect(page.getByTestId('wizard-next')).toBeDisabled();
+    await capture(page, 'wizard-checks', 'ssh-failed');
+  });
+
+  test('a domain already in Portico: toast, then home after 2 s', async ({ page, labApp }) => {
+    const s3 = labApp.server('s3');
+    const domain = s3.domains[1] as string;
+    await saveConfiguration(page.request, labApp, 's3', domain, undefined);
+    await page.goto('/proxy-wizard');
+    await fillServerInfo(page, 'es', {
+      serverIp: s3.address,
+      domain,
+      password: labApp.rootPassword('s3'),
+    });
+    await page.getByTestId('wizard-next').click();
+    await expectToast(
+      page,
+      text('es', 'wizard.duplicate.found'),
+      text('es', 'wizard.duplicate.redirecting'),
+    );
+    await expectStep(page, 'server-info');
+    await screenshotWhileToast(page);
+    await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
+    await expect(page.getByTestId('welcome-heading')).toBeVisible();
+  });
+
+  test('resuming with continueId lands on the step the rule names', async ({ page, labApp }) => {
+    const s3 = labApp.server('s3');
+    // No target yet → destination.
+    const noTarget = await saveConfiguration(
+      page.request,
+      labApp,
+      's3',
+      s3.domains[2] as string,
+      undefined,
+    );
+    await page.goto(`/proxy-wizard?continueId=${noTarget}`);
+    await expectStep(page, 'destination');
+    await capture(page, 'wizard-resume', 'no-target-destination');
+
+    // A target, pending → deploy.
+    const pending = await saveConfiguration(
+      page.request,
+      labApp,
+      's3',
+      'app.s3.portico.test',
+      labApp.upstream,
+    );
+    await page.goto(`/proxy-wizard?continueId=${pending}`);
+    await expectStep(page, 'deploy');
+    await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute('data-status', 'idle');
+    await capture(page, 'wizard-resume', 'pending-deploy');
+
+    // Unknown id → not found, with a way to start again.
+    await page.goto('/proxy-wizard?continueId=00000000-0000-4000-8000-000000000000');
+    await expect(page.getByTestId('wizard-resume-error')).toContainText(
+      text('es', 'wizard.resume.notFound'),
+    );
+  });
+
+  test('a reload during the deployment reconnects and shows every line', async ({
+    page,
+    labApp,
+  }) => {
+    const s1 = labApp.server('s1');
+    const id = await saveConfiguration(
+      page.request,
+      labApp,
+      's1',
+      s1.domains[2] as string,
+      labApp.upstream,
+    );
+    await page.goto(`/proxy-wizard?continueId=${id}`);
+    await expectStep(page, 'deploy');
+    await page.getByTestId('wizard-deploy-start').click();
+    await expect
+      .poll(async () => (await deploymentLogs(page.request, id)).length)
+      .toBeGreaterThanOrEqual(2);
+    await page.reload();
+    await expectStep(page, 'deploy');
+    await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute(
+      'data-status',
+      'deploying',
+    );
+    // Every line the server stored before the reload is back in the panel.
+    const before = (await deploymentLogs(page.request, id)).map((e) => e.message);
+    await expect.poll(() => panelMessages(page)).toEqual(expect.arrayContaining(before));
+    // And at the end the panel holds the whole run.
+    await page.waitForFunction(
+      () =>
+        document
+          .querySelector('[data-testid="wizard-deploy-status"]')
+          ?.getAttribute('data-status') === 'completed',
+      undefined,
+      { timeout: 60_000 },
+    );
+    const shown = await panelMessages(page);
+    const stored = (await deploymentLogs(page.request, id)).map((e) => e.message);
+    expect(stored.length).toBeGreaterThan(before.length);
+    expect(shown).toEqual(expect.arrayContaining(stored));
+    await expectStep(page, 'complete');
+    const run = await waitForRunEnd(page.request, id);
+    expect(run.status).toBe('completed');
+  });
+});
+
+async function screenshotWhileToast(page: Page) {
+  await page.screenshot({ path: 'artifacts/screenshots/wizard-checks/duplicate-toast-1280.png' });
+}
