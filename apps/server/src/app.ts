@@ -11,6 +11,7 @@ import {
   proxiesAndDeployments,
   type TDeployOptions,
 } from './modules/deployments/deployments.plugin';
+import { registerDestinationProbe } from './modules/destinations/destination-probe';
 import { destinationsRoutes } from './modules/destinations/destinations.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { scriptsRoutes } from './modules/scripts/scripts.routes';
@@ -40,6 +41,8 @@ export interface TAppOptions {
   sessionSweepIntervalMs?: number;
   /** Secret key file, engine settings (ACME, extra CA, DNS) for proxies and deployments. */
   deploy?: TDeployOptions;
+  /** Probe destination servers every minute (pg-boss cron); off in tests unless asked for. */
+  destinationProbe?: boolean;
 }
 
 /** apps/web/dist: two levels up from src/app.ts and from the bundle dist/main.js alike. */
@@ -115,6 +118,12 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(destinationsRoutes, { database: options.database });
   await app.register(scriptsRoutes, { database: options.database });
   await app.register(proxiesAndDeployments, { database: options.database, ...options.deploy });
+  if (options.destinationProbe && options.deploy?.workers !== 0) {
+    await registerDestinationProbe(app.boss, options.database, {
+      onError: (error) => app.log.warn({ err: error }, 'destination probe failed'),
+    });
+  }
+
   await app.register(staticFiles, {
     root: options.webRoot === undefined ? findWebRoot() : (options.webRoot ?? undefined),
   });

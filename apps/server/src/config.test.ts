@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       PORTICO_SESSION_SECRET: 'a'.repeat(32),
       ACME_DIRECTORY_URL: 'https://127.0.0.1:14000/dir',
       PORTICO_EXTRA_CA_FILE: ca,
+      PORTICO_ACME_CA_BUNDLE: ca,
       PORTICO_DNS_SERVERS: '198.18.0.53,127.0.0.1:5353',
       LOG_LEVEL: 'debug',
     });
@@ -54,6 +55,7 @@ describe('loadConfig', () => {
       registration: 'closed',
       trustProxy: ['10.0.0.0/8', '127.0.0.1'],
       secretKeyFile: join(dir, 'k'),
+      acmeCaBundle: ca,
       extraCaFile: ca,
       dnsServers: ['198.18.0.53', '127.0.0.1:5353'],
       logLevel: 'debug',
@@ -76,6 +78,11 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x', /^DATABASE_URL: must start with postgres/],
     ['ACME_DIRECTORY_URL', 'ftp://x', /^ACME_DIRECTORY_URL: must be an http/],
     ['PORTICO_EXTRA_CA_FILE', '/nonexistent/ca.pem', /^PORTICO_EXTRA_CA_FILE: file does not exist/],
+    [
+      'PORTICO_ACME_CA_BUNDLE',
+      '/nonexistent/ca.pem',
+      /^PORTICO_ACME_CA_BUNDLE: file does not exist/,
+    ],
     ['PORTICO_DNS_SERVERS', '1.2.3.4,nope', /^PORTICO_DNS_SERVERS: "nope" is not an IP address/],
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL: must be one of/],
     ['PORTICO_SESSION_SECRET', 'short', /^PORTICO_SESSION_SECRET: must be at least 32/],

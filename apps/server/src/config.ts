@@ -108,6 +108,13 @@ export const ZEnv = z.object({
       .refine((p) => existsSync(p), 'file does not exist')
       .optional(),
   ),
+  PORTICO_ACME_CA_BUNDLE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((p) => existsSync(p), 'file does not exist')
+      .optional(),
+  ),
   PORTICO_DNS_SERVERS: ZDnsServers,
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
@@ -130,6 +137,8 @@ export interface TConfig {
   sessionSecret: string | undefined;
   acmeDirectoryUrl: string;
   extraCaFile: string | undefined;
+  /** PEM the user's servers' certbot must trust to reach a private ACME directory. */
+  acmeCaBundle: string | undefined;
   dnsServers: string[];
   logLevel: string;
 }
@@ -169,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     sessionSecret: e.PORTICO_SESSION_SECRET,
     acmeDirectoryUrl: e.ACME_DIRECTORY_URL,
     extraCaFile: e.PORTICO_EXTRA_CA_FILE && resolve(e.PORTICO_EXTRA_CA_FILE),
+    acmeCaBundle: e.PORTICO_ACME_CA_BUNDLE && resolve(e.PORTICO_ACME_CA_BUNDLE),
     dnsServers: e.PORTICO_DNS_SERVERS,
     logLevel: e.LOG_LEVEL,
   };

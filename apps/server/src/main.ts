@@ -33,8 +33,10 @@ async function start(config: TConfig) {
         acmeDirectoryUrl: config.acmeDirectoryUrl,
         extraCaFile: config.extraCaFile,
         dnsServers: config.dnsServers,
+        acmeCaBundleOnServer: config.acmeCaBundle,
       },
     },
+    destinationProbe: true,
   });
 
   try {

@@ -19,8 +19,8 @@ export interface TJobsPluginOptions {
 function bossOptions(database: TDatabase): PgBoss.ConstructorOptions {
   const common: PgBoss.ConstructorOptions = {
     schema: 'pgboss',
-    // Cron scheduling is not used; the maintenance loop is (expiry, archive).
-    schedule: false,
+    // Cron drives the destination probe (modules/destinations/destination-probe.ts).
+    schedule: true,
     supervise: true,
     maintenanceIntervalSeconds: JOB_TIMING.maintenanceIntervalSeconds,
   };
