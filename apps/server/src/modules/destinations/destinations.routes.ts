@@ -1,3 +1,4 @@
+import { ZDestinationInput, ZDestinationUpdate } from '@portico/shared/admin/destinations';
 import { ZApiError } from '@portico/shared/api-error';
 import { ZDestinationServer, ZIdParams } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
@@ -5,7 +6,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { TDatabase } from '../../db/client';
 import { createDestinationsRepository } from './destinations.repository';
-import { ZDestinationInput, ZDestinationUpdate } from './destinations.schemas';
 import { createDestinationsService } from './destinations.service';
 
 export interface TDestinationsRoutesOptions {

@@ -1,8 +1,8 @@
+import type { TDestinationInput, TDestinationUpdate } from '@portico/shared/admin/destinations';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import type { TDestinationServerRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import type { TDestinationsRepository } from './destinations.repository';
-import type { TDestinationInput, TDestinationUpdate } from './destinations.schemas';
 
 export type TDestinationsService = ReturnType<typeof createDestinationsService>;
 

@@ -1,10 +1,7 @@
-import { isManualDestination } from '@portico/shared/validation/rules';
 import { z } from 'zod';
+import { isManualDestination } from '../validation/rules';
 
 // Admin input for destination servers (decisions.md). Messages are catalog keys.
-// TODO(shared): these belong in packages/shared/src/proxy/api.ts beside ZDestinationServer,
-// so the admin screen validates with the same schema; kept here until that file is edited.
-
 const ZName = z
   .string({ error: 'validation.required' })
   .trim()

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { ZRole } from '../auth/schemas';
+import { ZProxyStatus } from '../proxy/schemas';
+
+// Shapes of the admin calls (spec §3 admin rows and stats, §7 admin calls; issue 7).
+
+export const ZUserStats = z.object({ totalUsers: z.number() });
+
+export const ZProxiesByUser = z.array(
+  z.object({ userId: z.string(), username: z.string(), email: z.string(), proxyCount: z.number() }),
+);
+
+export const ZAdminProxyRow = z.object({
+  id: z.string(),
+  domain: z.string(),
+  targetServer: z.string().nullable(),
+  status: ZProxyStatus,
+  createdAt: z.string(),
+  userId: z.string(),
+  username: z.string(),
+  email: z.string(),
+});
+export type TAdminProxyRow = z.infer<typeof ZAdminProxyRow>;
+
+export const ZAuditChange = z.object({
+  field: z.string(),
+  before: z.unknown(),
+  after: z.unknown(),
+});
+export const ZAuditEntry = z.object({
+  id: z.number(),
+  actorId: z.string().nullable(),
+  actorUsername: z.string(),
+  action: z.string(),
+  targetType: z.string(),
+  targetId: z.string(),
+  targetOwnerId: z.string().nullable(),
+  changes: z.array(ZAuditChange),
+  createdAt: z.string(),
+});
+export type TAuditEntry = z.infer<typeof ZAuditEntry>;
+
+/** GET /api/admin/audit-log: newest first, filterable by user (actor or owner) and by proxy. */
+export const ZAuditQuery = z.object({
+  userId: z.uuid('validation.invalidId').optional(),
+  proxyId: z.uuid('validation.invalidId').optional(),
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export const ZAuditPage = z.object({
+  entries: z.array(ZAuditEntry),
+  /** Pass as `before` for the next page; null on the last page. */
+  nextCursor: z.number().nullable(),
+});
+
+export const ZAdminUser = z.object({
+  id: z.string(),
+  username: z.string(),
+  email: z.string(),
+  role: ZRole,
+  proxyCount: z.number(),
+  createdAt: z.string(),
+});
+export type TAdminUser = z.infer<typeof ZAdminUser>;
+
+/** PATCH /api/admin/users/{id}/role; the last admin cannot be demoted (409 last_admin). */
+export const ZRoleChange = z.object({ role: ZRole });
