@@ -1,0 +1,294 @@
+import type { Page } from '@playwright/test';
+import { signIn } from './fixtures/auth';
+import { text } from './fixtures/catalog';
+import { api, configuration, saveConfiguration, waitForRunEnd } from './fixtures/lab-api';
+import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
+import { dismissToast, expectToast } from './fixtures/ui';
+import { uniqueUser } from './fixtures/users';
+import { capture } from './fixtures/wizard';
+
+// Issue 6 on real lab servers. One user, two proxies deployed once (s3 beside an unrelated
+// site, s4 whose sshd is stopped for the unreachable delete), reused by the tests in order.
+const AREA = 'manage';
+
+function card(page: Page, id: string) {
+  return page.locator(`[data-testid="proxy-card"][data-proxy-id="${id}"]`);
+}
+
+test.describe('a deployed proxy, managed step by step', () => {
+  test.describe.configure({ mode: 'serial' });
+  test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+  const user = uniqueUser('meg');
+  let registered = false;
+  const ids = { main: '', other: '' };
+
+  test.beforeEach(async ({ page }) => {
+    await signIn(page, user, registered ? 'login' : 'register');
+    registered = true;
+    // The browser never leaves for a lab domain (no DNS outside the lab): Abrir's tab gets a stub.
+    await page
+      .context()
+      .route('https://*.portico.test/**', (route) =>
+        route.fulfill({ status: 200, contentType: 'text/plain', body: 'stub' }),
+      );
+  });
+
+  function mainDomain(app: TLabApp) {
+    return app.server('s3').domains[0] as string;
+  }
+
+  async function deploy(page: Page, id: string) {
+    const started = await api(page.request, 'POST', `/api/deploy/${id}`);
+    expect(started.status, JSON.stringify(started.json)).toBe(202);
+  }
+
+  test('home starts empty; two proxies deployed through the API', async ({ page, labApp }) => {
+    await page.goto('/');
+    await expect(page.getByTestId('proxy-list-empty')).toBeVisible();
+    await expect(page.getByTestId('proxy-list-empty')).toContainText(
+      text('es', 'proxies.list.emptyTitle'),
+    );
+    await capture(page, AREA, 'home-empty');
+
+    ids.main = await saveConfiguration(
+      page.request,
+      labApp,
+      's3',
+      mainDomain(labApp),
+      labApp.upstream,
+    );
+    ids.other = await saveConfiguration(
+      page.request,
+      labApp,
+      's4',
+      labApp.server('s4').domains[0] as string,
+      labApp.upstream,
+    );
+    await deploy(page, ids.main);
+    await deploy(page, ids.other);
+    expect((await waitForRunEnd(page.request, ids.main)).status).toBe('completed');
+    expect((await waitForRunEnd(page.request, ids.other)).status).toBe('completed');
+  });
+
+  test('the card shows Active and SSL; Abrir opens the domain; copy fills the clipboard', async ({
+    page,
+    labApp,
+  }) => {
+    const domain = mainDomain(labApp);
+    await page.goto('/');
+    const main = card(page, ids.main);
+    await expect(main.getByTestId('proxy-status')).toHaveText(
+      text('es', 'proxies.status.completed'),
+    );
+    await expect(main.getByTestId('proxy-ssl')).toHaveText(text('es', 'proxies.ssl.enabled'));
+    await expect(main.getByTestId('proxy-target')).toHaveText(labApp.upstream);
+    await expect(main.getByTestId('proxy-continue')).toHaveCount(0);
+    await capture(page, AREA, 'home-list');
+
+    const popup = page.waitForEvent('popup');
+    await main.getByTestId('proxy-open').click();
+    const opened = await popup;
+    await expect.poll(() => opened.url()).toBe(`https://${domain}/`);
+    await opened.close();
+
+    await main.getByTestId('proxy-copy').click();
+    await expectToast(page, text('es', 'proxies.copy.success'), `https://${domain}`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`https://${domain}`);
+
+    await dismissToast(page, 'es');
+    await page.getByTestId('view-table').click();
+    await expect(page.getByTestId('proxy-row')).toHaveCount(2);
+    await expect(
+      page
+        .locator(`[data-testid="proxy-row"][data-proxy-id="${ids.main}"]`)
+        .getByTestId('proxy-open'),
+    ).toBeVisible();
+    await page.getByTestId('view-cards').click();
+    await expect(page.getByTestId('proxy-card')).toHaveCount(2);
+  });
+
+  test('details show the logs and the SSL card', async ({ page, labApp }) => {
+    await page.goto('/');
+    await card(page, ids.main).getByTestId('proxy-card-link').click();
+    await expect(page).toHaveURL(new RegExp(`/proxy-details/${ids.main}$`));
+    await expect(page.getByTestId('details-domain')).toHaveText(mainDomain(labApp));
+    await expect(page.getByTestId('log-line').first()).toBeVisible();
+    await expect(page.getByTestId('log-line').last()).toHaveAttribute('data-level', 'success');
+    await expect(page.getByTestId('ssl-card')).toContainText(text('es', 'proxies.ssl.enabled'));
+    await expect(page.getByTestId('basic-info')).not.toContainText(labApp.rootPassword('s3'));
+    await capture(page, AREA, 'details');
+  });
+
+  test('re-run streams new lines and ends completed', async ({ page }) => {
+    await page.goto(`/proxy-details/${ids.main}`);
+    const lines = page.getByTestId('log-line');
+    await expect(lines.first()).toBeVisible();
+    const before = await lines.count();
+    await page.getByTestId('action-redeploy').click();
+    await expect(page.getByTestId('redeploy-dialog')).toBeVisible();
+    await capture(page, AREA, 'dialog-redeploy');
+    await page.getByTestId('redeploy-confirm').click();
+    await expectToast(page, text('es', 'proxies.details.redeploySuccess'));
+    // New lines on screen while the run is still going (no reload, no refresh button).
+    await page.waitForFunction(
+      (count) =>
+        document.querySelector('[data-testid="proxy-status"]')?.getAttribute('data-status') ===
+          'deploying' && document.querySelectorAll('[data-testid="log-line"]').length > count + 1,
+      before,
+    );
+    await expect(page.getByTestId('action-redeploy')).toBeDisabled();
+    // The server's word first, then the page must agree without a reload.
+    expect((await waitForRunEnd(page.request, ids.main)).status).toBe('completed');
+    await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
+      'data-status',
+      'completed',
+    );
+    await expect(lines.last()).toHaveAttribute('data-level', 'success');
+    await expect(page.getByTestId('action-redeploy')).toBeEnabled();
+    expect((await configuration(page.request, ids.main)).status).toBe('completed');
+  });
+
+  test('edit the target, redeploy, and the new target answers over HTTPS', async ({
+    page,
+    labApp,
+  }) => {
+    const target = `${labApp.upstream}/v2`;
+    await page.goto('/');
+    const main = card(page, ids.main);
+    await main.getByTestId('proxy-edit').click();
+    const dialog = page.getByTestId('edit-proxy-dialog');
+    await expect(dialog.locator('#edit-target')).toHaveValue(labApp.upstream);
+    await dialog.locator('#edit-target').fill(target);
+    await capture(page, AREA, 'dialog-edit');
+    await page.getByTestId('edit-proxy-save').click();
+    await expectToast(page, text('es', 'proxies.edit.success'), mainDomain(labApp));
+    await expect(main.getByTestId('proxy-target')).toHaveText(target);
+    await expect(main.getByTestId('proxy-changed')).toBeVisible();
+    await capture(page, AREA, 'home-changed');
+    await main.getByTestId('proxy-redeploy').click();
+    await expectToast(page, text('es', 'proxies.details.redeploySuccess'));
+    expect((await waitForRunEnd(page.request, ids.main)).status).toBe('completed');
+    // The list is read again on mount, focus and visibility (spec §2), not during a run.
+    await page.reload();
+    await expect(main.getByTestId('proxy-status')).toHaveText(
+      text('es', 'proxies.status.completed'),
+    );
+    await expect(main.getByTestId('proxy-changed')).toHaveCount(0);
+
+    const answer = await fetchSite(labApp, labApp.server('s3').address, mainDomain(labApp));
+    expect(answer.status).toBe(200);
+    expect(answer.issuer).toMatch(/Pebble/i);
+    expect(answer.json).toMatchObject({ upstream: labApp.lab.status.upstream.name, path: '/v2/' });
+  });
+
+  test('reset returns to pending and the card offers continue', async ({ page }) => {
+    await page.goto(`/proxy-details/${ids.main}`);
+    await page.getByTestId('action-reset').click();
+    await expect(page.getByTestId('reset-dialog')).toBeVisible();
+    await capture(page, AREA, 'dialog-reset');
+    await page.getByTestId('reset-confirm').click();
+    await expectToast(page, text('es', 'proxies.details.resetSuccess'));
+    await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
+      'data-status',
+      'pending',
+    );
+    await page.goto('/');
+    const cont = card(page, ids.main).getByTestId('proxy-continue');
+    await expect(cont).toHaveAttribute('href', `/proxy-wizard?continueId=${ids.main}`);
+    await expect(card(page, ids.main).getByTestId('proxy-open')).toHaveCount(0);
+  });
+
+  test('delete with removal: the site is gone from the server and nginx -t still passes', async ({
+    page,
+    labApp,
+  }) => {
+    const domain = mainDomain(labApp);
+    await page.goto(`/proxy-details/${ids.main}`);
+    await page.getByTestId('action-delete').click();
+    await expect(page.getByTestId('delete-remove-from-server')).toBeChecked();
+    await capture(page, AREA, 'dialog-delete');
+    await page.getByTestId('delete-confirm').click();
+    await expectToast(page, text('es', 'proxies.details.deleteSuccess'), domain);
+    await expect(page).toHaveURL(/\/$/);
+    await expect(card(page, ids.main)).toHaveCount(0);
+
+    const exec = (argv: string[]) => labApp.lab.exec('s3', argv);
+    const nginxTest = await exec(['nginx', '-t']);
+    expect(nginxTest.code, nginxTest.stderr).toBe(0);
+    const enabled = await exec(['ls', '/etc/nginx/sites-enabled']);
+    expect(enabled.stdout).not.toContain(domain);
+    // Asked on the server itself, by name: nginx no longer hands the domain to the upstream.
+    for (const url of [`http://127.0.0.1/`, `https://127.0.0.1/`]) {
+      const got = await exec([
+        'curl',
+        '-sk',
+        '--max-time',
+        '5',
+        '--resolve',
+        `${domain}:443:127.0.0.1`,
+        '-H',
+        `Host: ${domain}`,
+        url,
+      ]);
+      expect(got.stdout).not.toContain(labApp.lab.status.upstream.name);
+    }
+    // The unrelated site beside ours still answers.
+    const legacy = await exec([
+      'curl',
+      '-s',
+      '--max-time',
+      '5',
+      '-H',
+      `Host: legacy.s3.portico.test`,
+      'http://127.0.0.1/',
+    ]);
+    expect(legacy.stdout).toContain('legacy site on s3');
+  });
+
+  test('delete when the server is unreachable offers "delete from Portico only"', async ({
+    page,
+    labApp,
+  }) => {
+    const stopped = await labApp.lab.exec('s4', ['pkill', '-x', 'sshd']);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    await page.goto(`/proxy-details/${ids.other}`);
+    await page.getByTestId('action-delete').click();
+    await page.getByTestId('delete-confirm').click();
+    const unreachable = page.getByTestId('delete-unreachable');
+    await expect(unreachable).toContainText(text('es', 'proxies.delete.unreachableTitle'), {
+      timeout: 30_000,
+    });
+    await capture(page, AREA, 'dialog-delete-unreachable');
+    await page.getByTestId('delete-portico-only').click();
+    await expectToast(page, text('es', 'proxies.details.deleteSuccess'));
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByTestId('proxy-list-empty')).toBeVisible();
+    expect((await api(page.request, 'GET', `/api/proxy-configurations/${ids.other}`)).status).toBe(
+      404,
+    );
+  });
+});
+
+// Its own user and undeployed proxies: last, so a failure here stops nothing else.
+test('the list as a table at desktop and phone width', async ({ page, labApp }) => {
+  await signIn(page, uniqueUser('tom'), 'register');
+  const id = await saveConfiguration(
+    page.request,
+    labApp,
+    's3',
+    'table.s3.portico.test',
+    labApp.upstream,
+  );
+  await saveConfiguration(page.request, labApp, 's3', 'shop.s3.portico.test', undefined);
+  await page.goto('/');
+  await page.getByTestId('view-table').click();
+  await expect(page.getByTestId('proxy-row')).toHaveCount(2);
+  const row = page.locator(`[data-testid="proxy-row"][data-proxy-id="${id}"]`);
+  await expect(row.getByTestId('proxy-status')).toHaveText(text('es', 'proxies.status.pending'));
+  await expect(row.getByTestId('proxy-continue')).toBeVisible();
+  await capture(page, AREA, 'home-table');
+  // The choice is remembered.
+  await page.reload();
+  await expect(page.getByTestId('proxy-table')).toBeVisible();
+});
