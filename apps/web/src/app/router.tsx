@@ -1,8 +1,13 @@
 import { Route, Switch } from 'wouter';
 import { PageSpinner } from '@/components/layout/page-spinner';
+import { ADMIN_ROUTES, AdminSection, isAdmin } from '@/features/admin/components/admin-section';
+import { AuditPage } from '@/features/admin/components/audit-page';
+import { DestinationsPage } from '@/features/admin/components/destinations-page';
+import { UsersPage } from '@/features/admin/components/users-page';
 import { useUser } from '@/features/auth/api/get-user';
 import { LandingPage } from '@/features/auth/components/landing-page';
 import { HomePage } from '@/features/home/components/home-page';
+import { EditProxyDialog } from '@/features/proxies/components/edit-proxy-dialog';
 import { ProxyDetailsPage } from '@/features/proxies/components/proxy-details-page';
 import { ProxyList } from '@/features/proxies/components/proxy-list';
 import { ProxyWizardPage } from '@/features/wizard/components/proxy-wizard-page';
@@ -28,17 +33,36 @@ export function AppRouter() {
     );
   }
 
+  // Admins also get the admin dashboard under their own list (spec §2); users never see it.
+  const homeLists = (
+    <>
+      <ProxyList />
+      <AdminSection
+        user={user}
+        renderEdit={(props) => <EditProxyDialog mode="admin" {...props} />}
+      />
+    </>
+  );
+  const admin = isAdmin(user);
+
   return (
     <AppLayout user={user}>
       <Switch>
         <Route path="/">
-          <HomePage user={user} proxies={<ProxyList />} />
+          <HomePage user={user} proxies={homeLists} />
         </Route>
         <Route path="/home">
-          <HomePage user={user} proxies={<ProxyList />} />
+          <HomePage user={user} proxies={homeLists} />
         </Route>
         <Route path="/proxy-details/:id">{({ id }) => <ProxyDetailsPage key={id} id={id} />}</Route>
         <Route path="/proxy-wizard" component={ProxyWizardPage} />
+        {admin ? <Route path={ADMIN_ROUTES.audit} component={AuditPage} /> : null}
+        {admin ? (
+          <Route path={ADMIN_ROUTES.users}>
+            <UsersPage currentUser={user} />
+          </Route>
+        ) : null}
+        {admin ? <Route path={ADMIN_ROUTES.destinations} component={DestinationsPage} /> : null}
         <Route>
           <NotFound signedIn />
         </Route>

@@ -1,0 +1,52 @@
+import type { TAdminUser } from '@portico/shared/admin/api';
+import type { TDestinationInput, TDestinationUpdate } from '@portico/shared/admin/destinations';
+import type { TRole } from '@portico/shared/auth/schemas';
+import type { TDestinationServer } from '@portico/shared/proxy/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { ApiError } from '@/lib/api-client';
+import { adminUsersKey, destinationsKey, proxiesByUserKey, userStatsKey } from './queries';
+
+const enc = encodeURIComponent;
+
+/** PATCH /api/admin/users/{id}/role; 409 last_admin when the last admin would be demoted. */
+export function useChangeRole() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, role }: { id: string; role: TRole }) =>
+      api.requestJson<TAdminUser>('PATCH', `/api/admin/users/${enc(id)}/role`, { role }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: adminUsersKey }),
+        queryClient.invalidateQueries({ queryKey: userStatsKey }),
+        queryClient.invalidateQueries({ queryKey: proxiesByUserKey }),
+      ]),
+  });
+}
+
+export function isLastAdminError(error: unknown): boolean {
+  return error instanceof ApiError && error.body?.code === 'last_admin';
+}
+
+function useDestinationWrite<TVars>(fn: (vars: TVars) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: fn,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: destinationsKey }),
+  });
+}
+
+export const useCreateDestination = () =>
+  useDestinationWrite((input: TDestinationInput) =>
+    api.requestJson<TDestinationServer>('POST', '/api/admin/destination-servers', input),
+  );
+
+export const useUpdateDestination = () =>
+  useDestinationWrite(({ id, input }: { id: string; input: TDestinationUpdate }) =>
+    api.requestJson<TDestinationServer>('PUT', `/api/admin/destination-servers/${enc(id)}`, input),
+  );
+
+export const useDeleteDestination = () =>
+  useDestinationWrite((id: string) =>
+    api.requestJson<unknown>('DELETE', `/api/admin/destination-servers/${enc(id)}`),
+  );

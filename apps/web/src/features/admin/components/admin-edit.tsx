@@ -1,0 +1,58 @@
+import type { TAdminProxyRow } from '@portico/shared/admin/api';
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { type QueryFunction, useQuery, useQueryClient } from '@tanstack/react-query';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { toast } from '@/hooks/use-toast';
+import { api } from '@/lib/api';
+import { allProxiesKey, proxiesByUserKey } from '../api/queries';
+
+export type TAdminEditProps = {
+  proxy: TProxyConfiguration;
+  owner: { username: string; email: string };
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+};
+/** The edit dialog in admin mode, supplied by the app layer (features never import each other). */
+export type TRenderAdminEdit = (props: TAdminEditProps) => React.ReactNode;
+
+/**
+ * The admin row lacks the SSH fields the dialog edits, so the full configuration is read first
+ * (admins may read any); saving then never blanks a field the row did not carry.
+ */
+export function AdminEdit({
+  row,
+  onClose,
+  renderEdit,
+}: {
+  row: TAdminProxyRow;
+  onClose: () => void;
+  renderEdit: TRenderAdminEdit;
+}) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { data, isError } = useQuery({
+    queryKey: ['/api/proxy-configurations', row.id],
+    queryFn: api.getQueryFn<TProxyConfiguration>({
+      on401: 'throw',
+    }) as QueryFunction<TProxyConfiguration>,
+  });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: react once to the failure
+  React.useEffect(() => {
+    if (!isError) return;
+    toast({ variant: 'destructive', title: t('admin.errors.loadProxy') });
+    onClose();
+  }, [isError]);
+  if (!data) return null;
+  return renderEdit({
+    proxy: data,
+    owner: { username: row.username, email: row.email },
+    open: true,
+    onOpenChange: (open) => {
+      if (open) return;
+      void queryClient.invalidateQueries({ queryKey: allProxiesKey });
+      void queryClient.invalidateQueries({ queryKey: proxiesByUserKey });
+      onClose();
+    },
+  });
+}

@@ -1,0 +1,42 @@
+import { ArrowLeftIcon } from 'lucide-react';
+import type * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { Button } from '@/components/ui/button';
+
+/** Frame of an admin screen: back to home, heading, description. */
+export function AdminPage({
+  title,
+  description,
+  actions,
+  children,
+  testId,
+}: {
+  title: string;
+  description: string;
+  actions?: React.ReactNode;
+  children: React.ReactNode;
+  testId: string;
+}) {
+  const { t } = useTranslation();
+  return (
+    <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-8 sm:px-6" data-testid={testId}>
+      <div>
+        <Button asChild variant="ghost" size="sm" className="-ml-2">
+          <Link href="/">
+            <ArrowLeftIcon aria-hidden="true" />
+            {t('admin.nav.back')}
+          </Link>
+        </Button>
+      </div>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+          <p className="mt-1 text-muted-foreground">{description}</p>
+        </div>
+        {actions}
+      </div>
+      {children}
+    </div>
+  );
+}

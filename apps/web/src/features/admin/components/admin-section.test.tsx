@@ -1,0 +1,117 @@
+import type { TAdminProxyRow } from '@portico/shared/admin/api';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { never, stubFetch } from '../test-fetch';
+import { AdminSection } from './admin-section';
+
+afterEach(() => vi.unstubAllGlobals());
+
+const row: TAdminProxyRow = {
+  id: '00000000-0000-4000-8000-000000000001',
+  domain: 'shop.example.com',
+  targetServer: 'http://10.0.0.5:8080',
+  status: 'deployed',
+  createdAt: new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString(),
+  userId: 'u2',
+  username: 'bob',
+  email: 'bob@example.com',
+};
+
+const statsRoutes = {
+  'GET /api/admin/stats/users': { body: { totalUsers: 7 } },
+  'GET /api/admin/stats/proxies-by-user': {
+    body: [
+      { userId: 'u1', username: 'alice', email: 'alice@example.com', proxyCount: 1 },
+      { userId: 'u2', username: 'bob', email: 'bob@example.com', proxyCount: 4 },
+    ],
+  },
+};
+
+describe('admin section on home', () => {
+  it('is not rendered for a user and asks the server nothing', async () => {
+    const { fetchMock } = stubFetch(statsRoutes);
+    const { container } = await renderWithProviders(
+      <AdminSection user={{ role: 'user' }} renderEdit={() => null} />,
+    );
+    expect(container.textContent).toBe('');
+    expect(screen.queryByTestId('admin-section')).toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('admin (es): title, totals, per-user counts sorted with singular and plural', async () => {
+    stubFetch({ ...statsRoutes, 'GET /api/admin/all-proxies': { body: [row] } });
+    await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />);
+    expect(screen.getByRole('heading', { name: 'Panel de Administración' })).toBeTruthy();
+    expect((await screen.findByTestId('admin-total-users-value')).textContent).toBe('7');
+    const counts = await screen.findAllByTestId('admin-user-count');
+    expect(counts.map((c) => c.textContent)).toEqual([
+      'bob bob@example.com4 proxies',
+      'alice alice@example.com1 proxy',
+    ]);
+    expect(screen.getByText('Todos los Proxies')).toBeTruthy();
+  });
+
+  it('admin (en): the table row shows owner, relative time, badge colour and opens admin edit', async () => {
+    const full = { ...row, serverIp: '203.0.113.10', sshUser: 'deploy', sshPort: 22 };
+    stubFetch({
+      ...statsRoutes,
+      'GET /api/admin/all-proxies': { body: [row] },
+      [`GET /api/proxy-configurations/${row.id}`]: { body: full },
+    });
+    const renderEdit = vi.fn(() => <div data-testid="fake-edit" />);
+    await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={renderEdit} />, {
+      lang: 'en',
+    });
+    const tableRow = await screen.findByTestId('admin-proxy-row');
+    expect(tableRow.textContent).toContain('bob@example.com');
+    expect(tableRow.textContent).toContain('about 2 hours ago');
+    const badge = tableRow.querySelector('[data-testid="admin-proxy-status"]');
+    expect(badge?.getAttribute('data-variant')).toBe('success');
+    expect(screen.getByTestId('admin-proxy-total').textContent).toBe('(1 in total)');
+    // Phone cards carry the same row.
+    expect(screen.getByTestId('admin-proxy-card').textContent).toContain('shop.example.com');
+    fireEvent.click(
+      screen.getAllByRole('button', { name: 'Edit shop.example.com' })[0] as HTMLElement,
+    );
+    await screen.findByTestId('fake-edit');
+    expect(renderEdit).toHaveBeenLastCalledWith(
+      expect.objectContaining({
+        proxy: full,
+        owner: { username: 'bob', email: 'bob@example.com' },
+        open: true,
+      }),
+    );
+  });
+
+  it('five skeleton rows while loading', async () => {
+    vi.stubGlobal('fetch', vi.fn(never));
+    await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />);
+    expect(screen.getAllByTestId('admin-proxy-skeleton')).toHaveLength(5);
+  });
+
+  it('empty texts (en)', async () => {
+    stubFetch({
+      'GET /api/admin/stats/users': { body: { totalUsers: 1 } },
+      'GET /api/admin/stats/proxies-by-user': { body: [] },
+      'GET /api/admin/all-proxies': { body: [] },
+    });
+    await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />, {
+      lang: 'en',
+    });
+    expect(await screen.findByText('No users with proxy configurations found')).toBeTruthy();
+    expect(await screen.findByText('No proxy configurations found')).toBeTruthy();
+  });
+
+  it('error texts of each card (en)', async () => {
+    stubFetch({});
+    await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />, {
+      lang: 'en',
+    });
+    await waitFor(() => {
+      expect(screen.getByText('Failed to load user statistics')).toBeTruthy();
+      expect(screen.getByText('Failed to load proxy statistics')).toBeTruthy();
+      expect(screen.getByText('Failed to load proxy configurations')).toBeTruthy();
+    });
+  });
+});

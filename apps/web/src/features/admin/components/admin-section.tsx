@@ -1,0 +1,69 @@
+import type { TPublicUser } from '@portico/shared/auth/schemas';
+import { HistoryIcon, ServerIcon, ShieldIcon, UsersIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { Button } from '@/components/ui/button';
+import type { TRenderAdminEdit } from './admin-edit';
+import { ProxiesByUserCard, TotalUsersCard } from './admin-stats';
+import { AllProxies } from './all-proxies';
+
+export const ADMIN_ROUTES = {
+  audit: '/admin/audit',
+  users: '/admin/users',
+  destinations: '/admin/destinations',
+} as const;
+
+export function isAdmin(user: Pick<TPublicUser, 'role'> | null | undefined): boolean {
+  return user?.role === 'admin';
+}
+
+/** Spec §2 admin dashboard inside home; rendered only for admins (spec §6). */
+export function AdminSection({
+  user,
+  renderEdit,
+}: {
+  user: Pick<TPublicUser, 'role'>;
+  renderEdit: TRenderAdminEdit;
+}) {
+  const { t } = useTranslation();
+  if (!isAdmin(user)) return null;
+  return (
+    <section aria-labelledby="admin-heading" className="grid gap-4" data-testid="admin-section">
+      <div>
+        <h2
+          id="admin-heading"
+          className="flex items-center gap-2 text-xl font-semibold tracking-tight"
+        >
+          <ShieldIcon className="size-5 text-primary" aria-hidden="true" />
+          {t('admin.title')}
+        </h2>
+        <p className="mt-1 text-muted-foreground">{t('admin.subtitle')}</p>
+      </div>
+      <nav aria-label={t('admin.nav.label')} className="flex flex-wrap gap-2">
+        <Button asChild variant="outline" size="sm">
+          <Link href={ADMIN_ROUTES.audit} data-testid="admin-link-audit">
+            <HistoryIcon aria-hidden="true" />
+            {t('admin.nav.audit')}
+          </Link>
+        </Button>
+        <Button asChild variant="outline" size="sm">
+          <Link href={ADMIN_ROUTES.users} data-testid="admin-link-users">
+            <UsersIcon aria-hidden="true" />
+            {t('admin.nav.users')}
+          </Link>
+        </Button>
+        <Button asChild variant="outline" size="sm">
+          <Link href={ADMIN_ROUTES.destinations} data-testid="admin-link-destinations">
+            <ServerIcon aria-hidden="true" />
+            {t('admin.nav.destinations')}
+          </Link>
+        </Button>
+      </nav>
+      <div className="grid gap-4 md:grid-cols-[1fr_2fr]">
+        <TotalUsersCard />
+        <ProxiesByUserCard />
+      </div>
+      <AllProxies renderEdit={renderEdit} />
+    </section>
+  );
+}

@@ -1,0 +1,47 @@
+import type { TAuditEntry } from '@portico/shared/admin/api';
+import { ArrowRightIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { auditActionText, auditTargetText, auditValueText } from '../lib/audit';
+import { exactTime, relativeTime } from '../lib/format';
+
+/** One audit row: when, who, what in plain words, on what, and each field before → after. */
+export function AuditEntry({ entry }: { entry: TAuditEntry }) {
+  const { t, i18n } = useTranslation();
+  return (
+    <li className="rounded-lg border border-border p-4" data-testid="audit-entry">
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
+        <p className="min-w-0 break-words">
+          <span className="font-medium" data-testid="audit-actor">
+            {entry.actorUsername || t('admin.audit.system')}
+          </span>{' '}
+          <span data-testid="audit-action">{auditActionText(entry.action, t)}</span>{' '}
+          <span className="break-all text-muted-foreground" data-testid="audit-target">
+            {auditTargetText(entry.targetType, entry.targetId, t)}
+          </span>
+        </p>
+        <time
+          dateTime={entry.createdAt}
+          className="text-sm whitespace-nowrap text-muted-foreground"
+          title={relativeTime(entry.createdAt, i18n.language) ?? undefined}
+          data-testid="audit-time"
+        >
+          {exactTime(entry.createdAt) ?? entry.createdAt}
+        </time>
+      </div>
+      {entry.changes.length > 0 ? (
+        <ul className="mt-2 grid gap-1 text-sm" aria-label={t('admin.audit.changes')}>
+          {entry.changes.map((change) => (
+            <li key={change.field} className="break-all" data-testid="audit-change">
+              <span className="font-mono text-xs">{change.field}</span>:{' '}
+              <span className="text-muted-foreground line-through decoration-1">
+                {auditValueText(change.before, t)}
+              </span>{' '}
+              <ArrowRightIcon className="inline size-3" aria-label={t('admin.audit.to')} />{' '}
+              <span>{auditValueText(change.after, t)}</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </li>
+  );
+}

@@ -1,0 +1,99 @@
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/label';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Spinner } from '@/components/ui/spinner';
+import { useAuditLog } from '../api/audit-log';
+import { useAdminUsers, useAllProxies } from '../api/queries';
+import { AdminPage } from './admin-page';
+import { AuditEntry } from './audit-entry';
+
+const selectClass =
+  'h-9 w-full rounded-md border border-input bg-background px-3 text-sm shadow-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
+
+/** Issue 7 audit trail: newest first, filter by user and by proxy, "load more" by cursor. */
+export function AuditPage() {
+  const { t } = useTranslation();
+  const [userId, setUserId] = React.useState('');
+  const [proxyId, setProxyId] = React.useState('');
+  const users = useAdminUsers();
+  const proxies = useAllProxies();
+  const log = useAuditLog({ userId: userId || undefined, proxyId: proxyId || undefined });
+  const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
+
+  return (
+    <AdminPage
+      testId="admin-audit-page"
+      title={t('admin.audit.title')}
+      description={t('admin.audit.description')}
+    >
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="grid gap-2">
+          <Label htmlFor="audit-user">{t('admin.audit.filterUser')}</Label>
+          <select
+            id="audit-user"
+            className={selectClass}
+            value={userId}
+            onChange={(e) => setUserId(e.target.value)}
+          >
+            <option value="">{t('admin.audit.allUsers')}</option>
+            {users.data?.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.username} ({u.email})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="grid gap-2">
+          <Label htmlFor="audit-proxy">{t('admin.audit.filterProxy')}</Label>
+          <select
+            id="audit-proxy"
+            className={selectClass}
+            value={proxyId}
+            onChange={(e) => setProxyId(e.target.value)}
+          >
+            <option value="">{t('admin.audit.allProxies')}</option>
+            {proxies.data?.map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.domain}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {log.isPending ? (
+        <div className="grid gap-2">
+          <Skeleton className="h-16 w-full" />
+          <Skeleton className="h-16 w-full" />
+        </div>
+      ) : log.isError ? (
+        <Alert variant="destructive">
+          <AlertDescription>{t('admin.errors.audit')}</AlertDescription>
+        </Alert>
+      ) : entries.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{t('admin.audit.empty')}</p>
+      ) : (
+        <ol className="grid gap-3" aria-label={t('admin.audit.title')}>
+          {entries.map((entry) => (
+            <AuditEntry key={entry.id} entry={entry} />
+          ))}
+        </ol>
+      )}
+      {log.hasNextPage ? (
+        <div>
+          <Button
+            variant="outline"
+            onClick={() => void log.fetchNextPage()}
+            disabled={log.isFetchingNextPage}
+            data-testid="audit-load-more"
+          >
+            {log.isFetchingNextPage ? <Spinner className="text-current" /> : null}
+            {t('admin.audit.loadMore')}
+          </Button>
+        </div>
+      ) : null}
+    </AdminPage>
+  );
+}

@@ -1,0 +1,217 @@
+import type { TDestinationServer } from '@portico/shared/proxy/api';
+import { PencilIcon, PlusIcon, PowerIcon, Trash2Icon } from 'lucide-react';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { errorDescription } from '@/lib/form-errors';
+import { useDeleteDestination, useUpdateDestination } from '../api/mutations';
+import { useDestinations } from '../api/queries';
+import { AdminPage } from './admin-page';
+import { DestinationFormDialog } from './destination-form-dialog';
+
+const STATUS_VARIANT = { online: 'success', offline: 'destructive', unknown: 'outline' } as const;
+
+type TConfirm = { kind: 'delete' | 'toggle'; destination: TDestinationServer };
+
+/** decisions.md: admins create, edit, deactivate and delete destination servers. */
+export function DestinationsPage() {
+  const { t } = useTranslation();
+  const { data, isPending, isError } = useDestinations();
+  const [form, setForm] = React.useState<{ open: boolean; destination: TDestinationServer | null }>(
+    { open: false, destination: null },
+  );
+  const [confirm, setConfirm] = React.useState<TConfirm | null>(null);
+  const remove = useDeleteDestination();
+  const update = useUpdateDestination();
+  const busy = remove.isPending || update.isPending;
+
+  const run = async () => {
+    if (!confirm) return;
+    const { kind, destination } = confirm;
+    try {
+      if (kind === 'delete') {
+        await remove.mutateAsync(destination.id);
+        toast({ title: t('admin.destinations.deleted'), description: destination.name });
+      } else {
+        await update.mutateAsync({
+          id: destination.id,
+          input: { isActive: !destination.isActive },
+        });
+        toast({
+          title: t(
+            destination.isActive
+              ? 'admin.destinations.deactivated'
+              : 'admin.destinations.activated',
+          ),
+          description: destination.name,
+        });
+      }
+      setConfirm(null);
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: t('admin.destinations.saveFailed'),
+        description: errorDescription(error, t, t('admin.destinations.saveFailedDefault')),
+      });
+    }
+  };
+
+  return (
+    <AdminPage
+      testId="admin-destinations-page"
+      title={t('admin.destinations.title')}
+      description={t('admin.destinations.description')}
+      actions={
+        <Button
+          onClick={() => setForm({ open: true, destination: null })}
+          data-testid="destination-add"
+        >
+          <PlusIcon aria-hidden="true" />
+          {t('admin.destinations.add')}
+        </Button>
+      }
+    >
+      {isPending ? (
+        <div className="grid gap-2">
+          <Skeleton className="h-20 w-full" />
+          <Skeleton className="h-20 w-full" />
+        </div>
+      ) : isError ? (
+        <Alert variant="destructive">
+          <AlertDescription>{t('admin.errors.destinations')}</AlertDescription>
+        </Alert>
+      ) : data.length === 0 ? (
+        <p className="text-sm text-muted-foreground">{t('admin.destinations.empty')}</p>
+      ) : (
+        <ul className="grid gap-3 md:grid-cols-2">
+          {data.map((d) => (
+            <li
+              key={d.id}
+              className="grid gap-2 rounded-lg border border-border p-4"
+              data-testid="admin-destination"
+            >
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <span className="min-w-0 break-all font-medium">{d.name}</span>
+                <div className="flex flex-wrap gap-1">
+                  <Badge variant={STATUS_VARIANT[d.status]} data-testid="destination-status">
+                    {t(`admin.destinations.status.${d.status}`)}
+                  </Badge>
+                  <Badge variant={d.isActive ? 'secondary' : 'warning'}>
+                    {d.isActive
+                      ? t('admin.destinations.activeBadge')
+                      : t('admin.destinations.inactiveBadge')}
+                  </Badge>
+                </div>
+              </div>
+              <p className="font-mono text-sm break-all">{d.endpoint}</p>
+              {d.description ? (
+                <p className="text-sm text-muted-foreground">{d.description}</p>
+              ) : null}
+              <p className="text-sm text-muted-foreground">
+                {t('admin.destinations.latency')}:{' '}
+                {d.latency === null
+                  ? t('admin.common.na')
+                  : t('admin.destinations.ms', { value: d.latency })}
+              </p>
+              {d.maintenanceNote ? (
+                <p className="text-sm text-warning">
+                  {t('admin.destinations.maintenanceNote')}: {d.maintenanceNote}
+                </p>
+              ) : null}
+              <div className="flex flex-wrap gap-2">
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => setForm({ open: true, destination: d })}
+                  aria-label={t('admin.destinations.editOf', { name: d.name })}
+                >
+                  <PencilIcon aria-hidden="true" />
+                  {t('admin.destinations.edit')}
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => setConfirm({ kind: 'toggle', destination: d })}
+                  data-testid="destination-toggle"
+                >
+                  <PowerIcon aria-hidden="true" />
+                  {d.isActive
+                    ? t('admin.destinations.deactivate')
+                    : t('admin.destinations.activate')}
+                </Button>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  className="text-destructive"
+                  onClick={() => setConfirm({ kind: 'delete', destination: d })}
+                  aria-label={t('admin.destinations.deleteOf', { name: d.name })}
+                >
+                  <Trash2Icon aria-hidden="true" />
+                  {t('admin.destinations.delete')}
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      <DestinationFormDialog
+        destination={form.destination}
+        open={form.open}
+        onOpenChange={(open) => setForm((f) => ({ ...f, open }))}
+      />
+      <AlertDialog
+        open={confirm !== null}
+        onOpenChange={(open) => (!open && !busy ? setConfirm(null) : undefined)}
+      >
+        <AlertDialogContent data-testid="destination-confirm">
+          <AlertDialogHeader>
+            <AlertDialogTitle>{confirmTitle(confirm, t)}</AlertDialogTitle>
+            <AlertDialogDescription>
+              {confirm?.kind === 'delete'
+                ? t('admin.destinations.deleteConfirm', { name: confirm.destination.name })
+                : t(
+                    confirm?.destination.isActive
+                      ? 'admin.destinations.deactivateConfirm'
+                      : 'admin.destinations.activateConfirm',
+                    { name: confirm?.destination.name ?? '' },
+                  )}
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel disabled={busy}>{t('admin.common.cancel')}</AlertDialogCancel>
+            <Button
+              variant={confirm?.kind === 'delete' ? 'destructive' : 'default'}
+              onClick={() => void run()}
+              disabled={busy}
+              data-testid="destination-confirm-action"
+            >
+              {busy ? <Spinner className="text-current" /> : null}
+              {confirmTitle(confirm, t)}
+            </Button>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </AdminPage>
+  );
+}
+
+function confirmTitle(confirm: TConfirm | null, t: (key: string) => string): string {
+  if (confirm?.kind === 'delete') return t('admin.destinations.delete');
+  return confirm?.destination.isActive
+    ? t('admin.destinations.deactivate')
+    : t('admin.destinations.activate');
+}

@@ -1,0 +1,149 @@
+import type { TAdminUser } from '@portico/shared/admin/api';
+import type { TPublicUser } from '@portico/shared/auth/schemas';
+import * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import {
+  AlertDialog,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { errorDescription } from '@/lib/form-errors';
+import { isLastAdminError, useChangeRole } from '../api/mutations';
+import { useAdminUsers } from '../api/queries';
+import { AdminPage } from './admin-page';
+
+/** Issue 7: every user with role and proxy count; promote or demote after a confirmation. */
+export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id'> }) {
+  const { t } = useTranslation();
+  const { data, isPending, isError } = useAdminUsers();
+  const [target, setTarget] = React.useState<TAdminUser | null>(null);
+  const [error, setError] = React.useState<string | null>(null);
+  const change = useChangeRole();
+  const nextRole = target?.role === 'admin' ? 'user' : 'admin';
+
+  const confirm = async () => {
+    if (!target) return;
+    setError(null);
+    try {
+      await change.mutateAsync({ id: target.id, role: nextRole });
+      toast({
+        title: t(nextRole === 'admin' ? 'admin.users.promoted' : 'admin.users.demoted', {
+          username: target.username,
+        }),
+      });
+      setTarget(null);
+    } catch (err) {
+      setError(
+        isLastAdminError(err)
+          ? t('admin.users.lastAdmin')
+          : errorDescription(err, t, t('admin.users.changeFailed')),
+      );
+    }
+  };
+
+  return (
+    <AdminPage
+      testId="admin-users-page"
+      title={t('admin.users.title')}
+      description={t('admin.users.description')}
+    >
+      {isPending ? (
+        <div className="grid gap-2">
+          <Skeleton className="h-14 w-full" />
+          <Skeleton className="h-14 w-full" />
+        </div>
+      ) : isError ? (
+        <Alert variant="destructive">
+          <AlertDescription>{t('admin.errors.users')}</AlertDescription>
+        </Alert>
+      ) : (
+        <ul className="grid gap-3">
+          {data.map((user) => (
+            <li
+              key={user.id}
+              className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-border p-4"
+              data-testid="admin-user"
+            >
+              <div className="min-w-0 break-all">
+                <div className="flex flex-wrap items-center gap-2">
+                  <span className="font-medium">{user.username}</span>
+                  <Badge variant={user.role === 'admin' ? 'default' : 'outline'}>
+                    {t(`admin.users.roles.${user.role}`)}
+                  </Badge>
+                  {user.id === currentUser?.id ? (
+                    <span className="text-xs text-muted-foreground">{t('admin.users.you')}</span>
+                  ) : null}
+                </div>
+                <div className="text-sm text-muted-foreground">{user.email}</div>
+                <div className="text-sm text-muted-foreground">
+                  {t('admin.stats.proxyCount', { count: user.proxyCount })}
+                </div>
+              </div>
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => {
+                  setError(null);
+                  setTarget(user);
+                }}
+                data-testid="admin-user-role"
+              >
+                {user.role === 'admin' ? t('admin.users.demote') : t('admin.users.promote')}
+              </Button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <AlertDialog
+        open={target !== null}
+        onOpenChange={(open) => {
+          if (!open && !change.isPending) setTarget(null);
+        }}
+      >
+        <AlertDialogContent data-testid="admin-role-dialog">
+          <AlertDialogHeader>
+            <AlertDialogTitle>
+              {nextRole === 'admin' ? t('admin.users.promoteTitle') : t('admin.users.demoteTitle')}
+            </AlertDialogTitle>
+            <AlertDialogDescription>
+              {t(
+                nextRole === 'admin' ? 'admin.users.promoteConfirm' : 'admin.users.demoteConfirm',
+                {
+                  username: target?.username ?? '',
+                },
+              )}
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          {error ? (
+            <Alert variant="destructive">
+              <AlertDescription data-testid="admin-role-error">{error}</AlertDescription>
+            </Alert>
+          ) : null}
+          <AlertDialogFooter>
+            <AlertDialogCancel disabled={change.isPending}>
+              {t('admin.common.cancel')}
+            </AlertDialogCancel>
+            <Button
+              onClick={() => void confirm()}
+              disabled={change.isPending}
+              data-testid="admin-role-confirm"
+            >
+              {change.isPending ? <Spinner className="text-current" /> : null}
+              {nextRole === 'admin' ? t('admin.users.promote') : t('admin.users.demote')}
+            </Button>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,40 @@
+import type { TFunction } from 'i18next';
+
+// Actions the server writes (issue 7); anything else is shown as it is stored.
+const KNOWN_ACTIONS = new Set([
+  'proxy_create',
+  'proxy_save',
+  'proxy_edit',
+  'proxy_admin_edit',
+  'proxy_deploy',
+  'proxy_redeploy',
+  'proxy_reset',
+  'proxy_delete',
+  'proxy_delete_with_removal',
+  'user_role_change',
+  'destination_create',
+  'destination_update',
+  'destination_delete',
+]);
+
+/** The action in plain words, e.g. "proxy.admin_edit" → "edited as admin" / "editó como administrador". */
+export function auditActionText(action: string, t: TFunction): string {
+  const key = action.replace(/[.\s-]/g, '_');
+  return KNOWN_ACTIONS.has(key) ? t(`admin.audit.actions.${key}`) : action.replace(/[_.-]/g, ' ');
+}
+
+/** A before/after value as short text; empty values read "(empty)" in the current language. */
+export function auditValueText(value: unknown, t: TFunction): string {
+  if (value === null || value === undefined || value === '') return t('admin.audit.emptyValue');
+  if (typeof value === 'boolean') return value ? t('admin.common.yes') : t('admin.common.no');
+  if (typeof value === 'string' || typeof value === 'number') return String(value);
+  return JSON.stringify(value);
+}
+
+/** A target in words: "proxy 1b2c…" keeps ids short enough for a phone. */
+export function auditTargetText(targetType: string, targetId: string, t: TFunction): string {
+  const type = ['proxy', 'user', 'destination'].includes(targetType)
+    ? t(`admin.audit.targets.${targetType}`)
+    : targetType;
+  return `${type} ${targetId}`;
+}
