@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { signIn } from './fixtures/auth';
 import { type TLang, text } from './fixtures/catalog';
-import { deploymentLogs, saveConfiguration, waitForRunEnd } from './fixtures/lab-api';
+import { api, deploymentLogs, saveConfiguration, waitForRunEnd } from './fixtures/lab-api';
 import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
 import { expectToast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
@@ -252,6 +252,21 @@ test.describe('checks and resume', () => {
     await expectStep(page, 'deploy');
     await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute('data-status', 'idle');
     await capture(page, 'wizard-resume', 'pending-deploy');
+
+    // A run that failed (the domain points at another server: preflight stops it) → deploy.
+    const failed = await saveConfiguration(
+      page.request,
+      labApp,
+      's3',
+      labApp.server('s2').domains[1] as string,
+      labApp.upstream,
+    );
+    const started = await api(page.request, 'POST', `/api/deploy/${failed}`);
+    expect(started.status).toBe(202);
+    expect((await waitForRunEnd(page.request, failed)).status).toBe('failed');
+    await page.goto(`/proxy-wizard?continueId=${failed}`);
+    await expectStep(page, 'deploy');
+    await expect(page.getByTestId('wizard-deploy-start')).toBeEnabled();
 
     // Unknown id → not found, with a way to start again.
     await page.goto('/proxy-wizard?continueId=00000000-0000-4000-8000-000000000000');
