@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
+import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { checksRoutes } from './modules/checks/checks.routes';
@@ -116,6 +117,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
 
   await app.register(checksRoutes, { database: options.database, config: options.config });
   await app.register(destinationsRoutes, { database: options.database });
+  await app.register(adminRoutes, { database: options.database, users });
   await app.register(scriptsRoutes, { database: options.database });
   await app.register(proxiesAndDeployments, { database: options.database, ...options.deploy });
   if (options.destinationProbe && options.deploy?.workers !== 0) {

@@ -1,0 +1,106 @@
+import type {
+  TAdminProxyRow,
+  TAdminUser,
+  TAuditEntry as TAuditEntryView,
+} from '@portico/shared/admin/api';
+import type { TRole } from '@portico/shared/auth/schemas';
+import type { TEditProxyInput, TProxyConfiguration } from '@portico/shared/proxy/api';
+import type { TAuditLogRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import type { TAuditService } from '../audit/audit.service';
+import type { TActor, TProxiesService } from '../proxies/proxies.service';
+import { KeyedAppError } from '../proxies/proxy-errors';
+import type { TUsersService } from '../users/users.service';
+import type { TAdminRepository, TAuditFilter } from './admin.repository';
+
+export type TAdminService = ReturnType<typeof createAdminService>;
+
+export interface TAdminServiceDeps {
+  repository: TAdminRepository;
+  audit: TAuditService;
+  /** The app's users service: role changes go through it so its by-id cache forgets the row. */
+  users: TUsersService;
+  editProxy: TProxiesService['edit'];
+}
+
+export const adminErrors = {
+  lastAdmin: () => new KeyedAppError('last_admin', 409, 'errors.lastAdmin'),
+  userNotFound: () => new AppError('not_found', 404),
+};
+
+function toAuditEntry(row: TAuditLogRow): TAuditEntryView {
+  return {
+    id: row.id,
+    actorId: row.actorId,
+    actorUsername: row.actorUsername,
+    action: row.action,
+    targetType: row.targetType,
+    targetId: row.targetId,
+    targetOwnerId: row.targetOwnerId,
+    changes: row.changes,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export function createAdminService(deps: TAdminServiceDeps) {
+  const { repository } = deps;
+
+  async function userView(id: string): Promise<TAdminUser> {
+    const row = (await repository.listUsers()).find((u) => u.id === id);
+    if (!row) throw adminErrors.userNotFound();
+    return { ...row, createdAt: row.createdAt.toISOString() };
+  }
+
+  return {
+    async userStats() {
+      return { totalUsers: await repository.countUsers() };
+    },
+
+    proxiesByUser: () => repository.proxiesByUser(),
+
+    async allProxies(): Promise<TAdminProxyRow[]> {
+      return (await repository.allProxies()).map((row) => ({
+        ...row,
+        createdAt: row.createdAt.toISOString(),
+      }));
+    },
+
+    /** The proxies service checks the domain and the running deployment and writes the audit row. */
+    editProxy(actor: TActor, id: string, input: TEditProxyInput): Promise<TProxyConfiguration> {
+      return deps.editProxy(actor, id, input, { asAdmin: true });
+    },
+
+    async auditLog(filter: TAuditFilter) {
+      // One row more than asked tells whether another page exists.
+      const rows = await repository.auditPage({ ...filter, limit: filter.limit + 1 });
+      const entries = rows.slice(0, filter.limit).map(toAuditEntry);
+      const more = rows.length > filter.limit;
+      return { entries, nextCursor: more ? entries[entries.length - 1]!.id : null };
+    },
+
+    async listUsers(): Promise<TAdminUser[]> {
+      return (await repository.listUsers()).map((row) => ({
+        ...row,
+        createdAt: row.createdAt.toISOString(),
+      }));
+    },
+
+    async changeRole(actor: TActor, id: string, role: TRole): Promise<TAdminUser> {
+      const outcome = await repository.setRoleKeepingAnAdmin(id, role);
+      if (outcome.kind === 'not_found') throw adminErrors.userNotFound();
+      if (outcome.kind === 'last_admin') throw adminErrors.lastAdmin();
+      if (outcome.kind === 'changed') {
+        // Same value again, through the app's repository: drops its cached row (PGlite).
+        await deps.users.setRole(outcome.username, role);
+        await deps.audit.record(actor, {
+          action: 'admin.user.role',
+          targetType: 'user',
+          targetId: id,
+          targetOwnerId: id,
+          changes: [{ field: 'role', before: outcome.before, after: role }],
+        });
+      }
+      return userView(id);
+    },
+  };
+}
