@@ -1,0 +1,60 @@
+import type { TAuditEntry } from '@portico/shared/admin/api';
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { AuditEntry } from './audit-entry';
+
+const entry: TAuditEntry = {
+  id: 12,
+  actorId: 'a1',
+  actorUsername: 'root-admin',
+  action: 'proxy.admin_edit',
+  targetType: 'proxy',
+  targetId: '00000000-0000-4000-8000-000000000001',
+  targetOwnerId: 'u2',
+  changes: [
+    { field: 'targetServer', before: 'http://10.0.0.5:8080', after: 'http://10.0.0.6:9090' },
+    { field: 'sshPort', before: null, after: 2222 },
+  ],
+  createdAt: new Date(2026, 10, 22, 9, 5, 7).toISOString(),
+};
+
+describe('audit entry', () => {
+  it('en: time, actor, action in words, target and each change before → after', async () => {
+    await renderWithProviders(
+      <ol>
+        <AuditEntry entry={entry} />
+      </ol>,
+      { lang: 'en' },
+    );
+    expect(screen.getByTestId('audit-time').textContent).toBe('2026-11-22 09:05:07');
+    expect(screen.getByTestId('audit-actor').textContent).toBe('root-admin');
+    expect(screen.getByTestId('audit-action').textContent).toBe('edited as admin');
+    expect(screen.getByTestId('audit-target').textContent).toBe(`proxy ${entry.targetId}`);
+    const changes = screen
+      .getAllByTestId('audit-change')
+      .map((c) => c.textContent?.replace(/\s+/g, ' '));
+    expect(changes).toEqual([
+      'targetServer: http://10.0.0.5:8080 http://10.0.0.6:9090',
+      'sshPort: (empty) 2222',
+    ]);
+    expect(screen.getAllByLabelText('changed to')).toHaveLength(2);
+  });
+
+  it('es: the action and empty value in Spanish; an unknown action is shown in words', async () => {
+    await renderWithProviders(
+      <ol>
+        <AuditEntry entry={{ ...entry, action: 'proxy.delete_with_removal', changes: [] }} />
+        <AuditEntry entry={{ ...entry, id: 13, action: 'proxy.renamed_by_robot' }} />
+      </ol>,
+    );
+    const actions = screen.getAllByTestId('audit-action').map((a) => a.textContent);
+    expect(actions).toEqual(['eliminó y quitó del servidor', 'proxy renamed by robot']);
+    expect(screen.getAllByTestId('audit-target')[0]?.textContent).toBe(
+      `el proxy ${entry.targetId}`,
+    );
+    expect(screen.getAllByTestId('audit-change')[1]?.textContent?.replace(/\s+/g, ' ')).toBe(
+      'sshPort: (vacío) 2222',
+    );
+  });
+});
