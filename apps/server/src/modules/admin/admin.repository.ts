@@ -59,7 +59,8 @@ export function createAdminRepository(db: TDb) {
         .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id));
     },
 
-    async listUsers() {
+    /** Every user, or the one with `id`, with the number of proxies they own. */
+    async listUsers(id?: string) {
       return db
         .select({
           id: users.id,
@@ -71,6 +72,7 @@ export function createAdminRepository(db: TDb) {
         })
         .from(users)
         .leftJoin(proxyConfigurations, eq(proxyConfigurations.userId, users.id))
+        .where(id ? eq(users.id, id) : undefined)
         .groupBy(users.id)
         .orderBy(asc(users.createdAt), asc(users.username), asc(users.id));
     },

@@ -46,7 +46,7 @@ export function createAdminService(deps: TAdminServiceDeps) {
   const { repository } = deps;
 
   async function userView(id: string): Promise<TAdminUser> {
-    const row = (await repository.listUsers()).find((u) => u.id === id);
+    const row = (await repository.listUsers(id))[0];
     if (!row) throw adminErrors.userNotFound();
     return { ...row, createdAt: row.createdAt.toISOString() };
   }
@@ -90,7 +90,8 @@ export function createAdminService(deps: TAdminServiceDeps) {
       if (outcome.kind === 'not_found') throw adminErrors.userNotFound();
       if (outcome.kind === 'last_admin') throw adminErrors.lastAdmin();
       if (outcome.kind === 'changed') {
-        // Same value again, through the app's repository: drops its cached row (PGlite).
+        // Same value again, through the app's repository: drops its cached row (PGlite). Not
+        // atomic with the guarded change above; a users-repository method doing both would be.
         await deps.users.setRole(outcome.username, role);
         await deps.audit.record(actor, {
           action: 'admin.user.role',
