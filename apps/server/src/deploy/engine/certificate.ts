@@ -4,6 +4,7 @@ import { certName } from '../site-names';
 import { SshError } from '../ssh';
 import { assertEmail } from '../validate';
 import { StepError, withOutput } from './failure';
+import { say } from './messages';
 import { asRoot, type TStepContext } from './step-context';
 
 /** What certbot runs after each renewal: constant, and right with or without systemd. */
@@ -53,11 +54,7 @@ export async function certificateStep(
   try {
     server = validUrl(c.settings.acmeDirectoryUrl);
   } catch {
-    throw new StepError(
-      'invalid_input',
-      'certificate',
-      'The ACME directory URL in the settings is not a valid http(s) URL.',
-    );
+    throw new StepError('invalid_input', 'certificate', say(c.log, 'certificate.badAcmeUrl'));
   }
   let bundle = '';
   if (c.settings.acmeCaBundleOnServer) {
@@ -85,7 +82,7 @@ export async function certificateStep(
     RENEW_DEPLOY_HOOK,
   ];
   const log = c.log.stream('certbot');
-  c.log.info(`Requesting a certificate for ${domain} from ${server} with certbot (webroot).`);
+  c.log.info(say(c.log, 'certificate.requesting', { domain, server }));
   const r = await asRoot(c.session, CERTBOT, {
     args,
     onLine: (stream, line) => {
@@ -97,29 +94,26 @@ export async function certificateStep(
       throw new StepError(
         'certbot_failed',
         'certificate',
-        `certbot did not finish within ${CERTBOT_TIMEOUT_MS / 60_000} minutes and was stopped; the certificate authority may be unreachable from the server.`,
+        say(c.log, 'certificate.timeout', { minutes: CERTBOT_TIMEOUT_MS / 60_000 }),
       );
     }
     throw error;
   });
   if (r.code !== 0) {
     const output = certbotReason(r.stdout || r.stderr);
-    const exitNote = r.code === 127 ? ' (certbot is not installed)' : '';
+    const exitNote = r.code === 127 ? say(c.log, 'certificate.notInstalled') : '';
     const hint = CHALLENGE_TROUBLE.test(output)
-      ? ` The certificate authority checks http://${domain}/.well-known/acme-challenge/ on this server; the usual causes are DNS pointing elsewhere, port 80 blocked by a firewall, or a rate limit.`
+      ? say(c.log, 'certificate.challengeHint', { domain })
       : '';
     throw new StepError(
       'certbot_failed',
       'certificate',
-      withOutput(
-        `certbot could not get a certificate for ${domain}${exitNote}.${hint} certbot said:`,
-        output,
-      ),
+      withOutput(say(c.log, 'certificate.failed', { domain, exitNote, hint }), output),
     );
   }
   if (/not yet due for renewal|Keeping the existing certificate/i.test(r.stdout)) {
-    c.log.info(`The existing certificate for ${domain} is still valid; certbot kept it.`);
+    c.log.info(say(c.log, 'certificate.kept', { domain }));
   } else {
-    c.log.success(`certbot obtained a certificate for ${domain}.`);
+    c.log.success(say(c.log, 'certificate.obtained', { domain }));
   }
 }

@@ -1,6 +1,7 @@
 import { connectSsh, type TSshSession } from '../ssh';
 import { assertIpv4, assertPort, assertSshUser } from '../validate';
 import type { EngineLog } from './logger';
+import { say } from './messages';
 import { asRoot, firstMarked } from './step-context';
 import type { TEngineContext, TSshAuth } from './types';
 
@@ -24,10 +25,11 @@ export async function connectStep(
   const host = assertIpv4(input.serverIp, 'serverIp');
   const port = assertPort(input.sshPort, 'sshPort');
   const username = assertSshUser(input.sshUser, 'sshUser');
+  const who = { host, port, user: username };
   log.info(
     input.expectedFingerprint
-      ? `Connecting to ${host}:${port} as ${username}; expecting host key ${input.expectedFingerprint}.`
-      : `Connecting to ${host}:${port} as ${username} for the first time; its host key will be pinned.`,
+      ? say(log, 'connect.expecting', { ...who, fingerprint: input.expectedFingerprint })
+      : say(log, 'connect.firstTime', who),
   );
   const session = await connectSsh({
     host,
@@ -39,14 +41,17 @@ export async function connectStep(
       : { privateKey: input.auth.privateKey, passphrase: input.auth.passphrase }),
   });
   try {
-    log.info(`Connected. The server's host key is ${session.fingerprint}.`);
+    log.info(say(log, 'connect.connected', { fingerprint: session.fingerprint }));
     await ctx.onHostKey?.(session.fingerprint);
-    if (!session.isRoot) log.info(`Logged in as ${username}; checking that sudo works.`);
-    const who = await asRoot(session, 'printf "PORTICO_UID=%s\\n" "$(id -u)"');
-    if (firstMarked(who.stdout, 'PORTICO_UID') !== '0') {
-      throw new Error(`could not become root (id -u said ${who.stdout.trim() || 'nothing'})`);
+    if (!session.isRoot) log.info(say(log, 'connect.checkingSudo', { user: username }));
+    const id = await asRoot(session, 'printf "PORTICO_UID=%s\\n" "$(id -u)"');
+    if (firstMarked(id.stdout, 'PORTICO_UID') !== '0') {
+      const said = id.stdout.trim() || say(log, 'connect.nothing');
+      throw new Error(say(log, 'connect.notRoot', { said }));
     }
-    log.info(session.isRoot ? 'Logged in as root.' : `sudo works: ${username} can act as root.`);
+    log.info(
+      session.isRoot ? say(log, 'connect.root') : say(log, 'connect.sudoWorks', { user: username }),
+    );
     return session;
   } catch (error) {
     session.close();

@@ -2,6 +2,7 @@ import type { TOsFamily } from '../site-names';
 import type { TSshSession } from '../ssh';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
+import { say } from './messages';
 import { asRoot, firstMarked, marked, prefixed, type TServerFacts } from './step-context';
 
 const DEBIAN = new Set(['debian', 'ubuntu']);
@@ -41,32 +42,31 @@ if [ -e /proc/net/if_inet6 ]; then echo PORTICO_IPV6=yes; else echo PORTICO_IPV6
 
 /** Step 1b: the OS family decides package manager and site paths; systemd decides reloads. */
 export async function detectOs(session: TSshSession, log: EngineLog): Promise<TServerFacts> {
-  log.info('Reading /etc/os-release and checking for systemd.');
+  log.info(say(log, 'os.reading'));
   const r = await asRoot(session, PROBE);
   const osText = prefixed(r.stdout, 'PORTICO_OS:').join('\n');
   const fields = parseOsRelease(osText);
-  const prettyName = fields.PRETTY_NAME ?? fields.NAME ?? fields.ID ?? 'an unknown system';
+  const prettyName = fields.PRETTY_NAME ?? fields.NAME ?? fields.ID ?? say(log, 'os.unknownSystem');
   const family = osFamily(fields);
   if (!osText) {
-    throw new StepError(
-      'unsupported_os',
-      'detect-os',
-      'The server has no /etc/os-release, so its system cannot be identified. Portico supports Debian, Ubuntu and the Red Hat family (RHEL, Rocky, AlmaLinux, CentOS Stream, Fedora).',
-    );
+    throw new StepError('unsupported_os', 'detect-os', say(log, 'os.noOsRelease'));
   }
   if (!family) {
     throw new StepError(
       'unsupported_os',
       'detect-os',
-      `The server runs ${prettyName} (ID=${fields.ID ?? '?'}), which Portico does not support. Supported: Debian, Ubuntu and the Red Hat family (RHEL, Rocky, AlmaLinux, CentOS Stream, Fedora).`,
+      say(log, 'os.unsupported', { name: prettyName, id: fields.ID ?? '?' }),
     );
   }
   const systemd = firstMarked(r.stdout, 'PORTICO_SYSTEMD') === 'yes';
   const ipv6 = marked(r.stdout, 'PORTICO_IPV6')[0] !== 'no';
   log.info(
-    `The server runs ${prettyName} (${family === 'debian' ? 'Debian family, apt' : 'Red Hat family, dnf'}); ` +
-      `${systemd ? 'systemd manages services' : 'systemd is not running, so nginx is started and reloaded directly'}` +
-      `${ipv6 ? '' : '; IPv6 is disabled, so sites listen on IPv4 only'}.`,
+    say(log, 'os.runs', {
+      name: prettyName,
+      family: say(log, family === 'debian' ? 'os.debianFamily' : 'os.rhelFamily'),
+      services: say(log, systemd ? 'os.systemd' : 'os.noSystemd'),
+      ipv6: ipv6 ? '' : say(log, 'os.noIpv6'),
+    }),
   );
   return { family, prettyName, systemd, ipv6 };
 }

@@ -21,7 +21,7 @@ describe('withOutput', () => {
 
 describe('toFailure', () => {
   it('keeps a step error as it is', () => {
-    expect(toFailure(new StepError('port_in_use', 'preflight', 'busy'), 'other')).toEqual({
+    expect(toFailure(new StepError('port_in_use', 'preflight', 'busy'), 'other', 'en')).toEqual({
       code: 'port_in_use',
       step: 'preflight',
       message: 'busy',
@@ -29,30 +29,48 @@ describe('toFailure', () => {
   });
 
   it('maps SSH errors to their codes with advice', () => {
-    const auth = toFailure(new SshError('auth_failed', 'The server refused the login.'), 'connect');
+    const auth = toFailure(
+      new SshError('auth_failed', 'The server refused the login.'),
+      'connect',
+      'en',
+    );
     expect(auth.code).toBe('auth_failed');
     expect(auth.message).toMatch(/Check the SSH user name/);
-    const key = toFailure(new HostKeyMismatchError('SHA256:a', 'SHA256:b', 'h:22'), 'connect');
+    const key = toFailure(
+      new HostKeyMismatchError('SHA256:a', 'SHA256:b', 'h:22'),
+      'connect',
+      'en',
+    );
     expect(key.code).toBe('host_key_mismatch');
     expect(key.message).toContain('SHA256:a');
     expect(key.message).toContain('SHA256:b');
-    const sudo = toFailure(new SudoRefusedError('sudo refused.', 'Sorry, try again.'), 'connect');
+    const sudo = toFailure(
+      new SudoRefusedError('sudo refused.', 'Sorry, try again.'),
+      'connect',
+      'en',
+    );
     expect(sudo).toEqual({
       code: 'sudo_refused',
       step: 'connect',
       message: 'sudo refused.\nSorry, try again.',
     });
-    expect(toFailure(new SshError('invalid_key', 'bad key'), 'connect').code).toBe('auth_failed');
+    expect(toFailure(new SshError('invalid_key', 'bad key'), 'connect', 'en').code).toBe(
+      'auth_failed',
+    );
   });
 
   it('maps validation errors to invalid_input and anything else to internal', () => {
-    const v = toFailure(new DeployValidationError('domain', 'has an empty label'), 'validate');
+    const v = toFailure(
+      new DeployValidationError('domain', 'has an empty label'),
+      'validate',
+      'en',
+    );
     expect(v).toEqual({
       code: 'invalid_input',
       step: 'validate',
       message: 'The domain is not valid: it has an empty label.',
     });
-    expect(toFailure(new Error('boom'), 'verify')).toEqual({
+    expect(toFailure(new Error('boom'), 'verify', 'en')).toEqual({
       code: 'internal',
       step: 'verify',
       message: 'Unexpected error during verify: boom',
@@ -63,6 +81,7 @@ describe('toFailure', () => {
     const f = toFailure(
       new Error('Packet length 1466262639 exceeds max length of 262144'),
       'http-site',
+      'en',
     );
     expect(f.code).toBe('internal');
     expect(f.message).toMatch(/login script .* prints text/);
@@ -73,7 +92,7 @@ describe('toFailure', () => {
     const controller = new AbortController();
     controller.abort();
     expect(
-      toFailure(new SshError('connection_lost', 'x'), 'certificate', controller.signal).code,
+      toFailure(new SshError('connection_lost', 'x'), 'certificate', 'en', controller.signal).code,
     ).toBe('cancelled');
   });
 });

@@ -1,5 +1,7 @@
+import type { TLanguage } from '@portico/shared/api-error';
 import { SshError } from '../ssh';
 import { DeployValidationError } from '../validate';
+import { say } from './messages';
 import type { TDeployFailure, TDeployFailureCode } from './types';
 
 /** The last lines of a tool's output, enough to carry its reason without flooding the log. */
@@ -33,40 +35,47 @@ export function withOutput(plain: string, output: string | undefined): string {
 const SFTP_GARBLED = /Packet length \d+ exceeds max length/;
 
 const SSH_HINTS: Partial<Record<SshError['code'], string>> = {
-  tcp_connect: 'Check the server address, the SSH port and any firewall in between.',
-  timeout: 'Check that the server is up and not overloaded, then try again.',
-  auth_failed: 'Check the SSH user name and password (or key).',
-  invalid_key: 'Check the private key and its passphrase.',
-  connection_lost: 'The server or the network dropped the connection; try again.',
+  tcp_connect: 'failure.hintTcpConnect',
+  timeout: 'failure.hintTimeout',
+  auth_failed: 'failure.hintAuthFailed',
+  invalid_key: 'failure.hintInvalidKey',
+  connection_lost: 'failure.hintConnectionLost',
 };
 
-function fromSsh(error: SshError, step: string): TDeployFailure {
+function fromSsh(error: SshError, step: string, lang: TLanguage): TDeployFailure {
   const code: TDeployFailureCode =
     error.code === 'invalid_key'
       ? 'auth_failed'
       : error.code === 'protocol'
         ? 'internal'
         : error.code;
-  const hint = SSH_HINTS[error.code];
+  const hintKey = SSH_HINTS[error.code];
+  const hint = hintKey ? say(lang, hintKey) : undefined;
   const output = 'sudoOutput' in error ? String(error.sudoOutput) : undefined;
   const message = withOutput(hint ? `${error.message} ${hint}` : error.message, output);
   return { code, step, message };
 }
 
-/** Maps anything a step threw to the contract's failure shape. */
-export function toFailure(error: unknown, step: string, signal?: AbortSignal): TDeployFailure {
+/** Maps anything a step threw to the contract's failure shape, in the run's language. */
+export function toFailure(
+  error: unknown,
+  step: string,
+  from: { lang: TLanguage } | TLanguage,
+  signal?: AbortSignal,
+): TDeployFailure {
+  const lang = typeof from === 'string' ? from : from.lang;
   if (signal?.aborted) {
-    return { code: 'cancelled', step, message: `The deployment was cancelled during ${step}.` };
+    return { code: 'cancelled', step, message: say(lang, 'failure.cancelledDuring', { step }) };
   }
   if (error instanceof StepError) {
     return { code: error.code, step: error.step, message: error.message };
   }
-  if (error instanceof SshError) return fromSsh(error, step);
+  if (error instanceof SshError) return fromSsh(error, step, lang);
   if (error instanceof DeployValidationError) {
     return {
       code: 'invalid_input',
       step,
-      message: `The ${error.field} is not valid: it ${error.reason}.`,
+      message: say(lang, 'failure.invalidInput', { field: error.field, reason: error.reason }),
     };
   }
   const reason = error instanceof Error ? error.message : String(error);
@@ -74,8 +83,8 @@ export function toFailure(error: unknown, step: string, signal?: AbortSignal): T
     return {
       code: 'internal',
       step,
-      message: `Copying a file to the server (SFTP) failed because a login script of the SSH user prints text even in non-interactive sessions (for example an echo in ~/.bashrc or /etc/bash.bashrc), which corrupts file transfers. Make it print only in interactive shells (put \`case $- in *i*) ;; *) return ;; esac\` at its top), then deploy again. SSH said: ${reason}`,
+      message: say(lang, 'failure.sftpGarbled', { reason }),
     };
   }
-  return { code: 'internal', step, message: `Unexpected error during ${step}: ${reason}` };
+  return { code: 'internal', step, message: say(lang, 'failure.unexpected', { step, reason }) };
 }

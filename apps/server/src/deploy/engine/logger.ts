@@ -1,3 +1,4 @@
+import type { TLanguage } from '@portico/shared/api-error';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { TLogSink } from './types';
 
@@ -12,7 +13,11 @@ const MAX_LINE = 2000;
 export class EngineLog {
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly sink: TLogSink) {}
+  constructor(
+    private readonly sink: TLogSink,
+    /** The language our own sentences are written in (see `say`). */
+    readonly lang: TLanguage = 'en',
+  ) {}
 
   write(level: TLogLevel, message: string): void {
     const text = message.length > MAX_LINE ? `${message.slice(0, MAX_LINE)}…` : message;

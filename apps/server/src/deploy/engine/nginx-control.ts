@@ -1,4 +1,5 @@
 import { StepError, withOutput } from './failure';
+import { say } from './messages';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
 
 /**
@@ -113,51 +114,43 @@ export async function testNginx(c: TStepContext): Promise<TNginxTest> {
 }
 
 export async function startNginx(c: TStepContext, step: string): Promise<void> {
-  c.log.info(c.server.systemd ? 'Starting nginx with systemctl.' : 'Starting nginx.');
+  c.log.info(say(c.log, c.server.systemd ? 'nginx.startingSystemd' : 'nginx.starting'));
   const r = await asRoot(c.session, START_SCRIPT);
   if (r.code !== 0) {
     throw new StepError(
       'nginx_config_invalid',
       step,
-      withOutput('nginx could not be started. What it said:', outputOf(r)),
+      withOutput(say(c.log, 'nginx.startFailed'), outputOf(r)),
     );
   }
   c.log.info(
-    firstMarked(r.stdout, 'PORTICO_START') === 'already'
-      ? 'nginx is already running.'
-      : 'nginx is running.',
+    say(
+      c.log,
+      firstMarked(r.stdout, 'PORTICO_START') === 'already'
+        ? 'nginx.alreadyRunning'
+        : 'nginx.running',
+    ),
   );
 }
 
 /** Reloads (or starts) nginx and waits until the new configuration is live. */
 export async function reloadNginx(c: TStepContext, step: string): Promise<void> {
-  c.log.info(
-    c.server.systemd
-      ? 'Reloading nginx (systemctl reload nginx).'
-      : 'Reloading nginx (nginx -s reload).',
-  );
+  c.log.info(say(c.log, c.server.systemd ? 'nginx.reloadingSystemd' : 'nginx.reloadingSignal'));
   const r = await asRoot(c.session, RELOAD_SCRIPT);
   const state = firstMarked(r.stdout, 'PORTICO_RELOAD');
   if (r.code !== 0 || !state) {
     throw new StepError(
       'nginx_config_invalid',
       step,
-      withOutput('nginx refused to reload. What it said:', outputOf(r)),
+      withOutput(say(c.log, 'nginx.reloadRefused'), outputOf(r)),
     );
   }
   if (state === 'pending') {
     throw new StepError(
       'nginx_config_invalid',
       step,
-      withOutput(
-        'nginx accepted the reload signal but did not start new workers within 10 s, so the new configuration is not live. The end of its error log:',
-        r.stdout.replace(/^PORTICO_RELOAD=.*$/m, ''),
-      ),
+      withOutput(say(c.log, 'nginx.reloadPending'), r.stdout.replace(/^PORTICO_RELOAD=.*$/m, '')),
     );
   }
-  c.log.info(
-    state === 'started'
-      ? 'nginx was not running; it has been started.'
-      : 'nginx reloaded; the new configuration is live.',
-  );
+  c.log.info(say(c.log, state === 'started' ? 'nginx.startedNow' : 'nginx.reloaded'));
 }

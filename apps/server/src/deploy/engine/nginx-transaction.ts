@@ -1,5 +1,6 @@
 import { sameFile } from '../ssh/file-state';
 import { StepError, withOutput } from './failure';
+import { say } from './messages';
 import { reloadNginx, testNginx } from './nginx-control';
 import { asRoot, firstMarked, type TStepContext } from './step-context';
 
@@ -35,16 +36,16 @@ async function writeWithUndo(c: TStepContext, file: TFileWrite): Promise<TUndo |
   if (sameFile(before, file.content, file.mode)) return undefined;
   const previous = before.exists ? await c.session.readFile(file.path) : undefined;
   await c.session.writeFile(file.path, file.content, file.mode);
-  c.log.info(`${before.exists ? 'Updated' : 'Wrote'} ${file.path}.`);
+  c.log.info(say(c.log, before.exists ? 'nginx.updated' : 'nginx.wrote', { path: file.path }));
   if (previous !== undefined && before.exists) {
     return async () => {
       await c.session.writeFile(file.path, previous, before.mode);
-      c.log.info(`Restored the previous ${file.path}.`);
+      c.log.info(say(c.log, 'nginx.restored', { path: file.path }));
     };
   }
   return async () => {
     await asRoot(c.session, 'rm -f -- "$1"', { args: [file.path] });
-    c.log.info(`Removed the new ${file.path}.`);
+    c.log.info(say(c.log, 'nginx.removedNew', { path: file.path }));
   };
 }
 
@@ -59,18 +60,18 @@ async function linkWithUndo(
     throw new StepError(
       'internal',
       step,
-      withOutput(`Could not enable the site (${link.link}):`, r.stderr),
+      withOutput(say(c.log, 'nginx.linkFailed', { link: link.link }), r.stderr),
     );
   }
   if (state === 'conflict') {
     throw new StepError(
       'nginx_config_invalid',
       step,
-      `${link.link} exists and is not a link made by Portico; it was left alone. Move it away, then deploy again.`,
+      say(c.log, 'nginx.linkConflict', { link: link.link }),
     );
   }
   if (state === 'same') return undefined;
-  c.log.info(`Enabled the site: ${link.link} -> ${link.target}.`);
+  c.log.info(say(c.log, 'nginx.enabled', { link: link.link, target: link.target }));
   const old = firstMarked(r.stdout, 'PORTICO_LINK_OLD');
   return async () => {
     if (old) await asRoot(c.session, 'ln -sfn -- "$1" "$2"', { args: [old, link.link] });
@@ -107,40 +108,35 @@ export async function applyNginxFiles(
     throw error;
   }
   const changed = undo.length > 0;
-  if (!changed) c.log.info('The nginx files already match; nothing was rewritten.');
+  if (!changed) c.log.info(say(c.log, 'nginx.unchanged'));
 
-  c.log.info('Testing the nginx configuration (nginx -t).');
+  c.log.info(say(c.log, 'nginx.testing'));
   const test = await testNginx(c);
   if (!test.ok) {
     if (!changed) {
       throw new StepError(
         'nginx_config_invalid',
         step,
-        withOutput(
-          'The nginx configuration on the server is already invalid, before any change by Portico, so nginx cannot be reloaded. Fix the file nginx names below, then deploy again. nginx -t said:',
-          test.output,
-        ),
+        withOutput(say(c.log, 'nginx.invalidBefore'), test.output),
       );
     }
     await rollback();
     const again = await testNginx(c);
-    const after = again.ok
-      ? 'The previous files are back and nginx -t passes again; nothing was reloaded, so the sites already on the server keep running.'
-      : 'The previous files are back, but nginx -t still fails, so the cause is in another file on the server; nothing was reloaded.';
+    const after = say(c.log, again.ok ? 'nginx.rolledBackOk' : 'nginx.rolledBackStillFails');
     throw new StepError(
       'nginx_config_invalid',
       step,
-      withOutput(`nginx rejected the new configuration. ${after} nginx -t said:`, test.output),
+      withOutput(say(c.log, 'nginx.rejected', { after }), test.output),
     );
   }
   for (const warning of test.warnings) c.log.warning(`nginx -t: ${warning}`);
-  c.log.info('nginx -t passed.');
+  c.log.info(say(c.log, 'nginx.testPassed'));
 
   try {
     await reloadNginx(c, step);
   } catch (error) {
     if (changed) {
-      c.log.warning('Putting the previous nginx files back because the reload failed.');
+      c.log.warning(say(c.log, 'nginx.putBack'));
       await rollback();
       await reloadNginx(c, step).catch(() => undefined);
     }

@@ -4,6 +4,7 @@ import {
   serverNamesBucketSize,
 } from '../site-names';
 import { StepError } from './failure';
+import { say } from './messages';
 import { bucketSizeSettings } from './nginx-dump';
 import type { TFileWrite } from './nginx-transaction';
 import type { TStepContext } from './step-context';
@@ -19,21 +20,19 @@ export function serverNamesTuning(
 ): TFileWrite | undefined {
   const need = serverNamesBucketSize(domain);
   if (need <= 64) return undefined;
-  c.log.info(
-    `${domain} is long, so nginx needs server_names_hash_bucket_size ${need}; checking the current setting.`,
-  );
+  c.log.info(say(c.log, 'site.longDomain', { domain, need }));
   const settings = bucketSizeSettings(nginxDump);
   const others = settings.filter((s) => s.file !== SERVER_NAMES_TUNING_PATH);
   if (others.length > 0) {
     const biggest = others.reduce((a, b) => (b.size > a.size ? b : a));
     if (biggest.size >= need) {
-      c.log.info(`${biggest.file} already sets it to ${biggest.size}, which is enough.`);
+      c.log.info(say(c.log, 'site.bucketEnough', { file: biggest.file, size: biggest.size }));
       return undefined;
     }
     throw new StepError(
       'nginx_config_invalid',
       'http-site',
-      `${domain} needs server_names_hash_bucket_size ${need} or more, but ${biggest.file} sets it to ${biggest.size}. Raise that value to ${need} on the server, then deploy again.`,
+      say(c.log, 'site.bucketTooSmall', { domain, need, file: biggest.file, size: biggest.size }),
     );
   }
   const ours = settings.find((s) => s.file === SERVER_NAMES_TUNING_PATH);

@@ -1,4 +1,5 @@
 import { StepError, withOutput } from './failure';
+import { joinAnd, say } from './messages';
 import { nginxStatus, startNginx } from './nginx-control';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 
@@ -33,14 +34,14 @@ const INSTALL_TIMEOUT_MS = 15 * 60_000;
 
 /** Step 3: nginx and certbot installed (only when missing), and nginx running. */
 export async function ensurePackages(c: TStepContext): Promise<void> {
-  c.log.info('Checking that nginx and certbot are installed.');
+  c.log.info(say(c.log, 'packages.checking'));
   const r = await asRoot(c.session, PRESENT);
   const missing = marked(r.stdout, 'PORTICO_MISSING');
   if (missing.length === 0) {
-    c.log.info('nginx and certbot are already installed.');
+    c.log.info(say(c.log, 'packages.present'));
   } else {
     const tool = c.server.family === 'debian' ? 'apt-get' : 'dnf';
-    c.log.info(`Installing ${missing.join(' and ')} with ${tool}; this can take a few minutes.`);
+    c.log.info(say(c.log, 'packages.installing', { missing: joinAnd(c.log, missing), tool }));
     const install = await asRoot(c.session, c.server.family === 'debian' ? APT : DNF, {
       onLine: c.log.stream(tool),
       timeoutMs: INSTALL_TIMEOUT_MS,
@@ -50,42 +51,36 @@ export async function ensurePackages(c: TStepContext): Promise<void> {
     if (install.code !== 0 || still.length > 0) {
       const what =
         install.code === 0
-          ? `${tool} finished, but the ${still.join(' and ')} command is still missing from the PATH.`
-          : `Installing nginx and certbot with ${tool} failed (exit ${install.code}).`;
+          ? say(c.log, 'packages.stillMissing', { tool, missing: joinAnd(c.log, still) })
+          : say(c.log, 'packages.installFailed', { tool, code: String(install.code) });
+      const hint = say(
+        c.log,
+        c.server.family === 'rhel' ? 'packages.epelHint' : 'packages.mirrorHint',
+      );
       throw new StepError(
         'package_install_failed',
         'packages',
-        withOutput(
-          `${what} ${
-            c.server.family === 'rhel'
-              ? 'On RHEL-like systems certbot comes from EPEL; check that the server can reach its repositories.'
-              : 'Check that the server can reach its package mirrors.'
-          } The end of ${tool}'s output:`,
-          outputOf(install),
-        ),
+        withOutput(say(c.log, 'packages.failed', { what, hint, tool }), outputOf(install)),
       );
     }
-    c.log.success(`Installed ${missing.join(' and ')}.`);
+    c.log.success(say(c.log, 'packages.installed', { missing: joinAnd(c.log, missing) }));
   }
 
   const selinux = await asRoot(c.session, SELINUX);
   const state = marked(selinux.stdout, 'PORTICO_SELINUX')[0];
   if (state === 'enabled') {
-    c.log.info(
-      'SELinux is enforcing: allowed nginx to connect to upstream services (setsebool -P httpd_can_network_connect 1).',
-    );
+    c.log.info(say(c.log, 'packages.selinuxOn'));
   } else if (state === 'failed') {
-    c.log.warning(
-      `SELinux is enforcing and httpd_can_network_connect could not be turned on, so nginx may answer 502 for every request: ${selinux.stdout.replace(/^PORTICO_SELINUX=.*$/m, '').trim()}`,
-    );
+    const output = selinux.stdout.replace(/^PORTICO_SELINUX=.*$/m, '').trim();
+    c.log.warning(say(c.log, 'packages.selinuxFailed', { output }));
   }
 
   const status = await nginxStatus(c);
-  if (status.version) c.log.info(`nginx version ${status.version}.`);
+  if (status.version) c.log.info(say(c.log, 'packages.version', { version: status.version }));
   if (!status.running) {
-    c.log.info('nginx is not running.');
+    c.log.info(say(c.log, 'packages.notRunning'));
     await startNginx(c, 'packages');
   } else {
-    c.log.info('nginx is running.');
+    c.log.info(say(c.log, 'packages.running'));
   }
 }

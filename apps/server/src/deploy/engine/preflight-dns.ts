@@ -1,6 +1,7 @@
 import { Resolver } from 'node:dns/promises';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
+import { say } from './messages';
 
 const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
 
@@ -17,8 +18,8 @@ export async function checkDns(
 ): Promise<void> {
   const resolver = new Resolver({ timeout: 3000, tries: 2 });
   if (dnsServers && dnsServers.length > 0) resolver.setServers(dnsServers);
-  const via = dnsServers?.length ? dnsServers.join(', ') : 'the system resolvers';
-  log.info(`Looking up the A record of ${domain} (via ${via}).`);
+  const via = dnsServers?.length ? dnsServers.join(', ') : say(log, 'dns.systemResolvers');
+  log.info(say(log, 'dns.lookup', { domain, via }));
   let addresses: string[];
   try {
     addresses = await resolver.resolve4(domain);
@@ -28,32 +29,26 @@ export async function checkDns(
       throw new StepError(
         'dns_mismatch',
         'preflight',
-        `${domain} has no A record (DNS answered ${code}), so no certificate authority can reach this server for it. Create an A record pointing ${domain} at ${serverIp}, wait for it to propagate, then deploy again.`,
+        say(log, 'dns.noRecord', { domain, code, serverIp }),
       );
     }
-    log.warning(
-      `Could not look up ${domain} (${code || (error as Error).message}); continuing, and the certificate step will report what the certificate authority sees.`,
-    );
+    log.warning(say(log, 'dns.lookupFailed', { domain, reason: code || (error as Error).message }));
     return;
   }
   if (!addresses.includes(serverIp)) {
     throw new StepError(
       'dns_mismatch',
       'preflight',
-      `${domain} points at ${addresses.join(', ')}, not at this server (${serverIp}). The certificate authority would check the wrong machine. Change the A record of ${domain} to ${serverIp}, wait for it to propagate, then deploy again.`,
+      say(log, 'dns.elsewhere', { domain, addresses: addresses.join(', '), serverIp }),
     );
   }
   const v6 = await resolver.resolve6(domain).catch(() => [] as string[]);
   if (v6.length > 0) {
-    log.warning(
-      `${domain} also has AAAA (IPv6) records: ${v6.join(', ')}. Certificate authorities prefer IPv6, so make sure those addresses reach this server too, or remove them.`,
-    );
+    log.warning(say(log, 'dns.aaaa', { domain, addresses: v6.join(', ') }));
   }
   if (addresses.length > 1) {
-    log.warning(
-      `${domain} has several A records (${addresses.join(', ')}); the certificate check may reach one of the other addresses.`,
-    );
+    log.warning(say(log, 'dns.several', { domain, addresses: addresses.join(', ') }));
   } else {
-    log.info(`${domain} points at ${serverIp}, as it should.`);
+    log.info(say(log, 'dns.ok', { domain, serverIp }));
   }
 }

@@ -1,3 +1,6 @@
+import type { TLanguage } from '@portico/shared/api-error';
+import { joinAnd, say } from './messages';
+
 /**
  * Host firewalls that would keep the certificate authority (port 80) or visitors (443) out:
  * ufw on Ubuntu/Debian, firewalld on the Red Hat family. Portico does not open ports on its
@@ -27,11 +30,16 @@ export function firewalldBlockedPorts(services: string, ports: string): number[]
   );
 }
 
-export function firewallAdvice(tool: 'ufw' | 'firewalld', ports: number[]): string {
-  const list = ports.join(' and ');
+export function firewallAdvice(
+  tool: 'ufw' | 'firewalld',
+  ports: number[],
+  lang: TLanguage = 'en',
+): string {
+  const list = joinAnd(lang, ports);
   const command =
     tool === 'ufw'
       ? ports.map((p) => `ufw allow ${p}/tcp`).join(' && ')
       : `${ports.map((p) => `firewall-cmd --permanent --add-service=${p === 80 ? 'http' : 'https'}`).join(' && ')} && firewall-cmd --reload`;
-  return `${tool} is active on the server and does not allow port${ports.length > 1 ? 's' : ''} ${list}: the certificate authority and visitors may not get through. To open ${ports.length > 1 ? 'them' : 'it'}, run: ${command}`;
+  const key = ports.length > 1 ? 'preflight.firewallMany' : 'preflight.firewallOne';
+  return say(lang, key, { tool, ports: list, command });
 }

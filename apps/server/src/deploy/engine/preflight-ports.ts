@@ -1,3 +1,5 @@
+import type { TLanguage } from '@portico/shared/api-error';
+import { joinAnd, say } from './messages';
 export interface TListener {
   port: number;
   address: string;
@@ -26,17 +28,23 @@ export function parseListeners(text: string): TListener[] {
 }
 
 /** Listeners on 80/443 held by anything other than nginx, described in plain words. */
-export function foreignListeners(listeners: TListener[]): string[] {
+export function foreignListeners(listeners: TListener[], lang: TLanguage = 'en'): string[] {
   const problems: string[] = [];
   for (const l of listeners) {
     const others = l.owners.filter((o) => o.program !== 'nginx');
     if (l.owners.length === 0) {
-      problems.push(`port ${l.port} (${l.address}) is held by a program ss cannot name`);
+      problems.push(say(lang, 'preflight.portUnnamed', { port: l.port, address: l.address }));
     } else if (others.length > 0) {
       const seen = new Map<string, number[]>();
       for (const o of others) seen.set(o.program, [...(seen.get(o.program) ?? []), o.pid]);
       const who = [...seen].map(([program, pids]) => `${program} (pid ${pids.join(', ')})`);
-      problems.push(`port ${l.port} (${l.address}) is held by ${who.join(' and ')}`);
+      problems.push(
+        say(lang, 'preflight.portHeld', {
+          port: l.port,
+          address: l.address,
+          who: joinAnd(lang, who),
+        }),
+      );
     }
   }
   return [...new Set(problems)];

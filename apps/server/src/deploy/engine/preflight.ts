@@ -1,4 +1,5 @@
 import { StepError, withOutput } from './failure';
+import { joinAnd, say } from './messages';
 import { checkDns } from './preflight-dns';
 import { firewallAdvice, firewalldBlockedPorts, ufwBlockedPorts } from './preflight-firewall';
 import { foreignListeners, parseDf, parseListeners } from './preflight-ports';
@@ -24,65 +25,66 @@ export async function preflight(
   c: TStepContext,
   input: { domain: string; serverIp: string },
 ): Promise<void> {
-  c.log.info('Checking which programs listen on ports 80 and 443, and the free disk space.');
+  c.log.info(say(c.log, 'preflight.checking'));
   const r = await asRoot(c.session, PROBE);
   if (r.code !== 0) {
     throw new StepError(
       'internal',
       'preflight',
-      withOutput('The preflight checks could not run on the server:', outputOf(r)),
+      withOutput(say(c.log, 'preflight.probeFailed'), outputOf(r)),
     );
   }
   if (marked(r.stdout, 'PORTICO_SS').includes('missing')) {
-    c.log.warning('The ss tool is missing, so the owners of ports 80 and 443 cannot be checked.');
+    c.log.warning(say(c.log, 'preflight.ssMissing'));
   } else {
     const listenLines = prefixed(r.stdout, 'PORTICO_LISTEN:');
     const found = parseListeners(listenLines.join('\n'));
-    const problems = foreignListeners(found);
+    const problems = foreignListeners(found, c.log.lang);
     if (problems.length > 0) {
       const raw = listenLines.filter((l) => /:(80|443)\s/.test(l)).join('\n');
       throw new StepError(
         'port_in_use',
         'preflight',
-        withOutput(
-          `nginx cannot serve this site: ${problems.join('; ')}. Stop that program or move it to another port, then deploy again. What ss reports:`,
-          raw,
-        ),
+        withOutput(say(c.log, 'preflight.portsBusy', { problems: problems.join('; ') }), raw),
       );
     }
     const ports = [...new Set(found.map((l) => l.port))].sort();
     c.log.info(
       ports.length > 0
-        ? `Port${ports.length > 1 ? 's' : ''} ${ports.join(' and ')} ${ports.length > 1 ? 'are' : 'is'} held by nginx only.`
-        : 'Nothing listens on ports 80 and 443 yet.',
+        ? say(c.log, ports.length > 1 ? 'preflight.portsNginxOnly' : 'preflight.portNginxOnly', {
+            ports: joinAnd(c.log, ports),
+          })
+        : say(c.log, 'preflight.portsFree'),
     );
   }
 
   const df = parseDf(prefixed(r.stdout, 'PORTICO_DF:').join('\n'));
   const tight = df.filter((d) => d.availableKb < MIN_FREE_KB);
   if (tight.length > 0) {
-    const what = tight.map((d) => `${d.mount}: ${Math.floor(d.availableKb / 1024)} MB free`);
+    const what = tight.map((d) =>
+      say(c.log, 'preflight.diskFree', { mount: d.mount, mb: Math.floor(d.availableKb / 1024) }),
+    );
     throw new StepError(
       'disk_full',
       'preflight',
-      `The server is nearly out of disk space (${what.join(', ')}); at least ${MIN_FREE_KB / 1024} MB are needed. Free some space, then deploy again.`,
+      say(c.log, 'preflight.diskLow', { what: what.join(', '), need: MIN_FREE_KB / 1024 }),
     );
   }
   const least = df.reduce((min, d) => Math.min(min, d.availableKb), Number.POSITIVE_INFINITY);
   if (Number.isFinite(least)) {
-    c.log.info(`Free disk space is sufficient (${Math.floor(least / 1024)} MB or more).`);
+    c.log.info(say(c.log, 'preflight.diskOk', { mb: Math.floor(least / 1024) }));
   }
 
   const ufw = prefixed(r.stdout, 'PORTICO_UFW:').join('\n');
   const ufwBlocked = ufwBlockedPorts(ufw);
-  if (ufwBlocked.length > 0) c.log.warning(firewallAdvice('ufw', ufwBlocked));
+  if (ufwBlocked.length > 0) c.log.warning(firewallAdvice('ufw', ufwBlocked, c.log.lang));
   const services = firstMarked(r.stdout, 'PORTICO_FWD_SERVICES');
   if (services !== undefined) {
     const blocked = firewalldBlockedPorts(
       services,
       firstMarked(r.stdout, 'PORTICO_FWD_PORTS') ?? '',
     );
-    if (blocked.length > 0) c.log.warning(firewallAdvice('firewalld', blocked));
+    if (blocked.length > 0) c.log.warning(firewallAdvice('firewalld', blocked, c.log.lang));
   }
 
   await checkDns(input.domain, input.serverIp, c.settings.dnsServers, c.log);

@@ -5,6 +5,7 @@ import { connectStep } from './connect-step';
 import { detectOs } from './detect-os';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
+import { say } from './messages';
 import { nginxStatus, reloadNginx, testNginx } from './nginx-control';
 import { withServerLock } from './server-lock';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
@@ -43,31 +44,28 @@ async function removeFiles(c: TStepContext, domain: string): Promise<void> {
     throw new StepError(
       'internal',
       'remove',
-      withOutput('Could not remove the site files:', outputOf(moved)),
+      withOutput(say(c.log, 'remove.filesFailed'), outputOf(moved)),
     );
   }
   if (files.length === 0) {
-    c.log.info(`No Portico site for ${domain} is on the server; nothing to remove.`);
+    c.log.info(say(c.log, 'remove.nothing', { domain }));
     return;
   }
-  c.log.info(`Disabled and removed ${files.join(', ')}; testing nginx (nginx -t).`);
+  c.log.info(say(c.log, 'remove.disabled', { files: files.join(', ') }));
   const test = await testNginx(c);
   if (!test.ok) {
     await asRoot(c.session, RESTORE, { args: [stamp, ...files] });
     throw new StepError(
       'nginx_config_invalid',
       'remove',
-      withOutput(
-        'nginx -t fails without the site, so its files were put back and nothing was reloaded. nginx -t said:',
-        test.output,
-      ),
+      withOutput(say(c.log, 'remove.testFailed'), test.output),
     );
   }
-  c.log.info('nginx -t passed without the site.');
+  c.log.info(say(c.log, 'remove.testPassed'));
   await asRoot(c.session, DISCARD, { args: [stamp, ...files] });
   const status = await nginxStatus(c);
   if (status.running) await reloadNginx(c, 'remove');
-  else c.log.info('nginx is not running, so there is nothing to reload.');
+  else c.log.info(say(c.log, 'remove.noReload'));
 }
 
 /** Takes a Portico site off a server: files removed, nginx tested and reloaded. */
@@ -75,14 +73,14 @@ export async function removeSite(
   input: TRemoveInput,
   ctx: TEngineContext,
 ): Promise<TRemoveOutcome> {
-  const log = new EngineLog(ctx.log);
+  const log = new EngineLog(ctx.log, ctx.settings.language);
   let step = 'validate';
   try {
     const key = `${assertIpv4(input.serverIp, 'serverIp')}:${assertPort(input.sshPort, 'sshPort')}`;
     step = 'connect';
     return await withServerLock(key, log, ctx.signal, () => remove(input, ctx, log));
   } catch (error) {
-    const failure = toFailure(error, step, ctx.signal);
+    const failure = toFailure(error, step, log, ctx.signal);
     log.error(failure.message);
     await log.flush();
     return { status: 'failed', failure };
@@ -98,7 +96,7 @@ async function remove(
   let session: TSshSession | undefined;
   try {
     const domain = assertDomain(input.domain);
-    log.info(`Removing the site ${domain} from ${input.serverIp}.`);
+    log.info(say(log, 'remove.removing', { domain, serverIp: input.serverIp }));
     step = 'connect';
     session = await connectStep(input, ctx, log);
     step = 'detect-os';
@@ -108,7 +106,7 @@ async function remove(
     await removeFiles(c, domain);
     if (input.removeCertificate) {
       step = 'remove-certificate';
-      log.info(`Deleting the certificate ${certName(domain)} (certbot delete).`);
+      log.info(say(log, 'remove.deletingCert', { name: certName(domain) }));
       const r = await asRoot(session, CERT_DELETE, {
         args: [certName(domain)],
         onLine: log.stream('certbot'),
@@ -117,22 +115,22 @@ async function remove(
         throw new StepError(
           'certbot_failed',
           step,
-          withOutput('certbot could not delete the certificate. certbot said:', outputOf(r)),
+          withOutput(say(log, 'remove.certDeleteFailed'), outputOf(r)),
         );
       }
       log.info(
         r.stdout.includes('PORTICO_NO_CERT=1')
-          ? 'There was no certificate to delete.'
-          : 'The certificate was deleted.',
+          ? say(log, 'remove.noCert')
+          : say(log, 'remove.certDeleted'),
       );
     } else {
-      log.info('The certificate is kept on the server (it can be reused by a later deployment).');
+      log.info(say(log, 'remove.certKept'));
     }
-    log.success(`The site ${domain} was removed from ${input.serverIp}.`);
+    log.success(say(log, 'remove.removed', { domain, serverIp: input.serverIp }));
     await log.flush();
     return { status: 'removed' };
   } catch (error) {
-    const failure = toFailure(error, step, ctx.signal);
+    const failure = toFailure(error, step, log, ctx.signal);
     log.error(failure.message);
     await log.flush();
     return { status: 'failed', failure };

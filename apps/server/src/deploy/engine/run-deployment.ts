@@ -13,6 +13,7 @@ import { customScriptStep } from './custom-script';
 import { detectOs } from './detect-os';
 import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
+import { say } from './messages';
 import { ensurePackages } from './packages';
 import { preflight } from './preflight';
 import { withServerLock } from './server-lock';
@@ -21,9 +22,9 @@ import type { TStepContext } from './step-context';
 import type { TDeployInput, TDeployOutcome, TEngineContext } from './types';
 import { verifyStep } from './verify';
 
-function checkCancelled(signal: AbortSignal | undefined, step: string): void {
+function checkCancelled(log: EngineLog, signal: AbortSignal | undefined, step: string): void {
   if (signal?.aborted) {
-    throw new StepError('cancelled', step, `The deployment was cancelled before ${step}.`);
+    throw new StepError('cancelled', step, say(log, 'run.cancelledBefore', { step }));
   }
 }
 
@@ -36,7 +37,7 @@ export async function runDeployment(
   input: TDeployInput,
   ctx: TEngineContext,
 ): Promise<TDeployOutcome> {
-  const log = new EngineLog(ctx.log);
+  const log = new EngineLog(ctx.log, ctx.settings.language);
   let step = 'validate';
   try {
     const key = `${assertIpv4(input.serverIp, 'serverIp')}:${assertPort(input.sshPort, 'sshPort')}`;
@@ -44,7 +45,7 @@ export async function runDeployment(
     return await withServerLock(key, log, ctx.signal, () => deploy(input, ctx, log));
   } catch (error) {
     // Only waiting for the lock throws: deploy() turns its own failures into outcomes.
-    const failure = toFailure(error, step, ctx.signal);
+    const failure = toFailure(error, step, log, ctx.signal);
     log.error(failure.message);
     await log.flush();
     return { status: 'failed', failure };
@@ -67,55 +68,53 @@ async function deploy(
     assertEmail(input.email);
     const target = normalizeTarget(input.targetServer, 'targetServer');
     const targetText = formatTarget(target);
-    log.info(`Deploying ${domain} -> ${targetText} on ${serverIp}.`);
+    log.info(say(log, 'run.deploying', { domain, target: targetText, serverIp }));
 
     step = 'connect';
-    checkCancelled(ctx.signal, step);
+    checkCancelled(log, ctx.signal, step);
     session = await connectStep(input, ctx, log);
     if (ctx.signal?.aborted) session.close();
 
     step = 'detect-os';
-    checkCancelled(ctx.signal, step);
+    checkCancelled(log, ctx.signal, step);
     const server = await detectOs(session, log);
     const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };
 
     step = 'preflight';
-    checkCancelled(ctx.signal, step);
+    checkCancelled(log, ctx.signal, step);
     await preflight(c, { domain, serverIp });
 
     step = 'packages';
-    checkCancelled(ctx.signal, step);
+    checkCancelled(log, ctx.signal, step);
     await ensurePackages(c);
 
     step = 'http-site';
-    checkCancelled(ctx.signal, step);
+    checkCancelled(log, ctx.signal, step);
     const plan = await planSite(c, domain);
     await httpSiteStep(c, domain, target, plan);
 
     step = 'certificate';
-    checkCancelled(ctx.signal, step);
+    checkCancelled(log, ctx.signal, step);
     await certificateStep(c, domain, input.email);
 
     step = 'https-site';
-    checkCancelled(ctx.signal, step);
+    checkCancelled(log, ctx.signal, step);
     await finalSiteStep(c, domain, target, plan);
 
     if (input.customScript) {
       step = 'custom-script';
-      checkCancelled(ctx.signal, step);
+      checkCancelled(log, ctx.signal, step);
       await customScriptStep(c, input.customScript, { domain, target: targetText });
     }
 
     step = 'verify';
-    checkCancelled(ctx.signal, step);
+    checkCancelled(log, ctx.signal, step);
     const verified = await verifyStep(
       { domain, serverIp, target: targetText, extraCaFile: ctx.settings.extraCaFile },
       log,
     );
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    log.success(
-      `Deployment complete in ${seconds} s: https://${domain} is served by ${serverIp} and forwards to ${targetText}.`,
-    );
+    log.success(say(log, 'run.complete', { seconds, domain, serverIp, target: targetText }));
     await log.flush();
     return {
       status: 'completed',
@@ -126,7 +125,7 @@ async function deploy(
       warnings: verified.warnings,
     };
   } catch (error) {
-    const failure = toFailure(error, step, ctx.signal);
+    const failure = toFailure(error, step, log, ctx.signal);
     log.error(failure.message);
     await log.flush();
     return {

@@ -1,5 +1,6 @@
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
+import { say } from './messages';
 
 /**
  * One run at a time per server in this process. Two sites deployed to the same server at once
@@ -23,12 +24,10 @@ export async function withServerLock<T>(
   tails.set(key, tail);
   try {
     if (previous) {
-      log.info(`Another deployment to ${key} is running; waiting for it to finish.`);
+      log.info(say(log, 'run.waitingLock', { key }));
       await new Promise<void>((resolve, reject) => {
         const onAbort = () =>
-          reject(
-            new StepError('cancelled', 'connect', 'The deployment was cancelled while waiting.'),
-          );
+          reject(new StepError('cancelled', 'connect', say(log, 'run.cancelledWaiting')));
         if (signal?.aborted) onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         previous.then(() => {

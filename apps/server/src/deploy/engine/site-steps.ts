@@ -2,6 +2,7 @@ import { ACME_WEBROOT, LETSENCRYPT_DIR, renderFinalSite, renderHttpSite } from '
 import { certName, sitePaths, type TSitePaths } from '../site-names';
 import type { TTarget } from '../validate';
 import { StepError, withOutput } from './failure';
+import { say } from './messages';
 import { readNginxDump, serverNameOwners } from './nginx-dump';
 import { applyNginxFiles, type TFileWrite } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
@@ -41,7 +42,7 @@ export async function planSite(c: TStepContext, domain: string): Promise<TSitePl
     throw new StepError(
       'internal',
       'http-site',
-      withOutput('Could not inspect the nginx layout on the server:', outputOf(r)),
+      withOutput(say(c.log, 'site.layoutFailed'), outputOf(r)),
     );
   }
   const family = c.server.family === 'debian' && layout === 'debian' ? 'debian' : 'rhel';
@@ -53,7 +54,7 @@ export async function planSite(c: TStepContext, domain: string): Promise<TSitePl
     throw new StepError(
       'nginx_config_invalid',
       'http-site',
-      `${domain} is already served by another nginx site on this server (server_name in ${others.join(', ')}). Portico does not take over sites it did not write: remove ${domain} from that file (or disable that site), then deploy again.`,
+      say(c.log, 'site.takenByOther', { domain, files: others.join(', ') }),
     );
   }
   return {
@@ -81,11 +82,9 @@ export async function httpSiteStep(
   const tuning = serverNamesTuning(c, domain, plan.nginxDump);
   const site = { domain, target, ipv6: c.server.ipv6 };
   if (plan.hasCertificate) {
-    c.log.info(
-      `A certificate for ${domain} already exists, so the HTTPS site stays in place while certbot checks it.`,
-    );
+    c.log.info(say(c.log, 'site.certExists', { domain }));
   } else {
-    c.log.info(`Writing the HTTP site for ${domain} (ACME challenge path and proxy).`);
+    c.log.info(say(c.log, 'site.writingHttp', { domain }));
   }
   const content = plan.hasCertificate ? renderFinalSite(site) : renderHttpSite(site);
   const link = plan.paths.enabledLink
@@ -101,7 +100,7 @@ export async function finalSiteStep(
   target: TTarget,
   plan: TSitePlan,
 ): Promise<void> {
-  c.log.info(`Writing the HTTPS site for ${domain} (redirect from HTTP, TLS, HTTP/2, WebSocket).`);
+  c.log.info(say(c.log, 'site.writingHttps', { domain }));
   const content = renderFinalSite({ domain, target, ipv6: c.server.ipv6 });
   const link = plan.paths.enabledLink
     ? { target: plan.paths.file, link: plan.paths.enabledLink }

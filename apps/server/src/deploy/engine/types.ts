@@ -1,6 +1,7 @@
 // The contract between the deployment engine (this folder) and its callers (the deploy job, the
 // delete service). The engine knows nothing of the database, queues or sockets: it receives
 // validated values and secrets in clear, reports through `log`, and returns an outcome.
+import type { TLanguage } from '@portico/shared/api-error';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 
 export type TSshAuth = { password: string } | { privateKey: string; passphrase?: string };
@@ -29,6 +30,8 @@ export interface TEngineSettings {
   dnsServers?: string[];
   /** Extra CA bundle certbot on the server must trust (test ACME servers only). */
   acmeCaBundleOnServer?: string;
+  /** Language of Portico's own log lines and failure messages; tool output stays verbatim. */
+  language?: TLanguage;
 }
 
 export type TLogSink = (level: TLogLevel, message: string) => void | Promise<void>;

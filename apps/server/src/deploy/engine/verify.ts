@@ -3,6 +3,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
+import { say } from './messages';
 
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Retries cover a reload that is live but whose old workers still hold a few connections. */
@@ -80,7 +81,11 @@ function fetchHome(input: TVerifyInput, ca: string[]): Promise<number> {
   });
 }
 
-function describeTlsError(error: Error & { code?: string }, input: TVerifyInput): string {
+function describeTlsError(
+  error: Error & { code?: string },
+  input: TVerifyInput,
+  log: EngineLog,
+): string {
   const where = `${input.serverIp}:443`;
   const code = error.code ? ` (${error.code})` : '';
   if (
@@ -88,9 +93,14 @@ function describeTlsError(error: Error & { code?: string }, input: TVerifyInput)
     error.code === 'ETIMEDOUT' ||
     error.code === 'EHOSTUNREACH'
   ) {
-    return `Could not open an HTTPS connection to ${where}${code}: ${error.message}. Check that port 443 is open in the server's firewall and the provider's.`;
+    return say(log, 'verify.tlsConnect', { where, code, reason: error.message });
   }
-  return `The certificate served for ${input.domain} at ${where} is not valid${code}: ${error.message}.`;
+  return say(log, 'verify.tlsInvalid', {
+    domain: input.domain,
+    where,
+    code,
+    reason: error.message,
+  });
 }
 
 /**
@@ -101,7 +111,7 @@ export async function verifyStep(
   input: TVerifyInput,
   log: EngineLog,
 ): Promise<{ expiresAt: Date; warnings: string[] }> {
-  log.info(`Checking HTTPS from Portico: connecting to ${input.serverIp}:443 as ${input.domain}.`);
+  log.info(say(log, 'verify.connecting', { serverIp: input.serverIp, domain: input.domain }));
   const ca = await trustedRoots(input.extraCaFile);
   const started = Date.now();
   let shake: THandshake | undefined;
@@ -112,16 +122,21 @@ export async function verifyStep(
     } catch (error) {
       last = error as Error & { code?: string };
       if (Date.now() - started > RETRY_FOR_MS) {
-        throw new StepError('verification_failed', 'verify', describeTlsError(last, input));
+        throw new StepError('verification_failed', 'verify', describeTlsError(last, input, log));
       }
       await new Promise((r) => setTimeout(r, 500));
     }
   }
   const { cert, alpn } = shake;
   const expiresAt = new Date(cert.valid_to);
-  const issuer = cert.issuer?.CN ?? cert.issuer?.O ?? 'an unnamed issuer';
+  const issuer = cert.issuer?.CN ?? cert.issuer?.O ?? say(log, 'verify.unnamedIssuer');
   log.success(
-    `HTTPS works${alpn === 'h2' ? ' (HTTP/2)' : ''}: the certificate for ${input.domain} is valid, issued by ${issuer}, and expires on ${expiresAt.toISOString()}.`,
+    say(log, 'verify.works', {
+      http2: alpn === 'h2' ? ' (HTTP/2)' : '',
+      domain: input.domain,
+      issuer: String(issuer),
+      expires: expiresAt.toISOString(),
+    }),
   );
 
   const warnings: string[] = [];
@@ -129,14 +144,18 @@ export async function verifyStep(
     const status = await fetchHome(input, ca);
     if (UPSTREAM_ERRORS.has(status)) {
       warnings.push(
-        `nginx answered ${status} for https://${input.domain}/: it could not get an answer from the target ${input.target}. Check that the service there is running and reachable from the server.`,
+        say(log, 'verify.upstreamError', { status, domain: input.domain, target: input.target }),
       );
     } else {
-      log.info(`https://${input.domain}/ answered with status ${status} through the proxy.`);
+      log.info(say(log, 'verify.status', { domain: input.domain, status }));
     }
   } catch (error) {
     warnings.push(
-      `The request to https://${input.domain}/ through the proxy failed (${(error as Error).message}); the target ${input.target} may be slow or down.`,
+      say(log, 'verify.requestFailed', {
+        domain: input.domain,
+        reason: (error as Error).message,
+        target: input.target,
+      }),
     );
   }
   for (const w of warnings) log.warning(w);
