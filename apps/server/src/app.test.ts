@@ -77,6 +77,14 @@ describe('app shell', () => {
     }
   });
 
+  it('serves the home page to any client, such as curl or an uptime check', async () => {
+    for (const url of ['/', '/?lang=en']) {
+      const response = await app.inject({ url, headers: { accept: '*/*' } });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/html');
+    }
+  });
+
   it('serves hashed assets as immutable', async () => {
     const response = await app.inject({ url: '/assets/app-abc123.js' });
     expect(response.statusCode).toBe(200);

@@ -12,6 +12,8 @@ const NON_SPA = /^\/(api|ws|healthz|readyz)(\/|$|\?)/;
 function wantsHtml(request: FastifyRequest): boolean {
   if (request.method !== 'GET' && request.method !== 'HEAD') return false;
   if (NON_SPA.test(request.url)) return false;
+  // The home page answers any client (curl, uptime checks); deeper paths only browsers.
+  if (request.url === '/' || request.url.startsWith('/?')) return true;
   return (request.headers.accept ?? '').includes('text/html');
 }
 
