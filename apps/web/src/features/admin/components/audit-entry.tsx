@@ -5,7 +5,7 @@ import { auditActionText, auditTargetText, auditValueText } from '../lib/audit';
 import { exactTime, relativeTime } from '../lib/format';
 
 /** One audit row: when, who, what in plain words, on what, and each field before → after. */
-export function AuditEntry({ entry }: { entry: TAuditEntry }) {
+export function AuditEntry({ entry, targetName }: { entry: TAuditEntry; targetName?: string }) {
   const { t, i18n } = useTranslation();
   return (
     <li className="rounded-lg border border-border p-4" data-testid="audit-entry">
@@ -16,7 +16,7 @@ export function AuditEntry({ entry }: { entry: TAuditEntry }) {
           </span>{' '}
           <span data-testid="audit-action">{auditActionText(entry.action, t)}</span>{' '}
           <span className="break-all text-muted-foreground" data-testid="audit-target">
-            {auditTargetText(entry.targetType, entry.targetId, t)}
+            {auditTargetText(entry.targetType, entry.targetId, t, targetName)}
           </span>
         </p>
         <time

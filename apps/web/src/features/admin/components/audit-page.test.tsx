@@ -70,6 +70,10 @@ describe('audit page', () => {
       'deployed',
     ]);
     expect(screen.queryByTestId('audit-load-more')).toBeNull();
+    // The proxy is named by its domain once the admin list is in.
+    await waitFor(() =>
+      expect(screen.getAllByTestId('audit-target')[0]?.textContent).toBe('proxy shop.example.com'),
+    );
 
     await screen.findByRole('option', { name: 'bob (b@example.com)' });
     fireEvent.change(screen.getByLabelText('User'), { target: { value: 'u2' } });

@@ -22,6 +22,13 @@ export function AuditPage() {
   const proxies = useAllProxies();
   const log = useAuditLog({ userId: userId || undefined, proxyId: proxyId || undefined });
   const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
+  // Names instead of ids where the admin lists already hold them.
+  const names = React.useMemo(() => {
+    const map = new Map<string, string>();
+    for (const p of proxies.data ?? []) map.set(`proxy:${p.id}`, p.domain);
+    for (const u of users.data ?? []) map.set(`user:${u.id}`, u.username);
+    return map;
+  }, [proxies.data, users.data]);
 
   return (
     <AdminPage
@@ -77,7 +84,11 @@ export function AuditPage() {
       ) : (
         <ol className="grid gap-3" aria-label={t('admin.audit.title')}>
           {entries.map((entry) => (
-            <AuditEntry key={entry.id} entry={entry} />
+            <AuditEntry
+              key={entry.id}
+              entry={entry}
+              targetName={names.get(`${entry.targetType}:${entry.targetId}`)}
+            />
           ))}
         </ol>
       )}

@@ -31,10 +31,15 @@ export function auditValueText(value: unknown, t: TFunction): string {
   return JSON.stringify(value);
 }
 
-/** A target in words: "proxy 1b2c…" keeps ids short enough for a phone. */
-export function auditTargetText(targetType: string, targetId: string, t: TFunction): string {
+/** A target in words: its type and its name when known (a domain, a username), else its id. */
+export function auditTargetText(
+  targetType: string,
+  targetId: string,
+  t: TFunction,
+  name?: string,
+): string {
   const type = ['proxy', 'user', 'destination'].includes(targetType)
     ? t(`admin.audit.targets.${targetType}`)
     : targetType;
-  return `${type} ${targetId}`;
+  return `${type} ${name ?? targetId}`;
 }
