@@ -26,6 +26,8 @@ export const deployments = pgTable(
     jobId: text('job_id'),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
+    /** The requester's language (en/es): Portico's own log sentences for this run use it. */
+    language: text('language').notNull().default('es'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),

@@ -1,13 +1,17 @@
+import type { TLanguage } from '@portico/shared/api-error';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { TProxyConfigurationRow } from '../../db/schema';
 import type { TDeployOutcome } from '../../deploy/engine';
+import { say } from '../../deploy/engine/messages';
 import type { TDeployJobData } from '../../jobs/queues';
 import { AppError } from '../../lib/app-error';
 import { snapshotOf } from '../proxies/proxy-view';
 import { publishStatus, type TDeploymentDeps, writeLine } from './deployment-context';
 
-const SECRET_UNREADABLE =
-  'Stored secrets cannot be read: the secret key file is missing or wrong. Restore it from your backup, or enter the SSH password again.';
+/** The run's language as stored; rows written before the column existed read as the default. */
+export function runLanguage(row: { language: string }): TLanguage {
+  return row.language === 'en' ? 'en' : 'es';
+}
 
 /** Lines are written one after another, in the order the engine produced them. */
 function lineSink(deps: TDeploymentDeps, configurationId: string, deploymentId: string) {
@@ -75,6 +79,7 @@ export async function runDeployJob(
     }
     await deps.deployments.update(deployment.id, { status: 'running', startedAt: new Date() });
     const sink = lineSink(deps, config.id, deployment.id);
+    const language = runLanguage(deployment);
 
     let password: string;
     try {
@@ -83,8 +88,8 @@ export async function runDeployJob(
     } catch (error) {
       const message =
         error instanceof AppError && error.code === 'deploy_needs_password'
-          ? 'No SSH password is stored for this configuration: enter it again and redeploy.'
-          : SECRET_UNREADABLE;
+          ? say(language, 'job.needsPassword')
+          : say(language, 'job.secretUnreadable');
       await sink.log('error', message);
       await finish(deps, config, deployment.id, {
         status: 'failed',
@@ -106,7 +111,7 @@ export async function runDeployJob(
         customScript: config.customScript ?? undefined,
       },
       {
-        settings: deps.settings(),
+        settings: { ...deps.settings(), language },
         log: sink.log,
         signal,
         onHostKey: async (fingerprint) => {
@@ -122,10 +127,7 @@ export async function runDeployJob(
     if (signal.aborted && outcome.status === 'failed' && outcome.failure.code === 'cancelled') {
       // Portico is shutting down: the run stays `running` without a live worker, so the reaper
       // (here at the next start, or another instance within its interval) starts it again.
-      await sink.log(
-        'warning',
-        'Portico is shutting down; this deployment starts again when it is back.',
-      );
+      await sink.log('warning', say(language, 'job.shuttingDown'));
       await sink.flush();
       return;
     }

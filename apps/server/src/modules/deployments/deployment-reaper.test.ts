@@ -40,7 +40,7 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
     await t?.close();
   });
 
-  async function strandedRun(attempt: number) {
+  async function strandedRun(attempt: number, language: 'en' | 'es' = 'en') {
     const { client, user } = await signedInClient(t);
     const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
     await t.database.db
@@ -56,6 +56,7 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
         requestedBy: user.id,
         status: 'running',
         jobId,
+        language,
       })
       .returning();
     // The job as a killed worker leaves it: active, nobody working it.
@@ -98,10 +99,17 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
       .from(proxyConfigurations)
       .where(eq(proxyConfigurations.id, id));
     expect(config!.status).toBe('failed');
+    // The second attempt speaks the requester's language too.
+    const messages = (await linesOf(id)).map((l) => l.message);
+    expect(
+      messages.some((m) =>
+        /^Deploying \S+ -> http:\/\/10\.0\.0\.5:8080 on 127\.0\.0\.1\.$/.test(m),
+      ),
+    ).toBe(true);
   });
 
-  it('records a run interrupted a second time as failed', async () => {
-    const { id, run } = await strandedRun(2);
+  it('records a run interrupted a second time as failed, in the language of the run', async () => {
+    const { id, run } = await strandedRun(2, 'es');
     await reapDeployments({ ...deps, boss: t.app.boss });
     const [row] = await t.database.db.select().from(deployments).where(eq(deployments.id, run.id));
     expect(row).toMatchObject({ status: 'failed', errorCode: 'interrupted' });
@@ -112,7 +120,7 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
     expect(config!.status).toBe('failed');
     expect((await linesOf(id)).at(-1)).toMatchObject({
       level: 'error',
-      message: expect.stringContaining('interrupted (Portico restarted) again'),
+      message: expect.stringContaining('se volvió a interrumpir (Portico se reinició)'),
     });
   });
 

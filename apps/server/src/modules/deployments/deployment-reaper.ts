@@ -1,10 +1,11 @@
 import type PgBoss from 'pg-boss';
 import type { TDeploymentRow } from '../../db/schema';
+import { say } from '../../deploy/engine/messages';
 import { DEPLOY_QUEUE, type TDeployJobData } from '../../jobs/queues';
+import { runLanguage } from './deploy-job';
 import { publishStatus, type TDeploymentDeps, writeLine } from './deployment-context';
 import { sendDeployJob } from './deployments.service';
 
-const INTERRUPTED = 'The previous attempt was interrupted (Portico restarted)';
 // A queued run whose job is missing may be between its insert and its send: leave it a moment.
 const GRACE_MS = 30_000;
 
@@ -58,7 +59,7 @@ export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }):
         row.configurationId,
         row.id,
         'warning',
-        `${INTERRUPTED}; starting it again. Running the same deployment twice changes nothing the second time.`,
+        say(runLanguage(row), 'job.interruptedRetry'),
       );
       const next = await sendDeployJob(deps.boss, {
         deploymentId: row.id,
@@ -70,7 +71,7 @@ export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }):
       deps.log.info(`deployment ${row.id} interrupted; queued again`);
       continue;
     }
-    const message = `${INTERRUPTED} again; it was not retried. Run the deployment again.`;
+    const message = say(runLanguage(row), 'job.interruptedFailed');
     await writeLine(deps, row.configurationId, row.id, 'error', message);
     await deps.deployments.update(row.id, {
       status: 'failed',

@@ -1,3 +1,4 @@
+import type { TLanguage } from '@portico/shared/api-error';
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import {
@@ -16,6 +17,7 @@ export function createDeploymentsRepository(db: TDb) {
       configurationId: string;
       trigger: 'deploy' | 'redeploy';
       requestedBy: string;
+      language: TLanguage;
     }): Promise<TDeploymentRow> {
       const rows = await db.insert(deployments).values(row).returning();
       return rows[0]!;

@@ -1,4 +1,4 @@
-import { ZApiError } from '@portico/shared/api-error';
+import { pickLanguage, ZApiError } from '@portico/shared/api-error';
 import {
   ZConfigurationIdParams,
   ZDeploymentLogEntry,
@@ -32,7 +32,12 @@ export async function deploymentsRoutes(
       preHandler,
     },
     async (request, reply) => {
-      const id = await deployments.start(request.user!, request.params.configurationId, 'deploy');
+      const id = await deployments.start(
+        request.user!,
+        request.params.configurationId,
+        'deploy',
+        pickLanguage(request.headers['accept-language']),
+      );
       return reply.code(202).send({ success: true, deploymentId: id });
     },
   );
@@ -44,7 +49,12 @@ export async function deploymentsRoutes(
       preHandler,
     },
     async (request, reply) => {
-      const id = await deployments.start(request.user!, request.params.id, 'redeploy');
+      const id = await deployments.start(
+        request.user!,
+        request.params.id,
+        'redeploy',
+        pickLanguage(request.headers['accept-language']),
+      );
       return reply.code(202).send({ success: true, deploymentId: id });
     },
   );

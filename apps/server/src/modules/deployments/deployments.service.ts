@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TLanguage } from '@portico/shared/api-error';
 import type { TDeploymentLogEntry } from '@portico/shared/proxy/api';
 import type PgBoss from 'pg-boss';
 import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
@@ -31,7 +32,12 @@ export async function sendDeployJob(boss: PgBoss, data: TDeployJobData & { attem
 export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
   return {
     /** Queues a run: 202 at once; the configuration is `deploying` until the job ends. */
-    async start(actor: TActor, configurationId: string, trigger: 'deploy' | 'redeploy') {
+    async start(
+      actor: TActor,
+      configurationId: string,
+      trigger: 'deploy' | 'redeploy',
+      language: TLanguage,
+    ) {
       const row = await deps.proxiesService.load(configurationId, actor);
       if (!row.targetServer) throw proxyErrors.needsTarget();
       if (!row.sshPasswordEnc) throw proxyErrors.needsPassword();
@@ -43,6 +49,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
           configurationId: row.id,
           trigger,
           requestedBy: actor.id,
+          language,
         });
         const job = await sendDeployJob(deps.boss, {
           deploymentId: deployment.id,

@@ -1,4 +1,4 @@
-import { ZApiError } from '@portico/shared/api-error';
+import { pickLanguage, ZApiError } from '@portico/shared/api-error';
 import {
   ZCheckDuplicateInput,
   ZCheckDuplicateResponse,
@@ -105,7 +105,11 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       preHandler,
     },
     async (request) => {
-      const result = await proxies.remove(request.user!, request.params.id, request.query);
+      const language = pickLanguage(request.headers['accept-language']);
+      const result = await proxies.remove(request.user!, request.params.id, {
+        ...request.query,
+        language,
+      });
       return { success: true as const, ...result };
     },
   );

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TLanguage } from '@portico/shared/api-error';
 import type {
   TEditProxyInput,
   TProxyConfiguration,
@@ -212,7 +213,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     async remove(
       actor: TActor,
       id: string,
-      options: { removeFromServer: boolean; removeCertificate: boolean },
+      options: { removeFromServer: boolean; removeCertificate: boolean; language?: TLanguage },
     ): Promise<{ removedFromServer: boolean }> {
       const row = await load(id, actor);
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
@@ -222,7 +223,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         row.nginxConfigPath !== null ||
         !['pending', 'dns-validated'].includes(row.status);
       if (options.removeFromServer && everDeployed) {
-        await removeFromServer(row, options.removeCertificate);
+        await removeFromServer(row, options.removeCertificate, options.language);
         removedFromServer = true;
       }
       await repository.remove(id);
@@ -237,7 +238,11 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     },
   };
 
-  async function removeFromServer(row: TProxyConfigurationRow, removeCertificate: boolean) {
+  async function removeFromServer(
+    row: TProxyConfigurationRow,
+    removeCertificate: boolean,
+    language?: TLanguage,
+  ) {
     if (!row.sshPasswordEnc) throw proxyErrors.needsPassword();
     const password = secrets.decryptPassword(row.id, row.sshPasswordEnc);
     // The site lives where it was last deployed, even if the row was edited since.
@@ -252,7 +257,8 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         expectedFingerprint: row.hostKeyFingerprint ?? undefined,
         removeCertificate,
       },
-      { settings: deps.settings(), log: () => {} },
+      // The failure reason ends up in the caller's error message, so it speaks their language.
+      { settings: { ...deps.settings(), language }, log: () => {} },
     );
     if (outcome.status === 'failed') {
       const { code, message } = outcome.failure;

@@ -1,0 +1,1 @@
+ALTER TABLE "deployments" ADD COLUMN "language" text DEFAULT 'es' NOT NULL;
