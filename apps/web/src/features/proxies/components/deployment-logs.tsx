@@ -23,7 +23,7 @@ export function LogLine({ entry }: { entry: TLogEntry }) {
   return (
     <li
       className={cn(
-        'grid gap-x-3 gap-y-0.5 px-3 py-1.5 font-mono text-xs sm:grid-cols-[5.5rem_1fr_auto]',
+        'grid gap-x-3 gap-y-0.5 px-3 py-1.5 font-mono text-xs sm:grid-cols-[5.5rem_minmax(0,1fr)_auto]',
         error && 'bg-destructive-soft text-destructive',
       )}
       data-testid="log-line"
@@ -32,7 +32,7 @@ export function LogLine({ entry }: { entry: TLogEntry }) {
       <span className={cn('font-semibold', levelClass[entry.level])}>
         {entry.level.toUpperCase()}
       </span>
-      <span className="min-w-0 whitespace-pre-wrap break-words">{entry.message}</span>
+      <span className="min-w-0 whitespace-pre-wrap [overflow-wrap:anywhere]">{entry.message}</span>
       <time
         className={cn('whitespace-nowrap', error ? 'text-destructive' : 'text-muted-foreground')}
         dateTime={entry.timestamp}

@@ -48,7 +48,7 @@ export function LogPanel({ lines, id }: { lines: readonly TLogLine[]; id?: strin
             <li
               key={line.key}
               className={cn(
-                'grid grid-cols-[auto_auto_1fr] items-start gap-2',
+                'grid grid-cols-[auto_auto_minmax(0,1fr)] items-start gap-2',
                 line.level === 'error' && 'text-red-300',
               )}
               data-level={line.level}
@@ -63,7 +63,9 @@ export function LogPanel({ lines, id }: { lines: readonly TLogLine[]; id?: strin
               >
                 {t(`wizard.deploy.level.${line.level}`)}
               </Badge>
-              <span className="break-words whitespace-pre-wrap">{line.message}</span>
+              <span className="min-w-0 whitespace-pre-wrap [overflow-wrap:anywhere]">
+                {line.message}
+              </span>
             </li>
           ))}
         </ul>
