@@ -5,6 +5,7 @@ import { PencilIcon, RocketIcon, ScrollTextIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { cn } from '@/lib/utils';
 import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
 import { dnsTone, StatusIcon, sshTone, type TTone } from './status-icon';
 
@@ -46,6 +47,30 @@ function Row({
         <span className="text-xs text-muted-foreground">{value}</span>
       </span>
     </li>
+  );
+}
+
+function SummaryItem({
+  label,
+  testId,
+  mono = false,
+  children,
+}: {
+  label: string;
+  testId?: string;
+  mono?: boolean;
+  children: React.ReactNode;
+}) {
+  return (
+    <div className="grid min-w-0 gap-0.5">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd
+        className={cn('[overflow-wrap:anywhere]', mono && 'font-mono text-xs leading-5')}
+        data-testid={testId}
+      >
+        {children}
+      </dd>
+    </div>
   );
 }
 
@@ -116,20 +141,21 @@ export function StatusSidebar({
           <CardTitle className="text-base">{t('wizard.sidebar.summaryTitle')}</CardTitle>
         </CardHeader>
         <CardContent>
-          <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-2 text-sm">
-            <dt className="text-muted-foreground">{t('wizard.sidebar.server')}</dt>
-            <dd
-              className={data.serverIp ? 'font-mono text-xs break-all leading-5' : undefined}
-              data-testid="wizard-sidebar-server"
+          {/* Each value gets a line of its own below its label, so a URL or host usually fits
+              whole; only a value wider than the card wraps. */}
+          <dl className="grid gap-2 text-sm">
+            <SummaryItem
+              label={t('wizard.sidebar.server')}
+              testId="wizard-sidebar-server"
+              mono={Boolean(data.serverIp)}
             >
               {data.serverIp ? maskHost(data.serverIp) : dash}
-            </dd>
-            <dt className="text-muted-foreground">{t('wizard.sidebar.domain')}</dt>
-            <dd className="break-all">{data.domain || dash}</dd>
-            <dt className="text-muted-foreground">{t('wizard.sidebar.user')}</dt>
-            <dd className="break-all">{data.sshUser || dash}</dd>
-            <dt className="text-muted-foreground">{t('wizard.sidebar.target')}</dt>
-            <dd className="break-all">{data.targetServer || dash}</dd>
+            </SummaryItem>
+            <SummaryItem label={t('wizard.sidebar.domain')}>{data.domain || dash}</SummaryItem>
+            <SummaryItem label={t('wizard.sidebar.user')}>{data.sshUser || dash}</SummaryItem>
+            <SummaryItem label={t('wizard.sidebar.target')} testId="wizard-sidebar-target">
+              {data.targetServer || dash}
+            </SummaryItem>
           </dl>
         </CardContent>
       </Card>
