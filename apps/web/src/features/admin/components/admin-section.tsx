@@ -28,7 +28,11 @@ export function AdminSection({
   const { t } = useTranslation();
   if (!isAdmin(user)) return null;
   return (
-    <section aria-labelledby="admin-heading" className="grid gap-4" data-testid="admin-section">
+    <section
+      aria-labelledby="admin-heading"
+      className="grid min-w-0 gap-4"
+      data-testid="admin-section"
+    >
       <div>
         <h2
           id="admin-heading"
@@ -59,7 +63,7 @@ export function AdminSection({
           </Link>
         </Button>
       </nav>
-      <div className="grid gap-4 md:grid-cols-[1fr_2fr]">
+      <div className="grid min-w-0 gap-4 md:grid-cols-[1fr_2fr]">
         <TotalUsersCard />
         <ProxiesByUserCard />
       </div>

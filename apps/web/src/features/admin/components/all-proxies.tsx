@@ -55,7 +55,7 @@ function Owner({ row }: { row: TAdminProxyRow }) {
   );
 }
 
-/** Spec §2 "Todos los Proxies": a table from medium width, cards on phones. */
+/** Spec §2 "Todos los Proxies": a table on wide screens, cards on phones and tablets (the six columns need ~1000 px). */
 export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
   const { t } = useTranslation();
   const { data, isPending, isError } = useAllProxies();
@@ -83,7 +83,7 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
   } else {
     body = (
       <>
-        <div className="hidden md:block">
+        <div className="hidden lg:block">
           <Table data-testid="admin-proxy-table">
             <TableHeader>
               <TableRow>
@@ -121,7 +121,7 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
             </TableBody>
           </Table>
         </div>
-        <ul className="grid gap-3 md:hidden" data-testid="admin-proxy-cards">
+        <ul className="grid gap-3 sm:grid-cols-2 lg:hidden" data-testid="admin-proxy-cards">
           {data.map((row) => (
             <li
               key={row.id}
@@ -161,7 +161,7 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
   }
 
   return (
-    <Card data-testid="admin-all-proxies">
+    <Card data-testid="admin-all-proxies" className="min-w-0">
       <CardHeader>
         <CardTitle>
           {t('admin.proxies.title')}
