@@ -35,12 +35,19 @@ export function DestinationsPage() {
     { open: false, destination: null },
   );
   const [confirm, setConfirm] = React.useState<TConfirm | null>(null);
+  const [error, setError] = React.useState<string | null>(null);
   const remove = useDeleteDestination();
   const update = useUpdateDestination();
   const busy = remove.isPending || update.isPending;
 
+  const ask = (next: TConfirm) => {
+    setError(null);
+    setConfirm(next);
+  };
+
   const run = async () => {
     if (!confirm) return;
+    setError(null);
     const { kind, destination } = confirm;
     try {
       if (kind === 'delete') {
@@ -61,12 +68,9 @@ export function DestinationsPage() {
         });
       }
       setConfirm(null);
-    } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: t('admin.destinations.saveFailed'),
-        description: errorDescription(error, t, t('admin.destinations.saveFailedDefault')),
-      });
+    } catch (err) {
+      // Shown inside the dialog, beside the action that failed (e.g. a destination still in use).
+      setError(errorDescription(err, t, t('admin.destinations.saveFailedDefault')));
     }
   };
 
@@ -145,7 +149,7 @@ export function DestinationsPage() {
                 <Button
                   size="sm"
                   variant="outline"
-                  onClick={() => setConfirm({ kind: 'toggle', destination: d })}
+                  onClick={() => ask({ kind: 'toggle', destination: d })}
                   data-testid="destination-toggle"
                 >
                   <PowerIcon aria-hidden="true" />
@@ -157,7 +161,7 @@ export function DestinationsPage() {
                   size="sm"
                   variant="outline"
                   className="text-destructive"
-                  onClick={() => setConfirm({ kind: 'delete', destination: d })}
+                  onClick={() => ask({ kind: 'delete', destination: d })}
                   aria-label={t('admin.destinations.deleteOf', { name: d.name })}
                 >
                   <Trash2Icon aria-hidden="true" />
@@ -191,6 +195,11 @@ export function DestinationsPage() {
                   )}
             </AlertDialogDescription>
           </AlertDialogHeader>
+          {error ? (
+            <Alert variant="destructive">
+              <AlertDescription data-testid="destination-confirm-error">{error}</AlertDescription>
+            </Alert>
+          ) : null}
           <AlertDialogFooter>
             <AlertDialogCancel disabled={busy}>{t('admin.common.cancel')}</AlertDialogCancel>
             <Button
