@@ -57,4 +57,27 @@ describe('audit entry', () => {
       'sshPort: (vacío) 2222',
     );
   });
+
+  it('en: a role change names the user and shows the role before → after', async () => {
+    await renderWithProviders(
+      <ol>
+        <AuditEntry
+          entry={{
+            ...entry,
+            action: 'admin.user.role',
+            targetType: 'user',
+            targetId: 'u2',
+            changes: [{ field: 'role', before: 'user', after: 'admin' }],
+          }}
+          targetName="bob"
+        />
+      </ol>,
+      { lang: 'en' },
+    );
+    expect(screen.getByTestId('audit-action').textContent).toBe('changed the role of');
+    expect(screen.getByTestId('audit-target').textContent).toBe('user bob');
+    expect(screen.getByTestId('audit-change').textContent?.replace(/\s+/g, ' ')).toBe(
+      'role: user admin',
+    );
+  });
 });

@@ -12,6 +12,7 @@ const KNOWN_ACTIONS = new Set([
   'proxy_delete',
   'proxy_delete_with_removal',
   'user_role_change',
+  'admin_user_role',
   'destination_create',
   'destination_update',
   'destination_delete',
