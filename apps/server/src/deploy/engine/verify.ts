@@ -30,7 +30,7 @@ interface THandshake {
   alpn: string | false | null;
 }
 
-function handshake(input: TVerifyInput, ca: string[]): Promise<THandshake> {
+function handshake(input: TVerifyInput, ca: string[], log: EngineLog): Promise<THandshake> {
   return new Promise((resolve, reject) => {
     const socket = tls.connect({
       host: input.serverIp,
@@ -48,13 +48,18 @@ function handshake(input: TVerifyInput, ca: string[]): Promise<THandshake> {
     });
     socket.once('timeout', () => {
       socket.destroy();
-      reject(Object.assign(new Error('no TLS answer within 10 s'), { code: 'ETIMEDOUT' }));
+      reject(
+        Object.assign(
+          new Error(say(log, 'verify.noTlsAnswer', { seconds: ATTEMPT_TIMEOUT_MS / 1000 })),
+          { code: 'ETIMEDOUT' },
+        ),
+      );
     });
     socket.once('error', reject);
   });
 }
 
-function fetchHome(input: TVerifyInput, ca: string[]): Promise<number> {
+function fetchHome(input: TVerifyInput, ca: string[], log: EngineLog): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = https.request(
       {
@@ -74,7 +79,7 @@ function fetchHome(input: TVerifyInput, ca: string[]): Promise<number> {
       },
     );
     request.once('timeout', () => {
-      request.destroy(new Error('no answer within 15 s'));
+      request.destroy(new Error(say(log, 'verify.noAnswer', { seconds: 15 })));
     });
     request.once('error', reject);
     request.end();
@@ -118,7 +123,7 @@ export async function verifyStep(
   let last: (Error & { code?: string }) | undefined;
   while (!shake) {
     try {
-      shake = await handshake(input, ca);
+      shake = await handshake(input, ca, log);
     } catch (error) {
       last = error as Error & { code?: string };
       if (Date.now() - started > RETRY_FOR_MS) {
@@ -141,7 +146,7 @@ export async function verifyStep(
 
   const warnings: string[] = [];
   try {
-    const status = await fetchHome(input, ca);
+    const status = await fetchHome(input, ca, log);
     if (UPSTREAM_ERRORS.has(status)) {
       warnings.push(
         say(log, 'verify.upstreamError', { status, domain: input.domain, target: input.target }),
