@@ -40,7 +40,7 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
   };
 
   return (
-    <section aria-labelledby="proxies-heading" className="grid gap-4" id="proxies">
+    <section aria-labelledby="proxies-heading" className="grid min-w-0 gap-4" id="proxies">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id="proxies-heading" tabIndex={-1} className="text-xl font-semibold tracking-tight">
           {t('proxies.list.title')}
@@ -127,7 +127,8 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
           </Button>
         </Card>
       ) : view === 'table' ? (
-        <Card className="p-1 sm:p-2">
+        // min-w-0 lets the card shrink below the table's width so the table scrolls inside it.
+        <Card className="min-w-0 p-1 sm:p-2">
           <ProxyTable proxies={data} onEdit={setEditing} />
         </Card>
       ) : (
