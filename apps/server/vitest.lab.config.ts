@@ -6,12 +6,16 @@ import { labUnavailableReason } from '../../testbed/src/prereqs';
 // under CI=true nothing is excluded, so a missing prerequisite fails loudly.
 const unavailable = process.env.CI === 'true' ? undefined : labUnavailableReason();
 if (unavailable) console.info(`server lab tests skipped: ${unavailable}`);
+// Files named *.postgres.lab.test.ts need PostgreSQL (TEST_DATABASE_URL; .ci/run sets it).
+const noPostgres = !process.env.TEST_DATABASE_URL && !unavailable;
+if (noPostgres)
+  console.info('server lab tests on PostgreSQL skipped: TEST_DATABASE_URL is not set');
 
 export default defineProject({
   test: {
     name: 'lab',
     include: unavailable ? [] : ['src/**/*.lab.test.ts'],
-    exclude: ['**/node_modules/**'],
+    exclude: ['**/node_modules/**', ...(noPostgres ? ['src/**/*.postgres.lab.test.ts'] : [])],
     environment: 'node',
     fileParallelism: false,
     testTimeout: 180_000,

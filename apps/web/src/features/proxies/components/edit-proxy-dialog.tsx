@@ -118,7 +118,7 @@ export function EditProxyDialog({
           <Alert variant="warning">
             <AlertDescription>
               {owner ? (
-                <p data-testid="edit-proxy-owner">
+                <p data-testid="edit-proxy-owner" className="[overflow-wrap:anywhere]">
                   {t('proxies.edit.owner', { username: owner.username, email: owner.email })}
                 </p>
               ) : null}
