@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
-import { labUnavailableReason } from './src/prereqs';
+import { labUnavailableReason } from './src/prereqs.ts';
 
 // The lab's own tests need root and Debian packages. Elsewhere they are left out with one line
 // saying why; under CI=true a missing prerequisite fails the run.

@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { labUnavailableReason } from '../../testbed/src/prereqs';
+import { labUnavailableReason } from '../../testbed/src/prereqs.ts';
 
 // Lab tests (real servers in network namespaces) get their own config; they are excluded here.
 // Tests against a throwaway sshd (*.sshd.test.ts), a real `nginx -t` (*.nginx.test.ts) or

@@ -1,5 +1,5 @@
 import { defineProject } from 'vitest/config';
-import { labUnavailableReason } from '../../testbed/src/prereqs';
+import { labUnavailableReason } from '../../testbed/src/prereqs.ts';
 
 // The deploy tier: the engine against real lab servers (testbed/). Outside CI, a machine that
 // cannot run the lab (not root, packages missing) leaves the tier out with one line saying why;
