@@ -1,0 +1,212 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expect, type TAdminApp, test } from './fixtures/admin-app';
+import { signIn } from './fixtures/auth';
+import { text } from './fixtures/catalog';
+import { api } from './fixtures/lab-api';
+import { expectToast } from './fixtures/ui';
+import { type TE2EUser, uniqueUser } from './fixtures/users';
+import { capture, expectStep } from './fixtures/wizard';
+
+// Issue 7 on a Portico of its own (an admin exists only through the CLI, before the server
+// starts). Two users with a proxy each, saved through the API: nothing is deployed.
+const AREA = 'admin';
+
+function row(page: Page, id: string) {
+  return page.locator(`[data-testid="admin-proxy-row"][data-proxy-id="${id}"]`);
+}
+
+async function saveProxy(request: APIRequestContext, domain: string, targetServer?: string) {
+  const saved = await api(request, 'POST', '/api/proxy-configurations', {
+    serverIp: '198.18.0.10',
+    domain,
+    sshUser: 'root',
+    sshPassword: 'not-used-here',
+    email: `admin@${domain}`,
+    targetServer,
+  });
+  expect(saved.status, JSON.stringify(saved.json)).toBe(200);
+  return saved.json.id as string;
+}
+
+/** A page of its own browser context, signed in as the user (registered on first use). */
+async function userPage(
+  browser: Browser,
+  app: TAdminApp,
+  user: TE2EUser,
+  mode: 'register' | 'login',
+) {
+  const context = await browser.newContext({ baseURL: app.url, locale: 'fr-FR' });
+  const page = await context.newPage();
+  await signIn(page, user, mode);
+  return page;
+}
+
+/** A TCP port nothing listens on: taken from the kernel, then let go. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+test.describe('an administrator', () => {
+  test.describe.configure({ mode: 'serial' });
+
+  const owner = uniqueUser('ona');
+  const other = uniqueUser('oto');
+  const stamp = Date.now().toString(36);
+  const ownerDomain = `own-${stamp}.example.com`;
+  const otherDomain = `oth-${stamp}.example.com`;
+  const before = 'http://10.0.0.5:8080';
+  const after = 'http://10.0.0.6:9090';
+  const ids = { owner: '', other: '' };
+
+  test.beforeEach(async ({ page, adminApp }) => {
+    await signIn(page, adminApp.admin, 'login');
+  });
+
+  test('sees every proxy, edits another user’s, the owner sees it and the audit says who', async ({
+    page,
+    browser,
+    adminApp,
+  }) => {
+    const ownerPage = await userPage(browser, adminApp, owner, 'register');
+    ids.owner = await saveProxy(ownerPage.request, ownerDomain, before);
+    const otherPage = await userPage(browser, adminApp, other, 'register');
+    ids.other = await saveProxy(otherPage.request, otherDomain, before);
+    await otherPage.context().close();
+
+    await page.goto('/');
+    const section = page.getByTestId('admin-section');
+    await expect(section).toBeVisible();
+    await expect(section.getByRole('heading', { name: text('es', 'admin.title') })).toBeVisible();
+    await expect(row(page, ids.owner)).toContainText(ownerDomain);
+    await expect(row(page, ids.owner)).toContainText(owner.username);
+    await expect(row(page, ids.other)).toContainText(otherDomain);
+    await expect(row(page, ids.other)).toContainText(other.username);
+    await capture(page, AREA, 'home');
+
+    await row(page, ids.owner).getByTestId('admin-proxy-edit').click();
+    const dialog = page.getByTestId('edit-proxy-dialog');
+    await expect(dialog.getByTestId('edit-proxy-owner')).toContainText(owner.username);
+    await expect(dialog.getByTestId('edit-proxy-owner')).toContainText(owner.email);
+    await expect(dialog.locator('#edit-target')).toHaveValue(before);
+    await capture(page, AREA, 'dialog-edit');
+    await dialog.locator('#edit-target').fill(after);
+    await page.getByTestId('edit-proxy-save').click();
+    await expectToast(
+      page,
+      text('es', 'proxies.edit.successAdmin'),
+      text('es', 'proxies.edit.successAdminDescription', { owner: owner.username }),
+    );
+    await expect(dialog).toBeHidden();
+    await expect(row(page, ids.owner)).toContainText(after);
+    await expect(row(page, ids.other)).toContainText(before);
+
+    // The owner's dashboard shows the admin's change.
+    await ownerPage.goto('/');
+    const card = ownerPage.locator(`[data-testid="proxy-card"][data-proxy-id="${ids.owner}"]`);
+    await expect(card.getByTestId('proxy-target')).toHaveText(after);
+    await ownerPage.context().close();
+
+    await section.getByTestId('admin-link-audit').click();
+    await expect(page).toHaveURL(/\/admin\/audit$/);
+    const entry = page
+      .getByTestId('audit-entry')
+      .filter({ has: page.getByTestId('audit-change').filter({ hasText: after }) });
+    await expect(entry).toHaveCount(1);
+    await expect(entry.getByTestId('audit-actor')).toHaveText(adminApp.admin.username);
+    const change = entry.getByTestId('audit-change').filter({ hasText: after });
+    await expect(change).toContainText('targetServer');
+    await expect(change).toContainText(before);
+    await capture(page, AREA, 'audit');
+
+    await page.goto('/admin/users');
+    const ownerRow = page.getByTestId('admin-user').filter({ hasText: owner.username });
+    await expect(ownerRow).toBeVisible();
+    await expect(ownerRow.getByTestId('admin-user-role')).toBeVisible();
+    await capture(page, AREA, 'users');
+  });
+
+  test('adds destinations; a user’s wizard lists them and cannot pick the offline one', async ({
+    page,
+    browser,
+    adminApp,
+  }) => {
+    // The probe is a pg-boss cron job (every minute): the offline state can take that long.
+    test.setTimeout(180_000);
+    const upstream: Server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const live = {
+      name: `Vivo ${stamp}`,
+      endpoint: `127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    };
+    const dead = { name: `Caido ${stamp}`, endpoint: `127.0.0.1:${await closedPort()}` };
+    try {
+      await page.goto('/');
+      await page.getByTestId('admin-link-destinations').click();
+      await expect(page).toHaveURL(/\/admin\/destinations$/);
+      for (const [i, destination] of [live, dead].entries()) {
+        await page.getByTestId('destination-add').click();
+        const dialog = page.getByTestId('destination-dialog');
+        await dialog.locator('#destination-name').fill(destination.name);
+        await dialog.locator('#destination-endpoint').fill(destination.endpoint);
+        if (i === 0) await capture(page, AREA, 'dialog-destination');
+        await page.getByTestId('destination-save').click();
+        await expectToast(page, text('es', 'admin.destinations.created'), destination.name);
+        await expect(dialog).toBeHidden();
+        await expect(
+          page.getByTestId('admin-destination').filter({ hasText: destination.name }),
+        ).toBeVisible();
+      }
+      await capture(page, AREA, 'destinations');
+
+      const userPageSignedIn = await userPage(browser, adminApp, owner, 'login');
+      const id = await saveProxy(userPageSignedIn.request, `wiz-${stamp}.example.com`);
+      const wizard = `/proxy-wizard?continueId=${encodeURIComponent(id)}`;
+      await userPageSignedIn.goto(wizard);
+      await expectStep(userPageSignedIn, 'destination');
+      const option = (name: string) =>
+        userPageSignedIn.getByTestId('wizard-destination-option').filter({ hasText: name });
+      await expect(option(live.name)).toContainText(live.endpoint);
+      await expect(option(dead.name)).toContainText(dead.endpoint);
+
+      // Wait for the probe (no "probe now" in the product) through the user's own API.
+      await expect
+        .poll(
+          async () => {
+            const got = await api(userPageSignedIn.request, 'GET', '/api/destination-servers');
+            const statusOf = (name: string) =>
+              (got.json as { name: string; status: string }[]).find((d) => d.name === name)?.status;
+            return `${statusOf(live.name)}/${statusOf(dead.name)}`;
+          },
+          { timeout: 150_000, intervals: [2_000] },
+        )
+        .toBe('online/offline');
+
+      await userPageSignedIn.goto(wizard);
+      await expectStep(userPageSignedIn, 'destination');
+      await expect(option(dead.name).getByRole('radio')).toBeDisabled();
+      await expect(option(dead.name)).toContainText(text('es', 'wizard.destination.offlineNote'));
+      await expect(option(live.name).getByRole('radio')).toBeEnabled();
+      await option(dead.name).click({ force: true });
+      await expect(option(dead.name).getByRole('radio')).not.toBeChecked();
+      await option(live.name).click();
+      await expect(option(live.name).getByRole('radio')).toBeChecked();
+      await userPageSignedIn.context().close();
+
+      await page.reload();
+      await expect(
+        page
+          .getByTestId('admin-destination')
+          .filter({ hasText: dead.name })
+          .getByTestId('destination-status'),
+      ).toHaveText(text('es', 'admin.destinations.status.offline'));
+    } finally {
+      await new Promise((r) => upstream.close(r));
+    }
+  });
+});
