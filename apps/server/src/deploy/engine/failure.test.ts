@@ -59,6 +59,30 @@ describe('toFailure', () => {
     );
   });
 
+  it('says SSH failures in the run language, with the same facts', () => {
+    const mismatch = new HostKeyMismatchError('SHA256:old', 'SHA256:new', '198.18.0.2:22');
+    const es = toFailure(mismatch, 'connect', 'es');
+    expect(es.message).toMatch(/^La clave de host SSH de 198\.18\.0\.2:22 cambió/);
+    expect(es.message).toContain('SHA256:old');
+    expect(es.message).toContain('SHA256:new');
+    expect(es.message).toContain('Olvidar clave de host');
+    expect(toFailure(mismatch, 'connect', 'en').message).toContain('Forget host key');
+
+    const sudo = new SudoRefusedError('sudo refused the password of deploy.', 'Sorry, try again.', {
+      key: 'sudoWrongPassword',
+      params: { user: 'deploy' },
+    });
+    expect(toFailure(sudo, 'connect', 'es').message).toBe(
+      'sudo rechazó la contraseña de deploy.\nSorry, try again.',
+    );
+    const lost = new SshError('connection_lost', 'The connection closed.', {
+      text: { key: 'closedMidCommand' },
+    });
+    expect(toFailure(lost, 'nginx', 'es').message).toMatch(
+      /^La conexión se cerró antes de que terminara la orden\. El servidor o la red/,
+    );
+  });
+
   it('maps validation errors to invalid_input and anything else to internal', () => {
     const v = toFailure(
       new DeployValidationError('domain', 'has an empty label'),

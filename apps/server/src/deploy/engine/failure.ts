@@ -52,7 +52,8 @@ function fromSsh(error: SshError, step: string, lang: TLanguage): TDeployFailure
   const hintKey = SSH_HINTS[error.code];
   const hint = hintKey ? say(lang, hintKey) : undefined;
   const output = 'sudoOutput' in error ? String(error.sudoOutput) : undefined;
-  const message = withOutput(hint ? `${error.message} ${hint}` : error.message, output);
+  const said = error.text ? say(lang, `ssh.${error.text.key}`, error.text.params) : error.message;
+  const message = withOutput(hint ? `${said} ${hint}` : said, output);
   return { code, step, message };
 }
 

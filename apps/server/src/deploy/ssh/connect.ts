@@ -60,7 +60,7 @@ function classify(
     return new SshError(
       'auth_failed',
       `The server at ${address} refused the login: wrong user name, password or key, or this login method is disabled.`,
-      { cause: error },
+      { cause: error, text: { key: 'authFailed', params: { address } } },
     );
   }
   if (error.level === 'client-timeout' || /timed out/i.test(error.message)) {
@@ -68,32 +68,46 @@ function classify(
       ? new SshError(
           'timeout',
           `The SSH server at ${address} accepted the connection but did not complete the handshake within ${timeoutMs / 1000} s.`,
-          { cause: error },
+          {
+            cause: error,
+            text: { key: 'handshakeTimeout', params: { address, seconds: timeoutMs / 1000 } },
+          },
         )
       : new SshError(
           'tcp_connect',
           `No answer from ${address} within ${timeoutMs / 1000} s: check the address, the port and any firewall.`,
-          { cause: error },
+          {
+            cause: error,
+            text: { key: 'noAnswer', params: { address, seconds: timeoutMs / 1000 } },
+          },
         );
   }
   if (error.code && TCP_CODES.has(error.code)) {
-    const why =
-      error.code === 'ECONNREFUSED'
-        ? 'connection refused (no SSH server listening on that port?)'
-        : error.code;
-    return new SshError('tcp_connect', `Cannot reach ${address}: ${why}.`, { cause: error });
+    const refused = error.code === 'ECONNREFUSED';
+    const why = refused ? 'connection refused (no SSH server listening on that port?)' : error.code;
+    return new SshError('tcp_connect', `Cannot reach ${address}: ${why}.`, {
+      cause: error,
+      text: refused
+        ? { key: 'refused', params: { address } }
+        : { key: 'unreachable', params: { address, code: error.code } },
+    });
   }
   if (/keepalive/i.test(error.message)) {
     return new SshError('connection_lost', `The connection to ${address} stopped answering.`, {
       cause: error,
+      text: { key: 'stoppedAnswering', params: { address } },
     });
   }
   if (/privateKey|private key|passphrase/i.test(error.message)) {
     return new SshError('invalid_key', 'The private key cannot be read (format or passphrase).', {
       cause: error,
+      text: { key: 'invalidKey' },
     });
   }
-  return new SshError('protocol', `SSH to ${address} failed: ${error.message}`, { cause: error });
+  return new SshError('protocol', `SSH to ${address} failed: ${error.message}`, {
+    cause: error,
+    text: { key: 'failed', params: { address, reason: error.message } },
+  });
 }
 
 /** Opens an SSH connection; rejects with a classified SshError. */
@@ -178,7 +192,11 @@ function makeSession(client: Client, options: TConnectOptions, fingerprint: stri
     closed = true;
   });
   const ensureOpen = () => {
-    if (closed) throw new SshError('connection_lost', 'The SSH connection is closed.');
+    if (closed) {
+      throw new SshError('connection_lost', 'The SSH connection is closed.', {
+        text: { key: 'closed' },
+      });
+    }
   };
   const session: TSshSession = {
     fingerprint,

@@ -12,15 +12,27 @@ export type TSshErrorCode =
   | 'connection_lost'
   | 'protocol';
 
+/**
+ * The same sentence as a catalog key (under `deployLog.ssh.`) and its values, so the engine can
+ * tell the user in their own language; `message` stays English for Portico's own log.
+ */
+export interface TSshErrorText {
+  key: string;
+  params?: Record<string, string | number>;
+}
+
 export class SshError extends Error {
   constructor(
     readonly code: TSshErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; text?: TSshErrorText },
   ) {
     super(message, options);
     this.name = 'SshError';
+    this.text = options?.text;
   }
+
+  readonly text: TSshErrorText | undefined;
 }
 
 export class HostKeyMismatchError extends SshError {
@@ -31,7 +43,13 @@ export class HostKeyMismatchError extends SshError {
   ) {
     super(
       'host_key_mismatch',
-      `The SSH host key of ${address} changed: expected ${expectedFingerprint}, the server presented ${actualFingerprint}. If the server was reinstalled, re-pin its key; otherwise someone may be intercepting the connection.`,
+      `The SSH host key of ${address} changed: expected ${expectedFingerprint}, the server presented ${actualFingerprint}. If the server was reinstalled, compare the new key with ssh-keygen -lf on the server, then choose "Forget host key" on the proxy's details page; otherwise someone may be intercepting the connection.`,
+      {
+        text: {
+          key: 'hostKeyChanged',
+          params: { address, expected: expectedFingerprint, actual: actualFingerprint },
+        },
+      },
     );
     this.name = 'HostKeyMismatchError';
   }
@@ -42,8 +60,9 @@ export class SudoRefusedError extends SshError {
     message: string,
     /** What sudo printed (never contains the password: sudo does not echo it). */
     readonly sudoOutput: string,
+    text?: TSshErrorText,
   ) {
-    super('sudo_refused', message);
+    super('sudo_refused', message, { text });
     this.name = 'SudoRefusedError';
   }
 }

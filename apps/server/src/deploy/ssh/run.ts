@@ -100,21 +100,28 @@ function sudoRefusal(identity: TIdentity, output: string, code: number): SudoRef
   const raw = output.trim();
   const user = identity.username;
   let reason: string;
+  let key: string;
   if (/not in the sudoers|not allowed to execute|may not run sudo/i.test(raw)) {
     reason = `The user ${user} is not allowed to use sudo on this server.`;
+    key = 'sudoNotAllowed';
   } else if (identity.password === undefined && /password|a terminal is required/i.test(raw)) {
     reason = `sudo needs a password for ${user}, and none was given.`;
+    key = 'sudoNeedsPassword';
   } else if (/incorrect password|no password was provided|Sorry, try again/i.test(raw)) {
     reason = `sudo refused the password of ${user}.`;
+    key = 'sudoWrongPassword';
   } else if (/must have a tty/i.test(raw)) {
     reason =
       'sudo on this server requires a terminal (Defaults requiretty); allow it without one for this user, or log in as root.';
+    key = 'sudoRequiresTty';
   } else if (code === 127 || /sudo: (command )?not found/i.test(raw)) {
     reason = 'sudo is not installed on this server; log in as root instead.';
+    key = 'sudoMissing';
   } else {
     reason = `sudo failed (exit ${code}).`;
+    key = 'sudoFailed';
   }
-  return new SudoRefusedError(reason, raw);
+  return new SudoRefusedError(reason, raw, { key, params: { user, code: String(code) } });
 }
 
 /** Runs one constant script on an open connection; see TRunOptions. */
@@ -176,7 +183,9 @@ function handleChannel(
     fn();
   };
   const timeoutError = () =>
-    new SshError('timeout', `The command did not finish within ${options.timeoutMs} ms.`);
+    new SshError('timeout', `The command did not finish within ${options.timeoutMs} ms.`, {
+      text: { key: 'commandTimeout', params: { seconds: (options.timeoutMs ?? 0) / 1000 } },
+    });
   // The remote `timeout` does the killing; this only stops waiting if the server never answers.
   const timer =
     options.timeoutMs === undefined
@@ -232,7 +241,9 @@ function handleChannel(
         reject(timeoutError());
       } else if (exit === undefined) {
         reject(
-          new SshError('connection_lost', 'The connection closed before the command finished.'),
+          new SshError('connection_lost', 'The connection closed before the command finished.', {
+            text: { key: 'closedMidCommand' },
+          }),
         );
       } else if (!passed) {
         reject(sudoRefusal(identity, sudoText, code));
