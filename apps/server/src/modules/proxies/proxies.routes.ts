@@ -89,6 +89,20 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
   );
 
   r.delete(
+    '/api/proxy-configurations/:id/host-key',
+    {
+      schema: {
+        tags,
+        summary: 'Forget the pinned SSH host key; the next connection pins the key it meets',
+        params: ZIdParams,
+        response: { 200: ZProxyConfiguration, ...errors },
+      },
+      preHandler,
+    },
+    async (request) => proxies.forgetHostKey(request.user!, request.params.id),
+  );
+
+  r.delete(
     '/api/proxy-configurations/:id',
     {
       schema: {

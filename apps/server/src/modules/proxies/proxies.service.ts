@@ -210,6 +210,24 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       return toProxyConfiguration(updated);
     },
 
+    /**
+     * Re-pinning (decisions.md): clears the pinned host key so the next connection pins the key
+     * the server presents then. Only for the owner or an admin, never while a deployment runs.
+     */
+    async forgetHostKey(actor: TActor, id: string): Promise<TProxyConfiguration> {
+      const row = await load(id, actor);
+      const updated = await repository.updateUnlessDeploying(id, { hostKeyFingerprint: null });
+      if (!updated) throw proxyErrors.deploymentRunning();
+      await audit.record(actor, {
+        action: 'proxy.forget_host_key',
+        targetType: 'proxy_configuration',
+        targetId: id,
+        targetOwnerId: row.userId,
+        changes: diffFields({ ...row }, { hostKeyFingerprint: null }, ['hostKeyFingerprint']),
+      });
+      return toProxyConfiguration(updated);
+    },
+
     async remove(
       actor: TActor,
       id: string,

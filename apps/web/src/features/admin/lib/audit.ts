@@ -9,6 +9,7 @@ const KNOWN_ACTIONS = new Set([
   'proxy_deploy',
   'proxy_redeploy',
   'proxy_reset',
+  'proxy_forget_host_key',
   'proxy_delete',
   'proxy_delete_with_removal',
   'user_role_change',

@@ -15,6 +15,7 @@ import {
 } from '../lib/format';
 import { siteUrl } from '../lib/status';
 import { copyUrl } from './copy-url';
+import { HostKeyValue } from './host-key-row';
 import { SslBadge, StatusBadge } from './status-badge';
 
 type TProps = { proxy: TProxyConfiguration };
@@ -63,7 +64,7 @@ export function BasicInformation({ proxy }: TProps) {
           </Row>
           <Row label={t('proxies.fields.createdAt')}>{formatDateTime(proxy.createdAt) ?? na}</Row>
           <Row label={t('proxies.fields.hostKey')}>
-            <span className="font-mono text-xs">{proxy.hostKeyFingerprint ?? na}</span>
+            <HostKeyValue proxy={proxy} />
           </Row>
           {proxy.customScriptName ? (
             <Row label={t('proxies.fields.customScript')}>{proxy.customScriptName}</Row>

@@ -3,17 +3,6 @@ import { RefreshCwIcon, RotateCcwIcon, SettingsIcon, Trash2Icon } from 'lucide-r
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -22,38 +11,9 @@ import { errorDescription } from '@/lib/form-errors';
 import { useDeleteProxy } from '../api/delete-proxy';
 import { useResetProxy } from '../api/reset-proxy';
 import { continueHref } from '../lib/status';
+import { ConfirmDialog } from './confirm-dialog';
 import { DeleteProxyDialog } from './delete-proxy-dialog';
 import { useRedeployAction } from './use-redeploy-action';
-
-type TConfirmProps = {
-  trigger: React.ReactNode;
-  title: string;
-  description: string;
-  confirm: string;
-  onConfirm: () => void;
-  testId: string;
-};
-
-function ConfirmDialog({ trigger, title, description, confirm, onConfirm, testId }: TConfirmProps) {
-  const { t } = useTranslation();
-  return (
-    <AlertDialog>
-      <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>
-      <AlertDialogContent data-testid={`${testId}-dialog`}>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>{description}</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>{t('proxies.dialog.cancel')}</AlertDialogCancel>
-          <AlertDialogAction onClick={onConfirm} data-testid={`${testId}-confirm`}>
-            {confirm}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
-  );
-}
 
 /** Spec §2 side panel; §4: re-run disabled while deploying or pending, the others while pending. */
 export function ManagementPanel({

@@ -1,0 +1,68 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { KeyRoundIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { errorDescription } from '@/lib/form-errors';
+import { useForgetHostKey } from '../api/forget-host-key';
+import { ConfirmDialog } from './confirm-dialog';
+
+/**
+ * The pinned SSH host key and, when one is pinned, the explicit re-pinning action
+ * (decisions.md): after a server reinstall the old pin refuses every connection.
+ */
+export function HostKeyValue({ proxy }: { proxy: TProxyConfiguration }) {
+  const { t } = useTranslation();
+  const forget = useForgetHostKey();
+  if (!proxy.hostKeyFingerprint) {
+    return <span className="text-muted-foreground">{t('proxies.hostKey.notPinned')}</span>;
+  }
+
+  const onForget = async () => {
+    try {
+      await forget.mutateAsync(proxy.id);
+      toast({ title: t('proxies.hostKey.success') });
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: t('proxies.hostKey.error'),
+        description: errorDescription(error, t, t('errors.general')),
+      });
+    }
+  };
+
+  return (
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+      <span className="font-mono text-xs" data-testid="detail-host-key">
+        {proxy.hostKeyFingerprint}
+      </span>
+      <ConfirmDialog
+        testId="forget-host-key"
+        title={t('proxies.hostKey.title')}
+        description={t('proxies.hostKey.description', {
+          fingerprint: proxy.hostKeyFingerprint,
+          serverIp: proxy.serverIp,
+        })}
+        confirm={t('proxies.hostKey.confirm')}
+        onConfirm={() => void onForget()}
+        trigger={
+          <Button
+            variant="link"
+            size="sm"
+            className="h-auto p-0 text-xs"
+            disabled={proxy.status === 'deploying' || forget.isPending}
+            data-testid="action-forget-host-key"
+          >
+            {forget.isPending ? (
+              <Spinner className="size-3" />
+            ) : (
+              <KeyRoundIcon aria-hidden="true" />
+            )}
+            {t('proxies.hostKey.forget')}
+          </Button>
+        }
+      />
+    </div>
+  );
+}
