@@ -1,6 +1,10 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
@@ -44,6 +48,8 @@ export interface TAppOptions {
   deploy?: TDeployOptions;
   /** Probe destination servers every minute (pg-boss cron); off in tests unless asked for. */
   destinationProbe?: boolean;
+  /** Told of every route as it is added (the authorization matrix test lists them this way). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** apps/web/dist: two levels up from src/app.ts and from the bundle dist/main.js alike. */
@@ -88,6 +94,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  // Before any plugin, so no route is added unseen.
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
   const { db } = options.database;
   // PGlite: this process is the only one on the data dir (lock), so read caches stay coherent.
