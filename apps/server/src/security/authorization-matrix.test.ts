@@ -1,0 +1,117 @@
+// Issue 8 part 1: every route Fastify serves, called for real by a signed-out visitor, the owner
+// of the resources aimed at, another user and an admin; on PGlite and on PostgreSQL when
+// TEST_DATABASE_URL is set. A route without a row in authorization-table.ts fails here.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SSH_PASSWORD } from '../modules/proxies/proxies-test-helpers';
+import { cookieHeader, statuses, watch } from '../realtime/ws-test-helpers';
+import type { TestClient } from '../test-support/test-client';
+import { testDatabaseKinds } from '../test-support/test-database';
+import { cellRequest, routesWithRequests } from './authorization-requests';
+import { WRITE_METHODS } from './authorization-routes';
+import {
+  ACTORS,
+  AUTHORIZATION_TABLE,
+  routeKey,
+  type TActor,
+  type TExpected,
+  type TMatrixRow,
+  WS_REPLAYED,
+} from './authorization-table';
+import {
+  createMatrixWorld,
+  send,
+  settled,
+  snapshot,
+  type TMatrixWorld,
+} from './authorization-world';
+
+const REFUSED = new Set([401, 403, 404]);
+
+describe.each(testDatabaseKinds())('authorization matrix on %s', (kind) => {
+  let w: TMatrixWorld;
+  let base: string;
+  beforeAll(async () => {
+    w = await createMatrixWorld(kind);
+    base = await w.t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => w?.close());
+
+  /** The socket cell: the refused upgrade's status, the close code, or WS_REPLAYED. */
+  async function socketCell(client: TestClient, actor: TActor): Promise<number> {
+    const headers: Record<string, string> = { origin: base };
+    if (actor !== 'anonymous') headers.cookie = cookieHeader(client.cookies);
+    const socket = watch(base, w.proxy.id, headers);
+    if (!(await socket.opened)) return (await socket.ended).httpStatus ?? 0;
+    const first = await Promise.race([
+      socket.ended.then((end) => end.code),
+      socket
+        .waitFor((m) => statuses(m).length > 0, 15_000)
+        .then(
+          () => WS_REPLAYED,
+          () => 0,
+        ),
+    ]);
+    if (first === WS_REPLAYED) socket.close();
+    // Closed for policy before a single message: nothing about the owner's run leaked.
+    else expect(socket.messages, `${actor} on /ws`).toEqual([]);
+    return first;
+  }
+
+  async function runCell(row: TMatrixRow, actor: TActor): Promise<number> {
+    const cell = await cellRequest(row.method, row.url, w);
+    const client =
+      actor === 'anonymous' || cell.freshSession ? await w.freshClient(actor) : w.clients[actor];
+    if (row.url === '/ws') return socketCell(client, actor);
+
+    const write = WRITE_METHODS.has(row.method);
+    const before = write ? await snapshot(w.t) : '';
+    const response = await send(client, {
+      method: row.method,
+      url: cell.url,
+      payload: cell.payload,
+      headers: cell.headers,
+    });
+    const where = `${actor}: ${row.method} ${cell.url}`;
+    expect(response.body, where).not.toContain(SSH_PASSWORD);
+    if (actor === 'other') expect(response.body, where).not.toContain(w.proxy.id);
+    if (write && REFUSED.has(response.statusCode)) {
+      expect(await snapshot(w.t), `${where} was refused but changed data`).toBe(before);
+    }
+    await settled(w.t);
+    return response.statusCode;
+  }
+
+  it('has a row for every route the app serves', () => {
+    expect(w.routes.length).toBeGreaterThan(30);
+    const rows = new Set(AUTHORIZATION_TABLE.map((r) => routeKey(r.method, r.url)));
+    const missing = w.routes.map((r) => routeKey(r.method, r.url)).filter((key) => !rows.has(key));
+    expect(missing, 'routes with no row in security/authorization-table.ts').toEqual([]);
+  });
+
+  it('has no row (and no request) for a route the app no longer serves', () => {
+    const served = new Set(w.routes.map((r) => routeKey(r.method, r.url)));
+    const stale = AUTHORIZATION_TABLE.map((r) => routeKey(r.method, r.url)).filter(
+      (key) => !served.has(key),
+    );
+    expect(stale, 'rows in security/authorization-table.ts for routes that are gone').toEqual([]);
+    const staleRequests = routesWithRequests().filter((key) => !served.has(key));
+    expect(staleRequests, 'requests in authorization-requests.ts for gone routes').toEqual([]);
+  });
+
+  it.each(AUTHORIZATION_TABLE)('$method $url', async (row) => {
+    const actual = {} as TExpected;
+    for (const actor of ACTORS) actual[actor] = await runCell(row, actor);
+    expect(actual, routeKey(row.method, row.url)).toEqual(row.expected);
+  });
+
+  it('leaves the owner and their proxy in place after every refused cell', async () => {
+    const response = await send(w.clients.owner, {
+      method: 'GET',
+      url: `/api/proxy-configurations/${w.proxy.id}`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().domain).toBe(w.proxy.domain);
+    // The "nothing changed" comparisons saw real rows, not two empty snapshots.
+    expect(await snapshot(w.t)).toContain(w.proxy.id);
+  });
+});

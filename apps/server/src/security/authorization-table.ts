@@ -1,0 +1,132 @@
+// The authorization matrix: for every route Fastify serves, the status each kind of caller gets
+// when it aims at resources that belong to "owner". authorization-matrix.test.ts runs every cell
+// and fails on any route missing here, so a new route cannot ship without a decision.
+//
+// decisions.md: another user reaching an owner's proxy, log or socket gets 404 (never 403, so
+// existence is not revealed); admin endpoints answer 403 to users; signed out is 401.
+
+export const ACTORS = ['anonymous', 'owner', 'other', 'admin'] as const;
+export type TActor = (typeof ACTORS)[number];
+export type TExpected = Record<TActor, number>;
+
+export interface TMatrixRow {
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The route exactly as registered (Fastify's pattern, e.g. /api/proxy-configurations/:id). */
+  url: string;
+  expected: TExpected;
+}
+
+/**
+ * For /ws the cells are not HTTP statuses alone: 401/403 = upgrade refused with that status,
+ * WS_CLOSED_POLICY = upgraded, then closed with 1008 before any message, WS_REPLAYED = upgraded
+ * and the current run replayed (at least the status message).
+ */
+export const WS_CLOSED_POLICY = 1008;
+export const WS_REPLAYED = 101;
+
+const everyone = (status: number): TExpected => ({
+  anonymous: status,
+  owner: status,
+  other: status,
+  admin: status,
+});
+const signedIn = (status: number): TExpected => ({
+  anonymous: 401,
+  owner: status,
+  other: status,
+  admin: status,
+});
+/** Owner's resource through an owner-or-admin endpoint. */
+const ownerOrAdmin = (status: number): TExpected => ({
+  anonymous: 401,
+  owner: status,
+  other: 404,
+  admin: status,
+});
+/** Owner's resource through an endpoint only its owner may use (admins have their own). */
+const ownerOnly = (status: number): TExpected => ({
+  anonymous: 401,
+  owner: status,
+  other: 404,
+  admin: 404,
+});
+const adminOnly = (status: number): TExpected => ({
+  anonymous: 401,
+  owner: 403,
+  other: 403,
+  admin: status,
+});
+
+export const AUTHORIZATION_TABLE: TMatrixRow[] = [
+  // Probes and the API description are public: they hold no account data.
+  { method: 'GET', url: '/healthz', expected: everyone(200) },
+  { method: 'GET', url: '/readyz', expected: everyone(200) },
+  { method: 'GET', url: '/api/openapi.json', expected: everyone(200) },
+  { method: 'GET', url: '/api/docs', expected: everyone(200) },
+  { method: 'GET', url: '/api/docs/json', expected: everyone(200) },
+  { method: 'GET', url: '/api/docs/yaml', expected: everyone(200) },
+  // Only HEAD is registered at /api/docs/ (swagger-ui's own routes); GET falls to /api/docs.
+  { method: 'HEAD', url: '/api/docs/', expected: everyone(200) },
+  // swagger-ui sends its index page's own URL back to /api/docs/.
+  { method: 'GET', url: '/api/docs/static/index.html', expected: everyone(302) },
+  { method: 'GET', url: '/api/docs/static/swagger-initializer.js', expected: everyone(200) },
+  { method: 'GET', url: '/api/docs/static/*', expected: everyone(200) },
+
+  // Accounts and sessions.
+  { method: 'GET', url: '/api/csrf-token', expected: everyone(200) },
+  { method: 'GET', url: '/api/auth/options', expected: everyone(200) },
+  { method: 'POST', url: '/api/register', expected: everyone(201) },
+  { method: 'POST', url: '/api/login', expected: everyone(200) },
+  { method: 'POST', url: '/api/logout', expected: everyone(200) },
+  { method: 'GET', url: '/api/auth/user', expected: signedIn(200) },
+
+  // Wizard checks: the stored password of a configuration is only its owner's to use.
+  { method: 'POST', url: '/api/validate-dns', expected: signedIn(200) },
+  { method: 'POST', url: '/api/test-ssh', expected: ownerOnly(200) },
+  { method: 'POST', url: '/api/upload-script', expected: ownerOnly(200) },
+  { method: 'POST', url: '/api/check-duplicate-configuration', expected: signedIn(200) },
+
+  // Proxies: the wizard's save and the user edit are the owner's; admins edit via /api/admin.
+  { method: 'POST', url: '/api/proxy-configurations', expected: ownerOnly(200) },
+  { method: 'GET', url: '/api/proxy-configurations/:id', expected: ownerOrAdmin(200) },
+  { method: 'GET', url: '/api/user/proxy-configurations', expected: signedIn(200) },
+  { method: 'PUT', url: '/api/user/proxy-configurations/:id', expected: ownerOnly(200) },
+  { method: 'PATCH', url: '/api/proxy-configurations/:id/reset', expected: ownerOrAdmin(200) },
+  {
+    method: 'DELETE',
+    url: '/api/proxy-configurations/:id/host-key',
+    expected: ownerOrAdmin(200),
+  },
+  { method: 'DELETE', url: '/api/proxy-configurations/:id', expected: ownerOrAdmin(200) },
+
+  // Deployments and their logs.
+  { method: 'POST', url: '/api/deploy/:configurationId', expected: ownerOrAdmin(202) },
+  {
+    method: 'POST',
+    url: '/api/proxy-configurations/:id/redeploy',
+    expected: ownerOrAdmin(202),
+  },
+  { method: 'GET', url: '/api/deployment-logs/:id', expected: ownerOrAdmin(200) },
+  {
+    method: 'GET',
+    url: '/ws',
+    expected: { anonymous: 401, owner: WS_REPLAYED, other: WS_CLOSED_POLICY, admin: WS_REPLAYED },
+  },
+
+  // Destinations: everyone signed in lists them, admins manage them.
+  { method: 'GET', url: '/api/destination-servers', expected: signedIn(200) },
+  { method: 'POST', url: '/api/admin/destination-servers', expected: adminOnly(201) },
+  { method: 'PUT', url: '/api/admin/destination-servers/:id', expected: adminOnly(200) },
+  { method: 'DELETE', url: '/api/admin/destination-servers/:id', expected: adminOnly(200) },
+
+  // The admin panel.
+  { method: 'GET', url: '/api/admin/stats/users', expected: adminOnly(200) },
+  { method: 'GET', url: '/api/admin/stats/proxies-by-user', expected: adminOnly(200) },
+  { method: 'GET', url: '/api/admin/all-proxies', expected: adminOnly(200) },
+  { method: 'PUT', url: '/api/admin/proxy-configurations/:id', expected: adminOnly(200) },
+  { method: 'GET', url: '/api/admin/audit-log', expected: adminOnly(200) },
+  { method: 'GET', url: '/api/admin/users', expected: adminOnly(200) },
+  { method: 'PATCH', url: '/api/admin/users/:id/role', expected: adminOnly(200) },
+];
+
+export const routeKey = (method: string, url: string) => `${method} ${url}`;
