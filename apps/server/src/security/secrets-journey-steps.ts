@@ -1,0 +1,81 @@
+// Steps of the secrets journey that are not about secrets: a deployment followed over the log
+// socket as the wizard does, and a byte flipped in a stored ciphertext while Portico is stopped.
+import { join } from 'node:path';
+import type { TWsMessage } from '@portico/shared/proxy/api';
+import { eq } from 'drizzle-orm';
+import { openDatabase } from '../db/client';
+import { proxyConfigurations } from '../db/schema';
+import type { HttpClient } from '../modules/deployments/lab-app-helpers';
+import { progressLines, watch } from '../realtime/ws-test-helpers';
+
+/**
+ * Starts a run with POST `path` (deploy or redeploy) in `language`, follows it on the socket
+ * until it ends, and returns its status and lines. Every socket message is kept in `into`.
+ */
+export async function followRun(
+  client: HttpClient,
+  id: string,
+  path: string,
+  into: TWsMessage[],
+  language: 'en' | 'es' = 'en',
+): Promise<{ status: string; lines: string[] }> {
+  const socket = watch(client.base, id, { cookie: client.cookieHeader(), origin: client.base });
+  try {
+    await socket.waitFor((m) => m.some((x) => x.type === 'deployment_status'));
+    const token = (await client.request('GET', '/api/csrf-token')).json.token as string;
+    const started = await fetch(`${client.base}${path}`, {
+      method: 'POST',
+      headers: {
+        cookie: client.cookieHeader(),
+        'x-csrf-token': token,
+        'accept-language': language,
+      },
+    });
+    const body = (await started.json()) as { deploymentId?: string };
+    if (started.status !== 202)
+      throw new Error(`${path}: ${started.status} ${JSON.stringify(body)}`);
+    const deploymentId = String(body.deploymentId);
+    const ended = (m: TWsMessage) =>
+      m.type === 'deployment_status' &&
+      m.data.deploymentId === deploymentId &&
+      ['completed', 'failed'].includes(m.data.status);
+    await socket.waitFor((messages) => messages.some(ended), 170_000);
+    const end = socket.messages.find(ended) as Extract<TWsMessage, { type: 'deployment_status' }>;
+    const lines = progressLines(socket.messages)
+      .filter((l) => l.deploymentId === deploymentId)
+      .map((l) => l.message);
+    return { status: end.data.status, lines };
+  } finally {
+    into.push(...socket.messages);
+    socket.close();
+  }
+}
+
+/**
+ * Flips one bit of the GCM tag of a configuration's stored SSH password, straight in the PGlite
+ * files (Portico must be stopped: the data dir has one writer). Stored form:
+ * base64(version | iv(12) | tag(16) | ciphertext).
+ */
+/** Returns the altered stored form. */
+export async function tamperStoredPassword(dataDir: string, id: string): Promise<string> {
+  const database = await openDatabase({ pgliteDir: join(dataDir, 'db') });
+  try {
+    const { db } = database;
+    const [row] = await db
+      .select({ stored: proxyConfigurations.sshPasswordEnc })
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.id, id));
+    if (!row?.stored) throw new Error('no stored password to tamper with');
+    const raw = Buffer.from(row.stored, 'base64');
+    const at = 1 + 12 + 5;
+    raw.writeUInt8(raw.readUInt8(at) ^ 0x01, at);
+    const altered = raw.toString('base64');
+    await db
+      .update(proxyConfigurations)
+      .set({ sshPasswordEnc: altered })
+      .where(eq(proxyConfigurations.id, id));
+    return altered;
+  } finally {
+    await database.close();
+  }
+}

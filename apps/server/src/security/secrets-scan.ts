@@ -1,0 +1,108 @@
+// Looking for a secret everywhere it could leak: every encoding a careless line might use, in
+// text the tests recorded and in every byte of a directory (the PGlite files, WAL included).
+import { lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface TNeedle {
+  /** e.g. `ssh password (base64, shifted 1)`: says which secret and which encoding leaked. */
+  form: string;
+  bytes: Buffer;
+}
+
+/**
+ * base64 of `secret` as it would appear inside a longer base64 text at each of the three byte
+ * alignments: the characters that depend only on the secret's own bytes.
+ */
+function base64Forms(secret: Buffer): { shift: number; text: string }[] {
+  const skip = [0, 2, 3];
+  return [0, 1, 2].map((shift) => {
+    const encoded = Buffer.concat([Buffer.alloc(shift), secret])
+      .toString('base64')
+      .replace(/=+$/, '');
+    // The last character may mix the secret with padding bits.
+    return { shift, text: encoded.slice(skip[shift], encoded.length - 1) };
+  });
+}
+
+/** The secret, a distinctive core of it, and every encoding a log, body or file might hold. */
+export function needlesFor(name: string, secret: string, core?: string): TNeedle[] {
+  const raw = Buffer.from(secret, 'utf8');
+  const texts: [string, string][] = [
+    ['raw', secret],
+    ['JSON string', JSON.stringify(secret).slice(1, -1)],
+    ['URL-encoded', encodeURIComponent(secret)],
+    ['form-encoded', new URLSearchParams({ v: secret }).toString().slice(2)],
+    ['hex', raw.toString('hex')],
+  ];
+  if (core) texts.push(['random core', core]);
+  for (const { shift, text } of base64Forms(raw)) {
+    texts.push([`base64, shifted ${shift}`, text]);
+    texts.push([`base64url, shifted ${shift}`, text.replace(/\+/g, '-').replace(/\//g, '_')]);
+  }
+  const needles = texts.map(([form, text]) => ({
+    form: `${name} (${form})`,
+    bytes: Buffer.from(text, 'utf8'),
+  }));
+  needles.push({ form: `${name} (UTF-16LE)`, bytes: Buffer.from(secret, 'utf16le') });
+  return needles;
+}
+
+export interface THit {
+  where: string;
+  form: string;
+}
+
+export function findIn(where: string, data: Buffer | string, needles: TNeedle[]): THit[] {
+  const buffer = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  return needles.filter((n) => buffer.includes(n.bytes)).map((n) => ({ where, form: n.form }));
+}
+
+/** Every regular file under `dir`, read whole. Symbolic links are not followed. */
+export function scanDirectory(
+  dir: string,
+  needles: TNeedle[],
+): { files: number; bytes: number; hits: THit[] } {
+  let files = 0;
+  let bytes = 0;
+  const hits: THit[] = [];
+  const walk = (path: string) => {
+    const stat = lstatSync(path);
+    if (stat.isDirectory()) {
+      for (const entry of readdirSync(path)) walk(join(path, entry));
+      return;
+    }
+    if (!stat.isFile()) return;
+    const data = readFileSync(path);
+    files += 1;
+    bytes += data.length;
+    hits.push(...findIn(path, data, needles));
+  };
+  walk(dir);
+  return { files, bytes, hits };
+}
+
+export interface TRecorded {
+  label: string;
+  text: string;
+}
+
+/**
+ * Replaces the global fetch with one that keeps every answer (status, headers, body) the tests'
+ * HTTP client receives, as the browser would see it. Returns the function that puts fetch back.
+ */
+export function recordFetch(into: TRecorded[]): () => void {
+  const original = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const response = await original(input, init);
+    const body = await response.clone().text();
+    const headers = [...response.headers].map(([k, v]) => `${k}: ${v}`).join('\n');
+    into.push({
+      label: `${init?.method ?? 'GET'} ${String(input)} -> ${response.status}`,
+      text: `${headers}\n\n${body}`,
+    });
+    return response;
+  };
+  return () => {
+    globalThis.fetch = original;
+  };
+}
