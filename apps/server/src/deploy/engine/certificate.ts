@@ -22,6 +22,11 @@ exec certbot certonly --webroot "$@" 2>&1`;
 const CHALLENGE_TROUBLE =
   /failed to authenticate|challenge|unauthorized|connection refused|timeout|dns|rate ?limit|too many/i;
 
+// certbot's ACME client failing to talk to the CA itself (down, unreachable, TLS not trusted):
+// "Requesting HOST/PATH: Connection refused", or requests' own ConnectionError/SSLError text.
+const CA_UNREACHABLE =
+  /Requesting \S+: ?\S|HTTPSConnectionPool\(host=|Max retries exceeded|Failed to establish a new connection/;
+
 const CERTBOT_TIMEOUT_MS = 5 * 60_000;
 
 /** certbot's lines that are noise in a failure message. */
@@ -34,6 +39,14 @@ export function certbotReason(output: string): string {
     .split('\n')
     .filter((l) => !NOISE.some((re) => re.test(l.trim())))
     .join('\n');
+}
+
+/** Which cause certbot's output points at, for the hint in the failure message. */
+export function certbotHintKey(output: string): 'caUnreachableHint' | 'challengeHint' | undefined {
+  // First: "Connection refused" from the CA itself would otherwise read as a challenge problem.
+  if (CA_UNREACHABLE.test(output)) return 'caUnreachableHint';
+  if (CHALLENGE_TROUBLE.test(output)) return 'challengeHint';
+  return undefined;
 }
 
 function validUrl(value: string): string {
@@ -102,9 +115,8 @@ export async function certificateStep(
   if (r.code !== 0) {
     const output = certbotReason(r.stdout || r.stderr);
     const exitNote = r.code === 127 ? say(c.log, 'certificate.notInstalled') : '';
-    const hint = CHALLENGE_TROUBLE.test(output)
-      ? say(c.log, 'certificate.challengeHint', { domain })
-      : '';
+    const hintKey = certbotHintKey(output);
+    const hint = hintKey ? say(c.log, `certificate.${hintKey}`, { domain, server }) : '';
     throw new StepError(
       'certbot_failed',
       'certificate',
