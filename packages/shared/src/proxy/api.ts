@@ -3,6 +3,7 @@ import { ZEmail } from '../auth/schemas';
 import {
   ZDomain,
   ZLogLevel,
+  ZPort,
   ZProxyStatus,
   ZServerIp,
   ZSshPassword,
@@ -16,11 +17,6 @@ export const ZUuid = z.uuid('validation.invalidId');
 export const ZHostKeyFingerprint = z
   .string()
   .regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'validation.fingerprint.invalid');
-const ZPort = z.coerce
-  .number({ error: 'validation.port.number' })
-  .int('validation.port.number')
-  .min(1, 'validation.port.min')
-  .max(65535, 'validation.port.max');
 
 export const ZIdParams = z.object({ id: ZUuid });
 export const ZConfigurationIdParams = z.object({ configurationId: ZUuid });

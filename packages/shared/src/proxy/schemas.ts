@@ -17,6 +17,19 @@ export const ZSshPassword = z
   .string({ error: 'validation.required' })
   .min(1, 'validation.required')
   .max(1024, 'validation.tooLong');
+/**
+ * A TCP port: a whole number, or a string of digits only. No coercion beyond that: `true`,
+ * `[22]`, `' 22'`, `'22\n'`, `'+22'`, `'0x16'` or `'1e3'` are refused, not read as some port.
+ */
+export const ZPort = z.preprocess(
+  (v) => (typeof v === 'string' && /^[0-9]{1,5}$/.test(v) ? Number(v) : v),
+  z
+    .number({ error: 'validation.port.number' })
+    .int('validation.port.number')
+    .min(1, 'validation.port.min')
+    .max(65535, 'validation.port.max'),
+);
+
 export const ZTargetServer = ZRequiredText('validation.target.required').refine(
   isManualDestination,
   'validation.target.invalid',
@@ -49,12 +62,7 @@ export const ZEditProxyInput = z.object({
     /^[a-z_][a-z0-9_-]{0,31}$/,
     'validation.sshUser.invalid',
   ),
-  sshPort: z.coerce
-    .number({ error: 'validation.port.number' })
-    .int('validation.port.number')
-    .min(1, 'validation.port.min')
-    .max(65535, 'validation.port.max')
-    .default(22),
+  sshPort: ZPort.default(22),
 });
 export type TEditProxyInput = z.infer<typeof ZEditProxyInput>;
 
