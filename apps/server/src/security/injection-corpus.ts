@@ -87,11 +87,6 @@ export const HOSTILE_FRAGMENTS: readonly string[] = [
   ...NGINX_INJECTION,
 ];
 
-/** Whitespace that String.prototype.trim removes; the API trims text fields before checking. */
-export function isTrimmable(s: string): boolean {
-  return s.length > 0 && s.trim() === '';
-}
-
 /**
  * Fragments with at least one character outside `alphabet` (a character-class body, e.g.
  * 'a-z0-9.-'). A field whose valid values only use `alphabet` must refuse any of these planted
@@ -103,8 +98,10 @@ export function fragmentsOutside(alphabet: string): string[] {
 }
 
 /**
- * Plants one fragment into a valid value: at the start (unless the fragment is whitespace the
- * API trims away there), inside, or at the end (same exception), possibly repeated.
+ * Plants one fragment into a valid value, possibly repeated: at the start, inside or at the end.
+ * A fragment that begins or ends with whitespace goes inside, between valid characters: at an
+ * edge the API trims that whitespace away (a normalisation, tested on its own), so the value
+ * would no longer carry it.
  */
 export function withFragment(
   valid: fc.Arbitrary<string>,
@@ -119,9 +116,13 @@ export function withFragment(
     })
     .map(({ base, fragment, at, times }) => {
       const planted = fragment.repeat(times);
-      let i = Math.round(at * base.length);
-      if (isTrimmable(planted)) i = Math.min(Math.max(i, 1), base.length - 1);
-      return { value: base.slice(0, i) + planted + base.slice(i), fragment };
+      const i = Math.round(at * base.length);
+      if (planted.trim() === planted) {
+        return { value: base.slice(0, i) + planted + base.slice(i), fragment };
+      }
+      const cut = Math.min(Math.max(i, 1), base.length);
+      const right = base.slice(cut) || base;
+      return { value: base.slice(0, cut) + planted + right, fragment };
     });
 }
 
