@@ -1,10 +1,14 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { proxyConfigurations } from './db/schema';
 import { acquireDataDirLock } from './lib/data-dir-lock';
+import { decryptSecret, secretAad } from './lib/secrets';
+import { createProxy, SSH_PASSWORD, signedInClient } from './modules/proxies/proxies-test-helpers';
 import { openStore } from './runtime';
 import { runTs } from './test-support/spawn';
 import { TEST_SESSION_SECRET } from './test-support/test-app';
@@ -111,6 +115,48 @@ describe.each(testDatabaseKinds())('portico CLI on %s', { timeout: 120_000 }, (k
     expect(reset.stdout).toContain('password of forgetful changed');
     expect(await canLogIn('forgetful', 'After12345')).toBe(200);
     expect(await canLogIn('forgetful', 'Before1234')).toBe(401);
+  });
+
+  it('rotates the secret key: stored passwords read with the new key only', async () => {
+    const keyFile = join(dataDir, 'secret.key');
+    const store = await openStore(loadConfig(env));
+    let id: string;
+    try {
+      const app = await buildApp({
+        config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+        database: store.database,
+        sessionSecret: TEST_SESSION_SECRET,
+        logger: false,
+        webRoot: null,
+        sessionSweepIntervalMs: 0,
+        deploy: { secretKeyFile: keyFile, workers: 0 },
+      });
+      const { client } = await signedInClient({ app, database: store.database, close: app.close });
+      id = (await createProxy(client)).id;
+      await app.close();
+    } finally {
+      await store.close();
+    }
+    const oldKey = readFileSync(keyFile);
+    const rotated = await cli(['secrets', 'rotate-key']);
+    expect(rotated.stderr).toBe('');
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toMatch(/rotated 1 secret\(s\) now use the new key/);
+    expect(rotated.stdout).toContain(`${keyFile}.previous`);
+    expect(readFileSync(`${keyFile}.previous`).equals(oldKey)).toBe(true);
+
+    const after = await openStore(loadConfig(env));
+    try {
+      const [row] = await after.database.db
+        .select({ enc: proxyConfigurations.sshPasswordEnc })
+        .from(proxyConfigurations)
+        .where(eq(proxyConfigurations.id, id));
+      const aad = secretAad('proxy', id, 'sshPassword');
+      expect(decryptSecret(readFileSync(keyFile), row!.enc!, aad)).toBe(SSH_PASSWORD);
+      expect(() => decryptSecret(oldKey, row!.enc!, aad)).toThrow();
+    } finally {
+      await after.close();
+    }
   });
 
   it('refuses politely while a server holds the data dir (PGlite only)', async () => {

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerSecretCommands } from './cli/secret-commands';
 import { CliError, registerUserCommands } from './cli/user-commands';
 import { ConfigError, loadConfig } from './config';
 import { DataDirLockedError } from './lib/data-dir-lock';
@@ -11,7 +12,7 @@ const program = new Command()
   )
   .showHelpAfterError();
 
-registerUserCommands(program, async () => {
+async function openCliStore() {
   const config = loadConfig();
   try {
     return await openStore(config);
@@ -26,7 +27,10 @@ registerUserCommands(program, async () => {
     }
     throw error;
   }
-});
+}
+
+registerUserCommands(program, openCliStore);
+registerSecretCommands(program, openCliStore);
 
 try {
   await program.parseAsync(process.argv);

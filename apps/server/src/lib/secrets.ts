@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /**
@@ -71,17 +71,8 @@ export function loadOrCreateKey(path: string): Buffer {
 }
 
 function createKeyFile(path: string): Buffer {
-  const key = randomBytes(KEY_BYTES);
   try {
-    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    // 'wx' fails if another process created the file meanwhile; we then read theirs.
-    const fd = openSync(path, 'wx', 0o600);
-    try {
-      writeSync(fd, key);
-    } finally {
-      closeSync(fd);
-    }
-    return key;
+    return writeKeyFile(path, randomBytes(KEY_BYTES));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(path);
     throw new SecretKeyError(
@@ -90,6 +81,29 @@ function createKeyFile(path: string): Buffer {
       { cause: error },
     );
   }
+}
+
+/**
+ * Writes a key to a file that must not exist yet (mode 0600, flushed to disk before returning),
+ * so a crash never leaves a half-written key behind a database that already uses it.
+ */
+export function writeKeyFile(path: string, key: Buffer): Buffer {
+  checkKey(key);
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  // 'wx' fails if another process created the file meanwhile.
+  const fd = openSync(path, 'wx', 0o600);
+  try {
+    writeSync(fd, key);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  return key;
+}
+
+/** A fresh random key, for rotation. */
+export function newSecretKey(): Buffer {
+  return randomBytes(KEY_BYTES);
 }
 
 function checkKey(key: Uint8Array): void {

@@ -1,0 +1,103 @@
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { proxyConfigurations } from '../../db/schema';
+import {
+  decryptSecret,
+  encryptSecret,
+  loadOrCreateKey,
+  newSecretKey,
+  secretAad,
+} from '../../lib/secrets';
+import { createTestApp, type TTestApp } from '../../test-support/test-app';
+import { testDatabaseKinds } from '../../test-support/test-database';
+import { createProxy, SSH_PASSWORD, signedInClient } from '../proxies/proxies-test-helpers';
+import { rotateSecretKey, SecretRotationError } from './secret-rotation';
+import { createSecretsRepository } from './secrets.repository';
+
+describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
+  let t: TTestApp;
+  let keyFile: string;
+  beforeAll(async () => {
+    keyFile = join(mkdtempSync(join(tmpdir(), 'portico-rotate-')), 'secret.key');
+    t = await createTestApp(kind, { deploy: { secretKeyFile: keyFile, workers: 0 } });
+  });
+  afterAll(async () => t?.close());
+
+  const stored = async () =>
+    (
+      await t.database.db
+        .select({ id: proxyConfigurations.id, enc: proxyConfigurations.sshPasswordEnc })
+        .from(proxyConfigurations)
+    ).filter((r) => r.enc !== null) as { id: string; enc: string }[];
+  const readsWith = (key: Buffer, row: { id: string; enc: string }) =>
+    decryptSecret(key, row.enc, secretAad('proxy', row.id, 'sshPassword'));
+
+  it('re-encrypts every password with a new key, keeping the old key beside it', async () => {
+    const { client } = await signedInClient(t);
+    await createProxy(client);
+    await createProxy(client, { sshPassword: 'another-Password-2' });
+    const oldKey = loadOrCreateKey(keyFile);
+    const before = await stored();
+    expect(before.length).toBeGreaterThanOrEqual(2);
+
+    const result = await rotateSecretKey(keyFile, createSecretsRepository(t.database.db));
+    expect(result).toMatchObject({ rotated: before.length, resumed: false });
+
+    const newKey = readFileSync(keyFile);
+    expect(newKey.equals(oldKey)).toBe(false);
+    expect(readFileSync(result.previousKeyFile).equals(oldKey)).toBe(true);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(statSync(result.previousKeyFile).mode & 0o777).toBe(0o600);
+    expect(existsSync(`${keyFile}.next`)).toBe(false);
+    const after = await stored();
+    for (const row of after) {
+      expect(() => readsWith(oldKey, row)).toThrow();
+      expect(['another-Password-2', SSH_PASSWORD]).toContain(readsWith(newKey, row));
+    }
+  });
+
+  it('finishes a rotation cut between the database switch and the key file swap', async () => {
+    const repository = createSecretsRepository(t.database.db);
+    const current = readFileSync(keyFile);
+    const pending = newSecretKey();
+    // What a crash after the transaction leaves: rows under `pending`, `.next` holding it.
+    const rows = await stored();
+    await repository.replaceProxyPasswords(
+      rows.map((row) => {
+        const aad = secretAad('proxy', row.id, 'sshPassword');
+        const plain = decryptSecret(current, row.enc, aad);
+        return { id: row.id, previous: row.enc, next: encryptSecret(pending, plain, aad) };
+      }),
+    );
+    writeFileSync(`${keyFile}.next`, pending, { mode: 0o600 });
+    const result = await rotateSecretKey(keyFile, repository);
+    expect(result.resumed).toBe(true);
+    expect(readFileSync(keyFile).equals(pending)).toBe(true);
+    for (const row of await stored()) expect(readsWith(pending, row)).toBeTruthy();
+  });
+
+  it('changes nothing when a stored value does not decrypt, and names it', async () => {
+    const { client } = await signedInClient(t);
+    const { id, input } = await createProxy(client);
+    const rows = await stored();
+    const target = rows.find((r) => r.id === id)!;
+    const flipped = Buffer.from(target.enc, 'base64');
+    flipped[flipped.length - 1]! ^= 0x01;
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ sshPasswordEnc: flipped.toString('base64') })
+      .where(eq(proxyConfigurations.id, id));
+    const keyBefore = readFileSync(keyFile);
+    const storedBefore = await stored();
+
+    const attempt = rotateSecretKey(keyFile, createSecretsRepository(t.database.db));
+    await expect(attempt).rejects.toThrow(SecretRotationError);
+    await expect(attempt).rejects.toThrow(input.domain);
+    expect(readFileSync(keyFile).equals(keyBefore)).toBe(true);
+    expect(existsSync(`${keyFile}.next`)).toBe(false);
+    expect(await stored()).toEqual(storedBefore);
+  });
+});
