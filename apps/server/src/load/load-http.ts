@@ -40,6 +40,10 @@ export class LoadClient {
     return copy;
   }
 
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
   close(): void {
     this.agent.destroy();
   }
@@ -61,7 +65,7 @@ export class LoadClient {
     const payload = body === undefined ? undefined : JSON.stringify(body);
     const headers: Record<string, string> = { 'accept-language': 'en' };
     if (this.cookies.size > 0) {
-      headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+      headers.cookie = this.cookieHeader();
     }
     if (method !== 'GET' && this.csrfToken) headers['x-csrf-token'] = this.csrfToken;
     if (payload !== undefined) {

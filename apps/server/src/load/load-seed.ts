@@ -30,13 +30,15 @@ export interface TSeededSession {
   proxies: TSeededProxy[];
 }
 
-// Addresses from the documentation ranges: nothing is ever deployed to them (edit does not deploy).
-const SERVER_IP = '203.0.113.10';
+// Nothing in the mix deploys (edit only stores). Should anything start a run all the same, it
+// meets a refused connection on this machine (nothing listens on port 9): no traffic leaves it.
+const SERVER_IP = '127.0.0.1';
+const SSH_PORT = 9;
 export const TARGETS = ['http://10.0.0.5:8080', 'http://10.0.0.5:8081'] as const;
 
 // Shaped like the engine's own lines (connect, nginx, certbot, verify), so rows weigh the same.
 const LINES = [
-  'Connecting to 203.0.113.10:22 as root',
+  'Connecting to 127.0.0.1:9 as root',
   'Connected; host key SHA256:q3PnJ7bYkU0bM3o7tqQ3QzZpVqg4o8l8F0c3r9i2XkE pinned',
   'Checking nginx: nginx version: nginx/1.22.1',
   'Writing /etc/nginx/sites-available/proxy-{domain} (HTTP, ACME webroot)',
@@ -58,7 +60,9 @@ async function seedLogs(db: TDb, session: TSeededSession, proxy: TSeededProxy, l
     requestedBy: session.userId,
     language: 'en',
   });
-  await deployments.update(run.id, { status: 'running', startedAt: new Date() });
+  // Finished at once: a queued or running run with no job behind it is what the reaper looks for
+  // (it would re-queue it), so the lines are written to a run that is already over.
+  await deployments.update(run.id, { status: 'completed', startedAt: new Date() });
   for (let i = 0; i < lines; i++) {
     const message = LINES[i % LINES.length]!.replaceAll('{domain}', proxy.domain);
     await deployments.addLog({
@@ -79,7 +83,7 @@ async function seedLogs(db: TDb, session: TSeededSession, proxy: TSeededProxy, l
     lastDeployedAt: now,
     deployedSnapshot: row ? snapshotOf(row) : null,
   });
-  await deployments.update(run.id, { status: 'completed', finishedAt: now });
+  await deployments.update(run.id, { finishedAt: now });
 }
 
 function expectStatus(what: string, r: { status: number; json: unknown }, want: number) {
@@ -119,7 +123,7 @@ export async function seedSession(
       serverIp: SERVER_IP,
       domain: `s${index}-p${p}-${tag}.example.com`,
       sshUser: 'root',
-      sshPort: 22,
+      sshPort: SSH_PORT,
       sshPassword: 'Load-ssh-pass-1',
       email: `${username}@example.test`,
       targetServer: TARGETS[0],

@@ -1,0 +1,112 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../apps/server/src/db/client';
+import { KINDS, percentile, runMix, type TMixResult } from '../apps/server/src/load/load-mix';
+import { seedSessions, type TSeededSession } from '../apps/server/src/load/load-seed';
+import { captureFloorData } from './lib/load-floor';
+import { postgresUnavailable, scratchDatabase } from './lib/load-postgres';
+import { startTsServer } from './lib/process';
+import type { TBenchmark, TFigure } from './run';
+
+/**
+ * 200 signed-in users at once on PostgreSQL, each with its own session, connection and address,
+ * doing what the web app does (home list, details, deployment log, edit-and-save) one request
+ * after another for 60 s. Portico runs as a process of its own (src/main.ts through tsx, as the
+ * other benchmarks); the load comes from this process. Floor: the same sessions and mix against
+ * a bare Fastify process answering Portico's own answers from memory (load-floor-server.ts).
+ */
+
+const SHAPE = { sessions: 200, proxiesPerSession: 3, logLinesPerProxy: 30 };
+const DURATION_MS = 60_000;
+
+function describeRun(who: string, r: TMixResult) {
+  const kinds = KINDS.map((k) => `${k} ${r.byKind[k].requests}`).join(', ');
+  console.info(
+    `  ${who}: ${r.requests} requests in ${(r.elapsedMs / 1000).toFixed(1)} s (${kinds})`,
+  );
+  for (const e of r.firstErrors) console.info(`    error: ${e}`);
+}
+
+async function onPortico(
+  dataDir: string,
+  floorFile: string,
+): Promise<{ result: TMixResult; sessions: TSeededSession[] }> {
+  const scratch = await scratchDatabase();
+  const portico = await startTsServer('apps/server/src/main.ts', {
+    LOG_LEVEL: 'info',
+    DATABASE_URL: scratch.url,
+    PORTICO_DATA_DIR: dataDir,
+  });
+  // This process writes the seeded deployment logs through the same database.
+  const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 4 });
+  let sessions: TSeededSession[] = [];
+  try {
+    const seeding = performance.now();
+    sessions = await seedSessions(new URL(portico.url), database.db, SHAPE);
+    const seconds = ((performance.now() - seeding) / 1000).toFixed(1);
+    console.info(
+      `  seeded ${SHAPE.sessions} users × ${SHAPE.proxiesPerSession} proxies × ${SHAPE.logLinesPerProxy} log lines in ${seconds} s`,
+    );
+    const result = await runMix(sessions, { durationMs: DURATION_MS });
+    describeRun('Portico', result);
+    await captureFloorData(sessions, floorFile);
+    return { result, sessions };
+  } finally {
+    for (const s of sessions) s.client.close();
+    await database.close();
+    await portico.stop();
+    await scratch.drop();
+  }
+}
+
+async function onFloor(floorFile: string, sessions: TSeededSession[]): Promise<TMixResult> {
+  const floor = await startTsServer('bench/load-floor-server.ts', { FLOOR_DATA: floorFile });
+  const pointed = sessions.map((s) => ({ ...s, client: s.client.pointedAt(new URL(floor.url)) }));
+  try {
+    const result = await runMix(pointed, { durationMs: DURATION_MS });
+    describeRun('floor', result);
+    return result;
+  } finally {
+    for (const s of pointed) s.client.close();
+    await floor.stop();
+  }
+}
+
+const unavailable = await postgresUnavailable();
+
+export const benchmark: TBenchmark = {
+  name: `Load: ${SHAPE.sessions} signed-in sessions, list/details/logs/edit for ${DURATION_MS / 1000} s (PostgreSQL)`,
+  unavailable,
+  async run(): Promise<TFigure[]> {
+    const dir = mkdtempSync(join(tmpdir(), 'portico-bench-load-'));
+    try {
+      const floorFile = join(dir, 'floor.json');
+      const { result: app, sessions } = await onPortico(join(dir, 'data'), floorFile);
+      const floor = await onFloor(floorFile, sessions);
+      return [
+        {
+          label: 'requests/s',
+          value: app.requests / (app.elapsedMs / 1000),
+          floor: floor.requests / (floor.elapsedMs / 1000),
+          unit: '',
+        },
+        { label: 'errors', value: app.errors, floor: floor.errors, unit: '' },
+        {
+          label: 'latency p50',
+          value: percentile(app.latenciesMs, 0.5),
+          floor: percentile(floor.latenciesMs, 0.5),
+          unit: ' ms',
+        },
+        {
+          label: 'latency p99',
+          value: percentile(app.latenciesMs, 0.99),
+          floor: percentile(floor.latenciesMs, 0.99),
+          unit: ' ms',
+        },
+      ];
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
