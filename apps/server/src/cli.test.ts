@@ -11,7 +11,7 @@ import { decryptSecret, secretAad } from './lib/secrets';
 import { createProxy, SSH_PASSWORD, signedInClient } from './modules/proxies/proxies-test-helpers';
 import { openStore } from './runtime';
 import { runTs } from './test-support/spawn';
-import { TEST_SESSION_SECRET } from './test-support/test-app';
+import { TEST_SESSION_SECRET, type TTestApp } from './test-support/test-app';
 import { TestClient } from './test-support/test-client';
 import {
   createTestDatabase,
@@ -47,8 +47,8 @@ describe.each(testDatabaseKinds())('portico CLI on %s', { timeout: 120_000 }, (k
 
   const cli = (args: string[], input?: string) => runTs('src/cli.ts', args, { env, input });
 
-  /** Signs in through the real app on the same store, as a browser would. */
-  async function canLogIn(identifier: string, password: string): Promise<number> {
+  /** The real app on the same store the CLI uses, as the server would open it, then closed. */
+  async function withApp<T>(work: (t: TTestApp) => Promise<T>): Promise<T> {
     const store = await openStore(loadConfig(env));
     try {
       const app = await buildApp({
@@ -58,14 +58,21 @@ describe.each(testDatabaseKinds())('portico CLI on %s', { timeout: 120_000 }, (k
         logger: false,
         webRoot: null,
         sessionSweepIntervalMs: 0,
+        deploy: { secretKeyFile: join(dataDir, 'secret.key'), workers: 0 },
       });
-      const status = (await new TestClient(app).login(identifier, password)).statusCode;
-      await app.close();
-      return status;
+      try {
+        return await work({ app, database: store.database, close: () => app.close() });
+      } finally {
+        await app.close();
+      }
     } finally {
       await store.close();
     }
   }
+
+  /** Signs in through the real app on the same store, as a browser would. */
+  const canLogIn = (identifier: string, password: string) =>
+    withApp(async ({ app }) => (await new TestClient(app).login(identifier, password)).statusCode);
 
   it('creates an admin with the password from stdin and lists it', async () => {
     const created = await cli(
@@ -119,24 +126,10 @@ describe.each(testDatabaseKinds())('portico CLI on %s', { timeout: 120_000 }, (k
 
   it('rotates the secret key: stored passwords read with the new key only', async () => {
     const keyFile = join(dataDir, 'secret.key');
-    const store = await openStore(loadConfig(env));
-    let id: string;
-    try {
-      const app = await buildApp({
-        config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
-        database: store.database,
-        sessionSecret: TEST_SESSION_SECRET,
-        logger: false,
-        webRoot: null,
-        sessionSweepIntervalMs: 0,
-        deploy: { secretKeyFile: keyFile, workers: 0 },
-      });
-      const { client } = await signedInClient({ app, database: store.database, close: app.close });
-      id = (await createProxy(client)).id;
-      await app.close();
-    } finally {
-      await store.close();
-    }
+    const id = await withApp(async (t) => {
+      const { client } = await signedInClient(t);
+      return (await createProxy(client)).id;
+    });
     const oldKey = readFileSync(keyFile);
     const rotated = await cli(['secrets', 'rotate-key']);
     expect(rotated.stderr).toBe('');
