@@ -3,14 +3,12 @@ import { type TLoginInput, ZLoginInput } from '@portico/shared/auth/schemas';
 import { LogInIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
-import { Spinner } from '@/components/ui/spinner';
-import { toast } from '@/hooks/use-toast';
-import { applyServerIssues, errorDescription, fieldErrorText } from '@/lib/form-errors';
+import { fieldErrorText } from '@/lib/form-errors';
 import { useLogin } from '../api/login';
+import { AuthSubmitButton, useAuthSubmit } from './auth-form-parts';
 
 const FIELDS = ['identifier', 'password'] as const;
 
@@ -24,21 +22,11 @@ export function LoginForm() {
   });
   const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await loginMutation.mutateAsync(values);
-      toast({
-        title: t('landing.login.success'),
-        description: t('landing.login.successDescription'),
-      });
-    } catch (error) {
-      applyServerIssues(error, form.setError, FIELDS);
-      toast({
-        variant: 'destructive',
-        title: t('landing.login.failed'),
-        description: errorDescription(error, t, t('landing.login.failed')),
-      });
-    }
+  const onSubmit = useAuthSubmit({
+    form,
+    prefix: 'landing.login',
+    send: (values) => loginMutation.mutateAsync(values),
+    fields: FIELDS,
   });
 
   const pending = loginMutation.isPending;
@@ -74,10 +62,7 @@ export function LoginForm() {
           <PasswordInput {...aria} autoComplete="current-password" {...form.register('password')} />
         )}
       </Field>
-      <Button type="submit" className="mt-2 w-full" disabled={pending}>
-        {pending ? <Spinner className="text-current" /> : <LogInIcon aria-hidden="true" />}
-        {pending ? t('landing.login.submitting') : t('landing.login.submit')}
-      </Button>
+      <AuthSubmitButton pending={pending} prefix="landing.login" icon={LogInIcon} />
     </form>
   );
 }

@@ -3,14 +3,12 @@ import { type TRegisterForm, ZRegisterForm } from '@portico/shared/auth/schemas'
 import { UserPlusIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
-import { Spinner } from '@/components/ui/spinner';
-import { toast } from '@/hooks/use-toast';
-import { applyServerIssues, errorDescription, fieldErrorText } from '@/lib/form-errors';
+import { fieldErrorText } from '@/lib/form-errors';
 import { useRegister } from '../api/register';
+import { AuthSubmitButton, useAuthSubmit } from './auth-form-parts';
 
 const FIELDS = ['username', 'email', 'password', 'confirmPassword'] as const;
 const FIELD_BY_CODE = { username_taken: 'username', email_taken: 'email' } as const;
@@ -25,21 +23,13 @@ export function RegisterForm() {
   });
   const { errors } = form.formState;
 
-  const onSubmit = form.handleSubmit(async ({ username, email, password }) => {
-    try {
-      await registerMutation.mutateAsync({ username, email, password });
-      toast({
-        title: t('landing.register.success'),
-        description: t('landing.register.successDescription'),
-      });
-    } catch (error) {
-      applyServerIssues(error, form.setError, FIELDS, FIELD_BY_CODE);
-      toast({
-        variant: 'destructive',
-        title: t('landing.register.failed'),
-        description: errorDescription(error, t, t('landing.register.failed')),
-      });
-    }
+  const onSubmit = useAuthSubmit({
+    form,
+    prefix: 'landing.register',
+    send: ({ username, email, password }) =>
+      registerMutation.mutateAsync({ username, email, password }),
+    fields: FIELDS,
+    fieldByCode: FIELD_BY_CODE,
   });
 
   const pending = registerMutation.isPending;
@@ -105,10 +95,7 @@ export function RegisterForm() {
           />
         )}
       </Field>
-      <Button type="submit" className="mt-2 w-full" disabled={pending}>
-        {pending ? <Spinner className="text-current" /> : <UserPlusIcon aria-hidden="true" />}
-        {pending ? t('landing.register.submitting') : t('landing.register.submit')}
-      </Button>
+      <AuthSubmitButton pending={pending} prefix="landing.register" icon={UserPlusIcon} />
     </form>
   );
 }

@@ -1,0 +1,55 @@
+import type { LucideIcon } from 'lucide-react';
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { applyServerIssues, errorDescription } from '@/lib/form-errors';
+
+type TAuthPrefix = 'landing.login' | 'landing.register';
+
+/**
+ * The submit both landing forms share: call the API, toast success, or place the server's
+ * field messages on their inputs and toast why it failed (spec §5 texts under `prefix`).
+ */
+export function useAuthSubmit<T extends FieldValues>(options: {
+  form: UseFormReturn<T>;
+  prefix: TAuthPrefix;
+  send: (values: T) => Promise<unknown>;
+  fields: readonly Path<T>[];
+  fieldByCode?: Partial<Record<string, Path<T>>>;
+}) {
+  const { t } = useTranslation();
+  const { form, prefix, send, fields, fieldByCode } = options;
+  return form.handleSubmit(async (values) => {
+    try {
+      await send(values);
+      toast({ title: t(`${prefix}.success`), description: t(`${prefix}.successDescription`) });
+    } catch (error) {
+      applyServerIssues(error, form.setError, fields, fieldByCode);
+      toast({
+        variant: 'destructive',
+        title: t(`${prefix}.failed`),
+        description: errorDescription(error, t, t(`${prefix}.failed`)),
+      });
+    }
+  });
+}
+
+export function AuthSubmitButton({
+  pending,
+  prefix,
+  icon: Icon,
+}: {
+  pending: boolean;
+  prefix: TAuthPrefix;
+  icon: LucideIcon;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Button type="submit" className="mt-2 w-full" disabled={pending}>
+      {pending ? <Spinner className="text-current" /> : <Icon aria-hidden="true" />}
+      {pending ? t(`${prefix}.submitting`) : t(`${prefix}.submit`)}
+    </Button>
+  );
+}
