@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ZEmail } from '../auth/schemas';
 import {
+  ZCertificateEmail,
   ZDomain,
   ZLogLevel,
   ZPort,
@@ -30,7 +30,7 @@ export const ZSaveProxyInput = z.object({
   sshPort: ZPort.default(22),
   // Optional only when resuming a configuration that already holds a password.
   sshPassword: ZSshPassword.optional(),
-  email: ZEmail,
+  email: ZCertificateEmail,
   targetServer: ZTargetServer.optional(),
   // What the SSH test observed; pinned on save (trust on first use).
   hostKeyFingerprint: ZHostKeyFingerprint.optional(),

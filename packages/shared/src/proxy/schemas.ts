@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { ZEmail } from '../auth/schemas';
-import { isDomain, isHost, isHttpUrl, isIpv4, isManualDestination } from '../validation/rules';
+import {
+  isCertificateEmail,
+  isDomain,
+  isHost,
+  isHttpUrl,
+  isIpv4,
+  isManualDestination,
+} from '../validation/rules';
 
 // Messages are translation keys (see ../locales). Server and wizard share these schemas.
 
@@ -35,13 +42,16 @@ export const ZTargetServer = ZRequiredText('validation.target.required').refine(
   'validation.target.invalid',
 );
 
+/** The certificate e-mail: a valid address that certbot cannot mistake for anything else. */
+export const ZCertificateEmail = ZEmail.refine(isCertificateEmail, 'validation.email.invalid');
+
 /** Step one of the wizard (spec §3 server info form, §5 server info). */
 export const ZServerInfoInput = z.object({
   serverIp: ZServerIp,
   domain: ZDomain,
   sshUser: ZSshUser.default('root'),
   sshPassword: ZSshPassword,
-  email: ZEmail,
+  email: ZCertificateEmail,
 });
 export type TServerInfoInput = z.infer<typeof ZServerInfoInput>;
 

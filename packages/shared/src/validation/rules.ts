@@ -14,6 +14,9 @@ const IPV4_SHAPE = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 const DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const HOST_WITH_PORT = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 const HTTP_URL = /^https?:\/\/\S+$/i;
+const TARGET_URL = /^https?:\/\/([A-Za-z0-9.-]+)(?::([0-9]{1,5}))?(\/[A-Za-z0-9._~/-]*)?$/i;
+/** Longest target or destination endpoint, as the deployment's own check. */
+export const TARGET_MAX = 2048;
 
 /** Four dot-separated groups of 1 to 3 digits, each 0 to 255. */
 export function isIpv4(value: string): boolean {
@@ -29,20 +32,19 @@ export function isDomain(value: string): boolean {
   return labels.every((label) => label.length <= DOMAIN_LABEL_MAX && DOMAIN_LABEL.test(label));
 }
 
-/** An IPv4 address or a host name (one or more labels). */
+/** An IPv4 address or a host name (one or more labels, the last one not all digits). */
 export function isHost(value: string): boolean {
   if (isIpv4(value)) return true;
-  if (/^[\d.]+$/.test(value)) return false;
   if (value.length > DOMAIN_MAX) return false;
-  return value
-    .split('.')
-    .every((label) => label.length <= DOMAIN_LABEL_MAX && DOMAIN_LABEL.test(label));
+  const labels = value.split('.');
+  if (/^\d+$/.test(labels.at(-1) ?? '')) return false;
+  return labels.every((label) => label.length <= DOMAIN_LABEL_MAX && DOMAIN_LABEL.test(label));
 }
 
 /** Manual destination (spec §5): an IPv4, an http/https URL without spaces, or host[:port]. */
 export function isManualDestination(value: string): boolean {
   const v = value.trim();
-  if (v === '') return false;
+  if (v === '' || v.length > TARGET_MAX) return false;
   if (isIpv4(v)) return true;
   if (HTTP_URL.test(v)) return isHttpUrl(v);
   if (!HOST_WITH_PORT.test(v)) return false;
@@ -51,14 +53,43 @@ export function isManualDestination(value: string): boolean {
   return isHost(host);
 }
 
+/**
+ * An http/https URL the deployment can put in `proxy_pass` as it is: scheme, host, optional port
+ * and a path of letters, digits and . _ ~ / - only, without empty, `.` or `..` segments. No user
+ * info, query, fragment, percent-escapes or characters a URL parser would quietly map to ASCII
+ * (the server's allowlist, deploy/validate.ts, refuses the same things).
+ */
 export function isHttpUrl(value: string): boolean {
-  if (!HTTP_URL.test(value)) return false;
-  try {
-    const url = new URL(value);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && isHost(url.hostname);
-  } catch {
-    return false;
-  }
+  if (value.length > TARGET_MAX) return false;
+  const match = TARGET_URL.exec(value);
+  if (!match) return false;
+  const [, host = '', port, path = ''] = match;
+  if (!isHost(host)) return false;
+  if (port !== undefined && !isPort(Number(port))) return false;
+  const segments = path.split('/').slice(1);
+  if (segments.at(-1) === '') segments.pop();
+  return segments.every((segment) => segment !== '' && segment !== '.' && segment !== '..');
+}
+
+const EMAIL_LOCAL = /^[A-Za-z0-9_%+][A-Za-z0-9_%+-]*(?:\.[A-Za-z0-9_%+-]+)*$/;
+
+/**
+ * The certificate e-mail, narrower than an account e-mail: what certbot and every CA accept and
+ * what the deployment's own check (deploy/validate.ts assertEmail) lets through. No quotes, no
+ * leading dash (certbot would read it as an option), a host name after the @.
+ */
+export function isCertificateEmail(value: string): boolean {
+  const at = value.lastIndexOf('@');
+  const local = value.slice(0, at);
+  const host = value.slice(at + 1);
+  return (
+    value.length <= 254 &&
+    at >= 1 &&
+    local.length <= 64 &&
+    EMAIL_LOCAL.test(local) &&
+    isDomain(host) &&
+    !/^\d+$/.test(host.split('.').at(-1) ?? '')
+  );
 }
 
 export function isPort(value: number): boolean {
