@@ -18,6 +18,20 @@ export interface TWsGatewayOptions {
 // RFC 6455 1008: policy violation. Sent without any data when the caller may not watch.
 export const WS_POLICY_VIOLATION = 1008;
 
+const SESSION_ENDING = new Set(['/api/logout', '/api/login', '/api/register']);
+const ROLE_CHANGE = '/api/admin/users/:id/role';
+
+/** Adds the socket under key; the returned function takes it out again. */
+function track(map: Map<string, Set<WebSocket>>, key: string, socket: WebSocket): () => void {
+  const set = map.get(key) ?? new Set();
+  set.add(socket);
+  map.set(key, set);
+  return () => {
+    set.delete(socket);
+    if (set.size === 0 && map.get(key) === set) map.delete(key);
+  };
+}
+
 /** A browser always sends Origin on a WebSocket: it must name this very host (no CSWSH). */
 function checkOrigin(request: FastifyRequest): void {
   const origin = request.headers.origin;
@@ -39,6 +53,10 @@ function checkOrigin(request: FastifyRequest): void {
 export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions) {
   await app.register(websocket, { options: { maxPayload: 4096 } });
   const bySession = new Map<string, Set<WebSocket>>();
+  const byAdmin = new Map<string, Set<WebSocket>>();
+  const closeAll = (sockets: Set<WebSocket> | undefined, reason: string) => {
+    for (const socket of sockets ?? []) socket.close(WS_POLICY_VIOLATION, reason);
+  };
 
   app.get(
     '/ws',
@@ -50,22 +68,18 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
     async (socket, request) => {
       const parsed = ZUuid.safeParse((request.query as { configId?: string }).configId);
       const user = request.user!;
-      let allowed = parsed.success;
-      if (parsed.success) {
-        allowed = await options.proxies.load(parsed.data, user).then(
-          () => true,
-          () => false,
-        );
-      }
-      if (!parsed.success || !allowed) {
+      const row = parsed.success
+        ? await options.proxies.load(parsed.data, user).catch(() => undefined)
+        : undefined;
+      if (!parsed.success || !row) {
         socket.close(WS_POLICY_VIOLATION, 'not allowed');
         return;
       }
       const configId = parsed.data;
       const sid = request.session.sessionId;
-      const set = bySession.get(sid) ?? new Set();
-      set.add(socket);
-      bySession.set(sid, set);
+      const untrack = [track(bySession, sid, socket)];
+      // Watching someone else's proxy rests on the admin role: losing it ends the stream.
+      if (row.userId !== user.id) untrack.push(track(byAdmin, user.id, socket));
 
       const send = (message: TWsMessage) => {
         if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
@@ -78,8 +92,7 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
       });
       socket.on('close', () => {
         unsubscribe();
-        set.delete(socket);
-        if (set.size === 0) bySession.delete(sid);
+        for (const done of untrack) done();
       });
 
       try {
@@ -108,17 +121,25 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
     },
   );
 
-  // Signing out closes that session's sockets: the stream must not outlive the session.
+  // A session ends on sign-out, and on sign-in or registration from the same browser (the
+  // session is replaced): its sockets must not outlive it.
   app.addHook('onRequest', async (request) => {
-    if (request.method === 'POST' && request.routeOptions.url === '/api/logout') {
+    if (request.method === 'POST' && SESSION_ENDING.has(request.routeOptions.url ?? '')) {
       (request as { endingSession?: string }).endingSession = request.session?.sessionId;
     }
   });
   app.addHook('onResponse', async (request, reply) => {
+    if (reply.statusCode >= 400) return;
     const sid = (request as { endingSession?: string }).endingSession;
-    if (!sid || reply.statusCode >= 400) return;
-    for (const socket of bySession.get(sid) ?? []) socket.close(WS_POLICY_VIOLATION, 'signed out');
-    bySession.delete(sid);
+    if (sid) {
+      closeAll(bySession.get(sid), 'session ended');
+      bySession.delete(sid);
+    }
+    if (request.method === 'PATCH' && request.routeOptions.url === ROLE_CHANGE) {
+      const { id } = request.params as { id: string };
+      if ((request.body as { role?: string }).role !== 'admin')
+        closeAll(byAdmin.get(id), 'demoted');
+    }
   });
   app.addHook('onClose', async () => {
     for (const set of bySession.values()) for (const socket of set) socket.terminate();
