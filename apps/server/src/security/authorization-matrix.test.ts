@@ -1,7 +1,7 @@
 // Issue 8 part 1: every route Fastify serves, called for real by a signed-out visitor, the owner
 // of the resources aimed at, another user and an admin; on PGlite and on PostgreSQL when
 // TEST_DATABASE_URL is set. A route without a row in authorization-table.ts fails here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SSH_PASSWORD } from '../modules/proxies/proxies-test-helpers';
 import { cookieHeader, statuses, watch } from '../realtime/ws-test-helpers';
 import type { TestClient } from '../test-support/test-client';
@@ -17,30 +17,21 @@ import {
   type TMatrixRow,
   WS_REPLAYED,
 } from './authorization-table';
-import {
-  createMatrixWorld,
-  send,
-  settled,
-  snapshot,
-  type TMatrixWorld,
-} from './authorization-world';
+import { send, settled, snapshot, type TMatrixWorld, useMatrixWorld } from './authorization-world';
 
 const REFUSED = new Set([401, 403, 404]);
 
 describe.each(testDatabaseKinds())('authorization matrix on %s', (kind) => {
   let w: TMatrixWorld;
-  let base: string;
-  beforeAll(async () => {
-    w = await createMatrixWorld(kind);
-    base = await w.t.app.listen({ port: 0, host: '127.0.0.1' });
+  useMatrixWorld(kind, (world) => {
+    w = world;
   });
-  afterAll(async () => w?.close());
 
   /** The socket cell: the refused upgrade's status, the close code, or WS_REPLAYED. */
   async function socketCell(client: TestClient, actor: TActor): Promise<number> {
-    const headers: Record<string, string> = { origin: base };
+    const headers: Record<string, string> = { origin: w.base };
     if (actor !== 'anonymous') headers.cookie = cookieHeader(client.cookies);
-    const socket = watch(base, w.proxy.id, headers);
+    const socket = watch(w.base, w.proxy.id, headers);
     if (!(await socket.opened)) return (await socket.ended).httpStatus ?? 0;
     const first = await Promise.race([
       socket.ended.then((end) => end.code),

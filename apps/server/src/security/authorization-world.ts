@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { createProxy, signedInClient } from '../modules/proxies/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../test-support/test-app';
 import { newCredentials, TestClient } from '../test-support/test-client';
@@ -24,6 +25,8 @@ export const LOCAL_SERVER = { serverIp: '127.0.0.1', sshPort: 1 };
 
 export interface TMatrixWorld {
   t: TTestApp;
+  /** http://127.0.0.1:PORT: the app also listens, for the WebSocket. */
+  base: string;
   routes: TRoute[];
   clients: Record<TSignedInActor, TestClient>;
   usernames: Record<TSignedInActor, string>;
@@ -90,6 +93,7 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
 
   return {
     t,
+    base: await t.app.listen({ port: 0, host: '127.0.0.1' }),
     routes: recorder.routes(),
     clients,
     usernames,
@@ -112,6 +116,16 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
       rmSync(keyDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The world for one describe block: built before its tests, closed after them. */
+export function useMatrixWorld(kind: TDatabaseKind, ready: (world: TMatrixWorld) => void) {
+  let world: TMatrixWorld | undefined;
+  beforeAll(async () => {
+    world = await createMatrixWorld(kind);
+    ready(world);
+  });
+  afterAll(async () => world?.close());
 }
 
 /** Sends a cell's request; writes carry the client's own valid CSRF token. */
