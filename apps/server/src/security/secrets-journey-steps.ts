@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import { eq } from 'drizzle-orm';
+import type { TLab } from '../../../../testbed/src/lab';
 import { openDatabase } from '../db/client';
 import { proxyConfigurations } from '../db/schema';
 import type { HttpClient } from '../modules/deployments/lab-app-helpers';
@@ -78,4 +79,29 @@ export async function tamperStoredPassword(dataDir: string, id: string): Promise
   } finally {
     await database.close();
   }
+}
+
+/**
+ * Samples the command line and environment of every process on a lab server until stopped: a
+ * password handed to a remote command as an argument or variable would be visible to every user
+ * of that server (ps, /proc). Sampling can miss a short process; a hit is never a false alarm.
+ */
+export function sampleServerProcesses(lab: TLab, serverName: string) {
+  const samples: string[] = [];
+  let running = true;
+  const script =
+    'for p in /proc/[0-9]*; do tr "\\0" " " < $p/cmdline; echo; tr "\\0" " " < $p/environ; echo; done 2>/dev/null';
+  const loop = (async () => {
+    while (running) {
+      const r = await lab.exec(serverName, ['sh', '-c', script]);
+      samples.push(r.stdout);
+    }
+  })();
+  return {
+    async stop(): Promise<string[]> {
+      running = false;
+      await loop;
+      return samples;
+    },
+  };
 }

@@ -18,7 +18,7 @@ import {
   stopPortico,
   type TPorticoProcess,
 } from '../modules/deployments/lab-app-helpers';
-import { followRun, tamperStoredPassword } from './secrets-journey-steps';
+import { followRun, sampleServerProcesses, tamperStoredPassword } from './secrets-journey-steps';
 import {
   findIn,
   needlesFor,
@@ -144,8 +144,14 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
       hasSshPassword: true,
     });
 
+    const sampler = sampleServerProcesses(lab, server.name);
     const first = await followRun(client, id, `/api/deploy/${id}`, socketMessages);
+    const samples = await sampler.stop();
     expect(first.status, first.lines.join('\n')).toBe('completed');
+    // No process on the server had the password in its arguments or environment; the samples
+    // did see the run's own commands (sudo, as deploy gets root through it).
+    expect(samples.flatMap((p, i) => findIn(`server processes #${i}`, p, needles))).toEqual([]);
+    expect(samples.some((p) => /\bsudo\b/.test(p))).toBe(true);
     expect((await httpsGet(lab.status, server.address, domain(), '/')).status).toBe(200);
 
     const edited = await client.request('PUT', `/api/user/proxy-configurations/${id}`, {
@@ -170,6 +176,32 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
     const resumed = await client.request('POST', '/api/test-ssh', { ...ssh, configurationId: id });
     expect(resumed.json).toMatchObject({ connected: true });
     expect((await client.request('GET', '/api/user/proxy-configurations')).status).toBe(200);
+  });
+
+  it('refused requests holding the password answer 400 without quoting it', async () => {
+    const token = (await client.request('GET', '/api/csrf-token')).json.token as string;
+    const headers = { cookie: client.cookieHeader(), 'x-csrf-token': token };
+    const malformed = await fetch(`${client.base}/api/test-ssh`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: `{"serverIp":"${server.address}","username":"deploy","password":${JSON.stringify(password)}`,
+    });
+    expect(malformed.status).toBe(400);
+    const bad = { serverIp: server.address, username: 'deploy', password };
+    const refused = [
+      await client.request('POST', '/api/test-ssh', { ...bad, serverIp: `${server.address};id` }),
+      await client.request('POST', '/api/test-ssh', { ...bad, port: 'x' }),
+      await client.request('POST', '/api/proxy-configurations', {
+        serverIp: server.address,
+        domain: 'not a domain',
+        sshUser: 'deploy',
+        sshPassword: `${password}${'x'.repeat(1100)}`,
+        email: 'ops@example.com',
+        targetServer: target(),
+      }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([400, 400, 400]);
+    expect((await client.request('GET', '/api/user/proxy-configurations')).json).toHaveLength(1);
   });
 
   it('an altered ciphertext fails the redeploy with a clear line in the run language; nothing is stuck', async () => {
