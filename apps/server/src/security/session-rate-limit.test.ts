@@ -54,6 +54,10 @@ describe.each(testDatabaseKinds())('login throttling behind a proxy on %s', (kin
   }
   let byAddress: TTestApp;
   let byHops: TTestApp;
+  const trusting = [
+    ['the proxy address', () => byAddress],
+    ['a hop count of 1', () => byHops],
+  ] as const;
   beforeAll(async () => {
     byAddress = await appTrusting([PROXY]);
     byHops = await appTrusting(1);
@@ -62,10 +66,7 @@ describe.each(testDatabaseKinds())('login throttling behind a proxy on %s', (kin
     for (const t of apps) await t.close();
   });
 
-  it.each([
-    ['the proxy address', () => byAddress],
-    ['a hop count of 1', () => byHops],
-  ])(
+  it.each(trusting)(
     'trusting %s: made-up addresses before the real one do not reset the limit',
     async (_label, app) => {
       // The proxy appends the address it saw; everything before it is whatever the client sent.
@@ -75,10 +76,7 @@ describe.each(testDatabaseKinds())('login throttling behind a proxy on %s', (kin
     },
   );
 
-  it.each([
-    ['the proxy address', () => byAddress],
-    ['a hop count of 1', () => byHops],
-  ])(
+  it.each(trusting)(
     'trusting %s: two real clients behind the proxy have their own budgets',
     async (_label, app) => {
       const first = new TestClient(app().app, { remoteAddress: PROXY });
