@@ -28,8 +28,11 @@ function isFileTooLarge(error: unknown): boolean {
 export async function scriptsRoutes(app: FastifyInstance, options: TScriptsRoutesOptions) {
   // Multipart is accepted by this route only (the plugin is encapsulated here). One file, a few
   // small fields at most; anything beyond answers 413 through the error handler.
+  // preservePath: the name is checked as sent. Busboy otherwise keeps only the last path part,
+  // so `../../etc/x.sh` was accepted as `x.sh`; browsers never send a path, so one is refused.
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_SCRIPT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
+    preservePath: true,
   });
   const repository = createScriptsRepository(options.database.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
