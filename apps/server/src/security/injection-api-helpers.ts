@@ -162,7 +162,18 @@ const EXPLICIT: Record<TFieldKind, string[]> = {
     '10.0.0.5:',
     `http://10.0.0.5/${'a'.repeat(2100)}`,
   ],
-  scriptName: ['.hidden.sh', '-x.sh', '--help.sh', 'x.sh.sh.', 'x.bash', `${'a'.repeat(120)}.sh`],
+  scriptName: [
+    '.hidden.sh',
+    '-x.sh',
+    '--help.sh',
+    'x.sh.sh.',
+    'x.bash',
+    `${'a'.repeat(120)}.sh`,
+    '../../etc/cron.d/x.sh',
+    '/etc/profile.d/x.sh',
+    '..\\x.sh',
+    'C:\\x.sh',
+  ],
 };
 
 /** Values that are not strings or numbers at all, refused in every field. */
