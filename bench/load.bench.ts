@@ -21,10 +21,14 @@ const SHAPE = { sessions: 200, proxiesPerSession: 3, logLinesPerProxy: 30 };
 const DURATION_MS = 60_000;
 
 function describeRun(who: string, r: TMixResult) {
-  const kinds = KINDS.map((k) => `${k} ${r.byKind[k].requests}`).join(', ');
-  console.info(
-    `  ${who}: ${r.requests} requests in ${(r.elapsedMs / 1000).toFixed(1)} s (${kinds})`,
-  );
+  const seconds = (r.elapsedMs / 1000).toFixed(1);
+  console.info(`  ${who}: ${r.requests} requests in ${seconds} s; by kind: count, p50/p99 ms`);
+  const ms = (l: number[], q: number) => percentile(l, q).toFixed(0);
+  const kinds = KINDS.map((k) => {
+    const { requests, latenciesMs: l } = r.byKind[k];
+    return `${k} ${requests}, ${ms(l, 0.5)}/${ms(l, 0.99)}`;
+  });
+  console.info(`    ${kinds.join('; ')}`);
   for (const e of r.firstErrors) console.info(`    error: ${e}`);
 }
 

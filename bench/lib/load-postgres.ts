@@ -22,7 +22,9 @@ export async function postgresUnavailable(): Promise<string | undefined> {
     await onAdmin((database) => database.ping());
     return undefined;
   } catch (error) {
-    return `skipped: PostgreSQL is not reachable (${(error as Error).message}); ${hint}`;
+    // drizzle wraps the driver's error; its cause says why (ECONNREFUSED, auth, no database).
+    const why = ((error as Error).cause as Error | undefined)?.message ?? (error as Error).message;
+    return `skipped: PostgreSQL is not reachable (${why}); ${hint}`;
   }
 }
 

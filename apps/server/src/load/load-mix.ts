@@ -119,10 +119,16 @@ function requestFor(
   }
 }
 
+export interface TKindResult {
+  requests: number;
+  errors: number;
+  latenciesMs: number[];
+}
+
 export interface TMixResult {
   requests: number;
   errors: number;
-  byKind: Record<TKind, { requests: number; errors: number }>;
+  byKind: Record<TKind, TKindResult>;
   /** Per request, in milliseconds, from sending to the whole answer read. */
   latenciesMs: number[];
   elapsedMs: number;
@@ -150,8 +156,8 @@ export async function runMix(
     requests: 0,
     errors: 0,
     byKind: Object.fromEntries(
-      KINDS.map((k) => [k, { requests: 0, errors: 0 }]),
-    ) as TMixResult['byKind'],
+      KINDS.map((k): [TKind, TKindResult] => [k, { requests: 0, errors: 0, latenciesMs: [] }]),
+    ) as Record<TKind, TKindResult>,
     latenciesMs: [],
     elapsedMs: 0,
     firstErrors: [],
@@ -168,7 +174,9 @@ export async function runMix(
       let wrong: string | undefined;
       try {
         const response = await send();
-        result.latenciesMs.push(performance.now() - t0);
+        const ms = performance.now() - t0;
+        result.latenciesMs.push(ms);
+        result.byKind[kind].latenciesMs.push(ms);
         wrong = check(response);
       } catch (error) {
         wrong = (error as Error).message;
