@@ -14,3 +14,11 @@ export function Input({ className, type = 'text', ...props }: React.ComponentPro
     />
   );
 }
+
+/**
+ * For technical values (addresses, domains, user names): no auto-capitalisation, spell check or
+ * autofill by default, which would otherwise alter what the user typed on phones.
+ */
+export function CodeInput(props: React.ComponentProps<'input'>) {
+  return <Input autoComplete="off" autoCapitalize="none" spellCheck={false} {...props} />;
+}

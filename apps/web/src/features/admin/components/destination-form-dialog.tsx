@@ -16,7 +16,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { CodeInput, Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
@@ -103,13 +103,7 @@ export function DestinationFormDialog({
             error={err('endpoint')}
           >
             {(aria) => (
-              <Input
-                {...aria}
-                autoCapitalize="none"
-                spellCheck={false}
-                placeholder="10.0.0.5:8080"
-                {...form.register('endpoint')}
-              />
+              <CodeInput {...aria} placeholder="10.0.0.5:8080" {...form.register('endpoint')} />
             )}
           </Field>
           <Field

@@ -4,7 +4,7 @@ import { LogInIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { CodeInput } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useLogin } from '../api/login';
@@ -43,11 +43,9 @@ export function LoginForm() {
         error={fieldErrorText(errors.identifier, t)}
       >
         {(aria) => (
-          <Input
+          <CodeInput
             {...aria}
             autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
             placeholder={t('landing.login.identifierPlaceholder')}
             {...form.register('identifier')}
           />

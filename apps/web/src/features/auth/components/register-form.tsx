@@ -4,7 +4,7 @@ import { UserPlusIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { CodeInput, Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useRegister } from '../api/register';
@@ -46,11 +46,9 @@ export function RegisterForm() {
         error={fieldErrorText(errors.username, t)}
       >
         {(aria) => (
-          <Input
+          <CodeInput
             {...aria}
             autoComplete="username"
-            autoCapitalize="none"
-            spellCheck={false}
             placeholder={t('landing.register.usernamePlaceholder')}
             {...form.register('username')}
           />

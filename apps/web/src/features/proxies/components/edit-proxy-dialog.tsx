@@ -16,7 +16,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { CodeInput, Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues, errorDescription, fieldErrorText } from '@/lib/form-errors';
@@ -129,13 +129,7 @@ export function EditProxyDialog({
         <form onSubmit={onSubmit} noValidate className="grid gap-4" id="edit-proxy-form">
           <Field id="edit-domain" label={t('proxies.fields.domain')} error={field('domain')}>
             {(aria) => (
-              <Input
-                {...aria}
-                autoCapitalize="none"
-                spellCheck={false}
-                placeholder="app.example.com"
-                {...form.register('domain')}
-              />
+              <CodeInput {...aria} placeholder="app.example.com" {...form.register('domain')} />
             )}
           </Field>
           <Field
@@ -144,10 +138,8 @@ export function EditProxyDialog({
             error={field('targetServer')}
           >
             {(aria) => (
-              <Input
+              <CodeInput
                 {...aria}
-                autoCapitalize="none"
-                spellCheck={false}
                 placeholder="http://10.0.0.5:8080"
                 {...form.register('targetServer')}
               />
@@ -155,25 +147,12 @@ export function EditProxyDialog({
           </Field>
           <Field id="edit-host" label={t('proxies.fields.sshHost')} error={field('serverIp')}>
             {(aria) => (
-              <Input
-                {...aria}
-                autoCapitalize="none"
-                spellCheck={false}
-                placeholder="203.0.113.10"
-                {...form.register('serverIp')}
-              />
+              <CodeInput {...aria} placeholder="203.0.113.10" {...form.register('serverIp')} />
             )}
           </Field>
           <div className="grid items-start gap-4 sm:grid-cols-[1fr_8rem]">
             <Field id="edit-user" label={t('proxies.fields.sshUser')} error={field('sshUser')}>
-              {(aria) => (
-                <Input
-                  {...aria}
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  {...form.register('sshUser')}
-                />
-              )}
+              {(aria) => <CodeInput {...aria} {...form.register('sshUser')} />}
             </Field>
             <Field id="edit-port" label={t('proxies.fields.sshPort')} error={field('sshPort')}>
               {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}

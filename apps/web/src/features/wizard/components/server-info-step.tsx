@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
+import { CodeInput, Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { fieldErrorText } from '@/lib/form-errors';
@@ -24,12 +24,18 @@ import { StepNav } from './step-nav';
 
 export const DUPLICATE_REDIRECT_MS = 2000;
 
-function PassMark({ show, label }: { show: boolean; label: string }) {
-  if (!show) return null;
+/** A field label with a check mark once the field's value passes its rule. */
+function MarkedLabel({ text, ok }: { text: string; ok: boolean }) {
+  const { t } = useTranslation();
   return (
-    <span className="inline-flex items-center gap-1 text-xs font-medium text-success">
-      <CheckCircle2Icon className="size-4" aria-hidden="true" />
-      <span className="sr-only">{label}</span>
+    <span className="inline-flex items-center gap-1.5">
+      {text}
+      {ok ? (
+        <span className="inline-flex items-center gap-1 text-xs font-medium text-success">
+          <CheckCircle2Icon className="size-4" aria-hidden="true" />
+          <span className="sr-only">{t('wizard.serverInfo.fieldOk')}</span>
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -127,12 +133,7 @@ export function ServerInfoStep({
         <div className="grid gap-5 sm:grid-cols-2">
           <Field
             id="wizard-server-ip"
-            label={
-              <span className="inline-flex items-center gap-1.5">
-                {t('wizard.serverInfo.serverIp')}
-                <PassMark show={passing.serverIp} label={t('wizard.serverInfo.fieldOk')} />
-              </span>
-            }
+            label={<MarkedLabel text={t('wizard.serverInfo.serverIp')} ok={passing.serverIp} />}
             hint={t('wizard.serverInfo.serverIpHint')}
             error={fieldErrorText(errors.serverIp, t)}
           >
@@ -149,53 +150,25 @@ export function ServerInfoStep({
           </Field>
           <Field
             id="wizard-domain"
-            label={
-              <span className="inline-flex items-center gap-1.5">
-                {t('wizard.serverInfo.domain')}
-                <PassMark show={passing.domain} label={t('wizard.serverInfo.fieldOk')} />
-              </span>
-            }
+            label={<MarkedLabel text={t('wizard.serverInfo.domain')} ok={passing.domain} />}
             hint={t('wizard.serverInfo.domainHint')}
             error={fieldErrorText(errors.domain, t)}
           >
             {(aria) => (
-              <Input
-                {...aria}
-                autoComplete="off"
-                autoCapitalize="none"
-                spellCheck={false}
-                placeholder="app.example.com"
-                {...form.register('domain')}
-              />
+              <CodeInput {...aria} placeholder="app.example.com" {...form.register('domain')} />
             )}
           </Field>
           <Field
             id="wizard-ssh-user"
-            label={
-              <span className="inline-flex items-center gap-1.5">
-                {t('wizard.serverInfo.sshUser')}
-                <PassMark show={passing.sshUser} label={t('wizard.serverInfo.fieldOk')} />
-              </span>
-            }
+            label={<MarkedLabel text={t('wizard.serverInfo.sshUser')} ok={passing.sshUser} />}
             error={fieldErrorText(errors.sshUser, t)}
           >
-            {(aria) => (
-              <Input
-                {...aria}
-                autoComplete="off"
-                autoCapitalize="none"
-                spellCheck={false}
-                {...form.register('sshUser')}
-              />
-            )}
+            {(aria) => <CodeInput {...aria} {...form.register('sshUser')} />}
           </Field>
           <Field
             id="wizard-ssh-password"
             label={
-              <span className="inline-flex items-center gap-1.5">
-                {t('wizard.serverInfo.sshPassword')}
-                <PassMark show={passing.sshPassword} label={t('wizard.serverInfo.fieldOk')} />
-              </span>
+              <MarkedLabel text={t('wizard.serverInfo.sshPassword')} ok={passing.sshPassword} />
             }
             hint={data.hasSavedPassword ? t('wizard.serverInfo.savedPassword') : undefined}
             error={fieldErrorText(errors.sshPassword, t)}
