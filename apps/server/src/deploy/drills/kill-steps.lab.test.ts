@@ -2,6 +2,8 @@
 // the run is started again once and completes; killed twice it ends failed saying it was
 // interrupted, in the requester's language. Nothing stays deploying, the unrelated site on the
 // server keeps serving, and nginx stays valid whatever step the process died in.
+// One kill cuts up to three runs, each held in its step on its own server (lab-faults freeze),
+// so the nine steps cost three restarts of Portico rather than nine.
 import type { TLanguage } from '@portico/shared/api-error';
 import { sharedCatalogs } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,6 +25,7 @@ import {
   unrelatedSite,
   uploadScript,
 } from './drill-helpers';
+import { freeze, thaw } from './lab-faults';
 
 // The engine's steps in run order (run-deployment.ts), each with the catalog key of the line it
 // logs first: the drill kills Portico the moment that line reaches the browser's socket.
@@ -46,31 +49,59 @@ function startOf(language: TLanguage, key: string): string {
 }
 
 let lab: TLab;
-let s1: TLabServer;
+let servers: TLabServer[];
 let portico: DrillPortico;
 let client: HttpClient;
 
 beforeAll(async () => {
-  lab = await startLab({ servers: 1, variants: { s1: ['existing-site'] } });
-  [s1] = lab.status.servers as [TLabServer];
+  lab = await startLab({ servers: 4, variants: { '*': ['existing-site'] } });
+  servers = lab.status.servers;
   portico = new DrillPortico(lab);
   await portico.start();
   client = await registered(portico.base, 'killer');
 });
 
 afterAll(async () => {
+  for (const server of servers ?? []) thaw(lab, server);
   await portico?.close();
   await lab?.stop();
 });
 
-/** Starts watching, then waits for the `count`-th line starting with `start` and kills Portico. */
-async function killAt(id: string, start: string, count = 1) {
-  const live = watch(portico.base, id, { cookie: client.cookieHeader(), origin: portico.base });
+interface TDrill {
+  step: string;
+  start: string;
+  language: TLanguage;
+  server: TLabServer;
+  domain: string;
+  id: string;
+  deploymentId: string;
+  before: Awaited<ReturnType<typeof unrelatedSite>>;
+}
+
+/** A fresh domain on the server (its own DNS answer), so every run is a first deployment. */
+async function drillOn(server: TLabServer, step: (typeof STEPS)[number], language: TLanguage) {
+  const domain = `kill-${step.step}.${server.name}.portico.test`;
+  await lab.point(domain, server.name);
+  const id = await saveProxy(client, proxyBody(lab, server, domain));
+  if (step.step === 'custom-script') {
+    await uploadScript(client, id, 'drill.sh', 'echo drill script ran\n');
+  }
+  const before = await unrelatedSite(lab, server);
+  const start = startOf(language, step.key);
+  return { step: step.step, start, language, server, domain, id, deploymentId: '', before };
+}
+
+/** Waits for the `count`-th line starting the drill's step, then freezes its server there. */
+async function holdAt(drill: TDrill, count = 1): Promise<void> {
+  const live = watch(portico.base, drill.id, {
+    cookie: client.cookieHeader(),
+    origin: portico.base,
+  });
   try {
-    const seen = () => progressLines(live.messages).filter((l) => l.message.startsWith(start));
+    const seen = () =>
+      progressLines(live.messages).filter((l) => l.message.startsWith(drill.start));
     await live.waitFor(() => seen().length >= count, 90_000);
-    await portico.kill();
-    return seen().at(-1)!.deploymentId;
+    freeze(lab, drill.server);
   } finally {
     live.close();
   }
@@ -81,70 +112,94 @@ async function restart() {
   client = portico.client(client);
 }
 
-async function freshDomain(name: string) {
-  const domain = `${name}.${s1.name}.portico.test`;
-  await lab.point(domain, s1.name);
-  return domain;
+/** Starts the drills' runs, holds each in its step, kills Portico, lets the servers go. */
+async function killHeld(drills: TDrill[]) {
+  const held = Promise.all(drills.map((d) => holdAt(d)));
+  for (const d of drills) d.deploymentId = await startRun(client, d.id, d.language);
+  await held;
+  await portico.kill();
+  for (const d of drills) thaw(lab, d.server);
+  for (const d of drills) {
+    expect(await nginxTest(lab, d.server), d.step).toContain('test is successful');
+  }
 }
 
-describe('Portico killed at each engine step, then started again', () => {
-  it.each(STEPS.map((s, i) => ({ ...s, language: (i % 2 ? 'es' : 'en') as TLanguage })))(
-    'killed at $step ($language): the run is started again and completes',
-    async ({ step, key, language }) => {
-      const before = await unrelatedSite(lab, s1);
-      const domain = await freshDomain(`kill-${step}`);
-      const id = await saveProxy(client, proxyBody(lab, s1, domain));
-      if (step === 'custom-script') {
-        await uploadScript(client, id, 'drill.sh', 'sleep 2\necho drill script ran\n');
-      }
-      const deploymentId = await startRun(client, id, language);
-      const killedIn = await killAt(id, startOf(language, key));
-      expect(killedIn).toBe(deploymentId);
-      expect(await nginxTest(lab, s1)).toContain('test is successful');
+async function expectRetried(drill: TDrill) {
+  const run = await endOf(client, drill.id, drill.deploymentId);
+  expect(run.status, `${drill.step}\n${run.text}`).toBe('completed');
+  const messages = run.lines.map((l) => l.message);
+  const retry = messages.indexOf(say(drill.language, 'job.interruptedRetry'));
+  expect(retry, run.text).toBeGreaterThan(0);
+  // Cut in its step: the killed attempt logged the step's first line and nothing after the step.
+  const killed = messages.slice(0, retry);
+  expect(
+    killed.filter((m) => m.startsWith(drill.start)),
+    run.text,
+  ).toHaveLength(1);
+  const next = STEPS[STEPS.findIndex((s) => s.step === drill.step) + 1];
+  if (next) {
+    const nextStart = startOf(drill.language, next.key);
+    expect(
+      killed.some((m) => m.startsWith(nextStart)),
+      `${drill.step}\n${run.text}`,
+    ).toBe(false);
+  }
+  expect(run.last.level).toBe('success');
+  expect(await servesHttps(lab, drill.server, drill.domain)).toBe(drill.domain);
+  expect(await unrelatedSite(lab, drill.server)).toEqual(drill.before);
+}
 
+const language = (i: number): TLanguage => (i % 2 ? 'es' : 'en');
+
+describe('Portico killed at each engine step, then started again', () => {
+  it.each(
+    [0, 3].map((first) => ({
+      first,
+      steps: STEPS.slice(first, first + 3)
+        .map((s) => s.step)
+        .join(', '),
+    })),
+  )(
+    'killed at $steps (three runs at once): each run is started again and completes',
+    async ({ first }) => {
+      const drills: TDrill[] = [];
+      for (const [j, step] of STEPS.slice(first, first + 3).entries()) {
+        drills.push(await drillOn(servers[j]!, step, language(first + j)));
+      }
+      await killHeld(drills);
       await restart();
-      const run = await endOf(client, id, deploymentId);
-      expect(run.status, run.text).toBe('completed');
-      const messages = run.lines.map((l) => l.message);
-      expect(messages).toContain(say(language, 'job.interruptedRetry'));
-      // The step's first line twice: the killed attempt and the one after the restart.
-      const start = startOf(language, key);
-      expect(messages.filter((m) => m.startsWith(start)).length, run.text).toBeGreaterThanOrEqual(
-        2,
-      );
-      expect(run.last.level).toBe('success');
-      expect(await servesHttps(lab, s1, domain)).toBe(domain);
-      expect(await unrelatedSite(lab, s1)).toEqual(before);
+      for (const d of drills) await expectRetried(d);
     },
   );
 
-  it('killed again during the retry: failed, saying it was interrupted (es); a redeploy completes', async () => {
-    const before = await unrelatedSite(lab, s1);
-    const domain = await freshDomain('kill-twice');
-    const id = await saveProxy(client, proxyBody(lab, s1, domain));
-    const deploymentId = await startRun(client, id, 'es');
-    const start = startOf('es', 'certificate.requesting');
-    await killAt(id, start);
-    await portico.start();
-    client = portico.client(client);
+  it('killed at the last steps, and one run killed again in its retry: failed as interrupted (es); a redeploy completes', async () => {
+    const drills: TDrill[] = [];
+    for (const [j, step] of STEPS.slice(6).entries()) {
+      drills.push(await drillOn(servers[j]!, step, language(6 + j)));
+    }
+    const certificate = STEPS.find((s) => s.step === 'certificate')!;
+    const twice = await drillOn(servers[3]!, certificate, 'es');
+    await killHeld([...drills, twice]);
+    await restart();
     // The socket replays the first attempt too: the second such line is the retry's.
-    await killAt(id, start, 2);
+    const heldAgain = holdAt(twice, 2);
+    for (const d of drills) await expectRetried(d);
+    await heldAgain;
+    await portico.kill();
+    thaw(lab, twice.server);
+    expect(await nginxTest(lab, twice.server)).toContain('test is successful');
 
     await restart();
-    const run = await endOf(client, id, deploymentId);
+    const run = await endOf(client, twice.id, twice.deploymentId);
     expect(run.status, run.text).toBe('failed');
-    expect(run.last).toMatchObject({
-      level: 'error',
-      message: say('es', 'job.interruptedFailed'),
-    });
+    expect(run.last).toMatchObject({ level: 'error', message: say('es', 'job.interruptedFailed') });
     expect(run.last.message).toContain('se volvió a interrumpir');
-    expect(await nginxTest(lab, s1)).toContain('test is successful');
-    expect(await unrelatedSite(lab, s1)).toEqual(before);
+    expect(await unrelatedSite(lab, twice.server)).toEqual(twice.before);
 
-    const again = await runToEnd(client, id, 'es', 'redeploy');
+    const again = await runToEnd(client, twice.id, 'es', 'redeploy');
     expect(again.status, again.text).toBe('completed');
-    expect(await servesHttps(lab, s1, domain)).toBe(domain);
-    expect(await unrelatedSite(lab, s1)).toEqual(before);
+    expect(await servesHttps(lab, twice.server, twice.domain)).toBe(twice.domain);
+    expect(await unrelatedSite(lab, twice.server)).toEqual(twice.before);
     expect(await stillDeploying(client)).toEqual([]);
   });
 });

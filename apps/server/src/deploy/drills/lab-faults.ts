@@ -1,6 +1,6 @@
 // Faults the drills inject into a lab (testbed/): the lab's ACME CA stopped and started again,
 // and the SSH session of a running deployment cut on the server side.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import { join } from 'node:path';
 import type { TLab, TLabServer } from '../../../../../testbed/src/lab';
@@ -92,4 +92,36 @@ export async function cutSshWhen(lab: TLab, server: TLabServer, condition: strin
   const r = await lab.exec(server.name, ['env', `CONDITION=${condition}`, 'bash', '-c', CUT]);
   if (r.code !== 0) throw new Error(`the SSH cut never happened: ${r.stdout}${r.stderr}`);
   return r.stdout.trim();
+}
+
+/** Host pids of a lab server's sshd (daemon and sessions) and nginx processes. */
+function servicePids(lab: TLab, server: TLabServer): number[] {
+  const index = Number(server.name.slice(1));
+  const netns = statSync(`/run/netns/${labNames(lab.status.id).server(index).netns}`).ino;
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readlinkSync(`/proc/${entry}/ns/net`) !== `net:[${netns}]`) continue;
+      const comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
+      if (comm === 'sshd' || comm === 'nginx') pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
+
+/**
+ * Freezes a server's sshd and nginx (SIGSTOP from the host, within milliseconds): a run talking
+ * to it hangs in the step it is in (its next SSH command, or its HTTPS check) until `thaw`.
+ * Several runs can so be held in different steps and cut by one kill of Portico. ssh2's
+ * keepalive gives up after 30 s, so the hold must be shorter.
+ */
+export function freeze(lab: TLab, server: TLabServer): void {
+  for (const pid of servicePids(lab, server)) process.kill(pid, 'SIGSTOP');
+}
+
+export function thaw(lab: TLab, server: TLabServer): void {
+  for (const pid of servicePids(lab, server)) process.kill(pid, 'SIGCONT');
 }
