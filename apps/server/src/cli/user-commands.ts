@@ -3,6 +3,7 @@ import { translate } from '@portico/shared/i18n/translate';
 import type { Command } from 'commander';
 import type { z } from 'zod';
 import { AppError } from '../lib/app-error';
+import { createSessionsRepository } from '../modules/sessions/sessions.repository';
 import { createUsersRepository } from '../modules/users/users.repository';
 import { createUsersService, type TUsersService } from '../modules/users/users.service';
 import type { TOpenedStore } from '../runtime';
@@ -23,10 +24,13 @@ function parse<T>(schema: z.ZodType<T>, value: unknown, label: string): T {
 /** Runs one command against the store, turning known failures into one readable line. */
 type TOpenStore = () => Promise<TOpenedStore>;
 
-async function withUsers(open: TOpenStore, run: (users: TUsersService) => Promise<void>) {
+async function withUsers(
+  open: TOpenStore,
+  run: (users: TUsersService, database: TOpenedStore['database']) => Promise<void>,
+) {
   const store = await open();
   try {
-    await run(createUsersService(createUsersRepository(store.database.db)));
+    await run(createUsersService(createUsersRepository(store.database.db)), store.database);
   } catch (error) {
     if (error instanceof AppError) {
       throw new CliError(translate(LANG, error.messageKey, error.params));
@@ -79,9 +83,11 @@ export function registerUserCommands(program: Command, open: TOpenStore) {
     .argument('<name>', 'username')
     .action(async (name: string) => {
       const password = parse(ZNewPassword, await readPassword(), 'password');
-      await withUsers(open, async (users) => {
+      await withUsers(open, async (users, database) => {
         const row = await users.resetPassword(name, password);
-        console.info(`password of ${row.username} changed`);
+        // Whoever signed in with the old password is signed out too.
+        const ended = await createSessionsRepository(database.db).removeForUser(row.id);
+        console.info(`password of ${row.username} changed; ${ended} session(s) signed out`);
       });
     });
 

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { session } from '../../db/schema';
 
@@ -33,6 +33,15 @@ export function createSessionsRepository(db: TDb) {
         .where(eq(session.sid, sid))
         .limit(1);
       return rows.length > 0;
+    },
+
+    /** Signs the user out everywhere (a password reset); returns how many sessions ended. */
+    async removeForUser(userId: string): Promise<number> {
+      const deleted = await db
+        .delete(session)
+        .where(sql`${session.sess}->>'userId' = ${userId}`)
+        .returning({ sid: session.sid });
+      return deleted.length;
     },
 
     /** Deletes expired rows; returns how many. */
