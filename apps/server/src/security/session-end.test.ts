@@ -1,0 +1,91 @@
+// Issue 8 part 4, sessions that must end: `portico user reset-password` is how an operator locks
+// out whoever holds an account's password (decisions.md), so it must also end every session
+// signed in with the old one. Runs the real CLI against the real store, like cli.test.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import { openStore } from '../runtime';
+import { runTs } from '../test-support/spawn';
+import { TEST_SESSION_SECRET } from '../test-support/test-app';
+import { newCredentials, TestClient } from '../test-support/test-client';
+import {
+  createTestDatabase,
+  type TTestDatabase,
+  testDatabaseKinds,
+} from '../test-support/test-database';
+
+describe.each(testDatabaseKinds())(
+  'password reset ends sessions on %s',
+  { timeout: 120_000 },
+  (kind) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'portico-session-end-'));
+    const env: NodeJS.ProcessEnv = { PORTICO_DATA_DIR: dataDir, LANG: 'C' };
+    let pg: TTestDatabase | undefined;
+    beforeAll(async () => {
+      if (kind !== 'postgres') return;
+      pg = await createTestDatabase('postgres');
+      env.DATABASE_URL = pg.url;
+    });
+    afterAll(async () => {
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+
+    /** The server on the shared store for one step; PGlite's data-dir lock allows one process. */
+    async function serve<T>(
+      step: (client: (cookies?: Map<string, string>) => TestClient) => Promise<T>,
+    ) {
+      const store = await openStore(loadConfig(env));
+      const app = await buildApp({
+        config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+        database: store.database,
+        sessionSecret: TEST_SESSION_SECRET,
+        logger: false,
+        webRoot: null,
+        deploy: { secretKeyFile: join(dataDir, 'secret.key'), workers: 0 },
+      });
+      const client = (cookies = new Map<string, string>()) => {
+        const c = new TestClient(app);
+        for (const [k, v] of cookies) c.cookies.set(k, v);
+        return c;
+      };
+      try {
+        return await step(client);
+      } finally {
+        await app.close();
+        await store.close();
+      }
+    }
+
+    it('signs out every session of the account, and only of that account', async () => {
+      const victim = newCredentials('reset');
+      const bystander = newCredentials('keep');
+      const jars = await serve(async (client) => {
+        const laptop = client();
+        const phone = client();
+        const other = client();
+        expect((await laptop.register(victim)).statusCode).toBe(201);
+        expect((await phone.login(victim.username, victim.password)).statusCode).toBe(200);
+        expect((await other.register(bystander)).statusCode).toBe(201);
+        return { laptop: laptop.cookies, phone: phone.cookies, other: other.cookies };
+      });
+
+      const reset = await runTs('src/cli.ts', ['user', 'reset-password', victim.username], {
+        env,
+        input: 'Changed12345\n',
+      });
+      expect(reset.stderr).toBe('');
+      expect(reset.code).toBe(0);
+
+      await serve(async (client) => {
+        expect((await client(jars.laptop).me()).statusCode).toBe(401);
+        expect((await client(jars.phone).me()).statusCode).toBe(401);
+        expect((await client(jars.other).me()).statusCode).toBe(200);
+        expect((await client().login(victim.username, 'Changed12345')).statusCode).toBe(200);
+      });
+    });
+  },
+);
