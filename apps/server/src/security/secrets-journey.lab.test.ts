@@ -3,7 +3,7 @@
 // nowhere: not in an answer, a socket message, the app's output, a deployment log line, or any
 // byte of the data dir. A ciphertext altered in the database fails a redeploy cleanly.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TWsMessage } from '@portico/shared/proxy/api';
@@ -30,6 +30,7 @@ import {
 
 let lab: TLab;
 let server: TLabServer;
+let scratch: string;
 let dataDir: string;
 let processTmp: string;
 let portico: TPorticoProcess | undefined;
@@ -75,8 +76,11 @@ beforeAll(async () => {
   // deploy logs in with the random password and gives it to sudo: both paths are exercised.
   const set = await lab.exec(server.name, ['chpasswd'], `deploy:${password}\n`);
   expect(set.code, set.stderr).toBe(0);
-  dataDir = mkdtempSync(join(tmpdir(), 'portico-secrets-data-'));
-  processTmp = mkdtempSync(join(tmpdir(), 'portico-secrets-tmp-'));
+  scratch = mkdtempSync(join(tmpdir(), 'portico-secrets-'));
+  // Portico creates its data dir itself, as on a first start.
+  dataDir = join(scratch, 'data');
+  processTmp = join(scratch, 'tmp');
+  mkdirSync(processTmp);
   restoreFetch = recordFetch(recorded);
   await startApp();
 });
@@ -85,7 +89,7 @@ afterAll(async () => {
   restoreFetch();
   await stopApp();
   await lab?.stop();
-  for (const dir of [dataDir, processTmp]) if (dir) rmSync(dir, { recursive: true, force: true });
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 const domain = () => server.domains[0]!;
@@ -309,6 +313,11 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
     expect(progress.length).toBeGreaterThan(20);
     expect(data.files).toBeGreaterThan(100);
     expect(scanDirectory(join(dataDir, 'db', 'pg_wal'), []).files).toBeGreaterThan(0);
+    // Only the Portico user reads the data dir and the key beside the ciphertexts.
+    const mode = (path: string) => statSync(path).mode & 0o777;
+    expect(mode(dataDir)).toBe(0o700);
+    expect(mode(join(dataDir, 'secret.key'))).toBe(0o600);
+    expect(mode(join(dataDir, 'session.secret'))).toBe(0o600);
     const stored = [
       ...needlesFor('stored ciphertext', alteredCiphertext),
       ...needlesFor('a log line', 'Deployment complete'),
