@@ -3,8 +3,7 @@ import { KeyRoundIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { toast } from '@/hooks/use-toast';
-import { errorDescription } from '@/lib/form-errors';
+import { toastOutcome } from '@/lib/toast-outcome';
 import { useForgetHostKey } from '../api/forget-host-key';
 import { ConfirmDialog } from './confirm-dialog';
 
@@ -19,18 +18,11 @@ export function HostKeyValue({ proxy }: { proxy: TProxyConfiguration }) {
     return <span className="text-muted-foreground">{t('proxies.hostKey.notPinned')}</span>;
   }
 
-  const onForget = async () => {
-    try {
-      await forget.mutateAsync(proxy.id);
-      toast({ title: t('proxies.hostKey.success') });
-    } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: t('proxies.hostKey.error'),
-        description: errorDescription(error, t, t('errors.general')),
-      });
-    }
-  };
+  const onForget = () =>
+    toastOutcome(() => forget.mutateAsync(proxy.id), t, {
+      success: t('proxies.hostKey.success'),
+      failure: t('proxies.hostKey.error'),
+    });
 
   return (
     <div className="flex flex-wrap items-center gap-x-3 gap-y-1">

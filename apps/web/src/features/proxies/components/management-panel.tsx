@@ -6,8 +6,7 @@ import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
-import { toast } from '@/hooks/use-toast';
-import { errorDescription } from '@/lib/form-errors';
+import { toastOutcome } from '@/lib/toast-outcome';
 import { useDeleteProxy } from '../api/delete-proxy';
 import { useResetProxy } from '../api/reset-proxy';
 import { continueHref } from '../lib/status';
@@ -30,18 +29,11 @@ export function ManagementPanel({
   const deleteMutation = useDeleteProxy();
   const [deleteOpen, setDeleteOpen] = React.useState(false);
 
-  const onReset = async () => {
-    try {
-      await reset.mutateAsync(proxy.id);
-      toast({ title: t('proxies.details.resetSuccess') });
-    } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: t('proxies.details.resetError'),
-        description: errorDescription(error, t, t('errors.general')),
-      });
-    }
-  };
+  const onReset = () =>
+    toastOutcome(() => reset.mutateAsync(proxy.id), t, {
+      success: t('proxies.details.resetSuccess'),
+      failure: t('proxies.details.resetError'),
+    });
 
   const onRedeploy = async () => {
     if (await redeploy.run(proxy.id)) onRedeployStarted();
