@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../apps/server/src/db/client';
 import { KINDS, percentile, runMix, type TMixResult } from '../apps/server/src/load/load-mix';
@@ -83,6 +83,9 @@ export const benchmark: TBenchmark = {
   name: `Load: ${SHAPE.sessions} signed-in sessions, list/details/logs/edit for ${DURATION_MS / 1000} s (PostgreSQL)`,
   unavailable,
   async run(): Promise<TFigure[]> {
+    // Portico, PostgreSQL, the floor and this load generator share the machine's cores.
+    const busy = loadavg()[0]!.toFixed(1);
+    console.info(`  ${availableParallelism()} cores, load average ${busy} before the run`);
     const dir = mkdtempSync(join(tmpdir(), 'portico-bench-load-'));
     try {
       const floorFile = join(dir, 'floor.json');
