@@ -44,4 +44,17 @@ describe.each(testDatabaseKinds())('users repository on %s', (kind) => {
       expect((await repo.findById(row.id))?.role).toBe('admin');
     },
   );
+
+  it('does not cache a read that overlapped a role change (a demoted admin stays demoted)', async () => {
+    const repo = createUsersRepository(db.database.db, { cacheById: true });
+    const row = await repo.insert({
+      ...newUser('racing_admin', 'race@example.test'),
+      role: 'admin',
+    });
+    // The read is issued first, so it returns the row as it was before the demotion.
+    const overlapping = repo.findById(row.id);
+    await repo.update(row.id, { role: 'user' });
+    expect((await overlapping)?.role).toBe('admin');
+    expect((await repo.findById(row.id))?.role).toBe('user');
+  });
 });

@@ -47,13 +47,17 @@ const CACHE_LIMIT = 10_000;
 export function createUsersRepository(db: TDb, options: TUsersRepositoryOptions = {}) {
   const byId = options.cacheById ? new Map<string, TUserRow>() : null;
   const cached = (row: TUserRow | undefined) => (row ? structuredClone(row) : undefined);
+  // Bumped before and after every write: a read that overlapped a write (and may hold the row as
+  // it was) is not cached, so a demoted admin never stays admin in this process.
+  let writes = 0;
 
   return {
     async findById(id: string): Promise<TUserRow | undefined> {
       const hit = byId?.get(id);
       if (hit) return cached(hit);
+      const writesBefore = writes;
       const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
-      if (byId && rows[0]) {
+      if (byId && rows[0] && writes === writesBefore) {
         if (byId.size > CACHE_LIMIT) byId.clear();
         byId.set(id, cached(rows[0])!);
       }
@@ -96,13 +100,19 @@ export function createUsersRepository(db: TDb, options: TUsersRepositoryOptions 
       id: string,
       changes: Partial<Pick<TUserRow, 'role' | 'passwordHash'>>,
     ): Promise<TUserRow | undefined> {
+      writes += 1;
       byId?.delete(id);
-      const rows = await db
-        .update(users)
-        .set({ ...changes, updatedAt: new Date() })
-        .where(eq(users.id, id))
-        .returning();
-      return rows[0];
+      try {
+        const rows = await db
+          .update(users)
+          .set({ ...changes, updatedAt: new Date() })
+          .where(eq(users.id, id))
+          .returning();
+        return rows[0];
+      } finally {
+        writes += 1;
+        byId?.delete(id);
+      }
     },
 
     async list(): Promise<TUserRow[]> {
