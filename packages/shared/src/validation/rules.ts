@@ -24,11 +24,14 @@ export function isIpv4(value: string): boolean {
   return value.split('.').every((part) => Number(part) <= 255);
 }
 
-/** At least two dot-separated labels of letters, digits and hyphens (no hyphen at either end). */
+/**
+ * At least two dot-separated labels of letters, digits and hyphens (no hyphen at either end); the
+ * last label is not all digits, so an address such as 203.0.113.10 is not taken for a domain.
+ */
 export function isDomain(value: string): boolean {
   if (value.length > DOMAIN_MAX) return false;
   const labels = value.split('.');
-  if (labels.length < 2) return false;
+  if (labels.length < 2 || /^\d+$/.test(labels.at(-1)!)) return false;
   return labels.every((label) => label.length <= DOMAIN_LABEL_MAX && DOMAIN_LABEL.test(label));
 }
 
@@ -87,8 +90,7 @@ export function isCertificateEmail(value: string): boolean {
     at >= 1 &&
     local.length <= 64 &&
     EMAIL_LOCAL.test(local) &&
-    isDomain(host) &&
-    !/^\d+$/.test(host.split('.').at(-1) ?? '')
+    isDomain(host)
   );
 }
 
