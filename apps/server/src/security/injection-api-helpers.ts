@@ -80,7 +80,7 @@ const ALPHABETS = {
   host: 'A-Za-z0-9.-',
   sshUser: 'a-z0-9_-',
   port: '0-9',
-  email: 'A-Za-z0-9._+@-',
+  email: 'A-Za-z0-9._%+@-',
   target: 'A-Za-z0-9._~/:-',
   scriptName: 'A-Za-z0-9._-',
 } as const;
@@ -99,6 +99,8 @@ const EXPLICIT: Record<TFieldKind, string[]> = {
     '.example.com',
     'example.com.',
     'example',
+    '203.0.113.10',
+    'example.123',
     `${'a'.repeat(64)}.example.com`,
     `${longValue('abcdefghi.', 260)}com`,
   ],

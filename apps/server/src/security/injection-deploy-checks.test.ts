@@ -1,0 +1,134 @@
+// Issue 8, injection, the last line of defence and its agreement with the first: the allowlist
+// checks that run right before a value reaches an nginx file or a remote command
+// (deploy/validate.ts, the site renderers) refuse every corpus value without echoing it, and
+// whatever the API's schemas accept, those checks accept too, so nothing the API stores can stop
+// a deployment half-way (or slip into one).
+import {
+  ZCertificateEmail,
+  ZDomain,
+  ZPort,
+  ZServerIp,
+  ZSshUser,
+  ZTargetServer,
+} from '@portico/shared/proxy/schemas';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { renderFinalSite, renderHttpSite } from '../deploy/nginx-site';
+import {
+  assertDomain,
+  assertEmail,
+  assertIpv4,
+  assertPort,
+  assertSshUser,
+  DeployValidationError,
+  normalizeTarget,
+} from '../deploy/validate';
+import { explicitValues, plantedValues, shown, type TFieldKind } from './injection-api-helpers';
+import { validDomain, validEmail, validIpv4, validSshUser, validTarget } from './injection-corpus';
+
+interface TField {
+  name: string;
+  kind: TFieldKind;
+  valid: fc.Arbitrary<string>;
+  schema: z.ZodType;
+  deploy: (value: unknown) => unknown;
+}
+
+const FIELDS: TField[] = [
+  { name: 'domain', kind: 'domain', valid: validDomain, schema: ZDomain, deploy: assertDomain },
+  { name: 'serverIp', kind: 'host', valid: validIpv4, schema: ZServerIp, deploy: assertIpv4 },
+  {
+    name: 'sshUser',
+    kind: 'sshUser',
+    valid: validSshUser,
+    schema: ZSshUser,
+    deploy: assertSshUser,
+  },
+  { name: 'sshPort', kind: 'port', valid: fc.constant('2222'), schema: ZPort, deploy: assertPort },
+  {
+    name: 'email',
+    kind: 'email',
+    valid: validEmail,
+    schema: ZCertificateEmail,
+    deploy: assertEmail,
+  },
+  {
+    name: 'targetServer',
+    kind: 'target',
+    valid: validTarget,
+    schema: ZTargetServer,
+    deploy: (v) => normalizeTarget(v),
+  },
+];
+
+/** Valid values, planted corpus values and the hand-picked ones, all mixed. */
+function anyValue(f: TField): fc.Arbitrary<unknown> {
+  return fc.oneof(
+    f.valid,
+    plantedValues(f.kind, f.valid).map((p) => p.value),
+    fc.constantFrom(...explicitValues(f.kind)),
+  );
+}
+
+function refusal(work: () => unknown): DeployValidationError | undefined {
+  try {
+    work();
+    return undefined;
+  } catch (error) {
+    if (error instanceof DeployValidationError) return error;
+    throw error;
+  }
+}
+
+describe('injection: the deploy-time checks', () => {
+  for (const f of FIELDS) {
+    it(`${f.name}: every planted corpus value is refused, and the refusal does not echo it`, () => {
+      fc.assert(
+        fc.property(plantedValues(f.kind, f.valid), ({ value, fragment }) => {
+          const error = refusal(() => f.deploy(value));
+          expect(error, `${f.name}=${shown(value)} passed`).toBeDefined();
+          // A bare space, dash or dot is part of any sentence; longer fragments must not appear.
+          if (fragment.trim().length > 1) expect(error!.message).not.toContain(fragment.trim());
+        }),
+        { numRuns: 300 },
+      );
+    });
+
+    it(`${f.name}: whatever the API schema accepts, the deploy check accepts`, () => {
+      fc.assert(
+        fc.property(anyValue(f), (value) => {
+          const parsed = f.schema.safeParse(value);
+          if (!parsed.success) return;
+          const error = refusal(() => f.deploy(parsed.data));
+          expect(error?.message, `API accepted ${f.name}=${shown(value)}`).toBeUndefined();
+        }),
+        { numRuns: 500 },
+      );
+    });
+  }
+
+  it('the renderers refuse a planted domain or target and return no text', () => {
+    const domains = plantedValues('domain', validDomain).map((p) => ({
+      domain: p.value,
+      target: 'http://10.0.0.5:8080',
+    }));
+    const targets = plantedValues('target', validTarget).map((p) => ({
+      domain: 'site.example.com',
+      target: p.value,
+    }));
+    fc.assert(
+      fc.property(fc.oneof(domains, targets), (input) => {
+        expect(
+          refusal(() => renderHttpSite(input)),
+          shown(input),
+        ).toBeDefined();
+        expect(
+          refusal(() => renderFinalSite(input)),
+          shown(input),
+        ).toBeDefined();
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
