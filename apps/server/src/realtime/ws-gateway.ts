@@ -7,12 +7,16 @@ import { AppError } from '../lib/app-error';
 import { progressMessage } from '../modules/deployments/deployment-context';
 import type { TDeploymentsRepository } from '../modules/deployments/deployments.repository';
 import type { TProxiesService } from '../modules/proxies/proxies.service';
+import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
 import type { TLogBus } from './log-bus';
 
 export interface TWsGatewayOptions {
   bus: TLogBus;
   proxies: TProxiesService;
   deployments: TDeploymentsRepository;
+  sessions: TSessionsRepository;
+  /** How often open sockets check their session still exists; default 30 s. */
+  sessionRecheckMs?: number;
 }
 
 // RFC 6455 1008: policy violation. Sent without any data when the caller may not watch.
@@ -54,6 +58,7 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
   await app.register(websocket, { options: { maxPayload: 4096 } });
   const bySession = new Map<string, Set<WebSocket>>();
   const byAdmin = new Map<string, Set<WebSocket>>();
+  const userOfSession = new Map<string, string>();
   const closeAll = (sockets: Set<WebSocket> | undefined, reason: string) => {
     for (const socket of sockets ?? []) socket.close(WS_POLICY_VIOLATION, reason);
   };
@@ -77,6 +82,7 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
       }
       const configId = parsed.data;
       const sid = request.session.sessionId;
+      userOfSession.set(sid, user.id);
       const untrack = [track(bySession, sid, socket)];
       // Watching someone else's proxy rests on the admin role: losing it ends the stream.
       if (row.userId !== user.id) untrack.push(track(byAdmin, user.id, socket));
@@ -141,7 +147,31 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
         closeAll(byAdmin.get(id), 'demoted');
     }
   });
+  // A session can also end where no hook here sees it: expiry, a password reset from the CLI,
+  // a sign-out on another instance. Open sockets look their session up now and then.
+  let checking = false;
+  const recheck = setInterval(async () => {
+    if (checking) return;
+    checking = true;
+    try {
+      for (const [sid, sockets] of bySession) {
+        const stored = await options.sessions.find(sid);
+        if (stored?.userId === userOfSession.get(sid)) continue;
+        closeAll(sockets, 'session ended');
+        bySession.delete(sid);
+      }
+      for (const sid of userOfSession.keys()) if (!bySession.has(sid)) userOfSession.delete(sid);
+    } catch (error) {
+      // The database is briefly unreachable: not a reason to cut streams; the next round retries.
+      app.log.warn({ err: error }, 'socket session check failed');
+    } finally {
+      checking = false;
+    }
+  }, options.sessionRecheckMs ?? 30_000);
+  recheck.unref();
+
   app.addHook('onClose', async () => {
+    clearInterval(recheck);
     for (const set of bySession.values()) for (const socket of set) socket.terminate();
   });
 }

@@ -16,6 +16,7 @@ import { createProxiesRepository } from '../proxies/proxies.repository';
 import { proxiesRoutes } from '../proxies/proxies.routes';
 import { createProxiesService } from '../proxies/proxies.service';
 import { createProxySecrets } from '../proxies/proxy-secrets';
+import { createSessionsRepository } from '../sessions/sessions.repository';
 import { runDeployJob } from './deploy-job';
 import {
   progressMessage,
@@ -35,6 +36,8 @@ export interface TDeployOptions {
   engine?: TEngine;
   /** Deploy runs this instance works at once; 0 makes an instance that only serves the API. */
   workers?: number;
+  /** How often log sockets check that their session still exists (tests shorten it). */
+  socketSessionRecheckMs?: number;
 }
 
 const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
@@ -130,7 +133,13 @@ async function proxiesAndDeploymentsPlugin(
 
   await app.register(proxiesRoutes, { proxies });
   await app.register(deploymentsRoutes, { deployments });
-  await wsGateway(app, { bus, proxies, deployments: deploymentsRepository });
+  await wsGateway(app, {
+    bus,
+    proxies,
+    deployments: deploymentsRepository,
+    sessions: createSessionsRepository(db),
+    sessionRecheckMs: options.socketSessionRecheckMs,
+  });
 
   // Registered last, so it runs before the jobs plugin stops the queue (onClose runs in reverse).
   app.addHook('onClose', async () => {
