@@ -65,7 +65,8 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
       register: { perIp: LOTS, perIdentifier: LOTS },
     },
     config: { dnsServers: [await deadDnsServer()], secretKeyFile },
-    deploy: { secretKeyFile },
+    // Sockets notice a session removed behind the app's back within a fifth of a second.
+    deploy: { secretKeyFile, socketSessionRecheckMs: 200 },
   });
   const owner = await signedInClient(t);
   const other = await signedInClient(t);

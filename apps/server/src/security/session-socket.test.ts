@@ -4,6 +4,7 @@
 // session ends.
 import { describe, expect, it } from 'vitest';
 import { createProxy, signedInClient } from '../modules/proxies/proxies-test-helpers';
+import { createSessionsRepository } from '../modules/sessions/sessions.repository';
 import { cookieHeader, statuses, watch } from '../realtime/ws-test-helpers';
 import type { TTestApp } from '../test-support/test-app';
 import { newCredentials, TestClient } from '../test-support/test-client';
@@ -89,6 +90,15 @@ describe.each(testDatabaseKinds())('log socket and sessions on %s', (kind) => {
       role: 'user',
     });
     expect(demoted.statusCode).toBe(200);
+    expect((await socket.ended).code).toBe(1008);
+  });
+
+  it('closes the socket when its session is removed outside this app (CLI password reset)', async () => {
+    const { client, user } = await signedInClient(t);
+    const { id } = await createProxy(client);
+    const socket = await watching(client, id);
+    // What `portico user reset-password` runs, from another process, or another instance.
+    expect(await createSessionsRepository(t.database.db).removeForUser(user.id)).toBe(1);
     expect((await socket.ended).code).toBe(1008);
   });
 
