@@ -3,9 +3,11 @@
 // (deploy/validate.ts, the site renderers) refuse every corpus value without echoing it, and
 // whatever the API's schemas accept, those checks accept too, so nothing the API stores can stop
 // a deployment half-way (or slip into one).
+import { ZDestinationInput } from '@portico/shared/admin/destinations';
 import {
   ZCertificateEmail,
   ZDomain,
+  ZEditProxyInput,
   ZPort,
   ZServerIp,
   ZSshUser,
@@ -35,6 +37,8 @@ interface TField {
   deploy: (value: unknown) => unknown;
 }
 
+const edit = ZEditProxyInput.shape;
+
 const FIELDS: TField[] = [
   { name: 'domain', kind: 'domain', valid: validDomain, schema: ZDomain, deploy: assertDomain },
   { name: 'serverIp', kind: 'host', valid: validIpv4, schema: ZServerIp, deploy: assertIpv4 },
@@ -58,6 +62,43 @@ const FIELDS: TField[] = [
     kind: 'target',
     valid: validTarget,
     schema: ZTargetServer,
+    deploy: (v) => normalizeTarget(v),
+  },
+  // The edit dialog's own rules (other messages, same allowlists); its serverIp also takes host
+  // names, which the deployment refuses (see the report of issue 8), so it is not listed here.
+  {
+    name: 'edit domain',
+    kind: 'domain',
+    valid: validDomain,
+    schema: edit.domain,
+    deploy: assertDomain,
+  },
+  {
+    name: 'edit targetServer',
+    kind: 'target',
+    valid: validTarget,
+    schema: edit.targetServer,
+    deploy: (v) => normalizeTarget(v),
+  },
+  {
+    name: 'edit sshUser',
+    kind: 'sshUser',
+    valid: validSshUser,
+    schema: edit.sshUser,
+    deploy: assertSshUser,
+  },
+  {
+    name: 'edit sshPort',
+    kind: 'port',
+    valid: fc.constant('2222'),
+    schema: edit.sshPort,
+    deploy: assertPort,
+  },
+  {
+    name: 'destination endpoint',
+    kind: 'target',
+    valid: validTarget,
+    schema: ZDestinationInput.shape.endpoint,
     deploy: (v) => normalizeTarget(v),
   },
 ];
