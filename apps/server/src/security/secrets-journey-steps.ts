@@ -105,3 +105,39 @@ export function sampleServerProcesses(lab: TLab, serverName: string) {
     },
   };
 }
+
+/**
+ * Requests that carry the password and are refused before anything runs: malformed JSON, a bad
+ * address, a bad port, a password over the length limit. Returns their statuses.
+ */
+export async function sendRefusedRequests(
+  client: HttpClient,
+  serverIp: string,
+  password: string,
+  targetServer: string,
+): Promise<number[]> {
+  const token = (await client.request('GET', '/api/csrf-token')).json.token as string;
+  const malformed = await fetch(`${client.base}/api/test-ssh`, {
+    method: 'POST',
+    headers: {
+      cookie: client.cookieHeader(),
+      'x-csrf-token': token,
+      'content-type': 'application/json',
+    },
+    body: `{"serverIp":"${serverIp}","username":"deploy","password":${JSON.stringify(password)}`,
+  });
+  const bad = { serverIp, username: 'deploy', password };
+  const refused = [
+    await client.request('POST', '/api/test-ssh', { ...bad, serverIp: `${serverIp};id` }),
+    await client.request('POST', '/api/test-ssh', { ...bad, port: 'x' }),
+    await client.request('POST', '/api/proxy-configurations', {
+      serverIp,
+      domain: 'not a domain',
+      sshUser: 'deploy',
+      sshPassword: `${password}${'x'.repeat(1100)}`,
+      email: 'ops@example.com',
+      targetServer,
+    }),
+  ];
+  return [malformed.status, ...refused.map((r) => r.status)];
+}

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../testbed/src/lab';
-import { labNames } from '../../../../testbed/src/names';
 import { httpGet, httpsGet } from '../deploy/engine/lab-helpers';
+import { say } from '../deploy/engine/messages';
 import {
   HttpClient,
   labEnv,
@@ -18,12 +18,18 @@ import {
   stopPortico,
   type TPorticoProcess,
 } from '../modules/deployments/lab-app-helpers';
-import { followRun, sampleServerProcesses, tamperStoredPassword } from './secrets-journey-steps';
+import {
+  followRun,
+  sampleServerProcesses,
+  sendRefusedRequests,
+  tamperStoredPassword,
+} from './secrets-journey-steps';
 import {
   findIn,
   needlesFor,
   recordFetch,
   scanDirectory,
+  scanLabServer,
   type THit,
   type TRecorded,
 } from './secrets-scan';
@@ -183,28 +189,8 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
   });
 
   it('refused requests holding the password answer 400 without quoting it', async () => {
-    const token = (await client.request('GET', '/api/csrf-token')).json.token as string;
-    const headers = { cookie: client.cookieHeader(), 'x-csrf-token': token };
-    const malformed = await fetch(`${client.base}/api/test-ssh`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: `{"serverIp":"${server.address}","username":"deploy","password":${JSON.stringify(password)}`,
-    });
-    expect(malformed.status).toBe(400);
-    const bad = { serverIp: server.address, username: 'deploy', password };
-    const refused = [
-      await client.request('POST', '/api/test-ssh', { ...bad, serverIp: `${server.address};id` }),
-      await client.request('POST', '/api/test-ssh', { ...bad, port: 'x' }),
-      await client.request('POST', '/api/proxy-configurations', {
-        serverIp: server.address,
-        domain: 'not a domain',
-        sshUser: 'deploy',
-        sshPassword: `${password}${'x'.repeat(1100)}`,
-        email: 'ops@example.com',
-        targetServer: target(),
-      }),
-    ];
-    expect(refused.map((r) => r.status)).toEqual([400, 400, 400]);
+    const statuses = await sendRefusedRequests(client, server.address, password, target());
+    expect(statuses).toEqual([400, 400, 400, 400]);
     expect((await client.request('GET', '/api/user/proxy-configurations')).json).toHaveLength(1);
   });
 
@@ -222,11 +208,8 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
         language,
       );
       expect(run.status).toBe('failed');
-      expect(run.lines.at(-1)).toBe(
-        language === 'en'
-          ? 'Stored secrets cannot be read: the secret key file is missing or wrong. Restore it from your backup, or enter the SSH password again.'
-          : 'No se pueden leer los secretos guardados: falta el archivo de la clave secreta o no es el correcto. Restáuralo desde tu copia de seguridad o vuelve a introducir la contraseña SSH.',
-      );
+      // The catalog line in the language of the request (en and es differ).
+      expect(run.lines.at(-1)).toBe(say(language, 'job.secretUnreadable'));
     }
     const config = (await client.request('GET', `/api/proxy-configurations/${id}`)).json;
     expect(config.status).toBe('failed');
@@ -274,17 +257,10 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
   });
 
   it('nothing written on the server holds the password (overlay upper dirs, private tmpfs)', async () => {
-    const upper = join(labNames(lab.status.id).server(1).dir, 'upper');
-    const scan = scanDirectory(upper, needles);
+    const scan = await scanLabServer(lab, 1, needles, [password, core]);
     expect(scan.hits).toEqual([]);
     expect(scan.files).toBeGreaterThan(10);
-    const grep = await lab.exec(
-      server.name,
-      ['grep', '-rlsF', '-f', '-', '/tmp', '/root', '/home', '/run'],
-      `${password}\n${core}\n`,
-    );
-    expect(grep.stdout).toBe('');
-    expect(grep.code, grep.stderr).not.toBe(0);
+    expect(scan.tmpfsMatches).toBe('');
   });
 
   it('the password is in no answer, socket message, app log, deployment log or data file', async () => {

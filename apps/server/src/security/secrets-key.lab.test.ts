@@ -8,16 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../testbed/src/lab';
-import { labNames } from '../../../../testbed/src/names';
 import { removeSite, runDeployment } from '../deploy/engine';
 import { captureLog, deployInput, engineContext, httpsGet } from '../deploy/engine/lab-helpers';
-import { findIn, needlesFor, scanDirectory, type TNeedle } from './secrets-scan';
+import { findIn, needlesFor, scanDirectory, scanLabServer, type TNeedle } from './secrets-scan';
 
 let lab: TLab;
 let server: TLabServer;
 let keyDir: string;
 let privateKey: string;
 let needles: TNeedle[];
+/** The key's body lines after the first (which starts with the public header every key shares). */
+let secretLines: string[];
 
 beforeAll(async () => {
   lab = await startLab({ servers: 1 });
@@ -32,11 +33,13 @@ beforeAll(async () => {
     readFileSync(join(keyDir, 'id.pub'), 'utf8'),
   );
   expect(installed.code, installed.stderr).toBe(0);
-  // The body lines after the first (which starts with the public header every key shares).
-  const body = privateKey.split('\n').filter((l) => /^[A-Za-z0-9+/=]{20,}$/.test(l));
+  secretLines = privateKey
+    .split('\n')
+    .filter((l) => /^[A-Za-z0-9+/=]{20,}$/.test(l))
+    .slice(1);
   needles = [
     ...needlesFor('private key', privateKey),
-    ...body.slice(1).map((line, i) => ({
+    ...secretLines.map((line, i) => ({
       form: `private key body line ${i + 2}`,
       bytes: Buffer.from(line),
     })),
@@ -63,9 +66,10 @@ describe('an SSH private key through the deployment engine', () => {
     expect(log.lines.length).toBeGreaterThan(10);
     expect(findIn('engine log', log.text(), needles)).toEqual([]);
     expect(findIn('outcome', JSON.stringify([outcome, removed]), needles)).toEqual([]);
-    const upper = scanDirectory(join(labNames(lab.status.id).server(1).dir, 'upper'), needles);
-    expect(upper.files).toBeGreaterThan(10);
-    expect(upper.hits).toEqual([]);
+    const remote = await scanLabServer(lab, 1, needles, secretLines);
+    expect(remote.files).toBeGreaterThan(10);
+    expect(remote.hits).toEqual([]);
+    expect(remote.tmpfsMatches).toBe('');
     // The scan finds the key where it is known to be: the test's own key file.
     expect(scanDirectory(keyDir, needles).hits.length).toBeGreaterThan(0);
   });

@@ -2,6 +2,8 @@
 // text the tests recorded and in every byte of a directory (the PGlite files, WAL included).
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TLab } from '../../../../testbed/src/lab';
+import { labNames } from '../../../../testbed/src/names';
 
 export interface TNeedle {
   /** e.g. `ssh password (base64, shifted 1)`: says which secret and which encoding leaked. */
@@ -105,4 +107,27 @@ export function recordFetch(into: TRecorded[]): () => void {
   return () => {
     globalThis.fetch = original;
   };
+}
+
+/**
+ * What a lab server kept: every file it changed (its overlay upper dirs, read from this machine)
+ * scanned for `needles`, and its private tmpfs dirs (/tmp, /root, /home, /run) searched from
+ * inside for the `plain` strings. Returns the overlay scan and the tmpfs files that matched.
+ */
+export async function scanLabServer(
+  lab: TLab,
+  serverIndex: number,
+  needles: TNeedle[],
+  plain: string[],
+): Promise<{ files: number; hits: THit[]; tmpfsMatches: string }> {
+  const upper = join(labNames(lab.status.id).server(serverIndex).dir, 'upper');
+  const { files, hits } = scanDirectory(upper, needles);
+  const grep = await lab.exec(
+    `s${serverIndex}`,
+    ['grep', '-rlsF', '-f', '-', '/tmp', '/root', '/home', '/run'],
+    `${plain.join('\n')}\n`,
+  );
+  // grep: 0 found, 1 nothing found, 2 trouble (which must not pass for "nothing found").
+  if (grep.code > 1 && grep.stdout === '') throw new Error(`grep failed: ${grep.stderr}`);
+  return { files, hits, tmpfsMatches: grep.stdout };
 }
