@@ -26,7 +26,8 @@ const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.ts') && (!only || f.includes(only)))
   .sort();
 
-const fmt = (n: number) => (n >= 100 ? Math.round(n).toString() : n.toFixed(1));
+const fmt = (n: number) =>
+  Number.isInteger(n) || n >= 100 ? Math.round(n).toString() : n.toFixed(1);
 
 for (const file of files) {
   const { benchmark } = (await import(pathToFileURL(`${here}${file}`).href)) as {
