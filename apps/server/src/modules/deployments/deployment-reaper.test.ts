@@ -124,6 +124,33 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
     });
   });
 
+  it('fails a configuration left deploying without a run (its request died), once it is old', async () => {
+    const { client } = await signedInClient(t);
+    const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
+    const mark = (updatedAt: Date) =>
+      t.database.db
+        .update(proxyConfigurations)
+        .set({ status: 'deploying', updatedAt })
+        .where(eq(proxyConfigurations.id, id));
+    const statusOf = async () =>
+      (
+        await t.database.db.select().from(proxyConfigurations).where(eq(proxyConfigurations.id, id))
+      )[0]!.status;
+    // Just claimed: its request may still be recording the run.
+    await mark(new Date());
+    await reapDeployments({ ...deps, boss: t.app.boss });
+    expect(await statusOf()).toBe('deploying');
+
+    await mark(new Date(Date.now() - 60_000));
+    await reapDeployments({ ...deps, boss: t.app.boss });
+    expect(await statusOf()).toBe('failed');
+    expect((await linesOf(id)).at(-1)).toMatchObject({
+      level: 'error',
+      deploymentId: null,
+      message: expect.stringContaining('Portico se detuvo antes de que empezara'),
+    });
+  });
+
   it('leaves a run alone while a live worker holds it', async () => {
     const { run } = await strandedRun(1);
     // On PostgreSQL another instance's advisory lock; on PGlite this process's own registry.

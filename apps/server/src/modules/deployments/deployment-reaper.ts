@@ -1,3 +1,4 @@
+import { DEFAULT_LANGUAGE } from '@portico/shared/api-error';
 import type PgBoss from 'pg-boss';
 import type { TDeploymentRow } from '../../db/schema';
 import { say } from '../../deploy/engine/messages';
@@ -82,6 +83,17 @@ export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }):
     const updated = await deps.proxies.update(row.configurationId, { status: 'failed' });
     if (updated) publishStatus(deps, updated, row.id);
     deps.log.info(`deployment ${row.id} interrupted twice; recorded failed`);
+  }
+  // Claimed (deploying) by a request that died before it recorded its run: nothing ran.
+  for (const config of await deps.proxies.deployingWithoutRun(new Date(Date.now() - GRACE_MS))) {
+    reaped += 1;
+    // The language of the owner's last run; the default for a configuration never deployed.
+    const last = await deps.deployments.latestFor(config.id);
+    const message = say(last ? runLanguage(last) : DEFAULT_LANGUAGE, 'job.neverStarted');
+    await writeLine(deps, config.id, null, 'error', message);
+    const updated = await deps.proxies.update(config.id, { status: 'failed' });
+    if (updated) publishStatus(deps, updated, null);
+    deps.log.info(`configuration ${config.id} was left deploying without a run; recorded failed`);
   }
   return reaped;
 }

@@ -1,6 +1,7 @@
-import { and, desc, eq, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, ne, notExists, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import {
+  deployments,
   proxyConfigurations,
   type TNewProxyConfigurationRow,
   type TProxyConfigurationRow,
@@ -99,6 +100,32 @@ export function createProxiesRepository(db: TDb) {
         if (isDomainViolation(error)) throw new DomainTakenError();
         throw error;
       }
+    },
+
+    /**
+     * Rows marked deploying, last changed before `before`, with no queued or running run: the
+     * request that claimed them died before it recorded its run.
+     */
+    async deployingWithoutRun(before: Date): Promise<TProxyConfigurationRow[]> {
+      const unfinishedRun = db
+        .select({ id: deployments.id })
+        .from(deployments)
+        .where(
+          and(
+            eq(deployments.configurationId, proxyConfigurations.id),
+            inArray(deployments.status, ['queued', 'running']),
+          ),
+        );
+      return db
+        .select()
+        .from(proxyConfigurations)
+        .where(
+          and(
+            eq(proxyConfigurations.status, 'deploying'),
+            lt(proxyConfigurations.updatedAt, before),
+            notExists(unfinishedRun),
+          ),
+        );
     },
 
     async remove(id: string): Promise<void> {
