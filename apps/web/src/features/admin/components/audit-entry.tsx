@@ -10,7 +10,7 @@ export function AuditEntry({ entry, targetName }: { entry: TAuditEntry; targetNa
   return (
     <li className="rounded-lg border border-border p-4" data-testid="audit-entry">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">
-        <p className="min-w-0 break-words">
+        <p className="min-w-0 [overflow-wrap:anywhere]">
           <span className="font-medium" data-testid="audit-actor">
             {entry.actorUsername || t('admin.audit.system')}
           </span>{' '}

@@ -32,7 +32,7 @@ export function HomePage({ user, proxies }: TProps) {
     <div className="mx-auto grid w-full max-w-6xl gap-8 px-4 py-8 sm:px-6 sm:py-12">
       <div>
         <h1
-          className="text-2xl font-bold tracking-tight break-words sm:text-3xl"
+          className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere] sm:text-3xl"
           data-testid="welcome-heading"
         >
           {t('home.welcome', { name })}

@@ -43,9 +43,10 @@ export function DestinationOption({
         aria-describedby={`${id}-details`}
         className="mt-1 size-4 shrink-0 accent-primary"
       />
-      <span className="grid min-w-0 flex-1 gap-1">
+      {/* Admin free text (names, descriptions) may be one long word: wrap it, never widen the page. */}
+      <span className="grid min-w-0 flex-1 gap-1 [overflow-wrap:anywhere]">
         <span className="flex flex-wrap items-center gap-2">
-          <span className="font-medium break-words">{server.name}</span>
+          <span className="font-medium">{server.name}</span>
           <Badge variant={STATUS_BADGE[server.status]}>
             {t(`wizard.destination.status.${server.status}`)}
           </Badge>
