@@ -75,7 +75,7 @@ export async function udpCounter(): Promise<TCountingListener> {
 }
 
 // What each field may hold once valid; a planted fragment with anything else must be refused.
-const ALPHABETS = {
+export const ALPHABETS = {
   domain: 'A-Za-z0-9.-',
   host: 'A-Za-z0-9.-',
   sshUser: 'a-z0-9_-',

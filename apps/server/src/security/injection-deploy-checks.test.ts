@@ -26,8 +26,22 @@ import {
   DeployValidationError,
   normalizeTarget,
 } from '../deploy/validate';
-import { explicitValues, plantedValues, shown, type TFieldKind } from './injection-api-helpers';
-import { validDomain, validEmail, validIpv4, validSshUser, validTarget } from './injection-corpus';
+import { nameProblem } from '../modules/scripts/script-file';
+import {
+  ALPHABETS,
+  explicitValues,
+  plantedValues,
+  shown,
+  type TFieldKind,
+} from './injection-api-helpers';
+import {
+  fragmentsOutside,
+  validDomain,
+  validEmail,
+  validIpv4,
+  validSshUser,
+  validTarget,
+} from './injection-corpus';
 
 interface TField {
   name: string;
@@ -148,6 +162,45 @@ describe('injection: the deploy-time checks', () => {
       );
     });
   }
+
+  // The API tests sample the corpus over HTTP; here every fragment meets every schema, at the
+  // start, in the middle and at the end of a fixed valid value (whitespace only inside: edges are
+  // trimmed), so no fragment is left out by chance.
+  it('every API schema refuses every corpus fragment, wherever it is planted', () => {
+    const samples: Record<TFieldKind, string> = {
+      domain: 'app.example.com',
+      host: '203.0.113.10',
+      sshUser: 'deploy',
+      port: '2222',
+      email: 'ops@example.com',
+      target: 'http://10.0.0.5:8080/app',
+      scriptName: 'setup.sh',
+    };
+    let checked = 0;
+    for (const f of FIELDS) {
+      const base = samples[f.kind];
+      for (const fragment of fragmentsOutside(ALPHABETS[f.kind])) {
+        const middle = base.length >> 1;
+        const spots = fragment.trim() === fragment ? [0, middle, base.length] : [middle];
+        for (const at of spots) {
+          const value = base.slice(0, at) + fragment + base.slice(at);
+          expect(f.schema.safeParse(value).success, `${f.name}=${shown(value)}`).toBe(false);
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(1000);
+  });
+
+  it('the script name check refuses every corpus fragment, wherever it is planted', () => {
+    const base = 'setup.sh';
+    for (const fragment of fragmentsOutside(ALPHABETS.scriptName)) {
+      for (const at of [0, 3, 5, base.length]) {
+        const name = base.slice(0, at) + fragment + base.slice(at);
+        expect(nameProblem(name), shown(name)).toBeDefined();
+      }
+    }
+  });
 
   it('the renderers refuse a planted domain or target and return no text', () => {
     const domains = plantedValues('domain', validDomain).map((p) => ({
