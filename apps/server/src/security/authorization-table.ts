@@ -67,7 +67,7 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
   { method: 'GET', url: '/api/docs/yaml', expected: everyone(200) },
   // Only HEAD is registered at /api/docs/ (swagger-ui's own routes); GET falls to /api/docs.
   { method: 'HEAD', url: '/api/docs/', expected: everyone(200) },
-  // swagger-ui sends its index page's own URL back to /api/docs/.
+  // swagger-ui answers its index page's own URL with a redirect to the docs page.
   { method: 'GET', url: '/api/docs/static/index.html', expected: everyone(302) },
   { method: 'GET', url: '/api/docs/static/swagger-initializer.js', expected: everyone(200) },
   { method: 'GET', url: '/api/docs/static/*', expected: everyone(200) },
