@@ -5,7 +5,10 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import type { TLab, TLabServer } from '../../../../../testbed/src/lab';
+import { openDatabase } from '../../db/client';
+import { proxyConfigurations } from '../../db/schema';
 import {
   HttpClient,
   labEnv,
@@ -48,6 +51,24 @@ export class DrillPortico {
     await stopPortico(this.process);
     this.process = undefined;
     rmSync(this.dataDir, { recursive: true, force: true });
+  }
+
+  /**
+   * While Portico is down: leaves a configuration as a deploy request that died between claiming
+   * it (status deploying) and recording its run, a minute ago. No kill can be timed into that
+   * window of one database write, so the drill writes the state the kill would leave.
+   */
+  async strandClaim(id: string): Promise<void> {
+    if (this.process) throw new Error('Portico is running');
+    const database = await openDatabase({ pgliteDir: join(this.dataDir, 'db') });
+    try {
+      await database.db
+        .update(proxyConfigurations)
+        .set({ status: 'deploying', updatedAt: new Date(Date.now() - 60_000) })
+        .where(eq(proxyConfigurations.id, id));
+    } finally {
+      await database.close();
+    }
   }
 
   /** The same signed-in browser, pointed at the current process. */

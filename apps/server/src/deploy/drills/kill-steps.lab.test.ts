@@ -14,12 +14,14 @@ import { say } from '../engine/messages';
 import {
   DrillPortico,
   endOf,
+  logsOf,
   nginxTest,
   proxyBody,
   registered,
   runToEnd,
   saveProxy,
   servesHttps,
+  settled,
   startRun,
   stillDeploying,
   unrelatedSite,
@@ -166,9 +168,23 @@ describe('Portico killed at each engine step, then started again', () => {
       for (const [j, step] of STEPS.slice(first, first + 3).entries()) {
         drills.push(await drillOn(servers[j]!, step, language(first + j)));
       }
+      // A request that died before it recorded its run (see strandClaim), beside the cut runs.
+      const orphan =
+        first === 0
+          ? await saveProxy(client, proxyBody(lab, servers[3]!, 'never-started.s4.portico.test'))
+          : undefined;
       await killHeld(drills);
+      if (orphan) await portico.strandClaim(orphan);
       await restart();
       for (const d of drills) await expectRetried(d);
+      if (orphan) {
+        expect(await settled(client, orphan)).toBe('failed');
+        expect((await logsOf(client, orphan)).at(-1)).toMatchObject({
+          level: 'error',
+          deploymentId: null,
+          message: say('es', 'job.neverStarted'),
+        });
+      }
     },
   );
 
