@@ -1,3 +1,4 @@
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/client';
@@ -17,10 +18,14 @@ export interface TOpenedStore {
 export async function openStore(config: TConfig): Promise<TOpenedStore> {
   const lock = config.databaseUrl ? null : acquireDataDirLock(config.dataDir);
   try {
-    const database = await openDatabase({
-      databaseUrl: config.databaseUrl,
-      pgliteDir: join(config.dataDir, 'db'),
-    });
+    const pgliteDir = join(config.dataDir, 'db');
+    // Password hashes, session ids and ciphertexts live there: owner only, even inside a data
+    // dir the operator made with a looser mode (PGlite itself creates 0755 directories).
+    if (!config.databaseUrl) {
+      mkdirSync(pgliteDir, { recursive: true, mode: 0o700 });
+      chmodSync(pgliteDir, 0o700);
+    }
+    const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir });
     try {
       await runMigrations(database);
     } catch (error) {
