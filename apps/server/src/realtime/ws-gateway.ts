@@ -15,6 +15,8 @@ export interface TWsGatewayOptions {
   proxies: TProxiesService;
   deployments: TDeploymentsRepository;
   sessions: TSessionsRepository;
+  /** The account as stored now (no cache): an admin demoted elsewhere loses admin streams. */
+  findUser: (id: string) => Promise<{ role: string } | undefined>;
   /** How often open sockets check their session still exists; default 30 s. */
   sessionRecheckMs?: number;
 }
@@ -148,7 +150,8 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
     }
   });
   // A session can also end where no hook here sees it: expiry, a password reset from the CLI,
-  // a sign-out on another instance. Open sockets look their session up now and then.
+  // a sign-out on another instance. Open sockets look their session (and an admin watcher's
+  // role) up now and then.
   let checking = false;
   const recheck = setInterval(async () => {
     if (checking) return;
@@ -161,6 +164,10 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
         bySession.delete(sid);
       }
       for (const sid of userOfSession.keys()) if (!bySession.has(sid)) userOfSession.delete(sid);
+      // Demoted by the CLI or another instance: no hook here saw it.
+      for (const [adminId, sockets] of byAdmin) {
+        if ((await options.findUser(adminId))?.role !== 'admin') closeAll(sockets, 'demoted');
+      }
     } catch (error) {
       // The database is briefly unreachable: not a reason to cut streams; the next round retries.
       app.log.warn({ err: error }, 'socket session check failed');

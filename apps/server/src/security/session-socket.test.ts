@@ -2,7 +2,9 @@
 // session. realtime/ws-gateway.test.ts already covers no cookie (401), one foreign origin (403),
 // another user (1008) and sign-out; this file adds the other ways in and the other ways a
 // session ends.
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { users } from '../db/schema';
 import { createProxy, signedInClient } from '../modules/proxies/proxies-test-helpers';
 import { createSessionsRepository } from '../modules/sessions/sessions.repository';
 import { cookieHeader, statuses, watch } from '../realtime/ws-test-helpers';
@@ -90,6 +92,16 @@ describe.each(testDatabaseKinds())('log socket and sessions on %s', (kind) => {
       role: 'user',
     });
     expect(demoted.statusCode).toBe(200);
+    expect((await socket.ended).code).toBe(1008);
+  });
+
+  it("closes an admin's socket on another user's proxy when the CLI demotes the admin", async () => {
+    const owner = await signedInClient(t);
+    const watcher = await signedInClient(t, 'admin');
+    const { id } = await createProxy(owner.client);
+    const socket = await watching(watcher.client, id);
+    // What `portico user demote` runs, from another process: no request of this app sees it.
+    await t.database.db.update(users).set({ role: 'user' }).where(eq(users.id, watcher.user.id));
     expect((await socket.ended).code).toBe(1008);
   });
 

@@ -17,6 +17,7 @@ import { proxiesRoutes } from '../proxies/proxies.routes';
 import { createProxiesService } from '../proxies/proxies.service';
 import { createProxySecrets } from '../proxies/proxy-secrets';
 import { createSessionsRepository } from '../sessions/sessions.repository';
+import { createUsersRepository } from '../users/users.repository';
 import { runDeployJob } from './deploy-job';
 import {
   progressMessage,
@@ -138,6 +139,7 @@ async function proxiesAndDeploymentsPlugin(
     proxies,
     deployments: deploymentsRepository,
     sessions: createSessionsRepository(db),
+    findUser: createUsersRepository(db).findById,
     sessionRecheckMs: options.socketSessionRecheckMs,
   });
 
