@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config';
+import { ConfigError, configWarnings, loadConfig } from './config';
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
   try {
@@ -100,5 +100,16 @@ describe('loadConfig', () => {
 
   it('lists every bad variable at once', () => {
     expect(problemsOf({ PORT: '-1', LOG_LEVEL: 'x' })).toHaveLength(2);
+  });
+});
+
+describe('configWarnings', () => {
+  it('warns that trusting every proxy hop lets clients choose their address', () => {
+    expect(configWarnings({ trustProxy: true })).toEqual([
+      expect.stringContaining('PORTICO_TRUST_PROXY=true trusts every X-Forwarded-For entry'),
+    ]);
+    for (const trustProxy of [false, 1, ['127.0.0.1']]) {
+      expect(configWarnings({ trustProxy })).toEqual([]);
+    }
   });
 });

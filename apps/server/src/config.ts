@@ -183,3 +183,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     logLevel: e.LOG_LEVEL,
   };
 }
+
+/** Settings that work but weaken Portico; printed as warnings at start. */
+export function configWarnings(config: Pick<TConfig, 'trustProxy'>): string[] {
+  const warnings: string[] = [];
+  if (config.trustProxy === true) {
+    warnings.push(
+      'PORTICO_TRUST_PROXY=true trusts every X-Forwarded-For entry, including those a client ' +
+        'writes itself, so a client can pick the address the sign-in rate limits count. Set the ' +
+        "proxy's address (e.g. 127.0.0.1) or its hop count (1) instead.",
+    );
+  }
+  return warnings;
+}

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type TConfig } from './config';
+import { ConfigError, configWarnings, loadConfig, type TConfig } from './config';
 import { DataDirLockedError } from './lib/data-dir-lock';
 import { loadOrCreateKey, SecretKeyError } from './lib/secrets';
 import { loadOrCreateSessionSecret } from './lib/session-secret';
@@ -75,6 +75,7 @@ async function start(config: TConfig) {
     },
     'Portico is listening',
   );
+  for (const warning of configWarnings(config)) app.log.warn(warning);
 }
 
 let config: TConfig;
