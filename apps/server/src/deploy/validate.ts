@@ -22,6 +22,7 @@ const SSH_USER = /^[a-z_][a-z0-9_-]{0,31}$/;
 const EMAIL_LOCAL = /^[A-Za-z0-9_%+-]+(?:\.[A-Za-z0-9_%+-]+)*$/;
 const DIGITS = /^[1-9][0-9]{0,4}$/;
 const PATH = /^[A-Za-z0-9._~/-]*$/;
+const ASCII_HOST = /^[A-Za-z0-9.-]+$/;
 const MAX_TARGET = 2048;
 
 function text(value: unknown, field: string): string {
@@ -103,6 +104,8 @@ export function assertEmail(value: unknown, field = 'email'): string {
     local.length > 64 ||
     !EMAIL_LOCAL.test(local) ||
     local.startsWith('-') ||
+    // ASCII before lower-casing: the Kelvin sign (U+212A) lower-cases to an ASCII k.
+    !ASCII_HOST.test(domain) ||
     hostNameProblem(domain.toLowerCase(), 2) !== undefined
   ) {
     throw new DeployValidationError(field, 'must be a plain e-mail address like ops@example.com');
@@ -145,7 +148,12 @@ export function normalizeTarget(input: unknown, field = 'target'): TTarget {
   const authority = slash === -1 ? rest : rest.slice(0, slash);
   const rawPath = slash === -1 ? '' : rest.slice(slash);
   const colon = authority.indexOf(':');
-  const rawHost = (colon === -1 ? authority : authority.slice(0, colon)).toLowerCase();
+  const hostText = colon === -1 ? authority : authority.slice(0, colon);
+  // Checked before lower-casing, which maps some non-ASCII letters (U+212A) to ASCII ones.
+  if (!ASCII_HOST.test(hostText)) {
+    throw new DeployValidationError(field, 'must name an IPv4 address or a host name');
+  }
+  const rawHost = hostText.toLowerCase();
   const rawPort = colon === -1 ? undefined : authority.slice(colon + 1);
 
   if (!isIpv4(rawHost) && hostNameProblem(rawHost, 1) !== undefined) {
