@@ -14,9 +14,10 @@ import {
 const ZRequiredText = (key = 'validation.required') => z.string({ error: key }).trim().min(1, key);
 
 export const ZServerIp = ZRequiredText().refine(isIpv4, 'validation.ip.invalid');
+// Checked before lower-casing: toLowerCase maps the Kelvin sign (U+212A) to an ASCII k.
 export const ZDomain = ZRequiredText()
-  .transform((v) => v.toLowerCase())
-  .refine(isDomain, 'validation.domain.invalid');
+  .refine(isDomain, 'validation.domain.invalid')
+  .transform((v) => v.toLowerCase());
 export const ZSshUser = ZRequiredText()
   .max(32, 'validation.sshUser.invalid')
   .regex(/^[a-z_][a-z0-9_-]*$/, 'validation.sshUser.invalid');
@@ -58,8 +59,8 @@ export type TServerInfoInput = z.infer<typeof ZServerInfoInput>;
 /** The edit dialog (spec §5 edit proxy; decisions.md: the SSH port is stored and used). */
 export const ZEditProxyInput = z.object({
   domain: ZRequiredText('validation.edit.domainRequired')
-    .transform((v) => v.toLowerCase())
-    .refine(isDomain, 'validation.edit.domainInvalid'),
+    .refine(isDomain, 'validation.edit.domainInvalid')
+    .transform((v) => v.toLowerCase()),
   targetServer: ZRequiredText('validation.edit.targetRequired').refine(
     (v) => isHttpUrl(v) || isManualDestination(v),
     'validation.edit.targetInvalid',
