@@ -34,6 +34,8 @@ export const UNICODE_TRICKS = [
   '\u202E', // right-to-left override
   '\u0430', // Cyrillic a
   '\u0131', // dotless i
+  '\u212A', // Kelvin sign: lower-cases to an ASCII k
+  '\u0130', // capital I with dot: lower-cases to i and a combining dot
   '\uFF0E', // fullwidth full stop
   '\u3002', // ideographic full stop (IDNA maps it to a dot)
   '\uFF0F', // fullwidth solidus
