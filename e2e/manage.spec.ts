@@ -43,6 +43,13 @@ test.describe('a deployed proxy, managed step by step', () => {
     expect(started.status, JSON.stringify(started.json)).toBe(202);
   }
 
+  /** Through the page, so the run speaks the page's language (Spanish here). */
+  async function redeployFromDetails(page: Page) {
+    await page.getByTestId('action-redeploy').click();
+    await page.getByTestId('redeploy-confirm').click();
+    await expectToast(page, text('es', 'proxies.details.redeploySuccess'));
+  }
+
   test('home starts empty; two proxies deployed through the API', async ({ page, labApp }) => {
     await page.goto('/');
     await expect(page.getByTestId('proxy-list-empty')).toBeVisible();
@@ -180,6 +187,64 @@ test.describe('a deployed proxy, managed step by step', () => {
     expect(answer.status).toBe(200);
     expect(answer.issuer).toMatch(/Pebble/i);
     expect(answer.json).toMatchObject({ upstream: labApp.lab.status.upstream.name, path: '/v2/' });
+  });
+
+  test('a reinstalled server: its new host key is refused until the owner forgets the old one', async ({
+    page,
+    labApp,
+  }) => {
+    const pinned = (await configuration(page.request, ids.main)).hostKeyFingerprint as string;
+    expect(pinned).toBe(labApp.server('s3').hostKeyFingerprint);
+    // What a reinstall does to sshd: a new host key; SIGHUP makes sshd load it.
+    const rekeyed = await labApp.lab.exec('s3', [
+      'sh',
+      '-c',
+      'rm -f /etc/ssh/ssh_host_ed25519_key* && ' +
+        "ssh-keygen -q -t ed25519 -N '' -f /etc/ssh/ssh_host_ed25519_key && " +
+        'pkill -HUP -x sshd && ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub',
+    ]);
+    expect(rekeyed.code, rekeyed.stderr).toBe(0);
+    const fresh = rekeyed.stdout.split(' ')[1] as string;
+    expect(fresh).toMatch(/^SHA256:/);
+    expect(fresh).not.toBe(pinned);
+
+    await page.goto(`/proxy-details/${ids.main}`);
+    await redeployFromDetails(page);
+    const refused = await waitForRunEnd(page.request, ids.main);
+    expect(refused.status).toBe('failed');
+    expect(refused.hostKeyFingerprint).toBe(pinned);
+    const lastLine = page.getByTestId('log-line').last();
+    await expect(lastLine).toHaveAttribute('data-level', 'error');
+    await expect(lastLine).toContainText(pinned);
+    await expect(lastLine).toContainText(fresh);
+    await expect(lastLine).toContainText(text('es', 'proxies.hostKey.forget'));
+    // Nothing on the server changed: the unrelated site still answers.
+    const legacy = await labApp.lab.exec('s3', [
+      'curl',
+      '-s',
+      '--max-time',
+      '5',
+      '-H',
+      'Host: legacy.s3.portico.test',
+      'http://127.0.0.1/',
+    ]);
+    expect(legacy.stdout).toContain('legacy site on s3');
+
+    await expect(page.getByTestId('detail-host-key')).toHaveText(pinned);
+    await page.getByTestId('action-forget-host-key').click();
+    await expect(page.getByTestId('forget-host-key-dialog')).toContainText(pinned);
+    await capture(page, AREA, 'dialog-forget-host-key');
+    await page.getByTestId('forget-host-key-confirm').click();
+    await expectToast(page, text('es', 'proxies.hostKey.success'));
+    await expect(page.getByTestId('basic-info')).toContainText(
+      text('es', 'proxies.hostKey.notPinned'),
+    );
+
+    await redeployFromDetails(page);
+    const repinned = await waitForRunEnd(page.request, ids.main);
+    expect(repinned.status).toBe('completed');
+    expect(repinned.hostKeyFingerprint).toBe(fresh);
+    await expect(page.getByTestId('detail-host-key')).toHaveText(fresh);
   });
 
   test('reset returns to pending and the card offers continue', async ({ page }) => {
