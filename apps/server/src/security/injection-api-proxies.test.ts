@@ -1,7 +1,8 @@
 // Issue 8, injection, the writes that store what later reaches a server or an nginx file: save
 // (create and resume), the owner's edit, the admin's edit and the admin's destination servers.
 // Every field, fuzzed with the shared corpus, is refused with a 400 in the caller's language and
-// leaves every table that could hold it byte for byte as it was.
+// leaves every table that could hold it byte for byte as it was. The bodies' SSH address and port
+// point at a counting listener on 127.0.0.1, which must see no connection.
 import type { TLanguage } from '@portico/shared/api-error';
 import { asc } from 'drizzle-orm';
 import fc from 'fast-check';
@@ -16,7 +17,9 @@ import {
   language,
   plantedValues,
   shown,
+  type TCountingListener,
   type TFieldKind,
+  tcpCounter,
 } from './injection-api-helpers';
 import {
   validDomain,
@@ -58,12 +61,15 @@ const SAVE_FIELDS: TWriteCase['fields'] = [
 
 describe('injection: stored fields refuse hostile values and nothing is stored', () => {
   let t: TTestApp;
+  // The SSH address and port of every base body: saving or editing must never connect.
+  let ssh: TCountingListener;
   let owner: TestClient;
   let admin: TestClient;
   let proxyId: string;
   let destinationId: string;
 
   beforeAll(async () => {
+    ssh = await tcpCounter();
     t = await createTestApp('pglite');
     ({ client: owner } = await signedInClient(t));
     ({ client: admin } = await signedInClient(t, 'admin'));
@@ -75,7 +81,10 @@ describe('injection: stored fields refuse hostile values and nothing is stored',
     expect(created.statusCode).toBe(201);
     destinationId = created.json().id;
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await ssh?.close();
+  });
 
   /** Every row of every table a write could touch, in a stable order. */
   async function snapshot(): Promise<string> {
@@ -92,9 +101,9 @@ describe('injection: stored fields refuse hostile values and nothing is stored',
   const editBody = () => ({
     domain: 'edited.example.com',
     targetServer: 'http://10.0.0.8:3000',
-    serverIp: '203.0.113.20',
+    serverIp: '127.0.0.1',
     sshUser: 'deploy',
-    sshPort: 22,
+    sshPort: ssh.port,
   });
 
   const cases = (): TWriteCase[] => [
@@ -103,7 +112,7 @@ describe('injection: stored fields refuse hostile values and nothing is stored',
       method: 'POST',
       url: () => '/api/proxy-configurations',
       client: () => owner,
-      base: () => proxyInput(),
+      base: () => proxyInput({ serverIp: '127.0.0.1', sshPort: ssh.port }),
       fields: SAVE_FIELDS,
     },
     {
@@ -111,7 +120,8 @@ describe('injection: stored fields refuse hostile values and nothing is stored',
       method: 'POST',
       url: () => '/api/proxy-configurations',
       client: () => owner,
-      base: () => proxyInput({ configurationId: proxyId }),
+      base: () =>
+        proxyInput({ configurationId: proxyId, serverIp: '127.0.0.1', sshPort: ssh.port }),
       fields: SAVE_FIELDS,
     },
     {
@@ -160,6 +170,7 @@ describe('injection: stored fields refuse hostile values and nothing is stored',
     const before = await snapshot();
     await work();
     expect(await snapshot(), `${c.name} ${field}: the database changed`).toBe(before);
+    expect(ssh.count(), `${c.name} ${field}: connected to the SSH stand-in`).toBe(0);
   }
 
   it('control: the base bodies are accepted (so each refusal below is the field’s)', async () => {
