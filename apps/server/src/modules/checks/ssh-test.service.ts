@@ -78,7 +78,10 @@ export function createSshTestService(options: TSshTestServiceOptions) {
     try {
       return options.secrets().decrypt(stored, secretAad('proxy', configurationId, 'sshPassword'));
     } catch (error) {
-      if (error instanceof SecretKeyError || error instanceof SecretDecryptError) {
+      if (error instanceof SecretDecryptError) {
+        throw new KeyedError('secret_unreadable', 500, 'errors.secretUndecryptable');
+      }
+      if (error instanceof SecretKeyError) {
         throw new KeyedError('secret_unreadable', 500, 'errors.secretKeyUnreadable');
       }
       throw error;

@@ -89,7 +89,9 @@ export async function runDeployJob(
       const message =
         error instanceof AppError && error.code === 'deploy_needs_password'
           ? say(language, 'job.needsPassword')
-          : say(language, 'job.secretUnreadable');
+          : error instanceof AppError && error.messageKey === 'errors.secretUndecryptable'
+            ? say(language, 'job.secretUndecryptable')
+            : say(language, 'job.secretUnreadable');
       await sink.log('error', message);
       await finish(deps, config, deployment.id, {
         status: 'failed',

@@ -26,6 +26,9 @@ export const proxyErrors = {
     new KeyedAppError('deploy_needs_password', 400, 'errors.deployNeedsPassword'),
   secretKeyUnreadable: () =>
     new KeyedAppError('secret_key_unreadable', 500, 'errors.secretKeyUnreadable'),
+  // Same code (clients handle both alike); the words say the row, not the key file, is the cause.
+  secretUndecryptable: () =>
+    new KeyedAppError('secret_key_unreadable', 500, 'errors.secretUndecryptable'),
   serverUnreachable: (reason: string) =>
     new KeyedAppError('server_unreachable', 502, 'errors.serverUnreachable', { reason }),
   removeFailed: (reason: string) =>

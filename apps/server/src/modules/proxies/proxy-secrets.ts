@@ -36,9 +36,8 @@ export function createProxySecrets(keyFile: string) {
       try {
         return openBox().decrypt(stored, secretAad('proxy', id, 'sshPassword'));
       } catch (error) {
-        if (error instanceof SecretDecryptError || error instanceof SecretKeyError) {
-          throw proxyErrors.secretKeyUnreadable();
-        }
+        if (error instanceof SecretDecryptError) throw proxyErrors.secretUndecryptable();
+        if (error instanceof SecretKeyError) throw proxyErrors.secretKeyUnreadable();
         throw error;
       }
     },
