@@ -209,7 +209,7 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
       );
       expect(run.status).toBe('failed');
       // The catalog line in the language of the request (en and es differ).
-      expect(run.lines.at(-1)).toBe(say(language, 'job.secretUnreadable'));
+      expect(run.lines.at(-1)).toBe(say(language, 'job.secretUndecryptable'));
     }
     const config = (await client.request('GET', `/api/proxy-configurations/${id}`)).json;
     expect(config.status).toBe('failed');
@@ -221,7 +221,9 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
       configurationId: id,
     });
     expect(resumed.status).toBe(500);
-    expect(resumed.json.message).toMatch(/^Stored secrets cannot be read/);
+    expect(resumed.json.message).toMatch(
+      /^Stored secrets cannot be read: the SSH password saved for this configuration does not decrypt/,
+    );
     // The server keeps serving what it served.
     expect((await httpsGet(lab.status, server.address, editedDomain(), '/')).status).toBe(200);
     expect(portico!.child.exitCode).toBeNull();
@@ -292,6 +294,7 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
     // Only the Portico user reads the data dir and the key beside the ciphertexts.
     const mode = (path: string) => statSync(path).mode & 0o777;
     expect(mode(dataDir)).toBe(0o700);
+    expect(mode(join(dataDir, 'db'))).toBe(0o700);
     expect(mode(join(dataDir, 'secret.key'))).toBe(0o600);
     expect(mode(join(dataDir, 'session.secret'))).toBe(0o600);
     const stored = [

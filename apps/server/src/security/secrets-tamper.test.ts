@@ -86,8 +86,11 @@ describe.each(testDatabaseKinds())('a damaged stored password on %s', (kind) => 
         .where(eq(proxyConfigurations.id, id));
 
       for (const [language, start] of [
-        ['en', 'Stored secrets cannot be read'],
-        ['es', 'No se pueden leer los secretos guardados'],
+        [
+          'en',
+          'Stored secrets cannot be read: the SSH password saved for this configuration does not',
+        ],
+        ['es', 'No se pueden leer los secretos guardados: la contraseña SSH guardada para esta'],
       ] as const) {
         const started = await client.write(
           'POST',
@@ -116,7 +119,11 @@ describe.each(testDatabaseKinds())('a damaged stored password on %s', (kind) => 
       for (const answer of [resumed, removal]) {
         expect(answer.statusCode).toBe(500);
         expect(answer.json().code).not.toBe('internal');
-        expect(answer.json().message).toMatch(/^Stored secrets cannot be read/);
+        // The cause (the stored value, not the key file) and the way out.
+        expect(answer.json().message).toMatch(
+          /^Stored secrets cannot be read: the SSH password saved/,
+        );
+        expect(answer.json().message).toContain('Enter the SSH password again.');
         expect(answer.body).not.toContain(SSH_PASSWORD);
       }
       const portico = await client.write(
