@@ -8,6 +8,7 @@ import { openDatabase } from '../db/client';
 import { proxyConfigurations } from '../db/schema';
 import type { HttpClient } from '../modules/deployments/lab-app-helpers';
 import { progressLines, watch } from '../realtime/ws-test-helpers';
+import { runTs } from '../test-support/spawn';
 
 /**
  * Starts a run with POST `path` (deploy or redeploy) in `language`, follows it on the socket
@@ -140,4 +141,35 @@ export async function sendRefusedRequests(
     }),
   ];
   return [malformed.status, ...refused.map((r) => r.status)];
+}
+
+export const AUDITOR = {
+  username: 'auditor',
+  email: 'auditor@example.com',
+  password: 'Auditor-123',
+};
+
+/** An administrator made the only way there is, the CLI (Portico stopped: one writer). */
+export async function createAdminWithCli(dataDir: string): Promise<string> {
+  const made = await runTs(
+    'src/cli.ts',
+    ['user', 'create', AUDITOR.username, '--email', AUDITOR.email, '--admin'],
+    { env: { PORTICO_DATA_DIR: dataDir }, input: `${AUDITOR.password}\n` },
+  );
+  if (made.code !== 0) throw new Error(`portico user create: ${made.stderr}`);
+  return `${made.stdout}${made.stderr}`;
+}
+
+/** Everything an administrator's screens read about users, proxies and the audit trail. */
+export async function readAsAdmin(admin: HttpClient): Promise<number[]> {
+  const paths = [
+    '/api/admin/stats/users',
+    '/api/admin/stats/proxies-by-user',
+    '/api/admin/all-proxies',
+    '/api/admin/users',
+    '/api/admin/audit-log',
+  ];
+  const answers = [];
+  for (const path of paths) answers.push((await admin.request('GET', path)).status);
+  return answers;
 }

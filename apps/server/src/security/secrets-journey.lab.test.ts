@@ -19,7 +19,10 @@ import {
   type TPorticoProcess,
 } from '../modules/deployments/lab-app-helpers';
 import {
+  AUDITOR,
+  createAdminWithCli,
   followRun,
+  readAsAdmin,
   sampleServerProcesses,
   sendRefusedRequests,
   tamperStoredPassword,
@@ -197,6 +200,7 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
   it('an altered ciphertext fails the redeploy with a clear line in the run language; nothing is stuck', async () => {
     await stopApp();
     alteredCiphertext = await tamperStoredPassword(dataDir, id);
+    outputs.push(await createAdminWithCli(dataDir));
     await startApp();
 
     for (const language of ['en', 'es'] as const) {
@@ -241,6 +245,14 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
       targetServer: target(),
     });
     expect(saved.status).toBe(200);
+    // The administrator's screens, after a password change and again after the delete.
+    const admin = new HttpClient(client.base);
+    const signedIn = await admin.request('POST', '/api/login', {
+      identifier: AUDITOR.username,
+      password: AUDITOR.password,
+    });
+    expect(signedIn.status).toBe(200);
+    expect(await readAsAdmin(admin)).toEqual([200, 200, 200, 200, 200]);
     const logs = await client.request('GET', `/api/deployment-logs/${id}`);
     expect(logs.json.length).toBeGreaterThan(10);
     const config = (await client.request('GET', `/api/proxy-configurations/${id}`)).json;
@@ -253,6 +265,9 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
     expect(deleted.status).toBe(200);
     expect(deleted.json).toEqual({ success: true, removedFromServer: true });
     expect((await lab.exec(server.name, site)).code).not.toBe(0);
+    expect(await readAsAdmin(admin)).toEqual([200, 200, 200, 200, 200]);
+    const trail = recorded.filter((r) => r.label.includes('/api/admin/audit-log')).at(-1)!.text;
+    expect(trail).toContain('proxy.delete_with_removal');
     expect((await httpGet(server.address, `legacy.${server.name}.portico.test`)).body).toContain(
       `legacy site on ${server.name}`,
     );
