@@ -2,6 +2,7 @@
 // text the tests recorded and in every byte of a directory (the PGlite files, WAL included).
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { TWsMessage } from '@portico/shared/proxy/api';
 import type { TLab } from '../../../../testbed/src/lab';
 import { labNames } from '../../../../testbed/src/names';
 
@@ -130,4 +131,33 @@ export async function scanLabServer(
   // grep: 0 found, 1 nothing found, 2 trouble (which must not pass for "nothing found").
   if (grep.code > 1 && grep.stdout === '') throw new Error(`grep failed: ${grep.stderr}`);
   return { files, hits, tmpfsMatches: grep.stdout };
+}
+
+/** Every answer, socket message (whole and each line's text), process output and file. */
+export function findEverywhere(
+  sources: {
+    recorded: TRecorded[];
+    socketMessages: TWsMessage[];
+    outputs: string[];
+    dirs: string[];
+  },
+  needles: TNeedle[],
+): { hits: THit[]; files: number } {
+  const hits: THit[] = [];
+  for (const r of sources.recorded) hits.push(...findIn(`HTTP ${r.label}`, r.text, needles));
+  hits.push(...findIn('socket messages', JSON.stringify(sources.socketMessages), needles));
+  for (const m of sources.socketMessages) {
+    if (m.type === 'deployment_progress')
+      hits.push(...findIn('socket line', m.data.message, needles));
+  }
+  for (const [i, o] of sources.outputs.entries()) {
+    hits.push(...findIn(`process output #${i + 1}`, o, needles));
+  }
+  let files = 0;
+  for (const dir of sources.dirs) {
+    const scan = scanDirectory(dir, needles);
+    hits.push(...scan.hits);
+    files += scan.files;
+  }
+  return { hits, files };
 }
