@@ -1,11 +1,10 @@
-import { signIn } from './fixtures/auth';
 import { text } from './fixtures/catalog';
 import { screenshotScreen } from './fixtures/screenshots';
 import { expectToast, fieldError, submitLogin, submitRegister, toast } from './fixtures/ui';
 import { expect, test } from './fixtures/xss-app';
 import { expectInert, PAYLOADS, watchXss } from './fixtures/xss-payloads';
 import { startHostileSshServer } from './fixtures/xss-ssh-server';
-import { loopbackProxy, ownerLogin, visit } from './fixtures/xss-steps';
+import { adminPage, asOwner, loopbackProxy, visit } from './fixtures/xss-steps';
 
 // Issue 8 part 4, the input side (see xss.spec.ts for the planted rows): hostile input sent
 // through the forms and the API is refused and shown as text, accepted free text stays text, and
@@ -33,7 +32,7 @@ test.describe('stored XSS: hostile input through the product', () => {
     await expectInert(page, watch, 'login refused');
     await screenshotScreen(page, AREA, 'landing-refused');
 
-    await signIn(page, ownerLogin(xssApp), 'login');
+    await asOwner(page, xssApp);
     await page.goto('/proxy-wizard');
     await page.locator('#wizard-server-ip').fill(PAYLOADS.script);
     await page.locator('#wizard-domain').fill(PAYLOADS.img);
@@ -66,8 +65,7 @@ test.describe('stored XSS: hostile input through the product', () => {
     browser,
     xssApp,
   }) => {
-    const watch = watchXss(page);
-    await signIn(page, ownerLogin(xssApp), 'login');
+    const watch = await asOwner(page, xssApp);
     const { id, edit } = await loopbackProxy(page.request, 'edit');
     // No spaces: it looks like a URL, but the target allowlist keeps markup out of nginx files.
     const target = `http://127.0.0.1:9/"><svg/onload=window.__xss='edit'><img/src=x/onerror=alert(1)>`;
@@ -84,10 +82,7 @@ test.describe('stored XSS: hostile input through the product', () => {
     await screenshotScreen(page, AREA, 'dialog-edit-refused');
 
     // Destination name, description and maintenance note are free text (admin only).
-    const adminContext = await browser.newContext({ baseURL: xssApp.url, bypassCSP: true });
-    const admin = await adminContext.newPage();
-    const adminWatch = watchXss(admin);
-    await signIn(admin, xssApp.admin, 'login');
+    const { page: admin, watch: adminWatch, close } = await adminPage(browser, xssApp);
     await admin.goto('/admin/destinations');
     await admin.getByTestId('destination-add').click();
     const dialog = admin.getByTestId('destination-dialog');
@@ -99,7 +94,7 @@ test.describe('stored XSS: hostile input through the product', () => {
     await expectToast(admin, text('es', 'admin.destinations.created'), PAYLOADS.img);
     await expectInert(admin, adminWatch, 'destination created toast');
     await screenshotScreen(admin, AREA, 'admin-destination-created');
-    await adminContext.close();
+    await close();
 
     // The user's wizard lists it.
     await page.goto(`/proxy-wizard?continueId=${xssApp.proxies.template}`);
@@ -118,8 +113,7 @@ test.describe('stored XSS: hostile input through the product', () => {
     const said = `${PAYLOADS.img} ${PAYLOADS.svg} ${PAYLOADS.script}`;
     const server = await startHostileSshServer(said);
     try {
-      const watch = watchXss(page);
-      await signIn(page, ownerLogin(xssApp), 'login');
+      const watch = await asOwner(page, xssApp);
       const { id, edit } = await loopbackProxy(page.request, 'hostile');
       const edited = await edit({ sshPort: server.port });
       expect(edited.status, JSON.stringify(edited.json)).toBe(200);
@@ -147,8 +141,7 @@ test.describe('stored XSS: hostile input through the product', () => {
     browser,
     xssApp,
   }) => {
-    const watch = watchXss(page);
-    await signIn(page, ownerLogin(xssApp), 'login');
+    const watch = await asOwner(page, xssApp);
     await visit(page, watch, `/proxy-details/${xssApp.proxies.img}`, 'management-panel');
     await page.getByTestId('action-delete').click();
     await expect(page.getByTestId('delete-dialog')).toContainText(PAYLOADS.img);
@@ -157,10 +150,7 @@ test.describe('stored XSS: hostile input through the product', () => {
     await page.getByTestId('delete-cancel').click();
     const { id } = await loopbackProxy(page.request, 'owned');
 
-    const adminContext = await browser.newContext({ baseURL: xssApp.url, bypassCSP: true });
-    const admin = await adminContext.newPage();
-    const adminWatch = watchXss(admin);
-    await signIn(admin, xssApp.admin, 'login');
+    const { page: admin, watch: adminWatch, close } = await adminPage(browser, xssApp);
     await visit(admin, adminWatch, '/', 'admin-section');
     await admin
       .locator(`[data-testid="admin-proxy-row"][data-proxy-id="${id}"]`)
@@ -199,6 +189,6 @@ test.describe('stored XSS: hostile input through the product', () => {
     await admin.getByTestId('destination-confirm-action').click();
     await expect(toast(admin)).toContainText(PAYLOADS.template);
     await expectInert(admin, adminWatch, 'destination toggled toast');
-    await adminContext.close();
+    await close();
   });
 });

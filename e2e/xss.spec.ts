@@ -1,4 +1,3 @@
-import { signIn } from './fixtures/auth';
 import { text } from './fixtures/catalog';
 import { screenshotScreen } from './fixtures/screenshots';
 import { expectToast, fieldError } from './fixtures/ui';
@@ -10,7 +9,7 @@ import {
   PAYLOADS,
   watchXss,
 } from './fixtures/xss-payloads';
-import { ownerLogin, visit } from './fixtures/xss-steps';
+import { asAdmin, asOwner, visit } from './fixtures/xss-steps';
 
 // Issue 8 part 4: stored XSS. Hostile values were planted in every displayed field before this
 // Portico started (fixtures/xss-plant.ts); the tests open every screen that shows them, with the
@@ -36,8 +35,7 @@ test.describe('stored XSS: planted values render as text', () => {
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
   test('owner: header, home cards and table, copy toast', async ({ page, xssApp }) => {
-    const watch = watchXss(page);
-    await signIn(page, ownerLogin(xssApp), 'login');
+    const watch = await asOwner(page, xssApp);
     await visit(page, watch, '/', 'proxy-card');
     await expect(page.getByTestId('header-username')).toHaveText(xssApp.owner.username);
     await expect(page.getByTestId('welcome-heading')).toContainText(PAYLOADS.svg);
@@ -78,8 +76,7 @@ test.describe('stored XSS: planted values render as text', () => {
   });
 
   test('owner: details of every proxy, with its logs and access URLs', async ({ page, xssApp }) => {
-    const watch = watchXss(page);
-    await signIn(page, ownerLogin(xssApp), 'login');
+    const watch = await asOwner(page, xssApp);
     for (const name of PAYLOAD_NAMES) {
       await visit(page, watch, `/proxy-details/${xssApp.proxies[name]}`, 'basic-info');
       const p = PAYLOADS[name];
@@ -101,8 +98,7 @@ test.describe('stored XSS: planted values render as text', () => {
   });
 
   test('owner: the wizard resumed on each proxy and the edit dialog', async ({ page, xssApp }) => {
-    const watch = watchXss(page);
-    await signIn(page, ownerLogin(xssApp), 'login');
+    const watch = await asOwner(page, xssApp);
     for (const name of PAYLOAD_NAMES) {
       await page.goto(`/proxy-wizard?continueId=${xssApp.proxies[name]}`);
       await expect(page.getByTestId('wizard-progress-server-info')).toBeVisible();
@@ -133,8 +129,7 @@ test.describe('stored XSS: planted values render as text', () => {
     page,
     xssApp,
   }) => {
-    const watch = watchXss(page);
-    await signIn(page, xssApp.admin, 'login');
+    const watch = await asAdmin(page, xssApp);
     await visit(page, watch, '/', 'admin-section');
     const section = page.getByTestId('admin-section');
     await expect(section.getByTestId('admin-all-proxies')).toContainText(xssApp.otherUsername);
