@@ -1,12 +1,13 @@
 import { certName, sitePaths } from '../site-names';
 import type { TSshSession } from '../ssh';
-import { assertDomain, assertIpv4, assertPort } from '../validate';
+import { assertDomain, assertPort } from '../validate';
 import { connectStep } from './connect-step';
 import { detectOs } from './detect-os';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
 import { say } from './messages';
 import { nginxStatus, reloadNginx, testNginx } from './nginx-control';
+import { resolveServerAddress } from './server-address';
 import { withServerLock } from './server-lock';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 import type { TEngineContext, TRemoveInput, TRemoveOutcome } from './types';
@@ -76,9 +77,14 @@ export async function removeSite(
   const log = new EngineLog(ctx.log, ctx.settings.language);
   let step = 'validate';
   try {
-    const key = `${assertIpv4(input.serverIp, 'serverIp')}:${assertPort(input.sshPort, 'sshPort')}`;
+    const port = assertPort(input.sshPort, 'sshPort');
+    // A name that does not resolve fails as step 'connect' (StepError); a bad value as 'validate'.
+    const serverIp = await resolveServerAddress(input.serverIp, ctx.settings.dnsServers, log);
+    const resolved = { ...input, serverIp };
     step = 'connect';
-    return await withServerLock(key, log, ctx.signal, () => remove(input, ctx, log));
+    return await withServerLock(`${serverIp}:${port}`, log, ctx.signal, () =>
+      remove(resolved, ctx, log),
+    );
   } catch (error) {
     const failure = toFailure(error, step, log, ctx.signal);
     log.error(failure.message);

@@ -16,6 +16,7 @@ import { EngineLog } from './logger';
 import { say } from './messages';
 import { ensurePackages } from './packages';
 import { preflight } from './preflight';
+import { resolveServerAddress } from './server-address';
 import { withServerLock } from './server-lock';
 import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
 import type { TStepContext } from './step-context';
@@ -40,11 +41,17 @@ export async function runDeployment(
   const log = new EngineLog(ctx.log, ctx.settings.language);
   let step = 'validate';
   try {
-    const key = `${assertIpv4(input.serverIp, 'serverIp')}:${assertPort(input.sshPort, 'sshPort')}`;
+    const port = assertPort(input.sshPort, 'sshPort');
+    // A name that does not resolve fails as step 'connect' (StepError); a bad value as 'validate'.
+    const serverIp = await resolveServerAddress(input.serverIp, ctx.settings.dnsServers, log);
+    const resolved = { ...input, serverIp };
     step = 'connect';
-    return await withServerLock(key, log, ctx.signal, () => deploy(input, ctx, log));
+    return await withServerLock(`${serverIp}:${port}`, log, ctx.signal, () =>
+      deploy(resolved, ctx, log),
+    );
   } catch (error) {
-    // Only waiting for the lock throws: deploy() turns its own failures into outcomes.
+    // Only resolving the server and waiting for the lock throw: deploy() turns its own failures
+    // into outcomes.
     const failure = toFailure(error, step, log, ctx.signal);
     log.error(failure.message);
     await log.flush();
