@@ -1,96 +1,19 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useNginxScratch } from '../test-support/nginx-scratch';
 import { renderFinalSite, renderHttpSite, type TSiteInput } from './nginx-site';
-import { certName, renderServerNamesTuning, serverNamesBucketSize, sitePaths } from './site-names';
+import { serverNamesBucketSize } from './site-names';
 import { isDomain } from './validate';
 
-// Real `nginx -t` on rendered sites, in a scratch prefix: nothing under /etc is read or written.
-// Needs /usr/sbin/nginx and openssl (Debian packages nginx, openssl).
+// Real `nginx -t` on rendered sites (test-support/nginx-scratch.ts): nothing under /etc is
+// read or written.
 const NGINX = '/usr/sbin/nginx';
-
-let prefix: string;
-let cert: string;
-let key: string;
-
-beforeAll(() => {
-  prefix = mkdtempSync(join(tmpdir(), 'portico-nginx-'));
-  mkdirSync(join(prefix, 'tmp'));
-  cert = join(prefix, 'cert.pem');
-  key = join(prefix, 'key.pem');
-  // biome-ignore format: one argv, easier to read flat
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-subj', '/CN=portico-test', '-days', '2', '-keyout', key, '-out', cert,
-  ], { stdio: 'pipe' });
-});
-
-afterAll(() => {
-  if (prefix) rmSync(prefix, { recursive: true, force: true });
-});
-
-let runNo = 0;
-
-interface TScratchSite {
-  domain: string;
-  text: string;
-}
-
-/**
- * Writes the sites into a fresh scratch config shaped like Debian's (a default server on :80
- * next to them, so nginx builds its server names hash) and runs `nginx -t` on it. Like the
- * engine, it adds the server-names tuning when the longest domain needs more than the default,
- * unless `bucketSize` forces a value.
- */
-function nginxTest(sites: TScratchSite[], bucketSize?: number): { ok: boolean; output: string } {
-  const dir = join(prefix, `run-${++runNo}`);
-  const sitesDir = join(dir, 'sites');
-  mkdirSync(sitesDir, { recursive: true });
-  for (const s of sites) {
-    const live = join(dir, 'le', 'live', certName(s.domain));
-    mkdirSync(live, { recursive: true });
-    symlinkSync(cert, join(live, 'fullchain.pem'));
-    symlinkSync(key, join(live, 'privkey.pem'));
-    const name = sitePaths('debian', s.domain).file.split('/').at(-1)!;
-    writeFileSync(join(sitesDir, name), s.text);
-  }
-  writeFileSync(
-    join(sitesDir, 'default'),
-    'server { listen 80 default_server; listen [::]:80 default_server; server_name _; return 444; }\n',
-  );
-  const size = bucketSize ?? Math.max(64, ...sites.map((x) => serverNamesBucketSize(x.domain)));
-  const tuning = bucketSize
-    ? [`server_names_hash_bucket_size ${bucketSize};`]
-    : size > 64
-      ? [renderServerNamesTuning(size)]
-      : [];
-  const t = join(prefix, 'tmp');
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    [
-      `pid ${dir}/nginx.pid;`,
-      `error_log ${dir}/error.log;`,
-      'events {}',
-      'http {',
-      '    access_log off;',
-      ...tuning,
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
-        (k) => `    ${k}_temp_path ${t}/${k};`,
-      ),
-      `    include ${sitesDir}/*;`,
-      '}',
-      '',
-    ].join('\n'),
-  );
-  const r = spawnSync(NGINX, ['-t', '-q', '-p', `${dir}/`, '-c', join(dir, 'nginx.conf')], {
-    encoding: 'utf8',
-  });
-  rmSync(dir, { recursive: true, force: true });
-  return { ok: r.status === 0, output: `${r.stdout}${r.stderr}` };
-}
+const scratch = useNginxScratch('portico-nginx');
+const nginxTest = (...args: Parameters<typeof scratch>) => {
+  const { ok, output } = scratch(...args);
+  return { ok, output };
+};
 
 // Long labels on purpose: long names are where nginx's hash bucket sizes bite.
 /** A valid domain of exactly `length` characters, labels at most 63. */
@@ -147,9 +70,7 @@ describe('rendered sites pass a real nginx -t', () => {
   it('final TLS site for random valid inputs', () => {
     fc.assert(
       fc.property(siteInput, (input) => {
-        const text = renderFinalSite(input, {
-          letsencryptDir: join(prefix, `run-${runNo + 1}`, 'le'),
-        });
+        const text = (le: string) => renderFinalSite(input, { letsencryptDir: le });
         const r = nginxTest([{ domain: input.domain, text }]);
         expect(r.output).toBe('');
         expect(r.ok).toBe(true);
@@ -163,10 +84,10 @@ describe('rendered sites pass a real nginx -t', () => {
       fc.property(
         fc.uniqueArray(siteInput, { minLength: 2, maxLength: 4, selector: (s) => s.domain }),
         (inputs) => {
-          const le = join(prefix, `run-${runNo + 1}`, 'le');
           const sites = inputs.map((input, i) => ({
             domain: input.domain,
-            text: i % 2 ? renderHttpSite(input) : renderFinalSite(input, { letsencryptDir: le }),
+            text: (le: string) =>
+              i % 2 ? renderHttpSite(input) : renderFinalSite(input, { letsencryptDir: le }),
           }));
           const r = nginxTest(sites);
           expect(r.output).toBe('');
@@ -180,9 +101,8 @@ describe('rendered sites pass a real nginx -t', () => {
   it('a 253-character domain with a long target path', () => {
     const longest = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
     const input = { domain: longest, target: `http://127.0.0.1:65535/${'p'.repeat(200)}` };
-    const le = join(prefix, `run-${runNo + 1}`, 'le');
     const r = nginxTest([
-      { domain: longest, text: renderFinalSite(input, { letsencryptDir: le }) },
+      { domain: longest, text: (le) => renderFinalSite(input, { letsencryptDir: le }) },
       { domain: 'a.example', text: renderHttpSite({ domain: 'a.example', target: '10.0.0.1' }) },
     ]);
     expect(r.output).toBe('');

@@ -1,24 +1,11 @@
-// Issue 8, injection: sites rendered for random valid inputs (domains, targets with scheme, port
-// and path, IPv6 on or off, HTTP and final TLS forms) load in a real `nginx -t`, many sites per
-// run, in a scratch prefix (nothing under /etc is read or written). A failure names the input
-// whose file nginx complained about. Needs /usr/sbin/nginx and openssl.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderFinalSite, renderHttpSite, type TSiteInput } from '../deploy/nginx-site';
-import {
-  certName,
-  renderServerNamesTuning,
-  serverNamesBucketSize,
-  sitePaths,
-} from '../deploy/site-names';
 import { isDomain } from '../deploy/validate';
+import { useNginxScratch } from '../test-support/nginx-scratch';
 import { targetParts, targetText, validDomain } from './injection-corpus';
 
-const NGINX = '/usr/sbin/nginx';
+const _NGINX = '/usr/sbin/nginx';
 const SITES_PER_RUN = 24;
 
 interface TRenderCase {
@@ -53,82 +40,26 @@ const batch = fc.uniqueArray(renderCase, {
   selector: (c) => c.input.domain,
 });
 
-let prefix: string;
-let cert: string;
-let key: string;
-let runNo = 0;
-
-beforeAll(() => {
-  prefix = mkdtempSync(join(tmpdir(), 'portico-injection-nginx-'));
-  mkdirSync(join(prefix, 'tmp'));
-  cert = join(prefix, 'cert.pem');
-  key = join(prefix, 'key.pem');
-  // biome-ignore format: one argv, easier to read flat
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-subj', '/CN=portico-injection', '-days', '2', '-keyout', key, '-out', cert,
-  ], { stdio: 'pipe' });
-});
-
-afterAll(() => {
-  if (prefix) rmSync(prefix, { recursive: true, force: true });
-});
+const scratch = useNginxScratch('portico-injection-nginx');
 
 /**
- * Writes every case's site (plus a default server, as on Debian) and the server-names tuning the
- * engine would add, runs `nginx -t` once, and returns '' or nginx's complaint with the input of
- * the file it names.
+ * Loads every case's site in one `nginx -t` and returns '' or nginx's complaint with the input
+ * of the file it names.
  */
 function nginxTest(cases: TRenderCase[]): string {
-  const dir = join(prefix, `run-${++runNo}`);
-  const sites = join(dir, 'sites');
-  const le = join(dir, 'le');
-  mkdirSync(sites, { recursive: true });
-  const byFile = new Map<string, TRenderCase>();
-  for (const c of cases) {
-    const live = join(le, 'live', certName(c.input.domain));
-    mkdirSync(live, { recursive: true });
-    symlinkSync(cert, join(live, 'fullchain.pem'));
-    symlinkSync(key, join(live, 'privkey.pem'));
-    const file = join(sites, sitePaths('debian', c.input.domain).file.split('/').at(-1)!);
-    const text =
-      c.text ??
-      (c.final ? renderFinalSite(c.input, { letsencryptDir: le }) : renderHttpSite(c.input));
-    writeFileSync(file, text);
-    byFile.set(file, c);
-  }
-  writeFileSync(
-    join(sites, 'default'),
-    'server { listen 80 default_server; listen [::]:80 default_server; server_name _; return 444; }\n',
+  const { ok, output, files } = scratch(
+    cases.map((c) => ({
+      domain: c.input.domain,
+      text: (le: string) =>
+        c.text ??
+        (c.final ? renderFinalSite(c.input, { letsencryptDir: le }) : renderHttpSite(c.input)),
+    })),
   );
-  const bucket = Math.max(64, ...cases.map((c) => serverNamesBucketSize(c.input.domain)));
-  const t = join(prefix, 'tmp');
-  writeFileSync(
-    join(dir, 'nginx.conf'),
-    [
-      `pid ${dir}/nginx.pid;`,
-      `error_log ${dir}/error.log;`,
-      'events {}',
-      'http {',
-      '    access_log off;',
-      ...(bucket > 64 ? [renderServerNamesTuning(bucket)] : []),
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
-        (k) => `    ${k}_temp_path ${t}/${k};`,
-      ),
-      `    include ${sites}/*;`,
-      '}',
-      '',
-    ].join('\n'),
-  );
-  const r = spawnSync(NGINX, ['-t', '-q', '-p', `${dir}/`, '-c', join(dir, 'nginx.conf')], {
-    encoding: 'utf8',
-  });
-  rmSync(dir, { recursive: true, force: true });
-  const output = `${r.stdout}${r.stderr}`;
-  if (r.status === 0 && output === '') return '';
-  const named = [...byFile].find(([file]) => output.includes(file));
-  return named
-    ? `${output}\nfrom ${named[1].final ? 'final' : 'HTTP'} site ${JSON.stringify(named[1].input)}`
+  if (ok && output === '') return '';
+  const named = files.findIndex((file) => output.includes(file));
+  const c = cases[named];
+  return c
+    ? `${output}\nfrom ${c.final ? 'final' : 'HTTP'} site ${JSON.stringify(c.input)}`
     : `${output}\nfrom one of ${JSON.stringify(cases)}`;
 }
 
