@@ -111,7 +111,7 @@ test.describe('stored XSS: hostile input through the product', () => {
     xssApp,
   }) => {
     const said = `${PAYLOADS.img} ${PAYLOADS.svg} ${PAYLOADS.script}`;
-    const server = await startHostileSshServer(said);
+    const server = await startHostileSshServer(said, PAYLOADS.template);
     try {
       const watch = await asOwner(page, xssApp);
       const { id, edit } = await loopbackProxy(page.request, 'hostile');
@@ -131,6 +131,21 @@ test.describe('stored XSS: hostile input through the product', () => {
       await expect(page.getByTestId('deployment-logs')).toContainText(said);
       await expectInert(page, watch, 'details stored log');
       await screenshotScreen(page, AREA, 'details-hostile-server');
+
+      // Re-run from the details page (its live log): now the text arrives inside Portico's own
+      // translated sentence about the system, interpolated from /etc/os-release.
+      server.pretendRoot = true;
+      await page.getByTestId('action-redeploy').click();
+      await page.getByTestId('redeploy-confirm').click();
+      const logs = page.getByTestId('deployment-logs');
+      await expect(logs).toContainText(`ID=${PAYLOADS.template}`, { timeout: 30_000 });
+      await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
+        'data-status',
+        'failed',
+        { timeout: 30_000 },
+      );
+      await expectInert(page, watch, 'details live log');
+      await screenshotScreen(page, AREA, 'details-hostile-os');
     } finally {
       await server.stop();
     }
