@@ -4,6 +4,9 @@ import type { Client, ClientChannel } from 'ssh2';
 import { shellQuote, shellQuoteAll } from '../shell-quote';
 import { SshError, SudoRefusedError } from './errors';
 
+/** What ssh2 says to a pending request when its connection is gone. */
+const CONNECTION_GONE = /No response from server|Not connected/;
+
 export interface TRunOptions {
   /** Values for $1, $2, … of the script, each quoted by shellQuote. */
   args?: readonly string[];
@@ -146,7 +149,15 @@ export function runScript(
   return new Promise((resolve, reject) => {
     client.exec(command, (error, channel) => {
       if (error) {
-        reject(new SshError('protocol', `Could not start a command: ${error.message}`));
+        // ssh2 fails a pending exec so when the connection died under it (keepalive gave up on
+        // a silent link, or the socket closed): the connection is lost, not a protocol error.
+        reject(
+          CONNECTION_GONE.test(error.message)
+            ? new SshError('connection_lost', 'The SSH connection is closed.', {
+                text: { key: 'closed' },
+              })
+            : new SshError('protocol', `Could not start a command: ${error.message}`),
+        );
         return;
       }
       handleChannel(channel, identity, gate, options, resolve, reject);
