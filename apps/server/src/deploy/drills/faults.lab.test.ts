@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import type { HttpClient } from '../../modules/deployments/lab-app-helpers';
+import { progressLines, watch } from '../../realtime/ws-test-helpers';
 import { say } from '../engine/messages';
 import {
   DrillPortico,
@@ -19,7 +20,7 @@ import {
   startRun,
   unrelatedSite,
 } from './drill-helpers';
-import { cutSshWhen, startPebble, stopPebble } from './lab-faults';
+import { cutSshWhen, setLink, startPebble, stopPebble } from './lab-faults';
 
 let lab: TLab;
 let s1: TLabServer;
@@ -118,6 +119,43 @@ describe('nginx stopped before the run', () => {
     const after = await unrelatedSite(lab, s2);
     expect(after.files).toBe(before.files);
     expect(after.answer).toBe('200 legacy site on s2');
+  });
+});
+
+describe('the link to the server dropped in the middle of a run', () => {
+  it('fails within the keepalive naming the dropped connection; deploys once the link is back', async () => {
+    const before = await unrelatedSite(lab, s2);
+    // After the nginx-stopped drill, which shares s2.
+    const domain = s2.domains[1]!;
+    const id = await saveProxy(client, proxyBody(lab, s2, domain));
+    const live = watch(portico.base, id, { cookie: client.cookieHeader(), origin: portico.base });
+    const deploymentId = await startRun(client, id, 'en');
+    try {
+      // Dropped while certbot talks to the CA: the connection goes silent rather than closed.
+      const requesting = say('en', 'certificate.requesting').split(' for ')[0]!;
+      await live.waitFor(
+        (m) => progressLines(m).some((l) => l.message.startsWith(requesting)),
+        60_000,
+      );
+      await setLink(lab, s2, 'down');
+      const run = await endOf(client, id, deploymentId);
+      expect(run.status, run.text).toBe('failed');
+      // ssh2's keepalive gives up after 30 s: the connection is lost under the running command
+      // or under the next one it starts, whichever the drop hit.
+      expect(run.last.message).toMatch(
+        /^(The connection (closed before the command finished|to \S+ stopped answering)|The SSH connection is closed)\./,
+      );
+      expect(run.last.message).toContain(say('en', 'failure.hintConnectionLost'));
+    } finally {
+      live.close();
+      await setLink(lab, s2, 'up');
+    }
+    expect(await nginxTest(lab, s2)).toContain('test is successful');
+    expect(await unrelatedSite(lab, s2)).toEqual(before);
+    const again = await runToEnd(client, id, 'en', 'redeploy');
+    expect(again.status, again.text).toBe('completed');
+    expect(await servesHttps(lab, s2, domain)).toBe(domain);
+    expect(await unrelatedSite(lab, s2)).toEqual(before);
   });
 });
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { TLab, TLabServer } from '../../../../../testbed/src/lab';
 import { ACME_MANAGEMENT_PORT, labNames } from '../../../../../testbed/src/names';
 import { netnsPids } from '../../../../../testbed/src/network';
-import { isAlive, LAB_ENV, startDaemon, waitFor } from '../../../../../testbed/src/run';
+import { isAlive, LAB_ENV, run, startDaemon, waitFor } from '../../../../../testbed/src/run';
 
 async function pebblePids(lab: TLab): Promise<number[]> {
   const pids = await netnsPids(labNames(lab.status.id).infraNetns);
@@ -124,4 +124,11 @@ export function freeze(lab: TLab, server: TLabServer): void {
 
 export function thaw(lab: TLab, server: TLabServer): void {
   for (const pid of servicePids(lab, server)) process.kill(pid, 'SIGCONT');
+}
+
+/** Takes the server's link to the lab bridge down or up again (its host side, a lab link). */
+export async function setLink(lab: TLab, server: TLabServer, state: 'up' | 'down') {
+  const link = labNames(lab.status.id).server(Number(server.name.slice(1))).link;
+  const r = await run('ip', ['link', 'set', 'dev', link, state]);
+  if (r.code !== 0) throw new Error(`ip link set ${link} ${state}: ${r.stderr}`);
 }
