@@ -60,6 +60,31 @@ test.describe('stored XSS: hostile input through the product', () => {
     await screenshotScreen(page, AREA, 'wizard-destination-hostile');
   });
 
+  test('hostile paths and ids in the address bar render as text, API errors as JSON', async ({
+    page,
+    xssApp,
+  }) => {
+    const watch = await asOwner(page, xssApp);
+    const screens: [string, string][] = [
+      [`/${encodeURIComponent(PAYLOADS.img)}`, 'not-found'],
+      [`/proxy-details/${encodeURIComponent(PAYLOADS.svg)}`, 'details-not-found'],
+      [
+        `/proxy-wizard?continueId=${encodeURIComponent(PAYLOADS.script)}`,
+        'wizard-progress-server-info',
+      ],
+    ];
+    for (const [path, ready] of screens) await visit(page, watch, path, ready);
+    for (const path of [
+      `/api/${encodeURIComponent(PAYLOADS.img)}`,
+      `/api/proxy-configurations/${encodeURIComponent(PAYLOADS.svg)}`,
+    ]) {
+      const response = await page.goto(path);
+      expect(response?.headers()['content-type'], path).toMatch(/^application\/json/);
+      expect(response?.headers()['x-content-type-options'], path).toBe('nosniff');
+      await expectInert(page, watch, path);
+    }
+  });
+
   test('a target with markup is refused as text; an admin destination takes free text', async ({
     page,
     browser,
