@@ -1,4 +1,6 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, {
   type FastifyInstance,
@@ -123,11 +125,27 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     rateLimits: options.rateLimits ?? DEFAULT_AUTH_RATE_LIMITS,
   });
 
-  await app.register(checksRoutes, { database: options.database, config: options.config });
+  // One key file for every reader of stored secrets (the SSH test, proxies, deployments); an app
+  // given none (tests) gets a fresh key in a temporary directory.
+  const keyDir =
+    options.deploy?.secretKeyFile || options.config.secretKeyFile
+      ? undefined
+      : mkdtempSync(join(tmpdir(), 'portico-key-'));
+  const secretKeyFile =
+    options.deploy?.secretKeyFile ?? options.config.secretKeyFile ?? join(keyDir!, 'secret.key');
+  if (keyDir) app.addHook('onClose', async () => rmSync(keyDir, { recursive: true, force: true }));
+  await app.register(checksRoutes, {
+    database: options.database,
+    config: { ...options.config, secretKeyFile },
+  });
   await app.register(destinationsRoutes, { database: options.database });
   await app.register(adminRoutes, { database: options.database, users });
   await app.register(scriptsRoutes, { database: options.database });
-  await app.register(proxiesAndDeployments, { database: options.database, ...options.deploy });
+  await app.register(proxiesAndDeployments, {
+    database: options.database,
+    ...options.deploy,
+    secretKeyFile,
+  });
   if (options.destinationProbe && options.deploy?.workers !== 0) {
     await registerDestinationProbe(app.boss, options.database, {
       onError: (error) => app.log.warn({ err: error }, 'destination probe failed'),

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TDatabase } from '../../db/client';
@@ -31,7 +28,7 @@ import { deploymentsRoutes } from './deployments.routes';
 import { createDeploymentsService } from './deployments.service';
 
 export interface TDeployOptions {
-  /** The AES key file of stored secrets; tests get a fresh one in a temporary directory. */
+  /** The AES key file of stored secrets (app.ts settles one; tests get a temporary one). */
   secretKeyFile?: string;
   settings?: TEngineSettings;
   engine?: TEngine;
@@ -49,11 +46,9 @@ const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
  */
 async function proxiesAndDeploymentsPlugin(
   app: FastifyInstance,
-  options: TDeployOptions & { database: TDatabase },
+  options: TDeployOptions & { database: TDatabase; secretKeyFile: string },
 ) {
   const { db } = options.database;
-  const keyDir = options.secretKeyFile ? undefined : mkdtempSync(join(tmpdir(), 'portico-key-'));
-  const secretKeyFile = options.secretKeyFile ?? join(keyDir!, 'secret.key');
   const settings = () => options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT };
   const engine = options.engine ?? { runDeployment, removeSite };
 
@@ -61,7 +56,7 @@ async function proxiesAndDeploymentsPlugin(
   const proxiesRepository = createProxiesRepository(db);
   const deploymentsRepository = createDeploymentsRepository(db);
   const audit = createAuditService(createAuditRepository(db));
-  const secrets = createProxySecrets(secretKeyFile);
+  const secrets = createProxySecrets(options.secretKeyFile);
   const bus = await createLogBus({
     database: options.database,
     loadLog: async (id) => {
@@ -152,7 +147,6 @@ async function proxiesAndDeploymentsPlugin(
     await app.boss.stop({ graceful: true, timeout: 10_000, wait: true });
     await bus.close();
     await liveness.close();
-    if (keyDir) rmSync(keyDir, { recursive: true, force: true });
   });
 }
 
