@@ -3,12 +3,17 @@ import { startTestDnsServer, type TTestDnsServer } from '../../modules/checks/te
 import { DeployValidationError } from '../validate';
 import { StepError } from './failure';
 import { EngineLog } from './logger';
+import { removeSite } from './remove-site';
+import { runDeployment } from './run-deployment';
 import { resolveServerAddress } from './server-address';
 
 describe('the server address of a run (IPv4, or a host name resolved once)', () => {
   let dns: TTestDnsServer;
   beforeAll(async () => {
-    dns = await startTestDnsServer({ zone: 'lab.test', a: { 'box.lab.test': '198.51.100.7' } });
+    dns = await startTestDnsServer({
+      zone: 'lab.test',
+      a: { 'box.lab.test': '198.51.100.7', 'local.lab.test': '127.0.0.1' },
+    });
   });
   afterAll(async () => dns?.stop());
 
@@ -43,6 +48,33 @@ describe('the server address of a run (IPv4, or a host name resolved once)', () 
   it('refuses anything that is neither, before any lookup', async () => {
     for (const value of ['$(id).lab.test', '-oProxyCommand=x', '203.0.113.999', 42]) {
       await expect(run(value).result).rejects.toBeInstanceOf(DeployValidationError);
+    }
+  });
+
+  it('a deployment and a removal connect to the address the name resolves to', async () => {
+    const input = {
+      domain: 'app.example.com',
+      serverIp: 'local.lab.test',
+      sshPort: 1,
+      sshUser: 'root',
+      auth: { password: 'pw' },
+      email: 'ops@example.com',
+      targetServer: 'http://10.0.0.5:3000',
+    };
+    for (const engine of [runDeployment, removeSite]) {
+      const lines: string[] = [];
+      const ctx = {
+        settings: { acmeDirectoryUrl: 'https://acme.invalid/dir', dnsServers: [dns.address] },
+        log: (_level: string, message: string) => void lines.push(message),
+      };
+      const outcome = await engine(input, ctx);
+      expect(outcome.status).toBe('failed');
+      if (outcome.status !== 'failed') continue;
+      expect(outcome.failure).toMatchObject({ code: 'tcp_connect', step: 'connect' });
+      expect(outcome.failure.message).toContain('127.0.0.1:1');
+      expect(lines[0]).toContain('local.lab.test resolves to 127.0.0.1');
+      const gone = await engine({ ...input, serverIp: 'gone.lab.test' }, ctx);
+      expect(gone).toMatchObject({ status: 'failed', failure: { code: 'tcp_connect' } });
     }
   });
 });
