@@ -38,7 +38,9 @@ test.describe('stored XSS: planted values render as text', () => {
     const watch = await asOwner(page, xssApp);
     await visit(page, watch, '/', 'proxy-card');
     await expect(page.getByTestId('header-username')).toHaveText(xssApp.owner.username);
-    await expect(page.getByTestId('welcome-heading')).toContainText(PAYLOADS.svg);
+    await expect(page.getByTestId('welcome-heading')).toContainText(
+      `${PAYLOADS.svg} ${PAYLOADS.template}`,
+    );
     const list = page.locator('main');
     await expectLiteral(list);
     for (const name of PAYLOAD_NAMES) {
