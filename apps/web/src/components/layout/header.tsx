@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { httpUrlOrUndefined } from '@/lib/safe-url';
 import { initials } from '@/lib/utils';
 import { LanguageSwitcher } from './language-switcher';
 import { Logo } from './logo';
@@ -27,10 +28,11 @@ export type THeaderProps = {
 };
 
 function UserSummary({ user }: { user: TPublicUser }) {
+  const avatarUrl = httpUrlOrUndefined(user.profileImageUrl);
   return (
     <div className="flex min-w-0 items-center gap-2.5" data-testid="header-user">
       <Avatar className="size-9">
-        {user.profileImageUrl ? <AvatarImage src={user.profileImageUrl} alt="" /> : null}
+        {avatarUrl ? <AvatarImage src={avatarUrl} alt="" /> : null}
         <AvatarFallback aria-hidden="true">{initials(user)}</AvatarFallback>
       </Avatar>
       <div className="grid min-w-0 max-w-[7.5rem] leading-tight sm:max-w-[14rem]">
