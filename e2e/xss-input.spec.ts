@@ -148,6 +148,9 @@ test.describe('stored XSS: hostile input through the product', () => {
       const panel = page.getByTestId('wizard-log-panel');
       await expect(panel).toContainText(said, { timeout: 30_000 });
       await expect(page.getByTestId('wizard-deploy-error')).toBeVisible({ timeout: 30_000 });
+      // The cause is named (not "unexpected error"): the login could not act as root.
+      await expect(panel).toContainText('no pudieron ejecutarse como root: id -u dijo');
+      await expect(panel).not.toContainText('inesperado');
       expect(server.commands.length).toBeGreaterThan(0);
       await expectInert(page, watch, 'wizard live log');
       await screenshotScreen(page, AREA, 'wizard-hostile-server');

@@ -1,5 +1,6 @@
 import { connectSsh, type TSshSession } from '../ssh';
 import { assertIpv4, assertPort, assertSshUser } from '../validate';
+import { StepError } from './failure';
 import type { EngineLog } from './logger';
 import { say } from './messages';
 import { asRoot, firstMarked } from './step-context';
@@ -47,7 +48,11 @@ export async function connectStep(
     const id = await asRoot(session, 'printf "PORTICO_UID=%s\\n" "$(id -u)"');
     if (firstMarked(id.stdout, 'PORTICO_UID') !== '0') {
       const said = id.stdout.trim() || say(log, 'connect.nothing');
-      throw new Error(say(log, 'connect.notRoot', { said }));
+      throw new StepError(
+        'sudo_refused',
+        'connect',
+        say(log, 'connect.notRoot', { said, user: username }),
+      );
     }
     log.info(
       session.isRoot ? say(log, 'connect.root') : say(log, 'connect.sudoWorks', { user: username }),
