@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from './app';
 import { loadConfig } from './config';
 import { proxyConfigurations } from './db/schema';
 import { acquireDataDirLock } from './lib/data-dir-lock';
@@ -11,7 +10,7 @@ import { decryptSecret, secretAad } from './lib/secrets';
 import { createProxy, SSH_PASSWORD, signedInClient } from './modules/proxies/proxies-test-helpers';
 import { openStore } from './runtime';
 import { runTs } from './test-support/spawn';
-import { TEST_SESSION_SECRET, type TTestApp } from './test-support/test-app';
+import { type TTestApp, withAppOnStore } from './test-support/test-app';
 import { TestClient } from './test-support/test-client';
 import {
   createTestDatabase,
@@ -47,28 +46,7 @@ describe.each(testDatabaseKinds())('portico CLI on %s', { timeout: 120_000 }, (k
 
   const cli = (args: string[], input?: string) => runTs('src/cli.ts', args, { env, input });
 
-  /** The real app on the same store the CLI uses, as the server would open it, then closed. */
-  async function withApp<T>(work: (t: TTestApp) => Promise<T>): Promise<T> {
-    const store = await openStore(loadConfig(env));
-    try {
-      const app = await buildApp({
-        config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
-        database: store.database,
-        sessionSecret: TEST_SESSION_SECRET,
-        logger: false,
-        webRoot: null,
-        sessionSweepIntervalMs: 0,
-        deploy: { secretKeyFile: join(dataDir, 'secret.key'), workers: 0 },
-      });
-      try {
-        return await work({ app, database: store.database, close: () => app.close() });
-      } finally {
-        await app.close();
-      }
-    } finally {
-      await store.close();
-    }
-  }
+  const withApp = <T>(work: (t: TTestApp) => Promise<T>) => withAppOnStore(env, work);
 
   /** Signs in through the real app on the same store, as a browser would. */
   const canLogIn = (identifier: string, password: string) =>

@@ -5,11 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../app';
-import { loadConfig } from '../config';
-import { openStore } from '../runtime';
 import { runTs } from '../test-support/spawn';
-import { TEST_SESSION_SECRET } from '../test-support/test-app';
+import { withAppOnStore } from '../test-support/test-app';
 import { newCredentials, TestClient } from '../test-support/test-client';
 import {
   createTestDatabase,
@@ -38,26 +35,13 @@ describe.each(testDatabaseKinds())(
     async function serve<T>(
       step: (client: (cookies?: Map<string, string>) => TestClient) => Promise<T>,
     ) {
-      const store = await openStore(loadConfig(env));
-      const app = await buildApp({
-        config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
-        database: store.database,
-        sessionSecret: TEST_SESSION_SECRET,
-        logger: false,
-        webRoot: null,
-        deploy: { secretKeyFile: join(dataDir, 'secret.key'), workers: 0 },
-      });
-      const client = (cookies = new Map<string, string>()) => {
-        const c = new TestClient(app);
-        for (const [k, v] of cookies) c.cookies.set(k, v);
-        return c;
-      };
-      try {
-        return await step(client);
-      } finally {
-        await app.close();
-        await store.close();
-      }
+      return withAppOnStore(env, ({ app }) =>
+        step((cookies = new Map<string, string>()) => {
+          const c = new TestClient(app);
+          for (const [k, v] of cookies) c.cookies.set(k, v);
+          return c;
+        }),
+      );
     }
 
     it('signs out every session of the account, and only of that account', async () => {

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type TAppOptions } from '../app';
+import { loadConfig } from '../config';
 import type { TDatabase } from '../db/client';
+import { openStore } from '../runtime';
 import { createTestDatabase, type TDatabaseKind } from './test-database';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
@@ -37,4 +39,35 @@ export async function createTestApp(
       await testDatabase.drop();
     },
   };
+}
+
+/**
+ * The real app on the store a Portico process would open with `env` (the CLI's data dir or
+ * DATABASE_URL), for one step, then closed: PGlite's data-dir lock allows one process at a time,
+ * so tests that run the real CLI in between use this.
+ */
+export async function withAppOnStore<T>(
+  env: NodeJS.ProcessEnv,
+  work: (t: TTestApp) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig(env);
+  const store = await openStore(config);
+  try {
+    const app = await buildApp({
+      config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+      database: store.database,
+      sessionSecret: TEST_SESSION_SECRET,
+      logger: false,
+      webRoot: null,
+      sessionSweepIntervalMs: 0,
+      deploy: { secretKeyFile: config.secretKeyFile, workers: 0 },
+    });
+    try {
+      return await work({ app, database: store.database, close: () => app.close() });
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await store.close();
+  }
 }
