@@ -9,7 +9,7 @@ const entry: TAuditEntry = {
   actorId: 'a1',
   actorUsername: 'root-admin',
   action: 'proxy.admin_edit',
-  targetType: 'proxy',
+  targetType: 'proxy_configuration',
   targetId: '00000000-0000-4000-8000-000000000001',
   targetOwnerId: 'u2',
   changes: [

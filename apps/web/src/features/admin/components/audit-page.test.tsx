@@ -12,7 +12,7 @@ const entry = (id: number, action: string): TAuditEntry => ({
   actorId: 'a1',
   actorUsername: 'root-admin',
   action,
-  targetType: 'proxy',
+  targetType: 'proxy_configuration',
   targetId: 'p1',
   targetOwnerId: 'u2',
   changes: [],

@@ -7,6 +7,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { useAuditLog } from '../api/audit-log';
 import { useAdminUsers, useAllProxies } from '../api/queries';
+import { auditTargetKey } from '../lib/audit';
 import { AdminPage } from './admin-page';
 import { AuditEntry } from './audit-entry';
 
@@ -25,8 +26,8 @@ export function AuditPage() {
   // Names instead of ids where the admin lists already hold them.
   const names = React.useMemo(() => {
     const map = new Map<string, string>();
-    for (const p of proxies.data ?? []) map.set(`proxy:${p.id}`, p.domain);
-    for (const u of users.data ?? []) map.set(`user:${u.id}`, u.username);
+    for (const p of proxies.data ?? []) map.set(auditTargetKey('proxy', p.id), p.domain);
+    for (const u of users.data ?? []) map.set(auditTargetKey('user', u.id), u.username);
     return map;
   }, [proxies.data, users.data]);
 
@@ -87,7 +88,7 @@ export function AuditPage() {
             <AuditEntry
               key={entry.id}
               entry={entry}
-              targetName={names.get(`${entry.targetType}:${entry.targetId}`)}
+              targetName={names.get(auditTargetKey(entry.targetType, entry.targetId))}
             />
           ))}
         </ol>

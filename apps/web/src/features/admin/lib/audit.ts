@@ -33,6 +33,20 @@ export function auditValueText(value: unknown, t: TFunction): string {
   return JSON.stringify(value);
 }
 
+// The server names targets by table ('proxy_configuration'); the screens by what they are.
+const TARGET_KINDS: Record<string, 'proxy' | 'user' | 'destination'> = {
+  proxy: 'proxy',
+  proxy_configuration: 'proxy',
+  user: 'user',
+  destination: 'destination',
+  destination_server: 'destination',
+};
+
+/** The key a target's display name is looked up by: `proxy:<id>`, `user:<id>`. */
+export function auditTargetKey(targetType: string, targetId: string): string {
+  return `${TARGET_KINDS[targetType] ?? targetType}:${targetId}`;
+}
+
 /** A target in words: its type and its name when known (a domain, a username), else its id. */
 export function auditTargetText(
   targetType: string,
@@ -40,8 +54,7 @@ export function auditTargetText(
   t: TFunction,
   name?: string,
 ): string {
-  const type = ['proxy', 'user', 'destination'].includes(targetType)
-    ? t(`admin.audit.targets.${targetType}`)
-    : targetType;
+  const kind = TARGET_KINDS[targetType];
+  const type = kind ? t(`admin.audit.targets.${kind}`) : targetType;
   return `${type} ${name ?? targetId}`;
 }
