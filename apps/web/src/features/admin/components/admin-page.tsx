@@ -2,7 +2,9 @@ import { ArrowLeftIcon } from 'lucide-react';
 import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
 
 /** Frame of an admin screen: back to home, heading, description. */
 export function AdminPage({
@@ -39,4 +41,45 @@ export function AdminPage({
       {children}
     </div>
   );
+}
+
+/**
+ * The states of an admin list: two skeleton rows while loading, the screen's error, its empty
+ * text, else the list drawn from the loaded data.
+ */
+export function QueryStates<T>({
+  query,
+  rowClassName,
+  errorText,
+  emptyText,
+  isEmpty,
+  children,
+}: {
+  query: { data: T | undefined; isPending: boolean; isError: boolean };
+  /** The skeleton rows' height, close to a real row's. */
+  rowClassName: string;
+  errorText: string;
+  emptyText?: string;
+  isEmpty?: (data: T) => boolean;
+  children: (data: T) => React.ReactNode;
+}) {
+  if (query.isPending) {
+    return (
+      <div className="grid gap-2">
+        <Skeleton className={`${rowClassName} w-full`} />
+        <Skeleton className={`${rowClassName} w-full`} />
+      </div>
+    );
+  }
+  if (query.isError || query.data === undefined) {
+    return (
+      <Alert variant="destructive">
+        <AlertDescription>{errorText}</AlertDescription>
+      </Alert>
+    );
+  }
+  if (emptyText && isEmpty?.(query.data)) {
+    return <p className="text-sm text-muted-foreground">{emptyText}</p>;
+  }
+  return children(query.data);
 }

@@ -13,6 +13,12 @@ export const ADMIN_ROUTES = {
   destinations: '/admin/destinations',
 } as const;
 
+const ADMIN_LINKS = [
+  { key: 'audit', Icon: HistoryIcon },
+  { key: 'users', Icon: UsersIcon },
+  { key: 'destinations', Icon: ServerIcon },
+] as const;
+
 export function isAdmin(user: Pick<TPublicUser, 'role'> | null | undefined): boolean {
   return user?.role === 'admin';
 }
@@ -44,24 +50,14 @@ export function AdminSection({
         <p className="mt-1 text-muted-foreground">{t('admin.subtitle')}</p>
       </div>
       <nav aria-label={t('admin.nav.label')} className="flex flex-wrap gap-2">
-        <Button asChild variant="outline" size="sm">
-          <Link href={ADMIN_ROUTES.audit} data-testid="admin-link-audit">
-            <HistoryIcon aria-hidden="true" />
-            {t('admin.nav.audit')}
-          </Link>
-        </Button>
-        <Button asChild variant="outline" size="sm">
-          <Link href={ADMIN_ROUTES.users} data-testid="admin-link-users">
-            <UsersIcon aria-hidden="true" />
-            {t('admin.nav.users')}
-          </Link>
-        </Button>
-        <Button asChild variant="outline" size="sm">
-          <Link href={ADMIN_ROUTES.destinations} data-testid="admin-link-destinations">
-            <ServerIcon aria-hidden="true" />
-            {t('admin.nav.destinations')}
-          </Link>
-        </Button>
+        {ADMIN_LINKS.map(({ key, Icon }) => (
+          <Button key={key} asChild variant="outline" size="sm">
+            <Link href={ADMIN_ROUTES[key]} data-testid={`admin-link-${key}`}>
+              <Icon aria-hidden="true" />
+              {t(`admin.nav.${key}`)}
+            </Link>
+          </Button>
+        ))}
       </nav>
       <div className="grid min-w-0 gap-4 md:grid-cols-[1fr_2fr]">
         <TotalUsersCard />

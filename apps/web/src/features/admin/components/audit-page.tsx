@@ -1,14 +1,12 @@
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
-import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { useAuditLog } from '../api/audit-log';
 import { useAdminUsers, useAllProxies } from '../api/queries';
 import { auditTargetKey } from '../lib/audit';
-import { AdminPage } from './admin-page';
+import { AdminPage, QueryStates } from './admin-page';
 import { AuditEntry } from './audit-entry';
 
 const selectClass =
@@ -71,28 +69,25 @@ export function AuditPage() {
           </select>
         </div>
       </div>
-      {log.isPending ? (
-        <div className="grid gap-2">
-          <Skeleton className="h-16 w-full" />
-          <Skeleton className="h-16 w-full" />
-        </div>
-      ) : log.isError ? (
-        <Alert variant="destructive">
-          <AlertDescription>{t('admin.errors.audit')}</AlertDescription>
-        </Alert>
-      ) : entries.length === 0 ? (
-        <p className="text-sm text-muted-foreground">{t('admin.audit.empty')}</p>
-      ) : (
-        <ol className="grid gap-3" aria-label={t('admin.audit.title')}>
-          {entries.map((entry) => (
-            <AuditEntry
-              key={entry.id}
-              entry={entry}
-              targetName={names.get(auditTargetKey(entry.targetType, entry.targetId))}
-            />
-          ))}
-        </ol>
-      )}
+      <QueryStates
+        query={log}
+        rowClassName="h-16"
+        errorText={t('admin.errors.audit')}
+        emptyText={t('admin.audit.empty')}
+        isEmpty={() => entries.length === 0}
+      >
+        {() => (
+          <ol className="grid gap-3" aria-label={t('admin.audit.title')}>
+            {entries.map((entry) => (
+              <AuditEntry
+                key={entry.id}
+                entry={entry}
+                targetName={names.get(auditTargetKey(entry.targetType, entry.targetId))}
+              />
+            ))}
+          </ol>
+        )}
+      </QueryStates>
       {log.hasNextPage ? (
         <div>
           <Button

@@ -14,13 +14,12 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
 import { useDeleteDestination, useUpdateDestination } from '../api/mutations';
 import { useDestinations } from '../api/queries';
-import { AdminPage } from './admin-page';
+import { AdminPage, QueryStates } from './admin-page';
 import { DestinationFormDialog } from './destination-form-dialog';
 
 const STATUS_VARIANT = { online: 'success', offline: 'destructive', unknown: 'outline' } as const;
@@ -30,7 +29,7 @@ type TConfirm = { kind: 'delete' | 'toggle'; destination: TDestinationServer };
 /** decisions.md: admins create, edit, deactivate and delete destination servers. */
 export function DestinationsPage() {
   const { t } = useTranslation();
-  const { data, isPending, isError } = useDestinations();
+  const destinations = useDestinations();
   const [form, setForm] = React.useState<{ open: boolean; destination: TDestinationServer | null }>(
     { open: false, destination: null },
   );
@@ -89,89 +88,86 @@ export function DestinationsPage() {
         </Button>
       }
     >
-      {isPending ? (
-        <div className="grid gap-2">
-          <Skeleton className="h-20 w-full" />
-          <Skeleton className="h-20 w-full" />
-        </div>
-      ) : isError ? (
-        <Alert variant="destructive">
-          <AlertDescription>{t('admin.errors.destinations')}</AlertDescription>
-        </Alert>
-      ) : data.length === 0 ? (
-        <p className="text-sm text-muted-foreground">{t('admin.destinations.empty')}</p>
-      ) : (
-        <ul className="grid gap-3 md:grid-cols-2">
-          {data.map((d) => (
-            <li
-              key={d.id}
-              className="grid gap-2 rounded-lg border border-border p-4"
-              data-testid="admin-destination"
-            >
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <span className="min-w-0 break-all font-medium">{d.name}</span>
-                <div className="flex flex-wrap gap-1">
-                  <Badge variant={STATUS_VARIANT[d.status]} data-testid="destination-status">
-                    {t(`admin.destinations.status.${d.status}`)}
-                  </Badge>
-                  <Badge variant={d.isActive ? 'secondary' : 'warning'}>
-                    {d.isActive
-                      ? t('admin.destinations.activeBadge')
-                      : t('admin.destinations.inactiveBadge')}
-                  </Badge>
+      <QueryStates
+        query={destinations}
+        rowClassName="h-20"
+        errorText={t('admin.errors.destinations')}
+        emptyText={t('admin.destinations.empty')}
+        isEmpty={(list) => list.length === 0}
+      >
+        {(data) => (
+          <ul className="grid gap-3 md:grid-cols-2">
+            {data.map((d) => (
+              <li
+                key={d.id}
+                className="grid gap-2 rounded-lg border border-border p-4"
+                data-testid="admin-destination"
+              >
+                <div className="flex flex-wrap items-center justify-between gap-2">
+                  <span className="min-w-0 break-all font-medium">{d.name}</span>
+                  <div className="flex flex-wrap gap-1">
+                    <Badge variant={STATUS_VARIANT[d.status]} data-testid="destination-status">
+                      {t(`admin.destinations.status.${d.status}`)}
+                    </Badge>
+                    <Badge variant={d.isActive ? 'secondary' : 'warning'}>
+                      {d.isActive
+                        ? t('admin.destinations.activeBadge')
+                        : t('admin.destinations.inactiveBadge')}
+                    </Badge>
+                  </div>
                 </div>
-              </div>
-              <p className="font-mono text-sm break-all">{d.endpoint}</p>
-              {d.description ? (
-                <p className="text-sm text-muted-foreground">{d.description}</p>
-              ) : null}
-              <p className="text-sm text-muted-foreground">
-                {t('admin.destinations.latency')}:{' '}
-                {d.latency === null
-                  ? t('admin.common.na')
-                  : t('admin.destinations.ms', { value: d.latency })}
-              </p>
-              {d.maintenanceNote ? (
-                <p className="text-sm text-warning">
-                  {t('admin.destinations.maintenanceNote')}: {d.maintenanceNote}
+                <p className="font-mono text-sm break-all">{d.endpoint}</p>
+                {d.description ? (
+                  <p className="text-sm text-muted-foreground">{d.description}</p>
+                ) : null}
+                <p className="text-sm text-muted-foreground">
+                  {t('admin.destinations.latency')}:{' '}
+                  {d.latency === null
+                    ? t('admin.common.na')
+                    : t('admin.destinations.ms', { value: d.latency })}
                 </p>
-              ) : null}
-              <div className="flex flex-wrap gap-2">
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => setForm({ open: true, destination: d })}
-                  aria-label={t('admin.destinations.editOf', { name: d.name })}
-                >
-                  <PencilIcon aria-hidden="true" />
-                  {t('admin.destinations.edit')}
-                </Button>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => ask({ kind: 'toggle', destination: d })}
-                  data-testid="destination-toggle"
-                >
-                  <PowerIcon aria-hidden="true" />
-                  {d.isActive
-                    ? t('admin.destinations.deactivate')
-                    : t('admin.destinations.activate')}
-                </Button>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  className="text-destructive"
-                  onClick={() => ask({ kind: 'delete', destination: d })}
-                  aria-label={t('admin.destinations.deleteOf', { name: d.name })}
-                >
-                  <Trash2Icon aria-hidden="true" />
-                  {t('admin.destinations.delete')}
-                </Button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+                {d.maintenanceNote ? (
+                  <p className="text-sm text-warning">
+                    {t('admin.destinations.maintenanceNote')}: {d.maintenanceNote}
+                  </p>
+                ) : null}
+                <div className="flex flex-wrap gap-2">
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => setForm({ open: true, destination: d })}
+                    aria-label={t('admin.destinations.editOf', { name: d.name })}
+                  >
+                    <PencilIcon aria-hidden="true" />
+                    {t('admin.destinations.edit')}
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => ask({ kind: 'toggle', destination: d })}
+                    data-testid="destination-toggle"
+                  >
+                    <PowerIcon aria-hidden="true" />
+                    {d.isActive
+                      ? t('admin.destinations.deactivate')
+                      : t('admin.destinations.activate')}
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    className="text-destructive"
+                    onClick={() => ask({ kind: 'delete', destination: d })}
+                    aria-label={t('admin.destinations.deleteOf', { name: d.name })}
+                  >
+                    <Trash2Icon aria-hidden="true" />
+                    {t('admin.destinations.delete')}
+                  </Button>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryStates>
       <DestinationFormDialog
         destination={form.destination}
         open={form.open}

@@ -14,18 +14,17 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
 import { isLastAdminError, useChangeRole } from '../api/mutations';
 import { useAdminUsers } from '../api/queries';
-import { AdminPage } from './admin-page';
+import { AdminPage, QueryStates } from './admin-page';
 
 /** Issue 7: every user with role and proxy count; promote or demote after a confirmation. */
 export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id'> }) {
   const { t } = useTranslation();
-  const { data, isPending, isError } = useAdminUsers();
+  const users = useAdminUsers();
   const [target, setTarget] = React.useState<TAdminUser | null>(null);
   const [error, setError] = React.useState<string | null>(null);
   const change = useChangeRole();
@@ -57,53 +56,46 @@ export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id
       title={t('admin.users.title')}
       description={t('admin.users.description')}
     >
-      {isPending ? (
-        <div className="grid gap-2">
-          <Skeleton className="h-14 w-full" />
-          <Skeleton className="h-14 w-full" />
-        </div>
-      ) : isError ? (
-        <Alert variant="destructive">
-          <AlertDescription>{t('admin.errors.users')}</AlertDescription>
-        </Alert>
-      ) : (
-        <ul className="grid gap-3">
-          {data.map((user) => (
-            <li
-              key={user.id}
-              className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-border p-4"
-              data-testid="admin-user"
-            >
-              <div className="min-w-0 break-all">
-                <div className="flex flex-wrap items-center gap-2">
-                  <span className="font-medium">{user.username}</span>
-                  <Badge variant={user.role === 'admin' ? 'default' : 'outline'}>
-                    {t(`admin.users.roles.${user.role}`)}
-                  </Badge>
-                  {user.id === currentUser?.id ? (
-                    <span className="text-xs text-muted-foreground">{t('admin.users.you')}</span>
-                  ) : null}
-                </div>
-                <div className="text-sm text-muted-foreground">{user.email}</div>
-                <div className="text-sm text-muted-foreground">
-                  {t('admin.stats.proxyCount', { count: user.proxyCount })}
-                </div>
-              </div>
-              <Button
-                size="sm"
-                variant="outline"
-                onClick={() => {
-                  setError(null);
-                  setTarget(user);
-                }}
-                data-testid="admin-user-role"
+      <QueryStates query={users} rowClassName="h-14" errorText={t('admin.errors.users')}>
+        {(data) => (
+          <ul className="grid gap-3">
+            {data.map((user) => (
+              <li
+                key={user.id}
+                className="flex flex-wrap items-center justify-between gap-3 rounded-lg border border-border p-4"
+                data-testid="admin-user"
               >
-                {user.role === 'admin' ? t('admin.users.demote') : t('admin.users.promote')}
-              </Button>
-            </li>
-          ))}
-        </ul>
-      )}
+                <div className="min-w-0 break-all">
+                  <div className="flex flex-wrap items-center gap-2">
+                    <span className="font-medium">{user.username}</span>
+                    <Badge variant={user.role === 'admin' ? 'default' : 'outline'}>
+                      {t(`admin.users.roles.${user.role}`)}
+                    </Badge>
+                    {user.id === currentUser?.id ? (
+                      <span className="text-xs text-muted-foreground">{t('admin.users.you')}</span>
+                    ) : null}
+                  </div>
+                  <div className="text-sm text-muted-foreground">{user.email}</div>
+                  <div className="text-sm text-muted-foreground">
+                    {t('admin.stats.proxyCount', { count: user.proxyCount })}
+                  </div>
+                </div>
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => {
+                    setError(null);
+                    setTarget(user);
+                  }}
+                  data-testid="admin-user-role"
+                >
+                  {user.role === 'admin' ? t('admin.users.demote') : t('admin.users.promote')}
+                </Button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryStates>
       <AlertDialog
         open={target !== null}
         onOpenChange={(open) => {
