@@ -5,7 +5,7 @@ import {
   ZDeployResponse,
   ZIdParams,
 } from '@portico/shared/proxy/api';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { TDeploymentsService } from './deployments.service';
@@ -21,6 +21,18 @@ export async function deploymentsRoutes(
   const { deployments } = options;
   const preHandler = app.requireUser;
 
+  /** Both ways in queue a run in the caller's language and answer 202 at once. */
+  async function start(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    configurationId: string,
+    kind: 'deploy' | 'redeploy',
+  ) {
+    const language = pickLanguage(request.headers['accept-language']);
+    const id = await deployments.start(request.user!, configurationId, kind, language);
+    return reply.code(202).send({ success: true as const, deploymentId: id });
+  }
+
   r.post(
     '/api/deploy/:configurationId',
     {
@@ -31,15 +43,7 @@ export async function deploymentsRoutes(
       },
       preHandler,
     },
-    async (request, reply) => {
-      const id = await deployments.start(
-        request.user!,
-        request.params.configurationId,
-        'deploy',
-        pickLanguage(request.headers['accept-language']),
-      );
-      return reply.code(202).send({ success: true, deploymentId: id });
-    },
+    async (request, reply) => start(request, reply, request.params.configurationId, 'deploy'),
   );
 
   r.post(
@@ -48,15 +52,7 @@ export async function deploymentsRoutes(
       schema: { tags, params: ZIdParams, response: { 202: ZDeployResponse, ...errors } },
       preHandler,
     },
-    async (request, reply) => {
-      const id = await deployments.start(
-        request.user!,
-        request.params.id,
-        'redeploy',
-        pickLanguage(request.headers['accept-language']),
-      );
-      return reply.code(202).send({ success: true, deploymentId: id });
-    },
+    async (request, reply) => start(request, reply, request.params.id, 'redeploy'),
   );
 
   r.get(
