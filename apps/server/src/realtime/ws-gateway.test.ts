@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app';
 import { openDatabase } from '../db/client';
 import { createProxy, SSH_PASSWORD, signedInClient } from '../modules/proxies/proxies-test-helpers';
-import { createTestApp, TEST_SESSION_SECRET, type TTestApp } from '../test-support/test-app';
+import { createTestApp, TEST_APP_OPTIONS, type TTestApp } from '../test-support/test-app';
 import type { TestClient } from '../test-support/test-client';
 import { createTestDatabase, testDatabaseKinds } from '../test-support/test-database';
 import { cookieHeader, progressLines, statuses, watch } from './ws-test-helpers';
@@ -151,17 +151,10 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
   it('a socket on the second instance receives the lines of a run worked by the first', async () => {
     const testDb = await createTestDatabase('postgres');
     const second = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
-    const common = {
-      logger: false as const,
-      sessionSecret: TEST_SESSION_SECRET,
-      webRoot: null,
-      sessionSweepIntervalMs: 0,
-      config: { registration: 'open' as const, trustProxy: false, logLevel: 'silent' },
-    };
-    const a = await buildApp({ ...common, database: testDb.database });
+    const a = await buildApp({ ...TEST_APP_OPTIONS, database: testDb.database });
     // No workers on the second instance: the run is worked by the first, so its lines reach this
     // socket only through NOTIFY.
-    const b = await buildApp({ ...common, database: second, deploy: { workers: 0 } });
+    const b = await buildApp({ ...TEST_APP_OPTIONS, database: second, deploy: { workers: 0 } });
     try {
       const baseB = await b.listen({ port: 0, host: '127.0.0.1' });
       await a.ready();

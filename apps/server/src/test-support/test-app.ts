@@ -7,6 +7,15 @@ import { createTestDatabase, type TDatabaseKind } from './test-database';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
 
+/** What every test app shares: logs off, no web build, no session sweep, registration open. */
+export const TEST_APP_OPTIONS = {
+  logger: false,
+  sessionSecret: TEST_SESSION_SECRET,
+  webRoot: null,
+  sessionSweepIntervalMs: 0,
+  config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+} satisfies Omit<TAppOptions, 'database'>;
+
 export interface TTestApp {
   app: FastifyInstance;
   database: TDatabase;
@@ -22,13 +31,10 @@ export async function createTestApp(
 ): Promise<TTestApp> {
   const testDatabase = await createTestDatabase(kind);
   const app = await buildApp({
-    logger: false,
-    sessionSecret: TEST_SESSION_SECRET,
-    webRoot: null,
-    sessionSweepIntervalMs: 0,
+    ...TEST_APP_OPTIONS,
     ...overrides,
     database: testDatabase.database,
-    config: { registration: 'open', trustProxy: false, logLevel: 'silent', ...overrides.config },
+    config: { ...TEST_APP_OPTIONS.config, ...overrides.config },
   });
   await app.ready();
   return {
@@ -54,12 +60,8 @@ export async function withAppOnStore<T>(
   const store = await openStore(config);
   try {
     const app = await buildApp({
-      config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+      ...TEST_APP_OPTIONS,
       database: store.database,
-      sessionSecret: TEST_SESSION_SECRET,
-      logger: false,
-      webRoot: null,
-      sessionSweepIntervalMs: 0,
       deploy: { secretKeyFile: config.secretKeyFile, workers: 0 },
     });
     try {

@@ -5,7 +5,7 @@ import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src
 import { buildApp } from '../../app';
 import { openDatabase, type TDatabase } from '../../db/client';
 import { runMigrations } from '../../db/migrate';
-import { TEST_SESSION_SECRET } from '../../test-support/test-app';
+import { TEST_APP_OPTIONS } from '../../test-support/test-app';
 import { insertConfiguration, signedInClient, testSecretKeyFile } from './ssh-test-fixtures';
 
 let lab: TLab;
@@ -23,12 +23,9 @@ beforeAll(async () => {
   database = await openDatabase({ pgliteDir: 'memory://' });
   await runMigrations(database);
   app = await buildApp({
-    logger: false,
-    sessionSecret: TEST_SESSION_SECRET,
-    webRoot: null,
-    sessionSweepIntervalMs: 0,
+    ...TEST_APP_OPTIONS,
     database,
-    config: { registration: 'open', trustProxy: false, logLevel: 'silent', secretKeyFile: keyFile },
+    config: { ...TEST_APP_OPTIONS.config, secretKeyFile: keyFile },
   });
   await app.ready();
 });

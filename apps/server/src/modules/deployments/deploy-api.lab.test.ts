@@ -9,7 +9,7 @@ import { openDatabase } from '../../db/client';
 import { runMigrations } from '../../db/migrate';
 import { httpsGet } from '../../deploy/engine/lab-helpers';
 import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
-import { TEST_SESSION_SECRET, type TTestApp } from '../../test-support/test-app';
+import { TEST_APP_OPTIONS, type TTestApp } from '../../test-support/test-app';
 import { signedInClient } from '../proxies/proxies-test-helpers';
 import {
   HttpClient,
@@ -52,11 +52,7 @@ describe('a deployment through the API (in-process app on PGlite)', () => {
     const database = await openDatabase({ pgliteDir: 'memory://' });
     await runMigrations(database);
     const app = await buildApp({
-      logger: false,
-      sessionSecret: TEST_SESSION_SECRET,
-      webRoot: null,
-      sessionSweepIntervalMs: 0,
-      config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+      ...TEST_APP_OPTIONS,
       database,
       deploy: {
         settings: {

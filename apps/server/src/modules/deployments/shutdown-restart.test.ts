@@ -4,17 +4,9 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
 import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
-import { TEST_SESSION_SECRET } from '../../test-support/test-app';
+import { TEST_APP_OPTIONS } from '../../test-support/test-app';
 import { createTestDatabase, testDatabaseKinds } from '../../test-support/test-database';
 import { createProxy, signedInClient } from '../proxies/proxies-test-helpers';
-
-const common = {
-  logger: false as const,
-  sessionSecret: TEST_SESSION_SECRET,
-  webRoot: null,
-  sessionSweepIntervalMs: 0,
-  config: { registration: 'open' as const, trustProxy: false, logLevel: 'silent' },
-};
 
 // A graceful stop in the middle of a run does not record it failed: the next start finds it
 // without a worker and starts it again, saying so in the log.
@@ -33,7 +25,7 @@ describe.each(testDatabaseKinds())('a run cut by a graceful stop on %s', (kind) 
     const secretKeyFile = `${process.env.TMPDIR ?? '/tmp'}/portico-restart-${process.pid}-${kind}.key`;
     try {
       const first = await buildApp({
-        ...common,
+        ...TEST_APP_OPTIONS,
         database: testDb.database,
         deploy: { secretKeyFile },
       });
@@ -59,7 +51,7 @@ describe.each(testDatabaseKinds())('a run cut by a graceful stop on %s', (kind) 
       expect(config!.status).toBe('deploying');
 
       const second = await buildApp({
-        ...common,
+        ...TEST_APP_OPTIONS,
         database: testDb.database,
         deploy: { secretKeyFile },
       });

@@ -6,7 +6,7 @@ import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
 import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
-import { TEST_SESSION_SECRET } from '../../test-support/test-app';
+import { TEST_APP_OPTIONS } from '../../test-support/test-app';
 import { createTestDatabase, testDatabaseKinds } from '../../test-support/test-database';
 import { signedInClient } from '../proxies/proxies-test-helpers';
 
@@ -24,21 +24,22 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
   it('a socket on the second instance receives every line of a run worked by the first', async () => {
     const testDb = await createTestDatabase('postgres');
     const secondDb = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
-    const common = {
-      logger: false as const,
-      sessionSecret: TEST_SESSION_SECRET,
-      webRoot: null,
-      sessionSweepIntervalMs: 0,
-      config: { registration: 'open' as const, trustProxy: false, logLevel: 'silent' },
-    };
     const settings = {
       acmeDirectoryUrl: lab.status.acmeDirectoryUrl,
       extraCaFile: lab.status.caRootPath,
       dnsServers: [lab.status.dnsServer],
     };
-    const a = await buildApp({ ...common, database: testDb.database, deploy: { settings } });
+    const a = await buildApp({
+      ...TEST_APP_OPTIONS,
+      database: testDb.database,
+      deploy: { settings },
+    });
     // No workers: every line this instance streams came from the first one through NOTIFY.
-    const b = await buildApp({ ...common, database: secondDb, deploy: { settings, workers: 0 } });
+    const b = await buildApp({
+      ...TEST_APP_OPTIONS,
+      database: secondDb,
+      deploy: { settings, workers: 0 },
+    });
     try {
       await a.ready();
       const baseB = await b.listen({ port: 0, host: '127.0.0.1' });
