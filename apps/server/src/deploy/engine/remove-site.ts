@@ -1,14 +1,13 @@
 import { certName, sitePaths } from '../site-names';
 import type { TSshSession } from '../ssh';
-import { assertDomain, assertPort } from '../validate';
+import { assertDomain } from '../validate';
 import { connectStep } from './connect-step';
 import { detectOs } from './detect-os';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
 import { say } from './messages';
 import { nginxStatus, reloadNginx, testNginx } from './nginx-control';
-import { resolveServerAddress } from './server-address';
-import { withServerLock } from './server-lock';
+import { onServer } from './server-address';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 import type { TEngineContext, TRemoveInput, TRemoveOutcome } from './types';
 
@@ -75,22 +74,7 @@ export async function removeSite(
   ctx: TEngineContext,
 ): Promise<TRemoveOutcome> {
   const log = new EngineLog(ctx.log, ctx.settings.language);
-  let step = 'validate';
-  try {
-    const port = assertPort(input.sshPort, 'sshPort');
-    // A name that does not resolve fails as step 'connect' (StepError); a bad value as 'validate'.
-    const serverIp = await resolveServerAddress(input.serverIp, ctx.settings.dnsServers, log);
-    const resolved = { ...input, serverIp };
-    step = 'connect';
-    return await withServerLock(`${serverIp}:${port}`, log, ctx.signal, () =>
-      remove(resolved, ctx, log),
-    );
-  } catch (error) {
-    const failure = toFailure(error, step, log, ctx.signal);
-    log.error(failure.message);
-    await log.flush();
-    return { status: 'failed', failure };
-  }
+  return onServer(input, ctx, log, (resolved) => remove(resolved, ctx, log));
 }
 
 async function remove(

@@ -1,12 +1,5 @@
 import type { TSshSession } from '../ssh';
-import {
-  assertDomain,
-  assertEmail,
-  assertIpv4,
-  assertPort,
-  formatTarget,
-  normalizeTarget,
-} from '../validate';
+import { assertDomain, assertEmail, assertIpv4, formatTarget, normalizeTarget } from '../validate';
 import { certificateStep } from './certificate';
 import { connectStep } from './connect-step';
 import { customScriptStep } from './custom-script';
@@ -16,8 +9,7 @@ import { EngineLog } from './logger';
 import { say } from './messages';
 import { ensurePackages } from './packages';
 import { preflight } from './preflight';
-import { resolveServerAddress } from './server-address';
-import { withServerLock } from './server-lock';
+import { onServer } from './server-address';
 import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
 import type { TStepContext } from './step-context';
 import type { TDeployInput, TDeployOutcome, TEngineContext } from './types';
@@ -39,24 +31,7 @@ export async function runDeployment(
   ctx: TEngineContext,
 ): Promise<TDeployOutcome> {
   const log = new EngineLog(ctx.log, ctx.settings.language);
-  let step = 'validate';
-  try {
-    const port = assertPort(input.sshPort, 'sshPort');
-    // A name that does not resolve fails as step 'connect' (StepError); a bad value as 'validate'.
-    const serverIp = await resolveServerAddress(input.serverIp, ctx.settings.dnsServers, log);
-    const resolved = { ...input, serverIp };
-    step = 'connect';
-    return await withServerLock(`${serverIp}:${port}`, log, ctx.signal, () =>
-      deploy(resolved, ctx, log),
-    );
-  } catch (error) {
-    // Only resolving the server and waiting for the lock throw: deploy() turns its own failures
-    // into outcomes.
-    const failure = toFailure(error, step, log, ctx.signal);
-    log.error(failure.message);
-    await log.flush();
-    return { status: 'failed', failure };
-  }
+  return onServer(input, ctx, log, (resolved) => deploy(resolved, ctx, log));
 }
 
 async function deploy(

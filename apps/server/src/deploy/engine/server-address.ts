@@ -1,8 +1,10 @@
 import { Resolver } from 'node:dns/promises';
-import { assertDomain, isIpv4 } from '../validate';
-import { StepError } from './failure';
+import { assertDomain, assertPort, isIpv4 } from '../validate';
+import { StepError, toFailure } from './failure';
 import type { EngineLog } from './logger';
 import { say } from './messages';
+import { withServerLock } from './server-lock';
+import type { TDeployFailure, TEngineContext } from './types';
 
 /**
  * The server as an IPv4 address. The wizard takes an address; the edit dialog also takes a host
@@ -28,4 +30,32 @@ export async function resolveServerAddress(
   const address = addresses[0]!;
   log.info(say(log, 'connect.resolved', { host, address }));
   return address;
+}
+
+/**
+ * What a deployment and a removal do first: check the port, resolve the server and wait for its
+ * lock, then run `work` on the resolved input. A failure before `work` starts (a bad value as
+ * step 'validate', an unknown name or a cancel while waiting as 'connect') is logged as the last
+ * line and returned as a failed outcome; `work` turns its own failures into outcomes.
+ */
+export async function onServer<TInput extends { serverIp: string; sshPort: unknown }, TOutcome>(
+  input: TInput,
+  ctx: TEngineContext,
+  log: EngineLog,
+  work: (resolved: TInput) => Promise<TOutcome>,
+): Promise<TOutcome | { status: 'failed'; failure: TDeployFailure }> {
+  let step = 'validate';
+  try {
+    const port = assertPort(input.sshPort, 'sshPort');
+    const serverIp = await resolveServerAddress(input.serverIp, ctx.settings.dnsServers, log);
+    step = 'connect';
+    return await withServerLock(`${serverIp}:${port}`, log, ctx.signal, () =>
+      work({ ...input, serverIp }),
+    );
+  } catch (error) {
+    const failure = toFailure(error, step, log, ctx.signal);
+    log.error(failure.message);
+    await log.flush();
+    return { status: 'failed', failure };
+  }
 }
