@@ -81,6 +81,8 @@ async function completeWizard(page: Page, app: TLabApp, lang: TLang, serverName:
     await expectStep(page, 'complete', 60_000);
     await expect(page.getByTestId('wizard-complete-url')).toHaveText(`https://${domain}`);
     await expect(page.getByTestId('wizard-sidebar')).toBeVisible();
+    // The sidebar rereads the configuration when the run ends: the new certificate shows.
+    await expect(page.getByTestId('wizard-sidebar-ssl')).toHaveAttribute('data-tone', 'ok');
     await capture(page, area, '5-complete');
   });
 
