@@ -120,7 +120,7 @@ test.describe('an administrator', () => {
     await expect(entry).toHaveCount(1);
     await expect(entry.getByTestId('audit-actor')).toHaveText(adminApp.admin.username);
     const change = entry.getByTestId('audit-change').filter({ hasText: after });
-    await expect(change).toContainText('targetServer');
+    await expect(change).toContainText(text('es', 'admin.audit.fields.targetServer'));
     await expect(change).toContainText(before);
     await capture(page, AREA, 'audit');
 

@@ -35,8 +35,8 @@ describe('audit entry', () => {
       .getAllByTestId('audit-change')
       .map((c) => c.textContent?.replace(/\s+/g, ' '));
     expect(changes).toEqual([
-      'targetServer: http://10.0.0.5:8080 http://10.0.0.6:9090',
-      'sshPort: (empty) 2222',
+      'Target: http://10.0.0.5:8080 http://10.0.0.6:9090',
+      'SSH port: (empty) 2222',
     ]);
     expect(screen.getAllByLabelText('changed to')).toHaveLength(2);
   });
@@ -54,7 +54,7 @@ describe('audit entry', () => {
       `el proxy ${entry.targetId}`,
     );
     expect(screen.getAllByTestId('audit-change')[1]?.textContent?.replace(/\s+/g, ' ')).toBe(
-      'sshPort: (vacío) 2222',
+      'Puerto SSH: (vacío) 2222',
     );
   });
 
@@ -77,7 +77,35 @@ describe('audit entry', () => {
     expect(screen.getByTestId('audit-action').textContent).toBe('changed the role of');
     expect(screen.getByTestId('audit-target').textContent).toBe('user bob');
     expect(screen.getByTestId('audit-change').textContent?.replace(/\s+/g, ' ')).toBe(
-      'role: user admin',
+      'Role: User Admin',
     );
+  });
+
+  it('es: fields by their labels; a secret reads changed; statuses as on the cards', async () => {
+    await renderWithProviders(
+      <ol>
+        <AuditEntry
+          entry={{
+            ...entry,
+            action: 'proxy.save',
+            changes: [
+              { field: 'sshPasswordEnc', before: null, after: '[changed]' },
+              { field: 'status', before: 'completed', after: 'pending' },
+              { field: 'hostKeyFingerprint', before: 'SHA256:abc', after: null },
+              { field: 'somethingNew', before: 1, after: 2 },
+            ],
+          }}
+        />
+      </ol>,
+    );
+    const changes = screen
+      .getAllByTestId('audit-change')
+      .map((c) => c.textContent?.replace(/\s+/g, ' '));
+    expect(changes).toEqual([
+      'Contraseña SSH: (vacío) cambiada (el valor no se registra)',
+      'Estado: Activo Pendiente',
+      'Huella de la clave del host: SHA256:abc (vacío)',
+      'somethingNew: 1 2',
+    ]);
   });
 });

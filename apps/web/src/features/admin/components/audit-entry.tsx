@@ -1,7 +1,7 @@
 import type { TAuditEntry } from '@portico/shared/admin/api';
 import { ArrowRightIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { auditActionText, auditTargetText, auditValueText } from '../lib/audit';
+import { auditActionText, auditFieldText, auditTargetText, auditValueText } from '../lib/audit';
 import { exactTime, relativeTime } from '../lib/format';
 
 /** One audit row: when, who, what in plain words, on what, and each field before → after. */
@@ -31,13 +31,13 @@ export function AuditEntry({ entry, targetName }: { entry: TAuditEntry; targetNa
       {entry.changes.length > 0 ? (
         <ul className="mt-2 grid gap-1 text-sm" aria-label={t('admin.audit.changes')}>
           {entry.changes.map((change) => (
-            <li key={change.field} className="break-all" data-testid="audit-change">
-              <span className="font-mono text-xs">{change.field}</span>:{' '}
+            <li key={change.field} className="[overflow-wrap:anywhere]" data-testid="audit-change">
+              <span className="font-medium">{auditFieldText(change.field, t)}</span>:{' '}
               <span className="text-muted-foreground line-through decoration-1">
-                {auditValueText(change.before, t)}
+                {auditValueText(change.before, t, change.field)}
               </span>{' '}
               <ArrowRightIcon className="inline size-3" aria-label={t('admin.audit.to')} />{' '}
-              <span>{auditValueText(change.after, t)}</span>
+              <span>{auditValueText(change.after, t, change.field)}</span>
             </li>
           ))}
         </ul>

@@ -25,9 +25,36 @@ export function auditActionText(action: string, t: TFunction): string {
   return KNOWN_ACTIONS.has(key) ? t(`admin.audit.actions.${key}`) : action.replace(/[_.-]/g, ' ');
 }
 
-/** A before/after value as short text; empty values read "(empty)" in the current language. */
-export function auditValueText(value: unknown, t: TFunction): string {
+// Fields the server records in changes (proxies, roles); anything else is shown as stored.
+const KNOWN_FIELDS = new Set([
+  'domain',
+  'targetServer',
+  'serverIp',
+  'sshUser',
+  'sshPort',
+  'email',
+  'sshPasswordEnc',
+  'hostKeyFingerprint',
+  'status',
+  'role',
+]);
+
+/** A changed field by its label on the screens, e.g. "sshPasswordEnc" → "SSH password". */
+export function auditFieldText(field: string, t: TFunction): string {
+  return KNOWN_FIELDS.has(field) ? t(`admin.audit.fields.${field}`) : field;
+}
+
+/**
+ * A before/after value as short text; empty values read "(empty)" in the current language. Roles
+ * and statuses read as on the other screens; a secret reads "changed" (the trail holds no value).
+ */
+export function auditValueText(value: unknown, t: TFunction, field?: string): string {
   if (value === null || value === undefined || value === '') return t('admin.audit.emptyValue');
+  if (field === 'sshPasswordEnc') return t('admin.audit.secretChanged');
+  if (typeof value === 'string' && (field === 'role' || field === 'status')) {
+    const key = field === 'role' ? `admin.users.roles.${value}` : `proxies.status.${value}`;
+    return t(key, { defaultValue: value });
+  }
   if (typeof value === 'boolean') return value ? t('admin.common.yes') : t('admin.common.no');
   if (typeof value === 'string' || typeof value === 'number') return String(value);
   return JSON.stringify(value);
