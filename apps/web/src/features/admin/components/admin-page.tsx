@@ -50,6 +50,8 @@ export function AdminPage({
 export function QueryStates<T>({
   query,
   rowClassName,
+  rows = 2,
+  skeletonTestId,
   errorText,
   emptyText,
   isEmpty,
@@ -58,6 +60,9 @@ export function QueryStates<T>({
   query: { data: T | undefined; isPending: boolean; isError: boolean };
   /** The skeleton rows' height, close to a real row's. */
   rowClassName: string;
+  /** How many skeleton rows stand in while loading. */
+  rows?: number;
+  skeletonTestId?: string;
   errorText: string;
   emptyText?: string;
   isEmpty?: (data: T) => boolean;
@@ -66,8 +71,14 @@ export function QueryStates<T>({
   if (query.isPending) {
     return (
       <div className="grid gap-2">
-        <Skeleton className={`${rowClassName} w-full`} />
-        <Skeleton className={`${rowClassName} w-full`} />
+        {Array.from({ length: rows }, (_, i) => (
+          <Skeleton
+            // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
+            key={i}
+            className={`${rowClassName} w-full`}
+            data-testid={skeletonTestId}
+          />
+        ))}
       </div>
     );
   }

@@ -2,10 +2,8 @@ import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import { PencilIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Skeleton } from '@/components/ui/skeleton';
 import {
   Table,
   TableBody,
@@ -17,6 +15,7 @@ import {
 import { useAllProxies } from '../api/queries';
 import { exactTime, relativeTime } from '../lib/format';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
+import { QueryStates } from './admin-page';
 import { AdminStatusBadge } from './admin-status-badge';
 
 export const SKELETON_ROWS = 5;
@@ -58,107 +57,100 @@ function Owner({ row }: { row: TAdminProxyRow }) {
 /** Spec §2 "Todos los Proxies": a table on wide screens, cards on phones and tablets (the six columns need ~1000 px). */
 export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
   const { t } = useTranslation();
-  const { data, isPending, isError } = useAllProxies();
+  const proxies = useAllProxies();
+  const { data } = proxies;
   const [editing, setEditing] = React.useState<TAdminProxyRow | null>(null);
   const notSet = t('admin.common.notSet');
 
-  let body: React.ReactNode;
-  if (isPending) {
-    body = (
-      <div className="grid gap-2" data-testid="admin-proxies-loading">
-        {Array.from({ length: SKELETON_ROWS }, (_, i) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have no identity
-          <Skeleton key={i} className="h-10 w-full" data-testid="admin-proxy-skeleton" />
-        ))}
-      </div>
-    );
-  } else if (isError) {
-    body = (
-      <Alert variant="destructive">
-        <AlertDescription>{t('admin.errors.proxies')}</AlertDescription>
-      </Alert>
-    );
-  } else if (data.length === 0) {
-    body = <p className="text-sm text-muted-foreground">{t('admin.proxies.empty')}</p>;
-  } else {
-    body = (
-      <>
-        <div className="hidden lg:block">
-          <Table data-testid="admin-proxy-table">
-            <TableHeader>
-              <TableRow>
-                <TableHead>{t('admin.proxies.domain')}</TableHead>
-                <TableHead>{t('admin.proxies.target')}</TableHead>
-                <TableHead>{t('admin.proxies.status')}</TableHead>
-                <TableHead>{t('admin.proxies.owner')}</TableHead>
-                <TableHead>{t('admin.proxies.created')}</TableHead>
-                <TableHead>{t('admin.proxies.actions')}</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {data.map((row) => (
-                <TableRow key={row.id} data-testid="admin-proxy-row" data-proxy-id={row.id}>
-                  <TableCell className="max-w-[14rem] break-all font-medium">
-                    {row.domain}
-                  </TableCell>
-                  <TableCell className="max-w-[12rem] break-all text-muted-foreground">
-                    {row.targetServer ?? notSet}
-                  </TableCell>
-                  <TableCell>
-                    <AdminStatusBadge status={row.status} />
-                  </TableCell>
-                  <TableCell className="max-w-[14rem]">
-                    <Owner row={row} />
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap">
-                    <Created value={row.createdAt} />
-                  </TableCell>
-                  <TableCell>
-                    <EditButton row={row} onEdit={setEditing} />
-                  </TableCell>
+  const body = (
+    <QueryStates
+      query={proxies}
+      rowClassName="h-10"
+      rows={SKELETON_ROWS}
+      skeletonTestId="admin-proxy-skeleton"
+      errorText={t('admin.errors.proxies')}
+      emptyText={t('admin.proxies.empty')}
+      isEmpty={(rows) => rows.length === 0}
+    >
+      {(rows) => (
+        <>
+          <div className="hidden lg:block">
+            <Table data-testid="admin-proxy-table">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>{t('admin.proxies.domain')}</TableHead>
+                  <TableHead>{t('admin.proxies.target')}</TableHead>
+                  <TableHead>{t('admin.proxies.status')}</TableHead>
+                  <TableHead>{t('admin.proxies.owner')}</TableHead>
+                  <TableHead>{t('admin.proxies.created')}</TableHead>
+                  <TableHead>{t('admin.proxies.actions')}</TableHead>
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </div>
-        <ul className="grid gap-3 sm:grid-cols-2 lg:hidden" data-testid="admin-proxy-cards">
-          {data.map((row) => (
-            <li
-              key={row.id}
-              className="rounded-lg border border-border p-4"
-              data-testid="admin-proxy-card"
-            >
-              <div className="flex flex-wrap items-start justify-between gap-2">
-                <span className="min-w-0 break-all font-medium">{row.domain}</span>
-                <AdminStatusBadge status={row.status} />
-              </div>
-              <dl className="mt-2 grid gap-1 text-sm">
-                <div className="break-all">
-                  <dt className="inline text-muted-foreground">{t('admin.proxies.target')}: </dt>
-                  <dd className="inline">{row.targetServer ?? notSet}</dd>
+              </TableHeader>
+              <TableBody>
+                {rows.map((row) => (
+                  <TableRow key={row.id} data-testid="admin-proxy-row" data-proxy-id={row.id}>
+                    <TableCell className="max-w-[14rem] break-all font-medium">
+                      {row.domain}
+                    </TableCell>
+                    <TableCell className="max-w-[12rem] break-all text-muted-foreground">
+                      {row.targetServer ?? notSet}
+                    </TableCell>
+                    <TableCell>
+                      <AdminStatusBadge status={row.status} />
+                    </TableCell>
+                    <TableCell className="max-w-[14rem]">
+                      <Owner row={row} />
+                    </TableCell>
+                    <TableCell className="whitespace-nowrap">
+                      <Created value={row.createdAt} />
+                    </TableCell>
+                    <TableCell>
+                      <EditButton row={row} onEdit={setEditing} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </div>
+          <ul className="grid gap-3 sm:grid-cols-2 lg:hidden" data-testid="admin-proxy-cards">
+            {rows.map((row) => (
+              <li
+                key={row.id}
+                className="rounded-lg border border-border p-4"
+                data-testid="admin-proxy-card"
+              >
+                <div className="flex flex-wrap items-start justify-between gap-2">
+                  <span className="min-w-0 break-all font-medium">{row.domain}</span>
+                  <AdminStatusBadge status={row.status} />
                 </div>
-                <div>
-                  <dt className="text-muted-foreground">{t('admin.proxies.owner')}</dt>
-                  <dd>
-                    <Owner row={row} />
-                  </dd>
+                <dl className="mt-2 grid gap-1 text-sm">
+                  <div className="break-all">
+                    <dt className="inline text-muted-foreground">{t('admin.proxies.target')}: </dt>
+                    <dd className="inline">{row.targetServer ?? notSet}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-muted-foreground">{t('admin.proxies.owner')}</dt>
+                    <dd>
+                      <Owner row={row} />
+                    </dd>
+                  </div>
+                  <div>
+                    <dt className="inline text-muted-foreground">{t('admin.proxies.created')}: </dt>
+                    <dd className="inline">
+                      <Created value={row.createdAt} />
+                    </dd>
+                  </div>
+                </dl>
+                <div className="mt-3">
+                  <EditButton row={row} onEdit={setEditing} />
                 </div>
-                <div>
-                  <dt className="inline text-muted-foreground">{t('admin.proxies.created')}: </dt>
-                  <dd className="inline">
-                    <Created value={row.createdAt} />
-                  </dd>
-                </div>
-              </dl>
-              <div className="mt-3">
-                <EditButton row={row} onEdit={setEditing} />
-              </div>
-            </li>
-          ))}
-        </ul>
-      </>
-    );
-  }
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </QueryStates>
+  );
 
   return (
     <Card data-testid="admin-all-proxies" className="min-w-0">
