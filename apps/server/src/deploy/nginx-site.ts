@@ -141,10 +141,7 @@ export function renderFinalSite(input: TSiteInput, options: TFinalSiteOptions = 
   const c = check(input);
   const base = options.letsencryptDir ?? LETSENCRYPT_DIR;
   if (!SAFE_DIR.test(base)) {
-    throw new DeployValidationError(
-      'letsencryptDir',
-      'must be an absolute path of safe characters',
-    );
+    throw new DeployValidationError('letsencryptDir', 'safePath');
   }
   const live = `${base}/live/${certName(c.domain)}`;
   return [

@@ -45,7 +45,7 @@ export function sitePaths(family: TOsFamily, domain: string): TSitePaths {
     };
   }
   if (family === 'rhel') return { file: `/etc/nginx/conf.d/${name}.conf` };
-  throw new DeployValidationError('osFamily', 'must be debian or rhel');
+  throw new DeployValidationError('osFamily', 'osFamily');
 }
 
 /** Where Portico puts http-level tuning; `conf.d/*.conf` is included in `http {}` on both families. */
@@ -66,7 +66,7 @@ export function serverNamesBucketSize(domain: string): number {
  */
 export function renderServerNamesTuning(size: number): string {
   if (![64, 128, 256, 512].includes(size)) {
-    throw new DeployValidationError('bucketSize', 'must be 64, 128, 256 or 512');
+    throw new DeployValidationError('bucketSize', 'bucketSize');
   }
   return [
     '# Managed by Portico: room for long domain names in the server names hash.',

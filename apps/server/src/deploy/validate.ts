@@ -5,11 +5,55 @@
  * and never echoes the refused value, which may itself carry newlines or control characters.
  */
 
+/** Why a value was refused: each is a key under `deployLog.invalid` in the shared catalogs. */
+export const INVALID_REASONS = [
+  'notText',
+  'empty',
+  'tooLong',
+  'fewLabels',
+  'emptyLabel',
+  'longLabel',
+  'labelChars',
+  'numericLastLabel',
+  'ipv4',
+  'sshUser',
+  'port',
+  'email',
+  'scheme',
+  'targetHost',
+  'pathChars',
+  'pathSegments',
+  'notNormalised',
+  'safePath',
+  'osFamily',
+  'bucketSize',
+] as const;
+export type TInvalidReason = (typeof INVALID_REASONS)[number];
+
+/** The fields the checks name: each is a key under `deployLog.field` (dots become `_`). */
+export const CHECKED_FIELDS = [
+  'domain',
+  'ip',
+  'serverIp',
+  'sshUser',
+  'port',
+  'sshPort',
+  'email',
+  'target',
+  'target_path',
+  'targetServer',
+  'targetServer_path',
+  'letsencryptDir',
+  'osFamily',
+  'bucketSize',
+] as const;
+
 export class DeployValidationError extends Error {
   readonly code = 'invalid_input';
   constructor(
     readonly field: string,
-    readonly reason: string,
+    readonly reason: TInvalidReason,
+    readonly params: Record<string, number> = {},
   ) {
     super(`${field}: ${reason}`);
     this.name = 'DeployValidationError';
@@ -26,25 +70,26 @@ const ASCII_HOST = /^[A-Za-z0-9.-]+$/;
 const MAX_TARGET = 2048;
 
 function text(value: unknown, field: string): string {
-  if (typeof value !== 'string') throw new DeployValidationError(field, 'must be a string');
-  if (value.length === 0) throw new DeployValidationError(field, 'must not be empty');
+  if (typeof value !== 'string') throw new DeployValidationError(field, 'notText');
+  if (value.length === 0) throw new DeployValidationError(field, 'empty');
   return value;
 }
 
 /** LDH host name, lowercase, one or more labels; the last label is not all digits. */
-function hostNameProblem(value: string, minLabels: number): string | undefined {
-  if (value.length > 253) return 'is longer than 253 characters';
+function hostNameProblem(
+  value: string,
+  minLabels: number,
+): { reason: TInvalidReason; params?: Record<string, number> } | undefined {
+  if (value.length > 253) return { reason: 'tooLong', params: { max: 253 } };
   const labels = value.split('.');
-  if (labels.length < minLabels) return `needs at least ${minLabels} labels`;
+  if (labels.length < minLabels) return { reason: 'fewLabels', params: { count: minLabels } };
   for (const label of labels) {
-    if (label.length === 0) return 'has an empty label';
-    if (label.length > 63) return 'has a label longer than 63 characters';
-    if (!LABEL.test(label)) {
-      return 'may contain only lowercase letters, digits and inner hyphens in each label';
-    }
+    if (label.length === 0) return { reason: 'emptyLabel' };
+    if (label.length > 63) return { reason: 'longLabel', params: { max: 63 } };
+    if (!LABEL.test(label)) return { reason: 'labelChars' };
   }
   // Rules out things like 1.2.3.999 posing as a name.
-  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) return 'must not end in a numeric label';
+  if (/^[0-9]+$/.test(labels[labels.length - 1]!)) return { reason: 'numericLastLabel' };
   return undefined;
 }
 
@@ -55,7 +100,7 @@ export function isDomain(value: unknown): value is string {
 export function assertDomain(value: unknown, field = 'domain'): string {
   const v = text(value, field);
   const problem = hostNameProblem(v, 2);
-  if (problem) throw new DeployValidationError(field, `${problem}`);
+  if (problem) throw new DeployValidationError(field, problem.reason, problem.params);
   return v;
 }
 
@@ -68,7 +113,7 @@ export function isIpv4(value: unknown): value is string {
 export function assertIpv4(value: unknown, field = 'ip'): string {
   const v = text(value, field);
   if (!isIpv4(v)) {
-    throw new DeployValidationError(field, 'must be an IPv4 address like 203.0.113.10');
+    throw new DeployValidationError(field, 'ipv4');
   }
   return v;
 }
@@ -76,10 +121,7 @@ export function assertIpv4(value: unknown, field = 'ip'): string {
 export function assertSshUser(value: unknown, field = 'sshUser'): string {
   const v = text(value, field);
   if (!SSH_USER.test(v)) {
-    throw new DeployValidationError(
-      field,
-      'must be a POSIX user name: lowercase letter or _ first, then up to 31 of a-z 0-9 _ -',
-    );
+    throw new DeployValidationError(field, 'sshUser');
   }
   return v;
 }
@@ -87,7 +129,7 @@ export function assertSshUser(value: unknown, field = 'sshUser'): string {
 export function assertPort(value: unknown, field = 'port'): number {
   const n = typeof value === 'string' && DIGITS.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 65535) {
-    throw new DeployValidationError(field, 'must be a whole number from 1 to 65535');
+    throw new DeployValidationError(field, 'port');
   }
   return n;
 }
@@ -108,7 +150,7 @@ export function assertEmail(value: unknown, field = 'email'): string {
     !ASCII_HOST.test(domain) ||
     hostNameProblem(domain.toLowerCase(), 2) !== undefined
   ) {
-    throw new DeployValidationError(field, 'must be a plain e-mail address like ops@example.com');
+    throw new DeployValidationError(field, 'email');
   }
   return v;
 }
@@ -130,19 +172,21 @@ export interface TTarget {
  */
 export function normalizeTarget(input: unknown, field = 'target'): TTarget {
   const raw = text(input, field);
-  if (raw.length > MAX_TARGET) throw new DeployValidationError(field, 'is too long');
+  if (raw.length > MAX_TARGET) {
+    throw new DeployValidationError(field, 'tooLong', { max: MAX_TARGET });
+  }
   let scheme: TTarget['scheme'] = 'http';
   let rest = raw;
   const schemeMatch = /^([A-Za-z]+):\/\//.exec(raw);
   if (schemeMatch) {
     const s = schemeMatch[1]!.toLowerCase();
     if (s !== 'http' && s !== 'https') {
-      throw new DeployValidationError(field, 'must use http:// or https://');
+      throw new DeployValidationError(field, 'scheme');
     }
     scheme = s;
     rest = raw.slice(schemeMatch[0].length);
   } else if (raw.includes('://')) {
-    throw new DeployValidationError(field, 'must use http:// or https://');
+    throw new DeployValidationError(field, 'scheme');
   }
   const slash = rest.indexOf('/');
   const authority = slash === -1 ? rest : rest.slice(0, slash);
@@ -151,13 +195,13 @@ export function normalizeTarget(input: unknown, field = 'target'): TTarget {
   const hostText = colon === -1 ? authority : authority.slice(0, colon);
   // Checked before lower-casing, which maps some non-ASCII letters (U+212A) to ASCII ones.
   if (!ASCII_HOST.test(hostText)) {
-    throw new DeployValidationError(field, 'must name an IPv4 address or a host name');
+    throw new DeployValidationError(field, 'targetHost');
   }
   const rawHost = hostText.toLowerCase();
   const rawPort = colon === -1 ? undefined : authority.slice(colon + 1);
 
   if (!isIpv4(rawHost) && hostNameProblem(rawHost, 1) !== undefined) {
-    throw new DeployValidationError(field, 'must name an IPv4 address or a host name');
+    throw new DeployValidationError(field, 'targetHost');
   }
   const target: TTarget = { scheme, host: rawHost, path: normalizePath(rawPath, field) };
   if (rawPort !== undefined) target.port = assertPort(rawPort, `${field}.port`);
@@ -167,16 +211,13 @@ export function normalizeTarget(input: unknown, field = 'target'): TTarget {
 function normalizePath(path: string, field: string): string {
   if (path === '' || path === '/') return '';
   if (!PATH.test(path)) {
-    throw new DeployValidationError(
-      `${field}.path`,
-      'may contain only letters, digits and . _ ~ / -',
-    );
+    throw new DeployValidationError(`${field}.path`, 'pathChars');
   }
   const segments = path.slice(1).split('/');
   if (segments.at(-1) === '') segments.pop();
   for (const s of segments) {
     if (s === '' || s === '.' || s === '..') {
-      throw new DeployValidationError(`${field}.path`, 'must not contain empty, . or .. segments');
+      throw new DeployValidationError(`${field}.path`, 'pathSegments');
     }
   }
   return `/${segments.join('/')}/`;
@@ -190,7 +231,7 @@ export function formatTarget(t: TTarget): string {
 export function assertTarget(t: TTarget | string, field = 'target'): TTarget {
   const parsed = normalizeTarget(typeof t === 'string' ? t : formatTarget(t), field);
   if (typeof t !== 'string' && formatTarget(parsed) !== formatTarget(t)) {
-    throw new DeployValidationError(field, 'is not in normalised form');
+    throw new DeployValidationError(field, 'notNormalised');
   }
   return parsed;
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { HostKeyMismatchError, SshError, SudoRefusedError } from '../ssh';
-import { DeployValidationError } from '../validate';
+import { CHECKED_FIELDS, DeployValidationError, INVALID_REASONS } from '../validate';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
+import { say } from './messages';
 
 describe('withOutput', () => {
   it('appends the non-empty lines of the tool output', () => {
@@ -84,21 +85,40 @@ describe('toFailure', () => {
   });
 
   it('maps validation errors to invalid_input and anything else to internal', () => {
-    const v = toFailure(
-      new DeployValidationError('domain', 'has an empty label'),
-      'validate',
-      'en',
-    );
+    const v = toFailure(new DeployValidationError('domain', 'emptyLabel'), 'validate', 'en');
     expect(v).toEqual({
       code: 'invalid_input',
       step: 'validate',
-      message: 'The domain is not valid: it has an empty label.',
+      message:
+        'The domain is not valid: it has an empty label (two dots in a row, or a dot at either end).',
     });
     expect(toFailure(new Error('boom'), 'verify', 'en')).toEqual({
       code: 'internal',
       step: 'verify',
       message: 'Unexpected error during verify: boom',
     });
+  });
+
+  it('says why a value was refused in the run language, field and reason both', () => {
+    const path = new DeployValidationError('targetServer.path', 'pathSegments');
+    expect(toFailure(path, 'validate', 'es').message).toBe(
+      'El campo ruta del destino no es válido: no puede contener segmentos vacíos, . ni ...',
+    );
+    const long = new DeployValidationError('domain', 'tooLong', { max: 253 });
+    expect(toFailure(long, 'validate', 'es').message).toBe(
+      'El campo dominio no es válido: tiene más de 253 caracteres.',
+    );
+  });
+
+  it('has an English and a Spanish text for every reason and every field the checks name', () => {
+    for (const lang of ['en', 'es'] as const) {
+      for (const reason of INVALID_REASONS) {
+        expect(say(lang, `invalid.${reason}`)).not.toBe(`deployLog.invalid.${reason}`);
+      }
+      for (const field of CHECKED_FIELDS) {
+        expect(say(lang, `field.${field}`)).not.toBe(`deployLog.field.${field}`);
+      }
+    }
   });
 
   it('explains an SFTP stream garbled by a chatty login script', () => {

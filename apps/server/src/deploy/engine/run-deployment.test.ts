@@ -23,19 +23,19 @@ function context(lines: string[]): TEngineContext {
 
 describe('runDeployment refuses invalid input before connecting', () => {
   it.each([
-    ['serverIp', { serverIp: '203.0.113.10; reboot' }],
-    ['sshPort', { sshPort: 70000 }],
-    ['domain', { domain: 'evil.com\nserver_name x' }],
-    ['email', { email: 'a@b.c --server https://evil' }],
-    ['targetServer', { targetServer: 'http://x:80/;return 302 https://evil' }],
-  ])('%s', async (field, change) => {
+    ['serverIp', 'server address', { serverIp: '203.0.113.10; reboot' }],
+    ['sshPort', 'SSH port', { sshPort: 70000 }],
+    ['domain', 'domain', { domain: 'evil.com\nserver_name x' }],
+    ['email', 'certificate e-mail', { email: 'a@b.c --server https://evil' }],
+    ['targetServer', 'target( path)?', { targetServer: 'http://x:80/;return 302 https://evil' }],
+  ])('%s', async (_field, named, change) => {
     const lines: string[] = [];
     const outcome = await runDeployment({ ...good, ...change }, context(lines));
     expect(outcome.status).toBe('failed');
     if (outcome.status !== 'failed') return;
     expect(outcome.failure.code).toBe('invalid_input');
     expect(outcome.failure.step).toBe('validate');
-    expect(outcome.failure.message).toMatch(new RegExp(`^The ${field}(\\.\\w+)? is not valid`));
+    expect(outcome.failure.message).toMatch(new RegExp(`^The ${named} is not valid: it \\w`));
     // The refused value itself is never echoed.
     expect(lines.join('\n')).not.toMatch(/reboot|server_name x|evil/);
     expect(lines.at(-1)).toBe(`error: ${outcome.failure.message}`);
