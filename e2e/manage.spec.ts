@@ -3,6 +3,7 @@ import { signIn } from './fixtures/auth';
 import { text } from './fixtures/catalog';
 import { api, configuration, saveConfiguration, waitForRunEnd } from './fixtures/lab-api';
 import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
+import { type TSecretWatch, watchBrowserTraffic } from './fixtures/secret-watch';
 import { dismissToast, expectToast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 import { capture } from './fixtures/wizard';
@@ -23,7 +24,10 @@ test.describe('a deployed proxy, managed step by step', () => {
   let registered = false;
   const ids = { main: '', other: '' };
 
+  let received: TSecretWatch;
+
   test.beforeEach(async ({ page }) => {
+    received = watchBrowserTraffic(page);
     await signIn(page, user, registered ? 'login' : 'register');
     registered = true;
     // The browser never leaves for a lab domain (no DNS outside the lab): Abrir's tab gets a stub.
@@ -32,6 +36,14 @@ test.describe('a deployed proxy, managed step by step', () => {
       .route('https://*.portico.test/**', (route) =>
         route.fulfill({ status: 200, contentType: 'text/plain', body: 'stub' }),
       );
+  });
+
+  // Open, details, logs, edit, redeploy, forget the host key, reset, delete: the SSH passwords
+  // of both servers reach the browser in no answer, socket frame, DOM, storage or cookie.
+  test.afterEach(async ({ labApp }) => {
+    for (const name of ['s3', 's4']) {
+      expect(await received.hits(`${name} ssh password`, labApp.rootPassword(name))).toEqual([]);
+    }
   });
 
   function mainDomain(app: TLabApp) {

@@ -3,6 +3,7 @@ import { signIn } from './fixtures/auth';
 import { type TLang, text } from './fixtures/catalog';
 import { api, deploymentLogs, saveConfiguration, waitForRunEnd } from './fixtures/lab-api';
 import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
+import { watchBrowserTraffic } from './fixtures/secret-watch';
 import { expectToast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 import { capture, expectStep, fillServerInfo, panelMessages } from './fixtures/wizard';
@@ -13,6 +14,7 @@ async function completeWizard(page: Page, app: TLabApp, lang: TLang, serverName:
   const server = app.server(serverName);
   const domain = server.domains[0] as string;
   const area = `wizard-${lang}`;
+  const received = watchBrowserTraffic(page);
 
   await test.step('home → create proxy → server info', async () => {
     await page.goto('/');
@@ -100,6 +102,15 @@ async function completeWizard(page: Page, app: TLabApp, lang: TLang, serverName:
   await test.step('resuming a completed configuration lands on the complete step', async () => {
     await page.goto(`/proxy-wizard?continueId=${id}`);
     await expectStep(page, 'complete');
+  });
+
+  await test.step('the SSH password is in nothing the browser received or kept', async () => {
+    const recorded = await received.recorded();
+    expect(recorded.responses).toBeGreaterThan(10);
+    expect(recorded.frames).toBeGreaterThan(5);
+    // The scan finds what is there: the domain is in many answers.
+    expect(await received.hits('domain', domain)).not.toEqual([]);
+    expect(await received.hits('ssh password', app.rootPassword(serverName))).toEqual([]);
   });
 }
 
