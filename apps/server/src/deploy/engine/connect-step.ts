@@ -37,6 +37,7 @@ export async function connectStep(
     port,
     username,
     expectedFingerprint: input.expectedFingerprint,
+    signal: ctx.signal,
     ...('password' in input.auth
       ? { password: input.auth.password }
       : { privateKey: input.auth.privateKey, passphrase: input.auth.passphrase }),

@@ -15,6 +15,8 @@ export interface TConnectOptions {
   /** The pinned `SHA256:…`; when absent any key is accepted and reported (trust on first use). */
   expectedFingerprint?: string;
   timeoutMs?: number;
+  /** Aborting gives up a connection still being set up at once (a stop does not wait for it). */
+  signal?: AbortSignal;
 }
 
 export interface TSshSession {
@@ -120,12 +122,24 @@ export function connectSsh(options: TConnectOptions): Promise<TSshSession> {
 
   return new Promise((resolve, reject) => {
     let settled = false;
+    const onAbort = () =>
+      fail(
+        new SshError('connection_lost', `The connection to ${address} was given up.`, {
+          text: { key: 'closed' },
+        }),
+      );
     const fail = (error: SshError) => {
       if (settled) return;
       settled = true;
+      options.signal?.removeEventListener('abort', onAbort);
       client.end();
       reject(error);
     };
+    if (options.signal?.aborted) {
+      onAbort();
+      return;
+    }
+    options.signal?.addEventListener('abort', onAbort, { once: true });
 
     client.on('connect', () => {
       tcpConnected = true;
@@ -150,7 +164,9 @@ export function connectSsh(options: TConnectOptions): Promise<TSshSession> {
       });
     }
     client.on('ready', () => {
+      if (settled) return;
       settled = true;
+      options.signal?.removeEventListener('abort', onAbort);
       resolve(makeSession(client, options, observed!));
     });
 

@@ -90,7 +90,6 @@ describe.each(testDatabaseKinds())('a run cut by a graceful stop on %s', (kind) 
       } finally {
         await second.close();
       }
-      // The engine notices the abort only when its SSH connect gives up (15 s timeout).
     } finally {
       for (const s of sockets) s.destroy();
       await new Promise((r) => silent.close(r));
