@@ -31,8 +31,23 @@ async function answers(address: string, name: string): Promise<boolean> {
   );
 }
 
+const START_TIMEOUT_MS = 10_000;
+const START_ATTEMPTS = 3;
+
 export async function startTestDnsServer(records: TTestDnsRecords): Promise<TTestDnsServer> {
-  const port = await freePort();
+  // The free port may be taken by another process before dnsmasq binds it: try a new one.
+  let lastError: Error | undefined;
+  for (let attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+    try {
+      return await startOnce(records, await freePort());
+    } catch (error) {
+      lastError = error as Error;
+    }
+  }
+  throw lastError;
+}
+
+async function startOnce(records: TTestDnsRecords, port: number): Promise<TTestDnsServer> {
   const args = [
     '--no-daemon',
     `--port=${port}`,
@@ -55,13 +70,17 @@ export async function startTestDnsServer(records: TTestDnsRecords): Promise<TTes
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const address = `127.0.0.1:${port}`;
   const probe = Object.keys(records.a ?? {})[0];
+  // A refused probe fails at once: wait by the clock, not by a number of probes, so a slow
+  // start on a busy machine is still waited for.
+  const deadline = Date.now() + START_TIMEOUT_MS;
   let ready = false;
-  for (let i = 0; i < 50 && child.exitCode === null && !ready; i++) {
+  while (!ready && child.exitCode === null && Date.now() < deadline) {
     ready = probe ? await answers(address, probe) : true;
+    if (!ready) await new Promise((r) => setTimeout(r, 50));
   }
   if (!ready || child.exitCode !== null) {
     child.kill('SIGTERM');
-    throw new Error(`dnsmasq did not start: ${stderr.trim()}`);
+    throw new Error(`dnsmasq did not start on port ${port}: ${stderr.trim() || 'no answer'}`);
   }
   return {
     address,
