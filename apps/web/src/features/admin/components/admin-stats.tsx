@@ -1,6 +1,7 @@
 import { UsersIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useProxiesByUser, useUserStats } from '../api/queries';
@@ -63,9 +64,11 @@ export function ProxiesByUserCard() {
                 className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1"
                 data-testid="admin-user-count"
               >
-                <span className="min-w-0 break-all">
+                <span className="min-w-0 [overflow-wrap:anywhere]">
                   <span className="font-medium">{row.username}</span>{' '}
-                  <span className="text-xs text-muted-foreground">{row.email}</span>
+                  <span className="text-xs text-muted-foreground">
+                    <Breakable text={row.email} />
+                  </span>
                 </span>
                 <span className="text-sm whitespace-nowrap text-muted-foreground">
                   {t('admin.stats.proxyCount', { count: row.proxyCount })}

@@ -2,6 +2,7 @@ import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import { PencilIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -47,9 +48,11 @@ function Created({ value }: { value: string }) {
 
 function Owner({ row }: { row: TAdminProxyRow }) {
   return (
-    <div className="min-w-0 break-all">
+    <div className="min-w-0 [overflow-wrap:anywhere]">
       <div className="font-medium">{row.username}</div>
-      <div className="text-xs text-muted-foreground">{row.email}</div>
+      <div className="text-xs text-muted-foreground">
+        <Breakable text={row.email} />
+      </div>
     </div>
   );
 }
@@ -89,11 +92,11 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
               <TableBody>
                 {rows.map((row) => (
                   <TableRow key={row.id} data-testid="admin-proxy-row" data-proxy-id={row.id}>
-                    <TableCell className="max-w-[14rem] break-all font-medium">
-                      {row.domain}
+                    <TableCell className="max-w-[14rem] font-medium [overflow-wrap:anywhere]">
+                      <Breakable text={row.domain} />
                     </TableCell>
-                    <TableCell className="max-w-[12rem] break-all text-muted-foreground">
-                      {row.targetServer ?? notSet}
+                    <TableCell className="max-w-[12rem] text-muted-foreground [overflow-wrap:anywhere]">
+                      {row.targetServer ? <Breakable text={row.targetServer} /> : notSet}
                     </TableCell>
                     <TableCell>
                       <AdminStatusBadge status={row.status} />
@@ -120,13 +123,17 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
                 data-testid="admin-proxy-card"
               >
                 <div className="flex flex-wrap items-start justify-between gap-2">
-                  <span className="min-w-0 break-all font-medium">{row.domain}</span>
+                  <span className="min-w-0 font-medium [overflow-wrap:anywhere]">
+                    <Breakable text={row.domain} />
+                  </span>
                   <AdminStatusBadge status={row.status} />
                 </div>
                 <dl className="mt-2 grid gap-1 text-sm">
-                  <div className="break-all">
+                  <div className="[overflow-wrap:anywhere]">
                     <dt className="inline text-muted-foreground">{t('admin.proxies.target')}: </dt>
-                    <dd className="inline">{row.targetServer ?? notSet}</dd>
+                    <dd className="inline">
+                      {row.targetServer ? <Breakable text={row.targetServer} /> : notSet}
+                    </dd>
                   </div>
                   <div>
                     <dt className="text-muted-foreground">{t('admin.proxies.owner')}</dt>

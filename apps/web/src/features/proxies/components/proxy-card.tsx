@@ -3,6 +3,7 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { RefreshCwIcon, TriangleAlertIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -31,13 +32,13 @@ export function ProxyCard({ proxy, onEdit }: TProps) {
       data-proxy-id={proxy.id}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
-        <h3 className="min-w-0 break-all text-base font-semibold">
+        <h3 className="min-w-0 text-base font-semibold [overflow-wrap:anywhere]">
           <Link
             href={detailsHref(proxy.id)}
             className="rounded-sm outline-none after:absolute after:inset-0 after:rounded-lg focus-visible:after:ring-2 focus-visible:after:ring-ring"
             data-testid="proxy-card-link"
           >
-            {proxy.domain}
+            <Breakable text={proxy.domain} />
           </Link>
         </h3>
         <div className="flex flex-wrap gap-1.5">
@@ -47,8 +48,8 @@ export function ProxyCard({ proxy, onEdit }: TProps) {
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-sm">
         <dt className="text-muted-foreground">{t('proxies.fields.targetServer')}</dt>
-        <dd className="min-w-0 break-all font-medium" data-testid="proxy-target">
-          {proxy.targetServer ?? t('proxies.notSet')}
+        <dd className="min-w-0 font-medium [overflow-wrap:anywhere]" data-testid="proxy-target">
+          {proxy.targetServer ? <Breakable text={proxy.targetServer} /> : t('proxies.notSet')}
         </dd>
         <dt className="text-muted-foreground">{t('proxies.fields.serverIp')}</dt>
         <dd className="min-w-0 break-all font-mono text-xs leading-5">{host}</dd>

@@ -1,6 +1,7 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { Breakable } from '@/components/ui/breakable';
 import {
   Table,
   TableBody,
@@ -38,16 +39,16 @@ export function ProxyTable({ proxies, onEdit }: TProps) {
       <TableBody>
         {proxies.map((proxy) => (
           <TableRow key={proxy.id} data-testid="proxy-row" data-proxy-id={proxy.id}>
-            <TableCell className="max-w-[16rem] break-all font-medium">
+            <TableCell className="max-w-[16rem] font-medium [overflow-wrap:anywhere]">
               <Link
                 href={detailsHref(proxy.id)}
                 className="rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
               >
-                {proxy.domain}
+                <Breakable text={proxy.domain} />
               </Link>
             </TableCell>
-            <TableCell className="max-w-[14rem] break-all text-muted-foreground">
-              {proxy.targetServer ?? t('proxies.notSet')}
+            <TableCell className="max-w-[14rem] text-muted-foreground [overflow-wrap:anywhere]">
+              {proxy.targetServer ? <Breakable text={proxy.targetServer} /> : t('proxies.notSet')}
             </TableCell>
             <TableCell>
               <StatusBadge status={proxy.status} />
