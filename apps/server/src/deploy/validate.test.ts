@@ -101,7 +101,7 @@ describe('assertDomain', () => {
   });
 
   it('refuses non-strings with the field named', () => {
-    refused(() => assertDomain(42, 'proxy.domain'), 'proxy.domain');
+    refused(() => assertDomain(42, 'serverIp'), 'serverIp');
     refused(() => assertDomain(undefined), 'domain');
   });
 });
@@ -122,7 +122,7 @@ describe('assertIpv4', () => {
     '1.2.3.4:22',
     '0x7f.0.0.1',
     ...hostile,
-  ])('refuses %j', (ip) => refused(() => assertIpv4(ip, 'sshHost'), 'sshHost'));
+  ])('refuses %j', (ip) => refused(() => assertIpv4(ip, 'serverIp'), 'serverIp'));
 });
 
 describe('assertSshUser', () => {

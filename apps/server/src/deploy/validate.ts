@@ -30,7 +30,12 @@ export const INVALID_REASONS = [
 ] as const;
 export type TInvalidReason = (typeof INVALID_REASONS)[number];
 
-/** The fields the checks name: each is a key under `deployLog.field` (dots become `_`). */
+type TTargetField = 'target' | 'targetServer';
+
+/**
+ * The fields the checks name: each is a key under `deployLog.field` (dots become `_`). Typed, so
+ * a check cannot name a field the catalogs have no words for.
+ */
 export const CHECKED_FIELDS = [
   'domain',
   'ip',
@@ -40,18 +45,21 @@ export const CHECKED_FIELDS = [
   'sshPort',
   'email',
   'target',
-  'target_path',
+  'target.path',
+  'target.port',
   'targetServer',
-  'targetServer_path',
+  'targetServer.path',
+  'targetServer.port',
   'letsencryptDir',
   'osFamily',
   'bucketSize',
 ] as const;
+export type TCheckedField = (typeof CHECKED_FIELDS)[number];
 
 export class DeployValidationError extends Error {
   readonly code = 'invalid_input';
   constructor(
-    readonly field: string,
+    readonly field: TCheckedField,
     readonly reason: TInvalidReason,
     readonly params: Record<string, number> = {},
   ) {
@@ -69,7 +77,7 @@ const PATH = /^[A-Za-z0-9._~/-]*$/;
 const ASCII_HOST = /^[A-Za-z0-9.-]+$/;
 const MAX_TARGET = 2048;
 
-function text(value: unknown, field: string): string {
+function text(value: unknown, field: TCheckedField): string {
   if (typeof value !== 'string') throw new DeployValidationError(field, 'notText');
   if (value.length === 0) throw new DeployValidationError(field, 'empty');
   return value;
@@ -97,7 +105,7 @@ export function isDomain(value: unknown): value is string {
   return typeof value === 'string' && hostNameProblem(value, 2) === undefined;
 }
 
-export function assertDomain(value: unknown, field = 'domain'): string {
+export function assertDomain(value: unknown, field: TCheckedField = 'domain'): string {
   const v = text(value, field);
   const problem = hostNameProblem(v, 2);
   if (problem) throw new DeployValidationError(field, problem.reason, problem.params);
@@ -110,7 +118,7 @@ export function isIpv4(value: unknown): value is string {
   return parts.length === 4 && parts.every((p) => OCTET.test(p) && Number(p) <= 255);
 }
 
-export function assertIpv4(value: unknown, field = 'ip'): string {
+export function assertIpv4(value: unknown, field: TCheckedField = 'ip'): string {
   const v = text(value, field);
   if (!isIpv4(v)) {
     throw new DeployValidationError(field, 'ipv4');
@@ -118,7 +126,7 @@ export function assertIpv4(value: unknown, field = 'ip'): string {
   return v;
 }
 
-export function assertSshUser(value: unknown, field = 'sshUser'): string {
+export function assertSshUser(value: unknown, field: TCheckedField = 'sshUser'): string {
   const v = text(value, field);
   if (!SSH_USER.test(v)) {
     throw new DeployValidationError(field, 'sshUser');
@@ -126,7 +134,7 @@ export function assertSshUser(value: unknown, field = 'sshUser'): string {
   return v;
 }
 
-export function assertPort(value: unknown, field = 'port'): number {
+export function assertPort(value: unknown, field: TCheckedField = 'port'): number {
   const n = typeof value === 'string' && DIGITS.test(value) ? Number(value) : value;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 65535) {
     throw new DeployValidationError(field, 'port');
@@ -135,7 +143,7 @@ export function assertPort(value: unknown, field = 'port'): number {
 }
 
 /** Deliberately narrower than RFC 5322: what certbot and every CA accept without surprises. */
-export function assertEmail(value: unknown, field = 'email'): string {
+export function assertEmail(value: unknown, field: TCheckedField = 'email'): string {
   const v = text(value, field);
   const at = v.lastIndexOf('@');
   const local = v.slice(0, at);
@@ -170,7 +178,7 @@ export interface TTarget {
  * than /appx. Userinfo, query, fragment, IPv6 literals and anything outside the path allowlist
  * are refused.
  */
-export function normalizeTarget(input: unknown, field = 'target'): TTarget {
+export function normalizeTarget(input: unknown, field: TTargetField = 'target'): TTarget {
   const raw = text(input, field);
   if (raw.length > MAX_TARGET) {
     throw new DeployValidationError(field, 'tooLong', { max: MAX_TARGET });
@@ -208,7 +216,7 @@ export function normalizeTarget(input: unknown, field = 'target'): TTarget {
   return target;
 }
 
-function normalizePath(path: string, field: string): string {
+function normalizePath(path: string, field: TTargetField): string {
   if (path === '' || path === '/') return '';
   if (!PATH.test(path)) {
     throw new DeployValidationError(`${field}.path`, 'pathChars');
@@ -228,7 +236,7 @@ export function formatTarget(t: TTarget): string {
 }
 
 /** Re-checks a target object (e.g. one read back from storage) by round-tripping its text form. */
-export function assertTarget(t: TTarget | string, field = 'target'): TTarget {
+export function assertTarget(t: TTarget | string, field: TTargetField = 'target'): TTarget {
   const parsed = normalizeTarget(typeof t === 'string' ? t : formatTarget(t), field);
   if (typeof t !== 'string' && formatTarget(parsed) !== formatTarget(t)) {
     throw new DeployValidationError(field, 'notNormalised');

@@ -104,6 +104,10 @@ describe('toFailure', () => {
     expect(toFailure(path, 'validate', 'es').message).toBe(
       'El campo ruta del destino no es válido: no puede contener segmentos vacíos, . ni ...',
     );
+    const port = new DeployValidationError('targetServer.port', 'port');
+    expect(toFailure(port, 'validate', 'en').message).toBe(
+      'The target port is not valid: it must be a whole number from 1 to 65535.',
+    );
     const long = new DeployValidationError('domain', 'tooLong', { max: 253 });
     expect(toFailure(long, 'validate', 'es').message).toBe(
       'El campo dominio no es válido: tiene más de 253 caracteres.',
@@ -116,7 +120,8 @@ describe('toFailure', () => {
         expect(say(lang, `invalid.${reason}`)).not.toBe(`deployLog.invalid.${reason}`);
       }
       for (const field of CHECKED_FIELDS) {
-        expect(say(lang, `field.${field}`)).not.toBe(`deployLog.field.${field}`);
+        const key = `field.${field.replace('.', '_')}`;
+        expect(say(lang, key)).not.toBe(`deployLog.${key}`);
       }
     }
   });

@@ -57,13 +57,6 @@ function fromSsh(error: SshError, step: string, lang: TLanguage): TDeployFailure
   return { code, step, message };
 }
 
-/** A checked field in words ("target path"); a field the catalogs do not name stays as it is. */
-function fieldName(lang: TLanguage, field: string): string {
-  const key = `field.${field.replace(/\./g, '_')}`;
-  const name = say(lang, key);
-  return name === `deployLog.${key}` ? field : name;
-}
-
 /** Maps anything a step threw to the contract's failure shape, in the run's language. */
 export function toFailure(
   error: unknown,
@@ -84,7 +77,7 @@ export function toFailure(
       code: 'invalid_input',
       step,
       message: say(lang, 'failure.invalidInput', {
-        field: fieldName(lang, error.field),
+        field: say(lang, `field.${error.field.replace('.', '_')}`),
         reason: say(lang, `invalid.${error.reason}`, error.params),
       }),
     };
