@@ -22,6 +22,9 @@ export const ZAdminProxyRow = z.object({
 });
 export type TAdminProxyRow = z.infer<typeof ZAdminProxyRow>;
 
+/** What an audit change holds instead of a secret's value: neither value ever reaches the trail. */
+export const AUDIT_SECRET_MARK = '[changed]';
+
 export const ZAuditChange = z.object({
   field: z.string(),
   before: z.unknown(),

@@ -1,3 +1,4 @@
+import { AUDIT_SECRET_MARK } from '@portico/shared/admin/api';
 import type { TAuditChange } from '../../db/schema';
 import type { TAuditRepository } from './audit.repository';
 
@@ -15,9 +16,6 @@ export interface TAuditEntry {
   targetOwnerId?: string | null;
   changes?: TAuditChange[];
 }
-
-/** A secret is recorded only as "changed": neither value ever reaches the trail. */
-export const SECRET_MARK = '[changed]';
 
 /**
  * Field-by-field differences between two records. Fields named in `secrets` appear only as
@@ -37,7 +35,7 @@ export function diffFields<T extends Record<string, unknown>>(
     if (JSON.stringify(a) === JSON.stringify(b)) continue;
     changes.push(
       secrets.includes(field)
-        ? { field, before: null, after: SECRET_MARK }
+        ? { field, before: null, after: AUDIT_SECRET_MARK }
         : { field, before: a, after: b },
     );
   }

@@ -1,6 +1,7 @@
+import { AUDIT_SECRET_MARK } from '@portico/shared/admin/api';
 import { describe, expect, it } from 'vitest';
 import type { TProxyConfigurationRow } from '../../db/schema';
-import { diffFields, SECRET_MARK } from '../audit/audit.service';
+import { diffFields } from '../audit/audit.service';
 import { changedSinceDeploy, snapshotOf, toProxyConfiguration } from './proxy-view';
 
 const row: TProxyConfigurationRow = {
@@ -57,7 +58,7 @@ describe('audit differences', () => {
     );
     expect(changes).toEqual([
       { field: 'domain', before: 'a.example.com', after: 'b.example.com' },
-      { field: 'sshPasswordEnc', before: null, after: SECRET_MARK },
+      { field: 'sshPasswordEnc', before: null, after: AUDIT_SECRET_MARK },
     ]);
     expect(JSON.stringify(changes)).not.toMatch(/secret"/);
   });

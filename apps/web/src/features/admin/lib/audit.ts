@@ -1,3 +1,4 @@
+import { AUDIT_SECRET_MARK } from '@portico/shared/admin/api';
 import type { TFunction } from 'i18next';
 
 // Actions the server writes (issue 7); anything else is shown as it is stored.
@@ -25,23 +26,10 @@ export function auditActionText(action: string, t: TFunction): string {
   return KNOWN_ACTIONS.has(key) ? t(`admin.audit.actions.${key}`) : action.replace(/[_.-]/g, ' ');
 }
 
-// Fields the server records in changes (proxies, roles); anything else is shown as stored.
-const KNOWN_FIELDS = new Set([
-  'domain',
-  'targetServer',
-  'serverIp',
-  'sshUser',
-  'sshPort',
-  'email',
-  'sshPasswordEnc',
-  'hostKeyFingerprint',
-  'status',
-  'role',
-]);
-
 /** A changed field by its label on the screens, e.g. "sshPasswordEnc" → "SSH password". */
 export function auditFieldText(field: string, t: TFunction): string {
-  return KNOWN_FIELDS.has(field) ? t(`admin.audit.fields.${field}`) : field;
+  // A field the catalogs do not name is shown as the server stored it.
+  return t(`admin.audit.fields.${field}`, { defaultValue: field });
 }
 
 /**
@@ -50,7 +38,7 @@ export function auditFieldText(field: string, t: TFunction): string {
  */
 export function auditValueText(value: unknown, t: TFunction, field?: string): string {
   if (value === null || value === undefined || value === '') return t('admin.audit.emptyValue');
-  if (field === 'sshPasswordEnc') return t('admin.audit.secretChanged');
+  if (value === AUDIT_SECRET_MARK) return t('admin.audit.secretChanged');
   if (typeof value === 'string' && (field === 'role' || field === 'status')) {
     const key = field === 'role' ? `admin.users.roles.${value}` : `proxies.status.${value}`;
     return t(key, { defaultValue: value });
