@@ -150,16 +150,19 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
     }
   });
   // A session can also end where no hook here sees it: expiry, a password reset from the CLI,
-  // a sign-out on another instance. Open sockets look their session (and an admin watcher's
-  // role) up now and then.
+  // a sign-out on another instance. Now and then the open sockets' sessions are looked up in one
+  // query, and each admin watcher's role.
   let checking = false;
   const recheck = setInterval(async () => {
     if (checking) return;
     checking = true;
     try {
-      for (const [sid, sockets] of bySession) {
-        const stored = await options.sessions.find(sid);
-        if (stored?.userId === userOfSession.get(sid)) continue;
+      // Only the sessions asked about: one opened during the query is not in its answer.
+      const sids = [...bySession.keys()];
+      const live = await options.sessions.usersOf(sids);
+      for (const sid of sids) {
+        const sockets = bySession.get(sid);
+        if (!sockets || live.get(sid) === userOfSession.get(sid)) continue;
         closeAll(sockets, 'session ended');
         bySession.delete(sid);
       }

@@ -1,4 +1,4 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { session } from '../../db/schema';
 
@@ -13,6 +13,16 @@ export function createSessionsRepository(db: TDb) {
         .where(and(eq(session.sid, sid), gt(session.expire, new Date())))
         .limit(1);
       return rows[0]?.sess;
+    },
+
+    /** The user of each live session among `sids`, in one query; ended or expired ones are absent. */
+    async usersOf(sids: string[]): Promise<Map<string, string>> {
+      if (sids.length === 0) return new Map();
+      const rows = await db
+        .select({ sid: session.sid, userId: sql<string | null>`${session.sess}->>'userId'` })
+        .from(session)
+        .where(and(inArray(session.sid, sids), gt(session.expire, new Date())));
+      return new Map(rows.flatMap((row) => (row.userId ? [[row.sid, row.userId]] : [])));
     },
 
     async upsert(sid: string, sess: Record<string, unknown>, expire: Date): Promise<void> {
