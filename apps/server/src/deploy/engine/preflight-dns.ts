@@ -5,6 +5,13 @@ import { say } from './messages';
 
 const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
 
+/** The engine's lookups: the configured resolvers (the system's when none), 2 tries of 3 s. */
+export function engineResolver(dnsServers: string[] | undefined): Resolver {
+  const resolver = new Resolver({ timeout: 3000, tries: 2 });
+  if (dnsServers && dnsServers.length > 0) resolver.setServers(dnsServers);
+  return resolver;
+}
+
 /**
  * The domain's A record must include the server's address, or the CA's HTTP check would reach
  * another machine. Resolvers that cannot answer only produce a warning: certbot will then say
@@ -16,8 +23,7 @@ export async function checkDns(
   dnsServers: string[] | undefined,
   log: EngineLog,
 ): Promise<void> {
-  const resolver = new Resolver({ timeout: 3000, tries: 2 });
-  if (dnsServers && dnsServers.length > 0) resolver.setServers(dnsServers);
+  const resolver = engineResolver(dnsServers);
   const via = dnsServers?.length ? dnsServers.join(', ') : say(log, 'dns.systemResolvers');
   log.info(say(log, 'dns.lookup', { domain, via }));
   let addresses: string[];

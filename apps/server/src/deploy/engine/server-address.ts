@@ -1,8 +1,8 @@
-import { Resolver } from 'node:dns/promises';
 import { assertDomain, assertPort, isIpv4 } from '../validate';
 import { StepError, toFailure } from './failure';
 import type { EngineLog } from './logger';
 import { say } from './messages';
+import { engineResolver } from './preflight-dns';
 import { withServerLock } from './server-lock';
 import type { TDeployFailure, TEngineContext } from './types';
 
@@ -18,8 +18,7 @@ export async function resolveServerAddress(
 ): Promise<string> {
   if (isIpv4(value)) return value;
   const host = assertDomain(value, 'serverIp');
-  const resolver = new Resolver({ timeout: 3000, tries: 2 });
-  if (dnsServers && dnsServers.length > 0) resolver.setServers(dnsServers);
+  const resolver = engineResolver(dnsServers);
   let addresses: string[];
   try {
     addresses = await resolver.resolve4(host);
