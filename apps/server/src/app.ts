@@ -127,12 +127,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
 
   // One key file for every reader of stored secrets (the SSH test, proxies, deployments); an app
   // given none (tests) gets a fresh key in a temporary directory.
-  const keyDir =
-    options.deploy?.secretKeyFile || options.config.secretKeyFile
-      ? undefined
-      : mkdtempSync(join(tmpdir(), 'portico-key-'));
-  const secretKeyFile =
-    options.deploy?.secretKeyFile ?? options.config.secretKeyFile ?? join(keyDir!, 'secret.key');
+  const keyDir = options.config.secretKeyFile
+    ? undefined
+    : mkdtempSync(join(tmpdir(), 'portico-key-'));
+  const secretKeyFile = options.config.secretKeyFile ?? join(keyDir!, 'secret.key');
   if (keyDir) app.addHook('onClose', async () => rmSync(keyDir, { recursive: true, force: true }));
   await app.register(checksRoutes, {
     database: options.database,

@@ -28,7 +28,6 @@ async function start(config: TConfig) {
     database: store.database,
     sessionSecret,
     deploy: {
-      secretKeyFile: config.secretKeyFile,
       settings: {
         acmeDirectoryUrl: config.acmeDirectoryUrl,
         extraCaFile: config.extraCaFile,

@@ -66,7 +66,7 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
     },
     config: { dnsServers: [await deadDnsServer()], secretKeyFile },
     // Sockets notice a session removed behind the app's back within a fifth of a second.
-    deploy: { secretKeyFile, socketSessionRecheckMs: 200 },
+    deploy: { socketSessionRecheckMs: 200 },
   });
   const owner = await signedInClient(t);
   const other = await signedInClient(t);

@@ -51,7 +51,7 @@ describe.each(testDatabaseKinds())('a damaged stored password on %s', (kind) => 
     keyDir = mkdtempSync(join(tmpdir(), 'portico-tamper-key-'));
     // One key file for the SSH test and the proxies and runs, as main.ts passes it.
     const secretKeyFile = join(keyDir, 'secret.key');
-    t = await createTestApp(kind, { config: { secretKeyFile }, deploy: { secretKeyFile } });
+    t = await createTestApp(kind, { config: { secretKeyFile } });
   });
   afterAll(async () => {
     await t?.close();

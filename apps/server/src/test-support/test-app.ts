@@ -62,7 +62,8 @@ export async function withAppOnStore<T>(
     const app = await buildApp({
       ...TEST_APP_OPTIONS,
       database: store.database,
-      deploy: { secretKeyFile: config.secretKeyFile, workers: 0 },
+      config: { ...TEST_APP_OPTIONS.config, secretKeyFile: config.secretKeyFile },
+      deploy: { workers: 0 },
     });
     try {
       return await work({ app, database: store.database, close: () => app.close() });

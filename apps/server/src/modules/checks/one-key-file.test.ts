@@ -3,8 +3,9 @@ import { createTestApp, type TTestApp } from '../../test-support/test-app';
 import { testDatabaseKinds } from '../../test-support/test-database';
 import { createProxy, signedInClient } from '../proxies/proxies-test-helpers';
 
-// app.ts settles one key file for every reader of stored secrets: a password saved through the
-// proxies API is the one the resumed SSH test decrypts, whichever option named the file.
+// app.ts gives every reader of stored secrets the one key file of config.secretKeyFile (a
+// temporary one when none is set): a password saved through the proxies API is the one the
+// resumed SSH test decrypts.
 describe.each(testDatabaseKinds())('one secret key file for saving and testing on %s', (kind) => {
   let t: TTestApp;
   beforeAll(async () => {

@@ -28,8 +28,6 @@ import { deploymentsRoutes } from './deployments.routes';
 import { createDeploymentsService } from './deployments.service';
 
 export interface TDeployOptions {
-  /** The AES key file of stored secrets (app.ts settles one; tests get a temporary one). */
-  secretKeyFile?: string;
   settings?: TEngineSettings;
   engine?: TEngine;
   /** Deploy runs this instance works at once; 0 makes an instance that only serves the API. */

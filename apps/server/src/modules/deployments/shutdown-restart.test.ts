@@ -27,7 +27,7 @@ describe.each(testDatabaseKinds())('a run cut by a graceful stop on %s', (kind) 
       const first = await buildApp({
         ...TEST_APP_OPTIONS,
         database: testDb.database,
-        deploy: { secretKeyFile },
+        config: { ...TEST_APP_OPTIONS.config, secretKeyFile },
       });
       await first.ready();
       const t = { app: first, database: testDb.database, close: async () => {} };
@@ -53,7 +53,7 @@ describe.each(testDatabaseKinds())('a run cut by a graceful stop on %s', (kind) 
       const second = await buildApp({
         ...TEST_APP_OPTIONS,
         database: testDb.database,
-        deploy: { secretKeyFile },
+        config: { ...TEST_APP_OPTIONS.config, secretKeyFile },
       });
       await second.ready();
       try {

@@ -22,7 +22,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   let keyFile: string;
   beforeAll(async () => {
     keyFile = join(mkdtempSync(join(tmpdir(), 'portico-rotate-')), 'secret.key');
-    t = await createTestApp(kind, { deploy: { secretKeyFile: keyFile, workers: 0 } });
+    t = await createTestApp(kind, { config: { secretKeyFile: keyFile }, deploy: { workers: 0 } });
   });
   afterAll(async () => t?.close());
 
