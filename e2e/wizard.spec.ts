@@ -3,6 +3,7 @@ import { signIn } from './fixtures/auth';
 import { type TLang, text } from './fixtures/catalog';
 import { api, deploymentLogs, saveConfiguration, waitForRunEnd } from './fixtures/lab-api';
 import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
+import { capturePng } from './fixtures/screenshots';
 import { watchBrowserTraffic } from './fixtures/secret-watch';
 import { expectToast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
@@ -335,5 +336,5 @@ test.describe('checks and resume', () => {
 });
 
 async function screenshotWhileToast(page: Page) {
-  await page.screenshot({ path: 'artifacts/screenshots/wizard-checks/duplicate-toast-1280.png' });
+  await capturePng(page, 'artifacts/screenshots/wizard-checks/duplicate-toast-1280.png', false);
 }
