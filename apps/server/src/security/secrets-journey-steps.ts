@@ -1,6 +1,7 @@
 // Steps of the secrets journey that are not about secrets: a deployment followed over the log
 // socket as the wizard does, and a byte flipped in a stored ciphertext while Portico is stopped.
 import { join } from 'node:path';
+import type { TLanguage } from '@portico/shared/api-error';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import { eq } from 'drizzle-orm';
 import type { TLab } from '../../../../testbed/src/lab';
@@ -19,7 +20,7 @@ export async function followRun(
   id: string,
   path: string,
   into: TWsMessage[],
-  language: 'en' | 'es' = 'en',
+  language: TLanguage = 'en',
 ): Promise<{ status: string; lines: string[] }> {
   const socket = watch(client.base, id, { cookie: client.cookieHeader(), origin: client.base });
   try {

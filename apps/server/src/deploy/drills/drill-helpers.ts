@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLanguage } from '@portico/shared/api-error';
 import { eq } from 'drizzle-orm';
 import type { TLab, TLabServer } from '../../../../../testbed/src/lab';
 import { openDatabase } from '../../db/client';
@@ -17,8 +18,6 @@ import {
   type TPorticoProcess,
 } from '../../modules/deployments/lab-app-helpers';
 import { httpGet, httpsGet } from '../engine/lab-helpers';
-
-export type TLanguage = 'en' | 'es';
 
 /** One Portico process on its own data dir (PGlite); restartable on the same data. */
 export class DrillPortico {

@@ -1,3 +1,4 @@
+import type { TLanguage } from '@portico/shared/api-error';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDnsServer, type TTestDnsServer } from '../../modules/checks/test-dns-server';
 import { DeployValidationError } from '../validate';
@@ -17,7 +18,7 @@ describe('the server address of a run (IPv4, or a host name resolved once)', () 
   });
   afterAll(async () => dns?.stop());
 
-  const run = (value: unknown, lang: 'en' | 'es' = 'en') => {
+  const run = (value: unknown, lang: TLanguage = 'en') => {
     const lines: string[] = [];
     const log = new EngineLog((_level, message) => void lines.push(message), lang);
     return { lines, result: resolveServerAddress(value, [dns.address], log) };

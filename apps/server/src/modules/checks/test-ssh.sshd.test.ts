@@ -2,6 +2,7 @@
 // refused), closed ports and silent listeners; on PGlite and on PostgreSQL when
 // TEST_DATABASE_URL is set. Successful password logins are in test-ssh.lab.test.ts.
 import { createServer, type Server } from 'node:net';
+import type { TLanguage } from '@portico/shared/api-error';
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startLocalSshd, type TLocalSshd } from '../../deploy/ssh/test-sshd';
@@ -40,7 +41,7 @@ afterAll(async () => {
   notSsh?.close();
 });
 
-function failed(lang: 'en' | 'es', causeKey: string, params = {}) {
+function failed(lang: TLanguage, causeKey: string, params = {}) {
   return translate(lang, 'checks.ssh.failed', { cause: translate(lang, causeKey, params) });
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { TLanguage } from '@portico/shared/api-error';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
@@ -40,7 +41,7 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
     await t?.close();
   });
 
-  async function strandedRun(attempt: number, language: 'en' | 'es' = 'en') {
+  async function strandedRun(attempt: number, language: TLanguage = 'en') {
     const { client, user } = await signedInClient(t);
     const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
     await t.database.db
