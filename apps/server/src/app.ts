@@ -10,7 +10,10 @@ import Fastify, {
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
+import { accountPlugin } from './modules/account/account.plugin';
 import { adminRoutes } from './modules/admin/admin.routes';
+import { createAuditRepository } from './modules/audit/audit.repository';
+import { createAuditService } from './modules/audit/audit.service';
 import { authRoutes } from './modules/auth/auth.routes';
 import { createAuthService } from './modules/auth/auth.service';
 import { checksRoutes } from './modules/checks/checks.routes';
@@ -23,8 +26,14 @@ import { destinationsRoutes } from './modules/destinations/destinations.routes';
 import { healthRoutes } from './modules/health/health.routes';
 import { scriptsRoutes } from './modules/scripts/scripts.routes';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
+import { createTokensRepository } from './modules/tokens/tokens.repository';
+import { createTokensService } from './modules/tokens/tokens.service';
+import { callerPolicy } from './modules/two-factor/caller-policy';
+import { createRecoveryCodesRepository } from './modules/two-factor/recovery-codes.repository';
+import { createTwoFactorService } from './modules/two-factor/two-factor.service';
 import { createUsersRepository } from './modules/users/users.repository';
 import { createUsersService } from './modules/users/users.service';
+import { apiToken } from './plugins/api-token';
 import { authGuard } from './plugins/auth-guard';
 import { csrf } from './plugins/csrf';
 import { errors } from './plugins/errors';
@@ -34,15 +43,17 @@ import { securityHeaders } from './plugins/security-headers';
 import { session } from './plugins/session';
 import { staticFiles } from './plugins/static';
 import { swagger } from './plugins/swagger';
+import { createSessionEnds } from './realtime/session-ends';
 
 export interface TAppOptions {
   config: Pick<TConfig, 'registration' | 'trustProxy' | 'logLevel'> &
-    Partial<Pick<TConfig, 'dnsServers' | 'secretKeyFile'>>;
+    Partial<Pick<TConfig, 'dnsServers' | 'secretKeyFile' | 'require2fa'>>;
   database: TDatabase;
   sessionSecret: string;
   /** false silences logs (tests); otherwise pino at config.logLevel. */
   logger?: boolean | FastifyServerOptions['logger'];
-  rateLimits?: TAuthRateLimits;
+  /** Sign-in limits; any left out are the defaults. */
+  rateLimits?: Partial<TAuthRateLimits>;
   /** The built web app; defaults to apps/web/dist found from this file or the bundle. */
   webRoot?: string | null;
   sessionSweepIntervalMs?: number;
@@ -104,6 +115,26 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const soleWriter = options.database.kind === 'pglite';
   const users = createUsersService(createUsersRepository(db, { cacheById: soleWriter }));
   const auth = createAuthService(users, { registration: options.config.registration });
+  const rateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits };
+  const audit = createAuditService(createAuditRepository(db));
+  const tokens = createTokensService({ repository: createTokensRepository(db), audit });
+  const twoFactorPolicy = options.config.require2fa ?? 'off';
+  const sessionEnds = createSessionEnds();
+
+  // One key file for every reader of stored secrets (the SSH test, proxies, deployments,
+  // two-factor); an app given none (tests) gets a fresh key in a temporary directory.
+  const keyDir = options.config.secretKeyFile
+    ? undefined
+    : mkdtempSync(join(tmpdir(), 'portico-key-'));
+  const secretKeyFile = options.config.secretKeyFile ?? join(keyDir!, 'secret.key');
+  if (keyDir) app.addHook('onClose', async () => rmSync(keyDir, { recursive: true, force: true }));
+  const twoFactor = createTwoFactorService({
+    users,
+    recoveryCodes: createRecoveryCodesRepository(db),
+    audit,
+    secretKeyFile,
+    policy: twoFactorPolicy,
+  });
 
   // Order matters: hooks run in registration order (headers, session, then the CSRF check).
   await app.register(errors);
@@ -114,24 +145,25 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     cache: soleWriter,
     sweepIntervalMs: options.sessionSweepIntervalMs,
   });
+  // Before CSRF: a request with a valid API token needs no CSRF token.
+  await app.register(apiToken, { tokens });
   await app.register(csrf);
   await app.register(rateLimit);
-  await app.register(authGuard, { auth });
+  await app.register(authGuard, { auth, checkCaller: callerPolicy(twoFactorPolicy) });
   await app.register(swagger);
 
   await app.register(healthRoutes, { database: options.database });
-  await app.register(authRoutes, {
-    auth,
-    rateLimits: options.rateLimits ?? DEFAULT_AUTH_RATE_LIMITS,
+  await app.register(authRoutes, { auth, rateLimits, twoFactor, twoFactorPolicy, audit });
+  await app.register(accountPlugin, {
+    db,
+    users,
+    audit,
+    tokens,
+    twoFactor,
+    sessionEnds,
+    rateLimits,
+    policy: twoFactorPolicy,
   });
-
-  // One key file for every reader of stored secrets (the SSH test, proxies, deployments); an app
-  // given none (tests) gets a fresh key in a temporary directory.
-  const keyDir = options.config.secretKeyFile
-    ? undefined
-    : mkdtempSync(join(tmpdir(), 'portico-key-'));
-  const secretKeyFile = options.config.secretKeyFile ?? join(keyDir!, 'secret.key');
-  if (keyDir) app.addHook('onClose', async () => rmSync(keyDir, { recursive: true, force: true }));
   await app.register(checksRoutes, {
     database: options.database,
     config: { ...options.config, secretKeyFile },
@@ -143,6 +175,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     database: options.database,
     ...options.deploy,
     secretKeyFile,
+    sessionEnds,
   });
   if (options.destinationProbe && options.deploy?.workers !== 0) {
     await registerDestinationProbe(app.boss, options.database, {

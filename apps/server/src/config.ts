@@ -88,6 +88,10 @@ export const ZEnv = z.object({
     (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
     z.enum(['open', 'closed'], { error: 'must be "open" or "closed"' }).default('open'),
   ),
+  PORTICO_REQUIRE_2FA: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
+    z.enum(['off', 'admins', 'all'], { error: 'must be "off", "admins" or "all"' }).default('off'),
+  ),
   PORTICO_TRUST_PROXY: ZTrustProxy,
   PORTICO_SECRET_KEY_FILE: optionalString,
   PORTICO_SESSION_SECRET: z.preprocess(
@@ -132,6 +136,8 @@ export interface TConfig {
   dataDir: string;
   databaseUrl: string | undefined;
   registration: 'open' | 'closed';
+  /** Whose accounts must set up two-factor sign-in before doing anything else. */
+  require2fa: 'off' | 'admins' | 'all';
   trustProxy: boolean | number | string[];
   secretKeyFile: string;
   sessionSecret: string | undefined;
@@ -173,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     dataDir,
     databaseUrl: e.DATABASE_URL,
     registration: e.PORTICO_REGISTRATION,
+    require2fa: e.PORTICO_REQUIRE_2FA,
     trustProxy: e.PORTICO_TRUST_PROXY,
     secretKeyFile: resolve(e.PORTICO_SECRET_KEY_FILE ?? resolve(dataDir, 'secret.key')),
     sessionSecret: e.PORTICO_SESSION_SECRET,

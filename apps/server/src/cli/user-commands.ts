@@ -2,8 +2,13 @@ import { ZEmail, ZNewPassword, ZUsername } from '@portico/shared/auth/schemas';
 import { translate } from '@portico/shared/i18n/translate';
 import type { Command } from 'commander';
 import type { z } from 'zod';
+import { loadConfig } from '../config';
 import { AppError } from '../lib/app-error';
+import { createAuditRepository } from '../modules/audit/audit.repository';
+import { createAuditService } from '../modules/audit/audit.service';
 import { createSessionsRepository } from '../modules/sessions/sessions.repository';
+import { createRecoveryCodesRepository } from '../modules/two-factor/recovery-codes.repository';
+import { createTwoFactorService } from '../modules/two-factor/two-factor.service';
 import { createUsersRepository } from '../modules/users/users.repository';
 import { createUsersService, type TUsersService } from '../modules/users/users.service';
 import type { TOpenedStore } from '../runtime';
@@ -88,6 +93,37 @@ export function registerUserCommands(program: Command, open: TOpenStore) {
         // Whoever signed in with the old password is signed out too.
         const ended = await createSessionsRepository(database.db).removeForUser(row.id);
         console.info(`password of ${row.username} changed; ${ended} session(s) signed out`);
+      });
+    });
+
+  user
+    .command('reset-2fa')
+    .description(
+      "turn off an account's two-factor sign-in (lost authenticator and recovery codes); " +
+        'its sessions are signed out',
+    )
+    .argument('<name>', 'username')
+    .action(async (name: string) => {
+      const { secretKeyFile, require2fa } = loadConfig();
+      await withUsers(open, async (users, database) => {
+        const twoFactor = createTwoFactorService({
+          users,
+          recoveryCodes: createRecoveryCodesRepository(database.db),
+          audit: createAuditService(createAuditRepository(database.db)),
+          secretKeyFile,
+          policy: require2fa,
+        });
+        const { user: row, wasOn } = await twoFactor.reset(name);
+        // Whoever is signed in now got past two-factor; the owner signs in again and sets it up.
+        const ended = await createSessionsRepository(database.db).removeForUser(row.id);
+        const state = wasOn ? 'turned off' : 'was not on (any unfinished setup was discarded)';
+        const next =
+          require2fa === 'all' || (require2fa === 'admins' && row.role === 'admin')
+            ? ' PORTICO_REQUIRE_2FA asks them to set it up again at their next sign-in.'
+            : '';
+        console.info(
+          `two-factor sign-in of ${row.username} ${state}; ${ended} session(s) signed out.${next}`,
+        );
       });
     });
 

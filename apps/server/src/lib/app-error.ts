@@ -16,6 +16,19 @@ export const ERROR_MESSAGE_KEYS: Record<string, string> = {
   username_taken: 'errors.usernameTaken',
   email_taken: 'errors.emailTaken',
   internal: 'errors.serverError',
+  // Accounts (issue 16): API tokens, two-factor sign-in, the settings page.
+  invalid_token: 'errors.tokenInvalid',
+  token_scope: 'errors.tokenScope',
+  token_session_only: 'errors.tokenSessionOnly',
+  two_factor_setup_required: 'errors.twoFactorSetupRequired',
+  two_factor_invalid: 'errors.twoFactorInvalid',
+  two_factor_expired: 'errors.twoFactorExpired',
+  two_factor_on: 'errors.twoFactorOn',
+  two_factor_off: 'errors.twoFactorOff',
+  two_factor_not_started: 'errors.twoFactorNotStarted',
+  two_factor_secret_unreadable: 'errors.twoFactorSecretUnreadable',
+  wrong_password: 'errors.wrongPassword',
+  session_current: 'errors.sessionCurrent',
 };
 
 /**

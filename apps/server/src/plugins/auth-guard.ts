@@ -1,4 +1,4 @@
-import type { FastifyInstance, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TUserRow } from '../db/schema';
 import { AppError } from '../lib/app-error';
@@ -17,6 +17,11 @@ declare module 'fastify' {
 
 export interface TAuthGuardOptions {
   auth: TAuthService;
+  /**
+   * Runs once the caller's account is known and may refuse (it throws) or narrow it: the user
+   * the route then sees is what it returns (modules/two-factor/caller-policy.ts).
+   */
+  checkCaller?: (request: FastifyRequest, user: TUserRow) => TUserRow;
 }
 
 /** preHandlers for routes: 401 when signed out, 403 for a non-admin on admin routes. */
@@ -25,9 +30,11 @@ async function authGuardPlugin(app: FastifyInstance, options: TAuthGuardOptions)
 
   const requireUser: preHandlerAsyncHookHandler = async (request) => {
     // Loaded on every request so a demotion or a deleted account takes effect at once.
-    const user = await options.auth.currentUser(request.session?.userId);
+    // An API token (plugins/api-token.ts) names its owner; otherwise the session cookie does.
+    const userId = request.apiToken ? request.apiToken.userId : request.session?.userId;
+    const user = await options.auth.currentUser(userId);
     if (!user) throw new AppError('unauthenticated', 401);
-    request.user = user;
+    request.user = options.checkCaller ? options.checkCaller(request, user) : user;
   };
 
   app.decorate('requireUser', requireUser);

@@ -19,8 +19,10 @@ async function csrfPlugin(app: FastifyInstance) {
   // Every unsafe method, whatever the path: the router decodes percent-escapes (/%61pi/login
   // reaches /api/login), so a check on the raw URL's prefix could be walked around. All writes
   // live under /api anyway.
+  // A request authenticated by an API token (plugins/api-token.ts, registered before this one)
+  // needs none: its Authorization header is nothing a cross-site page can make a browser send.
   app.addHook('onRequest', (request, reply, done) => {
-    if (UNSAFE_METHODS.has(request.method)) {
+    if (UNSAFE_METHODS.has(request.method) && !request.apiToken) {
       app.csrfProtection(request, reply, done);
       return;
     }

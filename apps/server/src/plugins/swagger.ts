@@ -3,32 +3,52 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
+import { SESSION_COOKIE } from './session';
 
 const DOCS_PREFIX = '/api/docs';
 
 /** OpenAPI generated from the zod route schemas: every route appears by construction. */
 async function swaggerPlugin(app: FastifyInstance) {
+  const zodTransform = createJsonSchemaTransform({
+    skipList: [
+      DOCS_PREFIX,
+      `${DOCS_PREFIX}/`,
+      `${DOCS_PREFIX}/initOAuth`,
+      `${DOCS_PREFIX}/json`,
+      `${DOCS_PREFIX}/uiConfig`,
+      `${DOCS_PREFIX}/yaml`,
+      `${DOCS_PREFIX}/*`,
+      `${DOCS_PREFIX}/static/*`,
+    ],
+  });
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.0.3',
       info: {
         title: 'Portico API',
-        description: 'Session cookie auth; every write needs the X-CSRF-Token header.',
+        description:
+          'Two ways in. A browser session: the `portico.sid` cookie, and every write carries the ' +
+          'X-CSRF-Token header (GET /api/csrf-token). Or a personal API token (created on the ' +
+          'settings page): `Authorization: Bearer ptk_…`, no CSRF token; scope `read` allows GET ' +
+          'only, `manage` also writes and deploys. A token has user rights only (never admin), ' +
+          'and is refused on the routes marked cookie-only: signing in, the account itself and ' +
+          'the /ws log socket.',
         version: '0.1.0',
       },
+      components: {
+        securitySchemes: {
+          cookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
+          bearer: { type: 'http', scheme: 'bearer', description: 'A personal API token, ptk_…' },
+        },
+      },
+      security: [{ cookie: [] }, { bearer: [] }],
     },
-    transform: createJsonSchemaTransform({
-      skipList: [
-        DOCS_PREFIX,
-        `${DOCS_PREFIX}/`,
-        `${DOCS_PREFIX}/initOAuth`,
-        `${DOCS_PREFIX}/json`,
-        `${DOCS_PREFIX}/uiConfig`,
-        `${DOCS_PREFIX}/yaml`,
-        `${DOCS_PREFIX}/*`,
-        `${DOCS_PREFIX}/static/*`,
-      ],
-    }),
+    transform: (input) => {
+      const output = zodTransform(input);
+      // A route that refuses tokens says so: its only way in is the session cookie.
+      if (!input.route.config?.sessionOnly) return output;
+      return { ...output, schema: { ...output.schema, security: [{ cookie: [] }] } };
+    },
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: DOCS_PREFIX,

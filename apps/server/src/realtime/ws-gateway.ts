@@ -9,6 +9,7 @@ import type { TDeploymentsRepository } from '../modules/deployments/deployments.
 import type { TProxiesService } from '../modules/proxies/proxies.service';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
 import type { TLogBus } from './log-bus';
+import type { TSessionEnds } from './session-ends';
 
 export interface TWsGatewayOptions {
   bus: TLogBus;
@@ -19,6 +20,8 @@ export interface TWsGatewayOptions {
   findUser: (id: string) => Promise<{ role: string } | undefined>;
   /** How often open sockets check their session still exists; default 30 s. */
   sessionRecheckMs?: number;
+  /** Sessions ended by an action in this process (settings, password change): close at once. */
+  sessionEnds?: TSessionEnds;
 }
 
 // RFC 6455 1008: policy violation. Sent without any data when the caller may not watch.
@@ -65,10 +68,19 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
     for (const socket of sockets ?? []) socket.close(WS_POLICY_VIOLATION, reason);
   };
 
+  const unsubscribeEnds = options.sessionEnds?.subscribe((sids) => {
+    for (const sid of sids) {
+      closeAll(bySession.get(sid), 'session ended');
+      bySession.delete(sid);
+    }
+  });
+
   app.get(
     '/ws',
     {
       websocket: true,
+      // The log socket is for the browser (cookie and Origin): an API token is refused here.
+      config: { sessionOnly: true },
       preValidation: async (request) => checkOrigin(request),
       preHandler: app.requireUser,
     },
@@ -182,6 +194,7 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
 
   app.addHook('onClose', async () => {
     clearInterval(recheck);
+    unsubscribeEnds?.();
     for (const set of bySession.values()) for (const socket of set) socket.terminate();
   });
 }

@@ -1,6 +1,8 @@
 // Issue 8 part 1: every route Fastify serves, called for real by a signed-out visitor, the owner
 // of the resources aimed at, another user and an admin; on PGlite and on PostgreSQL when
 // TEST_DATABASE_URL is set. A route without a row in authorization-table.ts fails here.
+// Issue 16: and by API tokens (the owner's manage and read tokens, another user's, an admin's),
+// none of which may ever appear in an answer again after it was created.
 import { describe, expect, it } from 'vitest';
 import { SSH_PASSWORD } from '../modules/proxies/proxies-test-helpers';
 import { cookieHeader, statuses, watch } from '../realtime/ws-test-helpers';
@@ -15,11 +17,20 @@ import {
   type TActor,
   type TExpected,
   type TMatrixRow,
+  TOKEN_ACTORS,
+  type TTokenActor,
+  type TTokenExpected,
+  tokenExpected,
   WS_REPLAYED,
 } from './authorization-table';
 import { send, settled, snapshot, type TMatrixWorld, useMatrixWorld } from './authorization-world';
 
 const REFUSED = new Set([401, 403, 404]);
+type TAnyActor = TActor | TTokenActor;
+const isToken = (actor: TAnyActor): actor is TTokenActor =>
+  (TOKEN_ACTORS as readonly string[]).includes(actor);
+/** Callers aiming at the owner's objects without any right to them. */
+const STRANGERS = new Set<TAnyActor>(['other', 'otherToken', 'adminToken']);
 
 describe.each(testDatabaseKinds())('authorization matrix on %s', (kind) => {
   let w: TMatrixWorld;
@@ -28,9 +39,10 @@ describe.each(testDatabaseKinds())('authorization matrix on %s', (kind) => {
   });
 
   /** The socket cell: the refused upgrade's status, the close code, or WS_REPLAYED. */
-  async function socketCell(client: TestClient, actor: TActor): Promise<number> {
+  async function socketCell(client: TestClient, actor: TAnyActor): Promise<number> {
     const headers: Record<string, string> = { origin: w.base };
-    if (actor !== 'anonymous') headers.cookie = cookieHeader(client.cookies);
+    if (isToken(actor)) headers.authorization = client.defaults.headers!.authorization!;
+    else if (actor !== 'anonymous') headers.cookie = cookieHeader(client.cookies);
     const socket = watch(w.base, w.proxy.id, headers);
     if (!(await socket.opened)) return (await socket.ended).httpStatus ?? 0;
     const first = await Promise.race([
@@ -48,10 +60,13 @@ describe.each(testDatabaseKinds())('authorization matrix on %s', (kind) => {
     return first;
   }
 
-  async function runCell(row: TMatrixRow, actor: TActor): Promise<number> {
+  async function runCell(row: TMatrixRow, actor: TAnyActor): Promise<number> {
     const cell = await cellRequest(row.method, row.url, w);
-    const client =
-      actor === 'anonymous' || cell.freshSession ? await w.freshClient(actor) : w.clients[actor];
+    const client = isToken(actor)
+      ? w.tokenClients[actor]
+      : actor === 'anonymous' || cell.freshSession
+        ? await w.freshClient(actor)
+        : w.clients[actor];
     if (row.url === '/ws') return socketCell(client, actor);
 
     const write = WRITE_METHODS.has(row.method);
@@ -64,7 +79,9 @@ describe.each(testDatabaseKinds())('authorization matrix on %s', (kind) => {
     });
     const where = `${actor}: ${row.method} ${cell.url}`;
     expect(response.body, where).not.toContain(SSH_PASSWORD);
-    if (actor === 'other') expect(response.body, where).not.toContain(w.proxy.id);
+    for (const token of w.tokens)
+      expect(response.body, `${where} shows a token`).not.toContain(token);
+    if (STRANGERS.has(actor)) expect(response.body, where).not.toContain(w.proxy.id);
     if (write && REFUSED.has(response.statusCode)) {
       expect(await snapshot(w.t), `${where} was refused but changed data`).toBe(before);
     }
@@ -90,9 +107,12 @@ describe.each(testDatabaseKinds())('authorization matrix on %s', (kind) => {
   });
 
   it.each(AUTHORIZATION_TABLE)('$method $url', async (row) => {
-    const actual = {} as TExpected;
-    for (const actor of ACTORS) actual[actor] = await runCell(row, actor);
-    expect(actual, routeKey(row.method, row.url)).toEqual(row.expected);
+    const actual = {} as TExpected & TTokenExpected;
+    for (const actor of [...ACTORS, ...TOKEN_ACTORS]) actual[actor] = await runCell(row, actor);
+    expect(actual, routeKey(row.method, row.url)).toEqual({
+      ...row.expected,
+      ...tokenExpected(row),
+    });
   });
 
   it('leaves the owner and their proxy in place after every refused cell', async () => {

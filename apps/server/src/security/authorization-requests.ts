@@ -5,7 +5,7 @@ import type { InjectOptions } from 'fastify';
 import { proxyInput } from '../modules/proxies/proxies-test-helpers';
 import { newCredentials } from '../test-support/test-client';
 import { routeKey } from './authorization-table';
-import { LOCAL_SERVER, type TMatrixWorld } from './authorization-world';
+import { LOCAL_SERVER, MATRIX_PASSWORD, type TMatrixWorld } from './authorization-world';
 
 export interface TCell {
   url: string;
@@ -67,8 +67,57 @@ const CELLS: Record<string, TBuild> = {
     payload: { identifier: w.loginTarget, password: newCredentials().password },
     freshSession: true,
   }),
+  [routeKey('POST', '/api/login/two-factor')]: () => ({
+    url: '/api/login/two-factor',
+    payload: { code: '123456' },
+    freshSession: true,
+  }),
   [routeKey('POST', '/api/logout')]: () => ({ url: '/api/logout', freshSession: true }),
   [routeKey('GET', '/api/auth/user')]: fixed('/api/auth/user'),
+
+  [routeKey('PUT', '/api/account/profile')]: () => ({
+    url: '/api/account/profile',
+    payload: { firstName: 'Matrix', lastName: `Cell ${randomBytes(3).toString('hex')}` },
+  }),
+  [routeKey('PUT', '/api/account/email')]: () => ({
+    url: '/api/account/email',
+    payload: {
+      email: `matrix-${randomBytes(4).toString('hex')}@example.test`,
+      currentPassword: MATRIX_PASSWORD,
+    },
+  }),
+  // The same password again: every later cell still signs in with it.
+  [routeKey('PUT', '/api/account/password')]: () => ({
+    url: '/api/account/password',
+    payload: { currentPassword: MATRIX_PASSWORD, newPassword: MATRIX_PASSWORD },
+  }),
+  [routeKey('GET', '/api/account/two-factor')]: fixed('/api/account/two-factor'),
+  [routeKey('POST', '/api/account/two-factor/setup')]: fixed('/api/account/two-factor/setup'),
+  [routeKey('POST', '/api/account/two-factor/confirm')]: () => ({
+    url: '/api/account/two-factor/confirm',
+    payload: { code: '000000' },
+  }),
+  [routeKey('POST', '/api/account/two-factor/disable')]: () => ({
+    url: '/api/account/two-factor/disable',
+    payload: { password: MATRIX_PASSWORD },
+  }),
+  [routeKey('POST', '/api/account/two-factor/recovery-codes')]: () => ({
+    url: '/api/account/two-factor/recovery-codes',
+    payload: { password: MATRIX_PASSWORD },
+  }),
+  [routeKey('GET', '/api/account/tokens')]: fixed('/api/account/tokens'),
+  [routeKey('POST', '/api/account/tokens')]: () => ({
+    url: '/api/account/tokens',
+    payload: { name: 'matrix', scope: 'read', expiresInDays: 1 },
+  }),
+  [routeKey('DELETE', '/api/account/tokens/:id')]: async (w) => ({
+    url: `/api/account/tokens/${await w.freshOwnerToken()}`,
+  }),
+  [routeKey('GET', '/api/account/sessions')]: fixed('/api/account/sessions'),
+  [routeKey('DELETE', '/api/account/sessions/:id')]: async (w) => ({
+    url: `/api/account/sessions/${await w.freshOwnerSession()}`,
+  }),
+  [routeKey('POST', '/api/account/sessions/end-others')]: fixed('/api/account/sessions/end-others'),
 
   [routeKey('POST', '/api/validate-dns')]: (w) => ({
     url: '/api/validate-dns',

@@ -14,6 +14,34 @@ export interface TMatrixRow {
   /** The route exactly as registered (Fastify's pattern, e.g. /api/proxy-configurations/:id). */
   url: string;
   expected: TExpected;
+  /** Refuses API tokens (403): signing in and out, the account itself, the log socket. */
+  sessionOnly?: boolean;
+}
+
+/**
+ * API token callers (issue 16), each with an `Authorization: Bearer` token and no cookie:
+ * the owner's `manage` and `read` tokens, another user's and an admin's `manage` token.
+ */
+export const TOKEN_ACTORS = ['ownerToken', 'readToken', 'otherToken', 'adminToken'] as const;
+export type TTokenActor = (typeof TOKEN_ACTORS)[number];
+export type TTokenExpected = Record<TTokenActor, number>;
+
+const READS = new Set(['GET', 'HEAD']);
+
+/**
+ * What a token caller gets, derived from the cookie cells by the rules tokens follow: a token
+ * acts as its owner with user rights only, so the admin's token gets what another user gets
+ * (admin routes 403, the owner's objects 404); a `read` token is refused every write (403)
+ * before anything else; a session-only route refuses every token (403).
+ */
+export function tokenExpected(row: TMatrixRow): TTokenExpected {
+  if (row.sessionOnly) return { ownerToken: 403, readToken: 403, otherToken: 403, adminToken: 403 };
+  return {
+    ownerToken: row.expected.owner,
+    readToken: READS.has(row.method) ? row.expected.owner : 403,
+    otherToken: row.expected.other,
+    adminToken: row.expected.other,
+  };
 }
 
 /**
@@ -75,10 +103,66 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
   // Accounts and sessions.
   { method: 'GET', url: '/api/csrf-token', expected: everyone(200) },
   { method: 'GET', url: '/api/auth/options', expected: everyone(200) },
-  { method: 'POST', url: '/api/register', expected: everyone(201) },
-  { method: 'POST', url: '/api/login', expected: everyone(200) },
-  { method: 'POST', url: '/api/logout', expected: everyone(200) },
+  { method: 'POST', url: '/api/register', expected: everyone(201), sessionOnly: true },
+  { method: 'POST', url: '/api/login', expected: everyone(200), sessionOnly: true },
+  // Without a password accepted first there is nothing to complete (two-factor.routes.test.ts).
+  { method: 'POST', url: '/api/login/two-factor', expected: everyone(401), sessionOnly: true },
+  { method: 'POST', url: '/api/logout', expected: everyone(200), sessionOnly: true },
   { method: 'GET', url: '/api/auth/user', expected: signedIn(200) },
+
+  // One's own account (settings): every caller acts on their own; tokens never reach it.
+  { method: 'PUT', url: '/api/account/profile', expected: signedIn(200), sessionOnly: true },
+  { method: 'PUT', url: '/api/account/email', expected: signedIn(200), sessionOnly: true },
+  { method: 'PUT', url: '/api/account/password', expected: signedIn(200), sessionOnly: true },
+  { method: 'GET', url: '/api/account/two-factor', expected: signedIn(200), sessionOnly: true },
+  {
+    method: 'POST',
+    url: '/api/account/two-factor/setup',
+    expected: signedIn(200),
+    sessionOnly: true,
+  },
+  // A wrong code after the setup above: refused as such, nothing turned on.
+  {
+    method: 'POST',
+    url: '/api/account/two-factor/confirm',
+    expected: signedIn(400),
+    sessionOnly: true,
+  },
+  // Two-factor is off for every matrix account: nothing to turn off or renew.
+  {
+    method: 'POST',
+    url: '/api/account/two-factor/disable',
+    expected: signedIn(409),
+    sessionOnly: true,
+  },
+  {
+    method: 'POST',
+    url: '/api/account/two-factor/recovery-codes',
+    expected: signedIn(409),
+    sessionOnly: true,
+  },
+  { method: 'GET', url: '/api/account/tokens', expected: signedIn(200), sessionOnly: true },
+  { method: 'POST', url: '/api/account/tokens', expected: signedIn(201), sessionOnly: true },
+  // The owner's token and the owner's other session: nobody else's to revoke or end.
+  {
+    method: 'DELETE',
+    url: '/api/account/tokens/:id',
+    expected: ownerOnly(200),
+    sessionOnly: true,
+  },
+  { method: 'GET', url: '/api/account/sessions', expected: signedIn(200), sessionOnly: true },
+  {
+    method: 'DELETE',
+    url: '/api/account/sessions/:id',
+    expected: ownerOnly(200),
+    sessionOnly: true,
+  },
+  {
+    method: 'POST',
+    url: '/api/account/sessions/end-others',
+    expected: signedIn(200),
+    sessionOnly: true,
+  },
 
   // Wizard checks: the stored password of a configuration is only its owner's to use.
   { method: 'POST', url: '/api/validate-dns', expected: signedIn(200) },
@@ -111,6 +195,8 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
     method: 'GET',
     url: '/ws',
     expected: { anonymous: 401, owner: WS_REPLAYED, other: WS_CLOSED_POLICY, admin: WS_REPLAYED },
+    // Browsers only (cookie and Origin); follow a run over HTTP with GET /api/deployment-logs.
+    sessionOnly: true,
   },
 
   // Destinations: everyone signed in lists them, admins manage them.

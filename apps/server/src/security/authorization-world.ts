@@ -14,11 +14,14 @@ import { createTestApp, type TTestApp } from '../test-support/test-app';
 import { newCredentials, TestClient } from '../test-support/test-client';
 import type { TDatabaseKind } from '../test-support/test-database';
 import { routeRecorder, type TRoute } from './authorization-routes';
-import type { TActor } from './authorization-table';
+import type { TActor, TTokenActor } from './authorization-table';
 
 export type TSignedInActor = Exclude<TActor, 'anonymous'>;
-const PASSWORD = newCredentials().password;
+/** Every matrix account's password (newCredentials gives them all the same). */
+export const MATRIX_PASSWORD = newCredentials().password;
+const PASSWORD = MATRIX_PASSWORD;
 const LOTS = { max: 10_000, windowMs: 60_000 };
+const NO_LIMIT = { perIp: LOTS, perIdentifier: LOTS };
 
 /** Proxies the matrix creates point at a closed local port: a deploy fails fast, offline. */
 export const LOCAL_SERVER = { serverIp: '127.0.0.1', sshPort: 1 };
@@ -38,6 +41,14 @@ export interface TMatrixWorld {
   loginTarget: string;
   /** A new session for the actor, for cells that replace or end the session they run in. */
   freshClient(actor: TActor): Promise<TestClient>;
+  /** A client with the token actor's `Authorization: Bearer` header and no cookie. */
+  tokenClients: Record<TTokenActor, TestClient>;
+  /** Every token the world made, which no answer may ever carry again. */
+  tokens: string[];
+  /** A new token of the owner's, to be revoked; its id. */
+  freshOwnerToken(): Promise<string>;
+  /** A new session of the owner's (not the long-lived one), to be ended; its public id. */
+  freshOwnerSession(): Promise<string>;
   freshProxy(): Promise<string>;
   freshDestination(): Promise<string>;
   close(): Promise<void>;
@@ -60,10 +71,7 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
   const secretKeyFile = join(keyDir, 'secret.key');
   const t = await createTestApp(kind, {
     onRoute: recorder.onRoute,
-    rateLimits: {
-      login: { perIp: LOTS, perIdentifier: LOTS },
-      register: { perIp: LOTS, perIdentifier: LOTS },
-    },
+    rateLimits: { login: NO_LIMIT, register: NO_LIMIT, twoFactor: NO_LIMIT, reauth: NO_LIMIT },
     config: { dnsServers: [await deadDnsServer()], secretKeyFile },
     // Sockets notice a session removed behind the app's back within a fifth of a second.
     deploy: { socketSessionRecheckMs: 200 },
@@ -81,6 +89,32 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
   };
   const proxy = await createProxy(owner.client, LOCAL_SERVER);
   let destinations = 0;
+  const tokens: string[] = [];
+
+  async function newToken(client: TestClient, scope: 'read' | 'manage') {
+    const response = await client.write('POST', '/api/account/tokens', {
+      name: `matrix ${scope}`,
+      scope,
+      expiresInDays: null,
+    });
+    if (response.statusCode !== 201) throw new Error(`token: ${response.body}`);
+    const created = response.json() as { id: string; token: string };
+    tokens.push(created.token);
+    return created;
+  }
+  const bearer = async (client: TestClient, scope: 'read' | 'manage') =>
+    new TestClient(t.app, {
+      headers: {
+        'accept-language': 'en',
+        authorization: `Bearer ${(await newToken(client, scope)).token}`,
+      },
+    });
+  const tokenClients: Record<TTokenActor, TestClient> = {
+    ownerToken: await bearer(owner.client, 'manage'),
+    readToken: await bearer(owner.client, 'read'),
+    otherToken: await bearer(other.client, 'manage'),
+    adminToken: await bearer(admin.client, 'manage'),
+  };
 
   async function freshDestination() {
     destinations += 1;
@@ -110,6 +144,17 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
       }
       return client;
     },
+    tokenClients,
+    tokens,
+    freshOwnerToken: async () => (await newToken(owner.client, 'read')).id,
+    async freshOwnerSession() {
+      const before = new Set(await sessionIds(owner.client));
+      const response = await new TestClient(t.app).login(usernames.owner, PASSWORD);
+      if (response.statusCode !== 200) throw new Error(`login: ${response.body}`);
+      const added = (await sessionIds(owner.client)).find((id) => !before.has(id));
+      if (!added) throw new Error('the new session is not in the list');
+      return added;
+    },
     freshProxy: async () => (await createProxy(owner.client, LOCAL_SERVER)).id,
     freshDestination,
     async close() {
@@ -117,6 +162,11 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
       rmSync(keyDir, { recursive: true, force: true });
     },
   };
+}
+
+async function sessionIds(client: TestClient): Promise<string[]> {
+  const response = await client.request({ method: 'GET', url: '/api/account/sessions' });
+  return (response.json() as { id: string }[]).map((s) => s.id);
 }
 
 /** The world for one describe block: built before its tests, closed after them. */
@@ -129,13 +179,17 @@ export function useMatrixWorld(kind: TDatabaseKind, ready: (world: TMatrixWorld)
   afterAll(async () => world?.close());
 }
 
-/** Sends a cell's request; writes carry the client's own valid CSRF token. */
+/**
+ * Sends a cell's request; writes carry the client's own valid CSRF token, except a token
+ * client's (an API token needs none, and its client has no session to hold one).
+ */
 export async function send(
   client: TestClient,
   options: InjectOptions & { method: string; url: string },
 ): Promise<LightMyRequestResponse> {
   const headers = { ...(options.headers as Record<string, string> | undefined) };
-  if (options.method !== 'GET' && options.method !== 'HEAD') {
+  const bearer = client.defaults.headers?.authorization !== undefined;
+  if (options.method !== 'GET' && options.method !== 'HEAD' && !bearer) {
     headers['x-csrf-token'] = client.csrfToken ?? (await client.fetchCsrfToken());
   }
   return client.request({ ...options, headers });

@@ -12,7 +12,7 @@ import { TestClient } from '../test-support/test-client';
 import { testDatabaseKinds } from '../test-support/test-database';
 
 const PER_IP = 3;
-const limits: TAuthRateLimits = {
+const limits: Partial<TAuthRateLimits> = {
   login: {
     perIp: { max: PER_IP, windowMs: 60_000 },
     perIdentifier: { max: 100, windowMs: 60_000 },

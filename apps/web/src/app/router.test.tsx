@@ -18,6 +18,8 @@ const baseUser: TPublicUser = {
   profileImageUrl: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  twoFactorEnabled: false,
+  twoFactorSetupRequired: false,
 };
 
 /** Seeds the session answer in the cache (no network), then renders the router at `path`. */

@@ -79,6 +79,13 @@ export const ZPublicUser = z.object({
   profileImageUrl: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Signing in asks for an authenticator code too. */
+  twoFactorEnabled: z.boolean(),
+  /**
+   * PORTICO_REQUIRE_2FA applies and two-factor is off: until it is set up, the API refuses
+   * everything but setting it up (and signing out).
+   */
+  twoFactorSetupRequired: z.boolean(),
 });
 export type TPublicUser = z.infer<typeof ZPublicUser>;
 

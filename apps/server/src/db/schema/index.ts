@@ -1,3 +1,4 @@
+export * from './account-secrets';
 export * from './audit-log';
 export * from './deployments';
 export * from './destination-servers';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Server-side sessions (@fastify/session store); the cookie only carries the signed sid. */
@@ -8,7 +9,11 @@ export const session = pgTable(
     sess: jsonb('sess').$type<Record<string, unknown>>().notNull(),
     expire: timestamp('expire', { withTimezone: true }).notNull(),
   },
-  (t) => [index('session_expire_idx').on(t.expire)],
+  (t) => [
+    index('session_expire_idx').on(t.expire),
+    // One account's sessions: the settings list, "end all others", a password change.
+    index('session_user_idx').on(sql`(${t.sess}->>'userId')`),
+  ],
 );
 
 export type TSessionRow = typeof session.$inferSelect;

@@ -44,10 +44,11 @@ export function diffFields<T extends Record<string, unknown>>(
 
 export function createAuditService(repository: TAuditRepository) {
   return {
-    async record(actor: TAuditActor, entry: TAuditEntry): Promise<void> {
+    /** A null actor is Portico itself (the command line): the trail shows "System". */
+    async record(actor: TAuditActor | null, entry: TAuditEntry): Promise<void> {
       await repository.insert({
-        actorId: actor.id,
-        actorUsername: actor.username,
+        actorId: actor?.id ?? null,
+        actorUsername: actor?.username ?? '',
         action: entry.action,
         targetType: entry.targetType,
         targetId: entry.targetId,

@@ -1,35 +1,45 @@
 import { ZApiError } from '@portico/shared/api-error';
+import { ZLoginResponse, ZLoginTwoFactorInput } from '@portico/shared/auth/account';
 import {
   ZCsrfTokenResponse,
   ZLoginInput,
   ZPublicUser,
   ZRegisterInput,
 } from '@portico/shared/auth/schemas';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AppError } from '../../lib/app-error';
 import type { TAuthRateLimits } from '../../plugins/rate-limit';
 import { SESSION_COOKIE } from '../../plugins/session';
+import { accountAudit } from '../account/account-audit';
+import type { TAuditService } from '../audit/audit.service';
+import { startSession } from '../sessions/session-info';
+import type { TTwoFactorService } from '../two-factor/two-factor.service';
+import type { TTwoFactorPolicy } from '../two-factor/two-factor-policy';
 import { toPublicUser } from '../users/users.service';
 import type { TAuthService } from './auth.service';
 
 export interface TAuthRoutesOptions {
   auth: TAuthService;
   rateLimits: TAuthRateLimits;
+  twoFactor: TTwoFactorService;
+  twoFactorPolicy: TTwoFactorPolicy;
+  audit: TAuditService;
 }
 
 const ZUserEnvelope = z.object({ user: ZPublicUser });
 const tags = ['auth'];
-
-/** Starts a fresh session for the user: a new id, so a session fixed before login is useless. */
-async function signIn(request: FastifyRequest, userId: string) {
-  await request.session.regenerate();
-  request.session.userId = userId;
-}
+/** Between the password and the code: longer than an app needs to show a fresh code. */
+export const TWO_FACTOR_PENDING_MS = 5 * 60 * 1000;
+// Signing in and out is for browsers: an API token is refused here.
+const config = { sessionOnly: true };
 
 export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { auth } = options;
+  const { auth, twoFactor } = options;
+  const publicUser = (row: Parameters<typeof toPublicUser>[0]) =>
+    toPublicUser(row, options.twoFactorPolicy);
 
   r.get(
     '/api/csrf-token',
@@ -51,6 +61,7 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
         body: ZRegisterInput,
         response: { 201: ZUserEnvelope, 403: ZApiError, 409: ZApiError, 429: ZApiError },
       },
+      config,
       preHandler: app.authRateLimit(
         'register',
         options.rateLimits.register,
@@ -59,8 +70,8 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
     },
     async (request, reply) => {
       const user = await auth.register(request.body);
-      await signIn(request, user.id);
-      return reply.code(201).send({ user: toPublicUser(user) });
+      await startSession(request, user.id);
+      return reply.code(201).send({ user: publicUser(user) });
     },
   );
 
@@ -70,8 +81,9 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
       schema: {
         tags,
         body: ZLoginInput,
-        response: { 200: ZUserEnvelope, 401: ZApiError, 429: ZApiError },
+        response: { 200: ZLoginResponse, 401: ZApiError, 403: ZApiError, 429: ZApiError },
       },
+      config,
       preHandler: app.authRateLimit(
         'login',
         options.rateLimits.login,
@@ -80,14 +92,53 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
     },
     async (request) => {
       const user = await auth.login(request.body);
-      await signIn(request, user.id);
-      return { user: toPublicUser(user) };
+      if (user.totpEnabledAt !== null) {
+        // A new session that is not signed in: it only remembers who gave the right password.
+        await request.session.regenerate();
+        request.session.twoFactorPending = { userId: user.id, since: Date.now() };
+        return { twoFactorRequired: true as const };
+      }
+      await startSession(request, user.id);
+      return { user: publicUser(user) };
+    },
+  );
+
+  r.post(
+    '/api/login/two-factor',
+    {
+      schema: {
+        tags,
+        body: ZLoginTwoFactorInput,
+        response: { 200: ZUserEnvelope, 401: ZApiError, 403: ZApiError, 429: ZApiError },
+      },
+      config,
+      // Counted per account being signed in to, like passwords are per name tried.
+      preHandler: app.authRateLimit(
+        'two-factor',
+        options.rateLimits.twoFactor,
+        (request) => request.session.twoFactorPending?.userId ?? `ip:${request.ip}`,
+      ),
+    },
+    async (request) => {
+      const pending = request.session.twoFactorPending;
+      if (!pending || Date.now() - pending.since > TWO_FACTOR_PENDING_MS) {
+        throw new AppError('two_factor_expired', 401);
+      }
+      const user = await auth.currentUser(pending.userId);
+      if (!user || user.totpEnabledAt === null) throw new AppError('two_factor_expired', 401);
+      const factor = await twoFactor.check(user, request.body.code);
+      if (!factor) throw new AppError('two_factor_invalid', 401);
+      if (factor === 'recovery') {
+        await accountAudit(options.audit, user, 'account.recovery_code_used');
+      }
+      await startSession(request, user.id);
+      return { user: publicUser(user) };
     },
   );
 
   r.post(
     '/api/logout',
-    { schema: { tags, response: { 200: z.object({ success: z.boolean() }) } } },
+    { schema: { tags, response: { 200: z.object({ success: z.boolean() }) } }, config },
     async (request, reply) => {
       await request.session.destroy();
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -98,9 +149,15 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
   r.get(
     '/api/auth/user',
     {
-      schema: { tags, response: { 200: ZPublicUser, 401: ZApiError } },
+      schema: { tags, response: { 200: ZPublicUser, 401: ZApiError, 403: ZApiError } },
+      config: { beforeTwoFactorSetup: true },
       preHandler: app.requireUser,
     },
-    async (request) => toPublicUser(request.user!),
+    async (request) => {
+      // Through a token the request carries user rights only; the answer still tells the
+      // account as it is.
+      const row = request.apiToken ? await auth.currentUser(request.user!.id) : request.user;
+      return publicUser(row!);
+    },
   );
 }

@@ -5,7 +5,7 @@ import { createTestApp, type TTestApp } from '../../test-support/test-app';
 import { newCredentials, TestClient } from '../../test-support/test-client';
 import { testDatabaseKinds } from '../../test-support/test-database';
 
-const limits: TAuthRateLimits = {
+const limits: Partial<TAuthRateLimits> = {
   login: { perIp: { max: 4, windowMs: 60_000 }, perIdentifier: { max: 2, windowMs: 60_000 } },
   register: { perIp: { max: 3, windowMs: 60_000 }, perIdentifier: { max: 2, windowMs: 60_000 } },
 };

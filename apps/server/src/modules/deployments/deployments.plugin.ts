@@ -6,6 +6,7 @@ import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from '../../jobs/queues
 import { createWorkerLiveness } from '../../jobs/worker-liveness';
 import { jobs } from '../../plugins/jobs';
 import { createLogBus } from '../../realtime/log-bus';
+import type { TSessionEnds } from '../../realtime/session-ends';
 import { wsGateway } from '../../realtime/ws-gateway';
 import { createAuditRepository } from '../audit/audit.repository';
 import { createAuditService } from '../audit/audit.service';
@@ -44,7 +45,11 @@ const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
  */
 async function proxiesAndDeploymentsPlugin(
   app: FastifyInstance,
-  options: TDeployOptions & { database: TDatabase; secretKeyFile: string },
+  options: TDeployOptions & {
+    database: TDatabase;
+    secretKeyFile: string;
+    sessionEnds?: TSessionEnds;
+  },
 ) {
   const { db } = options.database;
   const settings = () => options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT };
@@ -134,6 +139,7 @@ async function proxiesAndDeploymentsPlugin(
     sessions: createSessionsRepository(db),
     findUser: createUsersRepository(db).findById,
     sessionRecheckMs: options.socketSessionRecheckMs,
+    sessionEnds: options.sessionEnds,
   });
 
   // Registered last, so it runs before the jobs plugin stops the queue (onClose runs in reverse).

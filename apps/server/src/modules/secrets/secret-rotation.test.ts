@@ -15,7 +15,7 @@ import { createTestApp, type TTestApp } from '../../test-support/test-app';
 import { testDatabaseKinds } from '../../test-support/test-database';
 import { createProxy, SSH_PASSWORD, signedInClient } from '../proxies/proxies-test-helpers';
 import { rotateSecretKey, SecretRotationError } from './secret-rotation';
-import { createSecretsRepository } from './secrets.repository';
+import { createSecretsRepository, storedSecretAad } from './secrets.repository';
 
 describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   let t: TTestApp;
@@ -64,12 +64,11 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     const current = readFileSync(keyFile);
     const pending = newSecretKey();
     // What a crash after the transaction leaves: rows under `pending`, `.next` holding it.
-    const rows = await stored();
-    await repository.replaceProxyPasswords(
-      rows.map((row) => {
-        const aad = secretAad('proxy', row.id, 'sshPassword');
-        const plain = decryptSecret(current, row.enc, aad);
-        return { id: row.id, previous: row.enc, next: encryptSecret(pending, plain, aad) };
+    await repository.replaceSecrets(
+      (await repository.listSecrets()).map((secret) => {
+        const aad = storedSecretAad(secret);
+        const plain = decryptSecret(current, secret.stored, aad);
+        return { ...secret, previous: secret.stored, next: encryptSecret(pending, plain, aad) };
       }),
     );
     writeFileSync(`${keyFile}.next`, pending, { mode: 0o600 });

@@ -4,10 +4,13 @@ import {
   encryptSecret,
   newSecretKey,
   SecretDecryptError,
-  secretAad,
   writeKeyFile,
 } from '../../lib/secrets';
-import type { TSecretsRepository, TStoredSecret } from './secrets.repository';
+import {
+  storedSecretAad as aadOf,
+  type TSecretsRepository,
+  type TStoredSecret,
+} from './secrets.repository';
 
 export class SecretRotationError extends Error {
   constructor(message: string) {
@@ -23,7 +26,12 @@ export interface TRotationResult {
   resumed: boolean;
 }
 
-const aadOf = (secret: TStoredSecret) => secretAad('proxy', secret.id, 'sshPassword');
+/** What a value that does not decrypt is called in the refusal. */
+function describe(secret: TStoredSecret): string {
+  return secret.kind === 'proxy'
+    ? `The stored SSH password of ${secret.label} (configuration ${secret.id})`
+    : `The two-factor secret of the account ${secret.label} (user ${secret.id})`;
+}
 
 function decryptsAll(key: Buffer, secrets: TStoredSecret[]): TStoredSecret | undefined {
   for (const secret of secrets) {
@@ -55,7 +63,7 @@ export async function rotateSecretKey(
     );
   }
   const oldKey = readFileSync(keyFile);
-  const secrets = await repository.listProxyPasswords();
+  const secrets = await repository.listSecrets();
 
   if (existsSync(nextFile)) {
     const pendingKey = readFileSync(nextFile);
@@ -71,18 +79,19 @@ export async function rotateSecretKey(
   const unreadable = decryptsAll(oldKey, secrets);
   if (unreadable) {
     throw new SecretRotationError(
-      `The stored SSH password of ${unreadable.domain} (configuration ${unreadable.id}) does not decrypt with ${keyFile}: the key file is not the one the database was written with, or the value was altered. Nothing was changed.`,
+      `${describe(unreadable)} does not decrypt with ${keyFile}: the key file is not the one the database was written with, or the value was altered. Nothing was changed.`,
     );
   }
   const newKey = newSecretKey();
   const changes = secrets.map((secret) => ({
+    kind: secret.kind,
     id: secret.id,
     previous: secret.stored,
     next: encryptSecret(newKey, decryptSecret(oldKey, secret.stored, aadOf(secret)), aadOf(secret)),
   }));
   writeKeyFile(nextFile, newKey);
   try {
-    await repository.replaceProxyPasswords(changes);
+    await repository.replaceSecrets(changes);
   } catch (error) {
     rmSync(nextFile, { force: true });
     throw error;

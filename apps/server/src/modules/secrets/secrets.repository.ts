@@ -1,57 +1,92 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { proxyConfigurations } from '../../db/schema';
+import { proxyConfigurations, users } from '../../db/schema';
+import { secretAad } from '../../lib/secrets';
+
+/** Where an encrypted value lives: an SSH password, or an account's two-factor secret. */
+export type TSecretKind = 'proxy' | 'user';
 
 /** One encrypted value as stored, with what names it (its row id is its additional data). */
 export interface TStoredSecret {
+  kind: TSecretKind;
   id: string;
-  domain: string;
+  /** For messages: the configuration's domain or the account's username. */
+  label: string;
   stored: string;
+}
+
+/** The additional data each value was encrypted with: its row and column. */
+export function storedSecretAad(secret: Pick<TStoredSecret, 'kind' | 'id'>): string {
+  return secret.kind === 'proxy'
+    ? secretAad('proxy', secret.id, 'sshPassword')
+    : secretAad('user', secret.id, 'totpSecret');
 }
 
 export class SecretChangedDuringRotationError extends Error {
   constructor(readonly id: string) {
-    super(`The secret of configuration ${id} changed while the key was being rotated.`);
+    super(`The secret of ${id} changed while the key was being rotated.`);
     this.name = 'SecretChangedDuringRotationError';
   }
 }
 
 export type TSecretsRepository = ReturnType<typeof createSecretsRepository>;
 
-/** Every column that holds a secret encrypted with the key file: today, the SSH passwords. */
+export interface TSecretChange {
+  kind: TSecretKind;
+  id: string;
+  previous: string;
+  next: string;
+}
+
+/**
+ * Every column that holds a secret encrypted with the key file: the SSH passwords of the
+ * configurations and the two-factor secrets of the accounts.
+ */
 export function createSecretsRepository(db: TDb) {
   return {
-    async listProxyPasswords(): Promise<TStoredSecret[]> {
-      const rows = await db
+    async listSecrets(): Promise<TStoredSecret[]> {
+      const proxies = await db
         .select({
           id: proxyConfigurations.id,
-          domain: proxyConfigurations.domain,
+          label: proxyConfigurations.domain,
           stored: proxyConfigurations.sshPasswordEnc,
         })
         .from(proxyConfigurations)
         .where(isNotNull(proxyConfigurations.sshPasswordEnc));
-      return rows.map((r) => ({ id: r.id, domain: r.domain, stored: r.stored! }));
+      const accounts = await db
+        .select({ id: users.id, label: users.username, stored: users.totpSecretEnc })
+        .from(users)
+        .where(isNotNull(users.totpSecretEnc));
+      return [
+        ...proxies.map((r) => ({ kind: 'proxy' as const, ...r, stored: r.stored! })),
+        ...accounts.map((r) => ({ kind: 'user' as const, ...r, stored: r.stored! })),
+      ];
     },
 
     /**
      * Replaces every value in one transaction, each only if it still holds what was read: all
      * rows move to the new key or none do.
      */
-    async replaceProxyPasswords(
-      changes: { id: string; previous: string; next: string }[],
-    ): Promise<void> {
+    async replaceSecrets(changes: TSecretChange[]): Promise<void> {
       await db.transaction(async (tx) => {
         for (const change of changes) {
-          const updated = await tx
-            .update(proxyConfigurations)
-            .set({ sshPasswordEnc: change.next })
-            .where(
-              and(
-                eq(proxyConfigurations.id, change.id),
-                eq(proxyConfigurations.sshPasswordEnc, change.previous),
-              ),
-            )
-            .returning({ id: proxyConfigurations.id });
+          const updated =
+            change.kind === 'proxy'
+              ? await tx
+                  .update(proxyConfigurations)
+                  .set({ sshPasswordEnc: change.next })
+                  .where(
+                    and(
+                      eq(proxyConfigurations.id, change.id),
+                      eq(proxyConfigurations.sshPasswordEnc, change.previous),
+                    ),
+                  )
+                  .returning({ id: proxyConfigurations.id })
+              : await tx
+                  .update(users)
+                  .set({ totpSecretEnc: change.next })
+                  .where(and(eq(users.id, change.id), eq(users.totpSecretEnc, change.previous)))
+                  .returning({ id: users.id });
           if (updated.length !== 1) throw new SecretChangedDuringRotationError(change.id);
         }
       });

@@ -45,6 +45,16 @@ export function createSessionsRepository(db: TDb) {
       return rows.length > 0;
     },
 
+    /** The user's live sessions, with their data and expiry (the settings page's list). */
+    async listForUser(
+      userId: string,
+    ): Promise<{ sid: string; sess: Record<string, unknown>; expire: Date }[]> {
+      return db
+        .select({ sid: session.sid, sess: session.sess, expire: session.expire })
+        .from(session)
+        .where(and(sql`${session.sess}->>'userId' = ${userId}`, gt(session.expire, new Date())));
+    },
+
     /** Signs the user out everywhere (a password reset); returns how many sessions ended. */
     async removeForUser(userId: string): Promise<number> {
       const deleted = await db

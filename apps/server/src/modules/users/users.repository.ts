@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { type TUserRow, users } from '../../db/schema';
 
@@ -33,6 +33,21 @@ function uniqueViolationOf(error: unknown): TUniqueViolation | undefined {
   return undefined;
 }
 
+/** What an update may change; every write goes through here so the by-id cache forgets the row. */
+export type TUserChanges = Partial<
+  Pick<
+    TUserRow,
+    | 'role'
+    | 'passwordHash'
+    | 'email'
+    | 'firstName'
+    | 'lastName'
+    | 'totpSecretEnc'
+    | 'totpEnabledAt'
+    | 'totpLastStep'
+  >
+>;
+
 export interface TUsersRepositoryOptions {
   /**
    * Remember rows by id (every signed-in request loads its user). Only correct when this process
@@ -50,6 +65,17 @@ export function createUsersRepository(db: TDb, options: TUsersRepositoryOptions 
   // Bumped before and after every write: a read that overlapped a write (and may hold the row as
   // it was) is not cached, so a demoted admin never stays admin in this process.
   let writes = 0;
+
+  async function writing<T>(id: string, work: () => Promise<T>): Promise<T> {
+    writes += 1;
+    byId?.delete(id);
+    try {
+      return await work();
+    } finally {
+      writes += 1;
+      byId?.delete(id);
+    }
+  }
 
   return {
     async findById(id: string): Promise<TUserRow | undefined> {
@@ -96,23 +122,43 @@ export function createUsersRepository(db: TDb, options: TUsersRepositoryOptions 
       }
     },
 
-    async update(
-      id: string,
-      changes: Partial<Pick<TUserRow, 'role' | 'passwordHash'>>,
-    ): Promise<TUserRow | undefined> {
-      writes += 1;
-      byId?.delete(id);
-      try {
+    async update(id: string, changes: TUserChanges): Promise<TUserRow | undefined> {
+      return writing(id, async () => {
+        try {
+          const rows = await db
+            .update(users)
+            .set({
+              ...changes,
+              ...(changes.email === undefined ? {} : { email: changes.email.toLowerCase() }),
+              updatedAt: new Date(),
+            })
+            .where(eq(users.id, id))
+            .returning();
+          return rows[0];
+        } catch (error) {
+          const field = uniqueViolationOf(error);
+          if (field) throw new UniqueViolationError(field);
+          throw error;
+        }
+      });
+    },
+
+    /**
+     * Records `step` as the last accepted two-factor step, only if it is later than the one
+     * recorded: false means this code (or a later one) was already used, so it is a replay. One
+     * conditional UPDATE, so two requests racing with the same code cannot both win.
+     */
+    async claimTotpStep(id: string, step: number): Promise<boolean> {
+      return writing(id, async () => {
         const rows = await db
           .update(users)
-          .set({ ...changes, updatedAt: new Date() })
-          .where(eq(users.id, id))
-          .returning();
-        return rows[0];
-      } finally {
-        writes += 1;
-        byId?.delete(id);
-      }
+          .set({ totpLastStep: step })
+          .where(
+            and(eq(users.id, id), or(isNull(users.totpLastStep), lt(users.totpLastStep, step))),
+          )
+          .returning({ id: users.id });
+        return rows.length === 1;
+      });
     },
 
     async list(): Promise<TUserRow[]> {

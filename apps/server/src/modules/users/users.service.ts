@@ -2,8 +2,10 @@ import type { TPublicUser, TRole } from '@portico/shared/auth/schemas';
 import type { TUserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { hashPassword, verifyDummy, verifyPassword } from '../../lib/passwords';
+import { type TTwoFactorPolicy, twoFactorSetupPending } from '../two-factor/two-factor-policy';
 import {
   type TUniqueViolation,
+  type TUserChanges,
   type TUsersRepository,
   UniqueViolationError,
 } from './users.repository';
@@ -22,8 +24,11 @@ const TAKEN: Record<TUniqueViolation, string> = {
   email: 'email_taken',
 };
 
-/** The response shape of a user: never the password hash. */
-export function toPublicUser(row: TUserRow): TPublicUser {
+/**
+ * The response shape of a user: never the password hash nor anything of two-factor's secret.
+ * `policy` is PORTICO_REQUIRE_2FA, to say whether the account must set two-factor up first.
+ */
+export function toPublicUser(row: TUserRow, policy: TTwoFactorPolicy = 'off'): TPublicUser {
   return {
     id: row.id,
     username: row.username,
@@ -34,6 +39,8 @@ export function toPublicUser(row: TUserRow): TPublicUser {
     profileImageUrl: row.profileImageUrl,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    twoFactorEnabled: row.totpEnabledAt !== null,
+    twoFactorSetupRequired: twoFactorSetupPending(row, policy),
   };
 }
 
@@ -89,5 +96,29 @@ export function createUsersService(repository: TUsersRepository) {
       const user = await requireByUsername(username);
       return (await repository.update(user.id, { passwordHash: await hashPassword(password) }))!;
     },
+
+    requireByUsername,
+
+    /** Whether `password` is the account's current one (same argon2 check as signing in). */
+    checkPassword: (user: TUserRow, password: string) =>
+      verifyPassword(user.passwordHash, password),
+
+    async setPassword(id: string, password: string): Promise<TUserRow> {
+      return (await repository.update(id, { passwordHash: await hashPassword(password) }))!;
+    },
+
+    /** Any other change to the row (names, e-mail, two-factor columns); a taken e-mail is 409. */
+    async update(id: string, changes: TUserChanges): Promise<TUserRow> {
+      try {
+        const row = await repository.update(id, changes);
+        if (!row) throw new AppError('not_found', 404);
+        return row;
+      } catch (error) {
+        if (error instanceof UniqueViolationError) throw new AppError(TAKEN[error.field], 409);
+        throw error;
+      }
+    },
+
+    claimTotpStep: (id: string, step: number) => repository.claimTotpStep(id, step),
   };
 }

@@ -16,6 +16,8 @@ const user: TPublicUser = {
   profileImageUrl: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  twoFactorEnabled: false,
+  twoFactorSetupRequired: false,
 };
 
 function inRouter(ui: React.ReactElement) {

@@ -14,6 +14,8 @@ const user: TPublicUser = {
   profileImageUrl: null,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
+  twoFactorEnabled: false,
+  twoFactorSetupRequired: false,
 };
 
 describe('home page (spec §2)', () => {

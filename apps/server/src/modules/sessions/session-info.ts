@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface Session {
+    /** When and from where this session signed in, for the settings page's session list. */
+    signedInAt?: string;
+    ip?: string;
+    userAgent?: string;
+    /**
+     * The password was right and the account has two-factor on: who is signing in and since
+     * when (ms). No userId yet, so nothing but the second step accepts this session.
+     */
+    twoFactorPending?: { userId: string; since: number };
+  }
+}
+
+/**
+ * Starts a fresh session for the user: a new id, so a session fixed before sign-in is useless;
+ * what the session list shows is recorded with it.
+ */
+export async function startSession(request: FastifyRequest, userId: string): Promise<void> {
+  await request.session.regenerate();
+  request.session.userId = userId;
+  request.session.signedInAt = new Date().toISOString();
+  request.session.ip = request.ip;
+  request.session.userAgent = request.headers['user-agent']?.slice(0, 512);
+}
+
+/** How a session is named to its owner: a digest of its id, never the id (half of the cookie). */
+export function sessionPublicId(sid: string): string {
+  return createHash('sha256').update(`session:${sid}`).digest('hex').slice(0, 32);
+}
+
+/** request.sessionStore.destroy as a promise: the store forgets any copy it keeps in memory. */
+export function destroyStoredSession(request: FastifyRequest, sid: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    request.sessionStore.destroy(sid, (error?: unknown) => (error ? reject(error) : resolve()));
+  });
+}

@@ -1,0 +1,51 @@
+import { ZApiToken, ZCreatedToken, ZCreateTokenInput } from '@portico/shared/auth/account';
+import { ZIdParams } from '@portico/shared/proxy/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ACCOUNT_ERRORS, ACCOUNT_TAGS } from '../account/account.routes';
+import type { TTokensService } from './tokens.service';
+
+/** Tokens are managed from a browser session only: a token cannot mint or list tokens. */
+export async function tokensRoutes(app: FastifyInstance, options: { tokens: TTokensService }) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { tokens } = options;
+  const common = { config: { sessionOnly: true }, preHandler: app.requireUser };
+  const tags = ACCOUNT_TAGS;
+
+  r.get(
+    '/api/account/tokens',
+    { schema: { tags, response: { 200: z.array(ZApiToken), ...ACCOUNT_ERRORS } }, ...common },
+    async (request) => tokens.list(request.user!),
+  );
+
+  r.post(
+    '/api/account/tokens',
+    {
+      schema: {
+        tags,
+        body: ZCreateTokenInput,
+        response: { 201: ZCreatedToken, ...ACCOUNT_ERRORS },
+      },
+      ...common,
+    },
+    async (request, reply) =>
+      reply.code(201).send(await tokens.create(request.user!, request.body)),
+  );
+
+  r.delete(
+    '/api/account/tokens/:id',
+    {
+      schema: {
+        tags,
+        params: ZIdParams,
+        response: { 200: z.object({ success: z.literal(true) }), ...ACCOUNT_ERRORS },
+      },
+      ...common,
+    },
+    async (request) => {
+      await tokens.revoke(request.user!, request.params.id);
+      return { success: true as const };
+    },
+  );
+}

@@ -1,0 +1,111 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  API_TOKEN_PREFIX,
+  type TApiToken,
+  type TCreatedToken,
+  type TCreateTokenInput,
+  type TTokenScope,
+} from '@portico/shared/auth/account';
+import type { TApiTokenRow, TUserRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { accountAudit } from '../account/account-audit';
+import type { TAuditService } from '../audit/audit.service';
+import type { TTokensRepository } from './tokens.repository';
+
+export type TTokensService = ReturnType<typeof createTokensService>;
+
+/** What a request authenticated by a token carries. */
+export interface TTokenCaller {
+  id: string;
+  userId: string;
+  scope: TTokenScope;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** "Last used" is written at most this often per token, not on every request. */
+const TOUCH_EVERY_MS = 60_000;
+// ptk_ and 43 base64url characters: 256 random bits.
+const TOKEN_SHAPE = /^ptk_[A-Za-z0-9_-]{43}$/;
+
+/** SHA-256: a 256-bit random token cannot be guessed from its hash, so no slow hash is needed. */
+export function tokenHash(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function toView(row: TApiTokenRow): TApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    scope: row.scope,
+    hint: row.hint,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+  };
+}
+
+export function createTokensService(deps: {
+  repository: TTokensRepository;
+  audit: TAuditService;
+  now?: () => number;
+}) {
+  const now = deps.now ?? Date.now;
+  const lastTouch = new Map<string, number>();
+
+  return {
+    /** The answer is the only place the token ever appears; the database keeps its hash. */
+    async create(user: TUserRow, input: TCreateTokenInput): Promise<TCreatedToken> {
+      const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+      const expiresAt =
+        input.expiresInDays === null ? null : new Date(now() + input.expiresInDays * DAY_MS);
+      const row = await deps.repository.insert({
+        userId: user.id,
+        name: input.name,
+        scope: input.scope,
+        tokenHash: tokenHash(token),
+        hint: token.slice(0, API_TOKEN_PREFIX.length + 4),
+        expiresAt,
+      });
+      await accountAudit(deps.audit, user, 'account.token_create', {
+        changes: [
+          { field: 'tokenName', before: null, after: row.name },
+          { field: 'tokenScope', before: null, after: row.scope },
+          { field: 'tokenExpiresAt', before: null, after: row.expiresAt?.toISOString() ?? null },
+        ],
+      });
+      return { ...toView(row), token };
+    },
+
+    async list(user: TUserRow): Promise<TApiToken[]> {
+      return (await deps.repository.listForUser(user.id)).map(toView);
+    },
+
+    /** Deleted at once: the next request with it is refused. */
+    async revoke(user: TUserRow, id: string): Promise<void> {
+      const row = await deps.repository.remove(user.id, id);
+      if (!row) throw new AppError('not_found', 404);
+      lastTouch.delete(row.id);
+      await accountAudit(deps.audit, user, 'account.token_revoke', {
+        changes: [{ field: 'tokenName', before: row.name, after: null }],
+      });
+    },
+
+    /** The token's caller, or null: unknown, revoked (deleted) or expired. Never cached. */
+    async authenticate(token: string): Promise<TTokenCaller | null> {
+      if (!TOKEN_SHAPE.test(token)) return null;
+      const row = await deps.repository.findByHash(tokenHash(token));
+      if (!row) return null;
+      if (row.expiresAt && row.expiresAt.getTime() <= now()) return null;
+      return { id: row.id, userId: row.userId, scope: row.scope };
+    },
+
+    /** Records a use, at most once a minute per token (a write per request would be waste). */
+    async markUsed(id: string): Promise<void> {
+      const at = now();
+      if (at - (lastTouch.get(id) ?? 0) < TOUCH_EVERY_MS) return;
+      if (lastTouch.size > 10_000) lastTouch.clear();
+      lastTouch.set(id, at);
+      await deps.repository.touch(id, new Date(at));
+    },
+  };
+}

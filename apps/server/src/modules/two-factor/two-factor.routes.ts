@@ -1,0 +1,91 @@
+import {
+  ZReauthInput,
+  ZRecoveryCodes,
+  ZTwoFactorConfirmInput,
+  ZTwoFactorSetup,
+  ZTwoFactorStatus,
+} from '@portico/shared/auth/account';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TEndpointLimits } from '../../plugins/rate-limit';
+import { ACCOUNT_ERRORS, ACCOUNT_TAGS, reauthLimit } from '../account/account.routes';
+import type { TTwoFactorService } from './two-factor.service';
+
+export async function twoFactorRoutes(
+  app: FastifyInstance,
+  options: { twoFactor: TTwoFactorService; reauth: TEndpointLimits },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { twoFactor } = options;
+  const tags = ACCOUNT_TAGS;
+  // Status, setup and confirmation stay open to an account PORTICO_REQUIRE_2FA holds.
+  const setupConfig = { sessionOnly: true, beforeTwoFactorSetup: true };
+  const config = { sessionOnly: true };
+  const checked = [app.requireUser, reauthLimit(app, options.reauth)];
+
+  r.get(
+    '/api/account/two-factor',
+    {
+      schema: { tags, response: { 200: ZTwoFactorStatus, ...ACCOUNT_ERRORS } },
+      config: setupConfig,
+      preHandler: app.requireUser,
+    },
+    async (request) => twoFactor.status(request.user!),
+  );
+
+  r.post(
+    '/api/account/two-factor/setup',
+    {
+      schema: { tags, response: { 200: ZTwoFactorSetup, ...ACCOUNT_ERRORS } },
+      config: setupConfig,
+      preHandler: app.requireUser,
+    },
+    async (request) => twoFactor.beginSetup(request.user!),
+  );
+
+  r.post(
+    '/api/account/two-factor/confirm',
+    {
+      schema: {
+        tags,
+        body: ZTwoFactorConfirmInput,
+        response: { 200: ZRecoveryCodes, ...ACCOUNT_ERRORS },
+      },
+      config: setupConfig,
+      preHandler: checked,
+    },
+    async (request) => ({
+      recoveryCodes: await twoFactor.confirmSetup(request.user!, request.body.code),
+    }),
+  );
+
+  r.post(
+    '/api/account/two-factor/disable',
+    {
+      schema: {
+        tags,
+        body: ZReauthInput,
+        response: { 200: z.object({ success: z.literal(true) }), ...ACCOUNT_ERRORS },
+      },
+      config,
+      preHandler: checked,
+    },
+    async (request) => {
+      await twoFactor.disable(request.user!, request.body);
+      return { success: true as const };
+    },
+  );
+
+  r.post(
+    '/api/account/two-factor/recovery-codes',
+    {
+      schema: { tags, body: ZReauthInput, response: { 200: ZRecoveryCodes, ...ACCOUNT_ERRORS } },
+      config,
+      preHandler: checked,
+    },
+    async (request) => ({
+      recoveryCodes: await twoFactor.regenerateRecoveryCodes(request.user!, request.body),
+    }),
+  );
+}

@@ -1,0 +1,199 @@
+import type { TReauthInput, TTwoFactorSetup, TTwoFactorStatus } from '@portico/shared/auth/account';
+import encodeQR from 'qr';
+import type { TUserRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import {
+  openSecretBox,
+  SecretDecryptError,
+  SecretKeyError,
+  secretAad,
+  type TSecretBox,
+} from '../../lib/secrets';
+import { matchTotp, newTotpSecret, otpauthUrl } from '../../lib/totp';
+import { accountAudit } from '../account/account-audit';
+import type { TAuditService } from '../audit/audit.service';
+import type { TUsersService } from '../users/users.service';
+import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './recovery-codes';
+import type { TRecoveryCodesRepository } from './recovery-codes.repository';
+import { type TTwoFactorPolicy, twoFactorRequired } from './two-factor-policy';
+
+export type TTwoFactorService = ReturnType<typeof createTwoFactorService>;
+
+export interface TTwoFactorDeps {
+  users: TUsersService;
+  recoveryCodes: TRecoveryCodesRepository;
+  audit: TAuditService;
+  /** The key file that also encrypts SSH passwords (lib/secrets.ts). */
+  secretKeyFile: string;
+  policy: TTwoFactorPolicy;
+  now?: () => number;
+}
+
+/** Which proof a second factor was: an authenticator code or a recovery code. */
+export type TSecondFactor = 'totp' | 'recovery';
+
+export const totpAad = (userId: string) => secretAad('user', userId, 'totpSecret');
+
+export function createTwoFactorService(deps: TTwoFactorDeps) {
+  const now = deps.now ?? Date.now;
+  let box: TSecretBox | undefined;
+
+  // Read on first use and again after a failure, like the SSH passwords' box: a key file
+  // restored while Portico runs is picked up.
+  function secretBox(): TSecretBox {
+    if (box) return box;
+    try {
+      box = openSecretBox(deps.secretKeyFile);
+      return box;
+    } catch (error) {
+      if (error instanceof SecretKeyError) throw new AppError('two_factor_secret_unreadable', 500);
+      throw error;
+    }
+  }
+
+  function secretOf(user: TUserRow): string {
+    try {
+      return secretBox().decrypt(user.totpSecretEnc!, totpAad(user.id));
+    } catch (error) {
+      if (error instanceof SecretDecryptError) {
+        throw new AppError('two_factor_secret_unreadable', 500);
+      }
+      throw error;
+    }
+  }
+
+  /** The row as stored now: two-factor decisions never rest on a copy a request carried. */
+  async function fresh(user: TUserRow): Promise<TUserRow> {
+    const row = await deps.users.findById(user.id);
+    if (!row) throw new AppError('unauthenticated', 401);
+    return row;
+  }
+
+  async function issueRecoveryCodes(user: TUserRow): Promise<string[]> {
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await deps.recoveryCodes.replace(
+      user.id,
+      codes.map((code) => recoveryCodeHash(user.id, code)),
+    );
+    return codes;
+  }
+
+  /**
+   * Checks an authenticator code (each time step accepted once: a replayed code fails) or an
+   * unused recovery code (used up by this call). Null when neither.
+   */
+  async function check(user: TUserRow, code: string): Promise<TSecondFactor | null> {
+    if (user.totpEnabledAt === null || !user.totpSecretEnc) return null;
+    if (/^\d{6}$/.test(code)) {
+      const step = matchTotp(secretOf(user), code, now());
+      if (step === null) return null;
+      return (await deps.users.claimTotpStep(user.id, step)) ? 'totp' : null;
+    }
+    return (await deps.recoveryCodes.use(user.id, recoveryCodeHash(user.id, code)))
+      ? 'recovery'
+      : null;
+  }
+
+  /** A code or the password, as turning two-factor off and new recovery codes ask for. */
+  async function reauthenticate(user: TUserRow, input: TReauthInput): Promise<void> {
+    if (input.code !== undefined) {
+      if (!(await check(user, input.code))) throw new AppError('two_factor_invalid', 400);
+      return;
+    }
+    if (!(await deps.users.checkPassword(user, input.password ?? ''))) {
+      throw new AppError('wrong_password', 400);
+    }
+  }
+
+  async function requireEnabled(user: TUserRow): Promise<TUserRow> {
+    const row = await fresh(user);
+    if (row.totpEnabledAt === null) throw new AppError('two_factor_off', 409);
+    return row;
+  }
+
+  return {
+    check: async (user: TUserRow, code: string) => check(await fresh(user), code),
+
+    async status(user: TUserRow): Promise<TTwoFactorStatus> {
+      const row = await fresh(user);
+      return {
+        enabled: row.totpEnabledAt !== null,
+        enabledAt: row.totpEnabledAt?.toISOString() ?? null,
+        recoveryCodesLeft:
+          row.totpEnabledAt === null ? 0 : await deps.recoveryCodes.countUnused(row.id),
+        required: twoFactorRequired(row, deps.policy),
+      };
+    },
+
+    /**
+     * A new secret, kept (encrypted) but not in force until a first code confirms it. This answer
+     * is the only one that ever carries the secret; starting again replaces it.
+     */
+    async beginSetup(user: TUserRow): Promise<TTwoFactorSetup> {
+      const row = await fresh(user);
+      if (row.totpEnabledAt !== null) throw new AppError('two_factor_on', 409);
+      const secret = newTotpSecret();
+      await deps.users.update(row.id, {
+        totpSecretEnc: secretBox().encrypt(secret, totpAad(row.id)),
+        totpLastStep: null,
+      });
+      const url = otpauthUrl(secret, row.username);
+      const svg = encodeQR(url, 'svg', { ecc: 'medium', border: 2 });
+      return {
+        secret,
+        otpauthUrl: url,
+        qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+      };
+    },
+
+    /** The first code proves the app holds the secret: two-factor is on, ten codes are issued. */
+    async confirmSetup(user: TUserRow, code: string): Promise<string[]> {
+      const row = await fresh(user);
+      if (row.totpEnabledAt !== null) throw new AppError('two_factor_on', 409);
+      if (!row.totpSecretEnc) throw new AppError('two_factor_not_started', 409);
+      const step = matchTotp(secretOf(row), code, now());
+      if (step === null || !(await deps.users.claimTotpStep(row.id, step))) {
+        throw new AppError('two_factor_invalid', 400);
+      }
+      const enabled = await deps.users.update(row.id, { totpEnabledAt: new Date(now()) });
+      const codes = await issueRecoveryCodes(enabled);
+      await accountAudit(deps.audit, row, 'account.two_factor_on');
+      return codes;
+    },
+
+    async disable(user: TUserRow, input: TReauthInput): Promise<void> {
+      const row = await requireEnabled(user);
+      await reauthenticate(row, input);
+      await deps.users.update(row.id, {
+        totpSecretEnc: null,
+        totpEnabledAt: null,
+        totpLastStep: null,
+      });
+      await deps.recoveryCodes.removeAll(row.id);
+      await accountAudit(deps.audit, row, 'account.two_factor_off', {
+        changes: [{ field: 'proof', before: null, after: input.code ? 'code' : 'password' }],
+      });
+    },
+
+    async regenerateRecoveryCodes(user: TUserRow, input: TReauthInput): Promise<string[]> {
+      const row = await requireEnabled(user);
+      await reauthenticate(row, input);
+      const codes = await issueRecoveryCodes(row);
+      await accountAudit(deps.audit, row, 'account.recovery_codes_new');
+      return codes;
+    },
+
+    /** `portico user reset-2fa`: for an account whose owner lost the authenticator and codes. */
+    async reset(username: string): Promise<{ user: TUserRow; wasOn: boolean }> {
+      const row = await deps.users.requireByUsername(username);
+      await deps.users.update(row.id, {
+        totpSecretEnc: null,
+        totpEnabledAt: null,
+        totpLastStep: null,
+      });
+      await deps.recoveryCodes.removeAll(row.id);
+      await accountAudit(deps.audit, null, 'account.two_factor_reset', { target: row });
+      return { user: row, wasOn: row.totpEnabledAt !== null };
+    },
+  };
+}
