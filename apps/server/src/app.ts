@@ -61,6 +61,8 @@ export interface TAppOptions {
   deploy?: TDeployOptions;
   /** Probe destination servers every minute (pg-boss cron); off in tests unless asked for. */
   destinationProbe?: boolean;
+  /** The time two-factor codes and token expiry are judged by; tests move it. Date.now. */
+  clock?: () => number;
   /** Told of every route as it is added (the authorization matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -117,7 +119,11 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const auth = createAuthService(users, { registration: options.config.registration });
   const rateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits };
   const audit = createAuditService(createAuditRepository(db));
-  const tokens = createTokensService({ repository: createTokensRepository(db), audit });
+  const tokens = createTokensService({
+    repository: createTokensRepository(db),
+    audit,
+    now: options.clock,
+  });
   const twoFactorPolicy = options.config.require2fa ?? 'off';
   const sessionEnds = createSessionEnds();
 
@@ -134,6 +140,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     audit,
     secretKeyFile,
     policy: twoFactorPolicy,
+    now: options.clock,
   });
 
   // Order matters: hooks run in registration order (headers, session, then the CSRF check).

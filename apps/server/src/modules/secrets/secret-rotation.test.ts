@@ -14,6 +14,7 @@ import {
 import { createTestApp, type TTestApp } from '../../test-support/test-app';
 import { testDatabaseKinds } from '../../test-support/test-database';
 import { createProxy, SSH_PASSWORD, signedInClient } from '../proxies/proxies-test-helpers';
+import { testClock, turnOnTwoFactor } from '../two-factor/two-factor-test-helpers';
 import { rotateSecretKey, SecretRotationError } from './secret-rotation';
 import { createSecretsRepository, storedSecretAad } from './secrets.repository';
 
@@ -57,6 +58,25 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
       expect(() => readsWith(oldKey, row)).toThrow();
       expect(['another-Password-2', SSH_PASSWORD]).toContain(readsWith(newKey, row));
     }
+  });
+
+  it('re-encrypts the two-factor secrets with the SSH passwords, in the same transaction', async () => {
+    const { client } = await signedInClient(t);
+    const { secret } = await turnOnTwoFactor(client, testClock(Date.now() - 30_000));
+    const repository = createSecretsRepository(t.database.db);
+    const oldKey = readFileSync(keyFile);
+    const before = (await repository.listSecrets()).filter((s) => s.kind === 'user');
+    expect(before).toHaveLength(1);
+    expect(decryptSecret(oldKey, before[0]!.stored, storedSecretAad(before[0]!))).toBe(secret);
+
+    const result = await rotateSecretKey(keyFile, repository);
+    const newKey = readFileSync(keyFile);
+    const after = await repository.listSecrets();
+    expect(result.rotated).toBe(after.length);
+    const [totp] = after.filter((s) => s.kind === 'user');
+    expect(totp!.stored).not.toBe(before[0]!.stored);
+    expect(decryptSecret(newKey, totp!.stored, storedSecretAad(totp!))).toBe(secret);
+    expect(() => decryptSecret(oldKey, totp!.stored, storedSecretAad(totp!))).toThrow();
   });
 
   it('finishes a rotation cut between the database switch and the key file swap', async () => {
