@@ -10,6 +10,8 @@ import { HomePage } from '@/features/home/components/home-page';
 import { EditProxyDialog } from '@/features/proxies/components/edit-proxy-dialog';
 import { ProxyDetailsPage } from '@/features/proxies/components/proxy-details-page';
 import { ProxyList } from '@/features/proxies/components/proxy-list';
+import { SettingsPage } from '@/features/settings/components/settings-page';
+import { TwoFactorRequiredPage } from '@/features/settings/components/two-factor-required-page';
 import { ProxyWizardPage } from '@/features/wizard/components/proxy-wizard-page';
 import { AppLayout, PublicLayout } from './layout';
 import { NotFound } from './routes/not-found';
@@ -30,6 +32,15 @@ export function AppRouter() {
           </PublicLayout>
         </Route>
       </Switch>
+    );
+  }
+
+  // PORTICO_REQUIRE_2FA holds this account: the server refuses all else until it is set up.
+  if (user.twoFactorSetupRequired) {
+    return (
+      <AppLayout user={user}>
+        <TwoFactorRequiredPage user={user} />
+      </AppLayout>
     );
   }
 
@@ -56,6 +67,9 @@ export function AppRouter() {
         </Route>
         <Route path="/proxy-details/:id">{({ id }) => <ProxyDetailsPage key={id} id={id} />}</Route>
         <Route path="/proxy-wizard" component={ProxyWizardPage} />
+        <Route path="/settings">
+          <SettingsPage user={user} />
+        </Route>
         {admin ? <Route path={ADMIN_ROUTES.audit} component={AuditPage} /> : null}
         {admin ? (
           <Route path={ADMIN_ROUTES.users}>

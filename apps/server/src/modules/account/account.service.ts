@@ -41,7 +41,7 @@ export function createAccountService(deps: {
       if (email === user.email) return user;
       const row = await deps.users.update(user.id, { email });
       await accountAudit(deps.audit, user, 'account.email', {
-        changes: [{ field: 'email', before: user.email, after: row.email }],
+        changes: [{ field: 'accountEmail', before: user.email, after: row.email }],
       });
       return row;
     },

@@ -1,9 +1,15 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
-import { ArrowLeftIcon, LogOutIcon } from 'lucide-react';
+import { ArrowLeftIcon, ChevronDownIcon, LogOutIcon, SettingsIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
 import { Spinner } from '@/components/ui/spinner';
 import { httpUrlOrUndefined } from '@/lib/safe-url';
 import { initials } from '@/lib/utils';
@@ -47,6 +53,33 @@ function UserSummary({ user }: { user: TPublicUser }) {
   );
 }
 
+/** The user, as the trigger of their menu: the account's settings live behind it. */
+function UserMenu({ user }: { user: TPublicUser }) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <button
+          type="button"
+          className="flex min-w-0 items-center gap-1 rounded-md p-1 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          aria-label={t('header.menu', { username: user.username })}
+          data-testid="user-menu"
+        >
+          <UserSummary user={user} />
+          <ChevronDownIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+        </button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuItem onSelect={() => navigate('/settings')} data-testid="menu-settings">
+          <SettingsIcon aria-hidden="true" />
+          {t('header.settings')}
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}
+
 export function Header({ user, onLogout, loggingOut = false, back, homeHref = '/' }: THeaderProps) {
   const { t } = useTranslation();
   return (
@@ -71,7 +104,7 @@ export function Header({ user, onLogout, loggingOut = false, back, homeHref = '/
           <LanguageSwitcher />
           {user ? (
             <>
-              <UserSummary user={user} />
+              <UserMenu user={user} />
               <Button
                 variant="outline"
                 size="sm"

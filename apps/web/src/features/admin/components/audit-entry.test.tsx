@@ -108,4 +108,29 @@ describe('audit entry', () => {
       'somethingNew: 1 2',
     ]);
   });
+
+  it.each([
+    ['en', 'created an API token for', 'Token access: (empty) read only'],
+    ['es', 'creó un token de API de', 'Acceso del token: (vacío) solo lectura'],
+  ] as const)('%s: account actions (issue 16) read in words', async (lang, action, change) => {
+    await renderWithProviders(
+      <ol>
+        <AuditEntry
+          entry={{
+            ...entry,
+            action: 'account.token_create',
+            targetType: 'user',
+            changes: [{ field: 'tokenScope', before: null, after: 'read' }],
+          }}
+          targetName="ana"
+        />
+      </ol>,
+      { lang },
+    );
+    expect(screen.getByTestId('audit-action').textContent).toBe(action);
+    expect(screen.getByTestId('audit-target').textContent).toBe(
+      `${lang === 'en' ? 'user' : 'el usuario'} ana`,
+    );
+    expect(screen.getByTestId('audit-change').textContent?.replace(/\s+/g, ' ')).toBe(change);
+  });
 });

@@ -18,7 +18,23 @@ const KNOWN_ACTIONS = new Set([
   'destination_create',
   'destination_update',
   'destination_delete',
+  // One's own account (issue 16): the settings page, the sign-in, the command line.
+  'account_profile',
+  'account_email',
+  'account_password',
+  'account_two_factor_on',
+  'account_two_factor_off',
+  'account_two_factor_reset',
+  'account_recovery_codes_new',
+  'account_recovery_code_used',
+  'account_token_create',
+  'account_token_revoke',
+  'account_session_end',
+  'account_sessions_end_others',
 ]);
+
+// Fields whose stored values are words of a fixed set, shown in the reader's language.
+const WORDED_VALUES = new Set(['tokenScope', 'proof']);
 
 /** The action in plain words, e.g. "proxy.admin_edit" → "edited as admin" / "editó como administrador". */
 export function auditActionText(action: string, t: TFunction): string {
@@ -42,6 +58,9 @@ export function auditValueText(value: unknown, t: TFunction, field?: string): st
   if (typeof value === 'string' && (field === 'role' || field === 'status')) {
     const key = field === 'role' ? `admin.users.roles.${value}` : `proxies.status.${value}`;
     return t(key, { defaultValue: value });
+  }
+  if (typeof value === 'string' && field && WORDED_VALUES.has(field)) {
+    return t(`admin.audit.values.${field}.${value}`, { defaultValue: value });
   }
   if (typeof value === 'boolean') return value ? t('admin.common.yes') : t('admin.common.no');
   if (typeof value === 'string' || typeof value === 'number') return String(value);

@@ -1,20 +1,33 @@
+import type { TLoginResponse, TLoginTwoFactorInput } from '@portico/shared/auth/account';
 import type { TLoginInput, TPublicUser } from '@portico/shared/auth/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { userQueryKey } from './get-user';
 
 export function login(input: TLoginInput) {
-  return api.requestJson<{ user: TPublicUser }>('POST', '/api/login', input);
+  return api.requestJson<TLoginResponse>('POST', '/api/login', input);
 }
 
-/** Signs in; the session changed, so the CSRF token is dropped and the user refetched. */
-export function useLogin() {
+export function loginTwoFactor(input: TLoginTwoFactorInput) {
+  return api.requestJson<{ user: TPublicUser }>('POST', '/api/login/two-factor', input);
+}
+
+/**
+ * Either step of signing in; the session changed (a new one either way), so the CSRF token is
+ * dropped, and the user refetched once signed in.
+ */
+function useSignInStep<TInput, TResult>(send: (input: TInput) => Promise<TResult>) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: login,
-    onSuccess: async () => {
+    mutationFn: send,
+    onSuccess: async (result) => {
       api.resetCsrfToken();
-      await queryClient.invalidateQueries({ queryKey: userQueryKey });
+      if (result && typeof result === 'object' && 'user' in result) {
+        await queryClient.invalidateQueries({ queryKey: userQueryKey });
+      }
     },
   });
 }
+
+export const useLogin = () => useSignInStep(login);
+export const useLoginTwoFactor = () => useSignInStep(loginTwoFactor);

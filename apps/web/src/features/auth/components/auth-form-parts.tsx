@@ -12,18 +12,21 @@ type TAuthPrefix = 'landing.login' | 'landing.register';
  * The submit both landing forms share: call the API, toast success, or place the server's
  * field messages on their inputs and toast why it failed (spec §5 texts under `prefix`).
  */
-export function useAuthSubmit<T extends FieldValues>(options: {
+export function useAuthSubmit<T extends FieldValues, R>(options: {
   form: UseFormReturn<T>;
   prefix: TAuthPrefix;
-  send: (values: T) => Promise<unknown>;
+  send: (values: T) => Promise<R>;
   fields: readonly Path<T>[];
   fieldByCode?: Partial<Record<string, Path<T>>>;
+  /** Whether the answer means signed in (else a further step follows, without a toast). */
+  succeeded?: (result: R) => boolean;
 }) {
   const { t } = useTranslation();
-  const { form, prefix, send, fields, fieldByCode } = options;
+  const { form, prefix, send, fields, fieldByCode, succeeded } = options;
   return form.handleSubmit(async (values) => {
     try {
-      await send(values);
+      const result = await send(values);
+      if (succeeded && !succeeded(result)) return;
       toast({ title: t(`${prefix}.success`), description: t(`${prefix}.successDescription`) });
     } catch (error) {
       applyServerIssues(error, form.setError, fields, fieldByCode);

@@ -1,6 +1,7 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type TLoginInput, ZLoginInput } from '@portico/shared/auth/schemas';
 import { LogInIcon } from 'lucide-react';
+import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
@@ -9,10 +10,18 @@ import { PasswordInput } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useLogin } from '../api/login';
 import { AuthSubmitButton, useAuthSubmit } from './auth-form-parts';
+import { TwoFactorLoginForm } from './two-factor-login-form';
 
 const FIELDS = ['identifier', 'password'] as const;
 
+/** The password; when the account has two-factor on, then the code (a second form). */
 export function LoginForm() {
+  const [needsCode, setNeedsCode] = React.useState(false);
+  if (needsCode) return <TwoFactorLoginForm onBack={() => setNeedsCode(false)} />;
+  return <PasswordStep onNeedsCode={() => setNeedsCode(true)} />;
+}
+
+function PasswordStep({ onNeedsCode }: { onNeedsCode: () => void }) {
   const { t } = useTranslation();
   const loginMutation = useLogin();
   const form = useForm<TLoginInput>({
@@ -27,6 +36,14 @@ export function LoginForm() {
     prefix: 'landing.login',
     send: (values) => loginMutation.mutateAsync(values),
     fields: FIELDS,
+    // Right password, and a code is needed: no "welcome" yet, the code form instead.
+    succeeded: (result) => {
+      if ('twoFactorRequired' in result) {
+        onNeedsCode();
+        return false;
+      }
+      return true;
+    },
   });
 
   const pending = loginMutation.isPending;

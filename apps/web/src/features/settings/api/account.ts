@@ -1,0 +1,111 @@
+import type {
+  TApiToken,
+  TCreatedToken,
+  TCreateTokenInput,
+  TEmailChangeInput,
+  TPasswordChangeInput,
+  TProfileInput,
+  TReauthInput,
+  TRecoveryCodes,
+  TSessionInfo,
+  TTwoFactorSetup,
+  TTwoFactorStatus,
+} from '@portico/shared/auth/account';
+import type { TPublicUser } from '@portico/shared/auth/schemas';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { sessionQueryKey } from '@/lib/query-keys';
+
+// The settings page's calls (issue 16). Query keys are the URLs, as the generic query function
+// joins them.
+export const settingsKeys = {
+  twoFactor: ['/api/account/two-factor'] as const,
+  tokens: ['/api/account/tokens'] as const,
+  sessions: ['/api/account/sessions'] as const,
+};
+
+const read = <T>(queryKey: readonly string[]) =>
+  queryOptions({ queryKey, queryFn: api.getQueryFn<T>({ on401: 'throw' }) });
+
+export const useTwoFactorStatus = () => useQuery(read<TTwoFactorStatus>(settingsKeys.twoFactor));
+export const useTokens = () => useQuery(read<TApiToken[]>(settingsKeys.tokens));
+export const useSessions = () => useQuery(read<TSessionInfo[]>(settingsKeys.sessions));
+
+/** A write whose answer is the account: the header and every screen see the change at once. */
+function useUserWrite<T>(url: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: T) => api.requestJson<TPublicUser>('PUT', url, input),
+    onSuccess: (user) => queryClient.setQueryData(sessionQueryKey, user),
+  });
+}
+
+export const useSaveProfile = () => useUserWrite<TProfileInput>('/api/account/profile');
+export const useChangeEmail = () => useUserWrite<TEmailChangeInput>('/api/account/email');
+
+export function useChangePassword() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TPasswordChangeInput) =>
+      api.requestJson<{ endedSessions: number }>('PUT', '/api/account/password', input),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.sessions }),
+  });
+}
+
+/**
+ * Two-factor changes the status and the account (twoFactorEnabled, twoFactorSetupRequired).
+ * The confirmation leaves the account to `useRefreshUser` once the recovery codes are kept: a
+ * refreshed account would let the app replace the required-setup screen that shows them.
+ */
+function useTwoFactorWrite<TInput, TResult>(url: string, refreshUser = true) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TInput) => api.requestJson<TResult>('POST', url, input),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: settingsKeys.twoFactor });
+      if (refreshUser) await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    },
+  });
+}
+
+export function useRefreshUser() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+}
+
+export const useBeginTwoFactor = () =>
+  useTwoFactorWrite<void, TTwoFactorSetup>('/api/account/two-factor/setup');
+export const useConfirmTwoFactor = () =>
+  useTwoFactorWrite<{ code: string }, TRecoveryCodes>('/api/account/two-factor/confirm', false);
+export const useDisableTwoFactor = () =>
+  useTwoFactorWrite<TReauthInput, { success: true }>('/api/account/two-factor/disable');
+export const useNewRecoveryCodes = () =>
+  useTwoFactorWrite<TReauthInput, TRecoveryCodes>('/api/account/two-factor/recovery-codes');
+
+function useListWrite<TInput, TResult>(
+  key: readonly string[],
+  send: (input: TInput) => Promise<TResult>,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: key }),
+  });
+}
+
+export const useCreateToken = () =>
+  useListWrite(settingsKeys.tokens, (input: TCreateTokenInput) =>
+    api.requestJson<TCreatedToken>('POST', '/api/account/tokens', input),
+  );
+export const useRevokeToken = () =>
+  useListWrite(settingsKeys.tokens, (id: string) =>
+    api.requestJson<{ success: true }>('DELETE', `/api/account/tokens/${id}`),
+  );
+export const useEndSession = () =>
+  useListWrite(settingsKeys.sessions, (id: string) =>
+    api.requestJson<{ success: true }>('DELETE', `/api/account/sessions/${id}`),
+  );
+export const useEndOtherSessions = () =>
+  useListWrite(settingsKeys.sessions, () =>
+    api.requestJson<{ ended: number }>('POST', '/api/account/sessions/end-others'),
+  );

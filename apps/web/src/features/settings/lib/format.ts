@@ -1,0 +1,10 @@
+/** A moment as the reader's language writes it ("12 Mar 2026, 14:05"), or "" when missing. */
+export function formatDate(value: string | null | undefined, lang: string): string {
+  if (!value) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(lang.startsWith('en') ? 'en-GB' : 'es-ES', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+  }).format(date);
+}

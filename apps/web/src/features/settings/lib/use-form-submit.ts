@@ -1,0 +1,41 @@
+import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { toast } from '@/hooks/use-toast';
+import { applyServerIssues, errorDescription } from '@/lib/form-errors';
+
+/**
+ * A settings form's submit: send, then a toast saying it is done (or why not), with the
+ * server's messages placed on the fields they name (a wrong current password on its field).
+ */
+export function useFormSubmit<T extends FieldValues, R>(options: {
+  form: UseFormReturn<T>;
+  send: (values: T) => Promise<R>;
+  fields: readonly Path<T>[];
+  fieldByCode?: Partial<Record<string, Path<T>>>;
+  /** The toast title on success (a translated text), or nothing to say. */
+  done?: (result: R, values: T) => string | null;
+  failed: string;
+  onDone?: (result: R, values: T) => void;
+}) {
+  const { t } = useTranslation();
+  return options.form.handleSubmit(async (values) => {
+    try {
+      const result = await options.send(values);
+      const title = options.done?.(result, values);
+      if (title) toast({ title });
+      options.onDone?.(result, values);
+    } catch (error) {
+      const placed = applyServerIssues(
+        error,
+        options.form.setError,
+        options.fields,
+        options.fieldByCode,
+      );
+      toast({
+        variant: 'destructive',
+        title: options.failed,
+        description: placed > 0 ? undefined : errorDescription(error, t, options.failed),
+      });
+    }
+  });
+}
