@@ -2,10 +2,10 @@
 // against the real app on PGlite and PostgreSQL: create a configuration with a `manage` token,
 // deploy it, follow its log until the run ends, list. The server is a closed local port, so the
 // run fails fast and offline; the example must still show every step and the end.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInClient, uniqueDomain } from '../modules/proxies/proxies-test-helpers';
+import { runProcess } from '../test-support/spawn';
 import { createTestApp, type TTestApp } from '../test-support/test-app';
 import { testDatabaseKinds } from '../test-support/test-database';
 
@@ -19,28 +19,10 @@ function exampleBlock(): string {
   return match[1]!;
 }
 
-function runBash(script: string, env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    // stdin not a socket: Debian's bash would take the run for an ssh session and read ~/.bashrc.
-    const child = spawn('bash', ['-c', script], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** The block under bash, as a reader would run it (stdin not a socket: Debian's bash would take
+ * the run for an ssh session and read ~/.bashrc). */
+const runBash = (script: string, env: Record<string, string>) =>
+  runProcess('bash', ['-c', script], { env, input: null, timeoutMs: 90_000 });
 
 describe.each(testDatabaseKinds())('the curl example of OPERATIONS.md on %s', (kind) => {
   let t: TTestApp;

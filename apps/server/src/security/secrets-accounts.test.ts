@@ -2,11 +2,9 @@
 // code) and API tokens are created and used, no token, no TOTP secret (as text or as the key's
 // bytes) and no recovery code is anywhere in the database — every row of every table, and on
 // PGlite every byte of its files, WAL included. Only hashes and AES-256-GCM ciphertext are kept.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { base32Decode } from '../lib/totp';
 import {
   freshCode,
@@ -14,32 +12,20 @@ import {
   testClock,
   turnOnTwoFactor,
 } from '../modules/two-factor/two-factor-test-helpers';
+import { useCliStore } from '../test-support/cli-store';
 import { withAppOnStore } from '../test-support/test-app';
 import { newCredentials, TestClient } from '../test-support/test-client';
-import {
-  createTestDatabase,
-  type TTestDatabase,
-  testDatabaseKinds,
-} from '../test-support/test-database';
+import { testDatabaseKinds } from '../test-support/test-database';
 import { findIn, needlesFor, scanDirectory, type TNeedle } from './secrets-scan';
 
 describe.each(testDatabaseKinds())(
   'account secrets at rest on %s',
   { timeout: 120_000 },
   (kind) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'portico-account-secrets-'));
-    const env: NodeJS.ProcessEnv = { PORTICO_DATA_DIR: dataDir };
-    let pg: TTestDatabase | undefined;
-    afterAll(async () => {
-      await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const env = useCliStore(kind, 'account-secrets');
+    const dataDir = env.PORTICO_DATA_DIR!;
 
     it('keeps no token, TOTP secret or recovery code in any table or file', async () => {
-      if (kind === 'postgres') {
-        pg = await createTestDatabase('postgres');
-        env.DATABASE_URL = pg.url;
-      }
       const creds = newCredentials('atrest');
       const found = await withAppOnStore(env, async ({ app, database }) => {
         // The app keeps real time: its first code is the current step's, the second the next's.

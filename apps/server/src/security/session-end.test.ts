@@ -1,35 +1,18 @@
 // Issue 8 part 4, sessions that must end: `portico user reset-password` is how an operator locks
 // out whoever holds an account's password (decisions.md), so it must also end every session
 // signed in with the old one. Runs the real CLI against the real store, like cli.test.ts.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCliStore } from '../test-support/cli-store';
 import { runTs } from '../test-support/spawn';
 import { withAppOnStore } from '../test-support/test-app';
 import { newCredentials, TestClient } from '../test-support/test-client';
-import {
-  createTestDatabase,
-  type TTestDatabase,
-  testDatabaseKinds,
-} from '../test-support/test-database';
+import { testDatabaseKinds } from '../test-support/test-database';
 
 describe.each(testDatabaseKinds())(
   'password reset ends sessions on %s',
   { timeout: 120_000 },
   (kind) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'portico-session-end-'));
-    const env: NodeJS.ProcessEnv = { PORTICO_DATA_DIR: dataDir, LANG: 'C' };
-    let pg: TTestDatabase | undefined;
-    beforeAll(async () => {
-      if (kind !== 'postgres') return;
-      pg = await createTestDatabase('postgres');
-      env.DATABASE_URL = pg.url;
-    });
-    afterAll(async () => {
-      await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
-    });
+    const env = useCliStore(kind, 'session-end');
 
     /** The server on the shared store for one step; PGlite's data-dir lock allows one process. */
     async function serve<T>(

@@ -9,24 +9,32 @@ export interface TRunResult {
   stderr: string;
 }
 
-/** Runs a TypeScript entry point (src/cli.ts, src/main.ts) as a real process through tsx. */
-export function runTs(
-  entry: string,
+export interface TRunOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** Written to stdin, then closed; null gives /dev/null instead (not a pipe or socket). */
+  input?: string | null;
+  timeoutMs?: number;
+}
+
+/** Runs a program to its end, collecting what it printed; killed after the timeout. */
+export function runProcess(
+  command: string,
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+  options: TRunOptions = {},
 ): Promise<TRunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry, ...args], {
-      cwd: SERVER_ROOT,
+    const child = spawn(command, args, {
+      cwd: options.cwd,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdio: [options.input === null ? 'ignore' : 'pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => {
+    child.stdout!.on('data', (d) => {
       stdout += d;
     });
-    child.stderr.on('data', (d) => {
+    child.stderr!.on('data', (d) => {
       stderr += d;
     });
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 60_000);
@@ -35,6 +43,18 @@ export function runTs(
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    child.stdin.end(options.input ?? '');
+    if (options.input !== null) child.stdin!.end(options.input ?? '');
+  });
+}
+
+/** Runs a TypeScript entry point (src/cli.ts, src/main.ts) as a real process through tsx. */
+export function runTs(
+  entry: string,
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
+): Promise<TRunResult> {
+  return runProcess(process.execPath, ['--import', 'tsx', entry, ...args], {
+    ...options,
+    cwd: SERVER_ROOT,
   });
 }

@@ -2,34 +2,17 @@
 // the recovery codes: the real CLI on the real store (PGlite data dir, or PostgreSQL), between
 // two runs of the app. Two-factor is off afterwards, the account's sessions are signed out and
 // the audit trail names the command line.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useCliStore } from '../../test-support/cli-store';
 import { runTs } from '../../test-support/spawn';
 import { withAppOnStore } from '../../test-support/test-app';
 import { newCredentials, TestClient } from '../../test-support/test-client';
-import {
-  createTestDatabase,
-  type TTestDatabase,
-  testDatabaseKinds,
-} from '../../test-support/test-database';
+import { testDatabaseKinds } from '../../test-support/test-database';
 import { signedInClient } from '../proxies/proxies-test-helpers';
 import { testClock, turnOnTwoFactor } from './two-factor-test-helpers';
 
 describe.each(testDatabaseKinds())('portico user reset-2fa on %s', { timeout: 120_000 }, (kind) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'portico-reset-2fa-'));
-  const env: NodeJS.ProcessEnv = { PORTICO_DATA_DIR: dataDir, LANG: 'C' };
-  let pg: TTestDatabase | undefined;
-  beforeAll(async () => {
-    if (kind !== 'postgres') return;
-    pg = await createTestDatabase('postgres');
-    env.DATABASE_URL = pg.url;
-  });
-  afterAll(async () => {
-    await pg?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const env = useCliStore(kind, 'reset-2fa');
 
   it('turns two-factor off, signs the account out, and is in the audit trail', async () => {
     const creds = newCredentials('lost');
