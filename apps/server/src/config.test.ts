@@ -22,6 +22,7 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe(join(process.cwd(), 'data'));
     expect(config.databaseUrl).toBeUndefined();
     expect(config.registration).toBe('open');
+    expect(config.require2fa).toBe('off');
     expect(config.trustProxy).toBe(false);
     expect(config.secretKeyFile).toBe(join(process.cwd(), 'data', 'secret.key'));
     expect(config.acmeDirectoryUrl).toBe('https://acme-v02.api.letsencrypt.org/directory');
@@ -39,6 +40,7 @@ describe('loadConfig', () => {
       PORTICO_DATA_DIR: dir,
       DATABASE_URL: 'postgres://u:p@127.0.0.1/db',
       PORTICO_REGISTRATION: 'closed',
+      PORTICO_REQUIRE_2FA: 'Admins',
       PORTICO_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1',
       PORTICO_SECRET_KEY_FILE: join(dir, 'k'),
       PORTICO_SESSION_SECRET: 'a'.repeat(32),
@@ -53,6 +55,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       dataDir: dir,
       registration: 'closed',
+      require2fa: 'admins',
       trustProxy: ['10.0.0.0/8', '127.0.0.1'],
       secretKeyFile: join(dir, 'k'),
       acmeCaBundle: ca,
@@ -74,6 +77,7 @@ describe('loadConfig', () => {
     ['PORT', 'abc', /^PORT: must be a whole number between 0 and 65535 \(got "abc"\)$/],
     ['PORT', '70000', /^PORT: /],
     ['PORTICO_REGISTRATION', 'maybe', /^PORTICO_REGISTRATION: must be "open" or "closed"/],
+    ['PORTICO_REQUIRE_2FA', 'yes', /^PORTICO_REQUIRE_2FA: must be "off", "admins" or "all"/],
     ['PORTICO_TRUST_PROXY', 'sometimes', /^PORTICO_TRUST_PROXY: must be false, true/],
     ['DATABASE_URL', 'mysql://x', /^DATABASE_URL: must start with postgres/],
     ['ACME_DIRECTORY_URL', 'ftp://x', /^ACME_DIRECTORY_URL: must be an http/],
