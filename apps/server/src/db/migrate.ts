@@ -15,17 +15,19 @@ export const MIGRATIONS_FOLDER = fileURLToPath(new URL('./migrations', import.me
 // Any fixed number: instances starting together on one PostgreSQL migrate one at a time.
 const MIGRATION_LOCK = 0x706f7274;
 
-export async function runMigrations(database: TDatabase): Promise<void> {
+/** Applies the migrations not applied yet (`folder`: tests hand in an older set first). */
+export async function runMigrations(
+  database: TDatabase,
+  folder: string = MIGRATIONS_FOLDER,
+): Promise<void> {
   if (database.kind === 'pglite') {
-    await migratePglite(database.db as unknown as PgliteDatabase, {
-      migrationsFolder: MIGRATIONS_FOLDER,
-    });
+    await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
     return;
   }
   const client = await database.pool!.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migratePg(drizzlePg(client), { migrationsFolder: MIGRATIONS_FOLDER });
+    await migratePg(drizzlePg(client), { migrationsFolder: folder });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     client.release();

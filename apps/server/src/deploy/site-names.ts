@@ -48,6 +48,12 @@ export function sitePaths(family: TOsFamily, domain: string): TSitePaths {
   throw new DeployValidationError('osFamily', 'osFamily');
 }
 
+/** Every place a Portico site for the domain may live, in either layout (link first). */
+export function porticoSiteFiles(domain: string): string[] {
+  const debian = sitePaths('debian', domain);
+  return [debian.enabledLink!, debian.file, sitePaths('rhel', domain).file];
+}
+
 /** Where Portico puts http-level tuning; `conf.d/*.conf` is included in `http {}` on both families. */
 export const SERVER_NAMES_TUNING_PATH = '/etc/nginx/conf.d/portico-server-names.conf';
 

@@ -1,4 +1,6 @@
 import websocket from '@fastify/websocket';
+import { pickLanguage, SUPPORTED_LANGUAGES, type TLanguage } from '@portico/shared/api-error';
+import { renderText } from '@portico/shared/i18n/text';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import { ZUuid } from '@portico/shared/proxy/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -38,6 +40,24 @@ function track(map: Map<string, Set<WebSocket>>, key: string, socket: WebSocket)
   return () => {
     set.delete(socket);
     if (set.size === 0 && map.get(key) === set) map.delete(key);
+  };
+}
+
+/** The viewer's language: `?lang=` (the page's language), else Accept-Language. */
+function socketLanguage(request: FastifyRequest): TLanguage {
+  const lang = (request.query as { lang?: unknown }).lang;
+  if (typeof lang === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(lang)) {
+    return lang as TLanguage;
+  }
+  return pickLanguage(request.headers['accept-language']);
+}
+
+/** A progress line's words rendered again from its text in `language`; other messages as they are. */
+function inLanguage(message: TWsMessage, language: TLanguage): TWsMessage {
+  if (message.type !== 'deployment_progress' || !message.data.text) return message;
+  return {
+    ...message,
+    data: { ...message.data, message: renderText(language, message.data.text) },
   };
 }
 
@@ -101,8 +121,12 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
       // Watching someone else's proxy rests on the admin role: losing it ends the stream.
       if (row.userId !== user.id) untrack.push(track(byAdmin, user.id, socket));
 
+      // Each viewer reads Portico's lines in their own language, whoever started the run.
+      const language = socketLanguage(request);
       const send = (message: TWsMessage) => {
-        if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+        if (socket.readyState === socket.OPEN) {
+          socket.send(JSON.stringify(inLanguage(message, language)));
+        }
       };
       const buffered: TWsMessage[] = [];
       let replaying = true;

@@ -15,10 +15,11 @@ export function watch(
   baseUrl: string,
   configId: string,
   headers: Record<string, string> = {},
+  /** More of the query string, e.g. `&lang=en`. */
+  query = '',
 ): TWatch {
-  const socket = new WebSocket(`${baseUrl.replace(/^http/, 'ws')}/ws?configId=${configId}`, {
-    headers,
-  });
+  const url = `${baseUrl.replace(/^http/, 'ws')}/ws?configId=${configId}${query}`;
+  const socket = new WebSocket(url, { headers });
   const messages: TWsMessage[] = [];
   const waiters = new Set<() => void>();
   socket.on('message', (data) => {

@@ -9,7 +9,12 @@ import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyConfigurations } from '../db/schema';
-import { createProxy, SSH_PASSWORD, signedInClient } from '../modules/proxies/proxies-test-helpers';
+import {
+  createProxy,
+  SSH_PASSWORD,
+  seedServerSite,
+  signedInClient,
+} from '../modules/proxies/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../test-support/test-app';
 import type { TestClient } from '../test-support/test-client';
 import { testDatabaseKinds } from '../test-support/test-database';
@@ -82,8 +87,9 @@ describe.each(testDatabaseKinds())('a damaged stored password on %s', (kind) => 
         .where(eq(proxyConfigurations.id, id));
       await t.database.db
         .update(proxyConfigurations)
-        .set({ sshPasswordEnc: damage(row!.stored!), status: 'completed', nginxConfigPath: '/x' })
+        .set({ sshPasswordEnc: damage(row!.stored!), status: 'completed' })
         .where(eq(proxyConfigurations.id, id));
+      await seedServerSite(t, id);
 
       for (const [language, start] of [
         [
@@ -101,7 +107,11 @@ describe.each(testDatabaseKinds())('a damaged stored password on %s', (kind) => 
         expect(started.statusCode, started.body).toBe(202);
         expect((await until(client, id)).status).toBe('failed');
         const lines = (
-          await client.request({ method: 'GET', url: `/api/deployment-logs/${id}` })
+          await client.request({
+            method: 'GET',
+            url: `/api/deployment-logs/${id}`,
+            headers: { 'accept-language': language },
+          })
         ).json();
         expect(lines.at(-1)).toMatchObject({
           level: 'error',

@@ -32,8 +32,15 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-/** A fresh, migrated database for one test file. */
-export async function createTestDatabase(kind: TDatabaseKind): Promise<TTestDatabase> {
+/** A fresh, migrated database for one test file (empty with `migrated: false`). */
+export async function createTestDatabase(
+  kind: TDatabaseKind,
+  { migrated = true }: { migrated?: boolean } = {},
+): Promise<TTestDatabase> {
+  if (kind === 'pglite' && !migrated) {
+    const database = await openDatabase({ pgliteDir: 'memory://' });
+    return { database, drop: () => database.close() };
+  }
   if (kind === 'pglite') {
     const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
     const database = await openDatabase({ pgliteDir: 'memory://', pgliteTemplate: template });
@@ -46,7 +53,7 @@ export async function createTestDatabase(kind: TDatabaseKind): Promise<TTestData
   const url = new URL(base);
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
-  await runMigrations(database);
+  if (migrated) await runMigrations(database);
   return {
     database,
     url: url.toString(),

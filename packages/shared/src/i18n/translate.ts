@@ -18,7 +18,12 @@ export function translate(lang: TLanguage, key: string, params: TMessageParams =
     node = node[part];
   }
   if (typeof node !== 'string') return key;
-  return node.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+  return interpolate(node, params);
+}
+
+/** {{name}} replaced by its value, once: a value is never read as a template itself. */
+export function interpolate(template: string, params: TMessageParams = {}): string {
+  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
 }
 
 export const sharedCatalogs = catalogs;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ZText } from '../i18n/text';
 import {
   ZCertificateEmail,
   ZDomain,
@@ -10,6 +11,7 @@ import {
   ZSshUser,
   ZTargetServer,
 } from './schemas';
+import { ZLastFailure, ZServerSite } from './server-record';
 
 // Request and response shapes of the proxy, checks and deployment calls (spec §7, decisions.md).
 
@@ -56,6 +58,10 @@ export const ZProxyConfiguration = z.object({
   lastDeployedAt: z.string().nullable(),
   /** Domain, target or server changed since the last successful deployment. */
   changedSinceDeploy: z.boolean(),
+  /** What Portico has put on servers for this proxy (see server-record.ts); empty when nothing. */
+  serverSites: z.array(ZServerSite),
+  /** The last run failed: why, beside what it left on the server. Null after a success. */
+  lastFailure: ZLastFailure.nullable(),
   customScriptName: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -125,10 +131,21 @@ export const ZDeploymentLogEntry = z.object({
   configurationId: z.string(),
   deploymentId: z.string().nullable(),
   level: ZLogLevel,
+  /** In the reader's language (Accept-Language); tool output verbatim. */
   message: z.string(),
+  /** Portico's own line as a text the screen renders in its language; null for older lines. */
+  text: ZText.nullable(),
   timestamp: z.string(),
 });
 export type TDeploymentLogEntry = z.infer<typeof ZDeploymentLogEntry>;
+
+export {
+  siteHasTraces,
+  type TLastFailure,
+  type TServerSite,
+  ZLastFailure,
+  ZServerSite,
+} from './server-record';
 
 export const ZDeleteProxyQuery = z.object({
   removeFromServer: z
@@ -148,7 +165,9 @@ export const ZWsMessage = z.discriminatedUnion('type', [
     data: z.object({
       id: z.number(),
       deploymentId: z.string().nullable(),
+      /** In the socket's language (?lang=, else Accept-Language). */
       message: z.string(),
+      text: ZText.nullable().optional(),
       level: ZLogLevel,
       timestamp: z.string(),
     }),

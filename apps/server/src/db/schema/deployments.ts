@@ -1,5 +1,6 @@
+import type { TText } from '@portico/shared/i18n/text';
 import { LOG_LEVELS } from '@portico/shared/proxy/schemas';
-import { bigint, index, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, index, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { proxyConfigurations } from './proxy-configurations';
 import { users } from './users';
 
@@ -26,6 +27,8 @@ export const deployments = pgTable(
     jobId: text('job_id'),
     errorCode: text('error_code'),
     errorMessage: text('error_message'),
+    /** errorMessage as a text, rendered in each reader's language; null on older rows. */
+    errorText: jsonb('error_text').$type<TText>(),
     /** The requester's language (en/es): Portico's own log sentences for this run use it. */
     language: text('language').notNull().default('es'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -45,7 +48,10 @@ export const deploymentLogs = pgTable(
       .references(() => proxyConfigurations.id, { onDelete: 'cascade' }),
     deploymentId: uuid('deployment_id').references(() => deployments.id, { onDelete: 'cascade' }),
     level: logLevelEnum('level').notNull(),
+    /** The line in the run's language; older rows have only this. */
     message: text('message').notNull(),
+    /** Portico's own sentence as a text (key and values), rendered in each reader's language. */
+    text: jsonb('text').$type<TText>(),
     timestamp: timestamp('timestamp', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('deployment_logs_configuration_idx').on(t.configurationId, t.id)],

@@ -1,4 +1,6 @@
+import type { TText } from '@portico/shared/i18n/text';
 import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
+import type { TServerSite } from '@portico/shared/proxy/server-record';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -24,6 +26,17 @@ export type TDeployedSnapshot = {
   serverIp: string;
   sshPort: number;
   sshUser: string;
+};
+
+/** The last run's failure as stored: its text renders in each reader's language. */
+export type TStoredFailure = {
+  deploymentId: string | null;
+  code: string;
+  step: string;
+  text: TText;
+  /** The same in the run's language, for readers of the raw row. */
+  message: string;
+  at: string;
 };
 
 export const proxyConfigurations = pgTable(
@@ -52,6 +65,10 @@ export const proxyConfigurations = pgTable(
     certificateExpiresAt: timestamp('certificate_expires_at', { withTimezone: true }),
     lastDeployedAt: timestamp('last_deployed_at', { withTimezone: true }),
     deployedSnapshot: jsonb('deployed_snapshot').$type<TDeployedSnapshot>(),
+    // What is on the server(s), written by the engine as it writes (shared/proxy/server-record):
+    // removal follows it, and sslConfigured, nginxConfigPath and certificateExpiresAt mirror it.
+    serverSites: jsonb('server_sites').$type<TServerSite[]>().notNull().default([]),
+    lastFailure: jsonb('last_failure').$type<TStoredFailure>(),
     customScriptName: text('custom_script_name'),
     customScript: text('custom_script'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

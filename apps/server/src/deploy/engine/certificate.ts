@@ -4,7 +4,7 @@ import { certName } from '../site-names';
 import { SshError } from '../ssh';
 import { assertEmail } from '../validate';
 import { StepError, withOutput } from './failure';
-import { say } from './messages';
+import { msg, quantity } from './messages';
 import { asRoot, type TStepContext } from './step-context';
 
 /** What certbot runs after each renewal: constant, and right with or without systemd. */
@@ -67,7 +67,7 @@ export async function certificateStep(
   try {
     server = validUrl(c.settings.acmeDirectoryUrl);
   } catch {
-    throw new StepError('invalid_input', 'certificate', say(c.log, 'certificate.badAcmeUrl'));
+    throw new StepError('invalid_input', 'certificate', msg('certificate.badAcmeUrl'));
   }
   let bundle = '';
   if (c.settings.acmeCaBundleOnServer) {
@@ -95,7 +95,7 @@ export async function certificateStep(
     RENEW_DEPLOY_HOOK,
   ];
   const log = c.log.stream('certbot');
-  c.log.info(say(c.log, 'certificate.requesting', { domain, server }));
+  c.log.info(msg('certificate.requesting', { domain, server }));
   const r = await asRoot(c.session, CERTBOT, {
     args,
     onLine: (stream, line) => {
@@ -107,25 +107,25 @@ export async function certificateStep(
       throw new StepError(
         'certbot_failed',
         'certificate',
-        say(c.log, 'certificate.timeout', { minutes: CERTBOT_TIMEOUT_MS / 60_000 }),
+        msg('certificate.timeout', { minutes: quantity(CERTBOT_TIMEOUT_MS / 60_000) }),
       );
     }
     throw error;
   });
   if (r.code !== 0) {
     const output = certbotReason(r.stdout || r.stderr);
-    const exitNote = r.code === 127 ? say(c.log, 'certificate.notInstalled') : '';
+    const exitNote = r.code === 127 ? msg('certificate.notInstalled') : '';
     const hintKey = certbotHintKey(output);
-    const hint = hintKey ? say(c.log, `certificate.${hintKey}`, { domain, server }) : '';
+    const hint = hintKey ? msg(`certificate.${hintKey}`, { domain, server }) : '';
     throw new StepError(
       'certbot_failed',
       'certificate',
-      withOutput(say(c.log, 'certificate.failed', { domain, exitNote, hint }), output),
+      withOutput(msg('certificate.failed', { domain, exitNote, hint }), output),
     );
   }
   if (/not yet due for renewal|Keeping the existing certificate/i.test(r.stdout)) {
-    c.log.info(say(c.log, 'certificate.kept', { domain }));
+    c.log.info(msg('certificate.kept', { domain }));
   } else {
-    c.log.success(say(c.log, 'certificate.obtained', { domain }));
+    c.log.success(msg('certificate.obtained', { domain }));
   }
 }

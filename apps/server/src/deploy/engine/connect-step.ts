@@ -2,7 +2,7 @@ import { connectSsh, type TSshSession } from '../ssh';
 import { assertIpv4, assertPort, assertSshUser } from '../validate';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
-import { say } from './messages';
+import { msg } from './messages';
 import { asRoot, firstMarked } from './step-context';
 import type { TEngineContext, TSshAuth } from './types';
 
@@ -29,8 +29,8 @@ export async function connectStep(
   const who = { host, port, user: username };
   log.info(
     input.expectedFingerprint
-      ? say(log, 'connect.expecting', { ...who, fingerprint: input.expectedFingerprint })
-      : say(log, 'connect.firstTime', who),
+      ? msg('connect.expecting', { ...who, fingerprint: input.expectedFingerprint })
+      : msg('connect.firstTime', who),
   );
   const session = await connectSsh({
     host,
@@ -43,21 +43,19 @@ export async function connectStep(
       : { privateKey: input.auth.privateKey, passphrase: input.auth.passphrase }),
   });
   try {
-    log.info(say(log, 'connect.connected', { fingerprint: session.fingerprint }));
+    log.info(msg('connect.connected', { fingerprint: session.fingerprint }));
     await ctx.onHostKey?.(session.fingerprint);
-    if (!session.isRoot) log.info(say(log, 'connect.checkingSudo', { user: username }));
+    if (!session.isRoot) log.info(msg('connect.checkingSudo', { user: username }));
     const id = await asRoot(session, 'printf "PORTICO_UID=%s\\n" "$(id -u)"');
     if (firstMarked(id.stdout, 'PORTICO_UID') !== '0') {
-      const said = id.stdout.trim() || say(log, 'connect.nothing');
+      const said = id.stdout.trim() || msg('connect.nothing');
       throw new StepError(
         'sudo_refused',
         'connect',
-        say(log, 'connect.notRoot', { said, user: username }),
+        msg('connect.notRoot', { said, user: username }),
       );
     }
-    log.info(
-      session.isRoot ? say(log, 'connect.root') : say(log, 'connect.sudoWorks', { user: username }),
-    );
+    log.info(session.isRoot ? msg('connect.root') : msg('connect.sudoWorks', { user: username }));
     return session;
   } catch (error) {
     session.close();

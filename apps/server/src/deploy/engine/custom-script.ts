@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SshError } from '../ssh';
 import { StepError, withOutput } from './failure';
-import { say } from './messages';
+import { msg, quantity } from './messages';
 import { asRoot, outputOf, type TStepContext } from './step-context';
 
 const MAX_SCRIPT_BYTES = 64 * 1024;
@@ -20,10 +20,10 @@ export async function customScriptStep(
   env: { domain: string; target: string },
 ): Promise<void> {
   if (Buffer.byteLength(script, 'utf8') > MAX_SCRIPT_BYTES) {
-    throw new StepError('invalid_input', 'custom-script', say(c.log, 'script.tooLarge'));
+    throw new StepError('invalid_input', 'custom-script', msg('script.tooLarge'));
   }
   const path = `/tmp/portico-script-${randomBytes(8).toString('hex')}.sh`;
-  c.log.info(say(c.log, 'script.uploading'));
+  c.log.info(msg('script.uploading'));
   // A script saved on Windows would fail on its first line ($'\r': command not found).
   await c.session.writeFile(path, script.replace(/\r\n/g, '\n'), 0o700);
   const r = await asRoot(c.session, RUN, {
@@ -35,7 +35,7 @@ export async function customScriptStep(
       throw new StepError(
         'custom_script_failed',
         'custom-script',
-        say(c.log, 'script.timeout', { minutes: SCRIPT_TIMEOUT_MS / 60_000 }),
+        msg('script.timeout', { minutes: quantity(SCRIPT_TIMEOUT_MS / 60_000) }),
       );
     }
     throw error;
@@ -44,8 +44,8 @@ export async function customScriptStep(
     throw new StepError(
       'custom_script_failed',
       'custom-script',
-      withOutput(say(c.log, 'script.exited', { code: String(r.code) }), outputOf(r)),
+      withOutput(msg('script.exited', { code: String(r.code) }), outputOf(r)),
     );
   }
-  c.log.success(say(c.log, 'script.done'));
+  c.log.success(msg('script.done'));
 }

@@ -1,6 +1,7 @@
 // The engine end to end on lab servers (testbed/): real sshd, nginx, certbot and Pebble.
 // s1: a plain server (root login); s2: root login refused and an unrelated site already
 // running (the deploy user with sudo); s3: nginx installed but stopped.
+import { renderText } from '@portico/shared/i18n/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import {
@@ -141,8 +142,9 @@ describe('a deployment as root (s1)', () => {
     );
     const done = completed(outcome, log);
     expect(done.warnings).toHaveLength(1);
-    expect(done.warnings[0]).toMatch(/answered 502/);
-    expect(done.warnings[0]).toContain('http://127.0.0.1:9');
+    const warning = renderText('en', done.warnings[0]!);
+    expect(warning).toMatch(/answered 502/);
+    expect(warning).toContain('http://127.0.0.1:9');
     expect(log.lines.some((l) => l.level === 'warning' && l.message.includes('127.0.0.1:9'))).toBe(
       true,
     );

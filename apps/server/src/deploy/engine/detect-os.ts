@@ -1,8 +1,9 @@
+import type { TText } from '@portico/shared/i18n/text';
 import type { TOsFamily } from '../site-names';
 import type { TSshSession } from '../ssh';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
-import { say } from './messages';
+import { msg } from './messages';
 import { asRoot, firstMarked, marked, prefixed, type TServerFacts } from './step-context';
 
 const DEBIAN = new Set(['debian', 'ubuntu']);
@@ -42,31 +43,31 @@ if [ -e /proc/net/if_inet6 ]; then echo PORTICO_IPV6=yes; else echo PORTICO_IPV6
 
 /** Step 1b: the OS family decides package manager and site paths; systemd decides reloads. */
 export async function detectOs(session: TSshSession, log: EngineLog): Promise<TServerFacts> {
-  log.info(say(log, 'os.reading'));
+  log.info(msg('os.reading'));
   const r = await asRoot(session, PROBE);
   const osText = prefixed(r.stdout, 'PORTICO_OS:').join('\n');
   const fields = parseOsRelease(osText);
-  const prettyName = fields.PRETTY_NAME ?? fields.NAME ?? fields.ID ?? say(log, 'os.unknownSystem');
+  const name: TText = fields.PRETTY_NAME ?? fields.NAME ?? fields.ID ?? msg('os.unknownSystem');
   const family = osFamily(fields);
   if (!osText) {
-    throw new StepError('unsupported_os', 'detect-os', say(log, 'os.noOsRelease'));
+    throw new StepError('unsupported_os', 'detect-os', msg('os.noOsRelease'));
   }
   if (!family) {
     throw new StepError(
       'unsupported_os',
       'detect-os',
-      say(log, 'os.unsupported', { name: prettyName, id: fields.ID ?? '?' }),
+      msg('os.unsupported', { name, id: fields.ID ?? '?' }),
     );
   }
   const systemd = firstMarked(r.stdout, 'PORTICO_SYSTEMD') === 'yes';
   const ipv6 = marked(r.stdout, 'PORTICO_IPV6')[0] !== 'no';
   log.info(
-    say(log, 'os.runs', {
-      name: prettyName,
-      family: say(log, family === 'debian' ? 'os.debianFamily' : 'os.rhelFamily'),
-      services: say(log, systemd ? 'os.systemd' : 'os.noSystemd'),
-      ipv6: ipv6 ? '' : say(log, 'os.noIpv6'),
+    msg('os.runs', {
+      name,
+      family: msg(family === 'debian' ? 'os.debianFamily' : 'os.rhelFamily'),
+      services: msg(systemd ? 'os.systemd' : 'os.noSystemd'),
+      ipv6: ipv6 ? '' : msg('os.noIpv6'),
     }),
   );
-  return { family, prettyName, systemd, ipv6 };
+  return { family, prettyName: typeof name === 'string' ? name : '', systemd, ipv6 };
 }

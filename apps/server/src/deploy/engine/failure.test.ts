@@ -1,3 +1,4 @@
+import { renderText } from '@portico/shared/i18n/text';
 import { describe, expect, it } from 'vitest';
 import { HostKeyMismatchError, SshError, SudoRefusedError } from '../ssh';
 import { CHECKED_FIELDS, DeployValidationError, INVALID_REASONS } from '../validate';
@@ -7,13 +8,15 @@ import { say } from './messages';
 
 describe('withOutput', () => {
   it('appends the non-empty lines of the tool output', () => {
-    expect(withOutput('nginx said:', '\n  a  \n\nb\n')).toBe('nginx said:\n  a\nb');
+    expect(renderText('en', withOutput('nginx said:', '\n  a  \n\nb\n'))).toBe(
+      'nginx said:\n  a\nb',
+    );
     expect(withOutput('plain', '  \n')).toBe('plain');
   });
 
   it('keeps the last 40 lines of long output', () => {
     const lines = Array.from({ length: 100 }, (_, i) => `line ${i}`).join('\n');
-    const text = withOutput('x', lines).split('\n');
+    const text = renderText('en', withOutput('x', lines)).split('\n');
     expect(text[1]).toBe('…');
     expect(text.at(-1)).toBe('line 99');
     expect(text).toHaveLength(42);
@@ -26,7 +29,20 @@ describe('toFailure', () => {
       code: 'port_in_use',
       step: 'preflight',
       message: 'busy',
+      text: 'busy',
     });
+  });
+
+  it('cuts very long output to its end, with a mark', () => {
+    const text = renderText('en', withOutput('x', 'y'.repeat(5000)));
+    expect(text.startsWith('x\n…\n')).toBe(true);
+    expect(text.length).toBeLessThan(2000);
+  });
+
+  it('keeps the words as a text, rendered in each language on demand', () => {
+    const f = toFailure(new DeployValidationError('domain', 'emptyLabel'), 'validate', 'es');
+    expect(f.message).toMatch(/^El campo dominio no es válido/);
+    expect(renderText('en', f.text)).toMatch(/^The domain is not valid/);
   });
 
   it('maps SSH errors to their codes with advice', () => {
@@ -50,7 +66,7 @@ describe('toFailure', () => {
       'connect',
       'en',
     );
-    expect(sudo).toEqual({
+    expect(sudo).toMatchObject({
       code: 'sudo_refused',
       step: 'connect',
       message: 'sudo refused.\nSorry, try again.',
@@ -86,13 +102,13 @@ describe('toFailure', () => {
 
   it('maps validation errors to invalid_input and anything else to internal', () => {
     const v = toFailure(new DeployValidationError('domain', 'emptyLabel'), 'validate', 'en');
-    expect(v).toEqual({
+    expect(v).toMatchObject({
       code: 'invalid_input',
       step: 'validate',
       message:
         'The domain is not valid: it has an empty label (two dots in a row, or a dot at either end).',
     });
-    expect(toFailure(new Error('boom'), 'verify', 'en')).toEqual({
+    expect(toFailure(new Error('boom'), 'verify', 'en')).toMatchObject({
       code: 'internal',
       step: 'verify',
       message: 'Unexpected error during verify: boom',
@@ -149,7 +165,9 @@ describe('toFailure', () => {
 describe('EngineLog', () => {
   it('delivers lines in order to an async sink and survives a failing sink', async () => {
     const seen: string[] = [];
-    const log = new EngineLog(async (level, message) => {
+    const texts: unknown[] = [];
+    const log = new EngineLog(async (level, message, text) => {
+      texts.push(text);
       if (message === 'explode') throw new Error('sink down');
       await new Promise((r) => setTimeout(r, message === 'first' ? 20 : 0));
       seen.push(`${level}:${message}`);
@@ -161,5 +179,14 @@ describe('EngineLog', () => {
     log.success('third');
     await log.flush();
     expect(seen).toEqual(['info:first', 'info:certbot: second', 'success:third']);
+    expect(texts[0]).toBe('first');
+  });
+
+  it('hands the sink the words in the run language and the text they came from', async () => {
+    const lines: [string, unknown][] = [];
+    const log = new EngineLog((_level, message, text) => void lines.push([message, text]), 'es');
+    log.info({ key: 'deployLog.nginx.testPassed' });
+    await log.flush();
+    expect(lines).toEqual([['nginx -t correcto.', { key: 'deployLog.nginx.testPassed' }]]);
   });
 });

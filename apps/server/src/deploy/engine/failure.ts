@@ -1,34 +1,39 @@
 import type { TLanguage } from '@portico/shared/api-error';
+import { renderText, type TText } from '@portico/shared/i18n/text';
 import { SshError } from '../ssh';
 import { DeployValidationError } from '../validate';
-import { say } from './messages';
+import { msg } from './messages';
 import type { TDeployFailure, TDeployFailureCode } from './types';
 
 /** The last lines of a tool's output, enough to carry its reason without flooding the log. */
 const MAX_OUTPUT_LINES = 40;
+/** …and at most this many characters of them (a log line is cut at 2000). */
+const MAX_OUTPUT_CHARS = 1800;
 
-/** A step failed for a reason the user can act on; `message` already holds the tool's output. */
+/** A step failed for a reason the user can act on; `text` already holds the tool's output. */
 export class StepError extends Error {
   constructor(
     readonly code: TDeployFailureCode,
     readonly step: string,
-    message: string,
+    readonly text: TText,
   ) {
-    super(message);
+    super(renderText('en', text));
     this.name = 'StepError';
   }
 }
 
 /** `plain` followed by the tool's own output (trimmed to its last lines), when there is any. */
-export function withOutput(plain: string, output: string | undefined): string {
+export function withOutput(plain: TText, output: string | undefined): TText {
   const lines = (output ?? '')
     .split('\n')
     .map((l) => l.trimEnd())
     .filter((l) => l.trim() !== '');
   if (lines.length === 0) return plain;
   const kept = lines.slice(-MAX_OUTPUT_LINES);
-  const cut = lines.length > kept.length ? ['…'] : [];
-  return [plain, ...cut, ...kept].join('\n');
+  let tail = kept.join('\n');
+  const cut = lines.length > kept.length || tail.length > MAX_OUTPUT_CHARS;
+  if (tail.length > MAX_OUTPUT_CHARS) tail = tail.slice(-MAX_OUTPUT_CHARS);
+  return { join: cut ? [plain, '…', tail] : [plain, tail], sep: '\n' };
 }
 
 /** ssh2's SFTP client reading a login script's text as a packet header. */
@@ -42,7 +47,7 @@ const SSH_HINTS: Partial<Record<SshError['code'], string>> = {
   connection_lost: 'failure.hintConnectionLost',
 };
 
-function fromSsh(error: SshError, step: string, lang: TLanguage): TDeployFailure {
+function fromSsh(error: SshError): { code: TDeployFailureCode; text: TText } {
   const code: TDeployFailureCode =
     error.code === 'invalid_key'
       ? 'auth_failed'
@@ -50,14 +55,40 @@ function fromSsh(error: SshError, step: string, lang: TLanguage): TDeployFailure
         ? 'internal'
         : error.code;
   const hintKey = SSH_HINTS[error.code];
-  const hint = hintKey ? say(lang, hintKey) : undefined;
   const output = 'sudoOutput' in error ? String(error.sudoOutput) : undefined;
-  const said = error.text ? say(lang, `ssh.${error.text.key}`, error.text.params) : error.message;
-  const message = withOutput(hint ? `${said} ${hint}` : said, output);
-  return { code, step, message };
+  const said = error.text ? msg(`ssh.${error.text.key}`, error.text.params) : error.message;
+  const text = withOutput(hintKey ? { join: [said, msg(hintKey)], sep: ' ' } : said, output);
+  return { code, text };
 }
 
-/** Maps anything a step threw to the contract's failure shape, in the run's language. */
+function failureText(
+  error: unknown,
+  step: string,
+  signal?: AbortSignal,
+): { code: TDeployFailureCode; step: string; text: TText } {
+  if (signal?.aborted) {
+    return { code: 'cancelled', step, text: msg('failure.cancelledDuring', { step }) };
+  }
+  if (error instanceof StepError) return { code: error.code, step: error.step, text: error.text };
+  if (error instanceof SshError) return { ...fromSsh(error), step };
+  if (error instanceof DeployValidationError) {
+    return {
+      code: 'invalid_input',
+      step,
+      text: msg('failure.invalidInput', {
+        field: msg(`field.${error.field.replace('.', '_')}`),
+        reason: msg(`invalid.${error.reason}`, error.params),
+      }),
+    };
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  if (SFTP_GARBLED.test(reason)) {
+    return { code: 'internal', step, text: msg('failure.sftpGarbled', { reason }) };
+  }
+  return { code: 'internal', step, text: msg('failure.unexpected', { step, reason }) };
+}
+
+/** Maps anything a step threw to the contract's failure shape, its words in the run's language. */
 export function toFailure(
   error: unknown,
   step: string,
@@ -65,30 +96,6 @@ export function toFailure(
   signal?: AbortSignal,
 ): TDeployFailure {
   const lang = typeof from === 'string' ? from : from.lang;
-  if (signal?.aborted) {
-    return { code: 'cancelled', step, message: say(lang, 'failure.cancelledDuring', { step }) };
-  }
-  if (error instanceof StepError) {
-    return { code: error.code, step: error.step, message: error.message };
-  }
-  if (error instanceof SshError) return fromSsh(error, step, lang);
-  if (error instanceof DeployValidationError) {
-    return {
-      code: 'invalid_input',
-      step,
-      message: say(lang, 'failure.invalidInput', {
-        field: say(lang, `field.${error.field.replace('.', '_')}`),
-        reason: say(lang, `invalid.${error.reason}`, error.params),
-      }),
-    };
-  }
-  const reason = error instanceof Error ? error.message : String(error);
-  if (SFTP_GARBLED.test(reason)) {
-    return {
-      code: 'internal',
-      step,
-      message: say(lang, 'failure.sftpGarbled', { reason }),
-    };
-  }
-  return { code: 'internal', step, message: say(lang, 'failure.unexpected', { step, reason }) };
+  const failure = failureText(error, step, signal);
+  return { ...failure, message: renderText(lang, failure.text) };
 }

@@ -1,8 +1,9 @@
 // The engine's own sentences exist in both catalogs, and a Spanish run speaks Spanish.
+import { renderText } from '@portico/shared/i18n/text';
 import { sharedCatalogs } from '@portico/shared/i18n/translate';
 import { describe, expect, it } from 'vitest';
 import { withOutput } from './failure';
-import { say } from './messages';
+import { msg, say } from './messages';
 import { firewallAdvice } from './preflight-firewall';
 import { runDeployment } from './run-deployment';
 import type { TEngineContext } from './types';
@@ -44,11 +45,13 @@ describe('deployLog catalogs', () => {
 
 describe('Spanish runs', () => {
   it('translate our words and keep commands and tool output verbatim', () => {
-    const advice = firewallAdvice('ufw', [80, 443], 'es');
+    const advice = renderText('es', firewallAdvice('ufw', [80, 443]));
     expect(advice).toContain('no permite los puertos 80 y 443');
     expect(advice).toContain('ufw allow 80/tcp && ufw allow 443/tcp');
-    const message = withOutput(say('es', 'nginx.reloadRefused'), 'nginx: [emerg] bad "listen"');
-    expect(message).toBe('nginx se negó a recargar. Lo que dijo:\nnginx: [emerg] bad "listen"');
+    const message = withOutput(msg('nginx.reloadRefused'), 'nginx: [emerg] bad "listen"');
+    expect(renderText('es', message)).toBe(
+      'nginx se negó a recargar. Lo que dijo:\nnginx: [emerg] bad "listen"',
+    );
   });
 
   it('log and fail in Spanish when the server cannot be reached', async () => {

@@ -1,5 +1,5 @@
 import { StepError, withOutput } from './failure';
-import { say } from './messages';
+import { msg } from './messages';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
 
 /**
@@ -114,18 +114,17 @@ export async function testNginx(c: TStepContext): Promise<TNginxTest> {
 }
 
 export async function startNginx(c: TStepContext, step: string): Promise<void> {
-  c.log.info(say(c.log, c.server.systemd ? 'nginx.startingSystemd' : 'nginx.starting'));
+  c.log.info(msg(c.server.systemd ? 'nginx.startingSystemd' : 'nginx.starting'));
   const r = await asRoot(c.session, START_SCRIPT);
   if (r.code !== 0) {
     throw new StepError(
       'nginx_config_invalid',
       step,
-      withOutput(say(c.log, 'nginx.startFailed'), outputOf(r)),
+      withOutput(msg('nginx.startFailed'), outputOf(r)),
     );
   }
   c.log.info(
-    say(
-      c.log,
+    msg(
       firstMarked(r.stdout, 'PORTICO_START') === 'already'
         ? 'nginx.alreadyRunning'
         : 'nginx.running',
@@ -135,22 +134,22 @@ export async function startNginx(c: TStepContext, step: string): Promise<void> {
 
 /** Reloads (or starts) nginx and waits until the new configuration is live. */
 export async function reloadNginx(c: TStepContext, step: string): Promise<void> {
-  c.log.info(say(c.log, c.server.systemd ? 'nginx.reloadingSystemd' : 'nginx.reloadingSignal'));
+  c.log.info(msg(c.server.systemd ? 'nginx.reloadingSystemd' : 'nginx.reloadingSignal'));
   const r = await asRoot(c.session, RELOAD_SCRIPT);
   const state = firstMarked(r.stdout, 'PORTICO_RELOAD');
   if (r.code !== 0 || !state) {
     throw new StepError(
       'nginx_config_invalid',
       step,
-      withOutput(say(c.log, 'nginx.reloadRefused'), outputOf(r)),
+      withOutput(msg('nginx.reloadRefused'), outputOf(r)),
     );
   }
   if (state === 'pending') {
     throw new StepError(
       'nginx_config_invalid',
       step,
-      withOutput(say(c.log, 'nginx.reloadPending'), r.stdout.replace(/^PORTICO_RELOAD=.*$/m, '')),
+      withOutput(msg('nginx.reloadPending'), r.stdout.replace(/^PORTICO_RELOAD=.*$/m, '')),
     );
   }
-  c.log.info(say(c.log, state === 'started' ? 'nginx.startedNow' : 'nginx.reloaded'));
+  c.log.info(msg(state === 'started' ? 'nginx.startedNow' : 'nginx.reloaded'));
 }

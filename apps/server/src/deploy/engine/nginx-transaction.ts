@@ -1,6 +1,6 @@
 import { sameFile } from '../ssh/file-state';
 import { StepError, withOutput } from './failure';
-import { say } from './messages';
+import { msg } from './messages';
 import { reloadNginx, testNginx } from './nginx-control';
 import { asRoot, firstMarked, type TStepContext } from './step-context';
 
@@ -36,16 +36,16 @@ async function writeWithUndo(c: TStepContext, file: TFileWrite): Promise<TUndo |
   if (sameFile(before, file.content, file.mode)) return undefined;
   const previous = before.exists ? await c.session.readFile(file.path) : undefined;
   await c.session.writeFile(file.path, file.content, file.mode);
-  c.log.info(say(c.log, before.exists ? 'nginx.updated' : 'nginx.wrote', { path: file.path }));
+  c.log.info(msg(before.exists ? 'nginx.updated' : 'nginx.wrote', { path: file.path }));
   if (previous !== undefined && before.exists) {
     return async () => {
       await c.session.writeFile(file.path, previous, before.mode);
-      c.log.info(say(c.log, 'nginx.restored', { path: file.path }));
+      c.log.info(msg('nginx.restored', { path: file.path }));
     };
   }
   return async () => {
     await asRoot(c.session, 'rm -f -- "$1"', { args: [file.path] });
-    c.log.info(say(c.log, 'nginx.removedNew', { path: file.path }));
+    c.log.info(msg('nginx.removedNew', { path: file.path }));
   };
 }
 
@@ -60,18 +60,18 @@ async function linkWithUndo(
     throw new StepError(
       'internal',
       step,
-      withOutput(say(c.log, 'nginx.linkFailed', { link: link.link }), r.stderr),
+      withOutput(msg('nginx.linkFailed', { link: link.link }), r.stderr),
     );
   }
   if (state === 'conflict') {
     throw new StepError(
       'nginx_config_invalid',
       step,
-      say(c.log, 'nginx.linkConflict', { link: link.link }),
+      msg('nginx.linkConflict', { link: link.link }),
     );
   }
   if (state === 'same') return undefined;
-  c.log.info(say(c.log, 'nginx.enabled', { link: link.link, target: link.target }));
+  c.log.info(msg('nginx.enabled', { link: link.link, target: link.target }));
   const old = firstMarked(r.stdout, 'PORTICO_LINK_OLD');
   return async () => {
     if (old) await asRoot(c.session, 'ln -sfn -- "$1" "$2"', { args: [old, link.link] });
@@ -108,35 +108,35 @@ export async function applyNginxFiles(
     throw error;
   }
   const changed = undo.length > 0;
-  if (!changed) c.log.info(say(c.log, 'nginx.unchanged'));
+  if (!changed) c.log.info(msg('nginx.unchanged'));
 
-  c.log.info(say(c.log, 'nginx.testing'));
+  c.log.info(msg('nginx.testing'));
   const test = await testNginx(c);
   if (!test.ok) {
     if (!changed) {
       throw new StepError(
         'nginx_config_invalid',
         step,
-        withOutput(say(c.log, 'nginx.invalidBefore'), test.output),
+        withOutput(msg('nginx.invalidBefore'), test.output),
       );
     }
     await rollback();
     const again = await testNginx(c);
-    const after = say(c.log, again.ok ? 'nginx.rolledBackOk' : 'nginx.rolledBackStillFails');
+    const after = msg(again.ok ? 'nginx.rolledBackOk' : 'nginx.rolledBackStillFails');
     throw new StepError(
       'nginx_config_invalid',
       step,
-      withOutput(say(c.log, 'nginx.rejected', { after }), test.output),
+      withOutput(msg('nginx.rejected', { after }), test.output),
     );
   }
   for (const warning of test.warnings) c.log.warning(`nginx -t: ${warning}`);
-  c.log.info(say(c.log, 'nginx.testPassed'));
+  c.log.info(msg('nginx.testPassed'));
 
   try {
     await reloadNginx(c, step);
   } catch (error) {
     if (changed) {
-      c.log.warning(say(c.log, 'nginx.putBack'));
+      c.log.warning(msg('nginx.putBack'));
       await rollback();
       await reloadNginx(c, step).catch(() => undefined);
     }

@@ -4,7 +4,7 @@ import {
   serverNamesBucketSize,
 } from '../site-names';
 import { StepError } from './failure';
-import { say } from './messages';
+import { msg } from './messages';
 import { bucketSizeSettings } from './nginx-dump';
 import type { TFileWrite } from './nginx-transaction';
 import type { TStepContext } from './step-context';
@@ -20,19 +20,19 @@ export function serverNamesTuning(
 ): TFileWrite | undefined {
   const need = serverNamesBucketSize(domain);
   if (need <= 64) return undefined;
-  c.log.info(say(c.log, 'site.longDomain', { domain, need }));
+  c.log.info(msg('site.longDomain', { domain, need }));
   const settings = bucketSizeSettings(nginxDump);
   const others = settings.filter((s) => s.file !== SERVER_NAMES_TUNING_PATH);
   if (others.length > 0) {
     const biggest = others.reduce((a, b) => (b.size > a.size ? b : a));
     if (biggest.size >= need) {
-      c.log.info(say(c.log, 'site.bucketEnough', { file: biggest.file, size: biggest.size }));
+      c.log.info(msg('site.bucketEnough', { file: biggest.file, size: biggest.size }));
       return undefined;
     }
     throw new StepError(
       'nginx_config_invalid',
       'http-site',
-      say(c.log, 'site.bucketTooSmall', { domain, need, file: biggest.file, size: biggest.size }),
+      msg('site.bucketTooSmall', { domain, need, file: biggest.file, size: biggest.size }),
     );
   }
   const ours = settings.find((s) => s.file === SERVER_NAMES_TUNING_PATH);

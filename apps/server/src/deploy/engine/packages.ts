@@ -1,5 +1,5 @@
 import { StepError, withOutput } from './failure';
-import { joinAnd, say } from './messages';
+import { joinAnd, msg } from './messages';
 import { nginxStatus, startNginx } from './nginx-control';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 
@@ -34,14 +34,14 @@ const INSTALL_TIMEOUT_MS = 15 * 60_000;
 
 /** Step 3: nginx and certbot installed (only when missing), and nginx running. */
 export async function ensurePackages(c: TStepContext): Promise<void> {
-  c.log.info(say(c.log, 'packages.checking'));
+  c.log.info(msg('packages.checking'));
   const r = await asRoot(c.session, PRESENT);
   const missing = marked(r.stdout, 'PORTICO_MISSING');
   if (missing.length === 0) {
-    c.log.info(say(c.log, 'packages.present'));
+    c.log.info(msg('packages.present'));
   } else {
     const tool = c.server.family === 'debian' ? 'apt-get' : 'dnf';
-    c.log.info(say(c.log, 'packages.installing', { missing: joinAnd(c.log, missing), tool }));
+    c.log.info(msg('packages.installing', { missing: joinAnd(missing), tool }));
     const install = await asRoot(c.session, c.server.family === 'debian' ? APT : DNF, {
       onLine: c.log.stream(tool),
       timeoutMs: INSTALL_TIMEOUT_MS,
@@ -51,36 +51,33 @@ export async function ensurePackages(c: TStepContext): Promise<void> {
     if (install.code !== 0 || still.length > 0) {
       const what =
         install.code === 0
-          ? say(c.log, 'packages.stillMissing', { tool, missing: joinAnd(c.log, still) })
-          : say(c.log, 'packages.installFailed', { tool, code: String(install.code) });
-      const hint = say(
-        c.log,
-        c.server.family === 'rhel' ? 'packages.epelHint' : 'packages.mirrorHint',
-      );
+          ? msg('packages.stillMissing', { tool, missing: joinAnd(still) })
+          : msg('packages.installFailed', { tool, code: String(install.code) });
+      const hint = msg(c.server.family === 'rhel' ? 'packages.epelHint' : 'packages.mirrorHint');
       throw new StepError(
         'package_install_failed',
         'packages',
-        withOutput(say(c.log, 'packages.failed', { what, hint, tool }), outputOf(install)),
+        withOutput(msg('packages.failed', { what, hint, tool }), outputOf(install)),
       );
     }
-    c.log.success(say(c.log, 'packages.installed', { missing: joinAnd(c.log, missing) }));
+    c.log.success(msg('packages.installed', { missing: joinAnd(missing) }));
   }
 
   const selinux = await asRoot(c.session, SELINUX);
   const state = marked(selinux.stdout, 'PORTICO_SELINUX')[0];
   if (state === 'enabled') {
-    c.log.info(say(c.log, 'packages.selinuxOn'));
+    c.log.info(msg('packages.selinuxOn'));
   } else if (state === 'failed') {
     const output = selinux.stdout.replace(/^PORTICO_SELINUX=.*$/m, '').trim();
-    c.log.warning(say(c.log, 'packages.selinuxFailed', { output }));
+    c.log.warning(msg('packages.selinuxFailed', { output }));
   }
 
   const status = await nginxStatus(c);
-  if (status.version) c.log.info(say(c.log, 'packages.version', { version: status.version }));
+  if (status.version) c.log.info(msg('packages.version', { version: status.version }));
   if (!status.running) {
-    c.log.info(say(c.log, 'packages.notRunning'));
+    c.log.info(msg('packages.notRunning'));
     await startNginx(c, 'packages');
   } else {
-    c.log.info(say(c.log, 'packages.running'));
+    c.log.info(msg('packages.running'));
   }
 }

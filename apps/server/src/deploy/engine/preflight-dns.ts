@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns/promises';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
-import { say } from './messages';
+import { msg } from './messages';
 
 const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
 
@@ -24,8 +24,8 @@ export async function checkDns(
   log: EngineLog,
 ): Promise<void> {
   const resolver = engineResolver(dnsServers);
-  const via = dnsServers?.length ? dnsServers.join(', ') : say(log, 'dns.systemResolvers');
-  log.info(say(log, 'dns.lookup', { domain, via }));
+  const via = dnsServers?.length ? dnsServers.join(', ') : msg('dns.systemResolvers');
+  log.info(msg('dns.lookup', { domain, via }));
   let addresses: string[];
   try {
     addresses = await resolver.resolve4(domain);
@@ -35,26 +35,26 @@ export async function checkDns(
       throw new StepError(
         'dns_mismatch',
         'preflight',
-        say(log, 'dns.noRecord', { domain, code, serverIp }),
+        msg('dns.noRecord', { domain, code, serverIp }),
       );
     }
-    log.warning(say(log, 'dns.lookupFailed', { domain, reason: code || (error as Error).message }));
+    log.warning(msg('dns.lookupFailed', { domain, reason: code || (error as Error).message }));
     return;
   }
   if (!addresses.includes(serverIp)) {
     throw new StepError(
       'dns_mismatch',
       'preflight',
-      say(log, 'dns.elsewhere', { domain, addresses: addresses.join(', '), serverIp }),
+      msg('dns.elsewhere', { domain, addresses: addresses.join(', '), serverIp }),
     );
   }
   const v6 = await resolver.resolve6(domain).catch(() => [] as string[]);
   if (v6.length > 0) {
-    log.warning(say(log, 'dns.aaaa', { domain, addresses: v6.join(', ') }));
+    log.warning(msg('dns.aaaa', { domain, addresses: v6.join(', ') }));
   }
   if (addresses.length > 1) {
-    log.warning(say(log, 'dns.several', { domain, addresses: addresses.join(', ') }));
+    log.warning(msg('dns.several', { domain, addresses: addresses.join(', ') }));
   } else {
-    log.info(say(log, 'dns.ok', { domain, serverIp }));
+    log.info(msg('dns.ok', { domain, serverIp }));
   }
 }

@@ -1,3 +1,4 @@
+import { renderText } from '@portico/shared/i18n/text';
 import { describe, expect, it } from 'vitest';
 import { firewallAdvice, firewalldBlockedPorts, ufwBlockedPorts } from './preflight-firewall';
 
@@ -39,8 +40,10 @@ describe('firewalldBlockedPorts', () => {
 
 describe('firewallAdvice', () => {
   it('gives the exact command', () => {
-    expect(firewallAdvice('ufw', [80, 443])).toContain('ufw allow 80/tcp && ufw allow 443/tcp');
-    expect(firewallAdvice('firewalld', [443])).toContain(
+    expect(renderText('en', firewallAdvice('ufw', [80, 443]))).toContain(
+      'ufw allow 80/tcp && ufw allow 443/tcp',
+    );
+    expect(renderText('en', firewallAdvice('firewalld', [443]))).toContain(
       'firewall-cmd --permanent --add-service=https && firewall-cmd --reload',
     );
   });

@@ -1,5 +1,5 @@
-import type { TLanguage } from '@portico/shared/api-error';
-import { joinAnd, say } from './messages';
+import type { TText } from '@portico/shared/i18n/text';
+import { joinAnd, msg } from './messages';
 
 /**
  * Host firewalls that would keep the certificate authority (port 80) or visitors (443) out:
@@ -30,16 +30,12 @@ export function firewalldBlockedPorts(services: string, ports: string): number[]
   );
 }
 
-export function firewallAdvice(
-  tool: 'ufw' | 'firewalld',
-  ports: number[],
-  lang: TLanguage = 'en',
-): string {
-  const list = joinAnd(lang, ports);
+export function firewallAdvice(tool: 'ufw' | 'firewalld', ports: number[]): TText {
+  const list = joinAnd(ports);
   const command =
     tool === 'ufw'
       ? ports.map((p) => `ufw allow ${p}/tcp`).join(' && ')
       : `${ports.map((p) => `firewall-cmd --permanent --add-service=${p === 80 ? 'http' : 'https'}`).join(' && ')} && firewall-cmd --reload`;
   const key = ports.length > 1 ? 'preflight.firewallMany' : 'preflight.firewallOne';
-  return say(lang, key, { tool, ports: list, command });
+  return msg(key, { tool, ports: list, command });
 }

@@ -1,3 +1,4 @@
+import { renderText } from '@portico/shared/i18n/text';
 import { describe, expect, it } from 'vitest';
 import { foreignListeners, parseDf, parseListeners } from './preflight-ports';
 
@@ -35,7 +36,7 @@ describe('parseListeners', () => {
 
 describe('foreignListeners', () => {
   it('names every program other than nginx with its pids, and unnamed holders', () => {
-    expect(foreignListeners(parseListeners(SS))).toEqual([
+    expect(foreignListeners(parseListeners(SS)).map((t) => renderText('en', t))).toEqual([
       'port 443 (0.0.0.0) is held by python3 (pid 812)',
       'port 443 (*) is held by a program ss cannot name',
     ]);

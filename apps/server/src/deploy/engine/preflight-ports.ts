@@ -1,5 +1,5 @@
-import type { TLanguage } from '@portico/shared/api-error';
-import { joinAnd, say } from './messages';
+import type { TText } from '@portico/shared/i18n/text';
+import { joinAnd, msg } from './messages';
 export interface TListener {
   port: number;
   address: string;
@@ -28,26 +28,33 @@ export function parseListeners(text: string): TListener[] {
 }
 
 /** Listeners on 80/443 held by anything other than nginx, described in plain words. */
-export function foreignListeners(listeners: TListener[], lang: TLanguage = 'en'): string[] {
-  const problems: string[] = [];
+export function foreignListeners(listeners: TListener[]): TText[] {
+  const problems: TText[] = [];
   for (const l of listeners) {
     const others = l.owners.filter((o) => o.program !== 'nginx');
     if (l.owners.length === 0) {
-      problems.push(say(lang, 'preflight.portUnnamed', { port: l.port, address: l.address }));
+      problems.push(msg('preflight.portUnnamed', { port: l.port, address: l.address }));
     } else if (others.length > 0) {
       const seen = new Map<string, number[]>();
       for (const o of others) seen.set(o.program, [...(seen.get(o.program) ?? []), o.pid]);
       const who = [...seen].map(([program, pids]) => `${program} (pid ${pids.join(', ')})`);
       problems.push(
-        say(lang, 'preflight.portHeld', {
+        msg('preflight.portHeld', {
           port: l.port,
           address: l.address,
-          who: joinAnd(lang, who),
+          who: joinAnd(who),
         }),
       );
     }
   }
-  return [...new Set(problems)];
+  // The same port on two addresses (0.0.0.0 and [::]) reads once.
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = JSON.stringify(p);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Free kilobytes per mount point from `df -Pk` output. */

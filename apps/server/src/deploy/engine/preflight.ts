@@ -1,5 +1,5 @@
 import { StepError, withOutput } from './failure';
-import { joinAnd, say } from './messages';
+import { joinAnd, msg, quantity } from './messages';
 import { checkDns } from './preflight-dns';
 import { firewallAdvice, firewalldBlockedPorts, ufwBlockedPorts } from './preflight-firewall';
 import { foreignListeners, parseDf, parseListeners } from './preflight-ports';
@@ -25,36 +25,36 @@ export async function preflight(
   c: TStepContext,
   input: { domain: string; serverIp: string },
 ): Promise<void> {
-  c.log.info(say(c.log, 'preflight.checking'));
+  c.log.info(msg('preflight.checking'));
   const r = await asRoot(c.session, PROBE);
   if (r.code !== 0) {
     throw new StepError(
       'internal',
       'preflight',
-      withOutput(say(c.log, 'preflight.probeFailed'), outputOf(r)),
+      withOutput(msg('preflight.probeFailed'), outputOf(r)),
     );
   }
   if (marked(r.stdout, 'PORTICO_SS').includes('missing')) {
-    c.log.warning(say(c.log, 'preflight.ssMissing'));
+    c.log.warning(msg('preflight.ssMissing'));
   } else {
     const listenLines = prefixed(r.stdout, 'PORTICO_LISTEN:');
     const found = parseListeners(listenLines.join('\n'));
-    const problems = foreignListeners(found, c.log.lang);
+    const problems = foreignListeners(found);
     if (problems.length > 0) {
       const raw = listenLines.filter((l) => /:(80|443)\s/.test(l)).join('\n');
       throw new StepError(
         'port_in_use',
         'preflight',
-        withOutput(say(c.log, 'preflight.portsBusy', { problems: problems.join('; ') }), raw),
+        withOutput(msg('preflight.portsBusy', { problems: { join: problems, sep: '; ' } }), raw),
       );
     }
     const ports = [...new Set(found.map((l) => l.port))].sort();
     c.log.info(
       ports.length > 0
-        ? say(c.log, ports.length > 1 ? 'preflight.portsNginxOnly' : 'preflight.portNginxOnly', {
-            ports: joinAnd(c.log, ports),
+        ? msg(ports.length > 1 ? 'preflight.portsNginxOnly' : 'preflight.portNginxOnly', {
+            ports: joinAnd(ports),
           })
-        : say(c.log, 'preflight.portsFree'),
+        : msg('preflight.portsFree'),
     );
   }
 
@@ -62,29 +62,32 @@ export async function preflight(
   const tight = df.filter((d) => d.availableKb < MIN_FREE_KB);
   if (tight.length > 0) {
     const what = tight.map((d) =>
-      say(c.log, 'preflight.diskFree', { mount: d.mount, mb: Math.floor(d.availableKb / 1024) }),
+      msg('preflight.diskFree', { mount: d.mount, mb: quantity(Math.floor(d.availableKb / 1024)) }),
     );
     throw new StepError(
       'disk_full',
       'preflight',
-      say(c.log, 'preflight.diskLow', { what: what.join(', '), need: MIN_FREE_KB / 1024 }),
+      msg('preflight.diskLow', {
+        what: { join: what, sep: ', ' },
+        need: quantity(MIN_FREE_KB / 1024),
+      }),
     );
   }
   const least = df.reduce((min, d) => Math.min(min, d.availableKb), Number.POSITIVE_INFINITY);
   if (Number.isFinite(least)) {
-    c.log.info(say(c.log, 'preflight.diskOk', { mb: Math.floor(least / 1024) }));
+    c.log.info(msg('preflight.diskOk', { mb: quantity(Math.floor(least / 1024)) }));
   }
 
   const ufw = prefixed(r.stdout, 'PORTICO_UFW:').join('\n');
   const ufwBlocked = ufwBlockedPorts(ufw);
-  if (ufwBlocked.length > 0) c.log.warning(firewallAdvice('ufw', ufwBlocked, c.log.lang));
+  if (ufwBlocked.length > 0) c.log.warning(firewallAdvice('ufw', ufwBlocked));
   const services = firstMarked(r.stdout, 'PORTICO_FWD_SERVICES');
   if (services !== undefined) {
     const blocked = firewalldBlockedPorts(
       services,
       firstMarked(r.stdout, 'PORTICO_FWD_PORTS') ?? '',
     );
-    if (blocked.length > 0) c.log.warning(firewallAdvice('firewalld', blocked, c.log.lang));
+    if (blocked.length > 0) c.log.warning(firewallAdvice('firewalld', blocked));
   }
 
   await checkDns(input.domain, input.serverIp, c.settings.dnsServers, c.log);

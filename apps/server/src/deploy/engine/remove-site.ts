@@ -1,13 +1,14 @@
-import { certName, sitePaths } from '../site-names';
+import { certName, porticoSiteFiles } from '../site-names';
 import type { TSshSession } from '../ssh';
 import { assertDomain } from '../validate';
 import { connectStep } from './connect-step';
 import { detectOs } from './detect-os';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
-import { say } from './messages';
+import { msg } from './messages';
 import { nginxStatus, reloadNginx, testNginx } from './nginx-control';
 import { onServer } from './server-address';
+import { SiteRecord } from './site-record';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 import type { TEngineContext, TRemoveInput, TRemoveOutcome } from './types';
 
@@ -29,43 +30,37 @@ else
   echo PORTICO_NO_CERT=1
 fi`;
 
-/** Both layouts: the site may have been written as sites-available (Debian) or conf.d. */
-function candidates(domain: string): string[] {
-  const debian = sitePaths('debian', domain);
-  return [debian.enabledLink!, debian.file, sitePaths('rhel', domain).file];
-}
-
 async function removeFiles(c: TStepContext, domain: string): Promise<void> {
   const stamp = String(Date.now());
-  const moved = await asRoot(c.session, DISABLE, { args: [stamp, ...candidates(domain)] });
+  const moved = await asRoot(c.session, DISABLE, { args: [stamp, ...porticoSiteFiles(domain)] });
   const files = marked(moved.stdout, 'PORTICO_MOVED');
   if (moved.code !== 0) {
     await asRoot(c.session, RESTORE, { args: [stamp, ...files] });
     throw new StepError(
       'internal',
       'remove',
-      withOutput(say(c.log, 'remove.filesFailed'), outputOf(moved)),
+      withOutput(msg('remove.filesFailed'), outputOf(moved)),
     );
   }
   if (files.length === 0) {
-    c.log.info(say(c.log, 'remove.nothing', { domain }));
+    c.log.info(msg('remove.nothing', { domain }));
     return;
   }
-  c.log.info(say(c.log, 'remove.disabled', { files: files.join(', ') }));
+  c.log.info(msg('remove.disabled', { files: files.join(', ') }));
   const test = await testNginx(c);
   if (!test.ok) {
     await asRoot(c.session, RESTORE, { args: [stamp, ...files] });
     throw new StepError(
       'nginx_config_invalid',
       'remove',
-      withOutput(say(c.log, 'remove.testFailed'), test.output),
+      withOutput(msg('remove.testFailed'), test.output),
     );
   }
-  c.log.info(say(c.log, 'remove.testPassed'));
+  c.log.info(msg('remove.testPassed'));
   await asRoot(c.session, DISCARD, { args: [stamp, ...files] });
   const status = await nginxStatus(c);
   if (status.running) await reloadNginx(c, 'remove');
-  else c.log.info(say(c.log, 'remove.noReload'));
+  else c.log.info(msg('remove.noReload'));
 }
 
 /** Takes a Portico site off a server: files removed, nginx tested and reloaded. */
@@ -86,42 +81,46 @@ async function remove(
   let session: TSshSession | undefined;
   try {
     const domain = assertDomain(input.domain);
-    log.info(say(log, 'remove.removing', { domain, serverIp: input.serverIp }));
+    log.info(msg('remove.removing', { domain, serverIp: input.serverIp }));
     step = 'connect';
     session = await connectStep(input, ctx, log);
     step = 'detect-os';
     const server = await detectOs(session, log);
     const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };
     step = 'remove';
-    await removeFiles(c, domain);
+    const site = new SiteRecord(c, domain, ctx.onSite);
+    try {
+      await removeFiles(c, domain);
+    } finally {
+      await site.survey().catch(() => undefined);
+    }
     if (input.removeCertificate) {
       step = 'remove-certificate';
-      log.info(say(log, 'remove.deletingCert', { name: certName(domain) }));
+      log.info(msg('remove.deletingCert', { name: certName(domain) }));
       const r = await asRoot(session, CERT_DELETE, {
         args: [certName(domain)],
         onLine: log.stream('certbot'),
       });
+      await site.survey().catch(() => undefined);
       if (r.code !== 0) {
         throw new StepError(
           'certbot_failed',
           step,
-          withOutput(say(log, 'remove.certDeleteFailed'), outputOf(r)),
+          withOutput(msg('remove.certDeleteFailed'), outputOf(r)),
         );
       }
       log.info(
-        r.stdout.includes('PORTICO_NO_CERT=1')
-          ? say(log, 'remove.noCert')
-          : say(log, 'remove.certDeleted'),
+        r.stdout.includes('PORTICO_NO_CERT=1') ? msg('remove.noCert') : msg('remove.certDeleted'),
       );
     } else {
-      log.info(say(log, 'remove.certKept'));
+      log.info(msg('remove.certKept'));
     }
-    log.success(say(log, 'remove.removed', { domain, serverIp: input.serverIp }));
+    log.success(msg('remove.removed', { domain, serverIp: input.serverIp }));
     await log.flush();
     return { status: 'removed' };
   } catch (error) {
     const failure = toFailure(error, step, log, ctx.signal);
-    log.error(failure.message);
+    log.error(failure.text);
     await log.flush();
     return { status: 'failed', failure };
   } finally {

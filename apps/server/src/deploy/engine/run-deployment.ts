@@ -6,18 +6,19 @@ import { customScriptStep } from './custom-script';
 import { detectOs } from './detect-os';
 import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
-import { say } from './messages';
+import { msg, quantity } from './messages';
 import { ensurePackages } from './packages';
 import { preflight } from './preflight';
 import { onServer } from './server-address';
+import { SiteRecord } from './site-record';
 import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
 import type { TStepContext } from './step-context';
 import type { TDeployInput, TDeployOutcome, TEngineContext } from './types';
 import { verifyStep } from './verify';
 
-function checkCancelled(log: EngineLog, signal: AbortSignal | undefined, step: string): void {
+function checkCancelled(signal: AbortSignal | undefined, step: string): void {
   if (signal?.aborted) {
-    throw new StepError('cancelled', step, say(log, 'run.cancelledBefore', { step }));
+    throw new StepError('cancelled', step, msg('run.cancelledBefore', { step }));
   }
 }
 
@@ -50,53 +51,59 @@ async function deploy(
     assertEmail(input.email);
     const target = normalizeTarget(input.targetServer, 'targetServer');
     const targetText = formatTarget(target);
-    log.info(say(log, 'run.deploying', { domain, target: targetText, serverIp }));
+    log.info(msg('run.deploying', { domain, target: targetText, serverIp }));
 
     step = 'connect';
-    checkCancelled(log, ctx.signal, step);
+    checkCancelled(ctx.signal, step);
     session = await connectStep(input, ctx, log);
     if (ctx.signal?.aborted) session.close();
 
     step = 'detect-os';
-    checkCancelled(log, ctx.signal, step);
+    checkCancelled(ctx.signal, step);
     const server = await detectOs(session, log);
     const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };
 
     step = 'preflight';
-    checkCancelled(log, ctx.signal, step);
+    checkCancelled(ctx.signal, step);
     await preflight(c, { domain, serverIp });
 
     step = 'packages';
-    checkCancelled(log, ctx.signal, step);
+    checkCancelled(ctx.signal, step);
     await ensurePackages(c);
 
     step = 'http-site';
-    checkCancelled(log, ctx.signal, step);
+    checkCancelled(ctx.signal, step);
     const plan = await planSite(c, domain);
-    await httpSiteStep(c, domain, target, plan);
+    // The caller's record of what is on the server follows every write from here on.
+    const site = new SiteRecord(c, domain, ctx.onSite);
+    await site.survey();
+    const siteFiles = {
+      files: [plan.paths.file, ...(plan.paths.enabledLink ? [plan.paths.enabledLink] : [])],
+    };
+    await site.around(siteFiles, () => httpSiteStep(c, domain, target, plan));
 
     step = 'certificate';
-    checkCancelled(log, ctx.signal, step);
-    await certificateStep(c, domain, input.email);
+    checkCancelled(ctx.signal, step);
+    await site.around({ certificate: true }, () => certificateStep(c, domain, input.email));
 
     step = 'https-site';
-    checkCancelled(log, ctx.signal, step);
-    await finalSiteStep(c, domain, target, plan);
+    checkCancelled(ctx.signal, step);
+    await site.around(siteFiles, () => finalSiteStep(c, domain, target, plan));
 
     if (input.customScript) {
       step = 'custom-script';
-      checkCancelled(log, ctx.signal, step);
+      checkCancelled(ctx.signal, step);
       await customScriptStep(c, input.customScript, { domain, target: targetText });
     }
 
     step = 'verify';
-    checkCancelled(log, ctx.signal, step);
+    checkCancelled(ctx.signal, step);
     const verified = await verifyStep(
       { domain, serverIp, target: targetText, extraCaFile: ctx.settings.extraCaFile },
       log,
     );
-    const seconds = ((Date.now() - started) / 1000).toFixed(1);
-    log.success(say(log, 'run.complete', { seconds, domain, serverIp, target: targetText }));
+    const seconds = quantity((Date.now() - started) / 1000, 1);
+    log.success(msg('run.complete', { seconds, domain, serverIp, target: targetText }));
     await log.flush();
     return {
       status: 'completed',
@@ -108,7 +115,7 @@ async function deploy(
     };
   } catch (error) {
     const failure = toFailure(error, step, log, ctx.signal);
-    log.error(failure.message);
+    log.error(failure.text);
     await log.flush();
     return {
       status: 'failed',

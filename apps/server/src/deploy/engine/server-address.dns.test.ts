@@ -1,4 +1,5 @@
 import type { TLanguage } from '@portico/shared/api-error';
+import { renderText } from '@portico/shared/i18n/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDnsServer, type TTestDnsServer } from '../../modules/checks/test-dns-server';
 import { DeployValidationError } from '../validate';
@@ -41,7 +42,7 @@ describe('the server address of a run (IPv4, or a host name resolved once)', () 
     const error = await result.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StepError);
     expect((error as StepError).step).toBe('connect');
-    expect((error as StepError).message).toMatch(
+    expect(renderText('es', (error as StepError).text)).toMatch(
       /^La dirección del servidor gone\.lab\.test no se resuelve/,
     );
   });

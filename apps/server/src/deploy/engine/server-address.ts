@@ -1,7 +1,7 @@
 import { assertDomain, assertPort, isIpv4 } from '../validate';
 import { StepError, toFailure } from './failure';
 import type { EngineLog } from './logger';
-import { say } from './messages';
+import { msg } from './messages';
 import { engineResolver } from './preflight-dns';
 import { withServerLock } from './server-lock';
 import type { TDeployFailure, TEngineContext } from './types';
@@ -24,10 +24,10 @@ export async function resolveServerAddress(
     addresses = await resolver.resolve4(host);
   } catch (error) {
     const code = (error as { code?: string }).code ?? (error as Error).message;
-    throw new StepError('tcp_connect', 'connect', say(log, 'connect.unresolved', { host, code }));
+    throw new StepError('tcp_connect', 'connect', msg('connect.unresolved', { host, code }));
   }
   const address = addresses[0]!;
-  log.info(say(log, 'connect.resolved', { host, address }));
+  log.info(msg('connect.resolved', { host, address }));
   return address;
 }
 
@@ -53,7 +53,7 @@ export async function onServer<TInput extends { serverIp: string; sshPort: unkno
     );
   } catch (error) {
     const failure = toFailure(error, step, log, ctx.signal);
-    log.error(failure.message);
+    log.error(failure.text);
     await log.flush();
     return { status: 'failed', failure };
   }

@@ -1,6 +1,6 @@
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
-import { say } from './messages';
+import { msg } from './messages';
 
 /**
  * One run at a time per server in this process. Two sites deployed to the same server at once
@@ -24,10 +24,10 @@ export async function withServerLock<T>(
   tails.set(key, tail);
   try {
     if (previous) {
-      log.info(say(log, 'run.waitingLock', { key }));
+      log.info(msg('run.waitingLock', { key }));
       await new Promise<void>((resolve, reject) => {
         const onAbort = () =>
-          reject(new StepError('cancelled', 'connect', say(log, 'run.cancelledWaiting')));
+          reject(new StepError('cancelled', 'connect', msg('run.cancelledWaiting')));
         if (signal?.aborted) onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         previous.then(() => {

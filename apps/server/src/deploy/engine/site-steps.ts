@@ -1,8 +1,8 @@
 import { ACME_WEBROOT, LETSENCRYPT_DIR, renderFinalSite, renderHttpSite } from '../nginx-site';
-import { certName, sitePaths, type TSitePaths } from '../site-names';
+import { certName, porticoSiteFiles, sitePaths, type TSitePaths } from '../site-names';
 import type { TTarget } from '../validate';
 import { StepError, withOutput } from './failure';
-import { say } from './messages';
+import { msg } from './messages';
 import { readNginxDump, serverNameOwners } from './nginx-dump';
 import { applyNginxFiles, type TFileWrite } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
@@ -27,34 +27,24 @@ export interface TSitePlan {
   nginxDump: string;
 }
 
-/** Every place a Portico site for the domain may live, in either layout. */
-function porticoFiles(domain: string): string[] {
-  const debian = sitePaths('debian', domain);
-  return [debian.file, debian.enabledLink!, sitePaths('rhel', domain).file];
-}
-
 /** Where the site lives on this server and whether a certificate is already there. */
 export async function planSite(c: TStepContext, domain: string): Promise<TSitePlan> {
   const live = `${LETSENCRYPT_DIR}/live/${certName(domain)}`;
   const r = await asRoot(c.session, LAYOUT_SCRIPT, { args: [live] });
   const layout = firstMarked(r.stdout, 'PORTICO_LAYOUT');
   if (r.code !== 0 || !layout) {
-    throw new StepError(
-      'internal',
-      'http-site',
-      withOutput(say(c.log, 'site.layoutFailed'), outputOf(r)),
-    );
+    throw new StepError('internal', 'http-site', withOutput(msg('site.layoutFailed'), outputOf(r)));
   }
   const family = c.server.family === 'debian' && layout === 'debian' ? 'debian' : 'rhel';
   const nginxDump = await readNginxDump(c);
   // Never take over a site someone else wrote: nginx would serve only one of the two anyway.
-  const ours = porticoFiles(domain);
+  const ours = porticoSiteFiles(domain);
   const others = serverNameOwners(nginxDump, domain).filter((f) => !ours.includes(f));
   if (others.length > 0) {
     throw new StepError(
       'nginx_config_invalid',
       'http-site',
-      say(c.log, 'site.takenByOther', { domain, files: others.join(', ') }),
+      msg('site.takenByOther', { domain, files: others.join(', ') }),
     );
   }
   return {
@@ -82,9 +72,9 @@ export async function httpSiteStep(
   const tuning = serverNamesTuning(c, domain, plan.nginxDump);
   const site = { domain, target, ipv6: c.server.ipv6 };
   if (plan.hasCertificate) {
-    c.log.info(say(c.log, 'site.certExists', { domain }));
+    c.log.info(msg('site.certExists', { domain }));
   } else {
-    c.log.info(say(c.log, 'site.writingHttp', { domain }));
+    c.log.info(msg('site.writingHttp', { domain }));
   }
   const content = plan.hasCertificate ? renderFinalSite(site) : renderHttpSite(site);
   const link = plan.paths.enabledLink
@@ -100,7 +90,7 @@ export async function finalSiteStep(
   target: TTarget,
   plan: TSitePlan,
 ): Promise<void> {
-  c.log.info(say(c.log, 'site.writingHttps', { domain }));
+  c.log.info(msg('site.writingHttps', { domain }));
   const content = renderFinalSite({ domain, target, ipv6: c.server.ipv6 });
   const link = plan.paths.enabledLink
     ? { target: plan.paths.file, link: plan.paths.enabledLink }

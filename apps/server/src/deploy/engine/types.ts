@@ -2,6 +2,7 @@
 // delete service). The engine knows nothing of the database, queues or sockets: it receives
 // validated values and secrets in clear, reports through `log`, and returns an outcome.
 import type { TLanguage } from '@portico/shared/api-error';
+import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 
 export type TSshAuth = { password: string } | { privateKey: string; passphrase?: string };
@@ -34,7 +35,25 @@ export interface TEngineSettings {
   language?: TLanguage;
 }
 
-export type TLogSink = (level: TLogLevel, message: string) => void | Promise<void>;
+/** A log line: `message` in the run's language, `text` what it says (see shared/i18n/text). */
+export type TLogSink = (level: TLogLevel, message: string, text: TText) => void | Promise<void>;
+
+/**
+ * What is on the server for the domain being deployed or removed, as the engine wrote or last
+ * saw it. Reported before each write (`unconfirmed`, the files about to be written included) and
+ * after it from a look at the server, so a run that dies at any point leaves a record that holds
+ * at least what is there.
+ */
+export interface TSiteState {
+  domain: string;
+  /** Portico's files for the domain: the site file, and its enabled link on Debian. */
+  files: string[];
+  enabled: boolean;
+  /** The site file is the final HTTPS one. */
+  https: boolean;
+  certificate: { name: string; expiresAt: Date | null } | null;
+  unconfirmed: boolean;
+}
 
 export interface TEngineContext {
   settings: TEngineSettings;
@@ -43,6 +62,11 @@ export interface TEngineContext {
   signal?: AbortSignal;
   /** Called once the host key is known, so the caller can pin it before anything else runs. */
   onHostKey?: (fingerprint: string) => void | Promise<void>;
+  /**
+   * Told what is on the server for the domain (see TSiteState), and awaited: the engine writes
+   * nothing before the caller has recorded that it is about to. A throw stops the run.
+   */
+  onSite?: (state: TSiteState, hostKeyFingerprint: string) => void | Promise<void>;
 }
 
 /** Why a run failed, in a stable code plus plain words (already including the tool's output). */
@@ -70,7 +94,10 @@ export interface TDeployFailure {
   code: TDeployFailureCode;
   /** The step that failed, e.g. 'connect', 'preflight', 'certificate'. */
   step: string;
+  /** In the run's language. */
   message: string;
+  /** The same as a text, to show in any reader's language. */
+  text: TText;
 }
 
 export type TDeployOutcome =
@@ -81,7 +108,7 @@ export type TDeployOutcome =
       sslConfigured: true;
       certificateExpiresAt: Date;
       /** Non-fatal findings, e.g. the upstream answered 502. */
-      warnings: string[];
+      warnings: TText[];
     }
   | { status: 'failed'; hostKeyFingerprint?: string; failure: TDeployFailure };
 

@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import tls from 'node:tls';
+import { renderText, type TText } from '@portico/shared/i18n/text';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
-import { say } from './messages';
+import { msg, quantity } from './messages';
 
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Retries cover a reload that is live but whose old workers still hold a few connections. */
@@ -24,13 +25,28 @@ async function trustedRoots(extraCaFile?: string): Promise<string[]> {
   return roots;
 }
 
+/** A network failure of ours, with its words as a text (the reader's language later). */
+class VerifyError extends Error {
+  constructor(
+    readonly text: TText,
+    readonly code?: string,
+  ) {
+    super(renderText('en', text));
+  }
+}
+
+/** Why a connection or request failed: our words, or Node's (verbatim). */
+function reasonOf(error: Error): TText {
+  return error instanceof VerifyError ? error.text : error.message;
+}
+
 interface THandshake {
   cert: tls.PeerCertificate;
   /** The protocol agreed by ALPN: 'h2' when nginx serves HTTP/2. */
   alpn: string | false | null;
 }
 
-function handshake(input: TVerifyInput, ca: string[], log: EngineLog): Promise<THandshake> {
+function handshake(input: TVerifyInput, ca: string[]): Promise<THandshake> {
   return new Promise((resolve, reject) => {
     const socket = tls.connect({
       host: input.serverIp,
@@ -49,9 +65,9 @@ function handshake(input: TVerifyInput, ca: string[], log: EngineLog): Promise<T
     socket.once('timeout', () => {
       socket.destroy();
       reject(
-        Object.assign(
-          new Error(say(log, 'verify.noTlsAnswer', { seconds: ATTEMPT_TIMEOUT_MS / 1000 })),
-          { code: 'ETIMEDOUT' },
+        new VerifyError(
+          msg('verify.noTlsAnswer', { seconds: quantity(ATTEMPT_TIMEOUT_MS / 1000) }),
+          'ETIMEDOUT',
         ),
       );
     });
@@ -59,7 +75,7 @@ function handshake(input: TVerifyInput, ca: string[], log: EngineLog): Promise<T
   });
 }
 
-function fetchHome(input: TVerifyInput, ca: string[], log: EngineLog): Promise<number> {
+function fetchHome(input: TVerifyInput, ca: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const request = https.request(
       {
@@ -79,18 +95,14 @@ function fetchHome(input: TVerifyInput, ca: string[], log: EngineLog): Promise<n
       },
     );
     request.once('timeout', () => {
-      request.destroy(new Error(say(log, 'verify.noAnswer', { seconds: 15 })));
+      request.destroy(new VerifyError(msg('verify.noAnswer', { seconds: quantity(15) })));
     });
     request.once('error', reject);
     request.end();
   });
 }
 
-function describeTlsError(
-  error: Error & { code?: string },
-  input: TVerifyInput,
-  log: EngineLog,
-): string {
+function describeTlsError(error: Error & { code?: string }, input: TVerifyInput): TText {
   const where = `${input.serverIp}:443`;
   const code = error.code ? ` (${error.code})` : '';
   if (
@@ -98,13 +110,13 @@ function describeTlsError(
     error.code === 'ETIMEDOUT' ||
     error.code === 'EHOSTUNREACH'
   ) {
-    return say(log, 'verify.tlsConnect', { where, code, reason: error.message });
+    return msg('verify.tlsConnect', { where, code, reason: reasonOf(error) });
   }
-  return say(log, 'verify.tlsInvalid', {
+  return msg('verify.tlsInvalid', {
     domain: input.domain,
     where,
     code,
-    reason: error.message,
+    reason: reasonOf(error),
   });
 }
 
@@ -115,50 +127,51 @@ function describeTlsError(
 export async function verifyStep(
   input: TVerifyInput,
   log: EngineLog,
-): Promise<{ expiresAt: Date; warnings: string[] }> {
-  log.info(say(log, 'verify.connecting', { serverIp: input.serverIp, domain: input.domain }));
+): Promise<{ expiresAt: Date; warnings: TText[] }> {
+  log.info(msg('verify.connecting', { serverIp: input.serverIp, domain: input.domain }));
   const ca = await trustedRoots(input.extraCaFile);
   const started = Date.now();
   let shake: THandshake | undefined;
   let last: (Error & { code?: string }) | undefined;
   while (!shake) {
     try {
-      shake = await handshake(input, ca, log);
+      shake = await handshake(input, ca);
     } catch (error) {
       last = error as Error & { code?: string };
       if (Date.now() - started > RETRY_FOR_MS) {
-        throw new StepError('verification_failed', 'verify', describeTlsError(last, input, log));
+        throw new StepError('verification_failed', 'verify', describeTlsError(last, input));
       }
       await new Promise((r) => setTimeout(r, 500));
     }
   }
   const { cert, alpn } = shake;
   const expiresAt = new Date(cert.valid_to);
-  const issuer = cert.issuer?.CN ?? cert.issuer?.O ?? say(log, 'verify.unnamedIssuer');
+  const named = cert.issuer?.CN ?? cert.issuer?.O;
+  const issuer: TText = named ? String(named) : msg('verify.unnamedIssuer');
   log.success(
-    say(log, 'verify.works', {
+    msg('verify.works', {
       http2: alpn === 'h2' ? ' (HTTP/2)' : '',
       domain: input.domain,
-      issuer: String(issuer),
-      expires: expiresAt.toISOString(),
+      issuer,
+      expires: { date: expiresAt.toISOString() },
     }),
   );
 
-  const warnings: string[] = [];
+  const warnings: TText[] = [];
   try {
-    const status = await fetchHome(input, ca, log);
+    const status = await fetchHome(input, ca);
     if (UPSTREAM_ERRORS.has(status)) {
       warnings.push(
-        say(log, 'verify.upstreamError', { status, domain: input.domain, target: input.target }),
+        msg('verify.upstreamError', { status, domain: input.domain, target: input.target }),
       );
     } else {
-      log.info(say(log, 'verify.status', { domain: input.domain, status }));
+      log.info(msg('verify.status', { domain: input.domain, status }));
     }
   } catch (error) {
     warnings.push(
-      say(log, 'verify.requestFailed', {
+      msg('verify.requestFailed', {
         domain: input.domain,
-        reason: (error as Error).message,
+        reason: reasonOf(error as Error),
         target: input.target,
       }),
     );

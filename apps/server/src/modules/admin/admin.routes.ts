@@ -17,6 +17,7 @@ import { removeSite } from '../../deploy/engine';
 import { createAuditRepository } from '../audit/audit.repository';
 import { createAuditService } from '../audit/audit.service';
 import { createProxiesRepository } from '../proxies/proxies.repository';
+import { languageOf } from '../proxies/proxies.routes';
 import { createProxiesService } from '../proxies/proxies.service';
 import { createProxySecrets } from '../proxies/proxy-secrets';
 import type { TUsersService } from '../users/users.service';
@@ -87,7 +88,8 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
       },
       preHandler,
     },
-    async (request) => admin.editProxy(request.user!, request.params.id, request.body),
+    async (request) =>
+      admin.editProxy(request.user!, request.params.id, request.body, languageOf(request)),
   );
 
   r.get(

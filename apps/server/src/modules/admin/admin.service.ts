@@ -3,6 +3,7 @@ import type {
   TAdminUser,
   TAuditEntry as TAuditEntryView,
 } from '@portico/shared/admin/api';
+import type { TLanguage } from '@portico/shared/api-error';
 import type { TRole } from '@portico/shared/auth/schemas';
 import type { TEditProxyInput, TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TAuditLogRow } from '../../db/schema';
@@ -66,8 +67,13 @@ export function createAdminService(deps: TAdminServiceDeps) {
     },
 
     /** The proxies service checks the domain and the running deployment and writes the audit row. */
-    editProxy(actor: TActor, id: string, input: TEditProxyInput): Promise<TProxyConfiguration> {
-      return deps.editProxy(actor, id, input, { asAdmin: true });
+    editProxy(
+      actor: TActor,
+      id: string,
+      input: TEditProxyInput,
+      language: TLanguage,
+    ): Promise<TProxyConfiguration> {
+      return deps.editProxy(actor, id, input, { asAdmin: true, language });
     },
 
     async auditLog(filter: TAuditFilter) {

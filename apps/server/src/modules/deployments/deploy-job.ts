@@ -1,12 +1,20 @@
 import type { TLanguage } from '@portico/shared/api-error';
+import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
-import type { TProxyConfigurationRow } from '../../db/schema';
+import type { TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
 import type { TDeployOutcome } from '../../deploy/engine';
-import { say } from '../../deploy/engine/messages';
+import { msg } from '../../deploy/engine/messages';
 import type { TDeployJobData } from '../../jobs/queues';
 import { AppError } from '../../lib/app-error';
 import { snapshotOf } from '../proxies/proxy-view';
-import { publishStatus, type TDeploymentDeps, writeLine } from './deployment-context';
+import { recordSite, toServerSite } from '../proxies/server-sites';
+import {
+  lineOf,
+  publishStatus,
+  type TDeploymentDeps,
+  type TLine,
+  writeLine,
+} from './deployment-context';
 
 /** The run's language as stored; rows written before the column existed read as the default. */
 export function runLanguage(row: { language: string }): TLanguage {
@@ -17,14 +25,24 @@ export function runLanguage(row: { language: string }): TLanguage {
 function lineSink(deps: TDeploymentDeps, configurationId: string, deploymentId: string) {
   let chain: Promise<unknown> = Promise.resolve();
   return {
-    log(level: TLogLevel, message: string) {
+    log(level: TLogLevel, message: string, text: TText) {
       chain = chain
-        .then(() => writeLine(deps, configurationId, deploymentId, level, message))
+        .then(() => writeLine(deps, configurationId, deploymentId, level, { message, text }))
         .catch((error) => deps.log.warn({ err: error }, 'deployment log line lost'));
       return chain.then(() => undefined);
     },
     flush: () => chain,
   };
+}
+
+/** A failure as the configuration keeps it (last_failure): beside what is on the server. */
+export function storedFailure(
+  deploymentId: string | null,
+  failure: { code: string; step: string; text: TText; message: string },
+  at: Date,
+): TStoredFailure {
+  const { code, step, text, message } = failure;
+  return { deploymentId, code, step, text, message, at: at.toISOString() };
 }
 
 async function finish(
@@ -43,19 +61,35 @@ async function finish(
       lastDeployedAt: now,
       deployedSnapshot: snapshotOf(config),
       hostKeyFingerprint: config.hostKeyFingerprint ?? outcome.hostKeyFingerprint,
+      lastFailure: null,
     });
     await deps.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
     if (updated) publishStatus(deps, updated, deploymentId);
     return;
   }
-  const updated = await deps.proxies.update(config.id, { status: 'failed' });
+  // What the run left on the server is already recorded (onSite): only the failure is added.
+  const updated = await deps.proxies.update(config.id, {
+    status: 'failed',
+    lastFailure: storedFailure(deploymentId, outcome.failure, now),
+  });
   await deps.deployments.update(deploymentId, {
     status: 'failed',
     finishedAt: now,
     errorCode: outcome.failure.code,
     errorMessage: outcome.failure.message,
+    errorText: outcome.failure.text,
   });
   if (updated) publishStatus(deps, updated, deploymentId);
+}
+
+function secretFailure(error: unknown): TText {
+  if (error instanceof AppError && error.code === 'deploy_needs_password') {
+    return msg('job.needsPassword');
+  }
+  if (error instanceof AppError && error.messageKey === 'errors.secretUndecryptable') {
+    return msg('job.secretUndecryptable');
+  }
+  return msg('job.secretUnreadable');
 }
 
 /**
@@ -80,26 +114,24 @@ export async function runDeployJob(
     await deps.deployments.update(deployment.id, { status: 'running', startedAt: new Date() });
     const sink = lineSink(deps, config.id, deployment.id);
     const language = runLanguage(deployment);
+    const say = (text: TText): TLine => lineOf(language, text);
 
     let password: string;
     try {
       if (!config.sshPasswordEnc) throw new AppError('deploy_needs_password', 400);
       password = deps.secrets.decryptPassword(config.id, config.sshPasswordEnc);
     } catch (error) {
-      const message =
-        error instanceof AppError && error.code === 'deploy_needs_password'
-          ? say(language, 'job.needsPassword')
-          : error instanceof AppError && error.messageKey === 'errors.secretUndecryptable'
-            ? say(language, 'job.secretUndecryptable')
-            : say(language, 'job.secretUnreadable');
-      await sink.log('error', message);
+      const line = say(secretFailure(error));
+      await sink.log('error', line.message, line.text);
       await finish(deps, config, deployment.id, {
         status: 'failed',
-        failure: { code: 'invalid_input', step: 'secrets', message },
+        failure: { code: 'invalid_input', step: 'secrets', ...line },
       });
       return;
     }
 
+    // The server as this run names it: the record of what it writes there keeps it.
+    const where = { serverIp: config.serverIp, sshPort: config.sshPort, sshUser: config.sshUser };
     const outcome = await deps.engine.runDeployment(
       {
         domain: config.domain,
@@ -123,13 +155,17 @@ export async function runDeployJob(
             config.hostKeyFingerprint = fingerprint;
           }
         },
+        onSite: async (state, fingerprint) => {
+          await recordSite(deps.proxies, config.id, toServerSite(where, state, fingerprint));
+        },
       },
     );
     await sink.flush();
     if (signal.aborted && outcome.status === 'failed' && outcome.failure.code === 'cancelled') {
       // Portico is shutting down: the run stays `running` without a live worker, so the reaper
       // (here at the next start, or another instance within its interval) starts it again.
-      await sink.log('warning', say(language, 'job.shuttingDown'));
+      const line = say(msg('job.shuttingDown'));
+      await sink.log('warning', line.message, line.text);
       await sink.flush();
       return;
     }

@@ -1,3 +1,5 @@
+import type { TLanguage } from '@portico/shared/api-error';
+import { renderStored, renderText, type TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { TDeploymentLogRow, TProxyConfigurationRow } from '../../db/schema';
 import type {
@@ -33,6 +35,10 @@ export interface TDeploymentDeps {
   log: { info(msg: string): void; warn(obj: unknown, msg: string): void };
 }
 
+/**
+ * A stored line for a socket, its words in the run's language; each socket renders the text
+ * again in its viewer's language (ws-gateway).
+ */
 export function progressMessage(row: TDeploymentLogRow) {
   return {
     type: 'deployment_progress' as const,
@@ -40,21 +46,32 @@ export function progressMessage(row: TDeploymentLogRow) {
       id: row.id,
       deploymentId: row.deploymentId,
       message: row.message,
+      text: row.text ?? null,
       level: row.level,
       timestamp: row.timestamp.toISOString(),
     },
   };
 }
 
-export function toLogEntry(row: TDeploymentLogRow) {
+/** A stored line for the API, in the reader's language (older rows: as they were stored). */
+export function toLogEntry(row: TDeploymentLogRow, language: TLanguage) {
   return {
     id: row.id,
     configurationId: row.configurationId,
     deploymentId: row.deploymentId,
     level: row.level,
-    message: row.message,
+    message: renderStored(language, row),
+    text: row.text ?? null,
     timestamp: row.timestamp.toISOString(),
   };
+}
+
+/** A line as the engine gives it: words in the run's language, and the text they came from. */
+export type TLine = { message: string; text: TText };
+
+/** The line of a text in the run's language. */
+export function lineOf(language: TLanguage, text: TText): TLine {
+  return { message: renderText(language, text), text };
 }
 
 /** Writes a line, then publishes it to sockets here and on other instances. */
@@ -63,9 +80,9 @@ export async function writeLine(
   configurationId: string,
   deploymentId: string | null,
   level: TLogLevel,
-  message: string,
+  line: TLine,
 ) {
-  const row = await deps.deployments.addLog({ configurationId, deploymentId, level, message });
+  const row = await deps.deployments.addLog({ configurationId, deploymentId, level, ...line });
   deps.bus.publish(configurationId, progressMessage(row));
   return row;
 }

@@ -1,11 +1,15 @@
 // Runs and removals speak the requester's language: the run's row keeps it for the worker.
+
+import { renderText } from '@portico/shared/i18n/text';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployments, proxyConfigurations } from '../../db/schema';
+import { deploymentLogs, deployments } from '../../db/schema';
+import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
 import { createTestApp, type TTestApp } from '../../test-support/test-app';
 import type { TestClient } from '../../test-support/test-client';
 import { testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, signedInClient } from '../proxies/proxies-test-helpers';
+import { createProxy, seedServerSite, signedInClient } from '../proxies/proxies-test-helpers';
+import { createDeploymentsRepository } from './deployments.repository';
 
 async function settled(client: TestClient, id: string) {
   const deadline = Date.now() + 60_000;
@@ -32,6 +36,15 @@ describe.each(testDatabaseKinds())('deployment language on %s', (kind) => {
     return rows[0]!;
   }
 
+  async function logsIn(client: TestClient, id: string, language: string) {
+    const logs = await client.request({
+      method: 'GET',
+      url: `/api/deployment-logs/${id}`,
+      headers: { 'accept-language': language },
+    });
+    return logs.json() as { message: string; text: unknown; deploymentId: string | null }[];
+  }
+
   it('a deploy asked for in Spanish is stored as es and logged in Spanish; redeploy in English', async () => {
     const { client } = await signedInClient(t);
     // Port 1 on loopback refuses at once: the engine fails at its connect step.
@@ -44,8 +57,7 @@ describe.each(testDatabaseKinds())('deployment language on %s', (kind) => {
     const first = await runOf(es.json().deploymentId);
     expect(first.language).toBe('es');
     expect(first.errorMessage).toContain('Comprueba la dirección del servidor, el puerto SSH');
-    const logs = await client.request({ method: 'GET', url: `/api/deployment-logs/${id}` });
-    const messages = (logs.json() as { message: string }[]).map((l) => l.message);
+    const messages = (await logsIn(client, id, 'es')).map((l) => l.message);
     expect(messages[0]).toMatch(/^Desplegando \S+ -> http:\/\/10\.0\.0\.5:8080 en 127\.0\.0\.1\.$/);
 
     const en = await client.write('POST', `/api/proxy-configurations/${id}/redeploy`, undefined, {
@@ -58,13 +70,87 @@ describe.each(testDatabaseKinds())('deployment language on %s', (kind) => {
     expect(second.errorMessage).toContain('Check the server address, the SSH port');
   });
 
+  it('a run started in Spanish reads in English for an English reader: our lines translated, tool output verbatim, older lines as stored', async () => {
+    const { client } = await signedInClient(t);
+    const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
+    const started = await client.write('POST', `/api/deploy/${id}`, undefined, {
+      'accept-language': 'es',
+    });
+    const deploymentId = started.json().deploymentId as string;
+    await settled(client, id);
+    // A tool's own line as the engine streams it (verbatim text), and a line stored before lines
+    // had texts (message only, in Spanish), in the same run.
+    const repository = createDeploymentsRepository(t.database.db);
+    const tool = 'certbot: Saving debug log to /var/log/letsencrypt/letsencrypt.log';
+    await repository.addLog({
+      configurationId: id,
+      deploymentId,
+      level: 'info',
+      message: tool,
+      text: tool,
+    });
+    await repository.addLog({
+      configurationId: id,
+      deploymentId,
+      level: 'info',
+      message: 'Línea antigua sin texto.',
+    });
+
+    const stored = (
+      await t.database.db
+        .select()
+        .from(deploymentLogs)
+        .where(eq(deploymentLogs.configurationId, id))
+    ).map((r) => r.message);
+    expect(stored[0]).toMatch(/^Desplegando /);
+
+    const en = await logsIn(client, id, 'en-GB,en;q=0.9');
+    expect(en[0]!.message).toMatch(
+      /^Deploying \S+ -> http:\/\/10\.0\.0\.5:8080 on 127\.0\.0\.1\.$/,
+    );
+    const failure = en.find((l) => /Check the server address, the SSH port/.test(l.message));
+    expect(failure).toBeDefined();
+    expect(en.map((l) => l.message)).toContain(tool);
+    expect(en.at(-1)!.message).toBe('Línea antigua sin texto.');
+    expect(en.at(-1)!.text).toBeNull();
+    const es = await logsIn(client, id, 'es');
+    expect(es[0]!.message).toMatch(/^Desplegando /);
+    expect(es.map((l) => l.message)).toContain(tool);
+    // The same text in both answers: the screen renders it in its own language.
+    expect(es[0]!.text).toEqual(en[0]!.text);
+
+    // The failure beside the configuration, in the reader's language too.
+    const read = async (language: string) =>
+      (
+        await client.request({
+          method: 'GET',
+          url: `/api/proxy-configurations/${id}`,
+          headers: { 'accept-language': language },
+        })
+      ).json().lastFailure;
+    expect(await read('en')).toMatchObject({ deploymentId, code: 'tcp_connect', step: 'connect' });
+    expect((await read('en')).message).toContain('Check the server address');
+    expect((await read('es')).message).toContain('Comprueba la dirección del servidor');
+    const run = await runOf(deploymentId);
+    expect(renderText('en', run.errorText!)).toContain('Check the server address');
+
+    // Each socket reads the run in its viewer's language.
+    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const headers = { cookie: cookieHeader(client.cookies) };
+    const english = watch(base, id, headers, '&lang=en');
+    const spanish = watch(base, id, { ...headers, 'accept-language': 'es' });
+    for (const w of [english, spanish]) await w.waitFor((m) => statuses(m).length > 0);
+    expect(progressLines(english.messages)[0]!.message).toMatch(/^Deploying /);
+    expect(progressLines(spanish.messages)[0]!.message).toMatch(/^Desplegando /);
+    expect(progressLines(english.messages).map((l) => l.message)).toContain(tool);
+    english.close();
+    spanish.close();
+  });
+
   it('a removal asked for in Spanish explains the unreachable server in Spanish', async () => {
     const { client } = await signedInClient(t);
     const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
-    await t.database.db
-      .update(proxyConfigurations)
-      .set({ status: 'completed', nginxConfigPath: '/etc/nginx/x' })
-      .where(eq(proxyConfigurations.id, id));
+    await seedServerSite(t, id);
     const response = await client.write('DELETE', `/api/proxy-configurations/${id}`, undefined, {
       'accept-language': 'es',
     });

@@ -1,10 +1,10 @@
 import { DEFAULT_LANGUAGE } from '@portico/shared/api-error';
 import type PgBoss from 'pg-boss';
 import type { TDeploymentRow } from '../../db/schema';
-import { say } from '../../deploy/engine/messages';
+import { msg } from '../../deploy/engine/messages';
 import { DEPLOY_QUEUE, type TDeployJobData } from '../../jobs/queues';
-import { runLanguage } from './deploy-job';
-import { publishStatus, type TDeploymentDeps, writeLine } from './deployment-context';
+import { runLanguage, storedFailure } from './deploy-job';
+import { lineOf, publishStatus, type TDeploymentDeps, writeLine } from './deployment-context';
 import { sendDeployJob } from './deployments.service';
 
 // A queued run whose job is missing may be between its insert and its send: leave it a moment.
@@ -60,7 +60,7 @@ export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }):
         row.configurationId,
         row.id,
         'warning',
-        say(runLanguage(row), 'job.interruptedRetry'),
+        lineOf(runLanguage(row), msg('job.interruptedRetry')),
       );
       const next = await sendDeployJob(deps.boss, {
         deploymentId: row.id,
@@ -72,15 +72,21 @@ export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }):
       deps.log.info(`deployment ${row.id} interrupted; queued again`);
       continue;
     }
-    const message = say(runLanguage(row), 'job.interruptedFailed');
-    await writeLine(deps, row.configurationId, row.id, 'error', message);
+    const line = lineOf(runLanguage(row), msg('job.interruptedFailed'));
+    await writeLine(deps, row.configurationId, row.id, 'error', line);
+    const now = new Date();
     await deps.deployments.update(row.id, {
       status: 'failed',
-      finishedAt: new Date(),
+      finishedAt: now,
       errorCode: 'interrupted',
-      errorMessage: message,
+      errorMessage: line.message,
+      errorText: line.text,
     });
-    const updated = await deps.proxies.update(row.configurationId, { status: 'failed' });
+    // What the cut runs wrote is in the record already (announced before each write).
+    const updated = await deps.proxies.update(row.configurationId, {
+      status: 'failed',
+      lastFailure: storedFailure(row.id, { code: 'interrupted', step: 'job', ...line }, now),
+    });
     if (updated) publishStatus(deps, updated, row.id);
     deps.log.info(`deployment ${row.id} interrupted twice; recorded failed`);
   }
@@ -89,9 +95,12 @@ export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }):
     reaped += 1;
     // The language of the owner's last run; the default for a configuration never deployed.
     const last = await deps.deployments.latestFor(config.id);
-    const message = say(last ? runLanguage(last) : DEFAULT_LANGUAGE, 'job.neverStarted');
-    await writeLine(deps, config.id, null, 'error', message);
-    const updated = await deps.proxies.update(config.id, { status: 'failed' });
+    const line = lineOf(last ? runLanguage(last) : DEFAULT_LANGUAGE, msg('job.neverStarted'));
+    await writeLine(deps, config.id, null, 'error', line);
+    const updated = await deps.proxies.update(config.id, {
+      status: 'failed',
+      lastFailure: storedFailure(null, { code: 'interrupted', step: 'job', ...line }, new Date()),
+    });
     if (updated) publishStatus(deps, updated, null);
     deps.log.info(`configuration ${config.id} was left deploying without a run; recorded failed`);
   }

@@ -1,4 +1,5 @@
 import type { TLanguage } from '@portico/shared/api-error';
+import type { TText } from '@portico/shared/i18n/text';
 import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import {
@@ -55,6 +56,7 @@ export function createDeploymentsRepository(db: TDb) {
       deploymentId: string | null;
       level: TLevel;
       message: string;
+      text?: TText | null;
     }): Promise<TDeploymentLogRow> {
       const rows = await db.insert(deploymentLogs).values(line).returning();
       return rows[0]!;

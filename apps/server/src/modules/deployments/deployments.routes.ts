@@ -65,6 +65,11 @@ export async function deploymentsRoutes(
       },
       preHandler,
     },
-    async (request) => deployments.logs(request.user!, request.params.id),
+    async (request) =>
+      deployments.logs(
+        request.user!,
+        request.params.id,
+        pickLanguage(request.headers['accept-language']),
+      ),
   );
 }

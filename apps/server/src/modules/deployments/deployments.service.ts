@@ -75,9 +75,15 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       }
     },
 
-    async logs(actor: TActor, configurationId: string): Promise<TDeploymentLogEntry[]> {
+    /** Every line, Portico's own in the reader's language, tool output verbatim. */
+    async logs(
+      actor: TActor,
+      configurationId: string,
+      language: TLanguage,
+    ): Promise<TDeploymentLogEntry[]> {
       await deps.proxiesService.load(configurationId, actor);
-      return (await deps.deployments.logsFor(configurationId)).map(toLogEntry);
+      const rows = await deps.deployments.logsFor(configurationId);
+      return rows.map((row) => toLogEntry(row, language));
     },
   };
 }

@@ -1,13 +1,22 @@
 // Shared by the proxies and deployments API tests: signed-in clients and a saved configuration.
+import type { TServerSite } from '@portico/shared/proxy/server-record';
 import { eq } from 'drizzle-orm';
-import { users } from '../../db/schema';
+import { proxyConfigurations, users } from '../../db/schema';
 import type { TTestApp } from '../../test-support/test-app';
 import { newCredentials, TestClient } from '../../test-support/test-client';
 
 export const SSH_PASSWORD = 'Sup3r-Secret-SSH-pass';
 
-export async function signedInClient(t: TTestApp, role: 'user' | 'admin' = 'user') {
-  const client = new TestClient(t.app, { headers: { 'accept-language': 'en' } });
+/** A new account, signed in; `remoteAddress` keeps a busy file under the register rate limit. */
+export async function signedInClient(
+  t: TTestApp,
+  role: 'user' | 'admin' = 'user',
+  remoteAddress?: string,
+) {
+  const client = new TestClient(t.app, {
+    headers: { 'accept-language': 'en' },
+    ...(remoteAddress ? { remoteAddress } : {}),
+  });
   const creds = newCredentials(role);
   const response = await client.register(creds);
   const user = response.json().user as { id: string; username: string };
@@ -41,4 +50,37 @@ export async function createProxy(client: TestClient, overrides: Record<string, 
   const response = await client.write('POST', '/api/proxy-configurations', input);
   if (response.statusCode !== 200) throw new Error(`create failed: ${response.body}`);
   return { id: response.json().id as string, input };
+}
+
+/**
+ * Marks a configuration as having a site on its server, as a run that wrote there records it
+ * (status and record as the deploy job leaves them), for tests of what a removal does.
+ */
+export async function seedServerSite(
+  t: TTestApp,
+  id: string,
+  overrides: Partial<TServerSite> = {},
+): Promise<TServerSite> {
+  const row = (
+    await t.database.db.select().from(proxyConfigurations).where(eq(proxyConfigurations.id, id))
+  )[0]!;
+  const site: TServerSite = {
+    serverIp: row.serverIp,
+    sshPort: row.sshPort,
+    sshUser: row.sshUser,
+    hostKeyFingerprint: row.hostKeyFingerprint,
+    domain: row.domain,
+    files: [`/etc/nginx/sites-available/proxy-${row.domain}`],
+    enabled: false,
+    https: false,
+    certificate: null,
+    unconfirmed: false,
+    checkedAt: new Date().toISOString(),
+    ...overrides,
+  };
+  await t.database.db
+    .update(proxyConfigurations)
+    .set({ serverSites: [site] })
+    .where(eq(proxyConfigurations.id, id));
+  return site;
 }

@@ -8,6 +8,7 @@ import {
   createProxy,
   proxyInput,
   SSH_PASSWORD,
+  seedServerSite,
   signedInClient,
   uniqueDomain,
 } from './proxies-test-helpers';
@@ -307,10 +308,7 @@ describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
   it('deletes without removal from the server', async () => {
     const { client } = await signedInClient(t);
     const { id } = await createProxy(client);
-    await t.database.db
-      .update(proxyConfigurations)
-      .set({ status: 'completed', nginxConfigPath: '/etc/nginx/x' })
-      .where(eq(proxyConfigurations.id, id));
+    await seedServerSite(t, id);
     const deleted = await client.write(
       'DELETE',
       `/api/proxy-configurations/${id}?removeFromServer=false`,
@@ -325,10 +323,7 @@ describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
     const { client } = await signedInClient(t);
     // Port 1 on loopback: connection refused at once.
     const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
-    await t.database.db
-      .update(proxyConfigurations)
-      .set({ status: 'completed', nginxConfigPath: '/etc/nginx/x' })
-      .where(eq(proxyConfigurations.id, id));
+    await seedServerSite(t, id);
     const response = await client.write('DELETE', `/api/proxy-configurations/${id}`);
     expect(response.statusCode).toBe(502);
     expect(response.json().code).toBe('server_unreachable');
@@ -336,6 +331,39 @@ describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
     expect(response.body).not.toContain(SSH_PASSWORD);
     const still = await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` });
     expect(still.statusCode).toBe(200);
+  });
+
+  it('removal follows the record of what is on the server, not the status: after a failed run and a reset it still goes to the server; with nothing recorded it goes to none', async () => {
+    const { client } = await signedInClient(t, 'user', '198.51.100.77');
+    const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
+    // A run that failed after writing, then Reset state: pending, never deployed, files there.
+    await seedServerSite(t, id, { unconfirmed: true });
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ status: 'failed' })
+      .where(eq(proxyConfigurations.id, id));
+    expect((await client.write('PATCH', `/api/proxy-configurations/${id}/reset`)).statusCode).toBe(
+      200,
+    );
+    const shown = await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` });
+    expect(shown.json()).toMatchObject({ status: 'pending', lastDeployedAt: null });
+    expect(shown.json().serverSites).toHaveLength(1);
+    // The server is contacted (and here cannot be reached), so nothing is deleted.
+    const response = await client.write('DELETE', `/api/proxy-configurations/${id}`);
+    expect(response.statusCode).toBe(502);
+    expect(response.json().code).toBe('server_unreachable');
+    const still = await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` });
+    expect(still.statusCode).toBe(200);
+
+    // With nothing recorded on a server, a failed proxy deletes without contacting any.
+    const other = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ status: 'failed' })
+      .where(eq(proxyConfigurations.id, other.id));
+    const deleted = await client.write('DELETE', `/api/proxy-configurations/${other.id}`);
+    expect(deleted.statusCode).toBe(200);
+    expect(deleted.json()).toEqual({ success: true, removedFromServer: false });
   });
 
   it('reports an undecryptable stored password clearly', async () => {
@@ -348,12 +376,9 @@ describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
     )[0]!;
     await t.database.db
       .update(proxyConfigurations)
-      .set({
-        sshPasswordEnc: rowB.sshPasswordEnc,
-        status: 'completed',
-        nginxConfigPath: '/etc/nginx/x',
-      })
+      .set({ sshPasswordEnc: rowB.sshPasswordEnc, status: 'completed' })
       .where(eq(proxyConfigurations.id, a.id));
+    await seedServerSite(t, a.id);
     const response = await client.write('DELETE', `/api/proxy-configurations/${a.id}`);
     expect(response.statusCode).toBe(500);
     expect(response.json()).toMatchObject({ code: 'secret_key_unreadable' });

@@ -1,4 +1,4 @@
-import { pickLanguage, ZApiError } from '@portico/shared/api-error';
+import { pickLanguage, type TLanguage, ZApiError } from '@portico/shared/api-error';
 import {
   ZCheckDuplicateInput,
   ZCheckDuplicateResponse,
@@ -9,7 +9,7 @@ import {
   ZSaveProxyInput,
   ZSaveProxyResponse,
 } from '@portico/shared/proxy/api';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { TProxiesService } from './proxies.service';
@@ -20,6 +20,11 @@ export interface TProxiesRoutesOptions {
 
 const tags = ['proxies'];
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError };
+
+/** The reader's language: failure messages in answers are written in it. */
+export function languageOf(request: FastifyRequest): TLanguage {
+  return pickLanguage(request.headers['accept-language']);
+}
 
 export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -41,13 +46,13 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       schema: { tags, params: ZIdParams, response: { 200: ZProxyConfiguration, ...errors } },
       preHandler,
     },
-    async (request) => proxies.get(request.user!, request.params.id),
+    async (request) => proxies.get(request.user!, request.params.id, languageOf(request)),
   );
 
   r.get(
     '/api/user/proxy-configurations',
     { schema: { tags, response: { 200: z.array(ZProxyConfiguration), ...errors } }, preHandler },
-    async (request) => proxies.listMine(request.user!),
+    async (request) => proxies.listMine(request.user!, languageOf(request)),
   );
 
   r.put(
@@ -61,7 +66,10 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       },
       preHandler,
     },
-    async (request) => proxies.edit(request.user!, request.params.id, request.body),
+    async (request) =>
+      proxies.edit(request.user!, request.params.id, request.body, {
+        language: languageOf(request),
+      }),
   );
 
   r.post(
@@ -85,7 +93,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       schema: { tags, params: ZIdParams, response: { 200: ZProxyConfiguration, ...errors } },
       preHandler,
     },
-    async (request) => proxies.reset(request.user!, request.params.id),
+    async (request) => proxies.reset(request.user!, request.params.id, languageOf(request)),
   );
 
   r.delete(
@@ -99,7 +107,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       },
       preHandler,
     },
-    async (request) => proxies.forgetHostKey(request.user!, request.params.id),
+    async (request) => proxies.forgetHostKey(request.user!, request.params.id, languageOf(request)),
   );
 
   r.delete(
@@ -119,10 +127,9 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       preHandler,
     },
     async (request) => {
-      const language = pickLanguage(request.headers['accept-language']);
       const result = await proxies.remove(request.user!, request.params.id, {
         ...request.query,
-        language,
+        language: languageOf(request),
       });
       return { success: true as const, ...result };
     },

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { TLanguage } from '@portico/shared/api-error';
-import type {
-  TEditProxyInput,
-  TProxyConfiguration,
-  TSaveProxyInput,
+import {
+  siteHasTraces,
+  type TEditProxyInput,
+  type TProxyConfiguration,
+  type TSaveProxyInput,
+  type TServerSite,
 } from '@portico/shared/proxy/api';
 import type { TProxyConfigurationRow, TUserRow } from '../../db/schema';
 import type {
@@ -22,6 +24,7 @@ import {
 import { proxyErrors } from './proxy-errors';
 import type { TProxySecrets } from './proxy-secrets';
 import { toProxyConfiguration } from './proxy-view';
+import { recordSite, toServerSite } from './server-sites';
 
 export type TProxiesService = ReturnType<typeof createProxiesService>;
 export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
@@ -155,12 +158,14 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         : create(actor, input);
     },
 
-    async get(actor: TActor, id: string): Promise<TProxyConfiguration> {
-      return toProxyConfiguration(await load(id, actor));
+    async get(actor: TActor, id: string, language: TLanguage): Promise<TProxyConfiguration> {
+      return toProxyConfiguration(await load(id, actor), language);
     },
 
-    async listMine(actor: TActor): Promise<TProxyConfiguration[]> {
-      return (await repository.listByUser(actor.id)).map(toProxyConfiguration);
+    async listMine(actor: TActor, language: TLanguage): Promise<TProxyConfiguration[]> {
+      return (await repository.listByUser(actor.id)).map((row) =>
+        toProxyConfiguration(row, language),
+      );
     },
 
     /** The edit dialog. `asAdmin` lets an admin edit anyone's (the admin route); else owner only. */
@@ -168,7 +173,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       actor: TActor,
       id: string,
       input: TEditProxyInput,
-      options: { asAdmin?: boolean } = {},
+      options: { asAdmin?: boolean; language: TLanguage },
     ): Promise<TProxyConfiguration> {
       const row = await load(id, actor, !options.asAdmin);
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
@@ -184,7 +189,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         targetOwnerId: row.userId,
         changes: diffFields({ ...row }, changes, [...EDIT_FIELDS, 'hostKeyFingerprint']),
       });
-      return toProxyConfiguration(updated);
+      return toProxyConfiguration(updated, options.language);
     },
 
     async isDuplicate(domain: string, excludeId?: string): Promise<boolean> {
@@ -195,7 +200,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
      * Back to pending so it can be deployed again. sslConfigured and the certificate fields are
      * kept: they describe what is on the server, which a reset does not touch.
      */
-    async reset(actor: TActor, id: string): Promise<TProxyConfiguration> {
+    async reset(actor: TActor, id: string, language: TLanguage): Promise<TProxyConfiguration> {
       const row = await load(id, actor);
       const updated = await repository.updateUnlessDeploying(id, { status: 'pending' });
       if (!updated) throw proxyErrors.deploymentRunning();
@@ -207,14 +212,18 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         changes: diffFields({ ...row }, { status: 'pending' }, ['status']),
       });
       deps.onStatus?.(updated);
-      return toProxyConfiguration(updated);
+      return toProxyConfiguration(updated, language);
     },
 
     /**
      * Re-pinning (decisions.md): clears the pinned host key so the next connection pins the key
      * the server presents then. Only for the owner or an admin, never while a deployment runs.
      */
-    async forgetHostKey(actor: TActor, id: string): Promise<TProxyConfiguration> {
+    async forgetHostKey(
+      actor: TActor,
+      id: string,
+      language: TLanguage,
+    ): Promise<TProxyConfiguration> {
       const row = await load(id, actor);
       const updated = await repository.updateUnlessDeploying(id, { hostKeyFingerprint: null });
       if (!updated) throw proxyErrors.deploymentRunning();
@@ -225,7 +234,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         targetOwnerId: row.userId,
         changes: diffFields({ ...row }, { hostKeyFingerprint: null }, ['hostKeyFingerprint']),
       });
-      return toProxyConfiguration(updated);
+      return toProxyConfiguration(updated, language);
     },
 
     async remove(
@@ -236,12 +245,12 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       const row = await load(id, actor);
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
       let removedFromServer = false;
-      const everDeployed =
-        row.lastDeployedAt !== null ||
-        row.nginxConfigPath !== null ||
-        !['pending', 'dns-validated'].includes(row.status);
-      if (options.removeFromServer && everDeployed) {
-        await removeFromServer(row, options.removeCertificate, options.language);
+      // What was written to a server, whatever the status says (a reset or a failed run).
+      const sites = row.serverSites.filter(siteHasTraces);
+      if (options.removeFromServer && sites.length > 0) {
+        for (const site of sites) {
+          await removeFromServer(row, site, options.removeCertificate, options.language);
+        }
         removedFromServer = true;
       }
       await repository.remove(id);
@@ -256,27 +265,33 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     },
   };
 
+  /** Takes one recorded site off its server; the record follows what the removal did. */
   async function removeFromServer(
     row: TProxyConfigurationRow,
+    site: TServerSite,
     removeCertificate: boolean,
     language?: TLanguage,
   ) {
     if (!row.sshPasswordEnc) throw proxyErrors.needsPassword();
     const password = secrets.decryptPassword(row.id, row.sshPasswordEnc);
-    // The site lives where it was last deployed, even if the row was edited since.
-    const where = row.deployedSnapshot ?? row;
+    // The site lives where the record says it was written, even if the row was edited since.
+    const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
     const outcome = await deps.removeSite(
       {
-        domain: where.domain,
-        serverIp: where.serverIp,
-        sshPort: where.sshPort,
-        sshUser: where.sshUser,
+        domain: site.domain,
+        ...where,
         auth: { password },
-        expectedFingerprint: row.hostKeyFingerprint ?? undefined,
+        expectedFingerprint: site.hostKeyFingerprint ?? row.hostKeyFingerprint ?? undefined,
         removeCertificate,
       },
-      // The failure reason ends up in the caller's error message, so it speaks their language.
-      { settings: { ...deps.settings(), language }, log: () => {} },
+      {
+        // The failure reason ends up in the caller's error message, so it speaks their language.
+        settings: { ...deps.settings(), language },
+        log: () => {},
+        onSite: async (state, fingerprint) => {
+          await recordSite(repository, row.id, toServerSite(where, state, fingerprint));
+        },
+      },
     );
     if (outcome.status === 'failed') {
       const { code, message } = outcome.failure;

@@ -23,6 +23,8 @@ const row: TProxyConfigurationRow = {
   certificateExpiresAt: new Date('2027-01-01T00:00:00Z'),
   lastDeployedAt: new Date('2026-11-01T00:00:00Z'),
   deployedSnapshot: null,
+  serverSites: [],
+  lastFailure: null,
   customScriptName: null,
   customScript: null,
   createdAt: new Date('2026-10-01T00:00:00Z'),
@@ -31,10 +33,10 @@ const row: TProxyConfigurationRow = {
 
 describe('the API view of a configuration', () => {
   it('shows whether a password is stored, never the ciphertext', () => {
-    const view = toProxyConfiguration(row);
+    const view = toProxyConfiguration(row, 'en');
     expect(view.hasSshPassword).toBe(true);
     expect(JSON.stringify(view)).not.toContain('ciphertext');
-    expect(toProxyConfiguration({ ...row, sshPasswordEnc: null }).hasSshPassword).toBe(false);
+    expect(toProxyConfiguration({ ...row, sshPasswordEnc: null }, 'en').hasSshPassword).toBe(false);
   });
 
   it('is unchanged since deploy whatever the key order the database returns', () => {

@@ -1,5 +1,7 @@
-import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import type { TDeployedSnapshot, TProxyConfigurationRow } from '../../db/schema';
+import type { TLanguage } from '@portico/shared/api-error';
+import { renderText } from '@portico/shared/i18n/text';
+import type { TLastFailure, TProxyConfiguration } from '@portico/shared/proxy/api';
+import type { TDeployedSnapshot, TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
 
 export function snapshotOf(row: TProxyConfigurationRow): TDeployedSnapshot | null {
   if (!row.targetServer) return null;
@@ -24,8 +26,19 @@ export function changedSinceDeploy(row: TProxyConfigurationRow): boolean {
   );
 }
 
-/** The API view of a row: secrets appear only as whether one is stored. */
-export function toProxyConfiguration(row: TProxyConfigurationRow): TProxyConfiguration {
+function lastFailureOf(stored: TStoredFailure | null, language: TLanguage): TLastFailure | null {
+  if (!stored) return null;
+  return { ...stored, message: renderText(language, stored.text) };
+}
+
+/**
+ * The API view of a row: secrets appear only as whether one is stored; the last failure in the
+ * reader's language.
+ */
+export function toProxyConfiguration(
+  row: TProxyConfigurationRow,
+  language: TLanguage,
+): TProxyConfiguration {
   return {
     id: row.id,
     userId: row.userId,
@@ -43,6 +56,8 @@ export function toProxyConfiguration(row: TProxyConfigurationRow): TProxyConfigu
     certificateExpiresAt: row.certificateExpiresAt?.toISOString() ?? null,
     lastDeployedAt: row.lastDeployedAt?.toISOString() ?? null,
     changedSinceDeploy: changedSinceDeploy(row),
+    serverSites: row.serverSites,
+    lastFailure: lastFailureOf(row.lastFailure, language),
     customScriptName: row.customScriptName,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -5,13 +5,21 @@ import { deploymentLogsQueryKey } from './get-deployment-logs';
 import { proxiesQueryKey } from './get-proxies';
 import { proxyQueryKey } from './get-proxy';
 
-export type TDeleteProxyInput = { id: string; removeFromServer: boolean };
+export type TDeleteProxyInput = {
+  id: string;
+  removeFromServer: boolean;
+  removeCertificate: boolean;
+};
 
-/** DELETE /api/proxy-configurations/{id}?removeFromServer=…; removal over SSH runs first. */
-export function deleteProxy({ id, removeFromServer }: TDeleteProxyInput) {
+/**
+ * DELETE /api/proxy-configurations/{id}?removeFromServer=…&removeCertificate=…; removal over SSH
+ * runs first.
+ */
+export function deleteProxy({ id, removeFromServer, removeCertificate }: TDeleteProxyInput) {
+  const query = `removeFromServer=${removeFromServer}&removeCertificate=${removeCertificate}`;
   return api.requestJson<unknown>(
     'DELETE',
-    `/api/proxy-configurations/${encodeURIComponent(id)}?removeFromServer=${removeFromServer}`,
+    `/api/proxy-configurations/${encodeURIComponent(id)}?${query}`,
   );
 }
 

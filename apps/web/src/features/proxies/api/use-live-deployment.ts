@@ -1,6 +1,7 @@
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import { useQueryClient } from '@tanstack/react-query';
 import * as React from 'react';
+import { currentLanguage } from '@/lib/i18n';
 import { deploymentSocketUrl, openLiveSocket } from '../lib/live-socket';
 import { entryFromMessage, mergeLogs, type TLogEntry } from '../lib/logs';
 import { invalidateProxy } from './invalidate';
@@ -19,7 +20,7 @@ export function useLiveDeployment(configId: string, active: boolean) {
   React.useEffect(() => {
     if (!active) return;
     return openLiveSocket({
-      url: deploymentSocketUrl(configId),
+      url: deploymentSocketUrl(configId, window.location, currentLanguage()),
       onConnectedChange: setConnected,
       onMessage: (message) => {
         if (message.type === 'deployment_progress') {

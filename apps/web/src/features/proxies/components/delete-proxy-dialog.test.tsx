@@ -1,8 +1,14 @@
+import type { TServerSite } from '@portico/shared/proxy/api';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
 import { renderWithProviders } from '@/test/render';
-import { DeleteProxyDialog } from './delete-proxy-dialog';
+import { SERVER_SITE } from '../test/server-site';
+import { DeleteProxyDialog, type TDeleteChoice } from './delete-proxy-dialog';
+
+const SITE = SERVER_SITE;
+const BOTH: TDeleteChoice = { removeFromServer: true, removeCertificate: true };
+const NONE: TDeleteChoice = { removeFromServer: false, removeCertificate: false };
 
 const unreachable = () =>
   new ApiError(502, '502: unreachable', {
@@ -11,12 +17,17 @@ const unreachable = () =>
     message: 'No se pudo contactar con el servidor para quitar el sitio: connect timed out.',
   });
 
-async function open(onDelete: (remove: boolean) => Promise<unknown>, lang: 'es' | 'en' = 'es') {
+async function open(
+  onDelete: (choice: TDeleteChoice) => Promise<unknown>,
+  lang: 'es' | 'en' = 'es',
+  sites: TServerSite[] = [SITE],
+) {
   const onDeleted = vi.fn();
   const onOpenChange = vi.fn();
   await renderWithProviders(
     <DeleteProxyDialog
       domain="app.example.com"
+      sites={sites}
       open
       onOpenChange={onOpenChange}
       onDelete={onDelete}
@@ -35,7 +46,49 @@ describe('delete dialog (decisions.md)', () => {
     expect(box.getAttribute('aria-checked')).toBe('true');
     fireEvent.click(screen.getByTestId('delete-confirm'));
     await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
-    expect(onDelete).toHaveBeenCalledWith(true);
+    expect(onDelete).toHaveBeenCalledWith(BOTH);
+  });
+
+  it('names what the record says is on the server: the files, the server and the certificate', async () => {
+    const onDelete = vi.fn(async () => undefined);
+    await open(onDelete, 'en');
+    const hint = screen.getByTestId('delete-remove-from-server').getAttribute('aria-describedby')!;
+    const text = document.getElementById(hint)!.textContent!;
+    expect(text).toContain('/etc/nginx/sites-available/proxy-app.example.com');
+    expect(text).toContain('/etc/nginx/sites-enabled/proxy-app.example.com');
+    expect(text).toContain('root@198.51.100.7:22');
+    const cert = screen.getByRole('checkbox', {
+      name: 'Also delete the certificate app.example.com',
+    });
+    expect(cert.getAttribute('aria-checked')).toBe('true');
+    // Keeping the certificate is a choice.
+    fireEvent.click(cert);
+    fireEvent.click(screen.getByTestId('delete-confirm'));
+    await waitFor(() => expect(onDelete).toHaveBeenCalledOnce());
+    expect(onDelete).toHaveBeenCalledWith({ removeFromServer: true, removeCertificate: false });
+  });
+
+  it('with nothing recorded on a server, offers no removal and deletes only the configuration', async () => {
+    const onDelete = vi.fn(async () => undefined);
+    const { onDeleted } = await open(onDelete, 'es', []);
+    expect(screen.queryByRole('checkbox')).toBeNull();
+    expect(screen.getByTestId('delete-nothing-on-server').textContent).toContain(
+      'Portico no ha escrito nada en ningún servidor',
+    );
+    fireEvent.click(screen.getByTestId('delete-confirm'));
+    await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
+    expect(onDelete).toHaveBeenCalledWith(NONE);
+  });
+
+  it('says when a cut run left the record unconfirmed, and covers a site whose files are unknown', async () => {
+    const onDelete = vi.fn(async () => undefined);
+    await open(onDelete, 'en', [{ ...SITE, files: [], certificate: null, unconfirmed: true }]);
+    expect(screen.getByTestId('delete-unconfirmed').textContent).toContain('may not be there');
+    expect(screen.queryByRole('checkbox', { name: /certificate/ })).toBeNull();
+    const hint = screen.getByTestId('delete-remove-from-server').getAttribute('aria-describedby')!;
+    expect(document.getElementById(hint)!.textContent).toContain(
+      'Removes any Portico site for app.example.com from root@198.51.100.7:22',
+    );
   });
 
   it('deletes from Portico only when the box is cleared', async () => {
@@ -44,12 +97,12 @@ describe('delete dialog (decisions.md)', () => {
     fireEvent.click(screen.getByRole('checkbox', { name: 'Quitar también el sitio del servidor' }));
     fireEvent.click(screen.getByTestId('delete-confirm'));
     await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
-    expect(onDelete).toHaveBeenCalledWith(false);
+    expect(onDelete).toHaveBeenCalledWith(NONE);
   });
 
   it('offers "delete from Portico only" when the server cannot be reached', async () => {
-    const onDelete = vi.fn(async (remove: boolean) => {
-      if (remove) throw unreachable();
+    const onDelete = vi.fn(async (choice: TDeleteChoice) => {
+      if (choice.removeFromServer) throw unreachable();
     });
     const { onDeleted } = await open(onDelete);
     fireEvent.click(screen.getByTestId('delete-confirm'));
@@ -59,7 +112,7 @@ describe('delete dialog (decisions.md)', () => {
     const fallback = screen.getByRole('button', { name: 'Eliminar solo de Portico' });
     fireEvent.click(fallback);
     await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
-    expect(onDelete.mock.calls).toEqual([[true], [false]]);
+    expect(onDelete.mock.calls).toEqual([[BOTH], [NONE]]);
   });
 
   it('keeps the dialog open and the buttons disabled while the request runs', async () => {
@@ -76,8 +129,8 @@ describe('delete dialog (decisions.md)', () => {
   });
 
   it('also offers it when the server was reached but the removal failed', async () => {
-    const onDelete = vi.fn(async (remove: boolean) => {
-      if (!remove) return;
+    const onDelete = vi.fn(async (choice: TDeleteChoice) => {
+      if (!choice.removeFromServer) return;
       throw new ApiError(502, '502: remove failed', {
         statusCode: 502,
         code: 'remove_failed',

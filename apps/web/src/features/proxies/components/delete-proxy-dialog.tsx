@@ -1,3 +1,5 @@
+import { siteHasTraces, type TServerSite } from '@portico/shared/proxy/api';
+import type { TFunction } from 'i18next';
 import { Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,36 +21,64 @@ import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
 import { offersPorticoOnly } from '../api/delete-proxy';
 
+export type TDeleteChoice = { removeFromServer: boolean; removeCertificate: boolean };
+
 type TProps = {
   domain: string;
+  /** The record of what Portico put on servers for this proxy: the dialog says what goes. */
+  sites: readonly TServerSite[];
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** Deletes; throws the API error (502 server_unreachable offers the Portico-only delete). */
-  onDelete: (removeFromServer: boolean) => Promise<unknown>;
+  onDelete: (choice: TDeleteChoice) => Promise<unknown>;
   onDeleted: () => void;
 };
 
+const PORTICO_ONLY: TDeleteChoice = { removeFromServer: false, removeCertificate: false };
+
+/** "Removes these files from root@198.51.100.1:22, …" for one recorded site. */
+function removalHint(site: TServerSite, t: TFunction): string {
+  const server = `${site.sshUser}@${site.serverIp}:${site.sshPort}`;
+  return site.files.length > 0
+    ? t('proxies.delete.removeFromServerHint', { files: site.files.join(', '), server })
+    : t('proxies.delete.removeFromServerAny', { domain: site.domain, server });
+}
+
 /**
- * Delete Configuration (decisions.md): asks whether to also remove the site from the server
- * (default yes). When the server cannot be reached the dialog stays open and offers
- * "Delete from Portico only".
+ * Delete Configuration (decisions.md). What it offers follows the record of what is on the
+ * server: with a site there, it asks to remove it too (default yes, the files named) and, when
+ * a certificate is there, to delete it too (default yes: nothing of the site stays); with
+ * nothing recorded it says only Portico's configuration goes. When the server cannot be reached
+ * the dialog stays open and offers "Delete from Portico only".
  */
-export function DeleteProxyDialog({ domain, open, onOpenChange, onDelete, onDeleted }: TProps) {
+export function DeleteProxyDialog({
+  domain,
+  sites,
+  open,
+  onOpenChange,
+  onDelete,
+  onDeleted,
+}: TProps) {
   const { t } = useTranslation();
+  const onServer = sites.filter(siteHasTraces);
+  const certificates = onServer.flatMap((s) => (s.certificate ? [s.certificate.name] : []));
   const [removeFromServer, setRemoveFromServer] = React.useState(true);
+  const [removeCertificate, setRemoveCertificate] = React.useState(true);
   const [pending, setPending] = React.useState(false);
   const [unreachable, setUnreachable] = React.useState<string | null>(null);
 
   React.useEffect(() => {
     if (!open) return;
     setRemoveFromServer(true);
+    setRemoveCertificate(true);
     setUnreachable(null);
   }, [open]);
 
-  const run = async (remove: boolean) => {
+  const run = async (choice: TDeleteChoice) => {
+    const remove = choice.removeFromServer;
     setPending(true);
     try {
-      await onDelete(remove);
+      await onDelete(choice);
       toast({ title: t('proxies.details.deleteSuccess'), description: domain });
       onOpenChange(false);
       onDeleted();
@@ -81,25 +111,35 @@ export function DeleteProxyDialog({ domain, open, onOpenChange, onDelete, onDele
             <AlertTitle>{t('proxies.delete.unreachableTitle')}</AlertTitle>
             <AlertDescription>{unreachable}</AlertDescription>
           </Alert>
+        ) : onServer.length === 0 ? (
+          <p className="text-sm text-muted-foreground" data-testid="delete-nothing-on-server">
+            {t('proxies.delete.nothingOnServer')}
+          </p>
         ) : (
-          <div className="flex items-start gap-3">
-            <Checkbox
+          <div className="grid gap-3">
+            <Choice
               id="delete-remove-from-server"
               checked={removeFromServer}
-              onCheckedChange={(value) => setRemoveFromServer(value === true)}
+              onChange={setRemoveFromServer}
               disabled={pending}
-              aria-describedby="delete-remove-from-server-hint"
-              className="mt-0.5"
-              data-testid="delete-remove-from-server"
+              label={t('proxies.delete.removeFromServer')}
+              hint={onServer.map((site) => removalHint(site, t)).join(' ')}
             />
-            <div className="grid gap-1">
-              <Label htmlFor="delete-remove-from-server">
-                {t('proxies.delete.removeFromServer')}
-              </Label>
-              <p id="delete-remove-from-server-hint" className="text-xs text-muted-foreground">
-                {t('proxies.delete.removeFromServerHint')}
+            {certificates.length > 0 ? (
+              <Choice
+                id="delete-remove-certificate"
+                checked={removeFromServer && removeCertificate}
+                onChange={setRemoveCertificate}
+                disabled={pending || !removeFromServer}
+                label={t('proxies.delete.removeCertificate', { name: certificates.join(', ') })}
+                hint={t('proxies.delete.removeCertificateHint')}
+              />
+            ) : null}
+            {onServer.some((s) => s.unconfirmed) ? (
+              <p className="text-xs text-muted-foreground" data-testid="delete-unconfirmed">
+                {t('proxies.delete.unconfirmed')}
               </p>
-            </div>
+            ) : null}
           </div>
         )}
         <AlertDialogFooter>
@@ -110,7 +150,7 @@ export function DeleteProxyDialog({ domain, open, onOpenChange, onDelete, onDele
             <Button
               variant="destructive"
               disabled={pending}
-              onClick={() => void run(false)}
+              onClick={() => void run(PORTICO_ONLY)}
               data-testid="delete-portico-only"
             >
               {pending ? <Spinner className="text-current" /> : <Trash2Icon aria-hidden="true" />}
@@ -120,7 +160,16 @@ export function DeleteProxyDialog({ domain, open, onOpenChange, onDelete, onDele
             <Button
               variant="destructive"
               disabled={pending}
-              onClick={() => void run(removeFromServer)}
+              onClick={() =>
+                void run(
+                  onServer.length === 0
+                    ? PORTICO_ONLY
+                    : {
+                        removeFromServer,
+                        removeCertificate: removeFromServer && removeCertificate,
+                      },
+                )
+              }
               data-testid="delete-confirm"
             >
               {pending ? <Spinner className="text-current" /> : <Trash2Icon aria-hidden="true" />}
@@ -130,5 +179,42 @@ export function DeleteProxyDialog({ domain, open, onOpenChange, onDelete, onDele
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>
+  );
+}
+
+/** A checkbox with its label and the hint that says what it does. */
+function Choice({
+  id,
+  checked,
+  onChange,
+  disabled,
+  label,
+  hint,
+}: {
+  id: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  disabled: boolean;
+  label: string;
+  hint: string;
+}) {
+  return (
+    <div className="flex items-start gap-3">
+      <Checkbox
+        id={id}
+        checked={checked}
+        onCheckedChange={(value) => onChange(value === true)}
+        disabled={disabled}
+        aria-describedby={`${id}-hint`}
+        className="mt-0.5"
+        data-testid={id}
+      />
+      <div className="grid min-w-0 gap-1">
+        <Label htmlFor={id}>{label}</Label>
+        <p id={`${id}-hint`} className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
+          {hint}
+        </p>
+      </div>
+    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { useLogText } from '@/lib/log-text';
 import { renderWithProviders } from '@/test/render';
 import type { TLogEntry } from '../lib/logs';
 import { DeploymentLogs, LogLine } from './deployment-logs';
@@ -10,15 +11,21 @@ const entry = (id: number, level: TLogEntry['level'], message: string, run = 'd1
   deploymentId: run,
   level,
   message,
+  text: null,
   timestamp: at,
 });
+
+function Line({ entry }: { entry: TLogEntry }) {
+  return <LogLine entry={entry} words={useLogText()} />;
+}
 
 describe('log line', () => {
   it('shows the level in upper case, the message and the time', async () => {
     const { container } = await renderWithProviders(
       <ol>
-        <LogLine entry={entry(1, 'warning', 'port 80 answered 502')} />
+        <Line entry={entry(1, 'warning', 'port 80 answered 502')} />
       </ol>,
+      { lang: 'en' },
     );
     const li = container.querySelector('li')!;
     expect(li.textContent).toContain('WARNING');
@@ -30,13 +37,30 @@ describe('log line', () => {
   it('draws error lines in the destructive style', async () => {
     const { container } = await renderWithProviders(
       <ol>
-        <LogLine entry={entry(2, 'error', 'certbot failed')} />
+        <Line entry={entry(2, 'error', 'certbot failed')} />
       </ol>,
     );
     const li = container.querySelector('li')!;
     expect(li.textContent).toContain('ERROR');
     expect(li.className).toContain('text-destructive');
     expect(li.getAttribute('data-level')).toBe('error');
+  });
+
+  it('on a Spanish screen shows the level and Portico’s words in Spanish, whoever started the run', async () => {
+    const line: TLogEntry = {
+      ...entry(3, 'success', 'nginx -t passed.'),
+      text: { key: 'deployLog.nginx.testPassed' },
+    };
+    const { container } = await renderWithProviders(
+      <ol>
+        <Line entry={line} />
+      </ol>,
+      { lang: 'es' },
+    );
+    const li = container.querySelector('li')!;
+    expect(li.textContent).toContain('ÉXITO');
+    expect(li.textContent).toContain('nginx -t correcto.');
+    expect(li.textContent).not.toContain('passed');
   });
 });
 

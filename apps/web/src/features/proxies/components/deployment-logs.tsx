@@ -6,6 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { type TLogText, useLogText } from '@/lib/log-text';
 import { cn } from '@/lib/utils';
 import { formatDateTime } from '../lib/format';
 import { groupByRun, type TLogEntry } from '../lib/logs';
@@ -17,8 +18,11 @@ const levelClass: Record<TLogLevel, string> = {
   error: 'text-destructive',
 };
 
-/** One line: level in upper case, message, timestamp yyyy-MM-dd HH:mm:ss; errors destructive. */
-export function LogLine({ entry }: { entry: TLogEntry }) {
+/**
+ * One line: level in upper case and the message, both in the screen's language (lib/log-text),
+ * timestamp yyyy-MM-dd HH:mm:ss; errors destructive.
+ */
+export function LogLine({ entry, words }: { entry: TLogEntry; words: TLogText }) {
   const error = entry.level === 'error';
   return (
     <li
@@ -30,9 +34,11 @@ export function LogLine({ entry }: { entry: TLogEntry }) {
       data-level={entry.level}
     >
       <span className={cn('font-semibold', levelClass[entry.level])}>
-        {entry.level.toUpperCase()}
+        {words.level(entry.level)}
       </span>
-      <span className="min-w-0 whitespace-pre-wrap [overflow-wrap:anywhere]">{entry.message}</span>
+      <span className="min-w-0 whitespace-pre-wrap [overflow-wrap:anywhere]">
+        {words.line(entry)}
+      </span>
       <time
         className={cn('whitespace-nowrap', error ? 'text-destructive' : 'text-muted-foreground')}
         dateTime={entry.timestamp}
@@ -54,6 +60,7 @@ type TProps = {
 /** Deployment Logs card: refresh, spinner, empty text, lines grouped by run (spec §2, §9 24rem). */
 export function DeploymentLogs({ entries, loading, onRefresh, live }: TProps) {
   const { t } = useTranslation();
+  const words = useLogText();
   const runs = groupByRun(entries);
   const panel = React.useRef<HTMLElement>(null);
   const lastId = entries.at(-1)?.id;
@@ -116,7 +123,7 @@ export function DeploymentLogs({ entries, loading, onRefresh, live }: TProps) {
                 </p>
                 <ol className="divide-y divide-border/60">
                   {run.entries.map((entry) => (
-                    <LogLine key={entry.id} entry={entry} />
+                    <LogLine key={entry.id} entry={entry} words={words} />
                   ))}
                 </ol>
               </div>

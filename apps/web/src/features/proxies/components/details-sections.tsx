@@ -20,7 +20,8 @@ import { SslBadge, StatusBadge } from './status-badge';
 
 type TProps = { proxy: TProxyConfiguration };
 
-function Row({
+/** A label and its value in the details page's lists. */
+export function Row({
   label,
   children,
   testId,
@@ -39,7 +40,7 @@ function Row({
   );
 }
 
-const dlClass = 'grid gap-x-4 gap-y-2.5 text-sm sm:grid-cols-[11rem_1fr]';
+export const dlClass = 'grid gap-x-4 gap-y-2.5 text-sm sm:grid-cols-[11rem_1fr]';
 
 /** Basic Information: never the password (decisions.md: write-only). */
 export function BasicInformation({ proxy }: TProps) {
@@ -75,9 +76,9 @@ export function BasicInformation({ proxy }: TProps) {
   );
 }
 
+/** Status, SSL and changes; the last successful run is in "On the server" (server-record). */
 export function CurrentStatus({ proxy }: TProps) {
-  const { t, i18n } = useTranslation();
-  const last = formatDateTime(proxy.lastDeployedAt);
+  const { t } = useTranslation();
   return (
     <Card>
       <CardHeader>
@@ -96,11 +97,6 @@ export function CurrentStatus({ proxy }: TProps) {
               <code className="font-mono text-xs">{proxy.nginxConfigPath}</code>
             </Row>
           ) : null}
-          <Row label={t('proxies.fields.lastDeployed')}>
-            {last
-              ? `${last} (${formatRelative(proxy.lastDeployedAt, i18n.language)})`
-              : t('proxies.never')}
-          </Row>
           <Row label={t('proxies.fields.changedSinceDeploy')} testId="detail-changed">
             {proxy.changedSinceDeploy ? (
               <Badge variant="warning">{t('proxies.yes')}</Badge>

@@ -108,11 +108,10 @@ export function ManagementPanel({
         </Button>
         <DeleteProxyDialog
           domain={proxy.domain}
+          sites={proxy.serverSites}
           open={deleteOpen}
           onOpenChange={setDeleteOpen}
-          onDelete={(removeFromServer) =>
-            deleteMutation.mutateAsync({ id: proxy.id, removeFromServer })
-          }
+          onDelete={(choice) => deleteMutation.mutateAsync({ id: proxy.id, ...choice })}
           onDeleted={() => navigate('/')}
         />
       </CardContent>

@@ -21,6 +21,8 @@ const base: TProxyConfiguration = {
   certificateExpiresAt: null,
   lastDeployedAt: null,
   changedSinceDeploy: false,
+  serverSites: [],
+  lastFailure: null,
   customScriptName: null,
   createdAt: new Date(2026, 0, 5).toISOString(),
   updatedAt: new Date(2026, 0, 5).toISOString(),

@@ -42,6 +42,8 @@ describe('proxy details page', () => {
         certificateExpiresAt: null,
         lastDeployedAt: null,
         changedSinceDeploy: false,
+        serverSites: [],
+        lastFailure: null,
         customScriptName: null,
         createdAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
         updatedAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),

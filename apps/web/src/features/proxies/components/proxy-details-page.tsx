@@ -20,6 +20,7 @@ import { statusIcon } from '../lib/status';
 import { DeploymentLogs } from './deployment-logs';
 import { AccessUrls, BasicInformation, CurrentStatus, SslCard } from './details-sections';
 import { ManagementPanel } from './management-panel';
+import { ServerRecord } from './server-record';
 import { StatusBadge } from './status-badge';
 
 function StatusIcon({ status }: { status: TProxyStatus }) {
@@ -128,6 +129,7 @@ export function ProxyDetailsPage({ id }: { id: string }) {
         <div className="grid min-w-0 content-start gap-6">
           <BasicInformation proxy={proxy} />
           <CurrentStatus proxy={proxy} />
+          <ServerRecord proxy={proxy} />
           <AccessUrls proxy={proxy} />
           <DeploymentLogs
             entries={entries}

@@ -21,6 +21,8 @@ const proxy = (n: number, status: TProxyConfiguration['status']): TProxyConfigur
   certificateExpiresAt: null,
   lastDeployedAt: null,
   changedSinceDeploy: false,
+  serverSites: [],
+  lastFailure: null,
   customScriptName: null,
   createdAt: '2026-01-05T10:00:00.000Z',
   updatedAt: '2026-01-05T10:00:00.000Z',

@@ -1,4 +1,5 @@
 import { type TWsMessage, ZWsMessage } from '@portico/shared/proxy/api';
+import { logSocketUrl } from '@/lib/log-socket-url';
 
 // Spec §4/§9 log socket: reconnect after a close, at most 5 attempts 3 s apart; the counter
 // resets on open.
@@ -26,9 +27,9 @@ export type TLiveSocketOptions = {
 export function deploymentSocketUrl(
   configId: string,
   location: Location = window.location,
+  lang?: string,
 ): string {
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}/ws?configId=${encodeURIComponent(configId)}`;
+  return logSocketUrl(configId, location, lang);
 }
 
 /** Opens the log socket and keeps it open within the reconnect policy; returns a stop function. */

@@ -6,6 +6,7 @@ const line = (id: number, deploymentId: string | null, message = `line ${id}`): 
   deploymentId,
   level: 'info',
   message,
+  text: null,
   timestamp: '2026-01-05T07:08:09.000Z',
 });
 
@@ -40,6 +41,7 @@ describe('log lines', () => {
       id: 9,
       deploymentId: 'd',
       message: 'nginx -t ok',
+      text: null,
       level: 'success',
       timestamp: 't',
     });

@@ -25,6 +25,6 @@ export function groupByRun(entries: readonly TLogEntry[]): TLogRun[] {
 export function entryFromMessage(
   message: Extract<TWsMessage, { type: 'deployment_progress' }>,
 ): TLogEntry {
-  const { id, deploymentId, level, message: text, timestamp } = message.data;
-  return { id, deploymentId, level, message: text, timestamp };
+  const { id, deploymentId, level, message: words, text, timestamp } = message.data;
+  return { id, deploymentId, level, message: words, text: text ?? null, timestamp };
 }

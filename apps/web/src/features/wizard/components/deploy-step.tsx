@@ -8,12 +8,13 @@ import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
+import { formatLogDownload, useLogText } from '@/lib/log-text';
 import { useStartDeployment } from '../api/deploy';
 import { configurationQueryKey, useConfiguration } from '../api/get-configuration';
 import { deploymentLogsQueryOptions, useDeploymentLogs } from '../api/get-deployment-logs';
 import { useDeploymentSocket } from '../hooks/use-deployment-socket';
 import { downloadText } from '../state/download';
-import { currentRunEntries, formatLogDownload, logFileName, serverLine } from '../state/logs';
+import { currentRunEntries, logFileName, serverLine } from '../state/logs';
 import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
 import { LogPanel } from './log-panel';
 import { StepCard } from './step-card';
@@ -21,6 +22,12 @@ import { StepNav } from './step-nav';
 
 export const AUTO_ADVANCE_MS = 2000;
 export const POLL_MS = 3000;
+
+/** The wizard's own end-of-run lines, rendered in the language of the moment. */
+const STATUS_MESSAGES = {
+  completed: { key: 'wizard.deploy.log.completed' },
+  failed: { key: 'wizard.deploy.failedText' },
+};
 
 function requestErrorText(error: unknown): string {
   if (error instanceof ApiError) return error.body?.message ?? error.message;
@@ -42,10 +49,7 @@ export function DeployStep({
   // Between Start and the 202 the stored status may still be the previous run's.
   const awaitingAccept = React.useRef(false);
 
-  const statusMessages = React.useMemo(
-    () => ({ completed: t('wizard.deploy.log.completed'), failed: t('wizard.deploy.failedText') }),
-    [t],
-  );
+  const words = useLogText();
 
   const onMessage = React.useCallback(
     (message: TWsMessage) => {
@@ -57,11 +61,11 @@ export function DeployStep({
         type: 'statusReceived',
         status: message.data.status,
         deploymentId: message.data.deploymentId,
-        messages: statusMessages,
+        messages: STATUS_MESSAGES,
         at: new Date().toISOString(),
       });
     },
-    [dispatch, statusMessages],
+    [dispatch],
   );
   const socketState = useDeploymentSocket(id, onMessage);
   const pollMs = socketState !== 'open' && deploy.status === 'deploying' ? POLL_MS : false;
@@ -80,10 +84,10 @@ export function DeployStep({
       type: 'statusReceived',
       status: config.data.status,
       deploymentId: null,
-      messages: statusMessages,
+      messages: STATUS_MESSAGES,
       at: new Date().toISOString(),
     });
-  }, [pollMs, config.data, statusMessages, dispatch]);
+  }, [pollMs, config.data, dispatch]);
 
   // The run's end changed what the server holds (SSL, status): the sidebar rereads it. The last
   // lines may not have arrived yet (a poll reports the end before its lines): read them once.
@@ -111,7 +115,7 @@ export function DeployStep({
     awaitingAccept.current = true;
     dispatch({
       type: 'deployStarted',
-      message: t('wizard.deploy.log.starting'),
+      message: { key: 'wizard.deploy.log.starting' },
       at: new Date().toISOString(),
     });
     try {
@@ -122,10 +126,11 @@ export function DeployStep({
         // One is already running (decisions.md): follow it instead of failing.
         toast({ title: t('wizard.deploy.alreadyRunning'), description: requestErrorText(error) });
       } else {
-        const message = requestErrorText(error) || t('wizard.deploy.unknownError');
+        const said = requestErrorText(error);
+        const message = said || { key: 'wizard.deploy.unknownError' };
         dispatch({
           type: 'deployRequestFailed',
-          message: t('wizard.deploy.requestError', { message }),
+          message: { key: 'wizard.deploy.requestError', params: { message } },
           at: new Date().toISOString(),
         });
       }
@@ -159,7 +164,7 @@ export function DeployStep({
         <Button
           variant="outline"
           disabled={deploy.logs.length === 0 || !id}
-          onClick={() => id && downloadText(logFileName(id), formatLogDownload(deploy.logs))}
+          onClick={() => id && downloadText(logFileName(id), formatLogDownload(deploy.logs, words))}
           data-testid="wizard-deploy-download"
         >
           <DownloadIcon aria-hidden="true" />
@@ -180,7 +185,9 @@ export function DeployStep({
       {deploy.status === 'failed' && deploy.error ? (
         <Alert variant="destructive" data-testid="wizard-deploy-error">
           <CircleAlertIcon aria-hidden="true" />
-          <AlertDescription>{deploy.error}</AlertDescription>
+          <AlertDescription className="whitespace-pre-wrap [overflow-wrap:anywhere]">
+            {words.text(deploy.error)}
+          </AlertDescription>
         </Alert>
       ) : null}
       <StepNav onBack={deploying ? undefined : () => dispatch({ type: 'back' })} />

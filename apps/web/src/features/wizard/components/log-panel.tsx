@@ -2,6 +2,7 @@ import { format } from 'date-fns';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
+import { useLogText } from '@/lib/log-text';
 import { cn } from '@/lib/utils';
 import type { TLogLine } from '../state/logs';
 
@@ -20,6 +21,7 @@ function time(timestamp: string): string {
 /** Spec §2 deploy: about 20rem tall, announced politely, follows the newest line. */
 export function LogPanel({ lines, id }: { lines: readonly TLogLine[]; id?: string }) {
   const { t } = useTranslation();
+  const words = useLogText();
   const ref = React.useRef<HTMLDivElement>(null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: follow every new line
@@ -61,10 +63,10 @@ export function LogPanel({ lines, id }: { lines: readonly TLogLine[]; id?: strin
                 variant={LEVEL_BADGE[line.level]}
                 className="px-1.5 py-0 text-[0.65rem] uppercase"
               >
-                {t(`wizard.deploy.level.${line.level}`)}
+                {words.level(line.level)}
               </Badge>
               <span className="min-w-0 whitespace-pre-wrap [overflow-wrap:anywhere]">
-                {line.message}
+                {words.line(line)}
               </span>
             </li>
           ))}

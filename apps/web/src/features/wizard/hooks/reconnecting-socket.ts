@@ -118,11 +118,4 @@ export class ReconnectingSocket {
   }
 }
 
-/** Same host as the page; wss when the page is https (spec §7). */
-export function logSocketUrl(
-  configurationId: string,
-  location: Pick<Location, 'protocol' | 'host'>,
-) {
-  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-  return `${scheme}://${location.host}/ws?configId=${encodeURIComponent(configurationId)}`;
-}
+export { logSocketUrl } from '@/lib/log-socket-url';

@@ -1,5 +1,6 @@
 import { type TWsMessage, ZWsMessage } from '@portico/shared/proxy/api';
 import * as React from 'react';
+import { currentLanguage } from '@/lib/i18n';
 import { logSocketUrl, ReconnectingSocket, type TSocketState } from './reconnecting-socket';
 
 /**
@@ -17,7 +18,7 @@ export function useDeploymentSocket(
   React.useEffect(() => {
     if (!configurationId) return;
     const socket = new ReconnectingSocket({
-      url: logSocketUrl(configurationId, window.location),
+      url: logSocketUrl(configurationId, window.location, currentLanguage()),
       onStateChange: (next) => setState(next),
       onMessage: (data) => {
         const parsed = ZWsMessage.safeParse(data);

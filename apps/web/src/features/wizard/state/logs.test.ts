@@ -1,12 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  currentRunEntries,
-  formatLogDownload,
-  localLine,
-  logFileName,
-  mergeLogLines,
-  serverLine,
-} from './logs';
+import { currentRunEntries, localLine, logFileName, mergeLogLines, serverLine } from './logs';
 
 const entry = (id: number, deploymentId: string | null = 'd1', message = `line ${id}`) => ({
   id,
@@ -17,19 +10,6 @@ const entry = (id: number, deploymentId: string | null = 'd1', message = `line $
 });
 
 describe('log download (spec §9)', () => {
-  it('writes one `[LEVEL] ISO timestamp - message` line per entry', () => {
-    const text = formatLogDownload([
-      { level: 'info', timestamp: '2026-11-22T16:00:00.000Z', message: 'Connecting' },
-      { level: 'error', timestamp: '2026-11-22T17:00:05+01:00', message: 'certbot failed' },
-      { level: 'success', timestamp: '2026-11-22T16:00:09.5Z', message: 'Done' },
-    ]);
-    expect(text.split('\n')).toEqual([
-      '[INFO] 2026-11-22T16:00:00.000Z - Connecting',
-      '[ERROR] 2026-11-22T16:00:05.000Z - certbot failed',
-      '[SUCCESS] 2026-11-22T16:00:09.500Z - Done',
-    ]);
-  });
-
   it('names the file after the configuration', () => {
     expect(logFileName('0b6c1d2e-1111-4222-8333-444455556666')).toBe(
       'deployment-logs-0b6c1d2e-1111-4222-8333-444455556666.txt',
@@ -48,7 +28,7 @@ describe('log lines', () => {
     ]);
     const end = localLine('end', 'success', 'Done', '2026-11-22T16:00:00.000Z');
     lines = mergeLogLines(lines, [end, serverLine(entry(4))]);
-    expect(lines.map((l) => l.message)).toEqual([
+    expect(lines.map((l) => l.text ?? l.message)).toEqual([
       'Starting',
       'line 1',
       'line 2',

@@ -1,3 +1,4 @@
+import type { TText } from '@portico/shared/i18n/text';
 import type { TDeploymentLogEntry } from '@portico/shared/proxy/api';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 
@@ -12,13 +13,19 @@ export type TLogLine = {
   id: number;
   deploymentId: string | null;
   level: TLogLevel;
+  /** The server's words (in the language of the request that fetched them). */
   message: string;
+  /** What the line says, rendered in the screen's language when present (lib/log-text). */
+  text: TText | null;
   timestamp: string;
 };
 
 const ORIGIN_ORDER = { start: 0, server: 1, end: 2 } as const;
 
-export function serverLine(entry: Omit<TDeploymentLogEntry, 'configurationId'>): TLogLine {
+/** A stored or streamed line (the socket may omit `text`: older servers). */
+export function serverLine(
+  entry: Omit<TDeploymentLogEntry, 'configurationId' | 'text'> & { text?: TText | null },
+): TLogLine {
   return {
     key: `s${entry.id}`,
     origin: 'server',
@@ -26,15 +33,17 @@ export function serverLine(entry: Omit<TDeploymentLogEntry, 'configurationId'>):
     deploymentId: entry.deploymentId,
     level: entry.level,
     message: entry.message,
+    text: entry.text ?? null,
     timestamp: entry.timestamp,
   };
 }
 
 let localSeq = 0;
+/** The wizard's own line: a text of the screen catalog, rendered in the current language. */
 export function localLine(
   origin: 'start' | 'end',
   level: TLogLevel,
-  message: string,
+  text: TText,
   timestamp: string,
 ): TLogLine {
   localSeq += 1;
@@ -44,7 +53,8 @@ export function localLine(
     id: localSeq,
     deploymentId: null,
     level,
-    message,
+    message: '',
+    text,
     timestamp,
   };
 }
@@ -77,19 +87,6 @@ export function currentRunEntries<T extends { id: number; deploymentId: string |
     run = newest?.deploymentId ?? null;
   }
   return entries.filter((e) => e.deploymentId === run);
-}
-
-/** Spec §9: one line per entry, `[LEVEL] ISO timestamp - message`. */
-export function formatLogDownload(
-  lines: readonly Pick<TLogLine, 'level' | 'timestamp' | 'message'>[],
-) {
-  return lines
-    .map((l) => {
-      const date = new Date(l.timestamp);
-      const iso = Number.isNaN(date.getTime()) ? l.timestamp : date.toISOString();
-      return `[${l.level.toUpperCase()}] ${iso} - ${l.message}`;
-    })
-    .join('\n');
 }
 
 export function logFileName(configurationId: string): string {

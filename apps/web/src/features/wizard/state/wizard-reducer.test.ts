@@ -50,6 +50,8 @@ function config(over: Partial<TProxyConfiguration>): TProxyConfiguration {
     certificateExpiresAt: null,
     lastDeployedAt: null,
     changedSinceDeploy: false,
+    serverSites: [],
+    lastFailure: null,
     customScriptName: null,
     createdAt: AT,
     updatedAt: AT,
@@ -245,6 +247,46 @@ describe('resume (spec §4)', () => {
     s = run(s, log(1), log(2), log(1));
     expect(s.deploy.logs.map((l) => l.message)).toEqual(['line 1', 'line 2']);
   });
+
+  it('a failed proxy resumes on its failed run, with the reason, and takes that run’s lines', () => {
+    const reason = { key: 'deployLog.script.exited', params: { code: '3' } };
+    const failed = config({
+      status: 'failed',
+      lastFailure: {
+        deploymentId: 'd7',
+        code: 'custom_script_failed',
+        step: 'custom-script',
+        message: 'The custom script exited with status 3.',
+        text: reason,
+        at: AT,
+      },
+    });
+    let s = run(initialWizardState(), { type: 'resumed', config: failed });
+    expect(s.step).toBe('deploy');
+    expect(s.deploy).toMatchObject({ status: 'failed', deploymentId: 'd7', error: reason });
+    s = run(s, log(1, 'd7'), log(2, 'old'), log(3, 'd7'));
+    expect(s.deploy.logs.map((l) => l.id)).toEqual([1, 3]);
+    // Deploy again starts a fresh run from there.
+    s = run(s, { type: 'deployStarted', message: 'Starting', at: AT });
+    expect(s.deploy).toMatchObject({ status: 'deploying', deploymentId: null, error: null });
+  });
+
+  it('a failed proxy without a recorded reason still resumes failed, with the generic text', () => {
+    const s = run(initialWizardState(), {
+      type: 'resumed',
+      config: config({ status: 'failed' }),
+    });
+    expect(s.deploy).toMatchObject({
+      status: 'failed',
+      deploymentId: null,
+      error: { key: 'wizard.deploy.failedText' },
+    });
+  });
+
+  it('a pending proxy resumes ready to deploy, with nothing in the log', () => {
+    const s = run(initialWizardState(), { type: 'resumed', config: config({}) });
+    expect(s.deploy).toEqual(initialWizardState().deploy);
+  });
 });
 
 describe('deployment state (spec §4)', () => {
@@ -254,7 +296,9 @@ describe('deployment state (spec §4)', () => {
   it('Start clears the logs and adds an info line; completion adds a success line', () => {
     let s = run(ready(), { type: 'deployStarted', message: 'Starting', at: AT });
     expect(s.deploy.status).toBe('deploying');
-    expect(s.deploy.logs.map((l) => [l.level, l.message])).toEqual([['info', 'Starting']]);
+    expect(s.deploy.logs.map((l) => [l.level, l.text ?? l.message])).toEqual([
+      ['info', 'Starting'],
+    ]);
     s = run(
       s,
       { type: 'deployAccepted', deploymentId: 'd1' },
@@ -278,7 +322,7 @@ describe('deployment state (spec §4)', () => {
     );
     expect(s.deploy.status).toBe('failed');
     expect(s.deploy.error).toBe(MESSAGES.failed);
-    expect(s.deploy.logs.at(-1)).toMatchObject({ level: 'error', message: MESSAGES.failed });
+    expect(s.deploy.logs.at(-1)).toMatchObject({ level: 'error', text: MESSAGES.failed });
   });
 
   it('a request error moves to failed with its message', () => {
@@ -301,7 +345,7 @@ describe('deployment state (spec §4)', () => {
     );
     s = run(s, log(5, 'old'), status('completed', 'old'), log(6, 'd2'));
     expect(s.deploy.status).toBe('deploying');
-    expect(s.deploy.logs.map((l) => l.message)).toEqual(['Starting', 'line 6']);
+    expect(s.deploy.logs.map((l) => l.text ?? l.message)).toEqual(['Starting', 'line 6']);
   });
 
   it('going to deploy again after a finished run starts from ready', () => {

@@ -1,3 +1,4 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import { localLine, mergeLogLines } from './logs';
 import { nextStep, previousStep, resumeStep } from './steps';
@@ -79,6 +80,24 @@ function onStatus(
   return next;
 }
 
+/**
+ * Where the deploy step starts when resuming: a reload during a run follows that run (the socket
+ * replays its lines); a failed proxy shows its last run, failed, with the reason (the step reads
+ * that run's lines); anything else is ready to deploy.
+ */
+function resumedDeploy(c: TProxyConfiguration): TWizardState['deploy'] {
+  const base = initialWizardState().deploy;
+  if (c.status === 'deploying') return { ...base, status: 'deploying' };
+  if (!FAILED_STATUSES.includes(c.status)) return base;
+  const failure = c.lastFailure;
+  return {
+    ...base,
+    status: 'failed',
+    deploymentId: failure?.deploymentId ?? null,
+    error: failure ? (failure.text ?? failure.message) : { key: 'wizard.deploy.failedText' },
+  };
+}
+
 export function wizardReducer(state: TWizardState, action: TWizardAction): TWizardState {
   switch (action.type) {
     case 'serverInfoSubmitted': {
@@ -132,8 +151,7 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
           hasSavedPassword: c.hasSshPassword,
           hostKeyFingerprint: c.hostKeyFingerprint,
         },
-        // A reload during a run follows that run (the socket replays its lines).
-        deploy: { ...base.deploy, status: c.status === 'deploying' ? 'deploying' : 'idle' },
+        deploy: resumedDeploy(c),
       };
     }
     case 'validationRestarted':

@@ -1,3 +1,4 @@
+import type { TText } from '@portico/shared/i18n/text';
 import type {
   TDnsValidationResult,
   TProxyConfiguration,
@@ -42,7 +43,8 @@ export type TWizardState = {
     status: TDeployStatus;
     deploymentId: string | null;
     logs: TLogLine[];
-    error: string | null;
+    /** Why the run failed, rendered in the current language. */
+    error: TText | null;
   };
   /** The saved configuration's status on the server, when known. */
   configStatus: TProxyStatus | null;
@@ -69,14 +71,14 @@ export type TWizardAction =
   | { type: 'sshErrored'; runId: number; message: string }
   | { type: 'targetChosen'; targetServer: string }
   | { type: 'configurationSaved'; id: string }
-  | { type: 'deployStarted'; message: string; at: string }
+  | { type: 'deployStarted'; message: TText; at: string }
   | { type: 'deployAccepted'; deploymentId: string }
-  | { type: 'deployRequestFailed'; message: string; at: string }
+  | { type: 'deployRequestFailed'; message: TText; at: string }
   | { type: 'logsReceived'; lines: TLogLine[] }
   | {
       type: 'statusReceived';
       status: TProxyStatus;
       deploymentId: string | null;
-      messages: { completed: string; failed: string };
+      messages: { completed: TText; failed: TText };
       at: string;
     };

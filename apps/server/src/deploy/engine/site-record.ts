@@ -1,0 +1,121 @@
+import { X509Certificate } from 'node:crypto';
+import { LETSENCRYPT_DIR } from '../nginx-site';
+import { certName, porticoSiteFiles, sitePaths } from '../site-names';
+import { asRoot, marked, type TStepContext } from './step-context';
+import type { TEngineContext, TSiteState } from './types';
+
+// Which of Portico's files for the domain exist (a link counts, even dangling), whether the site
+// file is the HTTPS one, and the certificate (its PEM, read here for the expiry).
+const SURVEY = `name=$1; le=$2; shift 2
+for f in "$@"; do
+  if [ -L "$f" ] || [ -e "$f" ]; then printf 'PORTICO_FILE=%s\\n' "$f"; fi
+done
+for f in "$@"; do
+  if [ -f "$f" ] && [ ! -L "$f" ] && grep -qs '^[[:space:]]*ssl_certificate[[:space:]]' "$f"; then echo PORTICO_HTTPS=yes; fi
+done
+if [ -e "$le/renewal/$name.conf" ] || [ -d "$le/live/$name" ]; then
+  echo PORTICO_CERT=yes
+  c="$le/live/$name/cert.pem"
+  if [ -r "$c" ]; then echo PORTICO_PEM_BEGIN; cat "$c"; echo PORTICO_PEM_END; fi
+fi
+exit 0`;
+
+/** A look at the server is short; a dead connection must not hold the run's end. */
+const SURVEY_TIMEOUT_MS = 20_000;
+
+function expiryOf(stdout: string): Date | null {
+  const pem = /PORTICO_PEM_BEGIN\n([\s\S]*?)PORTICO_PEM_END/.exec(stdout)?.[1];
+  if (!pem) return null;
+  try {
+    const date = new Date(new X509Certificate(pem).validTo);
+    return Number.isNaN(date.getTime()) ? null : date;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Keeps the caller's record of what is on the server for one domain true while a run writes:
+ * `announce` before a write (the record then holds at least what the write may leave, and is
+ * marked unconfirmed), `survey` after it from a look at the server. Without a caller listening
+ * (`onSite` unset) it does nothing.
+ */
+export class SiteRecord {
+  private state: TSiteState;
+
+  constructor(
+    private readonly c: TStepContext,
+    private readonly domain: string,
+    private readonly onSite: TEngineContext['onSite'],
+  ) {
+    this.state = {
+      domain,
+      files: [],
+      enabled: false,
+      https: false,
+      certificate: null,
+      unconfirmed: false,
+    };
+  }
+
+  private async report(): Promise<void> {
+    await this.onSite?.(
+      { ...this.state, files: [...this.state.files] },
+      this.c.session.fingerprint,
+    );
+  }
+
+  /** Looks at the server and reports what is there for the domain. */
+  async survey(): Promise<void> {
+    if (!this.onSite) return;
+    const name = certName(this.domain);
+    const candidates = porticoSiteFiles(this.domain);
+    const r = await asRoot(this.c.session, SURVEY, {
+      args: [name, LETSENCRYPT_DIR, ...candidates],
+      timeoutMs: SURVEY_TIMEOUT_MS,
+    });
+    if (r.code !== 0) return;
+    const files = marked(r.stdout, 'PORTICO_FILE').filter((f) => candidates.includes(f));
+    const enabledBy = [
+      sitePaths('debian', this.domain).enabledLink!,
+      sitePaths('rhel', this.domain).file,
+    ];
+    const hasCert = marked(r.stdout, 'PORTICO_CERT').includes('yes');
+    this.state = {
+      domain: this.domain,
+      files,
+      enabled: files.some((f) => enabledBy.includes(f)),
+      https: marked(r.stdout, 'PORTICO_HTTPS').includes('yes'),
+      certificate: hasCert ? { name, expiresAt: expiryOf(r.stdout) } : null,
+      unconfirmed: false,
+    };
+    await this.report();
+  }
+
+  /** Before a write: the record holds what the write may leave behind, unconfirmed. */
+  async announce(change: { files?: string[]; certificate?: boolean }): Promise<void> {
+    if (!this.onSite) return;
+    const files = [...this.state.files];
+    for (const f of change.files ?? []) if (!files.includes(f)) files.push(f);
+    const certificate =
+      change.certificate && !this.state.certificate
+        ? { name: certName(this.domain), expiresAt: null }
+        : this.state.certificate;
+    this.state = { ...this.state, files, certificate, unconfirmed: true };
+    await this.report();
+  }
+
+  /** announce, the write, then a look at the server whatever the write's outcome. */
+  async around<T>(
+    change: { files?: string[]; certificate?: boolean },
+    work: () => Promise<T>,
+  ): Promise<T> {
+    await this.announce(change);
+    try {
+      return await work();
+    } finally {
+      // A lost connection fails the look too: the record stays as announced (unconfirmed).
+      await this.survey().catch(() => undefined);
+    }
+  }
+}

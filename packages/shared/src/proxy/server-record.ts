@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { ZText } from '../i18n/text';
+
+/**
+ * What Portico has put on one server for a proxy, as the deployment engine last wrote or saw
+ * it: kept per proxy and updated as the engine writes (before each write, and after it from a
+ * look at the server), whatever the run's outcome. Removal from the server follows this record,
+ * never the proxy's status. A proxy has one entry per server and domain it was deployed to.
+ */
+export const ZServerSite = z.object({
+  /** Where: the server as the configuration named it, its SSH port and user, and the domain. */
+  serverIp: z.string(),
+  sshPort: z.number(),
+  sshUser: z.string(),
+  /** The host key that server presented, so a removal reaches the same machine. */
+  hostKeyFingerprint: z.string().nullable(),
+  domain: z.string(),
+  /** Portico's files for the domain there: the site file, and its enabled link on Debian. */
+  files: z.array(z.string()),
+  /** nginx loads the site (the link exists, or the file is in conf.d). */
+  enabled: z.boolean(),
+  /** The site file is the HTTPS one (TLS on 443, port 80 redirects). */
+  https: z.boolean(),
+  /** The certbot certificate (its name) and its expiry, when one is on the server. */
+  certificate: z.object({ name: z.string(), expiresAt: z.string().nullable() }).nullable(),
+  /**
+   * A write was announced and the run ended before Portico could look again (a lost connection,
+   * a killed process): the files listed may or may not be there. A removal handles both.
+   */
+  unconfirmed: z.boolean(),
+  /** When Portico last wrote to or looked at that server for this site. */
+  checkedAt: z.string(),
+});
+export type TServerSite = z.infer<typeof ZServerSite>;
+
+/** True when the entry holds anything a removal has to take off the server. */
+export function siteHasTraces(site: TServerSite): boolean {
+  return site.files.length > 0 || site.certificate !== null || site.unconfirmed;
+}
+
+/** The last run's failure, beside the record: the run failed, whatever it left on the server. */
+export const ZLastFailure = z.object({
+  deploymentId: z.string().nullable(),
+  code: z.string(),
+  /** The engine step that failed ('custom-script', 'certificate', …). */
+  step: z.string(),
+  /** In the reader's language (Accept-Language). */
+  message: z.string(),
+  /** The same message as a text the screen renders in its current language. */
+  text: ZText.nullable(),
+  at: z.string(),
+});
+export type TLastFailure = z.infer<typeof ZLastFailure>;
