@@ -22,7 +22,13 @@ export async function followRun(
   into: TWsMessage[],
   language: TLanguage = 'en',
 ): Promise<{ status: string; lines: string[] }> {
-  const socket = watch(client.base, id, { cookie: client.cookieHeader(), origin: client.base });
+  // The socket of a reader of `language`, as the wizard of the requester opens it.
+  const socket = watch(
+    client.base,
+    id,
+    { cookie: client.cookieHeader(), origin: client.base },
+    `&lang=${language}`,
+  );
   try {
     await socket.waitFor((m) => m.some((x) => x.type === 'deployment_status'));
     const token = (await client.request('GET', '/api/csrf-token')).json.token as string;

@@ -145,8 +145,17 @@ export interface TLine {
   message: string;
 }
 
-export async function logsOf(client: HttpClient, id: string, deploymentId?: string) {
-  const all = (await client.request('GET', `/api/deployment-logs/${id}`)).json as TLine[];
+/** The lines as a reader of `language` gets them (Portico's own words in that language). */
+export async function logsOf(
+  client: HttpClient,
+  id: string,
+  deploymentId?: string,
+  language: TLanguage = 'en',
+) {
+  const response = await fetch(`${client.base}/api/deployment-logs/${id}`, {
+    headers: { cookie: client.cookieHeader(), 'accept-language': language },
+  });
+  const all = (await response.json()) as TLine[];
   return deploymentId ? all.filter((l) => l.deploymentId === deploymentId) : all;
 }
 
@@ -180,12 +189,18 @@ export async function runToEnd(
   trigger: 'deploy' | 'redeploy' = 'deploy',
 ): Promise<TRunEnd> {
   const deploymentId = await startRun(client, id, language, trigger);
-  return endOf(client, id, deploymentId);
+  return endOf(client, id, deploymentId, language);
 }
 
-export async function endOf(client: HttpClient, id: string, deploymentId: string) {
+/** The run's end, its lines read in `language` (the requester's, as the browser reads them). */
+export async function endOf(
+  client: HttpClient,
+  id: string,
+  deploymentId: string,
+  language: TLanguage = 'en',
+) {
   const status = await settled(client, id);
-  const lines = await logsOf(client, id, deploymentId);
+  const lines = await logsOf(client, id, deploymentId, language);
   const text = lines.map((l) => `${l.level}: ${l.message}`).join('\n');
   return { status, deploymentId, lines, last: lines.at(-1)!, text };
 }

@@ -60,7 +60,7 @@ describe('the SSH connection cut in the middle of a run', () => {
     const cut = cutSshWhen(lab, s1, 'ps -eo comm= | grep -qx certbot');
     const deploymentId = await startRun(client, id, 'es');
     expect(await cut).toMatch(/^cut \d+/);
-    const run = await endOf(client, id, deploymentId);
+    const run = await endOf(client, id, deploymentId, 'es');
     expect(run.status, run.text).toBe('failed');
     expect(run.last.level).toBe('error');
     expect(run.last.message).toContain(say('es', 'ssh.closedMidCommand'));
@@ -128,7 +128,12 @@ describe('the link to the server dropped in the middle of a run', () => {
     // After the nginx-stopped drill, which shares s2.
     const domain = s2.domains[1]!;
     const id = await saveProxy(client, proxyBody(lab, s2, domain));
-    const live = watch(portico.base, id, { cookie: client.cookieHeader(), origin: portico.base });
+    const live = watch(
+      portico.base,
+      id,
+      { cookie: client.cookieHeader(), origin: portico.base },
+      '&lang=en',
+    );
     const deploymentId = await startRun(client, id, 'en');
     try {
       // Dropped while certbot talks to the CA: the connection goes silent rather than closed.
@@ -138,7 +143,7 @@ describe('the link to the server dropped in the middle of a run', () => {
         60_000,
       );
       await setLink(lab, s2, 'down');
-      const run = await endOf(client, id, deploymentId);
+      const run = await endOf(client, id, deploymentId, 'en');
       expect(run.status, run.text).toBe('failed');
       // ssh2's keepalive gives up after 30 s: the connection is lost under the running command
       // or under the next one it starts, whichever the drop hit.

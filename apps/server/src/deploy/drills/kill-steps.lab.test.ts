@@ -28,6 +28,7 @@ import {
   uploadScript,
 } from './drill-helpers';
 import { freeze, thaw } from './lab-faults';
+import { expectShownAsOnServer, resetAndDelete, shownOf, siteOnServer } from './site-truth';
 
 // The engine's steps in run order (run-deployment.ts), each with the catalog key of the line it
 // logs first: the drill kills Portico the moment that line reaches the browser's socket.
@@ -95,10 +96,12 @@ async function drillOn(server: TLabServer, step: (typeof STEPS)[number], languag
 
 /** Waits for the `count`-th line starting the drill's step, then freezes its server there. */
 async function holdAt(drill: TDrill, count = 1): Promise<void> {
-  const live = watch(portico.base, drill.id, {
-    cookie: client.cookieHeader(),
-    origin: portico.base,
-  });
+  const live = watch(
+    portico.base,
+    drill.id,
+    { cookie: client.cookieHeader(), origin: portico.base },
+    `&lang=${drill.language}`,
+  );
   try {
     const seen = () =>
       progressLines(live.messages).filter((l) => l.message.startsWith(drill.start));
@@ -127,7 +130,7 @@ async function killHeld(drills: TDrill[]) {
 }
 
 async function expectRetried(drill: TDrill) {
-  const run = await endOf(client, drill.id, drill.deploymentId);
+  const run = await endOf(client, drill.id, drill.deploymentId, drill.language);
   expect(run.status, `${drill.step}\n${run.text}`).toBe('completed');
   const messages = run.lines.map((l) => l.message);
   const retry = messages.indexOf(say(drill.language, 'job.interruptedRetry'));
@@ -152,6 +155,8 @@ async function expectRetried(drill: TDrill) {
   expect(run.last.level).toBe('success');
   expect(await servesHttps(lab, drill.server, drill.domain)).toBe(drill.domain);
   expect(await unrelatedSite(lab, drill.server)).toEqual(drill.before);
+  // The record of what is on the server, kept through the kill, is exact again.
+  await expectShownAsOnServer(lab, drill.server, client, drill.id, drill.domain);
 }
 
 const language = (i: number): TLanguage => (i % 2 ? 'es' : 'en');
@@ -182,7 +187,7 @@ describe('Portico killed at each engine step, then started again', () => {
       for (const d of drills) await expectRetried(d);
       if (orphan) {
         expect(await settled(client, orphan)).toBe('failed');
-        expect((await logsOf(client, orphan)).at(-1)).toMatchObject({
+        expect((await logsOf(client, orphan, undefined, 'es')).at(-1)).toMatchObject({
           level: 'error',
           deploymentId: null,
           message: say('es', 'job.neverStarted'),
@@ -209,16 +214,29 @@ describe('Portico killed at each engine step, then started again', () => {
     expect(await nginxTest(lab, twice.server)).toContain('test is successful');
 
     await restart();
-    const run = await endOf(client, twice.id, twice.deploymentId);
+    const run = await endOf(client, twice.id, twice.deploymentId, 'es');
     expect(run.status, run.text).toBe('failed');
     expect(run.last).toMatchObject({ level: 'error', message: say('es', 'job.interruptedFailed') });
     expect(run.last.message).toContain('se volvió a interrumpir');
     expect(await unrelatedSite(lab, twice.server)).toEqual(twice.before);
+    // Cut twice in the certificate step: the record holds at least what the server has, marked
+    // unconfirmed (the certificate was announced, and nobody looked again).
+    const cut = await siteOnServer(lab, twice.server, twice.domain);
+    const shownCut = await shownOf(client, twice.id);
+    expect(shownCut.lastFailure).toMatchObject({ code: 'interrupted' });
+    const [recorded] = shownCut.serverSites;
+    expect(recorded).toMatchObject({ domain: twice.domain, unconfirmed: true });
+    expect(cut.files.length).toBeGreaterThan(0);
+    for (const file of cut.files) expect(recorded.files).toContain(file);
+    expect(recorded.certificate).not.toBeNull();
 
     const again = await runToEnd(client, twice.id, 'es', 'redeploy');
     expect(again.status, again.text).toBe('completed');
     expect(await servesHttps(lab, twice.server, twice.domain)).toBe(twice.domain);
     expect(await unrelatedSite(lab, twice.server)).toEqual(twice.before);
+    await expectShownAsOnServer(lab, twice.server, client, twice.id, twice.domain);
+    // Reset, then delete with removal: no trace of the site stays.
+    await resetAndDelete(lab, twice.server, client, twice.id, twice.domain, twice.before);
     expect(await stillDeploying(client)).toEqual([]);
   });
 });

@@ -81,7 +81,12 @@ describe('a deployment through the API (in-process app on PGlite)', () => {
     expect(saved.statusCode).toBe(200);
     const id = saved.json().id as string;
 
-    const live = watch(base, id, { cookie: cookieHeader(client.cookies), origin: base });
+    const live = watch(
+      base,
+      id,
+      { cookie: cookieHeader(client.cookies), origin: base },
+      '&lang=en',
+    );
     await live.waitFor((m) => statuses(m).length > 0);
     const started = await client.write('POST', `/api/deploy/${id}`);
     expect(started.statusCode).toBe(202);

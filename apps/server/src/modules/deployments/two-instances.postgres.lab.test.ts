@@ -58,7 +58,10 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
         targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
       });
       const id = saved.json().id as string;
-      const socket = watch(baseB, id, { cookie: cookieHeader(client.cookies) });
+      const socket = watch(baseB, id, {
+        cookie: cookieHeader(client.cookies),
+        'accept-language': 'en',
+      });
       await socket.waitFor((m) => statuses(m).length > 0);
       const run = (await client.write('POST', `/api/deploy/${id}`)).json().deploymentId;
       await socket.waitFor(
