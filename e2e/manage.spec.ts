@@ -1,16 +1,37 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { signIn } from './fixtures/auth';
 import { text } from './fixtures/catalog';
-import { api, configuration, saveConfiguration, waitForRunEnd } from './fixtures/lab-api';
+import {
+  api,
+  configuration,
+  deploymentLogs,
+  saveConfiguration,
+  waitForRunEnd,
+} from './fixtures/lab-api';
 import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
 import { type TSecretWatch, watchBrowserTraffic } from './fixtures/secret-watch';
-import { dismissToast, expectToast } from './fixtures/ui';
+import { chooseLanguage, dismissToast, expectToast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
-import { capture } from './fixtures/wizard';
+import { capture, expectStep, panelMessages } from './fixtures/wizard';
 
 // Issue 6 on real lab servers. One user, two proxies deployed once (s3 beside an unrelated
 // site, s4 whose sshd is stopped for the unreachable delete), reused by the tests in order.
 const AREA = 'manage';
+
+/** What the unrelated site on s3 answers, asked on the server itself. */
+async function legacySite(app: TLabApp): Promise<string> {
+  const got = await app.lab.exec('s3', [
+    'curl',
+    '-s',
+    '--max-time',
+    '5',
+    '-H',
+    'Host: legacy.s3.portico.test',
+    'http://127.0.0.1/',
+  ]);
+  return got.stdout;
+}
 
 function card(page: Page, id: string) {
   return page.locator(`[data-testid="proxy-card"][data-proxy-id="${id}"]`);
@@ -231,16 +252,7 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expect(lastLine).toContainText(fresh);
     await expect(lastLine).toContainText(text('es', 'proxies.hostKey.forget'));
     // Nothing on the server changed: the unrelated site still answers.
-    const legacy = await labApp.lab.exec('s3', [
-      'curl',
-      '-s',
-      '--max-time',
-      '5',
-      '-H',
-      'Host: legacy.s3.portico.test',
-      'http://127.0.0.1/',
-    ]);
-    expect(legacy.stdout).toContain('legacy site on s3');
+    expect(await legacySite(labApp)).toContain('legacy site on s3');
 
     await expect(page.getByTestId('detail-host-key')).toHaveText(pinned);
     await page.getByTestId('action-forget-host-key').click();
@@ -311,16 +323,7 @@ test.describe('a deployed proxy, managed step by step', () => {
       expect(got.stdout).not.toContain(labApp.lab.status.upstream.name);
     }
     // The unrelated site beside ours still answers.
-    const legacy = await exec([
-      'curl',
-      '-s',
-      '--max-time',
-      '5',
-      '-H',
-      `Host: legacy.s3.portico.test`,
-      'http://127.0.0.1/',
-    ]);
-    expect(legacy.stdout).toContain('legacy site on s3');
+    expect(await legacySite(labApp)).toContain('legacy site on s3');
   });
 
   test('delete when the server is unreachable offers "delete from Portico only"', async ({
@@ -368,4 +371,175 @@ test('the list as a table at desktop and phone width', async ({ page, labApp }) 
   // The choice is remembered.
   await page.reload();
   await expect(page.getByTestId('proxy-table')).toBeVisible();
+});
+
+// Issue 18: a run that fails at its custom script, after the certificate and the HTTPS site were
+// written. Portico shows what the server has (a working HTTPS site) with the failure beside it,
+// on the details page and when the wizard resumes, in the reader's language whoever started the
+// run; Reset, then delete with removal, leaves no trace of the site on the server.
+test('a run failed after writing: shown as the server has it, in each language; reset and delete leave no trace', async ({
+  page,
+  labApp,
+}) => {
+  test.setTimeout(300_000);
+  const domain = 'script.s3.portico.test';
+  await labApp.lab.point(domain, 's3');
+  await signIn(page, uniqueUser('ana'), 'register');
+  const id = await saveConfiguration(page.request, labApp, 's3', domain, labApp.upstream);
+  const token = (await (await page.request.get('/api/csrf-token')).json()) as { token: string };
+  const upload = await page.request.post(`/api/upload-script?configurationId=${id}`, {
+    headers: { 'x-csrf-token': token.token },
+    multipart: {
+      script: {
+        name: 'fails.sh',
+        mimeType: 'text/x-sh',
+        buffer: Buffer.from('echo about to fail\nexit 3\n'),
+      },
+    },
+  });
+  expect(upload.status(), await upload.text()).toBe(200);
+  // Started in Spanish, as a Spanish screen starts it.
+  const started = await api(page.request, 'POST', `/api/deploy/${id}`, undefined, 'es');
+  expect(started.status).toBe(202);
+  expect((await waitForRunEnd(page.request, id, 180_000)).status).toBe('failed');
+
+  const exec = (argv: string[]) => labApp.lab.exec('s3', argv);
+  const exists = async (path: string) => (await exec(['test', '-e', path])).code === 0;
+  const file = `/etc/nginx/sites-available/proxy-${domain}`;
+  const link = `/etc/nginx/sites-enabled/proxy-${domain}`;
+  const lineage = [
+    `/etc/letsencrypt/live/${domain}`,
+    `/etc/letsencrypt/archive/${domain}`,
+    `/etc/letsencrypt/renewal/${domain}.conf`,
+  ];
+  // What the server has: the HTTPS site, enabled, with its certificate, serving the upstream.
+  expect(await exists(file)).toBe(true);
+  expect(await exists(link)).toBe(true);
+  for (const path of lineage) expect(await exists(path), path).toBe(true);
+  const served = await fetchSite(labApp, labApp.server('s3').address, domain);
+  expect(served.status).toBe(200);
+  expect(served.json).toMatchObject({ host: domain });
+
+  /** The details page's log lines: level and message as shown. */
+  const detailsLines = () =>
+    page
+      .getByTestId('log-line')
+      .evaluateAll((lines) =>
+        lines.map((li) => [li.children[0]?.textContent ?? '', li.children[1]?.textContent ?? '']),
+      );
+
+  await test.step('details (es): the record of what is on the server, the failure beside it', async () => {
+    await page.goto(`/proxy-details/${id}`);
+    await expect(page.getByTestId('proxy-status').first()).toHaveAttribute('data-status', 'failed');
+    const site = page.getByTestId('server-site');
+    await expect(site).toHaveAttribute('data-domain', domain);
+    await expect(page.getByTestId('server-site-files')).toContainText(file);
+    await expect(page.getByTestId('server-site-files')).toContainText(link);
+    await expect(page.getByTestId('server-site-enabled')).toHaveAttribute('data-enabled', 'true');
+    await expect(page.getByTestId('server-site-https')).toHaveText(
+      text('es', 'proxies.server.httpsOn'),
+    );
+    await expect(page.getByTestId('server-site-certificate')).toContainText(domain);
+    await expect(page.getByTestId('server-last-success')).toHaveText(text('es', 'proxies.never'));
+    await expect(page.getByTestId('ssl-card')).toContainText(text('es', 'proxies.ssl.enabled'));
+    await expect(page.getByTestId('last-failure')).toContainText(
+      text('es', 'proxies.steps.custom-script'),
+    );
+    await expect(page.getByTestId('last-failure-message')).toContainText(
+      text('es', 'deployLog.script.exited', { code: '3' }),
+    );
+    // One rendering of levels and words: Spanish throughout, the script's output verbatim.
+    const es = (await deploymentLogs(page.request, id, 'es')).map((l) => l.message);
+    await expect.poll(async () => (await detailsLines()).map((l) => l[1])).toEqual(es);
+    const lines = await detailsLines();
+    expect(lines.map((l) => l[0])).toContain(text('es', 'logs.level.success').toUpperCase());
+    expect(lines.map((l) => l[1])).toContain('script: about to fail');
+    await capture(page, AREA, 'details-failed-run');
+  });
+
+  await test.step('details (en): the same run and failure in English, without a reload', async () => {
+    await chooseLanguage(page, 'es', 'en');
+    const en = (await deploymentLogs(page.request, id, 'en')).map((l) => l.message);
+    await expect.poll(async () => (await detailsLines()).map((l) => l[1])).toEqual(en);
+    expect((await detailsLines()).map((l) => l[0])).toContain('SUCCESS');
+    await expect(page.getByTestId('last-failure-message')).toContainText(
+      text('en', 'deployLog.script.exited', { code: '3' }),
+    );
+    await expect(page.getByTestId('server-site-https')).toHaveText(
+      text('en', 'proxies.server.httpsOn'),
+    );
+    await capture(page, AREA, 'details-failed-run-en');
+  });
+
+  await test.step('the wizard resumes on the failed run: its log and its failure line', async () => {
+    await page.getByTestId('action-modify').click();
+    await expectStep(page, 'deploy');
+    await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute('data-status', 'failed');
+    const en = (await deploymentLogs(page.request, id, 'en')).map((l) => l.message);
+    await expect.poll(() => panelMessages(page)).toEqual(en);
+    await expect(page.getByTestId('wizard-deploy-error')).toContainText(
+      text('en', 'deployLog.script.exited', { code: '3' }),
+    );
+    const success = page.locator('[data-testid="wizard-log-line"][data-level="success"]').first();
+    await expect(success).toContainText('SUCCESS');
+    await capture(page, AREA, 'wizard-failed-run-en');
+    // The downloaded file is in the reader's language too.
+    const download = page.waitForEvent('download');
+    await page.getByTestId('wizard-deploy-download').click();
+    const saved = await readFile(await (await download).path(), 'utf8');
+    expect(saved).toMatch(/^\[SUCCESS\] \S+ - certbot obtained a certificate for /m);
+    expect(saved).toMatch(/^\[INFO\] \S+ - script: about to fail$/m);
+
+    await chooseLanguage(page, 'en', 'es');
+    const es = (await deploymentLogs(page.request, id, 'es')).map((l) => l.message);
+    await expect.poll(() => panelMessages(page)).toEqual(es);
+    await expect(success).toContainText(text('es', 'logs.level.success').toUpperCase());
+    await capture(page, AREA, 'wizard-failed-run');
+  });
+
+  await test.step('reset, then delete with removal: the dialog names what goes', async () => {
+    await page.goto(`/proxy-details/${id}`);
+    await page.getByTestId('action-reset').click();
+    await page.getByTestId('reset-confirm').click();
+    await expectToast(page, text('es', 'proxies.details.resetSuccess'));
+    await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
+      'data-status',
+      'pending',
+    );
+    // Reset changes nothing on the server, and the record still says so.
+    await expect(page.getByTestId('server-site-files')).toContainText(file);
+    await dismissToast(page, 'es');
+    await page.getByTestId('action-delete').click();
+    const dialog = page.getByTestId('delete-dialog');
+    await expect(page.getByTestId('delete-remove-from-server')).toBeChecked();
+    await expect(dialog).toContainText(file);
+    await expect(dialog).toContainText(link);
+    const certificate = page.getByRole('checkbox', {
+      name: text('es', 'proxies.delete.removeCertificate', { name: domain }),
+    });
+    await expect(certificate).toBeChecked();
+    await capture(page, AREA, 'dialog-delete-record');
+    await page.getByTestId('delete-confirm').click();
+    await expectToast(page, text('es', 'proxies.details.deleteSuccess'), domain);
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  // No trace of the site: files, link, certificate lineage; nginx -t passes; the unrelated site
+  // still answers; the domain is no longer handed to the upstream.
+  expect(await exists(file)).toBe(false);
+  expect(await exists(link)).toBe(false);
+  for (const path of lineage) expect(await exists(path), path).toBe(false);
+  const nginxTest = await exec(['nginx', '-t']);
+  expect(nginxTest.code, nginxTest.stderr).toBe(0);
+  expect(await legacySite(labApp)).toContain('legacy site on s3');
+  const gone = await exec([
+    'curl',
+    '-sk',
+    '--max-time',
+    '5',
+    '--resolve',
+    `${domain}:443:127.0.0.1`,
+    `https://${domain}/`,
+  ]);
+  expect(gone.stdout).not.toContain(labApp.lab.status.upstream.name);
 });

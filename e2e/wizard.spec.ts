@@ -5,7 +5,7 @@ import { api, deploymentLogs, saveConfiguration, waitForRunEnd } from './fixture
 import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
 import { capturePng } from './fixtures/screenshots';
 import { watchBrowserTraffic } from './fixtures/secret-watch';
-import { expectToast } from './fixtures/ui';
+import { chooseLanguage, expectToast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 import { capture, expectStep, fillServerInfo, panelMessages } from './fixtures/wizard';
 
@@ -281,6 +281,25 @@ test.describe('checks and resume', () => {
     await page.goto(`/proxy-wizard?continueId=${failed}`);
     await expectStep(page, 'deploy');
     await expect(page.getByTestId('wizard-deploy-start')).toBeEnabled();
+    // Not "Ready to deploy" with an empty log: the failed run, its lines and its failure line.
+    await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute('data-status', 'failed');
+    const stored = (await deploymentLogs(page.request, failed, 'es')).map((e) => e.message);
+    expect(stored.length).toBeGreaterThan(2);
+    await expect.poll(() => panelMessages(page)).toEqual(stored);
+    const reason = stored.at(-1) as string;
+    expect(reason).toContain(labApp.server('s2').address);
+    await expect(page.getByTestId('wizard-log-line').last()).toHaveAttribute('data-level', 'error');
+    await expect(page.getByTestId('wizard-deploy-error')).toContainText(reason);
+    await capture(page, 'wizard-resume', 'failed-deploy');
+    // The same run on an English screen: Portico's lines and the reason in English, at once.
+    await chooseLanguage(page, 'es', 'en');
+    const english = (await deploymentLogs(page.request, failed, 'en')).map((e) => e.message);
+    expect(english).not.toEqual(stored);
+    await expect.poll(() => panelMessages(page)).toEqual(english);
+    await expect(page.getByTestId('wizard-deploy-error')).toContainText(english.at(-1) as string);
+    await expect(page.getByTestId('wizard-log-line').last()).toContainText('ERROR');
+    await capture(page, 'wizard-resume', 'failed-deploy-en');
+    await chooseLanguage(page, 'en', 'es');
 
     // Unknown id → not found, with a way to start again.
     await page.goto('/proxy-wizard?continueId=00000000-0000-4000-8000-000000000000');
@@ -313,8 +332,9 @@ test.describe('checks and resume', () => {
       'data-status',
       'deploying',
     );
-    // Every line the server stored before the reload is back in the panel.
-    const before = (await deploymentLogs(page.request, id)).map((e) => e.message);
+    // Every line the server stored before the reload is back in the panel (read, as the page
+    // shows them, in Spanish).
+    const before = (await deploymentLogs(page.request, id, 'es')).map((e) => e.message);
     await expect.poll(() => panelMessages(page)).toEqual(expect.arrayContaining(before));
     // And at the end the panel holds the whole run.
     await page.waitForFunction(
@@ -326,7 +346,7 @@ test.describe('checks and resume', () => {
       { timeout: 60_000 },
     );
     const shown = await panelMessages(page);
-    const stored = (await deploymentLogs(page.request, id)).map((e) => e.message);
+    const stored = (await deploymentLogs(page.request, id, 'es')).map((e) => e.message);
     expect(stored.length).toBeGreaterThan(before.length);
     expect(shown).toEqual(expect.arrayContaining(stored));
     await expectStep(page, 'complete');

@@ -69,17 +69,17 @@ export class SiteRecord {
   async survey(): Promise<void> {
     if (!this.onSite) return;
     const name = certName(this.domain);
-    const candidates = porticoSiteFiles(this.domain);
     const r = await asRoot(this.c.session, SURVEY, {
-      args: [name, LETSENCRYPT_DIR, ...candidates],
+      args: [name, LETSENCRYPT_DIR, ...porticoSiteFiles(this.domain)],
       timeoutMs: SURVEY_TIMEOUT_MS,
     });
     if (r.code !== 0) return;
-    const files = marked(r.stdout, 'PORTICO_FILE').filter((f) => candidates.includes(f));
-    const enabledBy = [
-      sitePaths('debian', this.domain).enabledLink!,
-      sitePaths('rhel', this.domain).file,
-    ];
+    const debian = sitePaths('debian', this.domain);
+    const rhel = sitePaths('rhel', this.domain).file;
+    const found = marked(r.stdout, 'PORTICO_FILE');
+    // The site file before its link, as a reader lists them.
+    const files = [debian.file, debian.enabledLink!, rhel].filter((f) => found.includes(f));
+    const enabledBy = [debian.enabledLink!, rhel];
     const hasCert = marked(r.stdout, 'PORTICO_CERT').includes('yes');
     this.state = {
       domain: this.domain,

@@ -1,11 +1,18 @@
 import type { TLastFailure, TProxyConfiguration, TServerSite } from '@portico/shared/proxy/api';
 import { CircleAlertIcon, ServerIcon, TriangleAlertIcon } from 'lucide-react';
+import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { useLogText } from '@/lib/log-text';
 import { formatDateTime, formatDay, formatRelative } from '../lib/format';
 import { dlClass, Row } from './details-sections';
+
+/** Words wrap between words (the row breaks anywhere, for long paths and keys). */
+function Words(props: React.ComponentProps<'span'>) {
+  return <span className="break-normal [overflow-wrap:anywhere]" {...props} />;
+}
 
 function Certificate({ site }: { site: TServerSite }) {
   const { t, i18n } = useTranslation();
@@ -36,15 +43,25 @@ function SiteEntry({ site }: { site: TServerSite }) {
     >
       <dl className={dlClass}>
         <Row label={t('proxies.server.where')} testId="server-site-where">
-          <code className="font-mono text-xs">{`${site.sshUser}@${site.serverIp}:${site.sshPort}`}</code>
+          <code className="font-mono text-xs">
+            <Breakable text={`${site.sshUser}@${site.serverIp}:${site.sshPort}`} />
+          </code>
         </Row>
-        <Row label={t('proxies.server.domain')}>{site.domain}</Row>
+        <Row label={t('proxies.server.domain')}>
+          <Words>
+            <Breakable text={site.domain} />
+          </Words>
+        </Row>
         {site.files.length > 0 ? (
           <Row label={t('proxies.server.files')} testId="server-site-files">
             <ul className="grid gap-1">
               {site.files.map((file) => (
                 <li key={file}>
-                  <code className="font-mono text-xs">{file}</code>
+                  <code className="font-mono text-xs">
+                    <Words>
+                      <Breakable text={file} />
+                    </Words>
+                  </code>
                 </li>
               ))}
             </ul>
@@ -58,12 +75,14 @@ function SiteEntry({ site }: { site: TServerSite }) {
           </Row>
         ) : null}
         <Row label={t('proxies.server.https')} testId="server-site-https">
-          <span data-https={site.https}>
+          <Words data-https={site.https}>
             {site.https ? t('proxies.server.httpsOn') : t('proxies.server.httpsOff')}
-          </span>
+          </Words>
         </Row>
         <Row label={t('proxies.server.certificate')} testId="server-site-certificate">
-          <Certificate site={site} />
+          <Words>
+            <Certificate site={site} />
+          </Words>
         </Row>
         <Row label={t('proxies.server.checked')}>{formatDateTime(site.checkedAt) ?? ''}</Row>
       </dl>
