@@ -82,7 +82,15 @@ export async function writeLine(
   level: TLogLevel,
   line: TLine,
 ) {
-  const row = await deps.deployments.addLog({ configurationId, deploymentId, level, ...line });
+  // Verbatim output (a plain string) reads the same in every language: its words are its text.
+  const text = typeof line.text === 'string' ? null : line.text;
+  const row = await deps.deployments.addLog({
+    configurationId,
+    deploymentId,
+    level,
+    message: line.message,
+    text,
+  });
   deps.bus.publish(configurationId, progressMessage(row));
   return row;
 }

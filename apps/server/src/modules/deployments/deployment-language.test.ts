@@ -78,8 +78,8 @@ describe.each(testDatabaseKinds())('deployment language on %s', (kind) => {
     });
     const deploymentId = started.json().deploymentId as string;
     await settled(client, id);
-    // A tool's own line as the engine streams it (verbatim text), and a line stored before lines
-    // had texts (message only, in Spanish), in the same run.
+    // A tool's own line as the job stores what the engine streams (verbatim: its words are its
+    // text), and a line stored before lines had texts (message only, in Spanish), in one run.
     const repository = createDeploymentsRepository(t.database.db);
     const tool = 'certbot: Saving debug log to /var/log/letsencrypt/letsencrypt.log';
     await repository.addLog({
@@ -87,7 +87,7 @@ describe.each(testDatabaseKinds())('deployment language on %s', (kind) => {
       deploymentId,
       level: 'info',
       message: tool,
-      text: tool,
+      text: null,
     });
     await repository.addLog({
       configurationId: id,

@@ -5,7 +5,6 @@ import {
   type TEditProxyInput,
   type TProxyConfiguration,
   type TSaveProxyInput,
-  type TServerSite,
 } from '@portico/shared/proxy/api';
 import type { TProxyConfigurationRow, TUserRow } from '../../db/schema';
 import type {
@@ -24,7 +23,7 @@ import {
 import { proxyErrors } from './proxy-errors';
 import type { TProxySecrets } from './proxy-secrets';
 import { toProxyConfiguration } from './proxy-view';
-import { recordSite, toServerSite } from './server-sites';
+import { createSiteRemoval } from './site-removal';
 
 export type TProxiesService = ReturnType<typeof createProxiesService>;
 export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
@@ -39,15 +38,6 @@ export interface TProxiesServiceDeps {
   onStatus?: (row: TProxyConfigurationRow) => void;
 }
 
-// Failures meaning "the server could not be reached", for which the UI offers Portico-only delete.
-const UNREACHABLE = new Set([
-  'tcp_connect',
-  'timeout',
-  'auth_failed',
-  'host_key_mismatch',
-  'connection_lost',
-  'sudo_refused',
-]);
 const EDIT_FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
 const SAVE_FIELDS = [...EDIT_FIELDS, 'email', 'sshPasswordEnc', 'hostKeyFingerprint'] as const;
 
@@ -66,6 +56,7 @@ async function withDomainCheck<T>(work: () => Promise<T>): Promise<T> {
 
 export function createProxiesService(deps: TProxiesServiceDeps) {
   const { repository, secrets, audit } = deps;
+  const removeRecordedSite = createSiteRemoval(deps);
 
   /** The row when the actor may see it; 404 otherwise, so ids of others are not confirmed. */
   async function load(
@@ -249,7 +240,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       const sites = row.serverSites.filter(siteHasTraces);
       if (options.removeFromServer && sites.length > 0) {
         for (const site of sites) {
-          await removeFromServer(row, site, options.removeCertificate, options.language);
+          await removeRecordedSite(row, site, options.removeCertificate, options.language);
         }
         removedFromServer = true;
       }
@@ -264,40 +255,4 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       return { removedFromServer };
     },
   };
-
-  /** Takes one recorded site off its server; the record follows what the removal did. */
-  async function removeFromServer(
-    row: TProxyConfigurationRow,
-    site: TServerSite,
-    removeCertificate: boolean,
-    language?: TLanguage,
-  ) {
-    if (!row.sshPasswordEnc) throw proxyErrors.needsPassword();
-    const password = secrets.decryptPassword(row.id, row.sshPasswordEnc);
-    // The site lives where the record says it was written, even if the row was edited since.
-    const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
-    const outcome = await deps.removeSite(
-      {
-        domain: site.domain,
-        ...where,
-        auth: { password },
-        expectedFingerprint: site.hostKeyFingerprint ?? row.hostKeyFingerprint ?? undefined,
-        removeCertificate,
-      },
-      {
-        // The failure reason ends up in the caller's error message, so it speaks their language.
-        settings: { ...deps.settings(), language },
-        log: () => {},
-        onSite: async (state, fingerprint) => {
-          await recordSite(repository, row.id, toServerSite(where, state, fingerprint));
-        },
-      },
-    );
-    if (outcome.status === 'failed') {
-      const { code, message } = outcome.failure;
-      throw UNREACHABLE.has(code)
-        ? proxyErrors.serverUnreachable(message)
-        : proxyErrors.removeFailed(message);
-    }
-  }
 }
