@@ -71,7 +71,12 @@ describe.each(testDatabaseKinds())('the curl example of OPERATIONS.md on %s', (k
     // What the script printed is what the API holds.
     const stored = await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` });
     expect(stored.json()).toMatchObject({ domain, status: 'failed' });
-    const log = await client.request({ method: 'GET', url: `/api/deployment-logs/${id}` });
+    // The example sends no Accept-Language, so it read the log in the default language.
+    const log = await client.request({
+      method: 'GET',
+      url: `/api/deployment-logs/${id}`,
+      headers: { 'accept-language': 'es' },
+    });
     expect(log.json().map((l: { message: string }) => l.message)).toEqual(
       logLines.map((l) => l.split('\t')[1]),
     );
