@@ -27,6 +27,9 @@ describe('loadConfig', () => {
     expect(config.secretKeyFile).toBe(join(process.cwd(), 'data', 'secret.key'));
     expect(config.acmeDirectoryUrl).toBe('https://acme-v02.api.letsencrypt.org/directory');
     expect(config.dnsServers).toEqual([]);
+    expect(config.smtpUrl).toBeUndefined();
+    expect(config.mailFrom).toBeUndefined();
+    expect(config.webhookAllowPrivate).toBe(false);
     expect(config.logLevel).toBe('info');
   });
 
@@ -48,6 +51,9 @@ describe('loadConfig', () => {
       PORTICO_EXTRA_CA_FILE: ca,
       PORTICO_ACME_CA_BUNDLE: ca,
       PORTICO_DNS_SERVERS: '198.18.0.53,127.0.0.1:5353',
+      PORTICO_SMTP_URL: 'smtps://alerts:pw@mail.example.com:465',
+      PORTICO_MAIL_FROM: 'Portico <portico@example.com>',
+      PORTICO_WEBHOOK_ALLOW_PRIVATE: 'TRUE',
       LOG_LEVEL: 'debug',
     });
     expect(config).toMatchObject({
@@ -61,8 +67,17 @@ describe('loadConfig', () => {
       acmeCaBundle: ca,
       extraCaFile: ca,
       dnsServers: ['198.18.0.53', '127.0.0.1:5353'],
+      smtpUrl: 'smtps://alerts:pw@mail.example.com:465',
+      mailFrom: 'Portico <portico@example.com>',
+      webhookAllowPrivate: true,
       logLevel: 'debug',
     });
+  });
+
+  it('needs a sender when e-mail is configured', () => {
+    expect(problemsOf({ PORTICO_SMTP_URL: 'smtp://mail.example.com' })).toEqual([
+      expect.stringMatching(/^PORTICO_MAIL_FROM: must be set when PORTICO_SMTP_URL is/),
+    ]);
   });
 
   it.each([
@@ -89,6 +104,10 @@ describe('loadConfig', () => {
     ],
     ['PORTICO_DNS_SERVERS', '1.2.3.4,nope', /^PORTICO_DNS_SERVERS: "nope" is not an IP address/],
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL: must be one of/],
+    ['PORTICO_SMTP_URL', 'http://mail.example.com', /^PORTICO_SMTP_URL: must be an smtp:\/\//],
+    ['PORTICO_MAIL_FROM', 'Portico\nBcc: x@y.z', /^PORTICO_MAIL_FROM: must be an e-mail address/],
+    ['PORTICO_MAIL_FROM', 'not an address', /^PORTICO_MAIL_FROM: must be an e-mail address/],
+    ['PORTICO_WEBHOOK_ALLOW_PRIVATE', 'yes', /^PORTICO_WEBHOOK_ALLOW_PRIVATE: must be "true"/],
     ['PORTICO_SESSION_SECRET', 'short', /^PORTICO_SESSION_SECRET: must be at least 32/],
   ])('refuses %s=%s naming the variable', (name, value, message) => {
     const problems = problemsOf({ [name]: value });
@@ -97,9 +116,13 @@ describe('loadConfig', () => {
   });
 
   it('never echoes secret values', () => {
-    const problems = problemsOf({ PORTICO_SESSION_SECRET: 'hunter2', DATABASE_URL: 'my:secret' });
-    expect(problems.join('\n')).not.toMatch(/hunter2|secret/);
-    expect(problems).toHaveLength(2);
+    const problems = problemsOf({
+      PORTICO_SESSION_SECRET: 'hunter2',
+      DATABASE_URL: 'my:secret',
+      PORTICO_SMTP_URL: 'mail://user:hunter3@x',
+    });
+    expect(problems.join('\n')).not.toMatch(/hunter2|hunter3|secret/);
+    expect(problems).toHaveLength(3);
   });
 
   it('lists every bad variable at once', () => {

@@ -2,13 +2,12 @@ import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
 
 /**
  * Every environment variable Portico reads, parsed once at start-up. A bad value stops the
  * process with a message naming the variable, instead of failing later somewhere deep.
  */
-
-const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
@@ -73,6 +72,18 @@ const ZDnsServers = z.preprocess(
     }),
 );
 
+function isSmtpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** An address, or `Name <address>`; no line breaks (it becomes a mail header). */
+const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
+
 export const ZEnv = z.object({
   PORT: ZPort,
   HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
@@ -103,7 +114,7 @@ export const ZEnv = z.object({
     z
       .string()
       .regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL')
-      .default(LETS_ENCRYPT),
+      .default(LETS_ENCRYPT_DIRECTORY),
   ),
   PORTICO_EXTRA_CA_FILE: z.preprocess(
     emptyToUndefined,
@@ -120,6 +131,33 @@ export const ZEnv = z.object({
       .optional(),
   ),
   PORTICO_DNS_SERVERS: ZDnsServers,
+  PORTICO_SMTP_URL: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine(
+        isSmtpUrl,
+        'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@mail.example.com:587',
+      )
+      .optional(),
+  ),
+  PORTICO_MAIL_FROM: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(
+        MAIL_FROM,
+        'must be an e-mail address, optionally with a name: Portico <portico@example.com>',
+      )
+      .optional(),
+  ),
+  PORTICO_WEBHOOK_ALLOW_PRIVATE: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
+    z
+      .enum(['true', 'false'], { error: 'must be "true" or "false"' })
+      .default('false')
+      .transform((v) => v === 'true'),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
     z
@@ -146,11 +184,16 @@ export interface TConfig {
   /** PEM the user's servers' certbot must trust to reach a private ACME directory. */
   acmeCaBundle: string | undefined;
   dnsServers: string[];
+  /** Certificate alerts by e-mail (issue 15); both unset means no e-mail. */
+  smtpUrl: string | undefined;
+  mailFrom: string | undefined;
+  /** Webhooks may point at private and loopback addresses (docs/SECURITY.md, SSRF). */
+  webhookAllowPrivate: boolean;
   logLevel: string;
 }
 
 // Values never echoed back in an error message: they may hold a password.
-const SECRET_VARS = new Set(['PORTICO_SESSION_SECRET', 'DATABASE_URL']);
+const SECRET_VARS = new Set(['PORTICO_SESSION_SECRET', 'DATABASE_URL', 'PORTICO_SMTP_URL']);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -172,6 +215,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     throw new ConfigError(problems);
   }
   const e = result.data;
+  if (e.PORTICO_SMTP_URL && !e.PORTICO_MAIL_FROM) {
+    throw new ConfigError([
+      'PORTICO_MAIL_FROM: must be set when PORTICO_SMTP_URL is (the sender of alert e-mails)',
+    ]);
+  }
   const dataDir = resolve(e.PORTICO_DATA_DIR);
   return {
     port: e.PORT,
@@ -187,6 +235,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     extraCaFile: e.PORTICO_EXTRA_CA_FILE && resolve(e.PORTICO_EXTRA_CA_FILE),
     acmeCaBundle: e.PORTICO_ACME_CA_BUNDLE && resolve(e.PORTICO_ACME_CA_BUNDLE),
     dnsServers: e.PORTICO_DNS_SERVERS,
+    smtpUrl: e.PORTICO_SMTP_URL,
+    mailFrom: e.PORTICO_MAIL_FROM,
+    webhookAllowPrivate: e.PORTICO_WEBHOOK_ALLOW_PRIVATE,
     logLevel: e.LOG_LEVEL,
   };
 }

@@ -1,6 +1,17 @@
 import type { TText } from '@portico/shared/i18n/text';
 import { LOG_LEVELS } from '@portico/shared/proxy/schemas';
-import { bigint, index, jsonb, pgEnum, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  index,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { proxyConfigurations } from './proxy-configurations';
 import { users } from './users';
 
@@ -10,7 +21,14 @@ export const deploymentStatusEnum = pgEnum('deployment_status', [
   'completed',
   'failed',
 ]);
-export const deploymentTriggerEnum = pgEnum('deployment_trigger', ['deploy', 'redeploy']);
+// renew_test and renew are the certificate actions (Test renewal, Renew now): runs like any
+// other, with the same log.
+export const deploymentTriggerEnum = pgEnum('deployment_trigger', [
+  'deploy',
+  'redeploy',
+  'renew_test',
+  'renew',
+]);
 export const logLevelEnum = pgEnum('log_level', LOG_LEVELS);
 
 /** One row per run of the engine for a configuration. */
@@ -35,7 +53,14 @@ export const deployments = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (t) => [index('deployments_configuration_idx').on(t.configurationId, t.createdAt)],
+  (t) => [
+    index('deployments_configuration_idx').on(t.configurationId, t.createdAt),
+    // One unfinished run per configuration, whatever its kind: a certificate action and a
+    // deployment never run side by side (the status gate covers deployments only).
+    uniqueIndex('deployments_one_unfinished_idx')
+      .on(t.configurationId)
+      .where(sql`${t.status} in ('queued', 'running')`),
+  ],
 );
 
 export const deploymentLogs = pgTable(

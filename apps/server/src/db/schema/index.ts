@@ -1,5 +1,6 @@
 export * from './account-secrets';
 export * from './audit-log';
+export * from './certificates';
 export * from './deployments';
 export * from './destination-servers';
 export * from './proxy-configurations';

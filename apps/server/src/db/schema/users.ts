@@ -21,6 +21,8 @@ export const users = pgTable(
     totpEnabledAt: timestamp('totp_enabled_at', { withTimezone: true }),
     // The last time step a code was accepted for: that code and older ones are refused (replay).
     totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    // The language the user last used Portico in (en/es): alerts are written in it.
+    language: text('language'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,0 +1,57 @@
+import type {
+  TCertificateCheck,
+  TCertificateFacts,
+  TRenewalHealth,
+  TServedCertificate,
+} from '@portico/shared/certificates/schemas';
+import type { TCertificateState } from '@portico/shared/certificates/state';
+import { boolean, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { proxyConfigurations } from './proxy-configurations';
+import { users } from './users';
+
+/** What the owner has been told about a certificate, so each change alerts once. */
+export type TAlertedState = {
+  /** The state the dates put it in (fine, warning, danger). */
+  expiry: TCertificateState;
+  checkFailed: boolean;
+  notReloaded: boolean;
+};
+
+/**
+ * The certificate watch, one row per proxy: the last live check from Portico (no SSH), the
+ * certificate certbot holds on the server (read by deployments and the certificate actions),
+ * how the server renews, and what was alerted.
+ */
+export const certificateStatus = pgTable('certificate_status', {
+  configurationId: uuid('configuration_id')
+    .primaryKey()
+    .references(() => proxyConfigurations.id, { onDelete: 'cascade' }),
+  /** The certificate last seen served; kept when a later check fails. */
+  served: jsonb('served').$type<TServedCertificate>(),
+  lastCheck: jsonb('last_check').$type<TCertificateCheck>(),
+  checkRequestedAt: timestamp('check_requested_at', { withTimezone: true }),
+  onServer: jsonb('on_server').$type<TCertificateFacts & { readAt: string }>(),
+  renewal: jsonb('renewal').$type<TRenewalHealth>(),
+  alerted: jsonb('alerted')
+    .$type<TAlertedState>()
+    .notNull()
+    .default({ expiry: 'fine', checkFailed: false, notReloaded: false }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** Where a user's certificate alerts go. A user without a row gets e-mail (when SMTP is set). */
+export const notificationSettings = pgTable('notification_settings', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  emailEnabled: boolean('email_enabled').notNull().default(true),
+  // AES-256-GCM bound to `user:<id>:webhookUrl` (lib/secrets.ts): the URL is the receiver's
+  // secret (Slack, Discord); only its origin and a hint of its path are shown.
+  webhookUrlEnc: text('webhook_url_enc'),
+  webhookOrigin: text('webhook_origin'),
+  webhookHint: text('webhook_hint'),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type TCertificateStatusRow = typeof certificateStatus.$inferSelect;
+export type TNotificationSettingsRow = typeof notificationSettings.$inferSelect;

@@ -1,0 +1,138 @@
+import { z } from 'zod';
+import { CERTIFICATE_STATES } from './state';
+
+// Shapes of the certificate watch (issue 15): what Portico saw served, what certbot has on the
+// server, how the server renews, and the two actions.
+
+export const ZCertificateState = z.enum(CERTIFICATE_STATES);
+
+/**
+ * A sentence of Portico's kept as a catalog key (shared catalogs, `certificates.*`) and its
+ * values, so each reader sees it in their own language.
+ */
+export const ZKeyText = z.object({
+  key: z.string(),
+  params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+});
+export type TKeyText = z.infer<typeof ZKeyText>;
+
+/** A certificate as read from a TLS handshake or from certbot's files. */
+export const ZCertificateFacts = z.object({
+  /** SHA-256 of the DER certificate, upper-case hex pairs joined by ':' (as openssl prints). */
+  fingerprint: z.string(),
+  notBefore: z.string(),
+  notAfter: z.string(),
+});
+export type TCertificateFacts = z.infer<typeof ZCertificateFacts>;
+
+export const ZServedCertificate = ZCertificateFacts.extend({
+  issuer: z.string(),
+  /** The DNS names it is valid for (subjectAltName). */
+  names: z.array(z.string()),
+});
+export type TServedCertificate = z.infer<typeof ZServedCertificate>;
+
+/** One live check from Portico: TLS to the server's address with the domain as SNI, then HTTP. */
+export const ZCertificateCheck = z.object({
+  checkedAt: z.string(),
+  /** A certificate was served and verifies for the domain (system roots + the extra CA file). */
+  ok: z.boolean(),
+  /** Why not, when not ok. */
+  problem: ZKeyText.nullable(),
+  /** http://domain/ answers with a redirect to https://domain/; null when it could not be asked. */
+  httpRedirects: z.boolean().nullable(),
+  httpProblem: ZKeyText.nullable(),
+});
+export type TCertificateCheck = z.infer<typeof ZCertificateCheck>;
+
+export const RENEWAL_METHODS = ['systemd-timer', 'cron', 'none'] as const;
+export type TRenewalMethod = (typeof RENEWAL_METHODS)[number];
+
+/** How the server renews its certificates, as the last deployment found (or set up). */
+export const ZRenewalHealth = z.object({
+  method: z.enum(RENEWAL_METHODS),
+  /** The timer unit or the cron file, e.g. certbot.timer, /etc/cron.d/certbot. */
+  where: z.string().nullable(),
+  working: z.boolean(),
+  /** Portico installed, enabled or started something for it (listed in `notes`). */
+  setUpByPortico: z.boolean(),
+  /** What was found, installed or is missing, and what to do. */
+  notes: z.array(ZKeyText),
+  checkedAt: z.string(),
+});
+export type TRenewalHealth = z.infer<typeof ZRenewalHealth>;
+
+export const CERTIFICATE_ACTIONS = ['renew_test', 'renew'] as const;
+export type TCertificateAction = (typeof CERTIFICATE_ACTIONS)[number];
+
+export const ZCertificateActionRun = z.object({
+  kind: z.enum(CERTIFICATE_ACTIONS),
+  deploymentId: z.string(),
+  status: z.enum(['queued', 'running', 'completed', 'failed']),
+  at: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
+/** GET /api/proxy-configurations/{id}/certificate */
+export const ZCertificateStatus = z.object({
+  configurationId: z.string(),
+  domain: z.string(),
+  /** Null until Portico has seen a certificate served for the domain. */
+  state: ZCertificateState.nullable(),
+  daysLeft: z.number().nullable(),
+  /** The certificate last seen served (kept when a later check fails). */
+  served: ZServedCertificate.nullable(),
+  check: ZCertificateCheck.nullable(),
+  /** A check was asked for and has not finished yet. */
+  checkPending: z.boolean(),
+  /** certbot's current certificate on the server, read by the last deployment or action. */
+  onServer: ZCertificateFacts.extend({ readAt: z.string() }).nullable(),
+  /** The server holds a newer certificate than the one served: nginx was not reloaded. */
+  nginxNotReloaded: z.boolean(),
+  renewal: ZRenewalHealth.nullable(),
+  lastAction: ZCertificateActionRun.nullable(),
+});
+export type TCertificateStatus = z.infer<typeof ZCertificateStatus>;
+
+/** What the proxy list shows beside each proxy. */
+export const ZCertificateSummary = z.object({
+  state: ZCertificateState,
+  /** Null when no certificate was ever seen served (the first check failed). */
+  daysLeft: z.number().nullable(),
+  notAfter: z.string().nullable(),
+  checkFailed: z.boolean(),
+  nginxNotReloaded: z.boolean(),
+});
+export type TCertificateSummary = z.infer<typeof ZCertificateSummary>;
+
+export const ATTENTION_REASONS = [
+  'warning',
+  'danger',
+  'checkFailed',
+  'nginxNotReloaded',
+  'noRenewal',
+  'actionFailed',
+] as const;
+export type TAttentionReason = (typeof ATTENTION_REASONS)[number];
+
+/** GET /api/admin/certificates: every user's certificates that need someone to look. */
+export const ZAttentionRow = z.object({
+  configurationId: z.string(),
+  domain: z.string(),
+  userId: z.string(),
+  username: z.string(),
+  email: z.string(),
+  state: ZCertificateState.nullable(),
+  daysLeft: z.number().nullable(),
+  notAfter: z.string().nullable(),
+  checkedAt: z.string().nullable(),
+  reasons: z.array(z.enum(ATTENTION_REASONS)),
+});
+export type TAttentionRow = z.infer<typeof ZAttentionRow>;
+
+export const ZCheckStarted = z.object({ queued: z.literal(true) });
+
+/** GET /api/certificates: the caller's proxies that serve HTTPS, by configuration id. */
+export const ZCertificateSummaries = z.array(
+  ZCertificateSummary.extend({ configurationId: z.string() }),
+);
