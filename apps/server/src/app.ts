@@ -24,6 +24,11 @@ import {
 import { registerDestinationProbe } from './modules/destinations/destination-probe';
 import { destinationsRoutes } from './modules/destinations/destinations.routes';
 import { healthRoutes } from './modules/health/health.routes';
+import { createAlerts } from './modules/notifications/alerts';
+import type { TMailer } from './modules/notifications/mailer';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository';
+import { notificationsRoutes } from './modules/notifications/notifications.routes';
+import { createNotificationsService } from './modules/notifications/notifications.service';
 import { scriptsRoutes } from './modules/scripts/scripts.routes';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createTokensRepository } from './modules/tokens/tokens.repository';
@@ -47,7 +52,17 @@ import { createSessionEnds } from './realtime/session-ends';
 
 export interface TAppOptions {
   config: Pick<TConfig, 'registration' | 'trustProxy' | 'logLevel'> &
-    Partial<Pick<TConfig, 'dnsServers' | 'secretKeyFile' | 'require2fa'>>;
+    Partial<
+      Pick<
+        TConfig,
+        | 'dnsServers'
+        | 'secretKeyFile'
+        | 'require2fa'
+        | 'smtpUrl'
+        | 'mailFrom'
+        | 'webhookAllowPrivate'
+      >
+    >;
   database: TDatabase;
   sessionSecret: string;
   /** false silences logs (tests); otherwise pino at config.logLevel. */
@@ -61,8 +76,13 @@ export interface TAppOptions {
   deploy?: TDeployOptions;
   /** Probe destination servers every minute (pg-boss cron); off in tests unless asked for. */
   destinationProbe?: boolean;
-  /** The time two-factor codes and token expiry are judged by; tests move it. Date.now. */
+  /**
+   * The time two-factor codes, token expiry and certificate states are judged by; tests move
+   * it. Date.now.
+   */
   clock?: () => number;
+  /** Sends certificate alert e-mails instead of PORTICO_SMTP_URL (tests). */
+  mailer?: TMailer;
   /** Told of every route as it is added (the authorization matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -171,6 +191,27 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     rateLimits,
     policy: twoFactorPolicy,
   });
+  const notifications = createNotificationsService({
+    repository: createNotificationsRepository(db),
+    users,
+    audit,
+    secretKeyFile,
+    config: {
+      smtpUrl: options.config.smtpUrl,
+      mailFrom: options.config.mailFrom,
+      webhookAllowPrivate: options.config.webhookAllowPrivate ?? false,
+    },
+    mailer: options.mailer,
+    log: app.log,
+  });
+  const now = () => new Date(options.clock?.() ?? Date.now());
+  const alerts = createAlerts({
+    notifications,
+    findUser: (id) => users.findById(id),
+    listUsers: () => users.list(),
+    now,
+  });
+  await app.register(notificationsRoutes, { notifications });
   await app.register(checksRoutes, {
     database: options.database,
     config: { ...options.config, secretKeyFile },
@@ -183,6 +224,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     ...options.deploy,
     secretKeyFile,
     sessionEnds,
+    alerts,
+    now,
   });
   if (options.destinationProbe && options.deploy?.workers !== 0) {
     await registerDestinationProbe(app.boss, options.database, {

@@ -184,7 +184,7 @@ export interface TConfig {
   /** PEM the user's servers' certbot must trust to reach a private ACME directory. */
   acmeCaBundle: string | undefined;
   dnsServers: string[];
-  /** Certificate alerts by e-mail (issue 15); both unset means no e-mail. */
+  /** Certificate alerts by e-mail; both unset means no e-mail. */
   smtpUrl: string | undefined;
   mailFrom: string | undefined;
   /** Webhooks may point at private and loopback addresses (docs/SECURITY.md, SSRF). */

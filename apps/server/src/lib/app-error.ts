@@ -29,6 +29,12 @@ export const ERROR_MESSAGE_KEYS: Record<string, string> = {
   two_factor_secret_unreadable: 'errors.twoFactorSecretUnreadable',
   wrong_password: 'errors.wrongPassword',
   session_current: 'errors.sessionCurrent',
+  // Certificates and their alerts.
+  webhook_forbidden: 'errors.webhookForbidden',
+  webhook_private: 'errors.webhookPrivate',
+  webhook_unresolved: 'errors.webhookUnresolved',
+  certificate_not_deployed: 'errors.certificateNotDeployed',
+  certificate_needs_password: 'errors.certificateNeedsPassword',
 };
 
 /**

@@ -118,6 +118,16 @@ const CELLS: Record<string, TBuild> = {
     url: `/api/account/sessions/${await w.freshOwnerSession()}`,
   }),
   [routeKey('POST', '/api/account/sessions/end-others')]: fixed('/api/account/sessions/end-others'),
+  [routeKey('GET', '/api/account/notifications')]: fixed('/api/account/notifications'),
+  [routeKey('PUT', '/api/account/notifications')]: () => ({
+    url: '/api/account/notifications',
+    payload: { emailEnabled: false },
+  }),
+  [routeKey('POST', '/api/account/notifications/test')]: fixed('/api/account/notifications/test'),
+  [routeKey('PUT', '/api/account/language')]: () => ({
+    url: '/api/account/language',
+    payload: { language: 'en' },
+  }),
 
   [routeKey('POST', '/api/validate-dns')]: (w) => ({
     url: '/api/validate-dns',
@@ -179,6 +189,21 @@ const CELLS: Record<string, TBuild> = {
     url: `/api/deployment-logs/${w.proxy.id}`,
   }),
   [routeKey('GET', '/ws')]: (w) => ({ url: `/ws?configId=${w.proxy.id}` }),
+
+  [routeKey('GET', '/api/certificates')]: fixed('/api/certificates'),
+  [routeKey('GET', '/api/proxy-configurations/:id/certificate')]: (w) => ({
+    url: `/api/proxy-configurations/${w.proxy.id}/certificate`,
+  }),
+  [routeKey('POST', '/api/proxy-configurations/:id/certificate/check')]: async (w) => ({
+    url: `/api/proxy-configurations/${await w.freshDeployedProxy()}/certificate/check`,
+  }),
+  [routeKey('POST', '/api/proxy-configurations/:id/certificate/renew-test')]: async (w) => ({
+    url: `/api/proxy-configurations/${await w.freshDeployedProxy()}/certificate/renew-test`,
+  }),
+  [routeKey('POST', '/api/proxy-configurations/:id/certificate/renew')]: async (w) => ({
+    url: `/api/proxy-configurations/${await w.freshDeployedProxy()}/certificate/renew`,
+  }),
+  [routeKey('GET', '/api/admin/certificates')]: fixed('/api/admin/certificates'),
 
   [routeKey('GET', '/api/destination-servers')]: fixed('/api/destination-servers'),
   [routeKey('POST', '/api/admin/destination-servers')]: () => ({

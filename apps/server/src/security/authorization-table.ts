@@ -163,6 +163,16 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
     expected: signedIn(200),
     sessionOnly: true,
   },
+  // Certificate alerts (Notifications section): one's own settings, test and language.
+  { method: 'GET', url: '/api/account/notifications', expected: signedIn(200), sessionOnly: true },
+  { method: 'PUT', url: '/api/account/notifications', expected: signedIn(200), sessionOnly: true },
+  {
+    method: 'POST',
+    url: '/api/account/notifications/test',
+    expected: signedIn(200),
+    sessionOnly: true,
+  },
+  { method: 'PUT', url: '/api/account/language', expected: signedIn(200), sessionOnly: true },
 
   // Wizard checks: the stored password of a configuration is only its owner's to use.
   { method: 'POST', url: '/api/validate-dns', expected: signedIn(200) },
@@ -191,6 +201,30 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
     expected: ownerOrAdmin(202),
   },
   { method: 'GET', url: '/api/deployment-logs/:id', expected: ownerOrAdmin(200) },
+
+  // Certificates: the caller's list, one proxy's certificate, its check and its two actions.
+  { method: 'GET', url: '/api/certificates', expected: signedIn(200) },
+  {
+    method: 'GET',
+    url: '/api/proxy-configurations/:id/certificate',
+    expected: ownerOrAdmin(200),
+  },
+  {
+    method: 'POST',
+    url: '/api/proxy-configurations/:id/certificate/check',
+    expected: ownerOrAdmin(202),
+  },
+  {
+    method: 'POST',
+    url: '/api/proxy-configurations/:id/certificate/renew-test',
+    expected: ownerOrAdmin(202),
+  },
+  {
+    method: 'POST',
+    url: '/api/proxy-configurations/:id/certificate/renew',
+    expected: ownerOrAdmin(202),
+  },
+  { method: 'GET', url: '/api/admin/certificates', expected: adminOnly(200) },
   {
     method: 'GET',
     url: '/ws',

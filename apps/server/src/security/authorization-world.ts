@@ -50,6 +50,8 @@ export interface TMatrixWorld {
   /** A new session of the owner's (not the long-lived one), to be ended; its public id. */
   freshOwnerSession(): Promise<string>;
   freshProxy(): Promise<string>;
+  /** A new proxy of the owner's as a completed deployment leaves it (HTTPS on): its id. */
+  freshDeployedProxy(): Promise<string>;
   freshDestination(): Promise<string>;
   close(): Promise<void>;
 }
@@ -156,6 +158,14 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
       return added;
     },
     freshProxy: async () => (await createProxy(owner.client, LOCAL_SERVER)).id,
+    async freshDeployedProxy() {
+      const { id } = await createProxy(owner.client, LOCAL_SERVER);
+      await t.database.db.execute(
+        sql`update proxy_configurations set status = 'completed', ssl_configured = true
+            where id = ${id}`,
+      );
+      return id;
+    },
     freshDestination,
     async close() {
       await t.close();
@@ -219,13 +229,19 @@ export async function snapshot(t: TTestApp): Promise<string> {
   return parts.join('\n');
 }
 
-/** Waits until no proxy is deploying, so a finished cell's run cannot change the next one. */
+/**
+ * Waits until no proxy is deploying, no run (a certificate action too) is unfinished and no
+ * certificate check is pending, so a finished cell's work cannot change the next one.
+ */
 export async function settled(t: TTestApp): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const [row] = await rowsOf<{ n: number }>(
       t,
-      sql`select count(*)::int as n from proxy_configurations where status = 'deploying'`,
+      sql`select ((select count(*) from proxy_configurations where status = 'deploying')
+          + (select count(*) from deployments where status in ('queued', 'running'))
+          + (select count(*) from certificate_status where check_requested_at is not null)
+          )::int as n`,
     );
     if (Number(row?.n) === 0) return;
     if (Date.now() > deadline) throw new Error('a deployment is still running');

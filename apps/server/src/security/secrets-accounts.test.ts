@@ -1,6 +1,7 @@
 // Issue 16, the new secrets at rest: after two-factor is set up and used (a code, a recovery
-// code) and API tokens are created and used, no token, no TOTP secret (as text or as the key's
-// bytes) and no recovery code is anywhere in the database — every row of every table, and on
+// code), API tokens are created and used and an alert webhook is set, no token, no
+// TOTP secret (as text or as the key's bytes), no recovery code and no webhook URL is anywhere
+// in the database — every row of every table, and on
 // PGlite every byte of its files, WAL included. Only hashes and AES-256-GCM ciphertext are kept.
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
@@ -25,7 +26,7 @@ describe.each(testDatabaseKinds())(
     const env = useCliStore(kind, 'account-secrets');
     const dataDir = env.PORTICO_DATA_DIR!;
 
-    it('keeps no token, TOTP secret or recovery code in any table or file', async () => {
+    it('keeps no token, TOTP secret, recovery code or webhook URL in any table or file', async () => {
       const creds = newCredentials('atrest');
       const found = await withAppOnStore(env, async ({ app, database }) => {
         // The app keeps real time: its first code is the current step's, the second the next's.
@@ -64,8 +65,17 @@ describe.each(testDatabaseKinds())(
           expect(used.statusCode).toBe(200);
         }
 
+        // The alert webhook URL holds the receiver's secret: stored encrypted too.
+        const hookSecret = `hook${Date.now().toString(36)}Secret${process.pid}`;
+        const hook = await client.write('PUT', '/api/account/notifications', {
+          emailEnabled: true,
+          webhookUrl: `https://93.184.215.14/services/${hookSecret}`,
+        });
+        expect(hook.statusCode).toBe(200);
+
         const key = base32Decode(secret);
         const needles: TNeedle[] = [
+          ...needlesFor('webhook URL secret', hookSecret),
           ...tokens.flatMap((token) => needlesFor('API token', token, token.slice(4, 24))),
           ...needlesFor('TOTP secret', secret),
           ...needlesFor('TOTP key (hex)', key.toString('hex')),

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
+import type { TText } from '@portico/shared/i18n/text';
 import { ACME_WEBROOT } from '../nginx-site';
 import { certName } from '../site-names';
 import { SshError } from '../ssh';
+import type { TRunResult } from '../ssh/run';
 import { assertEmail } from '../validate';
 import { StepError, withOutput } from './failure';
 import { msg, quantity } from './messages';
@@ -27,7 +29,7 @@ const CHALLENGE_TROUBLE =
 const CA_UNREACHABLE =
   /Requesting \S+: ?\S|HTTPSConnectionPool\(host=|Max retries exceeded|Failed to establish a new connection/;
 
-const CERTBOT_TIMEOUT_MS = 5 * 60_000;
+export const CERTBOT_TIMEOUT_MS = 5 * 60_000;
 
 /** certbot's lines that are noise in a failure message. */
 const NOISE = [/^Saving debug log to /, /^Ask for help or search for solutions at /];
@@ -49,11 +51,65 @@ export function certbotHintKey(output: string): 'caUnreachableHint' | 'challenge
   return undefined;
 }
 
-function validUrl(value: string): string {
+export function validUrl(value: string): string {
   const url = new URL(value);
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error('bad scheme');
   if (/[\s'"\\]/.test(value)) throw new Error('bad characters');
   return url.toString();
+}
+
+/** The test CA bundle certbot must trust, copied to the server when settings name one. */
+export async function uploadCaBundle(c: TStepContext): Promise<string> {
+  if (!c.settings.acmeCaBundleOnServer) return '';
+  const pem = await readFile(c.settings.acmeCaBundleOnServer, 'utf8');
+  await c.session.syncFile(SERVER_CA_BUNDLE, pem, 0o644);
+  return SERVER_CA_BUNDLE;
+}
+
+/** certbot's output line by line into the log, without its banners. */
+function certbotLines(c: TStepContext) {
+  const log = c.log.stream('certbot');
+  return (stream: 'stdout' | 'stderr', line: string) => {
+    if (!CHATTER.some((re) => re.test(line))) log(stream, line);
+  };
+}
+
+/**
+ * A certbot script as root, its output streamed into the log; certbot hanging (an unreachable
+ * CA) past the limit fails `step` with words saying so.
+ */
+export function runCertbot(
+  c: TStepContext,
+  script: string,
+  args: string[],
+  step: string,
+): Promise<TRunResult> {
+  return asRoot(c.session, script, {
+    args,
+    onLine: certbotLines(c),
+    timeoutMs: CERTBOT_TIMEOUT_MS,
+  }).catch((error: unknown) => {
+    if (error instanceof SshError && error.code === 'timeout') {
+      throw new StepError(
+        'certbot_failed',
+        step,
+        msg('certificate.timeout', { minutes: quantity(CERTBOT_TIMEOUT_MS / 60_000) }),
+      );
+    }
+    throw error;
+  });
+}
+
+/** What a failed certbot said (noise removed), and the hint its words point at. */
+export function certbotFailure(
+  r: TRunResult,
+  domain: string,
+  server: string,
+): { output: string; hint: TText } {
+  const output = certbotReason(r.stdout || r.stderr);
+  const hintKey = certbotHintKey(output);
+  const hint = hintKey ? msg(`certificate.${hintKey}`, { domain, server }) : '';
+  return { output, hint };
 }
 
 /** Step 5: a certificate from the ACME server through the webroot, kept while still valid. */
@@ -69,12 +125,7 @@ export async function certificateStep(
   } catch {
     throw new StepError('invalid_input', 'certificate', msg('certificate.badAcmeUrl'));
   }
-  let bundle = '';
-  if (c.settings.acmeCaBundleOnServer) {
-    const pem = await readFile(c.settings.acmeCaBundleOnServer, 'utf8');
-    await c.session.syncFile(SERVER_CA_BUNDLE, pem, 0o644);
-    bundle = SERVER_CA_BUNDLE;
-  }
+  const bundle = await uploadCaBundle(c);
   const args = [
     bundle,
     '-w',
@@ -94,29 +145,11 @@ export async function certificateStep(
     '--deploy-hook',
     RENEW_DEPLOY_HOOK,
   ];
-  const log = c.log.stream('certbot');
   c.log.info(msg('certificate.requesting', { domain, server }));
-  const r = await asRoot(c.session, CERTBOT, {
-    args,
-    onLine: (stream, line) => {
-      if (!CHATTER.some((re) => re.test(line))) log(stream, line);
-    },
-    timeoutMs: CERTBOT_TIMEOUT_MS,
-  }).catch((error: unknown) => {
-    if (error instanceof SshError && error.code === 'timeout') {
-      throw new StepError(
-        'certbot_failed',
-        'certificate',
-        msg('certificate.timeout', { minutes: quantity(CERTBOT_TIMEOUT_MS / 60_000) }),
-      );
-    }
-    throw error;
-  });
+  const r = await runCertbot(c, CERTBOT, args, 'certificate');
   if (r.code !== 0) {
-    const output = certbotReason(r.stdout || r.stderr);
+    const { output, hint } = certbotFailure(r, domain, server);
     const exitNote = r.code === 127 ? msg('certificate.notInstalled') : '';
-    const hintKey = certbotHintKey(output);
-    const hint = hintKey ? msg(`certificate.${hintKey}`, { domain, server }) : '';
     throw new StepError(
       'certbot_failed',
       'certificate',

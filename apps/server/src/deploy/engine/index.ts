@@ -1,4 +1,5 @@
 // The deployment engine: what the deploy job and the delete service call (contract in types.ts).
+export { runCertificateAction } from './certificate-actions';
 export { removeSite } from './remove-site';
 export { runDeployment } from './run-deployment';
 export type * from './types';

@@ -2,6 +2,7 @@
 // delete service). The engine knows nothing of the database, queues or sockets: it receives
 // validated values and secrets in clear, reports through `log`, and returns an outcome.
 import type { TLanguage } from '@portico/shared/api-error';
+import type { TCertificateAction, TCertificateFacts } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 
@@ -119,3 +120,23 @@ export interface TRemoveInput
 }
 
 export type TRemoveOutcome = { status: 'removed' } | { status: 'failed'; failure: TDeployFailure };
+
+/** "Test renewal" or "Renew now" for the proxy's certificate (certificate-actions.ts). */
+export interface TCertificateActionInput
+  extends Omit<TDeployInput, 'email' | 'targetServer' | 'customScript'> {
+  action: TCertificateAction;
+}
+
+export type TCertificateActionOutcome =
+  | {
+      status: 'completed';
+      hostKeyFingerprint: string;
+      /** certbot's certificate on the server after the action. */
+      onServer: TCertificateFacts | null;
+    }
+  | {
+      status: 'failed';
+      hostKeyFingerprint?: string;
+      failure: TDeployFailure;
+      onServer?: TCertificateFacts | null;
+    };

@@ -14,7 +14,8 @@ export type TAccountAction =
   | 'account.token_create'
   | 'account.token_revoke'
   | 'account.session_end'
-  | 'account.sessions_end_others';
+  | 'account.sessions_end_others'
+  | 'account.notifications';
 
 /**
  * One row for an account action: the account is the target (and its owner, so the admin's

@@ -9,6 +9,11 @@ import { AppError } from '../../lib/app-error';
 import { snapshotOf } from '../proxies/proxy-view';
 import { recordSite, toServerSite } from '../proxies/server-sites';
 import {
+  finishAction,
+  isCertificateAction,
+  runCertificateActionJob,
+} from './certificate-action-job';
+import {
   lineOf,
   publishStatus,
   type TDeploymentDeps,
@@ -22,7 +27,7 @@ export function runLanguage(row: { language: string }): TLanguage {
 }
 
 /** Lines are written one after another, in the order the engine produced them. */
-function lineSink(deps: TDeploymentDeps, configurationId: string, deploymentId: string) {
+export function lineSink(deps: TDeploymentDeps, configurationId: string, deploymentId: string) {
   let chain: Promise<unknown> = Promise.resolve();
   return {
     log(level: TLogLevel, message: string, text: TText) {
@@ -65,6 +70,10 @@ async function finish(
     });
     await deps.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
     if (updated) publishStatus(deps, updated, deploymentId);
+    // The certificate watch looks at the site as deployed (served certificate, redirect).
+    await deps.certificates
+      .queueCheck(config.id)
+      .catch((error) => deps.log.warn({ err: error }, 'certificate check not queued'));
     return;
   }
   // What the run left on the server is already recorded (onSite): only the failure is added.
@@ -116,6 +125,8 @@ export async function runDeployJob(
     const language = runLanguage(deployment);
     const say = (text: TText): TLine => lineOf(language, text);
 
+    const action = isCertificateAction(deployment.trigger) ? deployment.trigger : null;
+    const run = { id: deployment.id, language };
     let password: string;
     try {
       if (!config.sshPasswordEnc) throw new AppError('deploy_needs_password', 400);
@@ -123,10 +134,14 @@ export async function runDeployJob(
     } catch (error) {
       const line = say(secretFailure(error));
       await sink.log('error', line.message, line.text);
-      await finish(deps, config, deployment.id, {
-        status: 'failed',
-        failure: { code: 'invalid_input', step: 'secrets', ...line },
-      });
+      const failure = { code: 'invalid_input' as const, step: 'secrets', ...line };
+      if (action) await finishAction(deps, config, { ...run, action }, failure);
+      else await finish(deps, config, deployment.id, { status: 'failed', failure });
+      return;
+    }
+    if (action) {
+      const job = { deployment: { ...run, action }, config, password, sink, signal };
+      await runCertificateActionJob(deps, job);
       return;
     }
 

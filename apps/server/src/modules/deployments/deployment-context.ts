@@ -1,8 +1,15 @@
 import type { TLanguage } from '@portico/shared/api-error';
+import type { TCertificateFacts } from '@portico/shared/certificates/schemas';
 import { renderStored, renderText, type TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
-import type { TDeploymentLogRow, TProxyConfigurationRow } from '../../db/schema';
 import type {
+  TCertificateStatusRow,
+  TDeploymentLogRow,
+  TProxyConfigurationRow,
+} from '../../db/schema';
+import type {
+  TCertificateActionInput,
+  TCertificateActionOutcome,
   TDeployInput,
   TDeployOutcome,
   TEngineContext,
@@ -21,6 +28,22 @@ import type { TDeploymentsRepository } from './deployments.repository';
 export interface TEngine {
   runDeployment(input: TDeployInput, ctx: TEngineContext): Promise<TDeployOutcome>;
   removeSite(input: TRemoveInput, ctx: TEngineContext): Promise<TRemoveOutcome>;
+  runCertificateAction(
+    input: TCertificateActionInput,
+    ctx: TEngineContext,
+  ): Promise<TCertificateActionOutcome>;
+}
+
+/** What runs tell the certificate watch (modules/certificates), and what they ask of it. */
+export interface TCertificateHooks {
+  /** certbot's certificate as a run read it on the server. */
+  recordOnServer(configurationId: string, facts: TCertificateFacts): Promise<void>;
+  /** One live check now, recorded and alerted like the watch's own. */
+  checkNow(configurationId: string): Promise<TCertificateStatusRow | undefined>;
+  /** A live check soon (after a deployment), through the on-demand queue. */
+  queueCheck(configurationId: string): Promise<void>;
+  /** "Renew now" failed on the server: the owner is told. */
+  renewalFailed(config: TProxyConfigurationRow, reason: TText): Promise<void>;
 }
 
 export interface TDeploymentDeps {
@@ -31,6 +54,7 @@ export interface TDeploymentDeps {
   bus: TLogBus;
   liveness: TWorkerLiveness;
   engine: TEngine;
+  certificates: TCertificateHooks;
   settings: () => TEngineSettings;
   log: { info(msg: string): void; warn(obj: unknown, msg: string): void };
 }

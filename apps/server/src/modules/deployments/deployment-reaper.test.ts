@@ -3,7 +3,7 @@ import type { TLanguage } from '@portico/shared/api-error';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
-import { removeSite, runDeployment } from '../../deploy/engine';
+import { removeSite, runCertificateAction, runDeployment } from '../../deploy/engine';
 import { createWorkerLiveness } from '../../jobs/worker-liveness';
 import { createTestApp, type TTestApp } from '../../test-support/test-app';
 import { testDatabaseKinds } from '../../test-support/test-database';
@@ -31,7 +31,13 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
       audit: createAuditService(createAuditRepository(db)),
       bus: { publish: () => {}, subscribe: () => () => {}, close: async () => {} },
       liveness: await createWorkerLiveness(t.database),
-      engine: { runDeployment, removeSite },
+      engine: { runDeployment, removeSite, runCertificateAction },
+      certificates: {
+        recordOnServer: async () => {},
+        checkNow: async () => undefined,
+        queueCheck: async () => {},
+        renewalFailed: async () => {},
+      },
       settings: () => ({ acmeDirectoryUrl: 'https://acme.invalid/directory' }),
       log: { info: () => {}, warn: () => {} },
     };

@@ -3,6 +3,7 @@ import type PgBoss from 'pg-boss';
 import type { TDeploymentRow } from '../../db/schema';
 import { msg } from '../../deploy/engine/messages';
 import { DEPLOY_QUEUE, type TDeployJobData } from '../../jobs/queues';
+import { isCertificateAction } from './certificate-action-job';
 import { runLanguage, storedFailure } from './deploy-job';
 import { lineOf, publishStatus, type TDeploymentDeps, writeLine } from './deployment-context';
 import { sendDeployJob } from './deployments.service';
@@ -82,11 +83,14 @@ export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }):
       errorMessage: line.message,
       errorText: line.text,
     });
+    // A certificate action never changed the proxy's status; a deployment leaves it failed.
     // What the cut runs wrote is in the record already (announced before each write).
-    const updated = await deps.proxies.update(row.configurationId, {
-      status: 'failed',
-      lastFailure: storedFailure(row.id, { code: 'interrupted', step: 'job', ...line }, now),
-    });
+    const updated = isCertificateAction(row.trigger)
+      ? config
+      : await deps.proxies.update(row.configurationId, {
+          status: 'failed',
+          lastFailure: storedFailure(row.id, { code: 'interrupted', step: 'job', ...line }, now),
+        });
     if (updated) publishStatus(deps, updated, row.id);
     deps.log.info(`deployment ${row.id} interrupted twice; recorded failed`);
   }

@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TDatabase } from '../../db/client';
-import { removeSite, runDeployment, type TEngineSettings } from '../../deploy/engine';
+import { LETS_ENCRYPT_DIRECTORY } from '../../deploy/acme';
+import {
+  removeSite,
+  runCertificateAction,
+  runDeployment,
+  type TEngineSettings,
+} from '../../deploy/engine';
 import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
 import { createWorkerLiveness } from '../../jobs/worker-liveness';
 import { jobs } from '../../plugins/jobs';
@@ -10,6 +16,12 @@ import type { TSessionEnds } from '../../realtime/session-ends';
 import { wsGateway } from '../../realtime/ws-gateway';
 import { createAuditRepository } from '../audit/audit.repository';
 import { createAuditService } from '../audit/audit.service';
+import { registerCertificateJobs } from '../certificates/certificate-jobs';
+import { type TWatchDeps, watchOne } from '../certificates/certificate-watch';
+import { createCertificatesRepository } from '../certificates/certificates.repository';
+import { certificatesRoutes } from '../certificates/certificates.routes';
+import { createCertificatesService } from '../certificates/certificates.service';
+import type { TAlerts } from '../notifications/alerts';
 import { createProxiesRepository } from '../proxies/proxies.repository';
 import { proxiesRoutes } from '../proxies/proxies.routes';
 import { createProxiesService } from '../proxies/proxies.service';
@@ -37,8 +49,6 @@ export interface TDeployOptions {
   socketSessionRecheckMs?: number;
 }
 
-const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
-
 /**
  * Proxies, deployments, the deploy queue and the live log socket, wired together: they share the
  * repositories, the secret box and the log bus.
@@ -49,11 +59,15 @@ async function proxiesAndDeploymentsPlugin(
     database: TDatabase;
     secretKeyFile: string;
     sessionEnds?: TSessionEnds;
+    /** Certificate alerts (modules/notifications). */
+    alerts: Pick<TAlerts, 'send'>;
+    /** The time the certificate watch judges by; tests move it. */
+    now: () => Date;
   },
 ) {
   const { db } = options.database;
-  const settings = () => options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT };
-  const engine = options.engine ?? { runDeployment, removeSite };
+  const settings = () => options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT_DIRECTORY };
+  const engine = options.engine ?? { runDeployment, removeSite, runCertificateAction };
 
   await app.register(jobs, { database: options.database });
   const proxiesRepository = createProxiesRepository(db);
@@ -69,6 +83,17 @@ async function proxiesAndDeploymentsPlugin(
     onError: (error) => app.log.warn({ err: error }, 'log fan-out error'),
   });
   const liveness = await createWorkerLiveness(options.database);
+  const workers = options.workers ?? JOB_TIMING.concurrency;
+
+  const certificatesRepository = createCertificatesRepository(db);
+  const watch: TWatchDeps = {
+    certificates: certificatesRepository,
+    alerts: options.alerts,
+    extraCaFile: settings().extraCaFile,
+    now: options.now,
+    log: app.log,
+  };
+  const certificateJobs = await registerCertificateJobs(app.boss, watch, { work: workers > 0 });
 
   const deps: TDeploymentDeps = {
     deployments: deploymentsRepository,
@@ -80,6 +105,18 @@ async function proxiesAndDeploymentsPlugin(
     engine,
     settings,
     log: app.log,
+    certificates: {
+      recordOnServer: (id, facts) =>
+        certificatesRepository.recordOnServer(id, facts, options.now()),
+      async checkNow(id) {
+        const [watched] = await certificatesRepository.watched(id);
+        return watched ? watchOne(watch, watched) : undefined;
+      },
+      queueCheck: certificateJobs.queueCheck,
+      async renewalFailed(config, reason) {
+        await options.alerts.send(config, { kind: 'renewalFailed', reason });
+      },
+    },
   };
   const proxies = createProxiesService({
     repository: proxiesRepository,
@@ -93,7 +130,7 @@ async function proxiesAndDeploymentsPlugin(
   const abort = new AbortController();
   const running = new Set<Promise<void>>();
   const workerIds: string[] = [];
-  for (let i = 0; i < (options.workers ?? JOB_TIMING.concurrency); i += 1) {
+  for (let i = 0; i < workers; i += 1) {
     workerIds.push(
       await app.boss.work<TDeployJobData>(
         DEPLOY_QUEUE,
@@ -132,6 +169,13 @@ async function proxiesAndDeploymentsPlugin(
 
   await app.register(proxiesRoutes, { proxies });
   await app.register(deploymentsRoutes, { deployments });
+  const certificates = createCertificatesService({
+    repository: certificatesRepository,
+    proxies,
+    queueCheck: certificateJobs.queueCheck,
+    now: options.now,
+  });
+  await app.register(certificatesRoutes, { certificates, deployments });
   await wsGateway(app, {
     bus,
     proxies,

@@ -8,20 +8,51 @@ import {
   type TDeploymentLogRow,
   type TDeploymentRow,
 } from '../../db/schema';
+import { violatedConstraint } from '../../db/unique-violation';
 
 export type TDeploymentsRepository = ReturnType<typeof createDeploymentsRepository>;
 type TLevel = TDeploymentLogRow['level'];
 
+/** Another run of the configuration is queued or running (deployments_one_unfinished_idx). */
+export class RunUnfinishedError extends Error {
+  constructor() {
+    super('another run of this configuration is unfinished');
+    this.name = 'RunUnfinishedError';
+  }
+}
+
 export function createDeploymentsRepository(db: TDb) {
   return {
+    /** Throws RunUnfinishedError while another run of the configuration is unfinished. */
     async insert(row: {
       configurationId: string;
-      trigger: 'deploy' | 'redeploy';
+      trigger: TDeploymentRow['trigger'];
       requestedBy: string;
       language: TLanguage;
     }): Promise<TDeploymentRow> {
-      const rows = await db.insert(deployments).values(row).returning();
-      return rows[0]!;
+      try {
+        const rows = await db.insert(deployments).values(row).returning();
+        return rows[0]!;
+      } catch (error) {
+        if (violatedConstraint(error) === 'deployments_one_unfinished_idx')
+          throw new RunUnfinishedError();
+        throw error;
+      }
+    },
+
+    /** The configuration's queued or running run, if any. */
+    async unfinishedFor(configurationId: string): Promise<TDeploymentRow | undefined> {
+      const rows = await db
+        .select()
+        .from(deployments)
+        .where(
+          and(
+            eq(deployments.configurationId, configurationId),
+            inArray(deployments.status, ['queued', 'running']),
+          ),
+        )
+        .limit(1);
+      return rows[0];
     },
 
     async findById(id: string): Promise<TDeploymentRow | undefined> {

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { TLanguage } from '@portico/shared/api-error';
+import type { TCertificateAction } from '@portico/shared/certificates/schemas';
 import type { TDeploymentLogEntry } from '@portico/shared/proxy/api';
 import type PgBoss from 'pg-boss';
+import type { TDeploymentRow, TProxyConfigurationRow } from '../../db/schema';
 import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
+import { AppError } from '../../lib/app-error';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
-import { proxyErrors } from '../proxies/proxy-errors';
+import { KeyedAppError, proxyErrors } from '../proxies/proxy-errors';
 import { publishStatus, type TDeploymentDeps, toLogEntry } from './deployment-context';
+import { RunUnfinishedError } from './deployments.repository';
 
 export type TDeploymentsService = ReturnType<typeof createDeploymentsService>;
 
@@ -29,7 +33,35 @@ export async function sendDeployJob(boss: PgBoss, data: TDeployJobData & { attem
   };
 }
 
+/** A run of another kind (a certificate action, a deployment) holds the configuration. */
+const certificateActionRunning = () =>
+  new KeyedAppError('deployment_running', 409, 'errors.runUnfinished');
+
 export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
+  /** Records the run and sends its job; the job id is recorded before the job exists. */
+  async function queueRun(
+    actor: TActor,
+    row: TProxyConfigurationRow,
+    trigger: TDeploymentRow['trigger'],
+    language: TLanguage,
+  ): Promise<string> {
+    const deployment = await deps.deployments.insert({
+      configurationId: row.id,
+      trigger,
+      requestedBy: actor.id,
+      language,
+    });
+    const job = await sendDeployJob(deps.boss, {
+      deploymentId: deployment.id,
+      configurationId: row.id,
+      attempt: 1,
+    });
+    await deps.deployments.update(deployment.id, { jobId: job.id });
+    await job.send();
+    deps.wake();
+    return deployment.id;
+  }
+
   return {
     /** Queues a run: 202 at once; the configuration is `deploying` until the job ends. */
     async start(
@@ -45,22 +77,8 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       const claimed = await deps.proxies.updateUnlessDeploying(row.id, { status: 'deploying' });
       if (!claimed) throw proxyErrors.deploymentRunning();
       try {
-        const deployment = await deps.deployments.insert({
-          configurationId: row.id,
-          trigger,
-          requestedBy: actor.id,
-          language,
-        });
-        const job = await sendDeployJob(deps.boss, {
-          deploymentId: deployment.id,
-          configurationId: row.id,
-          attempt: 1,
-        });
-        // The job id is recorded before the job exists, so the worker always finds it.
-        await deps.deployments.update(deployment.id, { jobId: job.id });
-        await job.send();
-        deps.wake();
-        publishStatus(deps, claimed, deployment.id);
+        const id = await queueRun(actor, row, trigger, language);
+        publishStatus(deps, claimed, id);
         await deps.audit.record(actor, {
           action: trigger === 'deploy' ? 'proxy.deploy' : 'proxy.redeploy',
           targetType: 'proxy_configuration',
@@ -68,11 +86,43 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
           targetOwnerId: row.userId,
           changes: [{ field: 'status', before: row.status, after: 'deploying' }],
         });
-        return deployment.id;
+        return id;
       } catch (error) {
         await deps.proxies.update(row.id, { status: row.status });
+        if (error instanceof RunUnfinishedError) throw certificateActionRunning();
         throw error;
       }
+    },
+
+    /**
+     * Queues "Test renewal" or "Renew now": a run like a deployment (same queue, log,
+     * socket and per-server lock) that leaves the proxy's status as it is, since the site keeps
+     * working throughout. One unfinished run per configuration, of any kind.
+     */
+    async startCertificateAction(
+      actor: TActor,
+      configurationId: string,
+      action: TCertificateAction,
+      language: TLanguage,
+    ) {
+      const row = await deps.proxiesService.load(configurationId, actor);
+      if (!row.sslConfigured) throw new AppError('certificate_not_deployed', 409);
+      if (!row.sshPasswordEnc) throw new AppError('certificate_needs_password', 400);
+      if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
+      let id: string;
+      try {
+        id = await queueRun(actor, row, action, language);
+      } catch (error) {
+        if (error instanceof RunUnfinishedError) throw certificateActionRunning();
+        throw error;
+      }
+      await deps.audit.record(actor, {
+        action: action === 'renew' ? 'proxy.certificate_renew' : 'proxy.certificate_test',
+        targetType: 'proxy_configuration',
+        targetId: row.id,
+        targetOwnerId: row.userId,
+      });
+      return id;
     },
 
     /** Every line, Portico's own in the reader's language, tool output verbatim. */

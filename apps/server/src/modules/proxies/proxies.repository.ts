@@ -6,6 +6,7 @@ import {
   type TNewProxyConfigurationRow,
   type TProxyConfigurationRow,
 } from '../../db/schema';
+import { violatedConstraint } from '../../db/unique-violation';
 
 export type TProxiesRepository = ReturnType<typeof createProxiesRepository>;
 
@@ -17,11 +18,7 @@ export class DomainTakenError extends Error {
 }
 
 function isDomainViolation(error: unknown): boolean {
-  for (let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined; e; ) {
-    if (e.code === '23505' && e.constraint === 'proxy_configurations_domain_key') return true;
-    e = e.cause as typeof e;
-  }
-  return false;
+  return violatedConstraint(error) === 'proxy_configurations_domain_key';
 }
 
 export type TProxyChanges = Partial<Omit<TNewProxyConfigurationRow, 'id' | 'userId' | 'createdAt'>>;

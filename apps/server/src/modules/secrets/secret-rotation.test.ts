@@ -79,6 +79,26 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     expect(() => decryptSecret(oldKey, totp!.stored, storedSecretAad(totp!))).toThrow();
   });
 
+  it('re-encrypts the alert webhook URLs too', async () => {
+    const { client } = await signedInClient(t);
+    const url = 'https://93.184.215.14/services/T1/B2/alert-webhook-secret';
+    const saved = await client.write('PUT', '/api/account/notifications', {
+      emailEnabled: true,
+      webhookUrl: url,
+    });
+    expect(saved.statusCode).toBe(200);
+    const repository = createSecretsRepository(t.database.db);
+    const oldKey = readFileSync(keyFile);
+    const [before] = (await repository.listSecrets()).filter((s) => s.kind === 'webhook');
+    expect(decryptSecret(oldKey, before!.stored, storedSecretAad(before!))).toBe(url);
+
+    await rotateSecretKey(keyFile, repository);
+    const newKey = readFileSync(keyFile);
+    const [after] = (await repository.listSecrets()).filter((s) => s.kind === 'webhook');
+    expect(after!.stored).not.toBe(before!.stored);
+    expect(decryptSecret(newKey, after!.stored, storedSecretAad(after!))).toBe(url);
+  });
+
   it('finishes a rotation cut between the database switch and the key file swap', async () => {
     const repository = createSecretsRepository(t.database.db);
     const current = readFileSync(keyFile);

@@ -28,9 +28,13 @@ export interface TRotationResult {
 
 /** What a value that does not decrypt is called in the refusal. */
 function describe(secret: TStoredSecret): string {
-  return secret.kind === 'proxy'
-    ? `The stored SSH password of ${secret.label} (configuration ${secret.id})`
-    : `The two-factor secret of the account ${secret.label} (user ${secret.id})`;
+  if (secret.kind === 'proxy') {
+    return `The stored SSH password of ${secret.label} (configuration ${secret.id})`;
+  }
+  if (secret.kind === 'webhook') {
+    return `The alert webhook URL of the account ${secret.label} (user ${secret.id})`;
+  }
+  return `The two-factor secret of the account ${secret.label} (user ${secret.id})`;
 }
 
 function decryptsAll(key: Buffer, secrets: TStoredSecret[]): TStoredSecret | undefined {

@@ -1,10 +1,13 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { proxyConfigurations, users } from '../../db/schema';
+import { notificationSettings, proxyConfigurations, users } from '../../db/schema';
 import { secretAad } from '../../lib/secrets';
 
-/** Where an encrypted value lives: an SSH password, or an account's two-factor secret. */
-export type TSecretKind = 'proxy' | 'user';
+/**
+ * Where an encrypted value lives: an SSH password, an account's two-factor secret, or the
+ * account's alert webhook URL.
+ */
+export type TSecretKind = 'proxy' | 'user' | 'webhook';
 
 /** One encrypted value as stored, with what names it (its row id is its additional data). */
 export interface TStoredSecret {
@@ -17,9 +20,9 @@ export interface TStoredSecret {
 
 /** The additional data each value was encrypted with: its row and column. */
 export function storedSecretAad(secret: Pick<TStoredSecret, 'kind' | 'id'>): string {
-  return secret.kind === 'proxy'
-    ? secretAad('proxy', secret.id, 'sshPassword')
-    : secretAad('user', secret.id, 'totpSecret');
+  if (secret.kind === 'proxy') return secretAad('proxy', secret.id, 'sshPassword');
+  if (secret.kind === 'webhook') return secretAad('user', secret.id, 'webhookUrl');
+  return secretAad('user', secret.id, 'totpSecret');
 }
 
 export class SecretChangedDuringRotationError extends Error {
@@ -57,9 +60,19 @@ export function createSecretsRepository(db: TDb) {
         .select({ id: users.id, label: users.username, stored: users.totpSecretEnc })
         .from(users)
         .where(isNotNull(users.totpSecretEnc));
+      const webhooks = await db
+        .select({
+          id: notificationSettings.userId,
+          label: users.username,
+          stored: notificationSettings.webhookUrlEnc,
+        })
+        .from(notificationSettings)
+        .innerJoin(users, eq(users.id, notificationSettings.userId))
+        .where(isNotNull(notificationSettings.webhookUrlEnc));
       return [
         ...proxies.map((r) => ({ kind: 'proxy' as const, ...r, stored: r.stored! })),
         ...accounts.map((r) => ({ kind: 'user' as const, ...r, stored: r.stored! })),
+        ...webhooks.map((r) => ({ kind: 'webhook' as const, ...r, stored: r.stored! })),
       ];
     },
 
@@ -82,11 +95,22 @@ export function createSecretsRepository(db: TDb) {
                     ),
                   )
                   .returning({ id: proxyConfigurations.id })
-              : await tx
-                  .update(users)
-                  .set({ totpSecretEnc: change.next })
-                  .where(and(eq(users.id, change.id), eq(users.totpSecretEnc, change.previous)))
-                  .returning({ id: users.id });
+              : change.kind === 'webhook'
+                ? await tx
+                    .update(notificationSettings)
+                    .set({ webhookUrlEnc: change.next })
+                    .where(
+                      and(
+                        eq(notificationSettings.userId, change.id),
+                        eq(notificationSettings.webhookUrlEnc, change.previous),
+                      ),
+                    )
+                    .returning({ id: notificationSettings.userId })
+                : await tx
+                    .update(users)
+                    .set({ totpSecretEnc: change.next })
+                    .where(and(eq(users.id, change.id), eq(users.totpSecretEnc, change.previous)))
+                    .returning({ id: users.id });
           if (updated.length !== 1) throw new SecretChangedDuringRotationError(change.id);
         }
       });

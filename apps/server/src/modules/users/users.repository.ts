@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, lt, or, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { type TUserRow, users } from '../../db/schema';
+import { violatedConstraint } from '../../db/unique-violation';
 
 export type TUsersRepository = ReturnType<typeof createUsersRepository>;
 
@@ -22,14 +23,9 @@ export class UniqueViolationError extends Error {
 }
 
 function uniqueViolationOf(error: unknown): TUniqueViolation | undefined {
-  // node-postgres and PGlite both expose code/constraint; drizzle may wrap them in `cause`.
-  for (let e = error as { code?: string; constraint?: string; cause?: unknown } | undefined; e; ) {
-    if (e.code === '23505') {
-      if (e.constraint === 'users_username_lower_key') return 'username';
-      if (e.constraint === 'users_email_key') return 'email';
-    }
-    e = e.cause as typeof e;
-  }
+  const constraint = violatedConstraint(error);
+  if (constraint === 'users_username_lower_key') return 'username';
+  if (constraint === 'users_email_key') return 'email';
   return undefined;
 }
 
@@ -45,6 +41,7 @@ export type TUserChanges = Partial<
     | 'totpSecretEnc'
     | 'totpEnabledAt'
     | 'totpLastStep'
+    | 'language'
   >
 >;
 

@@ -1,0 +1,109 @@
+import { isWorse } from '@portico/shared/certificates/state';
+import type { TAlertedState, TCertificateStatusRow } from '../../db/schema';
+import { trustedRoots } from '../../deploy/tls-probe';
+import type { TAlertEvent } from '../notifications/alert-message';
+import type { TAlerts } from '../notifications/alerts';
+import { checkCertificate } from './certificate-check';
+import { alertedStateOf } from './certificate-view';
+import type { TCertificatesRepository, TWatched } from './certificates.repository';
+
+/** Sites looked at at once during a sweep: each mostly waits on the network. */
+const SWEEP_CONCURRENCY = 4;
+
+export interface TWatchDeps {
+  certificates: TCertificatesRepository;
+  alerts: Pick<TAlerts, 'send'>;
+  /** PORTICO_EXTRA_CA_FILE: trusted beside the system roots. */
+  extraCaFile?: string;
+  now: () => Date;
+  log: { warn(obj: unknown, msg: string): void };
+}
+
+/**
+ * What changed for the worse between what was alerted and what is now: one event per change,
+ * none while a state holds (however many checks see it), none when it gets better.
+ */
+export function alertEvents(
+  previous: TAlertedState,
+  current: TAlertedState,
+  row: Pick<TCertificateStatusRow, 'served' | 'lastCheck' | 'onServer'>,
+): TAlertEvent[] {
+  const events: TAlertEvent[] = [];
+  if (current.checkFailed && !previous.checkFailed && row.lastCheck?.problem) {
+    events.push({ kind: 'checkFailed', reason: row.lastCheck.problem });
+  }
+  if (isWorse(current.expiry, previous.expiry) && current.expiry !== 'fine' && row.served) {
+    events.push({ kind: current.expiry, notAfter: row.served.notAfter });
+  }
+  if (current.notReloaded && !previous.notReloaded && row.served && row.onServer) {
+    events.push({
+      kind: 'notReloaded',
+      servedNotAfter: row.served.notAfter,
+      renewedNotBefore: row.onServer.notBefore,
+    });
+  }
+  return events;
+}
+
+/**
+ * Compares the row with what was alerted and sends what changed for the worse. The alerted
+ * state moves first, with a compare-and-set: of two instances judging the same change, only one
+ * sends it.
+ */
+export async function raiseAlerts(
+  deps: TWatchDeps,
+  proxy: TWatched['proxy'],
+  row: TCertificateStatusRow,
+): Promise<TAlertEvent[]> {
+  const current = alertedStateOf(row, deps.now());
+  const previous = row.alerted;
+  if (JSON.stringify(current) === JSON.stringify(previous)) return [];
+  if (!(await deps.certificates.claimAlerted(proxy.id, previous, current))) return [];
+  const events = alertEvents(previous, current, row);
+  for (const event of events) await deps.alerts.send(proxy, event);
+  return events;
+}
+
+/** Where the site is served from: the server the last deployment went to. */
+export function addressOf(proxy: TWatched['proxy']): { address: string; domain: string } {
+  const deployed = proxy.deployedSnapshot;
+  return {
+    address: deployed?.serverIp ?? proxy.serverIp,
+    domain: deployed?.domain ?? proxy.domain,
+  };
+}
+
+/** Checks one site and records what it saw, then alerts on what changed. */
+export async function watchOne(
+  deps: TWatchDeps,
+  watched: TWatched,
+  ca?: string[],
+): Promise<TCertificateStatusRow> {
+  const startedAt = deps.now();
+  const outcome = await checkCertificate(addressOf(watched.proxy), {
+    ca: ca ?? (await trustedRoots(deps.extraCaFile)),
+    now: deps.now,
+  });
+  const row = await deps.certificates.recordCheck(watched.proxy.id, { ...outcome, startedAt });
+  await raiseAlerts(deps, watched.proxy, row);
+  return row;
+}
+
+/** The recurring job: every site serving HTTPS, a few at a time. One failure stops nothing. */
+export async function sweep(deps: TWatchDeps): Promise<{ checked: number }> {
+  const queue = await deps.certificates.watched();
+  const ca = await trustedRoots(deps.extraCaFile);
+  let checked = 0;
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      try {
+        await watchOne(deps, next, ca);
+        checked += 1;
+      } catch (error) {
+        deps.log.warn({ err: error, configurationId: next.proxy.id }, 'certificate check failed');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, queue.length) }, worker));
+  return { checked };
+}

@@ -1,0 +1,170 @@
+import type {
+  TCertificateCheck,
+  TCertificateFacts,
+  TRenewalHealth,
+  TServedCertificate,
+} from '@portico/shared/certificates/schemas';
+import { and, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import {
+  certificateStatus,
+  deployments,
+  proxyConfigurations,
+  type TAlertedState,
+  type TCertificateStatusRow,
+  type TDeploymentRow,
+  type TProxyConfigurationRow,
+  users,
+} from '../../db/schema';
+
+export type TCertificatesRepository = ReturnType<typeof createCertificatesRepository>;
+
+/** A proxy the watch looks at, with what it knows of its certificate. */
+export interface TWatched {
+  proxy: TProxyConfigurationRow;
+  status: TCertificateStatusRow | null;
+}
+
+export interface TWatchedWithOwner extends TWatched {
+  owner: { id: string; username: string; email: string };
+}
+
+const ACTION_TRIGGERS = ['renew_test', 'renew'] as const;
+
+export function createCertificatesRepository(db: TDb) {
+  /** Creates the row when missing, then applies `changes`. */
+  async function upsert(configurationId: string, changes: Partial<TCertificateStatusRow>) {
+    const values = { ...changes, updatedAt: new Date() };
+    await db
+      .insert(certificateStatus)
+      .values({ configurationId, ...values })
+      .onConflictDoUpdate({ target: certificateStatus.configurationId, set: values });
+  }
+
+  return {
+    async find(configurationId: string): Promise<TCertificateStatusRow | undefined> {
+      const rows = await db
+        .select()
+        .from(certificateStatus)
+        .where(eq(certificateStatus.configurationId, configurationId))
+        .limit(1);
+      return rows[0];
+    },
+
+    async findMany(configurationIds: string[]): Promise<TCertificateStatusRow[]> {
+      if (configurationIds.length === 0) return [];
+      return db
+        .select()
+        .from(certificateStatus)
+        .where(inArray(certificateStatus.configurationId, configurationIds));
+    },
+
+    /** Proxies whose site serves HTTPS and no run is changing right now. */
+    async watched(configurationId?: string): Promise<TWatched[]> {
+      const rows = await db
+        .select({ proxy: proxyConfigurations, status: certificateStatus })
+        .from(proxyConfigurations)
+        .leftJoin(certificateStatus, eq(certificateStatus.configurationId, proxyConfigurations.id))
+        .where(
+          and(
+            eq(proxyConfigurations.sslConfigured, true),
+            ne(proxyConfigurations.status, 'deploying'),
+            configurationId ? eq(proxyConfigurations.id, configurationId) : undefined,
+          ),
+        );
+      return rows;
+    },
+
+    /** Every HTTPS proxy with its owner (the admin's list). */
+    async allWithOwners(): Promise<TWatchedWithOwner[]> {
+      return db
+        .select({
+          proxy: proxyConfigurations,
+          status: certificateStatus,
+          owner: { id: users.id, username: users.username, email: users.email },
+        })
+        .from(proxyConfigurations)
+        .innerJoin(users, eq(users.id, proxyConfigurations.userId))
+        .leftJoin(certificateStatus, eq(certificateStatus.configurationId, proxyConfigurations.id))
+        .where(eq(proxyConfigurations.sslConfigured, true));
+    },
+
+    async requestCheck(configurationId: string, at: Date): Promise<void> {
+      await upsert(configurationId, { checkRequestedAt: at });
+    },
+
+    /**
+     * A finished check. The served certificate is replaced only when one was served; a request
+     * made before the check started is answered by it.
+     */
+    async recordCheck(
+      configurationId: string,
+      result: { check: TCertificateCheck; served: TServedCertificate | null; startedAt: Date },
+    ): Promise<TCertificateStatusRow> {
+      await upsert(configurationId, {
+        lastCheck: result.check,
+        ...(result.served ? { served: result.served } : {}),
+      });
+      await db
+        .update(certificateStatus)
+        .set({ checkRequestedAt: null })
+        .where(
+          and(
+            eq(certificateStatus.configurationId, configurationId),
+            lte(certificateStatus.checkRequestedAt, result.startedAt),
+          ),
+        );
+      return (await this.find(configurationId))!;
+    },
+
+    async recordOnServer(configurationId: string, facts: TCertificateFacts, at: Date) {
+      await upsert(configurationId, { onServer: { ...facts, readAt: at.toISOString() } });
+    },
+
+    async recordRenewal(configurationId: string, renewal: TRenewalHealth) {
+      await upsert(configurationId, { renewal });
+    },
+
+    /**
+     * Moves the alerted state from `previous` to `next` only if nobody else did first (another
+     * instance checking the same proxy): true for the one caller that sends the alert.
+     */
+    async claimAlerted(
+      configurationId: string,
+      previous: TAlertedState,
+      next: TAlertedState,
+    ): Promise<boolean> {
+      const rows = await db
+        .update(certificateStatus)
+        .set({ alerted: next })
+        .where(
+          and(
+            eq(certificateStatus.configurationId, configurationId),
+            sql`${certificateStatus.alerted} = ${JSON.stringify(previous)}::jsonb`,
+          ),
+        )
+        .returning({ id: certificateStatus.configurationId });
+      return rows.length === 1;
+    },
+
+    /** The latest certificate action of each proxy. */
+    async latestActions(configurationIds: string[]): Promise<Map<string, TDeploymentRow>> {
+      const latest = new Map<string, TDeploymentRow>();
+      if (configurationIds.length === 0) return latest;
+      const rows = await db
+        .select()
+        .from(deployments)
+        .where(
+          and(
+            inArray(deployments.configurationId, configurationIds),
+            inArray(deployments.trigger, [...ACTION_TRIGGERS]),
+          ),
+        )
+        .orderBy(desc(deployments.createdAt));
+      for (const row of rows) {
+        if (!latest.has(row.configurationId)) latest.set(row.configurationId, row);
+      }
+      return latest;
+    },
+  };
+}

@@ -1,0 +1,85 @@
+import { pickLanguage, ZApiError } from '@portico/shared/api-error';
+import {
+  ZAttentionRow,
+  ZCertificateStatus,
+  ZCertificateSummaries,
+  ZCheckStarted,
+} from '@portico/shared/certificates/schemas';
+import { ZDeployResponse, ZIdParams } from '@portico/shared/proxy/api';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { TDeploymentsService } from '../deployments/deployments.service';
+import type { TCertificatesService } from './certificates.service';
+
+const tags = ['certificates'];
+const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError };
+
+export async function certificatesRoutes(
+  app: FastifyInstance,
+  options: { certificates: TCertificatesService; deployments: TDeploymentsService },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { certificates, deployments } = options;
+  const preHandler = app.requireUser;
+
+  r.get(
+    '/api/certificates',
+    { schema: { tags, response: { 200: ZCertificateSummaries, ...errors } }, preHandler },
+    async (request) =>
+      certificates.summaries(request.user!, pickLanguage(request.headers['accept-language'])),
+  );
+
+  r.get(
+    '/api/proxy-configurations/:id/certificate',
+    {
+      schema: { tags, params: ZIdParams, response: { 200: ZCertificateStatus, ...errors } },
+      preHandler,
+    },
+    async (request) => certificates.status(request.user!, request.params.id),
+  );
+
+  r.post(
+    '/api/proxy-configurations/:id/certificate/check',
+    {
+      schema: { tags, params: ZIdParams, response: { 202: ZCheckStarted, ...errors } },
+      preHandler,
+    },
+    async (request, reply) => {
+      await certificates.requestCheck(request.user!, request.params.id);
+      return reply.code(202).send({ queued: true as const });
+    },
+  );
+
+  for (const [path, action] of [
+    ['renew-test', 'renew_test'],
+    ['renew', 'renew'],
+  ] as const) {
+    r.post(
+      `/api/proxy-configurations/:id/certificate/${path}`,
+      {
+        schema: { tags, params: ZIdParams, response: { 202: ZDeployResponse, ...errors } },
+        preHandler,
+      },
+      async (request, reply) => {
+        const language = pickLanguage(request.headers['accept-language']);
+        const id = await deployments.startCertificateAction(
+          request.user!,
+          request.params.id,
+          action,
+          language,
+        );
+        return reply.code(202).send({ success: true as const, deploymentId: id });
+      },
+    );
+  }
+
+  r.get(
+    '/api/admin/certificates',
+    {
+      schema: { tags, response: { 200: z.array(ZAttentionRow), ...errors } },
+      preHandler: app.requireAdmin,
+    },
+    async () => certificates.attention(),
+  );
+}

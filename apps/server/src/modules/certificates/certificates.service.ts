@@ -1,0 +1,86 @@
+import type { TLanguage } from '@portico/shared/api-error';
+import type {
+  TAttentionRow,
+  TCertificateStatus,
+  TCertificateSummary,
+} from '@portico/shared/certificates/schemas';
+import { AppError } from '../../lib/app-error';
+import type { TActor, TProxiesService } from '../proxies/proxies.service';
+import { attentionReasons, statusView, summaryOf } from './certificate-view';
+import type { TCertificatesRepository } from './certificates.repository';
+
+export type TCertificatesService = ReturnType<typeof createCertificatesService>;
+
+export function createCertificatesService(deps: {
+  repository: TCertificatesRepository;
+  proxies: Pick<TProxiesService, 'load' | 'listMine'>;
+  /** Queues one live check of the proxy (the on-demand job). */
+  queueCheck: (configurationId: string) => Promise<void>;
+  now: () => Date;
+}) {
+  const { repository } = deps;
+
+  return {
+    /** The caller's proxies that serve HTTPS, each with its certificate's state. */
+    async summaries(
+      actor: TActor,
+      language: TLanguage,
+    ): Promise<(TCertificateSummary & { configurationId: string })[]> {
+      const mine = await deps.proxies.listMine(actor, language);
+      const proxies = mine.filter((p) => p.sslConfigured);
+      const rows = await repository.findMany(proxies.map((p) => p.id));
+      const now = deps.now();
+      return rows.flatMap((row) => {
+        const summary = summaryOf(row, now);
+        return summary ? [{ configurationId: row.configurationId, ...summary }] : [];
+      });
+    },
+
+    async status(actor: TActor, configurationId: string): Promise<TCertificateStatus> {
+      const proxy = await deps.proxies.load(configurationId, actor);
+      const row = await repository.find(proxy.id);
+      const actions = await repository.latestActions([proxy.id]);
+      return statusView(proxy, row ?? null, actions.get(proxy.id), deps.now());
+    },
+
+    /** Queues a live check now; the status says it is pending until it has run. */
+    async requestCheck(actor: TActor, configurationId: string): Promise<void> {
+      const proxy = await deps.proxies.load(configurationId, actor);
+      if (!proxy.sslConfigured) throw new AppError('certificate_not_deployed', 409);
+      await repository.requestCheck(proxy.id, deps.now());
+      await deps.queueCheck(proxy.id);
+    },
+
+    /** Every user's certificates that need someone to look, most urgent first. */
+    async attention(): Promise<TAttentionRow[]> {
+      const all = await repository.allWithOwners();
+      const actions = await repository.latestActions(all.map((w) => w.proxy.id));
+      const now = deps.now();
+      const rows: TAttentionRow[] = [];
+      for (const { proxy, status, owner } of all) {
+        const reasons = attentionReasons(status, actions.get(proxy.id), now);
+        if (reasons.length === 0) continue;
+        const summary = summaryOf(status, now);
+        rows.push({
+          configurationId: proxy.id,
+          domain: proxy.domain,
+          userId: owner.id,
+          username: owner.username,
+          email: owner.email,
+          state: summary?.state ?? null,
+          daysLeft: summary?.daysLeft ?? null,
+          notAfter: summary?.notAfter ?? null,
+          checkedAt: status?.lastCheck?.checkedAt ?? null,
+          reasons,
+        });
+      }
+      const rank = { danger: 0, warning: 1, fine: 2 } as const;
+      return rows.sort(
+        (a, b) =>
+          rank[a.state ?? 'fine'] - rank[b.state ?? 'fine'] ||
+          (a.daysLeft ?? Number.POSITIVE_INFINITY) - (b.daysLeft ?? Number.POSITIVE_INFINITY) ||
+          a.domain.localeCompare(b.domain),
+      );
+    },
+  };
+}

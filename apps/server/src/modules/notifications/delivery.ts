@@ -1,0 +1,56 @@
+import type { TLanguage } from '@portico/shared/api-error';
+import { translate } from '@portico/shared/i18n/translate';
+import type { TDeliveryResult } from '@portico/shared/notifications/schemas';
+import type { TMailOutcome } from './mailer';
+import type { TWebhookOutcome } from './webhook';
+import type { WebhookAddressError } from './webhook-address';
+
+/** The catalog key and values that say why a webhook host was refused. */
+export function addressRefusal(error: WebhookAddressError): {
+  code: string;
+  key: string;
+  params: Record<string, string>;
+} {
+  const params = { host: error.host, address: error.address ?? error.host };
+  if (error.reason === 'unresolved') {
+    return { code: 'webhook_unresolved', key: 'errors.webhookUnresolved', params };
+  }
+  return error.reason === 'forbidden'
+    ? { code: 'webhook_forbidden', key: 'errors.webhookForbidden', params }
+    : { code: 'webhook_private', key: 'errors.webhookPrivate', params };
+}
+
+/** What a webhook call did, in the reader's language. */
+export function webhookResult(lang: TLanguage, outcome: TWebhookOutcome): TDeliveryResult {
+  if (outcome.delivered) return { delivered: true, error: null };
+  const say = (key: string, params: Record<string, string | number>) =>
+    ({ delivered: false, error: translate(lang, key, params) }) as const;
+  switch (outcome.reason) {
+    case 'address': {
+      const refusal = addressRefusal(outcome.error);
+      return say(refusal.key, refusal.params);
+    }
+    case 'redirect':
+      return say('notifications.delivery.redirect', {
+        status: outcome.status,
+        location: outcome.location || '?',
+      });
+    case 'status':
+      return say('notifications.delivery.status', {
+        status: outcome.status,
+        body: outcome.body || '—',
+      });
+    case 'timeout':
+      return say('notifications.delivery.timeout', { seconds: outcome.seconds });
+    case 'network':
+      return say('notifications.delivery.network', { reason: outcome.message });
+  }
+}
+
+export function mailResult(lang: TLanguage, outcome: TMailOutcome): TDeliveryResult {
+  if (outcome.sent) return { delivered: true, error: null };
+  return {
+    delivered: false,
+    error: translate(lang, 'notifications.delivery.mail', { reason: outcome.reason }),
+  };
+}

@@ -1,0 +1,78 @@
+import { pickLanguage } from '@portico/shared/api-error';
+import {
+  ZLanguageInput,
+  ZNotificationSettings,
+  ZNotificationSettingsInput,
+  ZNotificationTestResult,
+} from '@portico/shared/notifications/schemas';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ACCOUNT_ERRORS, ACCOUNT_TAGS } from '../account/account.routes';
+import type { TNotificationsService } from './notifications.service';
+
+/** The Notifications section of the settings page: signed-in browser sessions only. */
+export async function notificationsRoutes(
+  app: FastifyInstance,
+  options: { notifications: TNotificationsService },
+) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { notifications } = options;
+  const config = { sessionOnly: true };
+  const tags = ACCOUNT_TAGS;
+  const preHandler = app.requireUser;
+
+  r.get(
+    '/api/account/notifications',
+    {
+      schema: { tags, response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS } },
+      config,
+      preHandler,
+    },
+    async (request) => notifications.settings(request.user!),
+  );
+
+  r.put(
+    '/api/account/notifications',
+    {
+      schema: {
+        tags,
+        body: ZNotificationSettingsInput,
+        response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS },
+      },
+      config,
+      preHandler,
+    },
+    async (request) => notifications.save(request.user!, request.body),
+  );
+
+  r.post(
+    '/api/account/notifications/test',
+    {
+      schema: { tags, response: { 200: ZNotificationTestResult, ...ACCOUNT_ERRORS } },
+      config,
+      preHandler,
+    },
+    async (request) =>
+      notifications.sendTest(request.user!, pickLanguage(request.headers['accept-language'])),
+  );
+
+  // The screen's language, told by the web when it changes: alerts are written in it. Allowed
+  // before a required two-factor setup too (the language menu is on that screen).
+  r.put(
+    '/api/account/language',
+    {
+      schema: {
+        tags,
+        body: ZLanguageInput,
+        response: { 200: z.object({ language: z.enum(['en', 'es']) }), ...ACCOUNT_ERRORS },
+      },
+      config: { ...config, beforeTwoFactorSetup: true },
+      preHandler,
+    },
+    async (request) => {
+      await notifications.setLanguage(request.user!, request.body.language);
+      return { language: request.body.language };
+    },
+  );
+}

@@ -1,0 +1,199 @@
+import { AUDIT_SECRET_MARK } from '@portico/shared/admin/api';
+import { DEFAULT_LANGUAGE, type TLanguage } from '@portico/shared/api-error';
+import type {
+  TNotificationSettings,
+  TNotificationSettingsInput,
+  TNotificationTestResult,
+} from '@portico/shared/notifications/schemas';
+import type { TAuditChange, TNotificationSettingsRow, TUserRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import {
+  openSecretBox,
+  SecretDecryptError,
+  SecretKeyError,
+  secretAad,
+  type TSecretBox,
+} from '../../lib/secrets';
+import { accountAudit } from '../account/account-audit';
+import type { TAuditService } from '../audit/audit.service';
+import { proxyErrors } from '../proxies/proxy-errors';
+import type { TUsersService } from '../users/users.service';
+import { type TAlertMessage, testMessage, webhookBody } from './alert-message';
+import { addressRefusal, mailResult, webhookResult } from './delivery';
+import { createMailer, type TMailer } from './mailer';
+import type { TNotificationsRepository } from './notifications.repository';
+import { postWebhook } from './webhook';
+import { allowedAddresses, WebhookAddressError } from './webhook-address';
+
+export type TNotificationsService = ReturnType<typeof createNotificationsService>;
+
+export interface TNotifyConfig {
+  smtpUrl?: string;
+  mailFrom?: string;
+  webhookAllowPrivate: boolean;
+}
+
+export function recipientLanguage(user: Pick<TUserRow, 'language'>): TLanguage {
+  return user.language === 'en' || user.language === 'es' ? user.language : DEFAULT_LANGUAGE;
+}
+
+/** The stored webhook as the screen shows it: its origin and the last characters of the URL. */
+export function webhookHint(url: string): { origin: string; hint: string } {
+  const parsed = new URL(url);
+  const rest = url.slice(parsed.origin.length);
+  return { origin: parsed.origin, hint: rest.length > 8 ? `…${rest.slice(-4)}` : rest };
+}
+
+const webhookAad = (userId: string) => secretAad('user', userId, 'webhookUrl');
+
+/**
+ * Where a user's certificate alerts go (the Notifications section of the settings page) and the
+ * delivery itself: e-mail through the operator's SMTP server, a JSON POST to the user's webhook.
+ * The webhook URL is stored encrypted (it is the receiver's secret) and called only after its
+ * host passed the address policy (webhook-address.ts), at save and at each call.
+ */
+export function createNotificationsService(deps: {
+  repository: TNotificationsRepository;
+  users: TUsersService;
+  audit: TAuditService;
+  secretKeyFile: string;
+  config: TNotifyConfig;
+  mailer?: TMailer;
+  log: { warn(obj: unknown, msg: string): void };
+}) {
+  const { config } = deps;
+  const mailer =
+    deps.mailer ??
+    (config.smtpUrl && config.mailFrom
+      ? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom })
+      : undefined);
+  let box: TSecretBox | undefined;
+  const openBox = () => {
+    box ??= openSecretBox(deps.secretKeyFile);
+    return box;
+  };
+
+  function view(user: TUserRow, row: TNotificationSettingsRow | undefined): TNotificationSettings {
+    return {
+      email: user.email,
+      smtpConfigured: mailer !== undefined,
+      emailEnabled: row?.emailEnabled ?? true,
+      webhook:
+        row?.webhookUrlEnc && row.webhookOrigin
+          ? { origin: row.webhookOrigin, hint: row.webhookHint ?? '' }
+          : null,
+    };
+  }
+
+  /** The stored URL, or undefined when there is none or it no longer decrypts (logged). */
+  function storedWebhook(userId: string, row: TNotificationSettingsRow | undefined) {
+    if (!row?.webhookUrlEnc) return undefined;
+    try {
+      return openBox().decrypt(row.webhookUrlEnc, webhookAad(userId));
+    } catch (error) {
+      if (error instanceof SecretDecryptError || error instanceof SecretKeyError) {
+        box = undefined;
+        deps.log.warn({ err: error, userId }, 'stored webhook URL cannot be read');
+        return undefined;
+      }
+      throw error;
+    }
+  }
+
+  async function checkHost(url: string): Promise<void> {
+    try {
+      await allowedAddresses(new URL(url).hostname, config.webhookAllowPrivate);
+    } catch (error) {
+      if (!(error instanceof WebhookAddressError)) throw error;
+      const refusal = addressRefusal(error);
+      throw new AppError(refusal.code, 400, refusal.params);
+    }
+  }
+
+  /** Sends one message to a user's channels; never throws, reports each channel's outcome. */
+  async function deliver(
+    user: TUserRow,
+    message: TAlertMessage,
+    details: Record<string, string | number | null>,
+  ): Promise<TNotificationTestResult> {
+    const lang = recipientLanguage(user);
+    const row = await deps.repository.find(user.id);
+    const settings = view(user, row);
+    const url = storedWebhook(user.id, row);
+    const [email, webhook] = await Promise.all([
+      mailer && settings.emailEnabled
+        ? mailer.send({ to: user.email, ...message }).then((o) => mailResult(lang, o))
+        : Promise.resolve(null),
+      url
+        ? postWebhook(url, webhookBody(message, details), {
+            allowPrivate: config.webhookAllowPrivate,
+          }).then((o) => webhookResult(lang, o))
+        : Promise.resolve(null),
+    ]);
+    for (const [channel, result] of [
+      ['email', email],
+      ['webhook', webhook],
+    ] as const) {
+      if (result && !result.delivered) {
+        deps.log.warn({ userId: user.id, channel, reason: result.error }, 'alert not delivered');
+      }
+    }
+    return { email, webhook };
+  }
+
+  return {
+    deliver,
+
+    async settings(user: TUserRow): Promise<TNotificationSettings> {
+      return view(user, await deps.repository.find(user.id));
+    },
+
+    async save(user: TUserRow, input: TNotificationSettingsInput): Promise<TNotificationSettings> {
+      const before = await deps.repository.find(user.id);
+      let webhook: { enc: string; origin: string; hint: string } | null | undefined;
+      if (typeof input.webhookUrl === 'string') {
+        await checkHost(input.webhookUrl);
+        let enc: string;
+        try {
+          enc = openBox().encrypt(input.webhookUrl, webhookAad(user.id));
+        } catch (error) {
+          box = undefined;
+          if (error instanceof SecretKeyError) throw proxyErrors.secretKeyUnreadable();
+          throw error;
+        }
+        webhook = { enc, ...webhookHint(input.webhookUrl) };
+      } else {
+        webhook = input.webhookUrl;
+      }
+      const row = await deps.repository.save(user.id, {
+        emailEnabled: input.emailEnabled,
+        webhook,
+      });
+      const changes: TAuditChange[] = [];
+      const emailBefore = before?.emailEnabled ?? true;
+      if (emailBefore !== input.emailEnabled) {
+        changes.push({ field: 'emailAlerts', before: emailBefore, after: input.emailEnabled });
+      }
+      if (webhook !== undefined && (webhook !== null || before?.webhookUrlEnc)) {
+        changes.push({
+          field: 'webhookUrl',
+          before: null,
+          after: webhook === null ? null : AUDIT_SECRET_MARK,
+        });
+      }
+      if (changes.length > 0)
+        await accountAudit(deps.audit, user, 'account.notifications', { changes });
+      return view(user, row);
+    },
+
+    /** A test message to every channel the user has, with what each did. */
+    async sendTest(user: TUserRow, lang: TLanguage): Promise<TNotificationTestResult> {
+      const message = testMessage(lang, user.username);
+      return deliver({ ...user, language: lang }, message, { event: 'test' });
+    },
+
+    async setLanguage(user: TUserRow, language: TLanguage): Promise<void> {
+      if (user.language !== language) await deps.users.update(user.id, { language });
+    },
+  };
+}
