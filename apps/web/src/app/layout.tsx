@@ -3,6 +3,7 @@ import type * as React from 'react';
 import { Footer } from '@/components/layout/footer';
 import { Header, type THeaderBack } from '@/components/layout/header';
 import { useLogout } from '@/features/auth/api/logout';
+import { useLanguageSync } from '@/lib/use-language-sync';
 
 /** The signed-in frame: header with the user and logout, the page, the footer. */
 export function AppLayout({
@@ -15,6 +16,7 @@ export function AppLayout({
   children: React.ReactNode;
 }) {
   const logout = useLogout();
+  useLanguageSync(user.id);
   return (
     <div className="flex min-h-dvh flex-col">
       <Header

@@ -2,6 +2,7 @@ import { Route, Switch } from 'wouter';
 import { PageSpinner } from '@/components/layout/page-spinner';
 import { ADMIN_ROUTES, AdminSection, isAdmin } from '@/features/admin/components/admin-section';
 import { AuditPage } from '@/features/admin/components/audit-page';
+import { CertificatesPage } from '@/features/admin/components/certificates-page';
 import { DestinationsPage } from '@/features/admin/components/destinations-page';
 import { UsersPage } from '@/features/admin/components/users-page';
 import { useUser } from '@/features/auth/api/get-user';
@@ -77,6 +78,7 @@ export function AppRouter() {
           </Route>
         ) : null}
         {admin ? <Route path={ADMIN_ROUTES.destinations} component={DestinationsPage} /> : null}
+        {admin ? <Route path={ADMIN_ROUTES.certificates} component={CertificatesPage} /> : null}
         <Route>
           <NotFound signedIn />
         </Route>

@@ -62,6 +62,15 @@ export const ZRenewalHealth = z.object({
 });
 export type TRenewalHealth = z.infer<typeof ZRenewalHealth>;
 
+/** A check as the API shows it: its sentences in the reader's language (Accept-Language). */
+export const ZCertificateCheckView = ZCertificateCheck.extend({
+  problem: z.string().nullable(),
+  httpProblem: z.string().nullable(),
+});
+export type TCertificateCheckView = z.infer<typeof ZCertificateCheckView>;
+
+export const ZRenewalHealthView = ZRenewalHealth.extend({ notes: z.array(z.string()) });
+
 export const CERTIFICATE_ACTIONS = ['renew_test', 'renew'] as const;
 export type TCertificateAction = (typeof CERTIFICATE_ACTIONS)[number];
 
@@ -82,14 +91,14 @@ export const ZCertificateStatus = z.object({
   daysLeft: z.number().nullable(),
   /** The certificate last seen served (kept when a later check fails). */
   served: ZServedCertificate.nullable(),
-  check: ZCertificateCheck.nullable(),
+  check: ZCertificateCheckView.nullable(),
   /** A check was asked for and has not finished yet. */
   checkPending: z.boolean(),
   /** certbot's current certificate on the server, read by the last deployment or action. */
   onServer: ZCertificateFacts.extend({ readAt: z.string() }).nullable(),
   /** The server holds a newer certificate than the one served: nginx was not reloaded. */
   nginxNotReloaded: z.boolean(),
-  renewal: ZRenewalHealth.nullable(),
+  renewal: ZRenewalHealthView.nullable(),
   lastAction: ZCertificateActionRun.nullable(),
 });
 export type TCertificateStatus = z.infer<typeof ZCertificateStatus>;

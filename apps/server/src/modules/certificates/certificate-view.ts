@@ -1,9 +1,12 @@
+import type { TLanguage } from '@portico/shared/api-error';
 import type {
   TAttentionReason,
   TCertificateStatus,
   TCertificateSummary,
+  TKeyText,
 } from '@portico/shared/certificates/schemas';
 import { certificateState, daysLeft, expiryState } from '@portico/shared/certificates/state';
+import { translate } from '@portico/shared/i18n/translate';
 import type {
   TAlertedState,
   TCertificateStatusRow,
@@ -56,25 +59,40 @@ export function summaryOf(row: TRow | null, now: Date): TCertificateSummary | nu
   };
 }
 
+/** A sentence of ours in the reader's language. */
+const words = (lang: TLanguage, text: TKeyText | null) =>
+  text ? translate(lang, text.key, text.params ?? {}) : null;
+
 export function statusView(
   proxy: Pick<TProxyConfigurationRow, 'id' | 'domain'>,
   row: TCertificateStatusRow | null,
   lastAction: TDeploymentRow | undefined,
   now: Date,
+  lang: TLanguage,
 ): TCertificateStatus {
   const summary = summaryOf(row, now);
   const requested = row?.checkRequestedAt;
+  const check = row?.lastCheck;
+  const renewal = row?.renewal;
   return {
     configurationId: proxy.id,
     domain: proxy.domain,
     state: summary?.state ?? null,
     daysLeft: summary?.daysLeft ?? null,
     served: row?.served ?? null,
-    check: row?.lastCheck ?? null,
+    check: check
+      ? {
+          ...check,
+          problem: words(lang, check.problem),
+          httpProblem: words(lang, check.httpProblem),
+        }
+      : null,
     checkPending: !!requested && now.getTime() - requested.getTime() < PENDING_FOR_MS,
     onServer: row?.onServer ?? null,
     nginxNotReloaded: summary?.nginxNotReloaded ?? false,
-    renewal: row?.renewal ?? null,
+    renewal: renewal
+      ? { ...renewal, notes: renewal.notes.map((note) => words(lang, note)!) }
+      : null,
     lastAction:
       lastAction && (lastAction.trigger === 'renew' || lastAction.trigger === 'renew_test')
         ? {

@@ -36,7 +36,12 @@ export async function certificatesRoutes(
       schema: { tags, params: ZIdParams, response: { 200: ZCertificateStatus, ...errors } },
       preHandler,
     },
-    async (request) => certificates.status(request.user!, request.params.id),
+    async (request) =>
+      certificates.status(
+        request.user!,
+        request.params.id,
+        pickLanguage(request.headers['accept-language']),
+      ),
   );
 
   r.post(

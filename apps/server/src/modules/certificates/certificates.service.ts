@@ -36,11 +36,15 @@ export function createCertificatesService(deps: {
       });
     },
 
-    async status(actor: TActor, configurationId: string): Promise<TCertificateStatus> {
+    async status(
+      actor: TActor,
+      configurationId: string,
+      lang: TLanguage,
+    ): Promise<TCertificateStatus> {
       const proxy = await deps.proxies.load(configurationId, actor);
       const row = await repository.find(proxy.id);
       const actions = await repository.latestActions([proxy.id]);
-      return statusView(proxy, row ?? null, actions.get(proxy.id), deps.now());
+      return statusView(proxy, row ?? null, actions.get(proxy.id), deps.now(), lang);
     },
 
     /** Queues a live check now; the status says it is pending until it has run. */

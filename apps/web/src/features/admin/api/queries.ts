@@ -4,6 +4,7 @@ import type {
   ZProxiesByUser,
   ZUserStats,
 } from '@portico/shared/admin/api';
+import type { TAttentionRow } from '@portico/shared/certificates/schemas';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { type QueryFunction, queryOptions, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -19,6 +20,7 @@ export const proxiesByUserKey = ['/api/admin/stats/proxies-by-user'] as const;
 export const allProxiesKey = ['/api/admin/all-proxies'] as const;
 export const adminUsersKey = ['/api/admin/users'] as const;
 export const destinationsKey = ['/api/destination-servers'] as const;
+export const certificatesAttentionKey = ['/api/admin/certificates'] as const;
 
 export type TUserStats = z.infer<typeof ZUserStats>;
 export type TProxiesByUser = z.infer<typeof ZProxiesByUser>;
@@ -37,3 +39,6 @@ export const useAdminUsers = () =>
 
 export const useDestinations = () =>
   useQuery(queryOptions({ queryKey: destinationsKey, queryFn: read<TDestinationServer[]>() }));
+
+export const useCertificatesNeedingAttention = () =>
+  useQuery(queryOptions({ queryKey: certificatesAttentionKey, queryFn: read<TAttentionRow[]>() }));

@@ -1,5 +1,5 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
-import { HistoryIcon, ServerIcon, ShieldIcon, UsersIcon } from 'lucide-react';
+import { HistoryIcon, ServerIcon, ShieldAlertIcon, ShieldIcon, UsersIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
@@ -11,12 +11,14 @@ export const ADMIN_ROUTES = {
   audit: '/admin/audit',
   users: '/admin/users',
   destinations: '/admin/destinations',
+  certificates: '/admin/certificates',
 } as const;
 
 const ADMIN_LINKS = [
   { key: 'audit', Icon: HistoryIcon },
   { key: 'users', Icon: UsersIcon },
   { key: 'destinations', Icon: ServerIcon },
+  { key: 'certificates', Icon: ShieldAlertIcon },
 ] as const;
 
 export function isAdmin(user: Pick<TPublicUser, 'role'> | null | undefined): boolean {

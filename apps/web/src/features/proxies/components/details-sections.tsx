@@ -5,14 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { cn } from '@/lib/utils';
-import {
-  expiryTone,
-  formatDateMinutes,
-  formatDateTime,
-  formatDay,
-  formatRelative,
-} from '../lib/format';
+import { formatDateMinutes, formatDateTime, formatDay, formatRelative } from '../lib/format';
 import { siteUrl } from '../lib/status';
 import { copyUrl } from './copy-url';
 import { HostKeyValue } from './host-key-row';
@@ -156,12 +149,15 @@ export function AccessUrls({ proxy }: TProps) {
   );
 }
 
-/** SSL certificate card: badge, last update yyyy-MM-dd HH:mm (or N/A), certificate expiry. */
+/**
+ * SSL certificate card: badge, last update yyyy-MM-dd HH:mm (or N/A), certificate expiry as the
+ * last deployment read it. How urgent it is, and what is served now, is the certificate
+ * section's (the watch).
+ */
 export function SslCard({ proxy }: TProps) {
   const { t, i18n } = useTranslation();
   const na = t('proxies.na');
   const expiry = formatDay(proxy.certificateExpiresAt, i18n.language);
-  const soon = expiryTone(proxy.certificateExpiresAt);
   return (
     <Card data-testid="ssl-card">
       <CardHeader className="flex-row items-center gap-2">
@@ -181,14 +177,7 @@ export function SslCard({ proxy }: TProps) {
           <dt className="text-muted-foreground">{t('proxies.fields.lastUpdated')}</dt>
           <dd>{formatDateMinutes(proxy.updatedAt) ?? na}</dd>
           <dt className="text-muted-foreground">{t('proxies.fields.certificateExpires')}</dt>
-          <dd
-            data-testid="ssl-expiry"
-            data-tone={soon}
-            className={cn(
-              soon === 'expired' && 'font-medium text-destructive',
-              soon === 'soon' && 'font-medium text-warning',
-            )}
-          >
+          <dd data-testid="ssl-expiry">
             {expiry
               ? `${expiry} (${formatRelative(proxy.certificateExpiresAt, i18n.language)})`
               : na}

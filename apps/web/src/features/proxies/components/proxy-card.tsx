@@ -1,3 +1,4 @@
+import type { TCertificateSummary } from '@portico/shared/certificates/schemas';
 import { maskHost } from '@portico/shared/masking';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { RefreshCwIcon, TriangleAlertIcon } from 'lucide-react';
@@ -6,6 +7,7 @@ import { Link } from 'wouter';
 import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDay } from '../lib/format';
 import { detailsHref } from '../lib/status';
@@ -13,7 +15,12 @@ import { ProxyActions } from './proxy-actions';
 import { SslBadge, StatusBadge } from './status-badge';
 import { useRedeployAction } from './use-redeploy-action';
 
-type TProps = { proxy: TProxyConfiguration; onEdit: (proxy: TProxyConfiguration) => void };
+type TProps = {
+  proxy: TProxyConfiguration;
+  /** The certificate as the watch last saw it, when the proxy serves HTTPS. */
+  certificate?: TCertificateSummary;
+  onEdit: (proxy: TProxyConfiguration) => void;
+};
 
 /**
  * One proxy. The domain is a link stretched over the whole card (a click anywhere opens the
@@ -21,7 +28,7 @@ type TProps = { proxy: TProxyConfiguration; onEdit: (proxy: TProxyConfiguration)
  * Addresses are masked here (spec §5): the list is what ends up in screenshots; the details page
  * shows them in full.
  */
-export function ProxyCard({ proxy, onEdit }: TProps) {
+export function ProxyCard({ proxy, certificate, onEdit }: TProps) {
   const { t, i18n } = useTranslation();
   const redeploy = useRedeployAction();
   const host = maskHost(proxy.serverIp);
@@ -44,6 +51,14 @@ export function ProxyCard({ proxy, onEdit }: TProps) {
         <div className="flex flex-wrap gap-1.5">
           <StatusBadge status={proxy.status} />
           {proxy.sslConfigured ? <SslBadge configured /> : null}
+          {certificate ? (
+            <ExpiryBadge
+              state={certificate.state}
+              daysLeft={certificate.daysLeft}
+              checkFailed={certificate.checkFailed}
+              notReloaded={certificate.nginxNotReloaded}
+            />
+          ) : null}
         </div>
       </div>
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-sm">

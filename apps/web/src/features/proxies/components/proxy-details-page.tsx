@@ -17,6 +17,7 @@ import { useProxy } from '../api/get-proxy';
 import { useLiveDeployment } from '../api/use-live-deployment';
 import { mergeLogs } from '../lib/logs';
 import { statusIcon } from '../lib/status';
+import { CertificateSection } from './certificate-section';
 import { DeploymentLogs } from './deployment-logs';
 import { AccessUrls, BasicInformation, CurrentStatus, SslCard } from './details-sections';
 import { ManagementPanel } from './management-panel';
@@ -129,6 +130,7 @@ export function ProxyDetailsPage({ id }: { id: string }) {
         <div className="grid min-w-0 content-start gap-6">
           <BasicInformation proxy={proxy} />
           <CurrentStatus proxy={proxy} />
+          <CertificateSection proxy={proxy} onRunStarted={() => setRedeployStarted(true)} />
           <ServerRecord proxy={proxy} />
           <AccessUrls proxy={proxy} />
           <DeploymentLogs

@@ -1,3 +1,4 @@
+import type { TCertificateSummary } from '@portico/shared/certificates/schemas';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -28,9 +29,12 @@ const proxy = (n: number, status: TProxyConfiguration['status']): TProxyConfigur
   updatedAt: '2026-01-05T10:00:00.000Z',
 });
 
-function serve(lists: TProxyConfiguration[][]) {
+type TSummaryRow = TCertificateSummary & { configurationId: string };
+
+function serve(lists: TProxyConfiguration[][], certificates: TSummaryRow[] = []) {
   let call = 0;
   return vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+    if (String(url) === '/api/certificates') return Response.json(certificates);
     if (String(url) !== '/api/user/proxy-configurations') throw new Error(`unexpected ${url}`);
     const list = lists[Math.min(call, lists.length - 1)];
     call += 1;
@@ -66,12 +70,40 @@ describe('proxy list (spec §2)', () => {
       'Target Server',
       'Status',
       'SSL',
+      'Certificate',
       'Actions',
       'Continue Deploy',
     ]);
     // Continue Deploy only on the row that is not completed.
     expect(rows[0]?.querySelector('[data-testid="proxy-continue"]')).toBeNull();
     expect(rows[1]?.querySelector('[data-testid="proxy-continue"]')).not.toBeNull();
+  });
+
+  it("shows each certificate's expiry in its state's colour and sorts by expiry", async () => {
+    const summary = (n: number, daysLeft: number | null, state: TSummaryRow['state']) => ({
+      configurationId: proxy(n, 'completed').id,
+      state,
+      daysLeft,
+      notAfter: null,
+      checkFailed: daysLeft === null,
+      nginxNotReloaded: false,
+    });
+    serve(
+      [[proxy(1, 'completed'), proxy(2, 'completed'), proxy(3, 'completed'), proxy(4, 'pending')]],
+      [summary(1, 40, 'fine'), summary(2, 5, 'danger'), summary(3, null, 'danger')],
+    );
+    await renderWithProviders(<ProxyList />, { lang: 'en' });
+    await waitFor(() => expect(screen.getAllByTestId('certificate-badge')).toHaveLength(3));
+    const badges = screen.getAllByTestId('certificate-badge');
+    expect(badges.map((b) => b.getAttribute('data-state'))).toEqual(['fine', 'danger', 'danger']);
+    expect(badges[0]?.textContent).toContain('Expires in 40 days');
+    expect(badges[1]?.textContent).toContain('Expires in 5 days');
+    const domains = () =>
+      screen.getAllByTestId('proxy-card').map((card) => card.textContent?.match(/site\d/)?.[0]);
+    expect(domains()).toEqual(['site1', 'site2', 'site3', 'site4']);
+    fireEvent.change(screen.getByTestId('proxy-sort'), { target: { value: 'expiry' } });
+    // The failed check with no date first, then soonest; no certificate last.
+    expect(domains()).toEqual(['site3', 'site2', 'site1', 'site4']);
   });
 
   it('reads the list again when the window regains focus', async () => {

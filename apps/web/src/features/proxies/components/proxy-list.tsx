@@ -6,20 +6,32 @@ import { Link } from 'wouter';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useCertificateSummaries } from '../api/certificate';
 import { useProxies } from '../api/get-proxies';
+import { sortProxies, type TProxySort } from '../lib/sort';
 import { EditProxyDialog } from './edit-proxy-dialog';
 import { ProxyCard } from './proxy-card';
 import { ProxyTable } from './proxy-table';
 
 type TView = 'cards' | 'table';
 const VIEW_STORAGE_KEY = 'portico.proxyView';
+const SORT_STORAGE_KEY = 'portico.proxySort';
 
-function storedView(): TView {
+function stored<T extends string>(key: string, other: T, fallback: T): T {
   try {
-    return localStorage.getItem(VIEW_STORAGE_KEY) === 'table' ? 'table' : 'cards';
+    return localStorage.getItem(key) === other ? other : fallback;
   } catch {
-    return 'cards';
+    return fallback;
+  }
+}
+
+function remember(key: string, value: string) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // A private window may refuse storage; the choice then lasts for this page only.
   }
 }
 
@@ -27,16 +39,26 @@ function storedView(): TView {
 export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: string }) {
   const { t } = useTranslation();
   const { data, isPending, isError, refetch, isFetching } = useProxies();
-  const [view, setView] = React.useState<TView>(storedView);
+  const certificates = useCertificateSummaries().data;
+  const [view, setView] = React.useState<TView>(() =>
+    stored<TView>(VIEW_STORAGE_KEY, 'table', 'cards'),
+  );
+  const [sort, setSort] = React.useState<TProxySort>(() =>
+    stored<TProxySort>(SORT_STORAGE_KEY, 'expiry', 'created'),
+  );
   const [editing, setEditing] = React.useState<TProxyConfiguration | null>(null);
+  const shown = React.useMemo(
+    () => (data ? sortProxies(data, sort, certificates) : []),
+    [data, sort, certificates],
+  );
 
   const chooseView = (next: TView) => {
     setView(next);
-    try {
-      localStorage.setItem(VIEW_STORAGE_KEY, next);
-    } catch {
-      // A private window may refuse storage; the choice then lasts for this page only.
-    }
+    remember(VIEW_STORAGE_KEY, next);
+  };
+  const chooseSort = (next: TProxySort) => {
+    setSort(next);
+    remember(SORT_STORAGE_KEY, next);
   };
 
   return (
@@ -50,31 +72,49 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
             </span>
           ) : null}
         </h2>
-        <fieldset
-          className="inline-flex rounded-md border border-border p-0.5"
-          aria-label={t('proxies.list.view')}
-        >
-          <Button
-            size="sm"
-            variant={view === 'cards' ? 'secondary' : 'ghost'}
-            aria-pressed={view === 'cards'}
-            onClick={() => chooseView('cards')}
-            data-testid="view-cards"
+        <div className="flex flex-wrap items-center gap-2">
+          <label
+            htmlFor="proxy-sort"
+            className="flex items-center gap-2 text-sm text-muted-foreground"
           >
-            <LayoutGridIcon aria-hidden="true" />
-            {t('proxies.list.cards')}
-          </Button>
-          <Button
-            size="sm"
-            variant={view === 'table' ? 'secondary' : 'ghost'}
-            aria-pressed={view === 'table'}
-            onClick={() => chooseView('table')}
-            data-testid="view-table"
+            {t('proxies.list.sort')}
+            <NativeSelect
+              id="proxy-sort"
+              className="h-9 w-auto"
+              value={sort}
+              onChange={(event) => chooseSort(event.target.value as TProxySort)}
+              data-testid="proxy-sort"
+            >
+              <option value="created">{t('proxies.list.sortCreated')}</option>
+              <option value="expiry">{t('proxies.list.sortExpiry')}</option>
+            </NativeSelect>
+          </label>
+          <fieldset
+            className="inline-flex rounded-md border border-border p-0.5"
+            aria-label={t('proxies.list.view')}
           >
-            <TableIcon aria-hidden="true" />
-            {t('proxies.list.table')}
-          </Button>
-        </fieldset>
+            <Button
+              size="sm"
+              variant={view === 'cards' ? 'secondary' : 'ghost'}
+              aria-pressed={view === 'cards'}
+              onClick={() => chooseView('cards')}
+              data-testid="view-cards"
+            >
+              <LayoutGridIcon aria-hidden="true" />
+              {t('proxies.list.cards')}
+            </Button>
+            <Button
+              size="sm"
+              variant={view === 'table' ? 'secondary' : 'ghost'}
+              aria-pressed={view === 'table'}
+              onClick={() => chooseView('table')}
+              data-testid="view-table"
+            >
+              <TableIcon aria-hidden="true" />
+              {t('proxies.list.table')}
+            </Button>
+          </fieldset>
+        </div>
       </div>
 
       {isPending ? (
@@ -129,13 +169,17 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
       ) : view === 'table' ? (
         // min-w-0 lets the card shrink below the table's width so the table scrolls inside it.
         <Card className="min-w-0 p-1 sm:p-2">
-          <ProxyTable proxies={data} onEdit={setEditing} />
+          <ProxyTable proxies={shown} certificates={certificates} onEdit={setEditing} />
         </Card>
       ) : (
         <ul className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3" data-testid="proxy-cards">
-          {data.map((proxy) => (
+          {shown.map((proxy) => (
             <li key={proxy.id} className="flex min-w-0">
-              <ProxyCard proxy={proxy} onEdit={setEditing} />
+              <ProxyCard
+                proxy={proxy}
+                certificate={certificates?.get(proxy.id)}
+                onEdit={setEditing}
+              />
             </li>
           ))}
         </ul>

@@ -1,7 +1,9 @@
+import type { TCertificateSummary } from '@portico/shared/certificates/schemas';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Breakable } from '@/components/ui/breakable';
+import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import {
   Table,
   TableBody,
@@ -16,11 +18,25 @@ import { SslBadge, StatusBadge } from './status-badge';
 
 type TProps = {
   proxies: TProxyConfiguration[];
+  certificates?: ReadonlyMap<string, TCertificateSummary>;
   onEdit: (proxy: TProxyConfiguration) => void;
 };
 
+function CertificateCell({ summary }: { summary: TCertificateSummary | undefined }) {
+  const { t } = useTranslation();
+  if (!summary) return <span className="text-muted-foreground">{t('proxies.na')}</span>;
+  return (
+    <ExpiryBadge
+      state={summary.state}
+      daysLeft={summary.daysLeft}
+      checkFailed={summary.checkFailed}
+      notReloaded={summary.nginxNotReloaded}
+    />
+  );
+}
+
 /** Spec §2 table: domain, target server, status, SSL status, actions, Continue Deploy. */
-export function ProxyTable({ proxies, onEdit }: TProps) {
+export function ProxyTable({ proxies, certificates, onEdit }: TProps) {
   const { t } = useTranslation();
   return (
     <Table data-testid="proxy-table">
@@ -30,6 +46,7 @@ export function ProxyTable({ proxies, onEdit }: TProps) {
           <TableHead>{t('proxies.fields.targetServer')}</TableHead>
           <TableHead>{t('proxies.fields.status')}</TableHead>
           <TableHead>{t('proxies.fields.ssl')}</TableHead>
+          <TableHead>{t('proxies.fields.certificate')}</TableHead>
           <TableHead>{t('proxies.fields.actions')}</TableHead>
           <TableHead>
             <span className="sr-only">{t('proxies.actions.continue')}</span>
@@ -55,6 +72,9 @@ export function ProxyTable({ proxies, onEdit }: TProps) {
             </TableCell>
             <TableCell>
               <SslBadge configured={proxy.sslConfigured} />
+            </TableCell>
+            <TableCell>
+              <CertificateCell summary={certificates?.get(proxy.id)} />
             </TableCell>
             <TableCell>
               <ProxyActions proxy={proxy} onEdit={onEdit} showContinue={false} compact />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expiryTone, formatDateMinutes, formatDateTime, formatDay, formatRelative } from './format';
+import { formatDateMinutes, formatDateTime, formatDay, formatRelative } from './format';
 
 // Built from local parts so the expectations hold in any time zone.
 const local = new Date(2026, 0, 5, 7, 8, 9).toISOString();
@@ -33,20 +33,5 @@ describe('date formats (spec §9)', () => {
     const expiry = new Date(2026, 3, 5, 7, 8, 9).toISOString();
     expect(formatRelative(expiry, 'en', new Date(2026, 0, 5))).toBe('in 3 months');
     expect(formatRelative(expiry, 'es', new Date(2026, 0, 5))).toBe('en 3 meses');
-  });
-});
-
-describe('certificate expiry tone', () => {
-  const now = new Date(2026, 0, 5);
-  it.each([
-    [new Date(2026, 0, 4), 'expired'],
-    [new Date(2026, 0, 12), 'soon'],
-    [new Date(2026, 2, 1), 'ok'],
-  ] as const)('%s is %s', (date, tone) => {
-    expect(expiryTone(date.toISOString(), now)).toBe(tone);
-  });
-
-  it('has no tone without a date', () => {
-    expect(expiryTone(null, now)).toBeNull();
   });
 });

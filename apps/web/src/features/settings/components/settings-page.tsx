@@ -1,5 +1,6 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import {
+  BellIcon,
   KeyRoundIcon,
   type LucideIcon,
   MonitorSmartphoneIcon,
@@ -9,6 +10,7 @@ import {
 } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import { SessionsSection } from './sessions-section';
@@ -32,6 +34,7 @@ export const SETTINGS_SECTIONS: {
   { id: 'two-factor', icon: ShieldCheckIcon, Component: TwoFactorSection },
   { id: 'tokens', icon: TerminalSquareIcon, Component: TokensSection },
   { id: 'sessions', icon: MonitorSmartphoneIcon, Component: SessionsSection },
+  { id: 'notifications', icon: BellIcon, Component: NotificationsSection },
 ];
 
 /** /settings: one's own account, a menu of its sections beside (or above, on a phone) them. */

@@ -1,25 +1,61 @@
 import {
   CheckCircle2Icon,
+  CircleHelpIcon,
   CopyIcon,
   ExternalLinkIcon,
   LayoutDashboardIcon,
   PlusIcon,
+  XCircleIcon,
 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
+import { useCertificate } from '@/lib/certificate-status';
 import { StepCard } from './step-card';
 
 export function proxyUrl(domain: string): string {
   return `https://${domain}`;
 }
 
+/**
+ * "The certificate renews automatically" only when the deployment found or set up a working
+ * scheduler on the server; otherwise what is missing and what to do, as the server said it.
+ */
+function RenewalStatement({ configurationId }: { configurationId: string | undefined }) {
+  const { t } = useTranslation();
+  const { data, isPending } = useCertificate(configurationId);
+  const renewal = data?.renewal;
+  const className = 'mt-0.5 size-4 shrink-0';
+  let icon = <CircleHelpIcon className={`${className} text-warning`} aria-hidden="true" />;
+  let text = t(isPending ? 'wizard.complete.renewal.checking' : 'wizard.complete.renewal.unknown');
+  if (renewal?.working) {
+    icon = <CheckCircle2Icon className={`${className} text-success`} aria-hidden="true" />;
+    const how = `${t(`certificate.section.method.${renewal.method}`)}${renewal.where ? ` (${renewal.where})` : ''}`;
+    text = t('wizard.complete.renewal.working', { how });
+  } else if (renewal) {
+    icon = <XCircleIcon className={`${className} text-destructive`} aria-hidden="true" />;
+    text = t('wizard.complete.renewal.missing', { why: renewal.notes.join(' ') });
+  }
+  return (
+    <li
+      className="flex items-start gap-2"
+      data-testid="wizard-complete-renewal"
+      data-working={renewal ? renewal.working : undefined}
+    >
+      {icon}
+      <span className="break-words">{text}</span>
+    </li>
+  );
+}
+
 export function CompleteStep({
   domain,
+  configurationId,
   onCreateAnother,
   onDashboard,
 }: {
   domain: string;
+  configurationId?: string;
   onCreateAnother: () => void;
   onDashboard: () => void;
 }) {
@@ -33,7 +69,7 @@ export function CompleteStep({
       toast({ variant: 'destructive', title: t('wizard.complete.copyError') });
     }
   };
-  const statements = ['https', 'renewal', 'redirect', 'config'] as const;
+  const statements = ['https', 'redirect', 'config'] as const;
   return (
     <StepCard title={t('wizard.complete.title')} description={t('wizard.complete.description')}>
       <ul className="grid gap-2 text-sm" data-testid="wizard-complete-statements">
@@ -45,6 +81,7 @@ export function CompleteStep({
             </span>
           </li>
         ))}
+        <RenewalStatement configurationId={configurationId} />
       </ul>
       <div className="grid gap-2 rounded-lg border border-border bg-muted/50 p-4">
         <span className="text-sm font-medium" id="wizard-url-label">

@@ -98,6 +98,7 @@ export function ProxyWizardPage() {
           ) : (
             <CompleteStep
               domain={state.data.domain}
+              configurationId={configurationId ?? undefined}
               onCreateAnother={restart}
               onDashboard={() => navigate('/')}
             />

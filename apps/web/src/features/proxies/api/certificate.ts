@@ -1,0 +1,43 @@
+import type { TCertificateAction, TCertificateSummary } from '@portico/shared/certificates/schemas';
+import type { TDeployResponse } from '@portico/shared/proxy/api';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api';
+import { certificateUrl } from '@/lib/certificate-status';
+import { proxyQueryKey } from './get-proxy';
+
+type TSummary = TCertificateSummary & { configurationId: string };
+
+/** GET /api/certificates: the caller's certificates, for the list's badges and sorting. */
+export const certificatesQueryKey = ['/api/certificates'] as const;
+
+export function useCertificateSummaries() {
+  return useQuery({
+    queryKey: certificatesQueryKey,
+    queryFn: () => api.requestJson<TSummary[]>('GET', '/api/certificates'),
+    select: (rows) => new Map(rows.map((row) => [row.configurationId, row])),
+    refetchOnWindowFocus: 'always',
+  });
+}
+
+export function useCheckCertificate(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.requestJson<{ queued: true }>('POST', `${certificateUrl(id)}/check`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: proxyQueryKey(id) }),
+  });
+}
+
+const ACTION_PATHS: Record<TCertificateAction, string> = {
+  renew_test: 'renew-test',
+  renew: 'renew',
+};
+
+/** Test renewal or Renew now: 202 with the run, whose output streams into the log. */
+export function useCertificateAction(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (action: TCertificateAction) =>
+      api.requestJson<TDeployResponse>('POST', `${certificateUrl(id)}/${ACTION_PATHS[action]}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: proxyQueryKey(id) }),
+  });
+}

@@ -1,0 +1,120 @@
+import type { TCertificateAction, TCertificateStatus } from '@portico/shared/certificates/schemas';
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { FlaskConicalIcon, RefreshCwIcon, ScanSearchIcon } from 'lucide-react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@/components/ui/button';
+import { Spinner } from '@/components/ui/spinner';
+import { toastOutcome } from '@/lib/toast-outcome';
+import { useCertificateAction, useCheckCertificate } from '../api/certificate';
+import { ConfirmDialog } from './confirm-dialog';
+
+/** Why the actions are unavailable right now, or null when they may run. */
+function unavailable(
+  proxy: TProxyConfiguration,
+  status: TCertificateStatus | undefined,
+): 'notDeployed' | 'busy' | null {
+  if (!proxy.sslConfigured) return 'notDeployed';
+  const action = status?.lastAction?.status;
+  if (proxy.status === 'deploying' || action === 'queued' || action === 'running') return 'busy';
+  return null;
+}
+
+/**
+ * Check now (the live check, from Portico), Test renewal and Renew now (on the server, as runs
+ * whose output streams into the log below). `onRunStarted` makes the page follow the log.
+ */
+export function CertificateActions({
+  proxy,
+  status,
+  onRunStarted,
+}: {
+  proxy: TProxyConfiguration;
+  status: TCertificateStatus | undefined;
+  onRunStarted: () => void;
+}) {
+  const { t } = useTranslation();
+  const check = useCheckCertificate(proxy.id);
+  const action = useCertificateAction(proxy.id);
+  const why = unavailable(proxy, status);
+  const checking = check.isPending || !!status?.checkPending;
+
+  const run = async (kind: TCertificateAction) => {
+    const name = t(`certificate.section.actionKind.${kind}`);
+    const started = await toastOutcome(() => action.mutateAsync(kind), t, {
+      success: t('certificate.section.actionStarted', { action: name }),
+      failure: t('certificate.section.actionFailedToast', { action: name }),
+    });
+    if (started) onRunStarted();
+  };
+  const running = (kind: TCertificateAction) =>
+    (action.isPending && action.variables === kind) ||
+    (status?.lastAction?.kind === kind &&
+      (status.lastAction.status === 'queued' || status.lastAction.status === 'running'));
+
+  return (
+    <div className="grid gap-2" data-testid="certificate-actions">
+      <h3 className="text-sm font-medium">{t('certificate.section.actions')}</h3>
+      <div className="flex flex-wrap gap-2">
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={why === 'notDeployed' || checking}
+          onClick={() =>
+            void toastOutcome(() => check.mutateAsync(), t, {
+              success: t('certificate.section.checkQueued'),
+              failure: t('certificate.section.checkFailedToast'),
+            })
+          }
+          data-testid="action-check-now"
+        >
+          {checking ? <Spinner className="size-4" /> : <ScanSearchIcon aria-hidden="true" />}
+          {t('certificate.section.checkNow')}
+        </Button>
+        <Button
+          variant="outline"
+          size="sm"
+          disabled={why !== null || action.isPending}
+          onClick={() => void run('renew_test')}
+          title={t('certificate.section.testRenewalHint')}
+          data-testid="action-test-renewal"
+        >
+          {running('renew_test') ? (
+            <Spinner className="size-4" />
+          ) : (
+            <FlaskConicalIcon aria-hidden="true" />
+          )}
+          {t('certificate.section.testRenewal')}
+        </Button>
+        <ConfirmDialog
+          testId="renew-now"
+          title={t('certificate.section.renewConfirm.title')}
+          description={t('certificate.section.renewConfirm.description', {
+            domain: proxy.domain,
+          })}
+          confirm={t('certificate.section.renewConfirm.confirm')}
+          onConfirm={() => void run('renew')}
+          trigger={
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={why !== null || action.isPending}
+              data-testid="action-renew-now"
+            >
+              {running('renew') ? (
+                <Spinner className="size-4" />
+              ) : (
+                <RefreshCwIcon aria-hidden="true" />
+              )}
+              {t('certificate.section.renewNow')}
+            </Button>
+          }
+        />
+      </div>
+      <p className="text-xs text-muted-foreground" data-testid="certificate-actions-hint">
+        {why
+          ? t(`certificate.section.${why}`)
+          : `${t('certificate.section.testRenewalHint')} ${t('certificate.section.renewNowHint')}`}
+      </p>
+    </div>
+  );
+}

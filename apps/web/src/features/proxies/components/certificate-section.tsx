@@ -1,0 +1,208 @@
+import type { TCertificateStatus } from '@portico/shared/certificates/schemas';
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { TriangleAlertIcon } from 'lucide-react';
+import type * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Breakable } from '@/components/ui/breakable';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { ExpiryBadge } from '@/components/ui/expiry-badge';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useCertificate } from '@/lib/certificate-status';
+import { formatDateTime, formatRelative } from '../lib/format';
+import { CertificateActions } from './certificate-actions';
+
+function Row({
+  label,
+  children,
+  testId,
+}: {
+  label: string;
+  children: React.ReactNode;
+  testId?: string;
+}) {
+  return (
+    <>
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 [overflow-wrap:anywhere]" data-testid={testId}>
+        {children}
+      </dd>
+    </>
+  );
+}
+
+function LastCheck({ status, domain }: { status: TCertificateStatus; domain: string }) {
+  const { t, i18n } = useTranslation();
+  const { check } = status;
+  if (!check) return <>{t(status.checkPending ? 'certificate.section.checking' : 'proxies.na')}</>;
+  return (
+    <div className="grid gap-1">
+      <span>
+        {formatDateTime(check.checkedAt)} ({formatRelative(check.checkedAt, i18n.language)})
+        {status.checkPending ? ` · ${t('certificate.section.checking')}` : ''}
+      </span>
+      <span data-testid="certificate-check-result" data-ok={check.ok}>
+        {check.ok ? (
+          <Badge variant="success">{t('certificate.section.checkOk', { domain })}</Badge>
+        ) : (
+          <>
+            <Badge variant="destructive">{t('certificate.section.checkFailed')}</Badge>{' '}
+            <span className="text-destructive">{check.problem}</span>
+          </>
+        )}
+      </span>
+    </div>
+  );
+}
+
+function Renewal({ status }: { status: TCertificateStatus }) {
+  const { t } = useTranslation();
+  const { renewal } = status;
+  if (!renewal) return <>{t('certificate.section.renewalUnknown')}</>;
+  return (
+    <div className="grid gap-1" data-working={renewal.working} data-method={renewal.method}>
+      <span className="flex flex-wrap items-center gap-1.5">
+        <Badge variant={renewal.working ? 'success' : 'destructive'}>
+          {t(
+            renewal.working
+              ? 'certificate.section.renewalWorking'
+              : 'certificate.section.renewalBroken',
+          )}
+        </Badge>
+        <span>
+          {t(`certificate.section.method.${renewal.method}`)}
+          {renewal.where ? ` (${renewal.where})` : ''}
+          {renewal.setUpByPortico ? ` · ${t('certificate.section.setUpByPortico')}` : ''}
+        </span>
+      </span>
+      {renewal.notes.length > 0 ? (
+        <ul className="grid list-disc gap-0.5 pl-5 text-muted-foreground">
+          {renewal.notes.map((note) => (
+            <li key={note}>{note}</li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * The certificate as Portico sees it served (the watch, every 6 hours and on demand), what
+ * certbot holds on the server, how the server renews it, and the actions (issue 15).
+ */
+export function CertificateSection({
+  proxy,
+  onRunStarted,
+}: {
+  proxy: TProxyConfiguration;
+  onRunStarted: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const query = useCertificate(proxy.id);
+  const status = query.data;
+  const served = status?.served;
+  return (
+    <Card data-testid="certificate-section">
+      <CardHeader>
+        <CardTitle>{t('certificate.section.title')}</CardTitle>
+        <CardDescription>
+          {t('certificate.section.description', { domain: proxy.domain })}
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {query.isPending ? (
+          <Skeleton className="h-24 w-full" />
+        ) : status ? (
+          <>
+            {status.state ? (
+              <div className="flex flex-wrap items-center gap-2">
+                <ExpiryBadge
+                  state={status.state}
+                  daysLeft={status.daysLeft}
+                  checkFailed={status.check ? !status.check.ok : false}
+                  notReloaded={status.nginxNotReloaded}
+                />
+              </div>
+            ) : (
+              <p className="text-sm text-muted-foreground" data-testid="certificate-none">
+                {t('certificate.section.none')}
+              </p>
+            )}
+            {status.nginxNotReloaded && status.onServer ? (
+              <Alert variant="warning" data-testid="certificate-not-reloaded">
+                <TriangleAlertIcon aria-hidden="true" />
+                <AlertTitle>{t('certificate.section.notReloadedTitle')}</AlertTitle>
+                <AlertDescription>
+                  {t('certificate.section.notReloaded', {
+                    date: formatDateTime(status.onServer.notBefore),
+                  })}
+                </AlertDescription>
+              </Alert>
+            ) : null}
+            <dl className="grid gap-x-4 gap-y-2.5 text-sm sm:grid-cols-[11rem_1fr]">
+              {served ? (
+                <>
+                  <Row label={t('certificate.section.issuer')} testId="certificate-issuer">
+                    {served.issuer}
+                  </Row>
+                  <Row label={t('certificate.section.names')} testId="certificate-names">
+                    {served.names.map((name, i) => (
+                      <span key={name}>
+                        {i > 0 ? ', ' : ''}
+                        <Breakable text={name} />
+                      </span>
+                    ))}
+                  </Row>
+                  <Row label={t('certificate.section.validFrom')}>
+                    {formatDateTime(served.notBefore)}
+                  </Row>
+                  <Row label={t('certificate.section.expires')} testId="certificate-expires">
+                    {formatDateTime(served.notAfter)} (
+                    {formatRelative(served.notAfter, i18n.language)})
+                  </Row>
+                  <Row
+                    label={t('certificate.section.fingerprint')}
+                    testId="certificate-fingerprint"
+                  >
+                    <code className="font-mono text-xs break-all">{served.fingerprint}</code>
+                  </Row>
+                </>
+              ) : null}
+              <Row label={t('certificate.section.lastCheck')} testId="certificate-last-check">
+                <LastCheck status={status} domain={proxy.domain} />
+              </Row>
+              {status.check ? (
+                <Row label={t('certificate.section.httpRedirect')} testId="certificate-redirect">
+                  {status.check.httpRedirects
+                    ? t('certificate.section.redirects')
+                    : (status.check.httpProblem ?? t('certificate.section.noRedirect'))}
+                </Row>
+              ) : null}
+              {status.onServer ? (
+                <Row label={t('certificate.section.onServer')} testId="certificate-on-server">
+                  {t('certificate.section.onServerValue', {
+                    date: formatDateTime(status.onServer.notAfter),
+                    read: formatRelative(status.onServer.readAt, i18n.language),
+                  })}
+                </Row>
+              ) : null}
+              <Row label={t('certificate.section.renewal')} testId="certificate-renewal">
+                <Renewal status={status} />
+              </Row>
+              {status.lastAction ? (
+                <Row label={t('certificate.section.lastAction')} testId="certificate-last-action">
+                  {t(`certificate.section.actionKind.${status.lastAction.kind}`)}:{' '}
+                  {t(`certificate.section.actionStatus.${status.lastAction.status}`)} (
+                  {formatRelative(status.lastAction.at, i18n.language)}).{' '}
+                  {t('certificate.section.actionLog')}
+                </Row>
+              ) : null}
+            </dl>
+          </>
+        ) : null}
+        <CertificateActions proxy={proxy} status={status} onRunStarted={onRunStarted} />
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,198 @@
+import { zodResolver } from '@hookform/resolvers/zod';
+import {
+  type TNotificationSettings,
+  type TNotificationSettingsForm,
+  type TNotificationTestResult,
+  ZNotificationSettingsForm,
+} from '@portico/shared/notifications/schemas';
+import { SendIcon, Trash2Icon } from 'lucide-react';
+import * as React from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Field } from '@/components/ui/field';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Spinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { errorDescription, fieldErrorText } from '@/lib/form-errors';
+import {
+  useNotificationSettings,
+  useSaveNotifications,
+  useSendTestNotification,
+} from '../api/notifications';
+import { useFormSubmit } from '../lib/use-form-submit';
+import { SubmitButton } from './submit-button';
+
+function TestResults({ result }: { result: TNotificationTestResult }) {
+  const { t } = useTranslation();
+  const line = (key: 'resultEmail' | 'resultWebhook', r: TNotificationTestResult['email']) =>
+    r ? (
+      <li data-delivered={r.delivered}>
+        {t(`settings.notifications.${key}`, {
+          result: r.delivered ? t('settings.notifications.delivered') : r.error,
+        })}
+      </li>
+    ) : null;
+  if (!result.email && !result.webhook) {
+    return <p className="text-sm">{t('settings.notifications.testNothing')}</p>;
+  }
+  return (
+    <ul className="grid gap-1 text-sm" data-testid="notifications-test-result">
+      {line('resultEmail', result.email)}
+      {line('resultWebhook', result.webhook)}
+    </ul>
+  );
+}
+
+function NotificationsForm({ settings }: { settings: TNotificationSettings }) {
+  const { t } = useTranslation();
+  const save = useSaveNotifications();
+  const test = useSendTestNotification();
+  const [result, setResult] = React.useState<TNotificationTestResult | null>(null);
+  const form = useForm<TNotificationSettingsForm>({
+    resolver: zodResolver(ZNotificationSettingsForm),
+    defaultValues: { emailEnabled: settings.emailEnabled, webhookUrl: '' },
+  });
+  // An empty field keeps the stored webhook (it is never sent back to be shown).
+  const onSubmit = useFormSubmit({
+    form,
+    send: ({ emailEnabled, webhookUrl }) =>
+      save.mutateAsync(webhookUrl ? { emailEnabled, webhookUrl } : { emailEnabled }),
+    fields: ['webhookUrl'],
+    fieldByCode: {
+      webhook_private: 'webhookUrl',
+      webhook_forbidden: 'webhookUrl',
+      webhook_unresolved: 'webhookUrl',
+    },
+    done: () => t('settings.notifications.saved'),
+    failed: t('settings.notifications.failed'),
+    onDone: (saved) => form.reset({ emailEnabled: saved.emailEnabled, webhookUrl: '' }),
+  });
+  const remove = async () => {
+    try {
+      await save.mutateAsync({ emailEnabled: form.getValues('emailEnabled'), webhookUrl: null });
+      toast({ title: t('settings.notifications.saved') });
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: t('settings.notifications.failed'),
+        description: errorDescription(error, t, t('settings.notifications.failed')),
+      });
+    }
+  };
+  const sendTest = async () => {
+    setResult(null);
+    try {
+      const answer = await test.mutateAsync();
+      setResult(answer);
+      toast({ title: t('settings.notifications.testSent') });
+    } catch (error) {
+      toast({
+        variant: 'destructive',
+        title: t('settings.notifications.testFailed'),
+        description: errorDescription(error, t, t('settings.notifications.testFailed')),
+      });
+    }
+  };
+  const { errors } = form.formState;
+  return (
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="grid gap-5"
+      aria-label={t('settings.notifications.title')}
+    >
+      <div className="grid gap-2">
+        <div className="flex items-center gap-2">
+          <Controller
+            control={form.control}
+            name="emailEnabled"
+            render={({ field }) => (
+              <Checkbox
+                id="notifications-email"
+                checked={field.value}
+                disabled={!settings.smtpConfigured}
+                onCheckedChange={(value) => field.onChange(value === true)}
+                onBlur={field.onBlur}
+                aria-describedby="notifications-email-hint"
+              />
+            )}
+          />
+          <Label htmlFor="notifications-email">{t('settings.notifications.emailLabel')}</Label>
+        </div>
+        <p id="notifications-email-hint" className="text-xs text-muted-foreground">
+          {settings.smtpConfigured
+            ? t('settings.notifications.emailHint', { email: settings.email })
+            : t('settings.notifications.emailUnavailable')}
+        </p>
+      </div>
+      {settings.webhook ? (
+        <Alert variant="info" data-testid="notifications-webhook-stored">
+          <AlertDescription className="grid gap-2">
+            <span className="[overflow-wrap:anywhere]">
+              {t('settings.notifications.webhookStored', settings.webhook)}
+            </span>
+            <span>{t('settings.notifications.webhookReplace')}</span>
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              className="justify-self-start"
+              onClick={() => void remove()}
+              disabled={save.isPending}
+              data-testid="notifications-webhook-remove"
+            >
+              <Trash2Icon aria-hidden="true" />
+              {t('settings.notifications.removeWebhook')}
+            </Button>
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      <Field
+        id="notifications-webhook"
+        label={t('settings.notifications.webhookLabel')}
+        hint={t('settings.notifications.webhookHint')}
+        error={fieldErrorText(errors.webhookUrl, t)}
+      >
+        {(aria) => (
+          <Input
+            {...aria}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="https://hooks.slack.com/services/…"
+            {...form.register('webhookUrl')}
+          />
+        )}
+      </Field>
+      <div className="flex flex-wrap gap-2">
+        <SubmitButton pending={save.isPending} data-testid="notifications-save">
+          {t('settings.notifications.save')}
+        </SubmitButton>
+        <Button
+          type="button"
+          variant="outline"
+          onClick={() => void sendTest()}
+          disabled={test.isPending}
+          data-testid="notifications-test"
+        >
+          {test.isPending ? <Spinner className="size-4" /> : <SendIcon aria-hidden="true" />}
+          {t('settings.notifications.test')}
+        </Button>
+      </div>
+      {result ? <TestResults result={result} /> : null}
+    </form>
+  );
+}
+
+/** Settings → Notifications: where certificate alerts go, and a test message. */
+export function NotificationsSection() {
+  const query = useNotificationSettings();
+  if (!query.data) return <Skeleton className="h-40 w-full" />;
+  return <NotificationsForm settings={query.data} />;
+}
