@@ -1,29 +1,18 @@
 // A run for a Spanish user on a lab server: our sentences are Spanish, tool output is verbatim.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { captureLog, deployInput, engineContext } from './lab-helpers';
+import { describe, expect, it } from 'vitest';
+import { captureLog, deployInput, engineContext, oneServerLab } from './lab-helpers';
 import { runDeployment } from './run-deployment';
 
-let lab: TLab;
-let s1: TLabServer;
-
-beforeAll(async () => {
-  lab = await startLab({ servers: 1 });
-  [s1] = lab.status.servers as [TLabServer];
-});
-
-afterAll(async () => {
-  await lab?.stop();
-});
+const t = oneServerLab();
 
 describe('a deployment requested in Spanish', () => {
   it('logs our steps in Spanish and the script output as it was printed', async () => {
     const log = captureLog();
-    const ctx = engineContext(lab.status, log);
-    const domain = s1.domains[0]!;
+    const ctx = engineContext(t.lab.status, log);
+    const domain = t.s1.domains[0]!;
     const script = 'echo "migrating $PORTICO_DOMAIN"\necho "database is locked" >&2\nexit 3\n';
     const outcome = await runDeployment(
-      deployInput(lab.status, s1, 'root', domain, { customScript: script }),
+      deployInput(t.lab.status, t.s1, 'root', domain, { customScript: script }),
       { ...ctx, settings: { ...ctx.settings, language: 'es' } },
     );
     expect(outcome.status).toBe('failed');

@@ -4,8 +4,14 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
-import type { TLab, TLabServer, TLabStatus } from '../../../../../testbed/src/lab';
+import {
+  startLab,
+  type TLab,
+  type TLabServer,
+  type TLabStatus,
+} from '../../../../../testbed/src/lab';
 import type { TDeployInput, TEngineContext } from './types';
 
 export interface TCapturedLog {
@@ -16,6 +22,25 @@ export interface TCapturedLog {
 export function captureLog(): TCapturedLog {
   const lines: { level: string; message: string }[] = [];
   return { lines, text: () => lines.map((l) => `${l.level}: ${l.message}`).join('\n') };
+}
+
+/** A lab of one server for a test file: started before its tests, stopped after them. */
+export function oneServerLab(): { readonly lab: TLab; readonly s1: TLabServer } {
+  let lab: TLab | undefined;
+  beforeAll(async () => {
+    lab = await startLab({ servers: 1 });
+  });
+  afterAll(async () => {
+    await lab?.stop();
+  });
+  return {
+    get lab() {
+      return lab!;
+    },
+    get s1() {
+      return lab!.status.servers[0]!;
+    },
+  };
 }
 
 export function engineContext(status: TLabStatus, log: TCapturedLog): TEngineContext {

@@ -9,6 +9,7 @@ import { EngineLog } from './logger';
 import { msg, quantity } from './messages';
 import { ensurePackages } from './packages';
 import { preflight } from './preflight';
+import { renewalHealthStep } from './renewal-health';
 import { onServer } from './server-address';
 import { SiteRecord } from './site-record';
 import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
@@ -86,6 +87,10 @@ async function deploy(
     checkCancelled(ctx.signal, step);
     await site.around({ certificate: true }, () => certificateStep(c, domain, input.email));
 
+    step = 'renewal';
+    checkCancelled(ctx.signal, step);
+    const renewal = await renewalHealthStep(c);
+
     step = 'https-site';
     checkCancelled(ctx.signal, step);
     await site.around(siteFiles, () => finalSiteStep(c, domain, target, plan));
@@ -111,6 +116,7 @@ async function deploy(
       nginxConfigPath: plan.paths.file,
       sslConfigured: true,
       certificateExpiresAt: verified.expiresAt,
+      renewal,
       warnings: verified.warnings,
     };
   } catch (error) {

@@ -2,7 +2,11 @@
 // delete service). The engine knows nothing of the database, queues or sockets: it receives
 // validated values and secrets in clear, reports through `log`, and returns an outcome.
 import type { TLanguage } from '@portico/shared/api-error';
-import type { TCertificateAction, TCertificateFacts } from '@portico/shared/certificates/schemas';
+import type {
+  TCertificateAction,
+  TCertificateFacts,
+  TRenewalHealth,
+} from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 
@@ -108,6 +112,8 @@ export type TDeployOutcome =
       nginxConfigPath: string;
       sslConfigured: true;
       certificateExpiresAt: Date;
+      /** How the server renews the certificate, as found (or set up) after issuing it. */
+      renewal: TRenewalHealth;
       /** Non-fatal findings, e.g. the upstream answered 502. */
       warnings: TText[];
     }

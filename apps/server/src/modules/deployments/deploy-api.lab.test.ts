@@ -129,6 +129,20 @@ describe('a deployment through the API (in-process app on PGlite)', () => {
     const page = await httpsGet(lab.status, s1.address, input.domain, '/');
     expect(page.status).toBe(200);
 
+    // The lab server has neither systemd nor cron: the certificate section says nothing renews
+    // it, in the reader's language, as the deployment found it.
+    const certificate = await client.request({
+      method: 'GET',
+      url: `/api/proxy-configurations/${id}/certificate`,
+      headers: { 'accept-language': 'es' },
+    });
+    expect(certificate.json().renewal).toMatchObject({
+      method: 'none',
+      working: false,
+      setUpByPortico: false,
+    });
+    expect(certificate.json().renewal.notes[0]).toMatch(/^Nada en este servidor renueva/);
+
     const deleted = await client.write(
       'DELETE',
       `/api/proxy-configurations/${id}?removeFromServer=true`,

@@ -70,6 +70,9 @@ async function finish(
     });
     await deps.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
     if (updated) publishStatus(deps, updated, deploymentId);
+    await deps.certificates
+      .recordRenewal(config.id, outcome.renewal)
+      .catch((error) => deps.log.warn({ err: error }, 'renewal health not recorded'));
     // The certificate watch looks at the site as deployed (served certificate, redirect).
     await deps.certificates
       .queueCheck(config.id)

@@ -1,5 +1,5 @@
 import type { TLanguage } from '@portico/shared/api-error';
-import type { TCertificateFacts } from '@portico/shared/certificates/schemas';
+import type { TCertificateFacts, TRenewalHealth } from '@portico/shared/certificates/schemas';
 import { renderStored, renderText, type TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type {
@@ -38,6 +38,8 @@ export interface TEngine {
 export interface TCertificateHooks {
   /** certbot's certificate as a run read it on the server. */
   recordOnServer(configurationId: string, facts: TCertificateFacts): Promise<void>;
+  /** How the server renews, as a deployment found or set it up. */
+  recordRenewal(configurationId: string, renewal: TRenewalHealth): Promise<void>;
   /** One live check now, recorded and alerted like the watch's own. */
   checkNow(configurationId: string): Promise<TCertificateStatusRow | undefined>;
   /** A live check soon (after a deployment), through the on-demand queue. */

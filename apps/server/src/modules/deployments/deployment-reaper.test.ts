@@ -37,6 +37,7 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
         checkNow: async () => undefined,
         queueCheck: async () => {},
         renewalFailed: async () => {},
+        recordRenewal: async () => {},
       },
       settings: () => ({ acmeDirectoryUrl: 'https://acme.invalid/directory' }),
       log: { info: () => {}, warn: () => {} },

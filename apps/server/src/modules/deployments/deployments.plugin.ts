@@ -108,6 +108,7 @@ async function proxiesAndDeploymentsPlugin(
     certificates: {
       recordOnServer: (id, facts) =>
         certificatesRepository.recordOnServer(id, facts, options.now()),
+      recordRenewal: (id, renewal) => certificatesRepository.recordRenewal(id, renewal),
       async checkNow(id) {
         const [watched] = await certificatesRepository.watched(id);
         return watched ? watchOne(watch, watched) : undefined;
