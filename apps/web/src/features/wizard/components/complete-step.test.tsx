@@ -1,0 +1,91 @@
+import type { TCertificateStatus } from '@portico/shared/certificates/schemas';
+import { screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { CompleteStep } from './complete-step';
+
+const ID = '00000000-0000-4000-8000-000000000001';
+
+function status(renewal: TCertificateStatus['renewal']): TCertificateStatus {
+  return {
+    configurationId: ID,
+    domain: 'site.example.com',
+    state: null,
+    daysLeft: null,
+    served: null,
+    check: null,
+    checkPending: true,
+    onServer: null,
+    nginxNotReloaded: false,
+    renewal,
+    lastAction: null,
+  };
+}
+
+const base = { method: 'cron' as const, setUpByPortico: false, checkedAt: '2026-11-24T08:00:00Z' };
+
+function serve(body: TCertificateStatus) {
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+    if (String(url) !== `/api/proxy-configurations/${ID}/certificate`) {
+      throw new Error(`unexpected ${url}`);
+    }
+    return Response.json(body);
+  });
+}
+
+function renderStep(lang: 'en' | 'es') {
+  return renderWithProviders(
+    <CompleteStep
+      domain="site.example.com"
+      configurationId={ID}
+      onCreateAnother={() => {}}
+      onDashboard={() => {}}
+    />,
+    { lang },
+  );
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the wizard says the certificate renews automatically only when it does', () => {
+  it('says so, and how, when the deployment found a working scheduler', async () => {
+    serve(
+      status({
+        ...base,
+        where: '/etc/cron.d/certbot',
+        working: true,
+        notes: ['cron runs certbot renew from /etc/cron.d/certbot.'],
+      }),
+    );
+    await renderStep('en');
+    const line = screen.getByTestId('wizard-complete-renewal');
+    await waitFor(() => expect(line.getAttribute('data-working')).toBe('true'));
+    expect(line.textContent).toBe(
+      'The certificate renews automatically: cron (/etc/cron.d/certbot)',
+    );
+  });
+
+  it('says it does not, with what is missing and what to do, when nothing renews it', async () => {
+    const notes = ['Nada en este servidor renueva los certificados.', 'Instale cron.'];
+    serve(status({ ...base, method: 'none', where: null, working: false, notes }));
+    await renderStep('es');
+    const line = screen.getByTestId('wizard-complete-renewal');
+    await waitFor(() => expect(line.getAttribute('data-working')).toBe('false'));
+    expect(line.textContent).toBe(
+      `El certificado NO se renueva automáticamente: ${notes.join(' ')}`,
+    );
+    expect(screen.getByTestId('wizard-complete-statements').textContent).not.toContain(
+      'El certificado se renueva automáticamente',
+    );
+  });
+
+  it('makes no claim before the server has been asked', async () => {
+    serve(status(null));
+    await renderStep('en');
+    const line = screen.getByTestId('wizard-complete-renewal');
+    await waitFor(() => expect(line.textContent).toMatch(/could not find out/));
+    expect(line.hasAttribute('data-working')).toBe(false);
+  });
+});
