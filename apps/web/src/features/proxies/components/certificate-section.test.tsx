@@ -1,0 +1,127 @@
+import type { TCertificateStatus } from '@portico/shared/certificates/schemas';
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { CertificateSection } from './certificate-section';
+
+const ID = '00000000-0000-4000-8000-000000000009';
+const URL_BASE = `/api/proxy-configurations/${ID}/certificate`;
+
+const proxy = {
+  id: ID,
+  domain: 'app.example.com',
+  status: 'completed',
+  sslConfigured: true,
+} as TProxyConfiguration;
+
+function status(change: Partial<TCertificateStatus> = {}): TCertificateStatus {
+  return {
+    configurationId: ID,
+    domain: 'app.example.com',
+    state: 'danger',
+    daysLeft: 5,
+    served: {
+      fingerprint: 'AB:CD',
+      notBefore: '2026-09-01T00:00:00.000Z',
+      notAfter: '2026-11-29T00:00:00.000Z',
+      issuer: 'Pebble Intermediate CA',
+      names: ['app.example.com'],
+    },
+    check: {
+      checkedAt: '2026-11-24T06:00:00.000Z',
+      ok: false,
+      problem: 'Nothing answered HTTPS at 203.0.113.10:443.',
+      httpRedirects: true,
+      httpProblem: null,
+    },
+    checkPending: false,
+    onServer: {
+      fingerprint: 'EF:01',
+      notBefore: '2026-11-20T00:00:00.000Z',
+      notAfter: '2027-02-18T00:00:00.000Z',
+      readAt: '2026-11-20T00:05:00.000Z',
+    },
+    nginxNotReloaded: true,
+    renewal: {
+      method: 'none',
+      where: null,
+      working: false,
+      setUpByPortico: false,
+      notes: ['Nothing on this server renews certificates.', 'Install cron and deploy again.'],
+      checkedAt: '2026-11-20T00:05:00.000Z',
+    },
+    lastAction: null,
+    ...change,
+  };
+}
+
+function serve(body: TCertificateStatus) {
+  const writes: string[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const url = String(input);
+    if (url === '/api/csrf-token') return Response.json({ token: 't' });
+    if (url === URL_BASE && (init?.method ?? 'GET') === 'GET') return Response.json(body);
+    if (init?.method === 'POST') {
+      writes.push(url);
+      return Response.json({ deploymentId: 'd1', status: 'queued' }, { status: 202 });
+    }
+    throw new Error(`unexpected ${url}`);
+  });
+  return writes;
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the certificate section of the details page', () => {
+  it('shows the served certificate, the failed check, nginx not reloaded and no renewal', async () => {
+    serve(status());
+    await renderWithProviders(<CertificateSection proxy={proxy} onRunStarted={() => {}} />, {
+      lang: 'en',
+    });
+    const badge = await screen.findByTestId('certificate-badge');
+    expect(badge.getAttribute('data-state')).toBe('danger');
+    expect(badge.textContent).toContain('Expires in 5 days');
+    expect(screen.getByTestId('certificate-issuer').textContent).toBe('Pebble Intermediate CA');
+    expect(screen.getByTestId('certificate-names').textContent).toBe('app.example.com');
+    expect(screen.getByTestId('certificate-fingerprint').textContent).toBe('AB:CD');
+    const result = screen.getByTestId('certificate-check-result');
+    expect(result.getAttribute('data-ok')).toBe('false');
+    expect(result.textContent).toContain('Nothing answered HTTPS at 203.0.113.10:443.');
+    expect(screen.getByTestId('certificate-not-reloaded').textContent).toContain(
+      'nginx still serves the old certificate',
+    );
+    const renewal = screen.getByTestId('certificate-renewal');
+    expect(renewal.textContent).toContain('Does not renew automatically');
+    expect(renewal.textContent).toContain('Install cron and deploy again.');
+  });
+
+  it('Renew now asks first, then starts the run and follows it', async () => {
+    const writes = serve(status());
+    const started = vi.fn();
+    await renderWithProviders(<CertificateSection proxy={proxy} onRunStarted={started} />, {
+      lang: 'es',
+    });
+    fireEvent.click(await screen.findByTestId('action-renew-now'));
+    expect(writes).toEqual([]);
+    fireEvent.click(await screen.findByTestId('renew-now-confirm'));
+    await waitFor(() => expect(writes).toEqual([`${URL_BASE}/renew`]));
+    await waitFor(() => expect(started).toHaveBeenCalledTimes(1));
+  });
+
+  it('offers no action while one runs, and says why', async () => {
+    const run = { kind: 'renew_test' as const, deploymentId: 'd1', at: '2026-11-24T08:00:00Z' };
+    serve(status({ lastAction: { ...run, status: 'running', finishedAt: null } }));
+    await renderWithProviders(<CertificateSection proxy={proxy} onRunStarted={() => {}} />, {
+      lang: 'en',
+    });
+    await screen.findByTestId('certificate-badge');
+    expect(screen.getByTestId('action-test-renewal').hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('action-renew-now').hasAttribute('disabled')).toBe(true);
+    expect(screen.getByTestId('certificate-actions-hint').textContent).toBe(
+      'A deployment or a certificate action of this proxy is running.',
+    );
+  });
+});
