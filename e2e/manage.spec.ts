@@ -157,6 +157,33 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expect(page.getByTestId('log-line').last()).toHaveAttribute('data-level', 'success');
     await expect(page.getByTestId('ssl-card')).toContainText(text('es', 'proxies.ssl.enabled'));
     await expect(page.getByTestId('basic-info')).not.toContainText(labApp.rootPassword('s3'));
+    // The watch's check after the deployment, and what the deployment found on the lab server
+    // (no systemd, no cron): nothing renews the certificate, and the section says so.
+    await expect
+      .poll(
+        async () => {
+          const status = await api(
+            page.request,
+            'GET',
+            `/api/proxy-configurations/${ids.main}/certificate`,
+          );
+          return status.json?.check?.ok ?? null;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+    await page.reload();
+    const section = page.getByTestId('certificate-section');
+    await expect(section.getByTestId('certificate-badge')).toHaveAttribute('data-state', 'fine');
+    await expect(section.getByTestId('certificate-names')).toHaveText(mainDomain(labApp));
+    await expect(section.getByTestId('certificate-check-result')).toHaveAttribute(
+      'data-ok',
+      'true',
+    );
+    await expect(section.getByTestId('certificate-renewal')).toContainText(
+      text('es', 'certificate.section.renewalBroken'),
+    );
+    await expect(section.locator('[data-method="none"]')).toHaveAttribute('data-working', 'false');
     await capture(page, AREA, 'details');
   });
 

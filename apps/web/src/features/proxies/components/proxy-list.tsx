@@ -72,15 +72,16 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
             </span>
           ) : null}
         </h2>
-        <div className="flex flex-wrap items-center gap-2">
+        <div className="flex w-full min-w-0 flex-wrap items-center gap-2 sm:w-auto">
+          {/* Full width on a phone: the select's longest option must not widen the page. */}
           <label
             htmlFor="proxy-sort"
-            className="flex items-center gap-2 text-sm text-muted-foreground"
+            className="flex w-full min-w-0 items-center gap-2 text-sm text-muted-foreground sm:w-auto"
           >
             {t('proxies.list.sort')}
             <NativeSelect
               id="proxy-sort"
-              className="h-9 w-auto"
+              className="h-9 min-w-0 flex-1 sm:w-auto sm:flex-none"
               value={sort}
               onChange={(event) => chooseSort(event.target.value as TProxySort)}
               data-testid="proxy-sort"
