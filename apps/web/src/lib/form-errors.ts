@@ -34,8 +34,15 @@ export function applyServerIssues<T extends FieldValues>(
   return placed;
 }
 
-/** A toast description for a failed call: the server's message, else a network or generic text. */
-export function errorDescription(error: unknown, t: TFunction, fallback: string): string {
+/**
+ * Why a call failed, in words: the server's message (already in the user's language) when it
+ * sent one, the network text when no answer came, else `fallback` (the generic text).
+ */
+export function errorDescription(
+  error: unknown,
+  t: TFunction,
+  fallback: string = t('errors.general'),
+): string {
   if (error instanceof ApiError) return error.body?.message ?? fallback;
   if (error instanceof TypeError) return t('errors.network');
   return fallback;

@@ -111,6 +111,7 @@ export function ToastDescription({
 }: React.ComponentProps<typeof ToastPrimitive.Description>) {
   return (
     <ToastPrimitive.Description
+      data-slot="toast-description"
       className={cn('text-sm opacity-90 break-words', className)}
       {...props}
     />

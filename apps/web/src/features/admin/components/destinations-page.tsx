@@ -69,7 +69,7 @@ export function DestinationsPage() {
       setConfirm(null);
     } catch (err) {
       // Shown inside the dialog, beside the action that failed (e.g. a destination still in use).
-      setError(errorDescription(err, t, t('admin.destinations.saveFailedDefault')));
+      setError(errorDescription(err, t));
     }
   };
 

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
-import { errorDescription } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { userQueryKey } from './get-user';
 
 export function logout() {
@@ -28,12 +28,6 @@ export function useLogout() {
       navigate('/');
       await queryClient.invalidateQueries({ queryKey: userQueryKey });
     },
-    onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: t('header.logoutFailed'),
-        description: errorDescription(error, t, t('header.logoutFailedDefault')),
-      });
-    },
+    onError: (error) => toastFailure(error, t, t('header.logoutFailed')),
   });
 }

@@ -19,6 +19,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { offersPorticoOnly } from '../api/delete-proxy';
 
 export type TDeleteChoice = { removeFromServer: boolean; removeCertificate: boolean };
@@ -86,11 +87,7 @@ export function DeleteProxyDialog({
       if (remove && offersPorticoOnly(error)) {
         setUnreachable(errorDescription(error, t, t('proxies.delete.unreachableDefault')));
       } else {
-        toast({
-          variant: 'destructive',
-          title: t('proxies.details.deleteError'),
-          description: errorDescription(error, t, t('errors.general')),
-        });
+        toastFailure(error, t, t('proxies.details.deleteError'));
       }
     } finally {
       setPending(false);

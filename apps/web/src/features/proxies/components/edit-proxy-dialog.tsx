@@ -19,7 +19,8 @@ import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
-import { applyServerIssues, errorDescription, fieldErrorText } from '@/lib/form-errors';
+import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { type TEditMode, useUpdateProxy } from '../api/update-proxy';
 
 type TEditForm = z.input<typeof ZEditProxyInput>;
@@ -94,11 +95,7 @@ export function EditProxyDialog({
       onOpenChange(false);
     } catch (error) {
       applyServerIssues(error, form.setError, FIELDS, FIELD_BY_CODE);
-      toast({
-        variant: 'destructive',
-        title: t('proxies.edit.failed'),
-        description: errorDescription(error, t, t('proxies.edit.failedDefault')),
-      });
+      toastFailure(error, t, t('proxies.edit.failed'));
     }
   });
 

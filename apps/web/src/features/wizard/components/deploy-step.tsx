@@ -1,3 +1,4 @@
+import type { TText } from '@portico/shared/i18n/text';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlertIcon, DownloadIcon, EyeIcon, RocketIcon } from 'lucide-react';
@@ -8,6 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
+import { errorDescription } from '@/lib/form-errors';
 import { formatLogDownload, useLogText } from '@/lib/log-text';
 import { useStartDeployment } from '../api/deploy';
 import { configurationQueryKey, useConfiguration } from '../api/get-configuration';
@@ -29,9 +31,15 @@ const STATUS_MESSAGES = {
   failed: { key: 'wizard.deploy.failedText' },
 };
 
-function requestErrorText(error: unknown): string {
-  if (error instanceof ApiError) return error.body?.message ?? error.message;
-  return error instanceof Error ? error.message : '';
+/**
+ * Why the start was refused, kept as a text so the line follows the screen's language: the
+ * server's sentence (already in the user's language) when it sent one, else the network or
+ * generic text.
+ */
+function requestErrorText(error: unknown): TText {
+  if (error instanceof ApiError && error.body?.message) return error.body.message;
+  if (error instanceof TypeError) return { key: 'errors.network' };
+  return { key: 'wizard.deploy.unknownError' };
 }
 
 export function DeployStep({
@@ -123,11 +131,11 @@ export function DeployStep({
       dispatch({ type: 'deployAccepted', deploymentId: res.deploymentId });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
-        // One is already running (decisions.md): follow it instead of failing.
-        toast({ title: t('wizard.deploy.alreadyRunning'), description: requestErrorText(error) });
+        // One is already running (decisions.md): follow it instead of failing. The server's
+        // sentence says so; the catalog's is the fallback, never both.
+        toast({ title: errorDescription(error, t, t('wizard.deploy.alreadyRunning')) });
       } else {
-        const said = requestErrorText(error);
-        const message = said || { key: 'wizard.deploy.unknownError' };
+        const message = requestErrorText(error);
         dispatch({
           type: 'deployRequestFailed',
           message: { key: 'wizard.deploy.requestError', params: { message } },

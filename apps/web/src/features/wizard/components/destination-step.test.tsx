@@ -1,7 +1,8 @@
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { QueryClient } from '@tanstack/react-query';
 import { act, fireEvent, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
 import { renderWithProviders } from '@/test/render';
 import { destinationServersQueryKey } from '../api/get-destination-servers';
 import { emptyData } from '../state/wizard-reducer';
@@ -38,12 +39,15 @@ async function renderStep(lang: 'en' | 'es', list: TDestinationServer[], targetS
   });
   queryClient.setQueryData(destinationServersQueryKey, list);
   return renderWithProviders(
-    <DestinationStep
-      data={{ ...emptyData, targetServer }}
-      dispatch={vi.fn()}
-      customScriptName={null}
-      onSaved={vi.fn()}
-    />,
+    <>
+      <DestinationStep
+        data={{ ...emptyData, targetServer }}
+        dispatch={vi.fn()}
+        customScriptName={null}
+        onSaved={vi.fn()}
+      />
+      <Toaster />
+    </>,
     { lang, queryClient },
   );
 }
@@ -101,5 +105,33 @@ describe.each([
     expect((document.getElementById('wizard-manual-endpoint') as HTMLInputElement).value).toBe(
       'backend:9000',
     );
+  });
+});
+
+describe('saving the configuration', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it.each([
+    ['en', 'The configuration could not be saved', 'That domain is already configured in Portico.'],
+    ['es', 'No se pudo guardar la configuración', 'Ese dominio ya está configurado en Portico.'],
+  ] as const)("a refusal toasts the server's reason (%s)", async (lang, title, reason) => {
+    // What the server answers a save of a domain that another configuration took meanwhile.
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      if (String(input) === '/api/csrf-token') return Response.json({ token: 't' });
+      return Response.json(
+        { statusCode: 409, code: 'domain_taken', message: reason },
+        { status: 409 },
+      );
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    await renderStep(lang, servers, 'http://10.0.0.5:8080');
+    await act(async () => {
+      fireEvent.click(next());
+    });
+    const toast = (await screen.findByText(title)).closest('[data-slot="toast"]');
+    expect(toast?.querySelector('[data-slot="toast-description"]')?.textContent).toBe(reason);
+    expect(fetchMock).toHaveBeenCalledWith('/api/proxy-configurations', expect.anything());
   });
 });

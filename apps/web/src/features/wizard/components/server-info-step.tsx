@@ -10,6 +10,7 @@ import { CodeInput, Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { fieldErrorText } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { useCheckDuplicate } from '../api/check-duplicate';
 import { autoFillEmail } from '../state/email';
 import {
@@ -110,13 +111,9 @@ export function ServerInfoStep({
         setRedirecting(true);
         return;
       }
-    } catch {
+    } catch (error) {
       // Spec §4: a failed check lets the wizard go on.
-      toast({
-        variant: 'destructive',
-        title: t('errors.duplicateCheckError'),
-        description: t('errors.general'),
-      });
+      toastFailure(error, t, t('errors.duplicateCheckError'));
     }
     dispatch({ type: 'next' });
   });
