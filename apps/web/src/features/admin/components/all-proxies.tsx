@@ -2,6 +2,7 @@ import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import { PencilIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -17,7 +18,6 @@ import { useAllProxies } from '../api/queries';
 import { exactTime, relativeTime } from '../lib/format';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
 import { QueryStates } from './admin-page';
-import { AdminStatusBadge } from './admin-status-badge';
 
 export const SKELETON_ROWS = 5;
 
@@ -99,7 +99,7 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
                       {row.targetServer ? <Breakable text={row.targetServer} /> : notSet}
                     </TableCell>
                     <TableCell>
-                      <AdminStatusBadge status={row.status} />
+                      <ProxyStatusBadge status={row.status} testId="admin-proxy-status" />
                     </TableCell>
                     <TableCell className="max-w-[14rem]">
                       <Owner row={row} />
@@ -126,7 +126,7 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
                   <span className="min-w-0 font-medium [overflow-wrap:anywhere]">
                     <Breakable text={row.domain} />
                   </span>
-                  <AdminStatusBadge status={row.status} />
+                  <ProxyStatusBadge status={row.status} testId="admin-proxy-status" />
                 </div>
                 <dl className="mt-2 grid gap-1 text-sm">
                   <div className="[overflow-wrap:anywhere]">

@@ -2,6 +2,7 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { CopyIcon, ExternalLinkIcon, ShieldCheckIcon, ShieldOffIcon } from 'lucide-react';
 import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -16,7 +17,7 @@ import {
 import { siteUrl } from '../lib/status';
 import { copyUrl } from './copy-url';
 import { HostKeyValue } from './host-key-row';
-import { SslBadge, StatusBadge } from './status-badge';
+import { SslBadge } from './status-badge';
 
 type TProps = { proxy: TProxyConfiguration };
 
@@ -87,7 +88,7 @@ export function CurrentStatus({ proxy }: TProps) {
       <CardContent>
         <dl className={dlClass} data-testid="current-status">
           <Row label={t('proxies.fields.status')}>
-            <StatusBadge status={proxy.status} />
+            <ProxyStatusBadge status={proxy.status} />
           </Row>
           <Row label={t('proxies.fields.ssl')}>
             <SslBadge configured={proxy.sslConfigured} />

@@ -3,6 +3,7 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { RefreshCwIcon, TriangleAlertIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -10,7 +11,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { formatDay } from '../lib/format';
 import { detailsHref } from '../lib/status';
 import { ProxyActions } from './proxy-actions';
-import { SslBadge, StatusBadge } from './status-badge';
+import { SslBadge } from './status-badge';
 import { useRedeployAction } from './use-redeploy-action';
 
 type TProps = { proxy: TProxyConfiguration; onEdit: (proxy: TProxyConfiguration) => void };
@@ -42,7 +43,7 @@ export function ProxyCard({ proxy, onEdit }: TProps) {
           </Link>
         </h3>
         <div className="flex flex-wrap gap-1.5">
-          <StatusBadge status={proxy.status} />
+          <ProxyStatusBadge status={proxy.status} />
           {proxy.sslConfigured ? <SslBadge configured /> : null}
         </div>
       </div>

@@ -9,28 +9,28 @@ import {
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
+import { statusTone } from '@/lib/proxy-status';
 import { useDeploymentLogs } from '../api/get-deployment-logs';
 import { useProxy } from '../api/get-proxy';
 import { useLiveDeployment } from '../api/use-live-deployment';
 import { mergeLogs } from '../lib/logs';
-import { statusIcon } from '../lib/status';
 import { DeploymentLogs } from './deployment-logs';
 import { AccessUrls, BasicInformation, CurrentStatus, SslCard } from './details-sections';
 import { ManagementPanel } from './management-panel';
 import { ServerRecord } from './server-record';
-import { StatusBadge } from './status-badge';
 
 function StatusIcon({ status }: { status: TProxyStatus }) {
-  const kind = statusIcon(status);
+  const tone = statusTone(status);
   const className = 'size-8 shrink-0';
-  if (kind === 'completed')
+  if (tone === 'done')
     return <CircleCheckIcon className={`${className} text-success`} aria-hidden="true" />;
-  if (kind === 'failed')
+  if (tone === 'failed')
     return <CircleXIcon className={`${className} text-destructive`} aria-hidden="true" />;
-  if (kind === 'deploying')
+  if (tone === 'running')
     return <Loader2Icon className={`${className} animate-spin text-primary`} aria-hidden="true" />;
   return <TriangleAlertIcon className={`${className} text-warning`} aria-hidden="true" />;
 }
@@ -117,7 +117,7 @@ export function ProxyDetailsPage({ id }: { id: string }) {
           <div className="grid min-w-0 gap-1">
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="text-2xl font-bold tracking-tight">{t('proxies.details.title')}</h1>
-              <StatusBadge status={proxy.status} />
+              <ProxyStatusBadge status={proxy.status} />
             </div>
             <p className="break-all text-muted-foreground" data-testid="details-domain">
               {proxy.domain}

@@ -1,6 +1,7 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Breakable } from '@/components/ui/breakable';
 import {
   Table,
@@ -12,7 +13,7 @@ import {
 } from '@/components/ui/table';
 import { detailsHref, isContinuable } from '../lib/status';
 import { ContinueButton, ProxyActions } from './proxy-actions';
-import { SslBadge, StatusBadge } from './status-badge';
+import { SslBadge } from './status-badge';
 
 type TProps = {
   proxies: TProxyConfiguration[];
@@ -51,7 +52,7 @@ export function ProxyTable({ proxies, onEdit }: TProps) {
               {proxy.targetServer ? <Breakable text={proxy.targetServer} /> : t('proxies.notSet')}
             </TableCell>
             <TableCell>
-              <StatusBadge status={proxy.status} />
+              <ProxyStatusBadge status={proxy.status} />
             </TableCell>
             <TableCell>
               <SslBadge configured={proxy.sslConfigured} />

@@ -1,29 +1,10 @@
 import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '@/lib/i18n';
-import {
-  continueHref,
-  detailsHref,
-  isContinuable,
-  siteUrl,
-  statusBadgeVariant,
-  statusIcon,
-  statusLabelKey,
-} from './status';
+import { statusLabelKey } from '@/lib/proxy-status';
+import { continueHref, detailsHref, isContinuable, siteUrl } from './status';
 
-describe('status badge (spec §4 home colours)', () => {
-  it.each([
-    ['completed', 'success'],
-    ['pending', 'warning'],
-    ['dns-validated', 'destructive'],
-    ['deploying', 'destructive'],
-    ['failed', 'destructive'],
-    ['deployed', 'destructive'],
-    ['error', 'destructive'],
-  ] as const)('%s is %s', (status, variant) => {
-    expect(statusBadgeVariant(status)).toBe(variant);
-  });
-
+describe('status labels', () => {
   it.each([
     ['en', 'Active', 'Pending'],
     ['es', 'Activo', 'Pendiente'],
@@ -50,19 +31,5 @@ describe('continue-able rule (spec §4)', () => {
     expect(detailsHref('42')).toBe('/proxy-details/42');
     expect(siteUrl('app.example.com')).toBe('https://app.example.com');
     expect(siteUrl('app.example.com', 'http')).toBe('http://app.example.com');
-  });
-});
-
-describe('details status icon (spec §2)', () => {
-  it.each([
-    ['completed', 'completed'],
-    ['failed', 'failed'],
-    ['error', 'failed'],
-    ['deploying', 'deploying'],
-    ['pending', 'warning'],
-    ['dns-validated', 'warning'],
-    ['deployed', 'warning'],
-  ] as const)('%s shows %s', (status, icon) => {
-    expect(statusIcon(status)).toBe(icon);
   });
 });
