@@ -25,3 +25,24 @@ export const TONE_BADGE = {
 export function statusLabelKey(status: TProxyStatus): string {
   return `proxies.status.${status}`;
 }
+
+export type TProxyAction = 'edit' | 'reset' | 'delete' | 'redeploy' | 'forgetHostKey';
+
+type TActionFacts = {
+  status: TProxyStatus;
+  targetServer?: string | null;
+  hasSshPassword?: boolean;
+};
+
+/**
+ * Catalog key of why the server would refuse `action` on this proxy now, or null when it would
+ * take it: nothing changes a configuration while its deployment runs (409), and a redeploy needs
+ * a destination and a saved SSH password (400).
+ */
+export function unavailableReasonKey(proxy: TActionFacts, action: TProxyAction): string | null {
+  if (proxy.status === 'deploying') return 'proxies.unavailable.deploying';
+  if (action !== 'redeploy') return null;
+  if (!proxy.targetServer) return 'errors.deployNeedsTarget';
+  if (proxy.hasSshPassword === false) return 'errors.deployNeedsPassword';
+  return null;
+}

@@ -1,18 +1,12 @@
 import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
-import { TooltipProvider } from '@/components/ui/tooltip';
 import { renderWithProviders } from '@/test/render';
 import { ApiError } from './api-client';
 import { toastFailure } from './toast-outcome';
 
 async function shown(error: unknown, title: string, lang: 'en' | 'es' = 'en') {
-  const { i18n } = await renderWithProviders(
-    <TooltipProvider>
-      <Toaster />
-    </TooltipProvider>,
-    { lang },
-  );
+  const { i18n } = await renderWithProviders(<Toaster />, { lang });
   act(() => toastFailure(error, i18n.t, title));
   const toast = await screen.findByText(title);
   return toast.closest('[data-slot="toast"]') as HTMLElement;

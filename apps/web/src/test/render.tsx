@@ -2,9 +2,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type * as React from 'react';
 import { I18nextProvider } from 'react-i18next';
+import { TooltipProvider } from '@/components/ui/tooltip';
 import { createI18n } from '@/lib/i18n';
 
-/** Renders with a fresh query client and an i18n instance switched to `lang`. */
+/** Renders with a fresh query client, an i18n instance switched to `lang` and tooltips. */
 export async function renderWithProviders(
   ui: React.ReactElement,
   { lang = 'es', queryClient }: { lang?: 'es' | 'en'; queryClient?: QueryClient } = {},
@@ -14,7 +15,9 @@ export async function renderWithProviders(
   const client = queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const result = render(
     <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={client}>{ui}</QueryClientProvider>
+      <QueryClientProvider client={client}>
+        <TooltipProvider>{ui}</TooltipProvider>
+      </QueryClientProvider>
     </I18nextProvider>,
   );
   return { ...result, i18n, queryClient: client };

@@ -98,6 +98,10 @@ describe('admin section on home', () => {
     expect(badge.textContent).toBe('Deploying');
     expect(badge.getAttribute('data-tone')).toBe('running');
     expect(badge.querySelector('svg.animate-spin')).not.toBeNull();
+    // The server refuses an edit while the deployment runs: the button says so instead.
+    for (const edit of screen.getAllByTestId('admin-proxy-edit')) {
+      expect(edit.getAttribute('aria-disabled')).toBe('true');
+    }
     const { container } = await renderWithProviders(<ProxyStatusBadge status="deploying" />);
     expect(badge.className).toBe(
       (container.querySelector('[data-testid="proxy-status"]') as HTMLElement).className,

@@ -14,6 +14,8 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { Unavailable } from '@/components/ui/unavailable';
+import { unavailableReasonKey } from '@/lib/proxy-status';
 import { useAllProxies } from '../api/queries';
 import { exactTime, relativeTime } from '../lib/format';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
@@ -23,17 +25,20 @@ export const SKELETON_ROWS = 5;
 
 function EditButton({ row, onEdit }: { row: TAdminProxyRow; onEdit: (r: TAdminProxyRow) => void }) {
   const { t } = useTranslation();
+  const blocked = unavailableReasonKey(row, 'edit');
   return (
-    <Button
-      size="sm"
-      variant="outline"
-      onClick={() => onEdit(row)}
-      aria-label={t('admin.proxies.editOf', { domain: row.domain })}
-      data-testid="admin-proxy-edit"
-    >
-      <PencilIcon aria-hidden="true" />
-      {t('admin.proxies.edit')}
-    </Button>
+    <Unavailable reason={blocked ? t(blocked) : null}>
+      <Button
+        size="sm"
+        variant="outline"
+        onClick={() => onEdit(row)}
+        aria-label={t('admin.proxies.editOf', { domain: row.domain })}
+        data-testid="admin-proxy-edit"
+      >
+        <PencilIcon aria-hidden="true" />
+        {t('admin.proxies.edit')}
+      </Button>
+    </Unavailable>
   );
 }
 

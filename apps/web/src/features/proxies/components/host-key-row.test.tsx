@@ -1,5 +1,5 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
 import { renderWithProviders } from '@/test/render';
@@ -56,8 +56,16 @@ describe('pinned host key (decisions.md: re-pinning is explicit)', () => {
       <HostKeyValue proxy={proxy({ status: 'deploying' })} />,
       { lang: 'es' },
     );
-    expect(screen.getByTestId('action-forget-host-key').hasAttribute('disabled')).toBe(true);
-    expect(screen.getByTestId('action-forget-host-key').textContent).toBe('Olvidar clave de host');
+    const forget = screen.getByTestId('action-forget-host-key');
+    expect(forget.getAttribute('aria-disabled')).toBe('true');
+    expect(forget.textContent).toBe('Olvidar clave de host');
+    await act(async () => {
+      fireEvent.click(forget);
+    });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect((await screen.findByRole('tooltip')).textContent).toBe(
+      'No disponible mientras se ejecuta un despliegue.',
+    );
     unmount();
     await renderWithProviders(<HostKeyValue proxy={proxy({ hostKeyFingerprint: null })} />, {
       lang: 'es',

@@ -3,6 +3,7 @@ import { KeyRoundIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { unavailableReasonKey } from '@/lib/proxy-status';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useForgetHostKey } from '../api/forget-host-key';
 import { ConfirmDialog } from './confirm-dialog';
@@ -14,6 +15,7 @@ import { ConfirmDialog } from './confirm-dialog';
 export function HostKeyValue({ proxy }: { proxy: TProxyConfiguration }) {
   const { t } = useTranslation();
   const forget = useForgetHostKey();
+  const blocked = unavailableReasonKey(proxy, 'forgetHostKey');
   if (!proxy.hostKeyFingerprint) {
     return <span className="text-muted-foreground">{t('proxies.hostKey.notPinned')}</span>;
   }
@@ -38,12 +40,13 @@ export function HostKeyValue({ proxy }: { proxy: TProxyConfiguration }) {
         })}
         confirm={t('proxies.hostKey.confirm')}
         onConfirm={() => void onForget()}
+        unavailable={blocked ? t(blocked) : null}
         trigger={
           <Button
             variant="link"
             size="sm"
             className="h-auto p-0 text-xs"
-            disabled={proxy.status === 'deploying' || forget.isPending}
+            disabled={forget.isPending}
             data-testid="action-forget-host-key"
           >
             {forget.isPending ? (

@@ -1,5 +1,5 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { ProxyCard } from './proxy-card';
@@ -79,5 +79,30 @@ describe('proxy card', () => {
     );
     expect(screen.getByTestId('proxy-changed').textContent).toContain('Changed since the last');
     expect(screen.getByTestId('proxy-redeploy').textContent).toBe('Redeploy');
+  });
+
+  it('while deploying, edit and redeploy cannot act and say why', async () => {
+    const onEdit = vi.fn();
+    await renderWithProviders(
+      <ProxyCard
+        proxy={{ ...base, status: 'deploying', changedSinceDeploy: true }}
+        onEdit={onEdit}
+      />,
+      { lang: 'en' },
+    );
+    for (const id of ['proxy-edit', 'proxy-redeploy']) {
+      const button = screen.getByTestId(id);
+      expect(button.getAttribute('aria-disabled'), id).toBe('true');
+      await act(async () => {
+        fireEvent.click(button);
+      });
+      expect((await screen.findByRole('tooltip')).textContent).toBe(
+        'Not available while a deployment is running.',
+      );
+      await act(async () => {
+        fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+      });
+    }
+    expect(onEdit).not.toHaveBeenCalled();
   });
 });

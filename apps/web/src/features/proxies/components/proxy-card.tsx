@@ -8,6 +8,8 @@ import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { Unavailable } from '@/components/ui/unavailable';
+import { unavailableReasonKey } from '@/lib/proxy-status';
 import { formatDay } from '../lib/format';
 import { detailsHref } from '../lib/status';
 import { ProxyActions } from './proxy-actions';
@@ -26,6 +28,7 @@ export function ProxyCard({ proxy, onEdit }: TProps) {
   const { t, i18n } = useTranslation();
   const redeploy = useRedeployAction();
   const host = maskHost(proxy.serverIp);
+  const redeployBlocked = unavailableReasonKey(proxy, 'redeploy');
   return (
     <Card
       className="relative flex w-full min-w-0 flex-col gap-4 p-5 transition-shadow hover:shadow-md focus-within:shadow-md"
@@ -70,21 +73,23 @@ export function ProxyCard({ proxy, onEdit }: TProps) {
             <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <span className="min-w-0">{t('proxies.changedSinceDeploy')}</span>
           </p>
-          <Button
-            size="sm"
-            variant="outline"
-            className="justify-self-start"
-            disabled={redeploy.isPending || proxy.status === 'deploying'}
-            onClick={() => void redeploy.run(proxy.id)}
-            data-testid="proxy-redeploy"
-          >
-            {redeploy.isPending ? (
-              <Spinner className="size-4 text-current" />
-            ) : (
-              <RefreshCwIcon aria-hidden="true" />
-            )}
-            {t('proxies.actions.redeploy')}
-          </Button>
+          <Unavailable reason={redeployBlocked ? t(redeployBlocked) : null}>
+            <Button
+              size="sm"
+              variant="outline"
+              className="justify-self-start"
+              disabled={redeploy.isPending}
+              onClick={() => void redeploy.run(proxy.id)}
+              data-testid="proxy-redeploy"
+            >
+              {redeploy.isPending ? (
+                <Spinner className="size-4 text-current" />
+              ) : (
+                <RefreshCwIcon aria-hidden="true" />
+              )}
+              {t('proxies.actions.redeploy')}
+            </Button>
+          </Unavailable>
         </div>
       ) : null}
       <div className="mt-auto">
