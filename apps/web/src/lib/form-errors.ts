@@ -35,15 +35,20 @@ export function applyServerIssues<T extends FieldValues>(
 }
 
 /**
- * Why a call failed, in words: the server's message (already in the user's language) when it
- * sent one, the network text when no answer came, else `fallback` (the generic text).
+ * Why a call failed, when that is known: the server's message (already in the user's language)
+ * when it sent one, the network text when no answer came; null otherwise.
  */
+export function knownReason(error: unknown, t: TFunction): string | null {
+  if (error instanceof ApiError) return error.body?.message ?? null;
+  if (error instanceof TypeError) return t('errors.network');
+  return null;
+}
+
+/** Why a call failed, in words: the known reason, else `fallback` (the generic text). */
 export function errorDescription(
   error: unknown,
   t: TFunction,
   fallback: string = t('errors.general'),
 ): string {
-  if (error instanceof ApiError) return error.body?.message ?? fallback;
-  if (error instanceof TypeError) return t('errors.network');
-  return fallback;
+  return knownReason(error, t) ?? fallback;
 }

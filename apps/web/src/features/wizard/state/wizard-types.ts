@@ -65,10 +65,10 @@ export type TWizardAction =
   | { type: 'validationRestarted' }
   | { type: 'dnsStarted'; runId: number }
   | { type: 'dnsFinished'; runId: number; result: TDnsValidationResult }
-  | { type: 'dnsErrored'; runId: number; message: string }
+  | { type: 'dnsErrored'; runId: number; message: string | null }
   | { type: 'sshStarted'; runId: number }
   | { type: 'sshFinished'; runId: number; result: TSshTestResult }
-  | { type: 'sshErrored'; runId: number; message: string }
+  | { type: 'sshErrored'; runId: number; message: string | null }
   | { type: 'targetChosen'; targetServer: string }
   | { type: 'configurationSaved'; id: string }
   | { type: 'deployStarted'; message: TText; at: string }
