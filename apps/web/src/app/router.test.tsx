@@ -1,6 +1,6 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import { QueryClient } from '@tanstack/react-query';
-import { screen } from '@testing-library/react';
+import { act, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -65,7 +65,22 @@ describe('routes signed out', () => {
     expect(screen.getByText(/© \d{4} Portico/)).toBeTruthy();
   });
 
-  it.each(['/home', '/proxy-wizard', '/anything/else'])(
+  it.each([
+    '/home',
+    '/proxy-wizard',
+    '/proxy-wizard?continueId=x',
+    '/proxy-details/00000000-0000-4000-8000-000000000001',
+    '/admin/users',
+  ])('shows the sign-in card, not "not found", at %s', async (path) => {
+    await renderAt(path, null, 'en');
+    expect(screen.queryByTestId('not-found')).toBeNull();
+    expect(screen.getByTestId('sign-in-notice').textContent).toBe(
+      'Log in to open this page: Portico takes you there as soon as you are signed in.',
+    );
+    expect(screen.getByRole('tab', { name: 'Log in' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it.each(['/anything/else', '/proxy-details/a/b'])(
     'shows not found at %s with a link to the landing page',
     async (path) => {
       await renderAt(path, null);
@@ -74,6 +89,41 @@ describe('routes signed out', () => {
       expect(link.getAttribute('href')).toBe('/');
     },
   );
+
+  it('after signing in shows the page that was asked for, at the same address', async () => {
+    const { queryClient } = await renderAt('/proxy-wizard', null, 'en');
+    expect(screen.getByTestId('sign-in-notice')).toBeTruthy();
+    await act(async () => {
+      queryClient.setQueryData(userQueryKey, baseUser);
+    });
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'New reverse proxy' }),
+    ).toBeTruthy();
+    expect(screen.queryByTestId('sign-in-notice')).toBeNull();
+  });
+
+  it('a session that ends mid-use says so on the sign-in card, and signing in returns', async () => {
+    const { queryClient } = await renderAt('/admin/users', { ...baseUser, role: 'admin' }, 'es');
+    expect(screen.getByTestId('admin-users-page')).toBeTruthy();
+    await act(async () => {
+      queryClient.setQueryData(userQueryKey, null);
+    });
+    expect((await screen.findByTestId('sign-in-notice')).textContent).toBe(
+      'Tu sesión ha terminado. Vuelve a iniciar sesión para volver a donde estabas.',
+    );
+    await act(async () => {
+      queryClient.setQueryData(userQueryKey, { ...baseUser, role: 'admin' });
+    });
+    expect(await screen.findByTestId('admin-users-page')).toBeTruthy();
+  });
+
+  it('an admin page asked for by a user who is not an admin is not found after sign-in', async () => {
+    const { queryClient } = await renderAt('/admin/users', null);
+    await act(async () => {
+      queryClient.setQueryData(userQueryKey, baseUser);
+    });
+    expect(await screen.findByTestId('not-found')).toBeTruthy();
+  });
 });
 
 describe('routes signed in', () => {

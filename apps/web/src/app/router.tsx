@@ -1,3 +1,4 @@
+import * as React from 'react';
 import { Route, Switch } from 'wouter';
 import { PageSpinner } from '@/components/layout/page-spinner';
 import { ADMIN_ROUTES, AdminSection, isAdmin } from '@/features/admin/components/admin-section';
@@ -16,16 +17,40 @@ import { ProxyWizardPage } from '@/features/wizard/components/proxy-wizard-page'
 import { AppLayout, PublicLayout } from './layout';
 import { NotFound } from './routes/not-found';
 
-/** Spec §2: signed out only / (landing); signed in / and /home; anything else is not found. */
+/**
+ * The pages of a signed-in user. Signed out, their addresses show the sign-in card instead of
+ * "not found", and keep the address: once signed in, the router shows the page asked for. What
+ * that user may not see still answers not found then (another user's proxy, admin pages).
+ */
+const SIGNED_IN_PATHS = [
+  '/home',
+  '/proxy-wizard',
+  '/proxy-details/:id',
+  '/settings',
+  ...Object.values(ADMIN_ROUTES),
+] as const;
+
+/** Spec §2: signed out / (landing); signed in / and /home; anything else is not found. */
 export function AppRouter() {
   const { data: user, isPending } = useUser();
+  // Signed in earlier in this page's life: a sign-in card now means the session ended.
+  const hadUser = React.useRef(false);
+  if (user) hadUser.current = true;
 
   if (isPending) return <PageSpinner />;
 
   if (!user) {
+    const notice = hadUser.current ? 'expired' : 'signedOut';
     return (
       <Switch>
-        <Route path="/" component={LandingPage} />
+        <Route path="/">
+          <LandingPage />
+        </Route>
+        {SIGNED_IN_PATHS.map((path) => (
+          <Route key={path} path={path}>
+            <LandingPage notice={notice} />
+          </Route>
+        ))}
         <Route>
           <PublicLayout>
             <NotFound signedIn={false} />
