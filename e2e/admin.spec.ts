@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { expect, type TAdminApp, test } from './fixtures/admin-app';
 import { signIn } from './fixtures/auth';
 import { text } from './fixtures/catalog';
-import { api } from './fixtures/lab-api';
+import { api, saveUndeployedProxy } from './fixtures/lab-api';
 import { expectToast } from './fixtures/ui';
 import { type TE2EUser, uniqueUser } from './fixtures/users';
 import { capture, expectStep } from './fixtures/wizard';
@@ -15,19 +15,6 @@ const AREA = 'admin';
 
 function row(page: Page, id: string) {
   return page.locator(`[data-testid="admin-proxy-row"][data-proxy-id="${id}"]`);
-}
-
-async function saveProxy(request: APIRequestContext, domain: string, targetServer?: string) {
-  const saved = await api(request, 'POST', '/api/proxy-configurations', {
-    serverIp: '198.18.0.10',
-    domain,
-    sshUser: 'root',
-    sshPassword: 'not-used-here',
-    email: `admin@${domain}`,
-    targetServer,
-  });
-  expect(saved.status, JSON.stringify(saved.json)).toBe(200);
-  return saved.json.id as string;
 }
 
 /** A page of its own browser context, signed in as the user (registered on first use). */
@@ -74,9 +61,9 @@ test.describe('an administrator', () => {
     adminApp,
   }) => {
     const ownerPage = await userPage(browser, adminApp, owner, 'register');
-    ids.owner = await saveProxy(ownerPage.request, ownerDomain, before);
+    ids.owner = await saveUndeployedProxy(ownerPage.request, ownerDomain, before);
     const otherPage = await userPage(browser, adminApp, other, 'register');
-    ids.other = await saveProxy(otherPage.request, otherDomain, before);
+    ids.other = await saveUndeployedProxy(otherPage.request, otherDomain, before);
     await otherPage.context().close();
 
     await page.goto('/');
@@ -165,7 +152,7 @@ test.describe('an administrator', () => {
       await capture(page, AREA, 'destinations');
 
       const userPageSignedIn = await userPage(browser, adminApp, owner, 'login');
-      const id = await saveProxy(userPageSignedIn.request, `wiz-${stamp}.example.com`);
+      const id = await saveUndeployedProxy(userPageSignedIn.request, `wiz-${stamp}.example.com`);
       const wizard = `/proxy-wizard?continueId=${encodeURIComponent(id)}`;
       await userPageSignedIn.goto(wizard);
       await expectStep(userPageSignedIn, 'destination');

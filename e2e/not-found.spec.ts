@@ -1,8 +1,8 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { createUser, signIn } from './fixtures/auth';
 import { expectAccessible } from './fixtures/axe';
 import { type TLang, text } from './fixtures/catalog';
-import { api } from './fixtures/lab-api';
+import { saveUndeployedProxy } from './fixtures/lab-api';
 import { screenshotScreen } from './fixtures/screenshots';
 import { expectLanding, expectSignedIn, submitLogin } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
@@ -44,20 +44,6 @@ test('signed in, an unknown path shows the not-found screen inside the app frame
 
 const LOCALES = { es: 'fr-FR', en: 'en-US' } as const;
 
-/** A proxy saved through the API in the request's session (nothing is deployed). */
-async function saveProxy(request: APIRequestContext, domain: string): Promise<string> {
-  const saved = await api(request, 'POST', '/api/proxy-configurations', {
-    serverIp: '198.18.0.10',
-    domain,
-    sshUser: 'root',
-    sshPassword: 'not-used-here',
-    email: `admin@${domain}`,
-    targetServer: 'http://10.0.0.5:8080',
-  });
-  expect(saved.status, JSON.stringify(saved.json)).toBe(200);
-  return saved.json.id as string;
-}
-
 /** The sign-in card stands where the page was asked for, with why, and nothing says not found. */
 async function expectSignInCard(page: Page, lang: TLang, notice: 'signedOut' | 'expired') {
   await expect(page.getByTestId('sign-in-notice')).toHaveText(
@@ -90,7 +76,10 @@ for (const lang of ['es', 'en'] as const) {
     }) => {
       const user = uniqueUser('max');
       await signIn(page, user, 'register');
-      const id = await saveProxy(page.request, `exp-${Date.now().toString(36)}.example.com`);
+      const id = await saveUndeployedProxy(
+        page.request,
+        `exp-${Date.now().toString(36)}.example.com`,
+      );
       await page.goto('/');
       await expectSignedIn(page, lang, user);
       // The session ends (expired, or signed out elsewhere): the next request gets a 401.
@@ -117,7 +106,10 @@ test('what the signed-in user may not see still answers not found after sign-in'
   const ownerContext = await browser.newContext();
   const ownerPage = await ownerContext.newPage();
   await signIn(ownerPage, owner, 'register');
-  const id = await saveProxy(ownerPage.request, `priv-${Date.now().toString(36)}.example.com`);
+  const id = await saveUndeployedProxy(
+    ownerPage.request,
+    `priv-${Date.now().toString(36)}.example.com`,
+  );
   await ownerContext.close();
 
   const other = uniqueUser('oth');
