@@ -63,6 +63,12 @@ export interface TAppOptions {
   destinationProbe?: boolean;
   /** The time two-factor codes and token expiry are judged by; tests move it. Date.now. */
   clock?: () => number;
+  /**
+   * Probe a destination as soon as an admin creates or edits it, instead of leaving it unknown
+   * until the minute's probe. Off in tests unless asked for: the probe writes the row after the
+   * answer, under tests that compare the database before and after a request.
+   */
+  probeOnSave?: boolean;
   /** Told of every route as it is added (the authorization matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -175,7 +181,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     database: options.database,
     config: { ...options.config, secretKeyFile },
   });
-  await app.register(destinationsRoutes, { database: options.database });
+  await app.register(destinationsRoutes, {
+    database: options.database,
+    probeOnSave: options.probeOnSave ?? false,
+  });
   await app.register(adminRoutes, { database: options.database, users });
   await app.register(scriptsRoutes, { database: options.database });
   await app.register(proxiesAndDeployments, {

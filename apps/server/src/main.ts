@@ -36,6 +36,7 @@ async function start(config: TConfig) {
       },
     },
     destinationProbe: true,
+    probeOnSave: true,
   });
 
   try {

@@ -5,7 +5,13 @@ import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { ApiError } from '@/lib/api-client';
-import { adminUsersKey, destinationsKey, proxiesByUserKey, userStatsKey } from './queries';
+import {
+  adminUsersKey,
+  destinationsKey,
+  destinationWriteKey,
+  proxiesByUserKey,
+  userStatsKey,
+} from './queries';
 
 const enc = encodeURIComponent;
 
@@ -31,6 +37,7 @@ export function isLastAdminError(error: unknown): boolean {
 function useDestinationWrite<TVars>(fn: (vars: TVars) => Promise<unknown>) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: destinationWriteKey,
     mutationFn: fn,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: destinationsKey }),
   });

@@ -1,16 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '../test-fetch';
 import { DestinationFormDialog } from './destination-form-dialog';
 
-// jsdom has no ResizeObserver; Radix's checkbox measures itself with one.
-class NoopResizeObserver {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-beforeEach(() => vi.stubGlobal('ResizeObserver', NoopResizeObserver));
 afterEach(() => vi.unstubAllGlobals());
 
 async function submitWith(lang: 'es' | 'en', endpoint: string) {
