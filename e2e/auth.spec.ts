@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { signIn } from './fixtures/auth';
 import { expectAccessible } from './fixtures/axe';
 import { text } from './fixtures/catalog';
-import { screenshotScreen } from './fixtures/screenshots';
+import { capturePng, screenshotScreen, WIDTHS } from './fixtures/screenshots';
 import {
   chooseLanguage,
   dismissToast,
@@ -12,6 +12,7 @@ import {
   logout,
   submitLogin,
   submitRegister,
+  toast,
 } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 
@@ -137,3 +138,32 @@ test.describe('at phone width', () => {
     await logout(page, 'en');
   });
 });
+
+for (const lang of ['es', 'en'] as const) {
+  test.describe(`a toast (${lang})`, () => {
+    test.use({ locale: lang === 'es' ? 'fr-FR' : 'en-US' });
+
+    test('covers nothing in the header at either width; log out works while it shows', async ({
+      page,
+    }) => {
+      const user = uniqueUser('tia');
+      await page.goto('/');
+      await submitRegister(page, lang, { ...user, confirmPassword: user.password });
+      await expectToast(page, text(lang, 'landing.register.success'));
+      for (const size of Object.values(WIDTHS)) {
+        await page.setViewportSize(size);
+        const box = await toast(page).boundingBox();
+        const top = await page.locator('header').boundingBox();
+        expect(box && top, `toast and header at ${size.width} px`).toBeTruthy();
+        // Below the header, entirely: the header's buttons stay visible and clickable.
+        expect(box!.y, `toast top at ${size.width} px`).toBeGreaterThanOrEqual(
+          top!.y + top!.height,
+        );
+        await capturePng(page, `artifacts/screenshots/auth/toast-${lang}-${size.width}.png`, false);
+      }
+      await expect(toast(page)).toBeVisible();
+      await page.getByTestId('logout-button').click({ timeout: 2_000 });
+      await expectLanding(page, lang);
+    });
+  });
+}
