@@ -65,6 +65,24 @@ for (const lang of ['es', 'en'] as const) {
       await screenshotScreen(page, 'auth', `landing-login-errors-${lang}`);
     });
 
+    test('an empty register form says each field is required', async ({ page }) => {
+      await submitRegister(page, lang, {
+        username: '',
+        email: '',
+        password: '',
+        confirmPassword: '',
+      });
+      // The password too ("required", not "at least 8 characters"), and the confirmation.
+      for (const id of ['username', 'email', 'password', 'confirm-password']) {
+        await expect(fieldError(page, `register-${id}`)).toHaveText(
+          text(lang, 'validation.required'),
+        );
+      }
+      await expect(page.locator('[data-slot="toast"]')).toHaveCount(0);
+      await expectAccessible(page, `landing-register-empty-${lang}`);
+      await screenshotScreen(page, 'auth', `landing-register-empty-${lang}`);
+    });
+
     test('register shows the §5 messages for each bad field', async ({ page }) => {
       await submitRegister(page, lang, {
         username: 'ab',

@@ -27,6 +27,7 @@ export const ZEmail = z
 
 export const ZNewPassword = z
   .string({ error: 'validation.required' })
+  .min(1, 'validation.required')
   .min(PASSWORD_MIN, 'validation.password.min')
   .max(PASSWORD_MAX, 'validation.password.max')
   .refine(
@@ -44,7 +45,7 @@ export type TRegisterInput = z.infer<typeof ZRegisterInput>;
 
 /** The register form adds a confirmation that never leaves the browser. */
 export const ZRegisterForm = ZRegisterInput.extend({
-  confirmPassword: z.string(),
+  confirmPassword: z.string({ error: 'validation.required' }).min(1, 'validation.required'),
 }).refine((v) => v.password === v.confirmPassword, {
   message: 'validation.password.mismatch',
   path: ['confirmPassword'],
