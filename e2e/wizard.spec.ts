@@ -261,7 +261,28 @@ test.describe('checks and resume', () => {
     );
     await page.goto(`/proxy-wizard?continueId=${noTarget}`);
     await expectStep(page, 'destination');
+    // The title names the proxy being resumed, not "New reverse proxy".
+    await expect(page.getByTestId('wizard-title')).toHaveText(
+      text('es', 'wizard.titleExisting', { domain: s3.domains[2] as string }),
+    );
     await capture(page, 'wizard-resume', 'no-target-destination');
+
+    // A script the server refuses (a NUL byte: not text): the toast says the server's reason,
+    // and the sidebar offers to go to the deployment, not to deploy "again".
+    await page.locator('#wizard-destination-manual').check();
+    await page.locator('#wizard-manual-endpoint').fill(labApp.upstream);
+    await page.getByTestId('wizard-script-input').setInputFiles({
+      name: 'setup.sh',
+      mimeType: 'application/x-sh',
+      buffer: Buffer.from('echo hi\n\0\n'),
+    });
+    await page.getByTestId('wizard-next').click();
+    await expectToast(page, text('es', 'errors.uploadFailed'), text('es', 'checks.script.binary'));
+    await expectStep(page, 'destination');
+    await expect(page.getByTestId('wizard-action-redeploy')).toHaveText(
+      text('es', 'wizard.sidebar.deploy'),
+    );
+    await capture(page, 'wizard-resume', 'script-refused');
 
     // A target, pending → deploy.
     const pending = await saveConfiguration(
