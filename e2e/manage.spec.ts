@@ -7,9 +7,11 @@ import {
   configuration,
   deploymentLogs,
   saveConfiguration,
+  uploadScript,
   waitForRunEnd,
 } from './fixtures/lab-api';
 import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
+import { expectActionsInView, expectNoSidewaysScroll, WIDTHS } from './fixtures/screenshots';
 import { type TSecretWatch, watchBrowserTraffic } from './fixtures/secret-watch';
 import { chooseLanguage, dismissToast, expectToast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
@@ -177,7 +179,7 @@ test.describe('a deployed proxy, managed step by step', () => {
           'deploying' && document.querySelectorAll('[data-testid="log-line"]').length > count + 1,
       before,
     );
-    await expect(page.getByTestId('action-redeploy')).toBeDisabled();
+    await expect(page.getByTestId('action-redeploy')).toHaveAttribute('aria-disabled', 'true');
     // The server's word first, then the page must agree without a reload.
     expect((await waitForRunEnd(page.request, ids.main)).status).toBe('completed');
     await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
@@ -185,7 +187,7 @@ test.describe('a deployed proxy, managed step by step', () => {
       'completed',
     );
     await expect(lines.last()).toHaveAttribute('data-level', 'success');
-    await expect(page.getByTestId('action-redeploy')).toBeEnabled();
+    await expect(page.getByTestId('action-redeploy')).not.toHaveAttribute('aria-disabled', 'true');
     expect((await configuration(page.request, ids.main)).status).toBe('completed');
   });
 
@@ -351,7 +353,7 @@ test.describe('a deployed proxy, managed step by step', () => {
 });
 
 // Its own user and undeployed proxies: last, so a failure here stops nothing else.
-test('the list as a table at desktop and phone width', async ({ page, labApp }) => {
+test('the list as a table at desktop width, as cards at phone width', async ({ page, labApp }) => {
   await signIn(page, uniqueUser('tom'), 'register');
   const id = await saveConfiguration(
     page.request,
@@ -371,6 +373,101 @@ test('the list as a table at desktop and phone width', async ({ page, labApp }) 
   // The choice is remembered.
   await page.reload();
   await expect(page.getByTestId('proxy-table')).toBeVisible();
+
+  // A phone has no room for the table: cards, with every action on screen.
+  for (const lang of ['es', 'en'] as const) {
+    if (lang === 'en') await chooseLanguage(page, 'es', 'en');
+    await page.setViewportSize(WIDTHS.phone);
+    await expect(page.getByTestId('proxy-table')).toHaveCount(0);
+    await expect(page.getByTestId('view-table')).toHaveCount(0);
+    const cards = page.getByTestId('proxy-card');
+    await expect(cards).toHaveCount(2);
+    for (const one of await cards.all()) {
+      expect(await expectActionsInView(page, one)).toBeGreaterThanOrEqual(2);
+    }
+    await expect(
+      page
+        .locator(`[data-testid="proxy-card"][data-proxy-id="${id}"]`)
+        .getByTestId('proxy-continue'),
+    ).toBeVisible();
+    await expectNoSidewaysScroll(page);
+    await capture(page, AREA, `home-phone-${lang}`);
+    await page.setViewportSize(WIDTHS.desktop);
+    await expect(page.getByTestId('proxy-table')).toBeVisible();
+  }
+});
+
+// A run held open by its own script (it waits for a marker file on the server, at most 3 min),
+// so what the screens say while a deployment runs is checked without racing its end.
+test('while a deployment runs: in progress everywhere, refused actions say why', async ({
+  page,
+  labApp,
+}) => {
+  test.setTimeout(300_000);
+  await signIn(page, uniqueUser('hal'), 'register');
+  const domain = 'hold.s3.portico.test';
+  const marker = '/tmp/portico-e2e-release';
+  await labApp.lab.point(domain, 's3');
+  await labApp.lab.exec('s3', ['rm', '-f', marker]);
+  const id = await saveConfiguration(page.request, labApp, 's3', domain, labApp.upstream);
+  await uploadScript(
+    page.request,
+    id,
+    'hold.sh',
+    `for i in $(seq 1 180); do [ -f ${marker} ] && exit 0; sleep 1; done; exit 1\n`,
+  );
+  await page.goto('/');
+  try {
+    const started = await api(page.request, 'POST', `/api/deploy/${id}`);
+    expect(started.status, JSON.stringify(started.json)).toBe(202);
+    for (const lang of ['es', 'en'] as const) {
+      if (lang === 'en') await chooseLanguage(page, 'es', 'en');
+      await page.goto('/');
+      // Home: in progress is blue with a spinner, not red; edit says why it cannot act.
+      const home = card(page, id);
+      const badge = home.getByTestId('proxy-status');
+      await expect(badge).toHaveAttribute('data-tone', 'running');
+      await expect(badge).toHaveText(text(lang, 'proxies.status.deploying'));
+      await expect(badge.locator('svg.animate-spin')).toHaveCount(1);
+      await expect(home.getByTestId('proxy-edit')).toHaveAttribute('aria-disabled', 'true');
+      await capture(page, AREA, `home-deploying-${lang}`);
+
+      await home.getByTestId('proxy-card-link').click();
+      await expect(page.getByTestId('proxy-details')).toHaveAttribute('data-proxy-id', id);
+      await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
+        'data-tone',
+        'running',
+      );
+      for (const action of ['action-reset', 'action-redeploy', 'action-delete']) {
+        await expect(page.getByTestId(action)).toHaveAttribute('aria-disabled', 'true');
+      }
+      const reason = text(lang, 'proxies.unavailable.deploying');
+      // The keyboard reaches an unavailable action, and its tooltip says why.
+      await page.getByTestId('action-reset').focus();
+      await expect(page.getByRole('tooltip')).toHaveText(reason);
+      // A click (or a tap) says why instead of acting: no dialog, no 409.
+      await page.getByTestId('action-delete').click();
+      await expect(page.getByRole('tooltip')).toHaveText(reason);
+      await expect(page.getByTestId('delete-dialog')).toHaveCount(0);
+      await capture(page, AREA, `details-deploying-${lang}`);
+
+      // A phone: the actions come before the log, on the first screen, all within its width.
+      await page.setViewportSize(WIDTHS.phone);
+      const panel = await page.getByTestId('management-panel').boundingBox();
+      const logs = await page.getByTestId('deployment-logs').boundingBox();
+      expect(panel!.y + panel!.height).toBeLessThanOrEqual(logs!.y);
+      expect(panel!.y).toBeLessThan(WIDTHS.phone.height);
+      await expectActionsInView(page, page.getByTestId('management-panel'));
+      await expectNoSidewaysScroll(page);
+      await page.setViewportSize(WIDTHS.desktop);
+    }
+    expect((await configuration(page.request, id)).status).toBe('deploying');
+  } finally {
+    await labApp.lab.exec('s3', ['touch', marker]);
+  }
+  expect((await waitForRunEnd(page.request, id)).status).toBe('completed');
+  await expect(page.getByTestId('proxy-status').first()).toHaveAttribute('data-tone', 'done');
+  await expect(page.getByTestId('action-reset')).not.toHaveAttribute('aria-disabled', 'true');
 });
 
 // Issue 18: a run that fails at its custom script, after the certificate and the HTTPS site were

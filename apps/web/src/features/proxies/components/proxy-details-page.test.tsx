@@ -73,5 +73,13 @@ describe('proxy details page', () => {
     expect(screen.getByTestId('action-modify').getAttribute('href')).toBe(
       `/proxy-wizard?continueId=${id}`,
     );
+    // One column on a phone follows the page order: the actions before any section, the log last.
+    const panel = screen.getByTestId('management-panel');
+    for (const later of ['basic-info', 'deployment-logs', 'ssl-card']) {
+      expect(
+        panel.compareDocumentPosition(screen.getByTestId(later)) & Node.DOCUMENT_POSITION_FOLLOWING,
+        later,
+      ).toBeTruthy();
+    }
   });
 });

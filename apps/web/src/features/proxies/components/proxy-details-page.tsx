@@ -125,8 +125,17 @@ export function ProxyDetailsPage({ id }: { id: string }) {
           </div>
         </div>
       </div>
-      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
-        <div className="grid min-w-0 content-start gap-6">
+      {/* The actions come first in the page: on a phone (one column) they sit right under the
+          title, where a thumb finds them, not below the whole log; from lg they are the top of
+          the side column, with the SSL card under them. */}
+      <div className="grid gap-6 lg:grid-cols-[1fr_20rem] lg:grid-rows-[auto_1fr]">
+        <aside
+          className="min-w-0 lg:col-start-2 lg:row-start-1"
+          aria-label={t('proxies.details.management')}
+        >
+          <ManagementPanel proxy={proxy} onRedeployStarted={() => setRedeployStarted(true)} />
+        </aside>
+        <div className="grid min-w-0 content-start gap-6 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <BasicInformation proxy={proxy} />
           <CurrentStatus proxy={proxy} />
           <ServerRecord proxy={proxy} />
@@ -138,13 +147,9 @@ export function ProxyDetailsPage({ id }: { id: string }) {
             live={live.connected}
           />
         </div>
-        <aside
-          className="grid min-w-0 content-start gap-6"
-          aria-label={t('proxies.details.management')}
-        >
-          <ManagementPanel proxy={proxy} onRedeployStarted={() => setRedeployStarted(true)} />
+        <div className="min-w-0 self-start lg:col-start-2 lg:row-start-2">
           <SslCard proxy={proxy} />
-        </aside>
+        </div>
       </div>
     </div>
   );

@@ -2,7 +2,7 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
-import { ProxyList } from './proxy-list';
+import { ProxyList, TABLE_MIN_WIDTH_QUERY } from './proxy-list';
 
 const proxy = (n: number, status: TProxyConfiguration['status']): TProxyConfiguration => ({
   id: `00000000-0000-4000-8000-00000000000${n}`,
@@ -40,6 +40,7 @@ function serve(lists: TProxyConfiguration[][]) {
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
 describe('proxy list (spec §2)', () => {
@@ -93,5 +94,27 @@ describe('proxy list (spec §2)', () => {
       document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     });
     await waitFor(() => expect(screen.getByTestId('proxy-status').textContent).toBe('Failed'));
+  });
+
+  it('shows cards, with every action, at phone width even when the table was chosen', async () => {
+    localStorage.setItem('portico.proxyView', 'table');
+    // A phone: the table's query does not match.
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query !== TABLE_MIN_WIDTH_QUERY,
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    serve([[proxy(1, 'completed'), proxy(2, 'pending')]]);
+    await renderWithProviders(<ProxyList />, { lang: 'es' });
+    const cards = await screen.findAllByTestId('proxy-card');
+    expect(cards).toHaveLength(2);
+    expect(screen.queryByTestId('proxy-table')).toBeNull();
+    // The choice does nothing here, so it is not offered.
+    expect(screen.queryByTestId('view-table')).toBeNull();
+    expect(cards[0]?.querySelector('[data-testid="proxy-open"]')).not.toBeNull();
+    expect(cards[0]?.querySelector('[data-testid="proxy-copy"]')).not.toBeNull();
+    expect(cards[1]?.querySelector('[data-testid="proxy-edit"]')).not.toBeNull();
+    expect(cards[1]?.querySelector('[data-testid="proxy-continue"]')).not.toBeNull();
   });
 });

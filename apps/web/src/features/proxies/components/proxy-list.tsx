@@ -7,6 +7,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useMediaQuery } from '@/hooks/use-media-query';
 import { useProxies } from '../api/get-proxies';
 import { EditProxyDialog } from './edit-proxy-dialog';
 import { ProxyCard } from './proxy-card';
@@ -14,6 +15,11 @@ import { ProxyTable } from './proxy-table';
 
 type TView = 'cards' | 'table';
 const VIEW_STORAGE_KEY = 'portico.proxyView';
+/**
+ * The table needs about 850 px (six columns, the actions among them); below this width the list
+ * is always cards, whose actions wrap inside the card, and the choice is not offered.
+ */
+export const TABLE_MIN_WIDTH_QUERY = '(min-width: 1024px)';
 
 function storedView(): TView {
   try {
@@ -27,7 +33,9 @@ function storedView(): TView {
 export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: string }) {
   const { t } = useTranslation();
   const { data, isPending, isError, refetch, isFetching } = useProxies();
-  const [view, setView] = React.useState<TView>(storedView);
+  const [chosen, setView] = React.useState<TView>(storedView);
+  const tableFits = useMediaQuery(TABLE_MIN_WIDTH_QUERY);
+  const view: TView = tableFits ? chosen : 'cards';
   const [editing, setEditing] = React.useState<TProxyConfiguration | null>(null);
 
   const chooseView = (next: TView) => {
@@ -50,31 +58,33 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
             </span>
           ) : null}
         </h2>
-        <fieldset
-          className="inline-flex rounded-md border border-border p-0.5"
-          aria-label={t('proxies.list.view')}
-        >
-          <Button
-            size="sm"
-            variant={view === 'cards' ? 'secondary' : 'ghost'}
-            aria-pressed={view === 'cards'}
-            onClick={() => chooseView('cards')}
-            data-testid="view-cards"
+        {tableFits ? (
+          <fieldset
+            className="inline-flex rounded-md border border-border p-0.5"
+            aria-label={t('proxies.list.view')}
           >
-            <LayoutGridIcon aria-hidden="true" />
-            {t('proxies.list.cards')}
-          </Button>
-          <Button
-            size="sm"
-            variant={view === 'table' ? 'secondary' : 'ghost'}
-            aria-pressed={view === 'table'}
-            onClick={() => chooseView('table')}
-            data-testid="view-table"
-          >
-            <TableIcon aria-hidden="true" />
-            {t('proxies.list.table')}
-          </Button>
-        </fieldset>
+            <Button
+              size="sm"
+              variant={view === 'cards' ? 'secondary' : 'ghost'}
+              aria-pressed={view === 'cards'}
+              onClick={() => chooseView('cards')}
+              data-testid="view-cards"
+            >
+              <LayoutGridIcon aria-hidden="true" />
+              {t('proxies.list.cards')}
+            </Button>
+            <Button
+              size="sm"
+              variant={view === 'table' ? 'secondary' : 'ghost'}
+              aria-pressed={view === 'table'}
+              onClick={() => chooseView('table')}
+              data-testid="view-table"
+            >
+              <TableIcon aria-hidden="true" />
+              {t('proxies.list.table')}
+            </Button>
+          </fieldset>
+        ) : null}
       </div>
 
       {isPending ? (
@@ -127,7 +137,6 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
           </Button>
         </Card>
       ) : view === 'table' ? (
-        // min-w-0 lets the card shrink below the table's width so the table scrolls inside it.
         <Card className="min-w-0 p-1 sm:p-2">
           <ProxyTable proxies={data} onEdit={setEditing} />
         </Card>
