@@ -397,13 +397,13 @@ test('the list as a table at desktop width, as cards at phone width', async ({ p
   }
 });
 
-// A run held open by its own script (it waits for a marker file on the server, at most 3 min),
+// A run held open by its own script (it waits for a marker file on the server),
 // so what the screens say while a deployment runs is checked without racing its end.
 test('while a deployment runs: in progress everywhere, refused actions say why', async ({
   page,
   labApp,
 }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(600_000);
   await signIn(page, uniqueUser('hal'), 'register');
   const domain = 'hold.s3.portico.test';
   const marker = '/tmp/portico-e2e-release';
@@ -414,7 +414,9 @@ test('while a deployment runs: in progress everywhere, refused actions say why',
     page.request,
     id,
     'hold.sh',
-    `for i in $(seq 1 180); do [ -f ${marker} ] && exit 0; sleep 1; done; exit 1\n`,
+    // Plain sh, no seq (not every server has it): wait for the marker, at most 500 s (the
+    // screenshots of four screens at two widths take minutes on a loaded machine).
+    `echo holding; i=0; while [ $i -lt 500 ]; do [ -f ${marker} ] && exit 0; sleep 1; i=$((i + 1)); done; exit 1\n`,
   );
   await page.goto('/');
   try {
@@ -445,8 +447,9 @@ test('while a deployment runs: in progress everywhere, refused actions say why',
       // The keyboard reaches an unavailable action, and its tooltip says why.
       await page.getByTestId('action-reset').focus();
       await expect(page.getByRole('tooltip')).toHaveText(reason);
-      // A click (or a tap) says why instead of acting: no dialog, no 409.
-      await page.getByTestId('action-delete').click();
+      // A click (or a tap) says why instead of acting: no dialog, no 409. (force: Playwright
+      // itself waits for an aria-disabled button to become enabled before it clicks.)
+      await page.getByTestId('action-delete').click({ force: true });
       await expect(page.getByRole('tooltip')).toHaveText(reason);
       await expect(page.getByTestId('delete-dialog')).toHaveCount(0);
       await capture(page, AREA, `details-deploying-${lang}`);
