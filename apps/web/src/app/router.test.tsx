@@ -70,6 +70,7 @@ describe('routes signed out', () => {
     '/proxy-wizard',
     '/proxy-wizard?continueId=x',
     '/proxy-details/00000000-0000-4000-8000-000000000001',
+    '/settings',
     '/admin/users',
   ])('shows the sign-in card, not "not found", at %s', async (path) => {
     await renderAt(path, null, 'en');
