@@ -1,11 +1,11 @@
-import { expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
 import { createUser, signIn } from './fixtures/auth';
 import { expectAccessible } from './fixtures/axe';
 import { type TLang, text } from './fixtures/catalog';
 import { saveUndeployedProxy } from './fixtures/lab-api';
 import { screenshotScreen } from './fixtures/screenshots';
 import { expectLanding, expectSignedIn, submitLogin } from './fixtures/ui';
-import { uniqueUser } from './fixtures/users';
+import { type TE2EUser, uniqueUser } from './fixtures/users';
 
 test('signed out, an unknown path shows the not-found screen with a way to the landing page', async ({
   page,
@@ -44,6 +44,17 @@ test('signed in, an unknown path shows the not-found screen inside the app frame
 
 const LOCALES = { es: 'fr-FR', en: 'en-US' } as const;
 
+// Two users for the whole file, each registered once (registration is rate-limited per address,
+// and every spec of the run shares this server).
+const member = uniqueUser('lia');
+const outsider = uniqueUser('oth');
+const registered = new Set<string>();
+async function ensureUser(request: APIRequestContext, user: TE2EUser) {
+  if (registered.has(user.username)) return;
+  await createUser(request, user);
+  registered.add(user.username);
+}
+
 /** The sign-in card stands where the page was asked for, with why, and nothing says not found. */
 async function expectSignInCard(page: Page, lang: TLang, notice: 'signedOut' | 'expired') {
   await expect(page.getByTestId('sign-in-notice')).toHaveText(
@@ -58,8 +69,8 @@ for (const lang of ['es', 'en'] as const) {
     test.use({ locale: LOCALES[lang] });
 
     test('shows the sign-in card and, once signed in, that page', async ({ page, request }) => {
-      const user = uniqueUser('lia');
-      await createUser(request, user);
+      const user = member;
+      await ensureUser(request, user);
       await page.goto('/proxy-wizard');
       await expectSignInCard(page, lang, 'signedOut');
       await expectAccessible(page, `sign-in-deep-link-${lang}`);
@@ -73,9 +84,11 @@ for (const lang of ['es', 'en'] as const) {
     test('a session that ends mid-use asks to sign in and returns to the page', async ({
       page,
       context,
+      request,
     }) => {
-      const user = uniqueUser('max');
-      await signIn(page, user, 'register');
+      const user = member;
+      await ensureUser(request, user);
+      await signIn(page, user, 'login');
       const id = await saveUndeployedProxy(
         page.request,
         `exp-${Date.now().toString(36)}.example.com`,
@@ -101,20 +114,20 @@ for (const lang of ['es', 'en'] as const) {
 test('what the signed-in user may not see still answers not found after sign-in', async ({
   page,
   browser,
+  request,
 }) => {
-  const owner = uniqueUser('own');
+  await ensureUser(request, member);
+  await ensureUser(request, outsider);
   const ownerContext = await browser.newContext();
   const ownerPage = await ownerContext.newPage();
-  await signIn(ownerPage, owner, 'register');
+  await signIn(ownerPage, member, 'login');
   const id = await saveUndeployedProxy(
     ownerPage.request,
     `priv-${Date.now().toString(36)}.example.com`,
   );
   await ownerContext.close();
 
-  const other = uniqueUser('oth');
-  await createUser(page.context().request, other);
-  await page.context().clearCookies();
+  const other = outsider;
   await page.goto(`/proxy-details/${id}`);
   await expectSignInCard(page, 'es', 'signedOut');
   await submitLogin(page, 'es', other.username, other.password);
