@@ -338,9 +338,10 @@ test.describe('a deployed proxy, managed step by step', () => {
     await page.getByTestId('action-delete').click();
     await page.getByTestId('delete-confirm').click();
     const unreachable = page.getByTestId('delete-unreachable');
-    await expect(unreachable).toContainText(text('es', 'proxies.delete.unreachableTitle'), {
-      timeout: 30_000,
-    });
+    // The server's sentence alone says why and what is left (no title repeating it).
+    const [why] = text('es', 'errors.serverUnreachable').split('{{reason}}');
+    await expect(unreachable).toContainText(why!.trim(), { timeout: 30_000 });
+    await expect(unreachable).not.toContainText(text('es', 'proxies.delete.unreachableDefault'));
     await capture(page, AREA, 'dialog-delete-unreachable');
     await page.getByTestId('delete-portico-only').click();
     await expectToast(page, text('es', 'proxies.details.deleteSuccess'));

@@ -107,7 +107,10 @@ describe('delete dialog (decisions.md)', () => {
     const { onDeleted } = await open(onDelete);
     fireEvent.click(screen.getByTestId('delete-confirm'));
     const alert = await screen.findByTestId('delete-unreachable');
-    expect(alert.textContent).toContain('connect timed out');
+    // The server's sentence alone: no title saying again that the site was not removed.
+    expect(alert.textContent).toBe(
+      'No se pudo contactar con el servidor para quitar el sitio: connect timed out.',
+    );
     expect(onDeleted).not.toHaveBeenCalled();
     const fallback = screen.getByRole('button', { name: 'Eliminar solo de Portico' });
     fireEvent.click(fallback);

@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Alert, AlertDescription } from '@/components/ui/alert';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -104,8 +104,9 @@ export function DeleteProxyDialog({
           </AlertDialogDescription>
         </AlertDialogHeader>
         {unreachable ? (
+          // The server's sentence says what failed, why and what is left to do: no title above
+          // it saying again that the site could not be removed.
           <Alert variant="destructive" data-testid="delete-unreachable">
-            <AlertTitle>{t('proxies.delete.unreachableTitle')}</AlertTitle>
             <AlertDescription>{unreachable}</AlertDescription>
           </Alert>
         ) : onServer.length === 0 ? (
