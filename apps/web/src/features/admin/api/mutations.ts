@@ -4,7 +4,6 @@ import type { TRole } from '@portico/shared/auth/schemas';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { ApiError } from '@/lib/api-client';
 import {
   adminUsersKey,
   destinationsKey,
@@ -28,10 +27,6 @@ export function useChangeRole() {
         queryClient.invalidateQueries({ queryKey: proxiesByUserKey }),
       ]),
   });
-}
-
-export function isLastAdminError(error: unknown): boolean {
-  return error instanceof ApiError && error.body?.code === 'last_admin';
 }
 
 function useDestinationWrite<TVars>(fn: (vars: TVars) => Promise<unknown>) {
