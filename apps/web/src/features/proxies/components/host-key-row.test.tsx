@@ -2,19 +2,14 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { HostKeyValue } from './host-key-row';
 
 const FINGERPRINT = 'SHA256:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ';
 
 const proxy = (overrides: Partial<TProxyConfiguration> = {}) =>
-  ({
-    id: '00000000-0000-4000-8000-000000000009',
-    serverIp: '203.0.113.10',
-    status: 'failed',
-    hostKeyFingerprint: FINGERPRINT,
-    ...overrides,
-  }) as TProxyConfiguration;
+  aProxy({ status: 'failed', hostKeyFingerprint: FINGERPRINT, ...overrides });
 
 afterEach(() => {
   vi.restoreAllMocks();

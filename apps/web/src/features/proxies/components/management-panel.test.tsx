@@ -1,32 +1,11 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { ManagementPanel } from './management-panel';
 
-const proxy: TProxyConfiguration = {
-  id: '00000000-0000-4000-8000-000000000009',
-  userId: 'u1',
-  domain: 'app.example.com',
-  serverIp: '203.0.113.10',
-  sshPort: 22,
-  sshUser: 'root',
-  hasSshPassword: true,
-  email: 'admin@example.com',
-  targetServer: 'http://10.0.0.5:8080',
-  status: 'deploying',
-  sslConfigured: false,
-  nginxConfigPath: null,
-  hostKeyFingerprint: null,
-  certificateExpiresAt: null,
-  lastDeployedAt: null,
-  changedSinceDeploy: false,
-  serverSites: [],
-  lastFailure: null,
-  customScriptName: null,
-  createdAt: '2026-01-05T07:08:09.000Z',
-  updatedAt: '2026-01-05T07:08:09.000Z',
-};
+const proxy = aProxy({ status: 'deploying' });
 
 afterEach(() => vi.restoreAllMocks());
 

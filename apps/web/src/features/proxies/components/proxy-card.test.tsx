@@ -1,32 +1,19 @@
-import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { ProxyCard } from './proxy-card';
 
-const base: TProxyConfiguration = {
+const base = aProxy({
   id: '00000000-0000-4000-8000-000000000002',
-  userId: 'u1',
   domain: 'shop.example.com',
-  serverIp: '203.0.113.10',
-  sshPort: 22,
   sshUser: 'deploy',
-  hasSshPassword: true,
-  email: 'admin@example.com',
-  targetServer: 'http://10.0.0.5:8080',
   status: 'completed',
   sslConfigured: true,
   nginxConfigPath: '/etc/nginx/sites-available/proxy-shop.example.com',
-  hostKeyFingerprint: null,
-  certificateExpiresAt: null,
-  lastDeployedAt: null,
-  changedSinceDeploy: false,
-  serverSites: [],
-  lastFailure: null,
-  customScriptName: null,
   createdAt: new Date(2026, 0, 5).toISOString(),
   updatedAt: new Date(2026, 0, 5).toISOString(),
-};
+});
 
 describe('proxy card', () => {
   it('a completed card is Active with SSL, opens https://domain safely and offers copy, no continue', async () => {

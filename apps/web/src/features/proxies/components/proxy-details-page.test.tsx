@@ -1,5 +1,6 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { ProxyDetailsPage } from './proxy-details-page';
 
@@ -25,29 +26,19 @@ describe('proxy details page', () => {
   it('shows every section and never a password', async () => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
       if (String(url).startsWith('/api/deployment-logs/')) return Response.json([]);
-      return Response.json({
-        id,
-        userId: 'u1',
-        domain: 'app.example.com',
-        serverIp: '203.0.113.10',
-        sshPort: 2222,
-        sshUser: 'deploy',
-        hasSshPassword: true,
-        email: 'admin@example.com',
-        targetServer: 'http://10.0.0.5:8080',
-        status: 'completed',
-        sslConfigured: true,
-        nginxConfigPath: '/etc/nginx/sites-available/proxy-app.example.com',
-        hostKeyFingerprint: 'SHA256:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ',
-        certificateExpiresAt: null,
-        lastDeployedAt: null,
-        changedSinceDeploy: false,
-        serverSites: [],
-        lastFailure: null,
-        customScriptName: null,
-        createdAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
-        updatedAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
-      });
+      return Response.json(
+        aProxy({
+          id,
+          sshPort: 2222,
+          sshUser: 'deploy',
+          status: 'completed',
+          sslConfigured: true,
+          nginxConfigPath: '/etc/nginx/sites-available/proxy-app.example.com',
+          hostKeyFingerprint: 'SHA256:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ',
+          createdAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
+          updatedAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
+        }),
+      );
     });
     const { container } = await renderWithProviders(<ProxyDetailsPage id={id} />, {
       lang: 'en',

@@ -1,32 +1,19 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { ProxyList, TABLE_MIN_WIDTH_QUERY } from './proxy-list';
 
-const proxy = (n: number, status: TProxyConfiguration['status']): TProxyConfiguration => ({
-  id: `00000000-0000-4000-8000-00000000000${n}`,
-  userId: 'u1',
-  domain: `site${n}.example.com`,
-  serverIp: '203.0.113.10',
-  sshPort: 22,
-  sshUser: 'root',
-  hasSshPassword: true,
-  email: 'admin@example.com',
-  targetServer: 'http://10.0.0.5:8080',
-  status,
-  sslConfigured: status === 'completed',
-  nginxConfigPath: null,
-  hostKeyFingerprint: null,
-  certificateExpiresAt: null,
-  lastDeployedAt: null,
-  changedSinceDeploy: false,
-  serverSites: [],
-  lastFailure: null,
-  customScriptName: null,
-  createdAt: '2026-01-05T10:00:00.000Z',
-  updatedAt: '2026-01-05T10:00:00.000Z',
-});
+const proxy = (n: number, status: TProxyConfiguration['status']): TProxyConfiguration =>
+  aProxy({
+    id: `00000000-0000-4000-8000-00000000000${n}`,
+    domain: `site${n}.example.com`,
+    status,
+    sslConfigured: status === 'completed',
+    createdAt: '2026-01-05T10:00:00.000Z',
+    updatedAt: '2026-01-05T10:00:00.000Z',
+  });
 
 function serve(lists: TProxyConfiguration[][]) {
   let call = 0;

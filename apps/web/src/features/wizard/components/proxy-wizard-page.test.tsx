@@ -4,34 +4,20 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { configurationQueryKey } from '../api/get-configuration';
 import { ProxyWizardPage } from './proxy-wizard-page';
 
 const id = '00000000-0000-4000-8000-0000000000aa';
-const saved: TProxyConfiguration = {
+const saved = aProxy({
   id,
-  userId: 'u1',
   domain: 'shop.example.com',
-  serverIp: '203.0.113.10',
-  sshPort: 22,
-  sshUser: 'root',
-  hasSshPassword: true,
   email: 'admin@shop.example.com',
-  targetServer: 'http://10.0.0.5:8080',
   status: 'completed',
   sslConfigured: true,
-  nginxConfigPath: null,
-  hostKeyFingerprint: null,
-  certificateExpiresAt: null,
   lastDeployedAt: '2026-01-05T07:08:09.000Z',
-  changedSinceDeploy: false,
-  serverSites: [],
-  lastFailure: null,
-  customScriptName: null,
-  createdAt: '2026-01-05T07:08:09.000Z',
-  updatedAt: '2026-01-05T07:08:09.000Z',
-};
+});
 
 afterEach(() => vi.unstubAllGlobals());
 

@@ -1,6 +1,7 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import { describe, expect, it } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { serverLine } from './logs';
 import {
   initialWizardState,
@@ -33,30 +34,17 @@ const dnsOk = {
 const FP = `SHA256:${'A'.repeat(43)}`;
 
 function config(over: Partial<TProxyConfiguration>): TProxyConfiguration {
-  return {
+  return aProxy({
     id: 'c1',
-    userId: 'u1',
-    domain: 'app.example.com',
     serverIp: '198.18.0.10',
     sshPort: 2222,
     sshUser: 'deploy',
-    hasSshPassword: true,
     email: 'ops@example.com',
-    targetServer: 'http://10.0.0.5:8080',
-    status: 'pending',
-    sslConfigured: false,
-    nginxConfigPath: null,
     hostKeyFingerprint: FP,
-    certificateExpiresAt: null,
-    lastDeployedAt: null,
-    changedSinceDeploy: false,
-    serverSites: [],
-    lastFailure: null,
-    customScriptName: null,
     createdAt: AT,
     updatedAt: AT,
     ...over,
-  };
+  });
 }
 
 const status = (s: TProxyStatus, deploymentId: string | null = 'd1'): TWizardAction => ({
