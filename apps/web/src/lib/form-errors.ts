@@ -1,3 +1,4 @@
+import type { TText } from '@portico/shared/i18n/text';
 import type { TFunction } from 'i18next';
 import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from './api-client';
@@ -51,4 +52,15 @@ export function errorDescription(
   fallback: string = t('errors.general'),
 ): string {
   return knownReason(error, t) ?? fallback;
+}
+
+/**
+ * The same choice as `errorDescription`, kept as a text for what is rendered again when the
+ * language changes (a line of the deployment log): the server's sentence verbatim (it is already
+ * in the user's words), else the network text or `fallback` as catalog keys.
+ */
+export function errorText(error: unknown, fallback: TText): TText {
+  if (error instanceof ApiError) return error.body?.message ?? fallback;
+  if (error instanceof TypeError) return { key: 'errors.network' };
+  return fallback;
 }

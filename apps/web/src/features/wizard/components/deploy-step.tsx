@@ -1,4 +1,3 @@
-import type { TText } from '@portico/shared/i18n/text';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlertIcon, DownloadIcon, EyeIcon, RocketIcon } from 'lucide-react';
@@ -9,7 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
-import { errorDescription } from '@/lib/form-errors';
+import { errorDescription, errorText } from '@/lib/form-errors';
 import { formatLogDownload, useLogText } from '@/lib/log-text';
 import { useStartDeployment } from '../api/deploy';
 import { configurationQueryKey, useConfiguration } from '../api/get-configuration';
@@ -30,17 +29,6 @@ const STATUS_MESSAGES = {
   completed: { key: 'wizard.deploy.log.completed' },
   failed: { key: 'wizard.deploy.failedText' },
 };
-
-/**
- * Why the start was refused, kept as a text so the line follows the screen's language: the
- * server's sentence (already in the user's language) when it sent one, else the network or
- * generic text.
- */
-function requestErrorText(error: unknown): TText {
-  if (error instanceof ApiError && error.body?.message) return error.body.message;
-  if (error instanceof TypeError) return { key: 'errors.network' };
-  return { key: 'wizard.deploy.unknownError' };
-}
 
 export function DeployStep({
   state,
@@ -131,11 +119,11 @@ export function DeployStep({
       dispatch({ type: 'deployAccepted', deploymentId: res.deploymentId });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
-        // One is already running (decisions.md): follow it instead of failing. The server's
+        // One is already running: follow it instead of failing. The server's
         // sentence says so; the catalog's is the fallback, never both.
         toast({ title: errorDescription(error, t, t('wizard.deploy.alreadyRunning')) });
       } else {
-        const message = requestErrorText(error);
+        const message = errorText(error, { key: 'wizard.deploy.unknownError' });
         dispatch({
           type: 'deployRequestFailed',
           message: { key: 'wizard.deploy.requestError', params: { message } },
