@@ -5,7 +5,7 @@ import { api, deploymentLogs, saveConfiguration, waitForRunEnd } from './fixture
 import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
 import { capturePng } from './fixtures/screenshots';
 import { watchBrowserTraffic } from './fixtures/secret-watch';
-import { chooseLanguage, expectSaidOnce, expectToast } from './fixtures/ui';
+import { chooseLanguage, expectSaidOnce, expectToast, toast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 import { capture, expectStep, fillServerInfo, panelMessages } from './fixtures/wizard';
 
@@ -247,6 +247,36 @@ test.describe('checks and resume', () => {
     await screenshotWhileToast(page);
     await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
     await expect(page.getByTestId('welcome-heading')).toBeVisible();
+  });
+
+  test('a save the server refuses says its reason, in each language', async ({ page, labApp }) => {
+    const s1 = labApp.server('s1');
+    const domain = s1.domains[1] as string;
+    await toValidation(page, {
+      serverIp: s1.address,
+      domain,
+      password: labApp.rootPassword('s1'),
+    });
+    await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'verified');
+    await page.getByTestId('wizard-next').click();
+    await expectStep(page, 'destination');
+    // Meanwhile the domain is saved elsewhere (another tab): the wizard's save gets a 409.
+    await saveConfiguration(page.request, labApp, 's1', domain, undefined);
+    await page.locator('#wizard-destination-manual').check();
+    await page.locator('#wizard-manual-endpoint').fill(labApp.upstream);
+    for (const lang of ['es', 'en'] as const) {
+      if (lang === 'en') await chooseLanguage(page, 'es', 'en');
+      await page.getByTestId('wizard-next').click();
+      // The server's reason, not "Configuration error / An error occurred".
+      await expectToast(
+        page,
+        text(lang, 'wizard.destination.saveFailed'),
+        text(lang, 'errors.domainTaken'),
+      );
+      await expect(toast(page)).not.toContainText(text(lang, 'errors.general'));
+      await expectStep(page, 'destination');
+      await capture(page, 'wizard-checks', `save-refused-${lang}`);
+    }
   });
 
   test('resuming with continueId lands on the step the rule names', async ({ page, labApp }) => {
