@@ -489,18 +489,7 @@ test('a run failed after writing: shown as the server has it, in each language; 
   await labApp.lab.point(domain, 's3');
   await signIn(page, uniqueUser('ana'), 'register');
   const id = await saveConfiguration(page.request, labApp, 's3', domain, labApp.upstream);
-  const token = (await (await page.request.get('/api/csrf-token')).json()) as { token: string };
-  const upload = await page.request.post(`/api/upload-script?configurationId=${id}`, {
-    headers: { 'x-csrf-token': token.token },
-    multipart: {
-      script: {
-        name: 'fails.sh',
-        mimeType: 'text/x-sh',
-        buffer: Buffer.from('echo about to fail\nexit 3\n'),
-      },
-    },
-  });
-  expect(upload.status(), await upload.text()).toBe(200);
+  await uploadScript(page.request, id, 'fails.sh', 'echo about to fail\nexit 3\n');
   // Started in Spanish, as a Spanish screen starts it.
   const started = await api(page.request, 'POST', `/api/deploy/${id}`, undefined, 'es');
   expect(started.status).toBe(202);
