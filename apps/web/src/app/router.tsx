@@ -30,7 +30,10 @@ const SIGNED_IN_PATHS = [
   ...Object.values(ADMIN_ROUTES),
 ] as const;
 
-/** Spec §2: signed out / (landing); signed in / and /home; anything else is not found. */
+/**
+ * Signed out: / is the landing page, and the address of a signed-in page shows the sign-in card
+ * (then that page once signed in). Signed in: / and /home are home. Anything else is not found.
+ */
 export function AppRouter() {
   const { data: user, isPending } = useUser();
   // Signed in earlier in this page's life: a sign-in card now means the session ended.

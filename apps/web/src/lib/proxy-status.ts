@@ -21,7 +21,7 @@ export const TONE_BADGE = {
   waiting: 'warning',
 } as const satisfies Record<TStatusTone, string>;
 
-/** Catalog key of a status label; completed is shown as Active (spec §4). */
+/** Catalog key of a status label; completed is shown as Active. */
 export function statusLabelKey(status: TProxyStatus): string {
   return `proxies.status.${status}`;
 }

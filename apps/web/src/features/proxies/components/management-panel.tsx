@@ -17,7 +17,7 @@ import { DeleteProxyDialog } from './delete-proxy-dialog';
 import { useRedeployAction } from './use-redeploy-action';
 
 /**
- * Spec §2 side panel. An action the server would refuse now (everything but Modify while a
+ * The details page's management actions. An action the server would refuse now (everything but Modify while a
  * deployment runs; a redeploy without a destination or password) is unavailable, with the reason.
  */
 export function ManagementPanel({
