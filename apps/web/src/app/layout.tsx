@@ -1,10 +1,16 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import type * as React from 'react';
+import { Suspense } from 'react';
 import { Footer } from '@/components/layout/footer';
 import { Header, type THeaderBack } from '@/components/layout/header';
+import { PageSpinner } from '@/components/layout/page-spinner';
 import { useLogout } from '@/features/auth/api/logout';
 
-/** The signed-in frame: header with the user and logout, the page, the footer. */
+/**
+ * The signed-in frame: header with the user and logout, the page, the footer. Screens are
+ * fetched on first use (app/lazy-routes.ts); meanwhile a spinner fills the main area and the
+ * header and footer stay where they are.
+ */
 export function AppLayout({
   user,
   back,
@@ -24,7 +30,7 @@ export function AppLayout({
         loggingOut={logout.isPending}
       />
       <main id="main" className="flex flex-1 flex-col">
-        {children}
+        <Suspense fallback={<PageSpinner within="main" />}>{children}</Suspense>
       </main>
       <Footer />
     </div>

@@ -1,7 +1,7 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import { QueryClient } from '@tanstack/react-query';
 import { act, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { userQueryKey } from '@/features/auth/api/get-user';
@@ -54,6 +54,19 @@ describe('session check', () => {
   });
 });
 
+// Before any test that shows the wizard: once its chunk is in, React.lazy never suspends again.
+describe('a screen behind sign-in, while its code loads', () => {
+  it('keeps the header and shows a loading status in the main area, then the screen', async () => {
+    await renderAt('/proxy-wizard', baseUser, 'en');
+    expect(screen.getByTestId('header-username').textContent).toBe('jane_doe');
+    const loading = screen.getByTestId('route-loading');
+    expect(loading.closest('main')).toBeTruthy();
+    expect(loading.textContent).toBe('Loading…');
+    expect(await screen.findByTestId('wizard-back-home', {}, { timeout: 20_000 })).toBeTruthy();
+    expect(screen.queryByTestId('route-loading')).toBeNull();
+  });
+});
+
 describe('routes signed out', () => {
   it('serves the landing page at /', async () => {
     await renderAt('/', null, 'en');
@@ -97,15 +110,20 @@ describe('routes signed out', () => {
     await act(async () => {
       queryClient.setQueryData(userQueryKey, baseUser);
     });
+    // The wizard is a chunk of its own: the first import here can take longer than findBy waits.
     expect(
-      await screen.findByRole('heading', { level: 1, name: 'New reverse proxy' }),
+      await screen.findByRole(
+        'heading',
+        { level: 1, name: 'New reverse proxy' },
+        { timeout: 20_000 },
+      ),
     ).toBeTruthy();
     expect(screen.queryByTestId('sign-in-notice')).toBeNull();
   });
 
   it('a session that ends mid-use says so on the sign-in card, and signing in returns', async () => {
     const { queryClient } = await renderAt('/admin/users', { ...baseUser, role: 'admin' }, 'es');
-    expect(screen.getByTestId('admin-users-page')).toBeTruthy();
+    expect(await screen.findByTestId('admin-users-page', {}, { timeout: 20_000 })).toBeTruthy();
     await act(async () => {
       queryClient.setQueryData(userQueryKey, null);
     });
@@ -128,9 +146,17 @@ describe('routes signed out', () => {
 });
 
 describe('routes signed in', () => {
+  // The first import of a screen's modules (transformed on the fly here) can take longer than
+  // findBy waits; the router still suspends and shows the screen when its chunk is in.
+  beforeAll(async () => {
+    await import('./routes/home-route');
+  });
+
   it.each(['/', '/home'])('welcomes the user by username at %s', async (path) => {
     await renderAt(path, baseUser, 'en');
-    expect(screen.getByTestId('welcome-heading').textContent).toBe('Welcome, jane_doe');
+    // The header is there at once; the home screen arrives as its own chunk.
+    expect(screen.getByTestId('header-username').textContent).toBe('jane_doe');
+    expect((await screen.findByTestId('welcome-heading')).textContent).toBe('Welcome, jane_doe');
     expect(screen.getByTestId('header-username').textContent).toBe('jane_doe');
     expect(screen.getByTestId('header-email').textContent).toBe('jane@example.com');
     expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
@@ -138,7 +164,7 @@ describe('routes signed in', () => {
 
   it('prefers the first name, and shows initials in the avatar', async () => {
     await renderAt('/', { ...baseUser, firstName: 'Ana', lastName: 'García' });
-    expect(screen.getByTestId('welcome-heading').textContent).toBe('Hola, Ana');
+    expect((await screen.findByTestId('welcome-heading')).textContent).toBe('Hola, Ana');
     expect(screen.getAllByText('AG').length).toBeGreaterThan(0);
   });
 

@@ -1,20 +1,20 @@
 import * as React from 'react';
 import { Route, Switch } from 'wouter';
 import { PageSpinner } from '@/components/layout/page-spinner';
-import { ADMIN_ROUTES, AdminSection, isAdmin } from '@/features/admin/components/admin-section';
-import { AuditPage } from '@/features/admin/components/audit-page';
-import { DestinationsPage } from '@/features/admin/components/destinations-page';
-import { UsersPage } from '@/features/admin/components/users-page';
+import { ADMIN_ROUTES, isAdmin } from '@/features/admin/lib/access';
 import { useUser } from '@/features/auth/api/get-user';
 import { LandingPage } from '@/features/auth/components/landing-page';
-import { HomePage } from '@/features/home/components/home-page';
-import { EditProxyDialog } from '@/features/proxies/components/edit-proxy-dialog';
-import { ProxyDetailsPage } from '@/features/proxies/components/proxy-details-page';
-import { ProxyList } from '@/features/proxies/components/proxy-list';
-import { SettingsPage } from '@/features/settings/components/settings-page';
-import { TwoFactorRequiredPage } from '@/features/settings/components/two-factor-required-page';
-import { ProxyWizardPage } from '@/features/wizard/components/proxy-wizard-page';
 import { AppLayout, PublicLayout } from './layout';
+import {
+  AuditPage,
+  DestinationsPage,
+  HomeRoute,
+  ProxyDetailsPage,
+  ProxyWizardPage,
+  SettingsPage,
+  TwoFactorRequiredPage,
+  UsersPage,
+} from './lazy-routes';
 import { NotFound } from './routes/not-found';
 
 /**
@@ -72,26 +72,16 @@ export function AppRouter() {
     );
   }
 
-  // Admins also get the admin dashboard under their own list (spec §2); users never see it.
-  const homeLists = (
-    <>
-      <ProxyList />
-      <AdminSection
-        user={user}
-        renderEdit={(props) => <EditProxyDialog mode="admin" {...props} />}
-      />
-    </>
-  );
   const admin = isAdmin(user);
 
   return (
     <AppLayout user={user}>
       <Switch>
         <Route path="/">
-          <HomePage user={user} proxies={homeLists} />
+          <HomeRoute user={user} />
         </Route>
         <Route path="/home">
-          <HomePage user={user} proxies={homeLists} />
+          <HomeRoute user={user} />
         </Route>
         <Route path="/proxy-details/:id">{({ id }) => <ProxyDetailsPage key={id} id={id} />}</Route>
         <Route path="/proxy-wizard" component={ProxyWizardPage} />

@@ -1,5 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { createI18n, DETECTION_ORDER, LANGUAGE_STORAGE_KEY } from './i18n';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadCatalogNow } from '@/test/catalogs';
+import {
+  createI18n,
+  DETECTION_ORDER,
+  i18nReady,
+  LANGUAGE_STORAGE_KEY,
+  type TCatalogLoader,
+} from './i18n';
 
 function setBrowserLanguages(languages: string[]): void {
   Object.defineProperty(window.navigator, 'languages', {
@@ -25,12 +32,12 @@ describe('language detection (spec §1)', () => {
   it('prefers the language stored in local storage over the browser language', () => {
     localStorage.setItem(LANGUAGE_STORAGE_KEY, 'en');
     setBrowserLanguages(['es-ES']);
-    expect(createI18n().resolvedLanguage).toBe('en');
+    expect(createI18n(loadCatalogNow).resolvedLanguage).toBe('en');
   });
 
   it('uses the browser language when nothing is stored, and caches it in local storage', () => {
     setBrowserLanguages(['en-GB', 'en']);
-    const i18n = createI18n();
+    const i18n = createI18n(loadCatalogNow);
     expect(i18n.resolvedLanguage).toBe('en');
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
     expect(document.documentElement.lang).toBe('en');
@@ -39,23 +46,56 @@ describe('language detection (spec §1)', () => {
   it('falls through an unsupported browser language to the page language tag', () => {
     setBrowserLanguages(['fr-FR', 'fr']);
     document.documentElement.lang = 'en';
-    expect(createI18n().resolvedLanguage).toBe('en');
+    expect(createI18n(loadCatalogNow).resolvedLanguage).toBe('en');
   });
 
   it('falls back to Spanish when nothing detected is supported', () => {
     setBrowserLanguages(['de-DE', 'de']);
-    const i18n = createI18n();
+    const i18n = createI18n(loadCatalogNow);
     expect(i18n.resolvedLanguage).toBe('es');
     expect(i18n.t('validation.password.mismatch')).toBe('Las contraseñas deben coincidir');
   });
 
   it('switches at once, caches the choice and keeps <html lang> in sync', async () => {
     setBrowserLanguages(['es-ES']);
-    const i18n = createI18n();
+    const i18n = createI18n(loadCatalogNow);
     expect(i18n.t('landing.tabs.login')).toBe('Iniciar sesión');
     await i18n.changeLanguage('en');
     expect(i18n.t('landing.tabs.login')).toBe('Log in');
     expect(localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('en');
     expect(document.documentElement.lang).toBe('en');
+  });
+});
+
+describe('catalogs loaded per language', () => {
+  it('fetches only the language on screen, and the other one when switching to it', async () => {
+    setBrowserLanguages(['es-ES']);
+    const load = vi.fn<TCatalogLoader>(async (language) => loadCatalogNow(language));
+    const i18n = createI18n(load);
+    await i18nReady(i18n);
+    expect(load.mock.calls).toEqual([['es']]);
+    expect(i18n.t('landing.tabs.login')).toBe('Iniciar sesión');
+    await i18n.changeLanguage('en');
+    expect(load.mock.calls).toEqual([['es'], ['en']]);
+    expect(i18n.t('landing.tabs.login')).toBe('Log in');
+    expect(i18n.t('validation.password.mismatch')).toBe('Passwords must match');
+  });
+
+  it('loads nothing but Spanish for a browser language Portico does not offer', async () => {
+    setBrowserLanguages(['fr-FR', 'fr']);
+    const load = vi.fn<TCatalogLoader>(async (language) => loadCatalogNow(language));
+    const i18n = createI18n(load);
+    await i18nReady(i18n);
+    expect(load.mock.calls).toEqual([['es']]);
+    expect(i18n.resolvedLanguage).toBe('es');
+  });
+
+  it('reads each language from its own chunk by default', async () => {
+    setBrowserLanguages(['en-GB']);
+    const i18n = createI18n();
+    await i18nReady(i18n);
+    expect(i18n.t('landing.tabs.login')).toBe('Log in');
+    await i18n.changeLanguage('es');
+    expect(i18n.t('errors.network')).toBe('Error de red. Comprueba tu conexión.');
   });
 });

@@ -1,38 +1,69 @@
-import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, type TLanguage } from '@portico/shared/api-error';
-import sharedEn from '@portico/shared/locales/en.json';
-import sharedEs from '@portico/shared/locales/es.json';
-import { createInstance, type i18n as TI18n } from 'i18next';
+import {
+  DEFAULT_LANGUAGE,
+  SUPPORTED_LANGUAGES,
+  type TLanguage,
+} from '@portico/shared/i18n/language';
+import { type BackendModule, createInstance, type i18n as TI18n } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import webEn from '@/locales/en.json';
-import webEs from '@/locales/es.json';
 
-// Shared catalogs hold `validation` and `errors` (zod messages are their keys); the web catalog
-// holds screen texts under other top-level keys, so a flat merge loses nothing.
-export const resources = {
-  en: { translation: { ...sharedEn, ...webEn } },
-  es: { translation: { ...sharedEs, ...webEs } },
-} as const;
+export type TCatalog = Record<string, unknown>;
+/** A language's texts (screen texts and the shared validation/error texts, merged). */
+export type TCatalogLoader = (language: TLanguage) => TCatalog | Promise<TCatalog>;
+
+/**
+ * Each language's texts are a chunk of their own, fetched when that language is first shown:
+ * a visitor downloads only the language on screen, and the other one when switching to it.
+ */
+export const loadCatalogChunk: TCatalogLoader = async (language) =>
+  language === 'en'
+    ? (await import('@/locales/en-catalog')).catalog
+    : (await import('@/locales/es-catalog')).catalog;
 
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 export const DETECTION_ORDER = ['localStorage', 'navigator', 'htmlTag'];
+
+function isSupported(language: string): language is TLanguage {
+  return (SUPPORTED_LANGUAGES as readonly string[]).includes(language);
+}
+
+function catalogBackend(load: TCatalogLoader): BackendModule {
+  return {
+    type: 'backend',
+    init() {},
+    read(language, _namespace, callback) {
+      if (!isSupported(language)) return callback(null, {});
+      const catalog = load(language);
+      // A loader that answers at once (tests) keeps i18next synchronous.
+      if (!(catalog instanceof Promise)) return callback(null, catalog);
+      catalog.then(
+        (texts) => callback(null, texts),
+        (error: Error) => callback(error, false),
+      );
+    },
+  };
+}
 
 function syncHtmlLang(instance: TI18n): void {
   if (typeof document === 'undefined') return;
   document.documentElement.lang = instance.resolvedLanguage ?? instance.language;
 }
 
-/** A configured instance; tests create their own to start from a clean detection. */
-export function createI18n(): TI18n {
+/**
+ * A configured instance; tests create their own to start from a clean detection, with a loader
+ * that has every catalog at hand.
+ */
+export function createI18n(load: TCatalogLoader = loadCatalogChunk): TI18n {
   const instance = createInstance();
-  instance.use(LanguageDetector).use(initReactI18next);
+  instance.use(LanguageDetector).use(initReactI18next).use(catalogBackend(load));
   instance.on('languageChanged', () => syncHtmlLang(instance));
   void instance.init({
-    resources,
     supportedLngs: [...SUPPORTED_LANGUAGES],
     nonExplicitSupportedLngs: true,
     load: 'languageOnly',
-    fallbackLng: DEFAULT_LANGUAGE,
+    // Spanish when nothing detected is supported. Not a fallback for missing texts (both
+    // catalogs have every key, catalogs.test.ts): an English visitor loads no Spanish.
+    fallbackLng: (code) => (code ? [] : [DEFAULT_LANGUAGE]),
     initAsync: false,
     interpolation: { escapeValue: false },
     detection: {
@@ -47,9 +78,15 @@ export function createI18n(): TI18n {
   return instance;
 }
 
+/** Resolves once the instance has the texts of its first language. */
+export function i18nReady(instance: TI18n): Promise<void> {
+  if (instance.isInitialized) return Promise.resolve();
+  return new Promise((resolve) => instance.on('initialized', () => resolve()));
+}
+
 export const i18n = createI18n();
 
 export function currentLanguage(): TLanguage {
   const lng = i18n.resolvedLanguage ?? i18n.language;
-  return (SUPPORTED_LANGUAGES as readonly string[]).includes(lng) ? (lng as TLanguage) : 'es';
+  return isSupported(lng) ? lng : DEFAULT_LANGUAGE;
 }

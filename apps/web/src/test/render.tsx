@@ -4,13 +4,14 @@ import type * as React from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import { createI18n } from '@/lib/i18n';
+import { loadCatalogNow } from './catalogs';
 
 /** Renders with a fresh query client, an i18n instance switched to `lang` and tooltips. */
 export async function renderWithProviders(
   ui: React.ReactElement,
   { lang = 'es', queryClient }: { lang?: 'es' | 'en'; queryClient?: QueryClient } = {},
 ) {
-  const i18n = createI18n();
+  const i18n = createI18n(loadCatalogNow);
   await i18n.changeLanguage(lang);
   const client = queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const result = render(

@@ -63,12 +63,35 @@ describe('header', () => {
 
   it('switches the language at once from the menu', async () => {
     const { i18n } = await renderWithProviders(inRouter(<Header user={user} />), { lang: 'es' });
-    const trigger = screen.getByRole('button', { name: /Idioma/ });
-    fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false, pointerType: 'mouse' });
+    // The first press fetches the menu and opens it; later ones are the menu's own trigger.
+    fireEvent.click(screen.getByRole('button', { name: /Idioma/ }));
     const english = await screen.findByRole('menuitemradio', { name: 'English' });
     fireEvent.click(english);
     await waitFor(() => expect(i18n.resolvedLanguage).toBe('en'));
     expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
     expect(document.documentElement.lang).toBe('en');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    const trigger = screen.getByRole('button', { name: /Language/ });
+    fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false, pointerType: 'mouse' });
+    fireEvent.click(await screen.findByRole('menuitemradio', { name: 'Español' }));
+    await waitFor(() => expect(i18n.resolvedLanguage).toBe('es'));
+  });
+
+  it('opens the user menu on the first press (its code fetched then) and goes to the settings', async () => {
+    const location = memoryLocation({ path: '/', record: true });
+    await renderWithProviders(
+      <Router hook={location.hook}>
+        <Header user={user} />
+      </Router>,
+      { lang: 'en' },
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Account menu of jane_doe' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Settings' }));
+    await waitFor(() => expect(location.history.at(-1)).toBe('/settings'));
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    // Later presses are the menu's own trigger.
+    const trigger = screen.getByTestId('user-menu');
+    fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false, pointerType: 'mouse' });
+    expect(await screen.findByRole('menuitem', { name: 'Settings' })).toBeTruthy();
   });
 });

@@ -17,7 +17,14 @@ export function TooltipProvider({
   );
 }
 
-export const Tooltip = TooltipPrimitive.Root;
+/** Brings its own provider: no app-wide one, so pages without tooltips load no tooltip code. */
+export function Tooltip(props: React.ComponentProps<typeof TooltipPrimitive.Root>) {
+  return (
+    <TooltipProvider>
+      <TooltipPrimitive.Root {...props} />
+    </TooltipProvider>
+  );
+}
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 export function TooltipContent({

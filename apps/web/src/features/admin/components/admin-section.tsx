@@ -3,25 +3,16 @@ import { HistoryIcon, ServerIcon, ShieldIcon, UsersIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
+import { ADMIN_ROUTES, isAdmin } from '../lib/access';
 import type { TRenderAdminEdit } from './admin-edit';
 import { ProxiesByUserCard, TotalUsersCard } from './admin-stats';
 import { AllProxies } from './all-proxies';
-
-export const ADMIN_ROUTES = {
-  audit: '/admin/audit',
-  users: '/admin/users',
-  destinations: '/admin/destinations',
-} as const;
 
 const ADMIN_LINKS = [
   { key: 'audit', Icon: HistoryIcon },
   { key: 'users', Icon: UsersIcon },
   { key: 'destinations', Icon: ServerIcon },
 ] as const;
-
-export function isAdmin(user: Pick<TPublicUser, 'role'> | null | undefined): boolean {
-  return user?.role === 'admin';
-}
 
 /** Spec §2 admin dashboard inside home; rendered only for admins (spec §6). */
 export function AdminSection({

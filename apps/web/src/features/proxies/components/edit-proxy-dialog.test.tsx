@@ -135,7 +135,11 @@ describe('edit proxy dialog and the server', () => {
     await waitFor(() =>
       expect(screen.getByTestId('edit-proxy-save').textContent).toBe('Saving...'),
     );
-    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    const put = await waitFor(() => {
+      const call = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+      expect(call).toBeDefined();
+      return call;
+    });
     expect(put?.[0]).toBe(`/api/user/proxy-configurations/${proxy.id}`);
     expect(JSON.parse(String(put?.[1]?.body))).toEqual({
       domain: 'app.example.com',

@@ -2,6 +2,7 @@ import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '@/lib/i18n';
 import { statusLabelKey } from '@/lib/proxy-status';
+import { loadCatalogNow } from '@/test/catalogs';
 import { continueHref, detailsHref, isContinuable, siteUrl } from './status';
 
 describe('status labels', () => {
@@ -9,7 +10,7 @@ describe('status labels', () => {
     ['en', 'Active', 'Pending'],
     ['es', 'Activo', 'Pendiente'],
   ] as const)('labels completed as Active in %s', async (lang, active, pending) => {
-    const i18n = createI18n();
+    const i18n = createI18n(loadCatalogNow);
     await i18n.changeLanguage(lang);
     expect(i18n.t(statusLabelKey('completed'))).toBe(active);
     expect(i18n.t(statusLabelKey('pending'))).toBe(pending);
