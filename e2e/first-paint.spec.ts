@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import { signIn } from './fixtures/auth';
+import { expectAccessible } from './fixtures/axe';
 import { text } from './fixtures/catalog';
 import { screenshotScreen } from './fixtures/screenshots';
 import { expectLanding, expectSignedIn } from './fixtures/ui';
@@ -146,4 +147,34 @@ test('signed in, the home screen and the wizard arrive as their own chunks while
   for (const name of ['audit', 'users', 'destinations'] as const) {
     expect([...scripts.keys()]).not.toContain(built[name]);
   }
+});
+
+test('a screen whose chunk is gone (Portico updated meanwhile) reloads once, then says so', async ({
+  page,
+}) => {
+  const built = chunks();
+  await signIn(page, uniqueUser('gone'), 'register');
+  await page.goto('/');
+  await expect(page.getByTestId('welcome-heading')).toBeVisible();
+  // The wizard's file no longer exists, as after an update renamed every chunk.
+  await page.route(`**/${built.wizard}`, (route) => route.fulfill({ status: 404, body: '' }));
+  let loads = 0;
+  page.on('load', () => {
+    loads += 1;
+  });
+  await page.getByTestId('create-proxy').click();
+  const failed = page.getByTestId('screen-failed');
+  await expect(failed).toContainText(text('es', 'common.screenFailed.title'));
+  await expect(failed).toContainText(text('es', 'common.screenFailed.description'));
+  // One reload to fetch a newer build, not a loop; the header stays usable.
+  expect(loads).toBe(1);
+  await expect(page).toHaveURL(/\/proxy-wizard$/);
+  await expect(page.getByTestId('logout-button')).toBeVisible();
+  await expectAccessible(page, 'screen-failed');
+  await screenshotScreen(page, 'first-paint', 'screen-failed-es');
+
+  // Once the file is there again, the button brings the screen.
+  await page.unroute(`**/${built.wizard}`);
+  await failed.getByRole('button', { name: text('es', 'common.screenFailed.reload') }).click();
+  await expect(page.getByTestId('wizard-back-home')).toBeVisible();
 });

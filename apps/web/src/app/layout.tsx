@@ -1,6 +1,8 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import type * as React from 'react';
 import { Suspense } from 'react';
+import { useLocation } from 'wouter';
+import { ErrorBoundary, ScreenFailed } from '@/components/layout/error-boundary';
 import { Footer } from '@/components/layout/footer';
 import { Header, type THeaderBack } from '@/components/layout/header';
 import { PageSpinner } from '@/components/layout/page-spinner';
@@ -9,7 +11,7 @@ import { useLogout } from '@/features/auth/api/logout';
 /**
  * The signed-in frame: header with the user and logout, the page, the footer. Screens are
  * fetched on first use (app/lazy-routes.ts); meanwhile a spinner fills the main area and the
- * header and footer stay where they are.
+ * header and footer stay where they are. A screen that fails says so there, header still usable.
  */
 export function AppLayout({
   user,
@@ -21,6 +23,7 @@ export function AppLayout({
   children: React.ReactNode;
 }) {
   const logout = useLogout();
+  const [location] = useLocation();
   return (
     <div className="flex min-h-dvh flex-col">
       <Header
@@ -30,7 +33,9 @@ export function AppLayout({
         loggingOut={logout.isPending}
       />
       <main id="main" className="flex flex-1 flex-col">
-        <Suspense fallback={<PageSpinner within="main" />}>{children}</Suspense>
+        <ErrorBoundary resetKey={location} fallback={<ScreenFailed />}>
+          <Suspense fallback={<PageSpinner within="main" />}>{children}</Suspense>
+        </ErrorBoundary>
       </main>
       <Footer />
     </div>

@@ -6,21 +6,10 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { userQueryKey } from '@/features/auth/api/get-user';
 import { renderWithProviders } from '@/test/render';
+import { TEST_USER } from '@/test/users';
 import { AppRouter } from './router';
 
-const baseUser: TPublicUser = {
-  id: '7b0c6c1e-0000-4000-8000-000000000001',
-  username: 'jane_doe',
-  email: 'jane@example.com',
-  role: 'user',
-  firstName: null,
-  lastName: null,
-  profileImageUrl: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  twoFactorEnabled: false,
-  twoFactorSetupRequired: false,
-};
+const baseUser = TEST_USER;
 
 /** Seeds the session answer in the cache (no network), then renders the router at `path`. */
 async function renderAt(path: string, user: TPublicUser | null, lang: 'es' | 'en' = 'es') {

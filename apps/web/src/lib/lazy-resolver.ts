@@ -9,7 +9,11 @@ export function lazyResolver<TValues extends FieldValues, TContext, TOutput>(
 ): Resolver<TValues, TContext, TOutput> {
   let loading: Promise<Resolver<TValues, TContext, TOutput>> | undefined;
   return async (values, context, options) => {
-    loading ??= load();
+    // A failed fetch is not kept: the next check (e.g. the next submit) tries again.
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    });
     return (await loading)(values, context, options);
   };
 }

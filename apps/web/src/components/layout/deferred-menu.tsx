@@ -1,4 +1,5 @@
 import * as React from 'react';
+import { ErrorBoundary } from './error-boundary';
 
 type TButtonProps = React.ComponentProps<'button'>;
 
@@ -19,7 +20,8 @@ export function DeferredMenu({
   renderMenu: (trigger: React.ReactElement) => React.ReactNode;
 }) {
   const [asked, setAsked] = React.useState(false);
-  const prefetch = () => void load();
+  // A failed prefetch is dropped: the press that asks for the menu meets the failure itself.
+  const prefetch = () => void load().catch(() => undefined);
 
   if (!asked) {
     return renderButton({
@@ -28,9 +30,14 @@ export function DeferredMenu({
       onClick: () => setAsked(true),
     });
   }
+  // If the menu's code cannot be fetched, the button reloads the page (which also brings a new
+  // build's files when Portico was updated meanwhile).
+  const reload = renderButton({ onClick: () => window.location.reload() });
   return (
-    <React.Suspense fallback={renderButton({ 'aria-busy': true })}>
-      {renderMenu(renderButton({}))}
-    </React.Suspense>
+    <ErrorBoundary fallback={reload}>
+      <React.Suspense fallback={renderButton({ 'aria-busy': true })}>
+        {renderMenu(renderButton({}))}
+      </React.Suspense>
+    </ErrorBoundary>
   );
 }

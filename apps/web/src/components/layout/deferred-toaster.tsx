@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { useToast } from '@/hooks/use-toast';
+import { ErrorBoundary } from './error-boundary';
 
 const Toaster = React.lazy(async () => ({
   default: (await import('@/components/ui/toaster')).Toaster,
@@ -14,9 +15,12 @@ export function DeferredToaster() {
   const [needed, setNeeded] = React.useState(false);
   if (toasts.length > 0 && !needed) setNeeded(true);
   if (!needed) return null;
+  // Without its code no toast shows, and the page goes on working.
   return (
-    <React.Suspense fallback={null}>
-      <Toaster />
-    </React.Suspense>
+    <ErrorBoundary fallback={null}>
+      <React.Suspense fallback={null}>
+        <Toaster />
+      </React.Suspense>
+    </ErrorBoundary>
   );
 }

@@ -1,24 +1,12 @@
-import type { TPublicUser } from '@portico/shared/auth/schemas';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { renderWithProviders } from '@/test/render';
+import { TEST_USER } from '@/test/users';
 import { Header } from './header';
 
-const user: TPublicUser = {
-  id: 'u1',
-  username: 'jane_doe',
-  email: 'jane@example.com',
-  role: 'user',
-  firstName: null,
-  lastName: null,
-  profileImageUrl: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  twoFactorEnabled: false,
-  twoFactorSetupRequired: false,
-};
+const user = TEST_USER;
 
 function inRouter(ui: React.ReactElement) {
   return <Router hook={memoryLocation({ path: '/' }).hook}>{ui}</Router>;
