@@ -34,9 +34,14 @@ async function parseApiError(text: string): Promise<TApiError | undefined> {
   } catch {
     return undefined;
   }
-  const { ZApiError } = await answerSchemas();
-  const parsed = ZApiError.safeParse(body);
-  return parsed.success ? parsed.data : undefined;
+  try {
+    const { ZApiError } = await answerSchemas();
+    const parsed = ZApiError.safeParse(body);
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    // The schema's chunk did not arrive: the error still carries its status and text.
+    return undefined;
+  }
 }
 
 async function errorFrom(res: Response, text: string): Promise<ApiError> {
