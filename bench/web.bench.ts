@@ -44,8 +44,9 @@ function floorDir(html: string): string {
 function describeVisits(who: string, visits: TVisit[]) {
   const lcp = visits.map((v) => v.lcpMs).sort((a, b) => a - b);
   const ms = (n: number) => n.toFixed(0);
+  const assetsIn = median(visits.map((v) => v.assetsInMs));
   console.info(
-    `  ${who}: LCP min/median/max ${ms(lcp[0]!)}/${ms(median(lcp))}/${ms(lcp.at(-1)!)} ms over ${visits.length} visits`,
+    `  ${who}: LCP min/median/max ${ms(lcp[0]!)}/${ms(median(lcp))}/${ms(lcp.at(-1)!)} ms over ${visits.length} visits; scripts and CSS in by ${ms(assetsIn)} ms (median)`,
   );
 }
 

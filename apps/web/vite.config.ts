@@ -33,11 +33,19 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
-        // React changes less often than our code: its own chunk stays cached across releases.
-        // Other libraries go with the screens that use them, so the landing page does not
-        // download the wizard's or the admin panel's.
+        // Libraries change less often than our code: in chunks of their own they stay cached
+        // across releases. React is one; the other libraries the first page needs ($initial) are
+        // another, one request instead of many small ones. Libraries used only behind sign-in
+        // go with the screens that use them, so the landing page does not download them.
         codeSplitting: {
-          groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
+          groups: [
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/,
+              priority: 2,
+            },
+            { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'], priority: 1 },
+          ],
         },
       },
     },

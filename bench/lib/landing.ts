@@ -10,6 +10,8 @@ export interface TVisit {
   cssBytes: number;
   htmlBytes: number;
   jsUrls: string[];
+  /** When the last script (or, without scripts, the stylesheet) had arrived, ms. */
+  assetsInMs: number;
 }
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -48,18 +50,20 @@ export async function visitLanding(browser: Browser, url: string): Promise<TVisi
       htmlBytes: (performance.getEntriesByType('navigation')[0] as PerformanceResourceTiming)
         .encodedBodySize,
       resources: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map(
-        (r) => ({ url: r.name, bytes: r.encodedBodySize }),
+        (r) => ({ url: r.name, bytes: r.encodedBodySize, endMs: r.responseEnd }),
       ),
     }));
     const ofType = (ext: string) =>
       seen.resources.filter((r) => new URL(r.url).pathname.endsWith(ext));
     const total = (ext: string) => ofType(ext).reduce((sum, r) => sum + r.bytes, 0);
+    const assets = [...ofType('.js'), ...ofType('.css')];
     return {
       lcpMs: seen.lcpMs,
       jsBytes: total('.js'),
       cssBytes: total('.css'),
       htmlBytes: seen.htmlBytes,
       jsUrls: ofType('.js').map((r) => r.url),
+      assetsInMs: Math.max(0, ...assets.map((r) => r.endMs)),
     };
   } finally {
     await context.close();
