@@ -46,7 +46,7 @@ function describeVisits(who: string, visits: TVisit[]) {
   const ms = (n: number) => n.toFixed(0);
   const assetsIn = median(visits.map((v) => v.assetsInMs));
   console.info(
-    `  ${who}: LCP min/median/max ${ms(lcp[0]!)}/${ms(median(lcp))}/${ms(lcp.at(-1)!)} ms over ${visits.length} visits; scripts and CSS in by ${ms(assetsIn)} ms (median)`,
+    `  ${who}: LCP min/median/max ${ms(lcp[0]!)}/${ms(median(lcp))}/${ms(lcp.at(-1)!)} ms over ${visits.length} visits; last script or CSS in at ${ms(assetsIn)} ms (median)`,
   );
 }
 

@@ -10,7 +10,7 @@ export interface TVisit {
   cssBytes: number;
   htmlBytes: number;
   jsUrls: string[];
-  /** When the last script (or, without scripts, the stylesheet) had arrived, ms. */
+  /** When the last script or stylesheet had arrived (the texts' chunk included), ms. */
   assetsInMs: number;
 }
 
