@@ -21,7 +21,10 @@ const MODULES = {
   audit: 'src/features/admin/components/audit-page.tsx',
   users: 'src/features/admin/components/users-page.tsx',
   destinations: 'src/features/admin/components/destinations-page.tsx',
+  settings: 'src/features/settings/components/settings-page.tsx',
+  twoFactorRequired: 'src/features/settings/components/two-factor-required-page.tsx',
   languageMenu: 'src/components/layout/language-menu.tsx',
+  userMenu: 'src/components/layout/user-menu.tsx',
   toaster: 'src/components/ui/toaster.tsx',
   spanish: 'src/locales/es-catalog.ts',
   english: 'src/locales/en-catalog.ts',
@@ -77,7 +80,10 @@ test('the landing page loads no signed-in screen, only the Spanish texts, all co
     'audit',
     'users',
     'destinations',
+    'settings',
+    'twoFactorRequired',
     'languageMenu',
+    'userMenu',
     'toaster',
     'english',
   ] as const) {
@@ -147,6 +153,18 @@ test('signed in, the home screen and the wizard arrive as their own chunks while
   for (const name of ['audit', 'users', 'destinations'] as const) {
     expect([...scripts.keys()]).not.toContain(built[name]);
   }
+
+  // The user menu's code and the settings page come when first asked for, the header in place.
+  expect([...scripts.keys()]).not.toContain(built.userMenu);
+  expect([...scripts.keys()]).not.toContain(built.settings);
+  await page.getByTestId('user-menu').click();
+  await page.getByTestId('menu-settings').click();
+  await expect(page.getByTestId('settings-page')).toBeVisible();
+  await expect(page).toHaveURL(/\/settings$/);
+  expect(await header.boundingBox()).toEqual(headerBox);
+  expect([...scripts.keys()]).toEqual(expect.arrayContaining([built.userMenu, built.settings]));
+  // Only an account held by PORTICO_REQUIRE_2FA needs the required-setup screen.
+  expect([...scripts.keys()]).not.toContain(built.twoFactorRequired);
 });
 
 test('a screen whose chunk is gone (Portico updated meanwhile) reloads once, then says so', async ({
