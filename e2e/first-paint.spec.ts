@@ -28,6 +28,8 @@ const MODULES = {
   toaster: 'src/components/ui/toaster.tsx',
   spanish: 'src/locales/es-catalog.ts',
   english: 'src/locales/en-catalog.ts',
+  spanishServerTexts: 'src/locales/es-server.ts',
+  englishServerTexts: 'src/locales/en-server.ts',
 } as const;
 type TModule = keyof typeof MODULES;
 
@@ -86,6 +88,8 @@ test('the landing page loads no signed-in screen, only the Spanish texts, all co
     'userMenu',
     'toaster',
     'english',
+    'spanishServerTexts',
+    'englishServerTexts',
   ] as const) {
     expect(fetched, `${MODULES[name]} (${built[name]}) is not loaded`).not.toContain(built[name]);
   }
@@ -127,6 +131,7 @@ test('signed in, the home screen and the wizard arrive as their own chunks while
   await expectSignedIn(page, 'es', user);
   expect([...scripts.keys()]).toContain(built.home);
   expect([...scripts.keys()]).not.toContain(built.wizard);
+  expect([...scripts.keys()]).not.toContain(built.spanishServerTexts);
   const header = page.locator('header');
   const headerBox = await header.boundingBox();
 
@@ -143,6 +148,9 @@ test('signed in, the home screen and the wizard arrive as their own chunks while
   await expect(loading).toHaveCount(0);
   expect(await header.boundingBox()).toEqual(headerBox);
   expect([...scripts.keys()]).toContain(built.wizard);
+  // It shows the deployment log, so it came with the server's sentences, in Spanish only.
+  expect([...scripts.keys()]).toContain(built.spanishServerTexts);
+  expect([...scripts.keys()]).not.toContain(built.englishServerTexts);
   // The wizard works: its form takes input and derives the certificate e-mail from the domain.
   await fillServerInfo(page, 'es', {
     serverIp: '203.0.113.7',
@@ -167,32 +175,36 @@ test('signed in, the home screen and the wizard arrive as their own chunks while
   expect([...scripts.keys()]).not.toContain(built.twoFactorRequired);
 });
 
-test('a screen whose chunk is gone (Portico updated meanwhile) reloads once, then says so', async ({
-  page,
-}) => {
-  const built = chunks();
-  await signIn(page, uniqueUser('gone'), 'register');
-  await page.goto('/');
-  await expect(page.getByTestId('welcome-heading')).toBeVisible();
-  // The wizard's file no longer exists, as after an update renamed every chunk.
-  await page.route(`**/${built.wizard}`, (route) => route.fulfill({ status: 404, body: '' }));
-  let loads = 0;
-  page.on('load', () => {
-    loads += 1;
-  });
-  await page.getByTestId('create-proxy').click();
-  const failed = page.getByTestId('screen-failed');
-  await expect(failed).toContainText(text('es', 'common.screenFailed.title'));
-  await expect(failed).toContainText(text('es', 'common.screenFailed.description'));
-  // One reload to fetch a newer build, not a loop; the header stays usable.
-  expect(loads).toBe(1);
-  await expect(page).toHaveURL(/\/proxy-wizard$/);
-  await expect(page.getByTestId('logout-button')).toBeVisible();
-  await expectAccessible(page, 'screen-failed');
-  await screenshotScreen(page, 'first-paint', 'screen-failed-es');
+// A chunk that no longer exists, as after an update renamed every chunk: the wizard's own, or the
+// server's sentences it loads with it (else the log would show catalog keys).
+for (const gone of ['wizard', 'spanishServerTexts'] as const) {
+  test(`a screen whose chunk is gone (${gone}; Portico updated meanwhile) reloads once, then says so`, async ({
+    page,
+  }) => {
+    const built = chunks();
+    await signIn(page, uniqueUser('gone'), 'register');
+    await page.goto('/');
+    await expect(page.getByTestId('welcome-heading')).toBeVisible();
+    await page.route(`**/${built[gone]}`, (route) => route.fulfill({ status: 404, body: '' }));
+    let loads = 0;
+    page.on('load', () => {
+      loads += 1;
+    });
+    await page.getByTestId('create-proxy').click();
+    const failed = page.getByTestId('screen-failed');
+    await expect(failed).toContainText(text('es', 'common.screenFailed.title'));
+    await expect(failed).toContainText(text('es', 'common.screenFailed.description'));
+    // One reload to fetch a newer build, not a loop; the header stays usable.
+    expect(loads).toBe(1);
+    await expect(page).toHaveURL(/\/proxy-wizard$/);
+    await expect(page.getByTestId('wizard-back-home')).toHaveCount(0);
+    await expect(page.getByTestId('logout-button')).toBeVisible();
+    await expectAccessible(page, 'screen-failed');
+    await screenshotScreen(page, 'first-paint', `screen-failed-${gone}-es`);
 
-  // Once the file is there again, the button brings the screen.
-  await page.unroute(`**/${built.wizard}`);
-  await failed.getByRole('button', { name: text('es', 'common.screenFailed.reload') }).click();
-  await expect(page.getByTestId('wizard-back-home')).toBeVisible();
-});
+    // Once the file is there again, the button brings the screen.
+    await page.unroute(`**/${built[gone]}`);
+    await failed.getByRole('button', { name: text('es', 'common.screenFailed.reload') }).click();
+    await expect(page.getByTestId('wizard-back-home')).toBeVisible();
+  });
+}

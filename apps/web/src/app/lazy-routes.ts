@@ -1,4 +1,5 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+import { loadServerTexts } from '@/lib/i18n';
 
 /**
  * The screens behind sign-in, each fetched the first time it shows (the router wraps them in
@@ -11,13 +12,19 @@ function lazyNamed<P, K extends string>(
   return lazy(() => load().then((module) => ({ default: module[name] })));
 }
 
+/** A screen that shows deployment logs and failures: it arrives with the server's sentences. */
+async function withServerTexts<M>(load: () => Promise<M>): Promise<M> {
+  const [module] = await Promise.all([load(), loadServerTexts()]);
+  return module;
+}
+
 export const HomeRoute = lazyNamed(() => import('./routes/home-route'), 'HomeRoute');
 export const ProxyDetailsPage = lazyNamed(
-  () => import('@/features/proxies/components/proxy-details-page'),
+  () => withServerTexts(() => import('@/features/proxies/components/proxy-details-page')),
   'ProxyDetailsPage',
 );
 export const ProxyWizardPage = lazyNamed(
-  () => import('@/features/wizard/components/proxy-wizard-page'),
+  () => withServerTexts(() => import('@/features/wizard/components/proxy-wizard-page')),
   'ProxyWizardPage',
 );
 export const AuditPage = lazyNamed(

@@ -8,17 +8,39 @@ import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
 
 export type TCatalog = Record<string, unknown>;
-/** A language's texts (screen texts and the shared validation/error texts, merged). */
-export type TCatalogLoader = (language: TLanguage) => TCatalog | Promise<TCatalog>;
+
+/**
+ * The namespace of the server's sentences (deployment log lines, failures, checks: the shared
+ * catalog whole), which the screens render from the texts stored with them (lib/log-text). Only
+ * the screens that show them load it; from then on each language switch loads it too.
+ */
+export const SERVER_TEXTS = 'server';
+const NAMESPACES = ['translation', SERVER_TEXTS] as const;
+export type TNamespace = (typeof NAMESPACES)[number];
+
+/**
+ * A language's texts: `translation` holds the screen texts with the shared validation and error
+ * texts; SERVER_TEXTS the shared catalog whole.
+ */
+export type TCatalogLoader = (
+  language: TLanguage,
+  namespace: TNamespace,
+) => TCatalog | Promise<TCatalog>;
 
 /**
  * Each language's texts are a chunk of their own, fetched when that language is first shown:
  * a visitor downloads only the language on screen, and the other one when switching to it.
  */
-export const loadCatalogChunk: TCatalogLoader = async (language) =>
-  language === 'en'
+export const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
+  if (namespace === SERVER_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-server')).catalog
+      : (await import('@/locales/es-server')).catalog;
+  }
+  return language === 'en'
     ? (await import('@/locales/en-catalog')).catalog
     : (await import('@/locales/es-catalog')).catalog;
+};
 
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 export const DETECTION_ORDER = ['localStorage', 'navigator', 'htmlTag'];
@@ -27,13 +49,17 @@ function isSupported(language: string): language is TLanguage {
   return (SUPPORTED_LANGUAGES as readonly string[]).includes(language);
 }
 
+function isNamespace(namespace: string): namespace is TNamespace {
+  return (NAMESPACES as readonly string[]).includes(namespace);
+}
+
 function catalogBackend(load: TCatalogLoader): BackendModule {
   return {
     type: 'backend',
     init() {},
-    read(language, _namespace, callback) {
-      if (!isSupported(language)) return callback(null, {});
-      const catalog = load(language);
+    read(language, namespace, callback) {
+      if (!isSupported(language) || !isNamespace(namespace)) return callback(null, {});
+      const catalog = load(language, namespace);
       // A loader that answers at once (tests) keeps i18next synchronous.
       if (!(catalog instanceof Promise)) return callback(null, catalog);
       catalog.then(
@@ -85,6 +111,22 @@ export function i18nReady(instance: TI18n): Promise<void> {
 }
 
 export const i18n = createI18n();
+
+/**
+ * Loads the server's sentences (SERVER_TEXTS) of the language on screen. Rejects when their
+ * chunk did not arrive (i18next itself would go on without them), so a screen that needs them
+ * fails where it loads and the error boundary says so, instead of showing catalog keys.
+ */
+export function loadServerTexts(instance: TI18n = i18n): Promise<void> {
+  return new Promise((resolve, reject) => {
+    instance.loadNamespaces(SERVER_TEXTS, (errors: unknown) => {
+      const lang = instance.resolvedLanguage ?? instance.language;
+      if (instance.hasResourceBundle(lang, SERVER_TEXTS)) return resolve();
+      const first: unknown = Array.isArray(errors) ? errors[0] : errors;
+      reject(first instanceof Error ? first : new Error(`no ${SERVER_TEXTS} texts for ${lang}`));
+    });
+  });
+}
 
 export function currentLanguage(): TLanguage {
   const lng = i18n.resolvedLanguage ?? i18n.language;
