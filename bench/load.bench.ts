@@ -6,7 +6,7 @@ import { KINDS, percentile, runMix, type TMixResult } from '../apps/server/src/l
 import { seedSessions, type TSeededSession } from '../apps/server/src/load/load-seed';
 import { captureFloorData } from './lib/load-floor';
 import { postgresUnavailable, scratchDatabase } from './lib/load-postgres';
-import { startTsServer } from './lib/process';
+import { startServer } from './lib/process';
 import type { TBenchmark, TFigure } from './run';
 
 /**
@@ -37,7 +37,7 @@ async function onPortico(
   floorFile: string,
 ): Promise<{ result: TMixResult; sessions: TSeededSession[] }> {
   const scratch = await scratchDatabase();
-  const portico = await startTsServer('apps/server/src/main.ts', {
+  const portico = await startServer('apps/server/src/main.ts', {
     LOG_LEVEL: 'info',
     DATABASE_URL: scratch.url,
     PORTICO_DATA_DIR: dataDir,
@@ -65,7 +65,7 @@ async function onPortico(
 }
 
 async function onFloor(floorFile: string, sessions: TSeededSession[]): Promise<TMixResult> {
-  const floor = await startTsServer('bench/load-floor-server.ts', { FLOOR_DATA: floorFile });
+  const floor = await startServer('bench/load-floor-server.ts', { FLOOR_DATA: floorFile });
   const pointed = sessions.map((s) => ({ ...s, client: s.client.pointedAt(new URL(floor.url)) }));
   try {
     const result = await runMix(pointed, { durationMs: DURATION_MS });

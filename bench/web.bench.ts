@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { CHROMIUM_LAUNCH, chromiumUnavailable } from '../e2e/fixtures/chromium';
 import { bytesOnTheWire, landingSnapshot, median, type TVisit, visitLanding } from './lib/landing';
-import { REPO_ROOT, startTsServer } from './lib/process';
+import { REPO_ROOT, startServer, type TServerProcess } from './lib/process';
 import type { TBenchmark, TFigure } from './run';
 
 /**
@@ -58,17 +58,17 @@ export const benchmark: TBenchmark = {
     console.info(`  ${availableParallelism()} cores, load average ${busy} before the run`);
     build();
     const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-web-'));
-    const portico = await startTsServer('apps/server/src/main.ts', {
+    const portico = await startServer('apps/server/src/main.ts', {
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
       PORTICO_DATA_DIR: dataDir,
     });
     const browser = await chromium.launch(CHROMIUM_LAUNCH);
     let floorFiles: string | undefined;
-    let floor: Awaited<ReturnType<typeof startTsServer>> | undefined;
+    let floor: TServerProcess | undefined;
     try {
       floorFiles = floorDir(await landingSnapshot(browser, `${portico.url}/`));
-      floor = await startTsServer('bench/web-floor-server.ts', { FLOOR_DIR: floorFiles });
+      floor = await startServer('bench/web-floor-server.ts', { FLOOR_DIR: floorFiles });
       // One visit each first, not counted: both processes have served the page once.
       await visitLanding(browser, `${portico.url}/`);
       await visitLanding(browser, `${floor.url}/`);

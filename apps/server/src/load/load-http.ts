@@ -53,7 +53,11 @@ export class LoadClient {
   }
 
   /** A write with the held token, fetched first when none is held, as the web client does. */
-  async write(method: 'POST' | 'PUT', path: string, body: unknown): Promise<TLoadResponse> {
+  async write(
+    method: 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<TLoadResponse> {
     this.csrfToken ??= (await this.get('/api/csrf-token')).json.token;
     const response = await this.send(method, path, body);
     // A new session (register) has a new CSRF secret.
