@@ -1,3 +1,5 @@
+// First: sets how V8 compiles PGlite's WebAssembly before anything loads it.
+import './lib/wasm-flags';
 import { join } from 'node:path';
 import { buildApp } from './app';
 import { ConfigError, configWarnings, loadConfig, type TConfig } from './config';
