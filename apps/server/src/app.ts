@@ -7,7 +7,7 @@ import Fastify, {
   type FastifyServerOptions,
   type RouteOptions,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
 import { accountPlugin } from './modules/account/account.plugin';
@@ -40,6 +40,7 @@ import { errors } from './plugins/errors';
 import { DEFAULT_AUTH_RATE_LIMITS, rateLimit, type TAuthRateLimits } from './plugins/rate-limit';
 import { OneLinePerRequest } from './plugins/request-log';
 import { securityHeaders } from './plugins/security-headers';
+import { responseSerializer } from './plugins/serializer';
 import { session } from './plugins/session';
 import { staticFiles } from './plugins/static';
 import { swagger } from './plugins/swagger';
@@ -71,6 +72,8 @@ export interface TAppOptions {
   probeOnSave?: boolean;
   /** Told of every route as it is added (the authorization matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
+  /** Check every answer against its route's schema before sending it (tests; see serializer.ts). */
+  validateResponses?: boolean;
 }
 
 /** apps/web/dist: two levels up from src/app.ts and from the bundle dist/main.js alike. */
@@ -114,7 +117,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     bodyLimit: 1024 * 1024,
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer({ validate: options.validateResponses }));
   // Before any plugin, so no route is added unseen.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 

@@ -7,9 +7,13 @@ import { createTestDatabase, type TDatabaseKind } from './test-database';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
 
-/** What every test app shares: logs off, no web build, no session sweep, registration open. */
+/**
+ * What every test app shares: logs off, no web build, no session sweep, registration open, and
+ * every answer checked against its schema.
+ */
 export const TEST_APP_OPTIONS = {
   logger: false,
+  validateResponses: true,
   sessionSecret: TEST_SESSION_SECRET,
   webRoot: null,
   sessionSweepIntervalMs: 0,
