@@ -1,3 +1,4 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
@@ -24,10 +25,44 @@ export interface TSessionPluginOptions {
   sweepIntervalMs?: number;
 }
 
+const SIGNATURES_KEPT = 10_000;
+
+/**
+ * Signs session ids as @fastify/cookie's signer does (HMAC-SHA256, base64 without padding) and
+ * checks them in constant time, remembering each id's signature: @fastify/session computes it
+ * twice per request (to read the cookie, then to set it again), always for the same few ids.
+ */
+export function sessionSigner(secret: string) {
+  const signatures = new Map<string, Buffer>();
+  function signatureOf(value: string): Buffer {
+    let signature = signatures.get(value);
+    if (!signature) {
+      const text = createHmac('sha256', secret).update(value).digest('base64').replace(/=/g, '');
+      signature = Buffer.from(text);
+      // Ids sent by anyone land here too: the map is bounded, starting over when full.
+      if (signatures.size >= SIGNATURES_KEPT) signatures.clear();
+      signatures.set(value, signature);
+    }
+    return signature;
+  }
+  return {
+    sign: (value: string) => `${value}.${signatureOf(value).toString()}`,
+    unsign(signed: string) {
+      const dot = signed.lastIndexOf('.');
+      const value = dot > 0 ? signed.slice(0, dot) : '';
+      const actual = Buffer.from(signed.slice(dot + 1));
+      const expected = value ? signatureOf(value) : undefined;
+      const valid =
+        !!expected && expected.length === actual.length && timingSafeEqual(expected, actual);
+      return { valid, renew: false, value: valid ? value : null };
+    },
+  };
+}
+
 async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOptions) {
   await app.register(fastifyCookie);
   await app.register(fastifySession, {
-    secret: options.secret,
+    secret: sessionSigner(options.secret),
     cookieName: SESSION_COOKIE,
     store: createSessionStore(options.repository, { cache: options.cache }),
     // Anonymous visitors get no row until something (the CSRF token, a login) is stored.
