@@ -5,7 +5,7 @@ import autocannon, { type TAutocannonResult } from 'autocannon';
 import type { TDatabase } from '../../apps/server/src/db/client';
 import type { LoadClient } from '../../apps/server/src/load/load-http';
 import type { TBenchmark, TFigure } from '../run';
-import { benchNodeArgs, startServer } from './process';
+import { benchNodeArgs, cpuMs, startServer, type TServerProcess } from './process';
 import { finishInDatabase, READS_SHAPE, seedReadsThroughApi, type TReadsWorld } from './reads-seed';
 
 const CONNECTIONS = 50;
@@ -64,9 +64,16 @@ const READS: TRead[] = [
   },
 ];
 
-async function load(url: string, cookie?: string): Promise<TAutocannonResult> {
+interface TRun {
+  result: TAutocannonResult;
+  /** CPU the server used per request, in µs: unlike req/s, it holds on a machine shared with other work. */
+  cpuUs: number;
+}
+
+async function load(server: TServerProcess, path: string, cookie?: string): Promise<TRun> {
+  const cpuBefore = cpuMs(server.child);
   const result = await autocannon({
-    url,
+    url: `${server.url}${path}`,
     connections: CONNECTIONS,
     duration: DURATION_S,
     headers: cookie ? { cookie } : {},
@@ -74,7 +81,7 @@ async function load(url: string, cookie?: string): Promise<TAutocannonResult> {
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${result.non2xx} non-2xx answers and ${result.errors} errors under load`);
   }
-  return result;
+  return { result, cpuUs: ((cpuMs(server.child) - cpuBefore) * 1000) / result.requests.total };
 }
 
 /**
@@ -89,7 +96,7 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
     async run(): Promise<TFigure[]> {
       const prepared = await target.prepare();
       const bodies: Record<string, string> = {};
-      const app = new Map<string, TAutocannonResult>();
+      const app = new Map<string, TRun>();
       const paths = new Map<string, string>();
       try {
         let portico = await startServer(MAIN, { LOG_LEVEL: 'info', ...prepared.env });
@@ -144,7 +151,7 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
             console.info(
               `  ${read.name}: GET ${path.replace(/[0-9a-f-]{36}/, ':id')}, ${read.what}, ${kB} kB`,
             );
-            app.set(read.name, await load(`${portico.url}${path}`, client.cookieHeader()));
+            app.set(read.name, await load(portico, path, client.cookieHeader()));
           }
         } finally {
           world.owner.close();
@@ -164,21 +171,22 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
       const figures: TFigure[] = [];
       try {
         for (const read of READS) {
-          const floor = await load(`${floorServer.url}${paths.get(read.name)}`);
+          const floor = await load(floorServer, paths.get(read.name)!);
           const mine = app.get(read.name)!;
           figures.push(
             {
               label: `${read.name} req/s`,
-              value: mine.requests.average,
-              floor: floor.requests.average,
+              value: mine.result.requests.average,
+              floor: floor.result.requests.average,
               unit: '',
             },
             {
               label: `${read.name} p99`,
-              value: mine.latency.p99,
-              floor: floor.latency.p99,
+              value: mine.result.latency.p99,
+              floor: floor.result.latency.p99,
               unit: ' ms',
             },
+            { label: `${read.name} CPU/req`, value: mine.cpuUs, floor: floor.cpuUs, unit: ' µs' },
           );
         }
       } finally {
