@@ -8,6 +8,7 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import pino from 'pino';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
 import { accountPlugin } from './modules/account/account.plugin';
@@ -82,11 +83,40 @@ export function findWebRoot(): string | undefined {
   return existsSync(root) ? root : undefined;
 }
 
-function loggerOptions(options: TAppOptions): FastifyServerOptions['logger'] {
+/**
+ * Log lines go to stdout in batches of ~4 kB (or after at most a second) rather than one write
+ * per line: a line per request was one system call per request. What is left is written at
+ * close, and pino writes it synchronously should the process exit otherwise.
+ */
+const logStreams = new WeakMap<FastifyInstance, pino.DestinationStream & { flush(): void }>();
+
+/** Writes out the log lines still batched (after start, so the listening line shows at once). */
+export function flushLogs(app: FastifyInstance): void {
+  logStreams.get(app)?.flush();
+}
+
+function batchedStdout() {
+  const stream = pino.destination({ dest: 1, minLength: 4096, sync: false });
+  const timer = setInterval(() => stream.flush(), 1000);
+  timer.unref();
+  return {
+    stream,
+    stop() {
+      clearInterval(timer);
+      stream.flushSync();
+    },
+  };
+}
+
+function loggerOptions(
+  options: TAppOptions,
+  stream: pino.DestinationStream | undefined,
+): FastifyServerOptions['logger'] {
   if (options.logger === false) return false;
   if (options.logger && options.logger !== true) return options.logger;
   return {
     level: options.config.logLevel,
+    stream,
     // Never a password, cookie or token in a log line, whatever a plugin decides to log.
     redact: {
       paths: [
@@ -110,12 +140,17 @@ function trustProxyOption(value: TConfig['trustProxy']) {
 }
 
 export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
+  const logs = options.logger === undefined || options.logger === true ? batchedStdout() : null;
   const app = Fastify({
-    logger: loggerOptions(options),
+    logger: loggerOptions(options, logs?.stream),
     logController: new OneLinePerRequest(),
     trustProxy: trustProxyOption(options.config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
+  if (logs) {
+    logStreams.set(app, logs.stream);
+    app.addHook('onClose', async () => logs.stop());
+  }
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(responseSerializer({ validate: options.validateResponses }));
   // Before any plugin, so no route is added unseen.

@@ -1,7 +1,7 @@
 // First: sets how V8 compiles PGlite's WebAssembly before anything loads it.
 import './lib/wasm-flags';
 import { join } from 'node:path';
-import { buildApp } from './app';
+import { buildApp, flushLogs } from './app';
 import { ConfigError, configWarnings, loadConfig, type TConfig } from './config';
 import { DataDirLockedError } from './lib/data-dir-lock';
 import { loadOrCreateKey, SecretKeyError } from './lib/secrets';
@@ -78,6 +78,7 @@ async function start(config: TConfig) {
     'Portico is listening',
   );
   for (const warning of configWarnings(config)) app.log.warn(warning);
+  flushLogs(app);
 }
 
 let config: TConfig;
