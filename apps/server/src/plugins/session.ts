@@ -3,13 +3,20 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createSessionStore } from '../modules/sessions/session-store';
+import { createSessionStore, type TLoadedUser } from '../modules/sessions/session-store';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
 
 declare module 'fastify' {
   interface Session {
     userId?: string;
     _csrf?: string;
+  }
+  interface FastifyRequest {
+    /**
+     * The account of the session when it was read in the same query as the session; undefined
+     * when the session came from memory, and the guard reads the account by id.
+     */
+    sessionUser: TLoadedUser | undefined;
   }
 }
 
@@ -61,10 +68,11 @@ export function sessionSigner(secret: string) {
 
 async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOptions) {
   await app.register(fastifyCookie);
+  const store = createSessionStore(options.repository, { cache: options.cache });
   await app.register(fastifySession, {
     secret: sessionSigner(options.secret),
     cookieName: SESSION_COOKIE,
-    store: createSessionStore(options.repository, { cache: options.cache }),
+    store,
     // Anonymous visitors get no row until something (the CSRF token, a login) is stored.
     saveUninitialized: false,
     rolling: true,
@@ -76,6 +84,15 @@ async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOption
       secure: 'auto',
       maxAge: SESSION_MAX_AGE_MS,
     },
+  });
+
+  // Runs right after @fastify/session's hook, still inside the store's read callback (hooks
+  // call the next one synchronously), where the account read with the session is at hand.
+  app.decorateRequest('sessionUser', undefined);
+  app.addHook('onRequest', (request, _reply, done) => {
+    const sid = request.session?.sessionId;
+    request.sessionUser = sid ? store.userLoadedWith(sid) : undefined;
+    done();
   });
 
   const interval = options.sweepIntervalMs ?? 10 * 60 * 1000;
