@@ -1,6 +1,6 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TText } from '@portico/shared/i18n/text';
-import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import {
   deploymentLogs,
@@ -13,6 +13,14 @@ export type TDeploymentsRepository = ReturnType<typeof createDeploymentsReposito
 type TLevel = TDeploymentLogRow['level'];
 
 export function createDeploymentsRepository(db: TDb) {
+  // The log screen's read: built once, prepared once per connection.
+  const logsOf = db
+    .select()
+    .from(deploymentLogs)
+    .where(eq(deploymentLogs.configurationId, sql.placeholder('configurationId')))
+    .orderBy(asc(deploymentLogs.id))
+    .prepare('logs_of_configuration');
+
   return {
     async insert(row: {
       configurationId: string;
@@ -69,11 +77,7 @@ export function createDeploymentsRepository(db: TDb) {
 
     /** Every line of a configuration, oldest first. */
     async logsFor(configurationId: string): Promise<TDeploymentLogRow[]> {
-      return db
-        .select()
-        .from(deploymentLogs)
-        .where(eq(deploymentLogs.configurationId, configurationId))
-        .orderBy(asc(deploymentLogs.id));
+      return logsOf.execute({ configurationId });
     },
 
     /** The lines of one run, oldest first, optionally only those after a given id. */

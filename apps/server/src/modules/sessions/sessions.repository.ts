@@ -8,6 +8,15 @@ export type TSessionsRepository = ReturnType<typeof createSessionsRepository>;
 const userIdOf = sql`(case when ${session.sess}->>'userId' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${session.sess}->>'userId')::uuid end)`;
 
 export function createSessionsRepository(db: TDb) {
+  // Read on every signed-in request: built once, and prepared once per connection on PostgreSQL.
+  const findWithUser = db
+    .select({ sess: session.sess, user: users })
+    .from(session)
+    .leftJoin(users, eq(users.id, userIdOf))
+    .where(and(eq(session.sid, sql.placeholder('sid')), gt(session.expire, sql.placeholder('now'))))
+    .limit(1)
+    .prepare('session_with_user');
+
   return {
     async find(sid: string): Promise<Record<string, unknown> | undefined> {
       const rows = await db
@@ -25,12 +34,7 @@ export function createSessionsRepository(db: TDb) {
     async findWithUser(
       sid: string,
     ): Promise<{ sess: Record<string, unknown>; user: TUserRow | null } | undefined> {
-      const rows = await db
-        .select({ sess: session.sess, user: users })
-        .from(session)
-        .leftJoin(users, eq(users.id, userIdOf))
-        .where(and(eq(session.sid, sid), gt(session.expire, new Date())))
-        .limit(1);
+      const rows = await findWithUser.execute({ sid, now: new Date() });
       return rows[0];
     },
 
