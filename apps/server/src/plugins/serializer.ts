@@ -23,8 +23,18 @@ export function outputJsonSchema(schema: ZodType): Record<string, unknown> {
 export function responseSerializer(
   options: { validate?: boolean } = {},
 ): FastifySerializerCompiler<ZodType> {
+  // Many routes share a schema (every error status is ZApiError): each is compiled once.
+  const compiled = new WeakMap<ZodType, (data: unknown) => string>();
+  const writerOf = (schema: ZodType) => {
+    let write = compiled.get(schema);
+    if (!write) {
+      write = fastJson(outputJsonSchema(schema));
+      compiled.set(schema, write);
+    }
+    return write;
+  };
   return (route) => {
-    const write = fastJson(outputJsonSchema(route.schema));
+    const write = writerOf(route.schema);
     if (!options.validate) return write;
     const check = checkingSerializer(route);
     return (data) => {
