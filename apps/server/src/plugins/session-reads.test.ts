@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../db/schema';
+import { apiTokens, session, users } from '../db/schema';
+import { signedInClient } from '../modules/proxies/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../test-support/test-app';
 import { newCredentials, TestClient } from '../test-support/test-client';
 import { testDatabaseKinds } from '../test-support/test-database';
@@ -51,8 +52,78 @@ describe.each(testDatabaseKinds())('what a signed-in request reads on %s', (kind
   );
 });
 
-// Another instance or the CLI writes the users table behind this process's back: only on
-// PostgreSQL (on PGlite the data-dir lock keeps every other process out).
+/** A manage token of `client`'s account, and a request made with it (plus any other headers). */
+async function tokenOf(t: TTestApp, client: TestClient) {
+  const created = await client.write('POST', '/api/account/tokens', {
+    name: 'reads',
+    scope: 'manage',
+    expiresInDays: null,
+  });
+  expect(created.statusCode).toBe(201);
+  const { id, token } = created.json() as { id: string; token: string };
+  const get = (url: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers: { ...headers, authorization: `Bearer ${token}` } });
+  return { id, get };
+}
+
+const sidOf = (client: TestClient) =>
+  decodeURIComponent(client.cookies.get('portico.sid')!).split('.')[0]!;
+
+// What this process keeps between requests (cookie signatures, sessions on PGlite, frozen
+// account rows) must never outlive a change made through the API.
+describe.each(testDatabaseKinds())('with everything kept warm on %s', (kind) => {
+  let t: TTestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(async () => t?.close());
+
+  it('an ended session, a revoked token and a role change show at the next request', async () => {
+    const { client: admin } = await signedInClient(t, 'admin');
+    const { client: laptop, user } = await signedInClient(t);
+    const phone = new TestClient(t.app, { headers: { 'accept-language': 'en' } });
+    const me = (await laptop.me()).json() as { username: string };
+    expect((await phone.login(me.username, 'Secret123')).statusCode).toBe(200);
+    const token = await tokenOf(t, laptop);
+    const adminList = (client: TestClient) =>
+      client.request({ method: 'GET', url: '/api/admin/users' });
+    for (let i = 0; i < 3; i += 1) {
+      expect((await laptop.me()).statusCode).toBe(200);
+      expect((await phone.me()).statusCode).toBe(200);
+      expect((await token.get('/api/auth/user')).statusCode).toBe(200);
+      expect((await adminList(laptop)).statusCode).toBe(403);
+    }
+
+    const setRole = (role: string) =>
+      admin.write('PATCH', `/api/admin/users/${user.id}/role`, { role });
+    expect((await setRole('admin')).statusCode).toBe(200);
+    expect((await adminList(laptop)).statusCode).toBe(200);
+    expect((await adminList(phone)).statusCode).toBe(200);
+    // A token carries user rights only, whoever owns it.
+    expect((await token.get('/api/admin/users')).statusCode).toBe(403);
+    expect((await setRole('user')).statusCode).toBe(200);
+    expect((await adminList(laptop)).statusCode).toBe(403);
+    expect((await adminList(phone)).statusCode).toBe(403);
+
+    const sessions = (await laptop.request({ method: 'GET', url: '/api/account/sessions' })).json();
+    const other = sessions.find((s: { current: boolean }) => !s.current);
+    expect((await laptop.write('DELETE', `/api/account/sessions/${other.id}`)).statusCode).toBe(
+      200,
+    );
+    expect((await phone.me()).statusCode).toBe(401);
+    expect((await laptop.me()).statusCode).toBe(200);
+
+    expect((await laptop.write('DELETE', `/api/account/tokens/${token.id}`)).statusCode).toBe(200);
+    expect((await token.get('/api/auth/user')).statusCode).toBe(401);
+    // Not even beside the cookie of a live session of the same account.
+    const cookie = `portico.sid=${laptop.cookies.get('portico.sid')}`;
+    expect((await token.get('/api/auth/user', { cookie })).statusCode).toBe(401);
+    expect((await laptop.me()).statusCode).toBe(200);
+  });
+});
+
+// Another instance or the CLI writes the tables behind this process's back: only on PostgreSQL
+// (on PGlite the data-dir lock keeps every other process out).
 describe.each(testDatabaseKinds().filter((k) => k === 'postgres'))(
   'a signed-in request on %s',
   (kind) => {
@@ -78,6 +149,20 @@ describe.each(testDatabaseKinds().filter((k) => k === 'postgres'))(
       await t.database.db.delete(users).where(eq(users.id, me.id));
       const gone = await client.request({ method: 'GET', url: '/api/auth/user' });
       expect(gone.statusCode).toBe(401);
+    });
+
+    it('is refused once its session row or its token row is deleted elsewhere', async () => {
+      const { client: browser } = await signedInClient(t);
+      const token = await tokenOf(t, browser);
+      for (let i = 0; i < 3; i += 1) {
+        expect((await browser.me()).statusCode).toBe(200);
+        expect((await token.get('/api/auth/user')).statusCode).toBe(200);
+      }
+      await t.database.db.delete(apiTokens).where(eq(apiTokens.id, token.id));
+      expect((await token.get('/api/auth/user')).statusCode).toBe(401);
+      expect((await browser.me()).statusCode).toBe(200);
+      await t.database.db.delete(session).where(eq(session.sid, sidOf(browser)));
+      expect((await browser.me()).statusCode).toBe(401);
     });
   },
 );
