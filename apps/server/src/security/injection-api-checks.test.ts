@@ -144,3 +144,47 @@ describe('injection: wizard checks refuse hostile fields before contacting anyth
     expect(dns.count()).toBeGreaterThan(0);
   });
 });
+
+// The per-server limit of /api/test-ssh is shared by every account, so it must count one server
+// under one key: a second spelling of the same address (leading zeros, read as octal by the C
+// library, or spaces) must neither reach the server nor open a fresh allowance.
+describe('injection: the per-server SSH-test limit is keyed on the one canonical address', () => {
+  let t: TTestApp;
+  let ssh: TCountingListener;
+  beforeAll(async () => {
+    ssh = await tcpCounter();
+    t = await createTestApp('pglite');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await ssh?.close();
+  });
+
+  it('30 tests of 127.0.0.1 use up the allowance of every spelling of it', async () => {
+    const body = (serverIp: string) => ({
+      serverIp,
+      username: 'root',
+      port: ssh.port,
+      password: 'pw',
+    });
+    // Three accounts (each may test 10 times a minute) use up the server's 30 in 10 minutes.
+    for (let account = 0; account < 3; account += 1) {
+      const { client } = await signedInClient(t);
+      for (let i = 0; i < 10; i += 1) {
+        const response = await client.write('POST', '/api/test-ssh', body('127.0.0.1'));
+        expect(response.statusCode, response.body).toBe(200);
+      }
+    }
+    expect(ssh.count()).toBe(30);
+    const { client } = await signedInClient(t);
+    for (const spelling of ['127.0.0.01', '127.000.0.1', '0127.0.0.1']) {
+      const response = await client.write('POST', '/api/test-ssh', body(spelling), {
+        'accept-language': 'es',
+      });
+      expectValidationRefusal(response, 'serverIp', 'es', spelling);
+    }
+    const spaced = await client.write('POST', '/api/test-ssh', body(' 127.0.0.1  '));
+    expect(spaced.statusCode, spaced.body).toBe(429);
+    expect(ssh.count()).toBe(30);
+  });
+});

@@ -1,3 +1,4 @@
+import { trimSpaces } from '@portico/shared/validation/rules';
 import fc from 'fast-check';
 
 /**
@@ -101,9 +102,9 @@ export function fragmentsOutside(alphabet: string): string[] {
 
 /**
  * Plants one fragment into a valid value, possibly repeated: at the start, inside or at the end.
- * A fragment that begins or ends with whitespace goes inside, between valid characters: at an
- * edge the API trims that whitespace away (a normalisation, tested on its own), so the value
- * would no longer carry it.
+ * A fragment that begins or ends with a plain space goes inside, between valid characters: at an
+ * edge the API trims plain spaces away (a normalisation, tested on its own), so the value would
+ * no longer carry it. Every other character, line breaks and tabs included, may land at an edge.
  */
 export function withFragment(
   valid: fc.Arbitrary<string>,
@@ -119,7 +120,7 @@ export function withFragment(
     .map(({ base, fragment, at, times }) => {
       const planted = fragment.repeat(times);
       const i = Math.round(at * base.length);
-      if (planted.trim() === planted) {
+      if (trimSpaces(planted) === planted) {
         return { value: base.slice(0, i) + planted + base.slice(i), fragment };
       }
       const cut = Math.min(Math.max(i, 1), base.length);

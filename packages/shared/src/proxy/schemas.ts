@@ -1,19 +1,27 @@
 import { z } from 'zod';
 import { ZEmail } from '../auth/schemas';
 import {
+  hasControlCharacter,
   isCertificateEmail,
   isDomain,
   isHost,
   isHttpUrl,
   isIpv4,
+  isIpv4WithLeadingZero,
   isManualDestination,
 } from '../validation/rules';
+import { ZCleanString } from '../validation/text';
 
 // Messages are translation keys (see ../locales). Server and wizard share these schemas.
 
-const ZRequiredText = (key = 'validation.required') => z.string({ error: key }).trim().min(1, key);
+const ZRequiredText = (key = 'validation.required') => ZCleanString(key).min(1, key);
 
-export const ZServerIp = ZRequiredText().refine(isIpv4, 'validation.ip.invalid');
+/** An address with a leading zero gets its own words: it looks valid, but means another host. */
+const noLeadingZero = { message: 'validation.ip.leadingZero', abort: true } as const;
+
+export const ZServerIp = ZRequiredText()
+  .refine((v) => !isIpv4WithLeadingZero(v), noLeadingZero)
+  .refine(isIpv4, 'validation.ip.invalid');
 // Checked before lower-casing: toLowerCase maps the Kelvin sign (U+212A) to an ASCII k.
 export const ZDomain = ZRequiredText()
   .refine(isDomain, 'validation.domain.invalid')
@@ -21,10 +29,12 @@ export const ZDomain = ZRequiredText()
 export const ZSshUser = ZRequiredText()
   .max(32, 'validation.sshUser.invalid')
   .regex(/^[a-z_][a-z0-9_-]*$/, 'validation.sshUser.invalid');
+/** Taken as typed (spaces count), but never with a control character: see hasControlCharacter. */
 export const ZSshPassword = z
   .string({ error: 'validation.required' })
   .min(1, 'validation.required')
-  .max(1024, 'validation.tooLong');
+  .max(1024, 'validation.tooLong')
+  .refine((v) => !hasControlCharacter(v), 'validation.sshPassword.control');
 /**
  * A TCP port: a whole number, or a string of digits only. No coercion beyond that: `true`,
  * `[22]`, `' 22'`, `'22\n'`, `'+22'`, `'0x16'` or `'1e3'` are refused, not read as some port.
@@ -65,10 +75,9 @@ export const ZEditProxyInput = z.object({
     (v) => isHttpUrl(v) || isManualDestination(v),
     'validation.edit.targetInvalid',
   ),
-  serverIp: ZRequiredText('validation.edit.serverIpRequired').refine(
-    isHost,
-    'validation.edit.serverIpInvalid',
-  ),
+  serverIp: ZRequiredText('validation.edit.serverIpRequired')
+    .refine((v) => !isIpv4WithLeadingZero(v), noLeadingZero)
+    .refine(isHost, 'validation.edit.serverIpInvalid'),
   sshUser: ZRequiredText('validation.edit.sshUserRequired').regex(
     /^[a-z_][a-z0-9_-]{0,31}$/,
     'validation.sshUser.invalid',

@@ -1,5 +1,5 @@
 import type { TDestinationServer } from '@portico/shared/proxy/api';
-import { isManualDestination } from '@portico/shared/validation/rules';
+import { isManualDestination, trimSpaces } from '@portico/shared/validation/rules';
 
 export const MANUAL = 'manual';
 
@@ -30,7 +30,7 @@ export function chosenTarget(
   servers: readonly TDestinationServer[],
 ): string | null {
   if (selection === MANUAL)
-    return isManualDestination(manualEndpoint) ? manualEndpoint.trim() : null;
+    return isManualDestination(manualEndpoint) ? trimSpaces(manualEndpoint) : null;
   const server = servers.find((s) => s.id === selection);
   if (!server || !isSelectable(server) || server.status !== 'online') return null;
   return server.endpoint;

@@ -5,12 +5,11 @@ import {
   ZSshPassword,
   ZSshUser,
 } from '@portico/shared/proxy/schemas';
+import { ZCleanString } from '@portico/shared/validation/text';
 import { z } from 'zod';
 
 /** The port as typed (text), with the API's messages (validation.port.*). */
-const ZPortText = z
-  .string()
-  .trim()
+const ZPortText = ZCleanString()
   .regex(/^\d+$/, 'validation.port.number')
   .refine((v) => Number(v) >= 1, 'validation.port.min')
   .refine((v) => Number(v) <= 65535, 'validation.port.max');
