@@ -45,6 +45,7 @@ const SSH_HINTS: Partial<Record<SshError['code'], string>> = {
   auth_failed: 'failure.hintAuthFailed',
   invalid_key: 'failure.hintInvalidKey',
   connection_lost: 'failure.hintConnectionLost',
+  closed_by_server: 'failure.hintClosedByServer',
 };
 
 function fromSsh(error: SshError): { code: TDeployFailureCode; text: TText } {
@@ -53,7 +54,9 @@ function fromSsh(error: SshError): { code: TDeployFailureCode; text: TText } {
       ? 'auth_failed'
       : error.code === 'protocol'
         ? 'internal'
-        : error.code;
+        : error.code === 'closed_by_server'
+          ? 'connection_lost'
+          : error.code;
   const hintKey = SSH_HINTS[error.code];
   const output = 'sudoOutput' in error ? String(error.sudoOutput) : undefined;
   const said = error.text ? msg(`ssh.${error.text.key}`, error.text.params) : error.message;

@@ -1,3 +1,4 @@
+import { hasControlCharacter } from '@portico/shared/validation/rules';
 import { connectSsh, HostKeyMismatchError, SshError } from '../../deploy/ssh';
 import { AppError } from '../../lib/app-error';
 import { SecretDecryptError, SecretKeyError, secretAad, type TSecretBox } from '../../lib/secrets';
@@ -64,6 +65,8 @@ function causeOf(error: SshError): TMessage {
         return { key: 'checks.ssh.cause.unreachable' };
       }
       return { key: 'checks.ssh.cause.timedOut' };
+    case 'closed_by_server':
+      return { key: 'checks.ssh.cause.closedEarly' };
     case 'connection_lost':
       return { key: 'checks.ssh.cause.timedOut' };
     default:
@@ -105,6 +108,10 @@ export function createSshTestService(options: TSshTestServiceOptions) {
           stored.sshPasswordEnc
         ) {
           password = decrypt(stored.sshPasswordEnc, stored.id);
+          // Saved before such passwords were refused: OpenSSH would only drop the connection.
+          if (hasControlCharacter(password)) {
+            throw new KeyedError('password_required', 400, 'checks.ssh.storedPasswordUnusable');
+          }
         }
       }
       if (password === undefined) {
