@@ -1,5 +1,6 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import { renderText, type TText } from '@portico/shared/i18n/text';
+import { deadlineOf, formatLimit } from '../../lib/deadline';
 import { SshError } from '../ssh';
 import { DeployValidationError } from '../validate';
 import { msg } from './messages';
@@ -64,11 +65,21 @@ function fromSsh(error: SshError): { code: TDeployFailureCode; text: TText } {
   return { code, text };
 }
 
+/** A step stopped at its time limit of `ms` (the work on the server did not finish in it). */
+export function deadlineFailure(
+  step: string,
+  ms: number,
+): { code: 'timeout'; step: string; text: TText } {
+  return { code: 'timeout', step, text: msg('failure.deadline', { step, limit: formatLimit(ms) }) };
+}
+
 function failureText(
   error: unknown,
   step: string,
   signal?: AbortSignal,
 ): { code: TDeployFailureCode; step: string; text: TText } {
+  const limit = deadlineOf(signal);
+  if (limit) return deadlineFailure(step, limit.ms);
   if (signal?.aborted) {
     return { code: 'cancelled', step, text: msg('failure.cancelledDuring', { step }) };
   }

@@ -97,6 +97,10 @@ function classify(
           },
         );
   }
+  // Connected, then reset or unable to write: the server dropped the connection mid-handshake.
+  if (tcpConnected && (error.code === 'EPIPE' || error.code === 'ECONNRESET')) {
+    return closedByServer(address);
+  }
   if (error.code && TCP_CODES.has(error.code)) {
     const refused = error.code === 'ECONNREFUSED';
     const why = refused ? 'connection refused (no SSH server listening on that port?)' : error.code;

@@ -33,6 +33,8 @@ export interface TDeploymentDeps {
   engine: TEngine;
   settings: () => TEngineSettings;
   log: { info(msg: string): void; warn(obj: unknown, msg: string): void };
+  /** A run's time limit and how long it may then take to stop; JOB_TIMING unless a test says. */
+  timing?: { runDeadlineMs: number; abandonGraceMs: number };
 }
 
 /**

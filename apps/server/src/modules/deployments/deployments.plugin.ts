@@ -35,6 +35,8 @@ export interface TDeployOptions {
   workers?: number;
   /** How often log sockets check that their session still exists (tests shorten it). */
   socketSessionRecheckMs?: number;
+  /** A run's time limit and its grace to stop (JOB_TIMING; tests shorten them). */
+  timing?: TDeploymentDeps['timing'];
 }
 
 const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
@@ -80,6 +82,7 @@ async function proxiesAndDeploymentsPlugin(
     engine,
     settings,
     log: app.log,
+    timing: options.timing,
   };
   const proxies = createProxiesService({
     repository: proxiesRepository,
@@ -145,7 +148,8 @@ async function proxiesAndDeploymentsPlugin(
   // Registered last, so it runs before the jobs plugin stops the queue (onClose runs in reverse).
   app.addHook('onClose', async () => {
     clearInterval(reaper);
-    // Running engines stop at their next step and record the run failed as cancelled.
+    // Running engines stop at their next step and leave the run for the next start; a run
+    // whose engine does not stop is let go within JOB_TIMING.abandonGraceMs (deploy-job.ts).
     abort.abort();
     await Promise.allSettled([...running]);
     await app.boss.stop({ graceful: true, timeout: 10_000, wait: true });

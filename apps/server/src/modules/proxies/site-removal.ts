@@ -1,6 +1,11 @@
-import type { TLanguage } from '@portico/shared/api-error';
+import { DEFAULT_LANGUAGE, type TLanguage } from '@portico/shared/api-error';
+import { renderText } from '@portico/shared/i18n/text';
 import type { TServerSite } from '@portico/shared/proxy/api';
 import type { TProxyConfigurationRow } from '../../db/schema';
+import type { TRemoveOutcome } from '../../deploy/engine';
+import { deadlineFailure } from '../../deploy/engine/failure';
+import { JOB_TIMING } from '../../jobs/queues';
+import { withDeadline } from '../../lib/deadline';
 import type { TProxiesServiceDeps } from './proxies.service';
 import { proxyErrors } from './proxy-errors';
 import { recordSite, toServerSite } from './server-sites';
@@ -14,6 +19,8 @@ const UNREACHABLE = new Set([
   'connection_lost',
   'sudo_refused',
 ]);
+/** A removal runs inside the request: it is stopped (and the server's lock let go) after this. */
+const REMOVE_DEADLINE_MS = 5 * 60_000;
 
 /**
  * Removal of one site the record says is on a server (delete with removal): where the record
@@ -34,21 +41,33 @@ export function createSiteRemoval(
     const password = secrets.decryptPassword(row.id, row.sshPasswordEnc);
     // The site lives where the record says it was written, even if the row was edited since.
     const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
-    const outcome = await deps.removeSite(
-      {
-        domain: site.domain,
-        ...where,
-        auth: { password },
-        expectedFingerprint: site.hostKeyFingerprint ?? row.hostKeyFingerprint ?? undefined,
-        removeCertificate,
-      },
-      {
-        // The failure reason ends up in the caller's error message, so it speaks their language.
-        settings: { ...deps.settings(), language },
-        log: () => {},
-        onSite: async (state, fingerprint) => {
-          await recordSite(repository, row.id, toServerSite(where, state, fingerprint));
-        },
+    const timeLimit = { ms: REMOVE_DEADLINE_MS, graceMs: JOB_TIMING.abandonGraceMs };
+    const outcome = await withDeadline<TRemoveOutcome>(
+      timeLimit,
+      (signal) =>
+        deps.removeSite(
+          {
+            domain: site.domain,
+            ...where,
+            auth: { password },
+            expectedFingerprint: site.hostKeyFingerprint ?? row.hostKeyFingerprint ?? undefined,
+            removeCertificate,
+          },
+          {
+            // The failure reason ends up in the caller's error message, so it speaks their language.
+            settings: { ...deps.settings(), language },
+            log: () => {},
+            signal,
+            onSite: async (state, fingerprint) => {
+              await recordSite(repository, row.id, toServerSite(where, state, fingerprint));
+            },
+          },
+        ),
+      // The engine did not stop within its grace: what it did is recorded as far as it got.
+      () => {
+        const failure = deadlineFailure('remove', REMOVE_DEADLINE_MS);
+        const message = renderText(language ?? DEFAULT_LANGUAGE, failure.text);
+        return { status: 'failed', failure: { ...failure, message } };
       },
     );
     if (outcome.status === 'failed') {
