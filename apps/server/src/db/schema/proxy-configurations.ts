@@ -54,6 +54,9 @@ export const proxyConfigurations = pgTable(
     sshUser: text('ssh_user').notNull().default('root'),
     // AES-256-GCM ciphertexts bound to the row id (lib/secrets.ts); never returned by the API.
     sshPasswordEnc: text('ssh_password_enc'),
+    // The SSH target the password was entered for, `user@host:port` (proxy-secrets.ts): it is
+    // presented to no other. Changing the server, port or user clears the password.
+    sshPasswordTarget: text('ssh_password_target'),
     sshPrivateKeyEnc: text('ssh_private_key_enc'),
     hostKeyFingerprint: text('host_key_fingerprint'),
     email: text('email').notNull(),

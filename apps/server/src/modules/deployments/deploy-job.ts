@@ -8,6 +8,7 @@ import { msg } from '../../deploy/engine/messages';
 import { JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
 import { AppError } from '../../lib/app-error';
 import { formatLimit, withDeadline } from '../../lib/deadline';
+import { passwordBoundTo, sshTargetOf } from '../proxies/proxy-secrets';
 import { snapshotOf } from '../proxies/proxy-view';
 import { recordSite, toServerSite } from '../proxies/server-sites';
 import {
@@ -94,14 +95,18 @@ async function finish(
 
 /**
  * The saved SSH password in clear, or why it is not presented to the server: none saved,
- * unreadable, or holding a control character (saved before those were refused; OpenSSH would
- * only drop the connection).
+ * saved for another target, unreadable, or holding a control character (saved before those were
+ * refused; OpenSSH would only drop the connection).
  */
 function storedPassword(
   deps: TDeploymentDeps,
   config: TProxyConfigurationRow,
 ): string | { refused: TText } {
   if (!config.sshPasswordEnc) return { refused: msg('job.needsPassword') };
+  // Defence in depth (edits clear it): never presented to a target it was not entered for.
+  if (!passwordBoundTo(config, config)) {
+    return { refused: msg('job.passwordForOtherServer', { target: sshTargetOf(config) }) };
+  }
   let password: string;
   try {
     password = deps.secrets.decryptPassword(config.id, config.sshPasswordEnc);

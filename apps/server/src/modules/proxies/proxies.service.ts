@@ -21,7 +21,7 @@ import {
   type TProxyChanges,
 } from './proxies.repository';
 import { proxyErrors } from './proxy-errors';
-import type { TProxySecrets } from './proxy-secrets';
+import { passwordBoundTo, type TProxySecrets, type TSshTarget } from './proxy-secrets';
 import { toProxyConfiguration } from './proxy-view';
 import { createSiteRemoval } from './site-removal';
 
@@ -87,7 +87,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         serverIp: input.serverIp,
         sshPort: input.sshPort,
         sshUser: input.sshUser,
-        sshPasswordEnc: secrets.encryptPassword(id, input.sshPassword!),
+        ...secrets.sealPassword(id, input.sshPassword!, input),
         hostKeyFingerprint: input.hostKeyFingerprint ?? null,
         email: input.email,
         targetServer: input.targetServer ?? null,
@@ -113,6 +113,18 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     return row.serverIp !== next.serverIp || row.sshPort !== next.sshPort;
   }
 
+  /**
+   * A saved password is only ever presented to the server, port and user it was entered for:
+   * pointing the configuration anywhere else clears it, so the next deployment asks for it again
+   * (an edit, an admin's included, can never send it to another machine).
+   */
+  function unbindPassword(row: TProxyConfigurationRow, next: TSshTarget, changes: TProxyChanges) {
+    if (row.sshPasswordEnc !== null && !passwordBoundTo(row, next)) {
+      changes.sshPasswordEnc = null;
+      changes.sshPasswordTarget = null;
+    }
+  }
+
   async function saveExisting(actor: TActor, id: string, input: TSaveProxyInput): Promise<string> {
     const row = await load(id, actor, true);
     if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
@@ -125,7 +137,9 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       email: input.email,
     };
     if (input.targetServer !== undefined) changes.targetServer = input.targetServer;
-    if (input.sshPassword) changes.sshPasswordEnc = secrets.encryptPassword(id, input.sshPassword);
+    if (input.sshPassword)
+      Object.assign(changes, secrets.sealPassword(id, input.sshPassword, input));
+    else unbindPassword(row, input, changes);
     if (input.hostKeyFingerprint) changes.hostKeyFingerprint = input.hostKeyFingerprint;
     else if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
     const updated = await withDomainCheck(() => repository.updateUnlessDeploying(id, changes));
@@ -171,6 +185,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       if (await repository.domainTaken(input.domain, id)) throw proxyErrors.domainTaken();
       const changes: TProxyChanges = { ...input };
       if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
+      unbindPassword(row, input, changes);
       const updated = await withDomainCheck(() => repository.updateUnlessDeploying(id, changes));
       if (!updated) throw proxyErrors.deploymentRunning();
       await audit.record(actor, {
@@ -178,7 +193,12 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         targetType: 'proxy_configuration',
         targetId: id,
         targetOwnerId: row.userId,
-        changes: diffFields({ ...row }, changes, [...EDIT_FIELDS, 'hostKeyFingerprint']),
+        changes: diffFields(
+          { ...row },
+          changes,
+          [...EDIT_FIELDS, 'hostKeyFingerprint', 'sshPasswordEnc'],
+          ['sshPasswordEnc'],
+        ),
       });
       return toProxyConfiguration(updated, options.language);
     },

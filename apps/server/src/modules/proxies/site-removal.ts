@@ -8,6 +8,7 @@ import { JOB_TIMING } from '../../jobs/queues';
 import { withDeadline } from '../../lib/deadline';
 import type { TProxiesServiceDeps } from './proxies.service';
 import { proxyErrors } from './proxy-errors';
+import { passwordBoundTo, sshTargetOf } from './proxy-secrets';
 import { recordSite, toServerSite } from './server-sites';
 
 // Failures meaning "the server could not be reached", for which the UI offers Portico-only delete.
@@ -37,10 +38,11 @@ export function createSiteRemoval(
     removeCertificate: boolean,
     language?: TLanguage,
   ) {
-    if (!row.sshPasswordEnc) throw proxyErrors.needsPassword();
-    const password = secrets.decryptPassword(row.id, row.sshPasswordEnc);
-    // The site lives where the record says it was written, even if the row was edited since.
+    // The site lives where the record says it was written, even if the row was edited since;
+    // the saved password goes there only if it was entered for that very server, port and user.
     const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
+    if (!passwordBoundTo(row, where)) throw proxyErrors.removeNeedsPassword(sshTargetOf(where));
+    const password = secrets.decryptPassword(row.id, row.sshPasswordEnc!);
     const timeLimit = { ms: REMOVE_DEADLINE_MS, graceMs: JOB_TIMING.abandonGraceMs };
     const outcome = await withDeadline<TRemoveOutcome>(
       timeLimit,

@@ -167,3 +167,22 @@ describe('edit proxy dialog and the server', () => {
     expect(screen.getByTestId('edit-proxy-save').textContent).toBe('Save Changes');
   });
 });
+
+describe('edit proxy dialog: what an edit does to the saved password', () => {
+  it.each([
+    [
+      'user',
+      'en',
+      'Changing the server address, SSH port or SSH user clears the saved SSH password',
+    ],
+    ['admin', 'en', "clears the owner's saved SSH password"],
+    ['user', 'es', 'borra la contraseña SSH guardada'],
+    ['admin', 'es', 'borra la contraseña SSH guardada del propietario'],
+  ] as const)('the %s form says so in %s', async (mode, lang, text) => {
+    await renderWithProviders(
+      <EditProxyDialog proxy={proxy} open onOpenChange={() => {}} mode={mode} />,
+      { lang },
+    );
+    expect(screen.getByTestId('edit-credential-note').textContent).toContain(text);
+  });
+});

@@ -155,6 +155,11 @@ export function EditProxyDialog({
               {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}
             </Field>
           </div>
+          <p className="text-sm text-muted-foreground" data-testid="edit-credential-note">
+            {mode === 'admin'
+              ? t('proxies.edit.credentialNoteAdmin')
+              : t('proxies.edit.credentialNote')}
+          </p>
         </form>
         <DialogFooter>
           <Button

@@ -26,9 +26,15 @@ export function nextStep(step: TWizardStep): TWizardStep {
 
 /**
  * Spec §4 resume rule: without a target resume at destination; with one, deploy when pending or
- * dns-validated, complete when completed, otherwise deploy.
+ * dns-validated, complete when completed, otherwise deploy. A configuration without a saved SSH
+ * password (cleared when its server, port or user changed) resumes where the password is asked
+ * for, unless it is deploying (the run is followed) or completed.
  */
-export function resumeStep(config: Pick<TProxyConfiguration, 'targetServer' | 'status'>) {
+export function resumeStep(
+  config: Pick<TProxyConfiguration, 'targetServer' | 'status' | 'hasSshPassword'>,
+) {
+  const followed = config.status === 'deploying' || config.status === 'completed';
+  if (!config.hasSshPassword && !followed) return 'server-info' satisfies TWizardStep;
   if (!config.targetServer) return 'destination' satisfies TWizardStep;
   if (config.status === 'completed') return 'complete' satisfies TWizardStep;
   return 'deploy' satisfies TWizardStep;

@@ -206,7 +206,7 @@ describe('resume (spec §4)', () => {
       sshUser: 'deploy',
       sshPort: 2222,
       sshPassword: '',
-      hasSavedPassword: true,
+      savedPasswordFor: { serverIp: '198.18.0.10', sshUser: 'deploy', sshPort: 2222 },
       email: 'ops@example.com',
       hostKeyFingerprint: FP,
     });

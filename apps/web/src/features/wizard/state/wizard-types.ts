@@ -8,6 +8,9 @@ import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import type { TLogLine } from './logs';
 import type { TWizardStep } from './steps';
 
+/** Where a saved SSH password may be sent: the server, port and user it was entered for. */
+export type TPasswordTarget = { serverIp: string; sshUser: string; sshPort: number };
+
 /** Spec §3 wizard state, plus what resuming and pinning need. */
 export type TWizardData = {
   serverIp: string;
@@ -19,7 +22,8 @@ export type TWizardData = {
   email: string;
   targetServer: string;
   configurationId: string | null;
-  hasSavedPassword: boolean;
+  /** The target a saved password was entered for; null when none is saved. */
+  savedPasswordFor: TPasswordTarget | null;
   /** What the last SSH test saw; pinned when the configuration is saved. */
   hostKeyFingerprint: string | null;
 };
