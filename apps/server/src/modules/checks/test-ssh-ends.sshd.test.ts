@@ -34,13 +34,14 @@ function failed(lang: TLanguage, causeKey: string) {
   return translate(lang, 'checks.ssh.failed', { cause: translate(lang, causeKey) });
 }
 
-const CAUSE: Record<string, string> = {
-  // Not even a banner: "is an SSH server listening on that port?"
-  'close-at-once': 'checks.ssh.cause.protocol',
-  'banner-then-close': 'checks.ssh.cause.closedEarly',
-  'banner-then-silence': 'checks.ssh.cause.timedOut',
-  'cut mid key exchange, then close': 'checks.ssh.cause.closedEarly',
-  'cut mid key exchange, then silence': 'checks.ssh.cause.timedOut',
+/** The cause each peer gets; either is true of one that closes before saying anything. */
+const CAUSE: Record<string, string[]> = {
+  // ssh2 sees the close before writing ("no SSH handshake") or while writing (a reset).
+  'close-at-once': ['checks.ssh.cause.protocol', 'checks.ssh.cause.closedEarly'],
+  'banner-then-close': ['checks.ssh.cause.closedEarly'],
+  'banner-then-silence': ['checks.ssh.cause.timedOut'],
+  'cut mid key exchange, then close': ['checks.ssh.cause.closedEarly'],
+  'cut mid key exchange, then silence': ['checks.ssh.cause.timedOut'],
 };
 
 describe.each(testDatabaseKinds())('POST /api/test-ssh ends on %s', (kind) => {
@@ -75,11 +76,9 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh ends on %s', (kind) => {
           const { client } = await signedInClient(t.app, lang);
           const response = await client.write('POST', '/api/test-ssh', body(peers[name]!.port));
           expect(response.statusCode).toBe(200);
-          expect(response.json()).toEqual({
-            connected: false,
-            fingerprint: null,
-            error: failed(lang, CAUSE[name]!),
-          });
+          expect(response.json()).toMatchObject({ connected: false, fingerprint: null });
+          const causes = CAUSE[name]!.map((key) => failed(lang, key));
+          expect(causes).toContain(response.json().error);
         }),
       );
     });
