@@ -158,6 +158,13 @@ export const ZDeleteProxyQuery = z.object({
     .transform((v) => v === 'true'),
 });
 
+/**
+ * The close code (RFC 6455 1008, policy violation) of a log socket the server will not serve:
+ * not the caller's configuration, the session ended, or too many sockets open. Retrying cannot
+ * help, so clients do not reconnect after it.
+ */
+export const WS_CLOSE_REFUSED = 1008;
+
 /** Messages on /ws?configId= (decisions.md). Other types are ignored by clients. */
 export const ZWsMessage = z.discriminatedUnion('type', [
   z.object({

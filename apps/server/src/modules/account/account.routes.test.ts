@@ -126,7 +126,7 @@ describe.each(testDatabaseKinds())('account settings on %s', (kind) => {
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toEqual({ endedSessions: 1 });
-    expect(await closed(socket)).toEqual({ code: 1008 });
+    expect(await closed(socket)).toEqual({ code: 1008, reason: 'session ended' });
     expect((await phone.me()).statusCode).toBe(401);
     expect((await laptop.me()).statusCode).toBe(200);
     expect((await new TestClient(t.app).login(creds.username, creds.password)).statusCode).toBe(
@@ -180,7 +180,7 @@ describe.each(testDatabaseKinds())('account settings on %s', (kind) => {
 
     const ended = await laptop.write('DELETE', `/api/account/sessions/${theirs.id}`);
     expect(ended.statusCode).toBe(200);
-    expect(await closed(socket)).toEqual({ code: 1008 });
+    expect(await closed(socket)).toEqual({ code: 1008, reason: 'session ended' });
     expect((await phone.me()).statusCode).toBe(401);
     expect((await laptop.me()).statusCode).toBe(200);
     expect(await auditActions(userId)).toContain('account.session_end');
@@ -192,7 +192,7 @@ describe.each(testDatabaseKinds())('account settings on %s', (kind) => {
     await third.login(creds.username, creds.password);
     const ended = await laptop.write('POST', '/api/account/sessions/end-others');
     expect(ended.json()).toEqual({ ended: 2 });
-    expect(await closed(socket)).toEqual({ code: 1008 });
+    expect(await closed(socket)).toEqual({ code: 1008, reason: 'session ended' });
     expect((await phone.me()).statusCode).toBe(401);
     expect((await third.me()).statusCode).toBe(401);
     expect((await laptop.me()).statusCode).toBe(200);

@@ -1,4 +1,4 @@
-import { type TWsMessage, ZWsMessage } from '@portico/shared/proxy/api';
+import { type TWsMessage, WS_CLOSE_REFUSED, ZWsMessage } from '@portico/shared/proxy/api';
 import { logSocketUrl } from '@/lib/log-socket-url';
 
 // Spec §4/§9 log socket: reconnect after a close, at most 5 attempts 3 s apart; the counter
@@ -63,9 +63,11 @@ export function openLiveSocket(options: TLiveSocketOptions): () => void {
     current.onerror = (event) => {
       console.error('deployment log socket error', event);
     };
-    current.onclose = () => {
+    current.onclose = (event) => {
       options.onConnectedChange?.(false);
       if (stopped || attempts >= MAX_RECONNECT_ATTEMPTS) return;
+      // Refused (not allowed, session ended, too many sockets): another try would be too.
+      if (event.code === WS_CLOSE_REFUSED) return;
       attempts += 1;
       timer = setTimer(connect, RECONNECT_DELAY_MS);
     };

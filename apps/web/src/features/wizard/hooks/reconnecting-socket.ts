@@ -1,5 +1,6 @@
 // Spec §4/§9 log socket: reconnect after a close, at most 5 attempts 3 s apart; the counter resets
 // when a connection opens; closing on purpose (leaving the step) stops everything.
+import { WS_CLOSE_REFUSED } from '@portico/shared/proxy/api';
 
 export const RECONNECT_DELAY_MS = 3000;
 export const MAX_RECONNECT_ATTEMPTS = 5;
@@ -84,9 +85,14 @@ export class ReconnectingSocket {
       }
     };
     socket.onerror = (ev) => console.error('log socket error', ev);
-    socket.onclose = () => {
+    socket.onclose = (ev) => {
       this.socket = null;
       if (this.stopped) return;
+      // Refused (not allowed, session ended, too many sockets): another try would be too.
+      if (ev.code === WS_CLOSE_REFUSED) {
+        this.setState('gave-up');
+        return;
+      }
       this.scheduleRetry();
     };
   }
