@@ -1,3 +1,4 @@
+import { sshAddressProblem } from '@portico/shared/validation/reachability';
 import { trimSpaces } from '@portico/shared/validation/rules';
 import fc from 'fast-check';
 
@@ -143,7 +144,10 @@ export const validDomain: fc.Arbitrary<string> = fc
   .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld)
   .map(([labels, top]) => [...labels, top].join('.'));
 
-export const validIpv4: fc.Arbitrary<string> = fc.ipV4();
+/** An address the API takes for a server: no range the SSH reachability policy refuses. */
+export const validIpv4: fc.Arbitrary<string> = fc
+  .ipV4()
+  .filter((ip) => sshAddressProblem(ip) === undefined);
 
 export const validSshUser: fc.Arbitrary<string> = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,31}$/);
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZEmail } from '../auth/schemas';
+import { sshAddressProblem } from '../validation/reachability';
 import {
   hasControlCharacter,
   isCertificateEmail,
@@ -19,9 +20,21 @@ const ZRequiredText = (key = 'validation.required') => ZCleanString(key).min(1, 
 /** An address with a leading zero gets its own words: it looks valid, but means another host. */
 const noLeadingZero = { message: 'validation.ip.leadingZero', abort: true } as const;
 
+/**
+ * Addresses that are never a server (this network, link-local, multicast, reserved) are refused
+ * with words saying why; loopback is the server's call (PORTICO_SSH_ALLOW_LOOPBACK).
+ */
+function notAServer(v: string, ctx: z.RefinementCtx) {
+  const problem = isIpv4(v) ? sshAddressProblem(v) : undefined;
+  if (problem && problem !== 'loopback') {
+    ctx.addIssue({ code: 'custom', message: `validation.ip.${problem}` });
+  }
+}
+
 export const ZServerIp = ZRequiredText()
   .refine((v) => !isIpv4WithLeadingZero(v), noLeadingZero)
-  .refine(isIpv4, 'validation.ip.invalid');
+  .refine(isIpv4, 'validation.ip.invalid')
+  .superRefine(notAServer);
 // Checked before lower-casing: toLowerCase maps the Kelvin sign (U+212A) to an ASCII k.
 export const ZDomain = ZRequiredText()
   .refine(isDomain, 'validation.domain.invalid')
@@ -77,7 +90,8 @@ export const ZEditProxyInput = z.object({
   ),
   serverIp: ZRequiredText('validation.edit.serverIpRequired')
     .refine((v) => !isIpv4WithLeadingZero(v), noLeadingZero)
-    .refine(isHost, 'validation.edit.serverIpInvalid'),
+    .refine(isHost, 'validation.edit.serverIpInvalid')
+    .superRefine(notAServer),
   sshUser: ZRequiredText('validation.edit.sshUserRequired').regex(
     /^[a-z_][a-z0-9_-]{0,31}$/,
     'validation.sshUser.invalid',

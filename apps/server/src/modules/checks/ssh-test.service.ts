@@ -1,3 +1,4 @@
+import { sshAddressProblem } from '@portico/shared/validation/reachability';
 import { hasControlCharacter } from '@portico/shared/validation/rules';
 import { connectSsh, HostKeyMismatchError, SshError } from '../../deploy/ssh';
 import { AppError } from '../../lib/app-error';
@@ -43,6 +44,8 @@ export interface TSshTestServiceOptions {
   /** Opens the secret box on first use (the key file may be missing: said clearly then). */
   secrets: () => TSecretBox;
   timeoutMs?: number;
+  /** 127.0.0.0/8 may be tested (PORTICO_SSH_ALLOW_LOOPBACK); refused otherwise. */
+  allowLoopback?: boolean;
 }
 
 export type TSshTestService = ReturnType<typeof createSshTestService>;
@@ -94,6 +97,10 @@ export function createSshTestService(options: TSshTestServiceOptions) {
 
   return {
     async test(userId: string, input: TSshTestInput): Promise<TSshCheck> {
+      // The schema refuses the other non-server ranges; loopback is this machine itself.
+      if (sshAddressProblem(input.serverIp) === 'loopback' && !options.allowLoopback) {
+        throw new KeyedError('address_refused', 400, 'checks.ssh.loopbackRefused');
+      }
       let password = input.password;
       let expectedFingerprint: string | undefined;
       if (input.configurationId) {

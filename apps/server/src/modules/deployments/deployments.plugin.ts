@@ -51,10 +51,14 @@ async function proxiesAndDeploymentsPlugin(
     database: TDatabase;
     secretKeyFile: string;
     sessionEnds?: TSessionEnds;
+    allowLoopback: boolean;
   },
 ) {
   const { db } = options.database;
-  const settings = () => options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT };
+  const settings = () => ({
+    ...(options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT }),
+    allowLoopback: options.allowLoopback,
+  });
   const engine = options.engine ?? { runDeployment, removeSite };
 
   await app.register(jobs, { database: options.database });

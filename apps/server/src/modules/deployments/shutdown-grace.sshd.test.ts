@@ -89,7 +89,12 @@ describe('SIGTERM', () => {
       return created.id;
     });
 
-    portico = await startPortico({ ...env, LOG_LEVEL: 'info' });
+    portico = await startPortico({
+      ...env,
+      LOG_LEVEL: 'info',
+      // The sshd of this test listens on 127.0.0.1.
+      PORTICO_SSH_ALLOW_LOOPBACK: 'true',
+    });
     const client = new HttpClient(portico.base);
     const login = { identifier: creds.username, password: creds.password };
     expect((await client.request('POST', '/api/login', login)).status).toBe(200);
