@@ -24,4 +24,7 @@ export const JOB_TIMING = {
   // lock and a worker at most abandonGraceMs longer, even if the engine never answers.
   runDeadlineMs: 20 * 60_000,
   abandonGraceMs: 10_000,
+  // A removal runs inside the delete request: it is stopped (and the server's lock let go) after
+  // this, and the request answers saying so.
+  removeDeadlineMs: 5 * 60_000,
 } as const;

@@ -4,13 +4,15 @@
 // are a real OpenSSH whose session dies on the first command (the connection closes mid-command),
 // peers that close or go silent after the banner, a real OpenSSH cut in the middle of its key
 // exchange, a stored password holding a NUL, and engines that do not stop when told: one that
-// never answers at all and the real engine stuck inside the server's lock. On PGlite, and on
+// never answers at all and the real engine stuck inside the server's lock; and removals from a
+// silent server and through an engine that never answers. On PGlite, and on
 // PostgreSQL when TEST_DATABASE_URL is set. Needs root (see deploy/ssh/test-sshd.ts).
 import type { TLanguage } from '@portico/shared/api-error';
+import { translate } from '@portico/shared/i18n/translate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deployments, proxyConfigurations } from '../../db/schema';
-import { runDeployment } from '../../deploy/engine';
+import { removeSite, runDeployment } from '../../deploy/engine';
 import { say } from '../../deploy/engine/messages';
 import { cutRelay, misbehavingPeer, type TPeer } from '../../deploy/ssh/test-peers';
 import { startLocalSshd, type TLocalSshd } from '../../deploy/ssh/test-sshd';
@@ -21,6 +23,7 @@ import { testDatabaseKinds } from '../../test-support/test-database';
 import { testSecretKeyFile } from '../checks/ssh-test-fixtures';
 import {
   createProxy,
+  seedServerSite,
   signedInClient,
   uniqueDomain,
   waitForStatus,
@@ -60,7 +63,8 @@ const engine: TEngine = {
     if (!input.domain.startsWith('stuck-')) return runDeployment(input, ctx);
     return runDeployment(input, { ...ctx, onHostKey: () => new Promise(() => {}) });
   },
-  removeSite: async () => ({ status: 'removed' }),
+  removeSite: (input, ctx) =>
+    input.sshPort === peers.never.port ? new Promise(() => {}) : removeSite(input, ctx),
 };
 
 interface TRun {
@@ -145,7 +149,7 @@ describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind
       deploy: {
         workers: 1,
         engine,
-        timing: { runDeadlineMs: 2000, abandonGraceMs: 8000 },
+        timing: { runDeadlineMs: 2000, abandonGraceMs: 8000, removeDeadlineMs: 2000 },
       },
     });
     ({ client } = await signedInClient(t));
@@ -219,5 +223,38 @@ describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind
       say(lang, 'job.storedPasswordUnusable'),
     );
     expect(peers.bannerClose.connections()).toBe(before);
+  });
+  /** A delete with removal of the site the record places on `port`: refused, naming why. */
+  async function expectRemovalEnds(port: number, step: string) {
+    const id = await proxyOn(port);
+    await seedServerSite(t, id);
+    for (const lang of ['es', 'en'] as const) {
+      const removal = await client.write(
+        'DELETE',
+        `/api/proxy-configurations/${id}?removeFromServer=true`,
+        undefined,
+        { 'accept-language': lang },
+      );
+      expect(removal.statusCode, removal.body).toBe(502);
+      const reason = say(lang, 'failure.deadline', { step, limit: '2 s' });
+      expect(removal.json()).toMatchObject({
+        code: 'server_unreachable',
+        message: translate(lang, 'errors.serverUnreachable', { reason }),
+      });
+    }
+    // Nothing was deleted: the configuration and its record are still there.
+    const [row] = await t.database.db
+      .select()
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.id, id));
+    expect(row!.serverSites).toHaveLength(1);
+  }
+
+  it('a removal from a server that goes silent ends at its limit, naming it', async () => {
+    await expectRemovalEnds(peers.bannerSilence.port, 'connect');
+  });
+
+  it('a removal whose engine never answers is given up on', { timeout: 120_000 }, async () => {
+    await expectRemovalEnds(peers.never.port, 'remove');
   });
 });

@@ -94,6 +94,7 @@ async function proxiesAndDeploymentsPlugin(
     audit,
     settings,
     removeSite: engine.removeSite,
+    timing: options.timing,
     onStatus: (row) => publishStatus(deps, row, null),
   });
 

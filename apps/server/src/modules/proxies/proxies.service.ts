@@ -36,6 +36,8 @@ export interface TProxiesServiceDeps {
   removeSite: (input: TRemoveInput, ctx: TEngineContext) => Promise<TRemoveOutcome>;
   /** Told after a status change, so open log sockets see it. */
   onStatus?: (row: TProxyConfigurationRow) => void;
+  /** A removal's time limit and its grace to stop (JOB_TIMING; tests shorten them). */
+  timing?: { abandonGraceMs: number; removeDeadlineMs?: number };
 }
 
 const EDIT_FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;

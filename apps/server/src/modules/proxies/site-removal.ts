@@ -20,8 +20,6 @@ const UNREACHABLE = new Set([
   'connection_lost',
   'sudo_refused',
 ]);
-/** A removal runs inside the request: it is stopped (and the server's lock let go) after this. */
-const REMOVE_DEADLINE_MS = 5 * 60_000;
 
 /**
  * Removal of one site the record says is on a server (delete with removal): where the record
@@ -29,7 +27,7 @@ const REMOVE_DEADLINE_MS = 5 * 60_000;
  * since; the record follows what the removal did, so a removal that fails half-way leaves it true.
  */
 export function createSiteRemoval(
-  deps: Pick<TProxiesServiceDeps, 'repository' | 'secrets' | 'settings' | 'removeSite'>,
+  deps: Pick<TProxiesServiceDeps, 'repository' | 'secrets' | 'settings' | 'removeSite' | 'timing'>,
 ) {
   const { repository, secrets } = deps;
   return async function removeRecordedSite(
@@ -43,7 +41,11 @@ export function createSiteRemoval(
     const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
     if (!passwordBoundTo(row, where)) throw proxyErrors.removeNeedsPassword(sshTargetOf(where));
     const password = secrets.decryptPassword(row.id, row.sshPasswordEnc!);
-    const timeLimit = { ms: REMOVE_DEADLINE_MS, graceMs: JOB_TIMING.abandonGraceMs };
+    const limit = deps.timing?.removeDeadlineMs ?? JOB_TIMING.removeDeadlineMs;
+    const timeLimit = {
+      ms: limit,
+      graceMs: deps.timing?.abandonGraceMs ?? JOB_TIMING.abandonGraceMs,
+    };
     const outcome = await withDeadline<TRemoveOutcome>(
       timeLimit,
       (signal) =>
@@ -67,7 +69,7 @@ export function createSiteRemoval(
         ),
       // The engine did not stop within its grace: what it did is recorded as far as it got.
       () => {
-        const failure = deadlineFailure('remove', REMOVE_DEADLINE_MS);
+        const failure = deadlineFailure('remove', limit);
         const message = renderText(language ?? DEFAULT_LANGUAGE, failure.text);
         return { status: 'failed', failure: { ...failure, message } };
       },
