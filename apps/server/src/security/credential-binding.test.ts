@@ -231,6 +231,26 @@ describe.each(testDatabaseKinds())('stored SSH passwords stay with their server 
     );
     expect(deleted.statusCode, deleted.body).toBe(200);
   });
+  it('a removal of two recorded sites, one on a server without its password, contacts neither', async () => {
+    // The password is entered for the recorder, where one site is; the other site is elsewhere.
+    const { id } = await createProxy(owner, { serverIp: '127.0.0.1', sshPort: recorder.port });
+    const here = await seedServerSite(t, id);
+    const elsewhere = { ...here, serverIp: '198.51.100.9', sshPort: 22 };
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ serverSites: [here, elsewhere] })
+      .where(eq(proxyConfigurations.id, id));
+    const removal = await owner.write(
+      'DELETE',
+      `/api/proxy-configurations/${id}?removeFromServer=true`,
+    );
+    expect(removal.statusCode, removal.body).toBe(400);
+    expect(removal.json()).toMatchObject({
+      code: 'remove_needs_password',
+      message: translate('en', 'errors.removeNeedsPassword', { target: 'root@198.51.100.9:22' }),
+    });
+    expect((await row(id)).serverSites).toHaveLength(2);
+  });
 });
 
 // Last, so the tests above start from a recorder that saw nothing: it does see what reaches it.

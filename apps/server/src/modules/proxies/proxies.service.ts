@@ -23,7 +23,7 @@ import {
 import { proxyErrors } from './proxy-errors';
 import { passwordBoundTo, type TProxySecrets, type TSshTarget } from './proxy-secrets';
 import { toProxyConfiguration } from './proxy-view';
-import { createSiteRemoval } from './site-removal';
+import { assertPasswordFor, createSiteRemoval } from './site-removal';
 
 export type TProxiesService = ReturnType<typeof createProxiesService>;
 export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
@@ -261,6 +261,8 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       // What was written to a server, whatever the status says (a reset or a failed run).
       const sites = row.serverSites.filter(siteHasTraces);
       if (options.removeFromServer && sites.length > 0) {
+        // All refused before any server is contacted when one of them has no password for it.
+        for (const site of sites) assertPasswordFor(row, site);
         for (const site of sites) {
           await removeRecordedSite(row, site, options.removeCertificate, options.language);
         }

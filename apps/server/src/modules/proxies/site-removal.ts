@@ -22,6 +22,15 @@ const UNREACHABLE = new Set([
 ]);
 
 /**
+ * Refuses a site on a server the saved password was not entered for (the configuration was
+ * pointed elsewhere since): it is never presented there.
+ */
+export function assertPasswordFor(row: TProxyConfigurationRow, site: TServerSite): void {
+  const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
+  if (!passwordBoundTo(row, where)) throw proxyErrors.removeNeedsPassword(sshTargetOf(where));
+}
+
+/**
  * Removal of one site the record says is on a server (delete with removal): where the record
  * says it was written, with the host key seen there, even if the configuration was edited
  * since; the record follows what the removal did, so a removal that fails half-way leaves it true.
@@ -39,7 +48,7 @@ export function createSiteRemoval(
     // The site lives where the record says it was written, even if the row was edited since;
     // the saved password goes there only if it was entered for that very server, port and user.
     const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
-    if (!passwordBoundTo(row, where)) throw proxyErrors.removeNeedsPassword(sshTargetOf(where));
+    assertPasswordFor(row, site);
     const password = secrets.decryptPassword(row.id, row.sshPasswordEnc!);
     const limit = deps.timing?.removeDeadlineMs ?? JOB_TIMING.removeDeadlineMs;
     const timeLimit = {
