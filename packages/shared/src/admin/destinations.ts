@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isManualDestination } from '../validation/rules';
 
-// Admin input for destination servers (decisions.md). Messages are catalog keys.
+// Admin input for destination servers (docs/PRODUCT.md#destination-servers). Messages are catalog keys.
 const ZName = z
   .string({ error: 'validation.required' })
   .trim()

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX } from '../validation/rules';
 import { ZEmail, ZNewPassword, ZPublicUser } from './schemas';
 
-// Shapes of the account calls (issue 16): profile, password, two-factor sign-in, API tokens and
+// Shapes of the account calls: profile, password, two-factor sign-in, API tokens and
 // sessions. Messages are catalog keys (packages/shared/src/locales), as everywhere.
 
 // C0 and C1 control characters, DEL and the Unicode line and paragraph separators: never part of

@@ -23,7 +23,7 @@ export function deleteProxy({ id, removeFromServer, removeCertificate }: TDelete
   );
 }
 
-// 502 server_unreachable (decisions.md) and 502 remove_failed (reached, but the removal failed):
+// 502 server_unreachable and 502 remove_failed (reached, but the removal failed):
 // either way the site could not be removed, and the user must still be able to delete the
 // configuration, so "delete from Portico only" is offered.
 const PORTICO_ONLY_CODES = new Set(['server_unreachable', 'remove_failed']);

@@ -17,7 +17,7 @@ const ZPortText = z
 
 /**
  * Step one's form: the shared server info schema plus the SSH port; a resumed configuration with
- * a stored password may leave the password empty to keep it (decisions.md).
+ * a stored password may leave the password empty to keep it (docs/PRODUCT.md#proxy-wizard).
  */
 export function serverInfoSchema(hasSavedPassword: boolean) {
   return ZServerInfoInput.extend({

@@ -8,13 +8,13 @@ import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import type { TLogLine } from './logs';
 import type { TWizardStep } from './steps';
 
-/** Spec §3 wizard state, plus what resuming and pinning need. */
+/** The wizard's state, plus what resuming and pinning need. */
 export type TWizardData = {
   serverIp: string;
   domain: string;
   sshUser: string;
   sshPort: number;
-  /** Empty when resuming: the stored password is kept (decisions.md). */
+  /** Empty when resuming: the stored password is kept. */
   sshPassword: string;
   email: string;
   targetServer: string;
