@@ -6,7 +6,7 @@ import { expectInert, PAYLOADS, watchXss } from './fixtures/xss-payloads';
 import { startHostileSshServer } from './fixtures/xss-ssh-server';
 import { adminPage, asOwner, loopbackProxy, visit } from './fixtures/xss-steps';
 
-// Issue 8 part 4, the input side (see xss.spec.ts for the planted rows): hostile input sent
+// Stored XSS, the input side (see xss.spec.ts for the planted rows): hostile input sent
 // through the forms and the API is refused and shown as text, accepted free text stays text, and
 // what a hostile SSH server prints during a deployment reaches the live and stored logs as text.
 const AREA = 'xss';

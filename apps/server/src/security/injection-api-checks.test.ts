@@ -1,4 +1,4 @@
-// Issue 8, injection, the wizard's checks: every field of POST /api/test-ssh, /api/validate-dns
+// Injection, the wizard's checks: every field of POST /api/test-ssh, /api/validate-dns
 // and /api/check-duplicate-configuration, fuzzed with the shared corpus, is refused with a 400 in
 // the caller's language before anything is contacted. The SSH address points at a counting TCP
 // listener and the resolver at a counting UDP socket, both on 127.0.0.1: they must stay at 0

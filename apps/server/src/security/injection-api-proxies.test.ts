@@ -1,4 +1,4 @@
-// Issue 8, injection, the writes that store what later reaches a server or an nginx file: save
+// Injection, the writes that store what later reaches a server or an nginx file: save
 // (create and resume), the owner's edit, the admin's edit and the admin's destination servers.
 // Every field, fuzzed with the shared corpus, is refused with a 400 in the caller's language and
 // leaves every table that could hold it byte for byte as it was. The bodies' SSH address and port

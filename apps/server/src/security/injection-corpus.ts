@@ -3,7 +3,7 @@ import { trimSpaces } from '@portico/shared/validation/rules';
 import fc from 'fast-check';
 
 /**
- * Hostile input shared by the injection tests (issue 8): what has broken tools of this kind
+ * Hostile input shared by the injection tests: what has broken tools of this kind
  * before. Every entry is a fragment; the arbitraries below plant fragments inside otherwise valid
  * values, so a refusal proves the fragment was caught and not some unrelated flaw of the value.
  */

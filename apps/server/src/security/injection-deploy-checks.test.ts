@@ -1,4 +1,4 @@
-// Issue 8, injection, the last line of defence and its agreement with the first: the allowlist
+// Injection, the last line of defence and its agreement with the first: the allowlist
 // checks that run right before a value reaches an nginx file or a remote command
 // (deploy/validate.ts, the site renderers) refuse every corpus value without echoing it, and
 // whatever the API's schemas accept, those checks accept too, so nothing the API stores can stop
@@ -80,7 +80,7 @@ const FIELDS: TField[] = [
     deploy: (v) => normalizeTarget(v),
   },
   // The edit dialog's own rules (other messages, same allowlists); its serverIp also takes host
-  // names, which the deployment refuses (see the report of issue 8), so it is not listed here.
+  // names, which the engine resolves to IPv4 before its own check (deploy/engine/server-address.ts), so it is not listed here.
   {
     name: 'edit domain',
     kind: 'domain',

@@ -1,4 +1,4 @@
-// Issue 8 part 4, the log socket: cross-site WebSocket hijacking and sockets that outlive their
+// The log socket: cross-site WebSocket hijacking and sockets that outlive their
 // session. realtime/ws-gateway.test.ts already covers no cookie (401), one foreign origin (403),
 // another user (1008) and sign-out; this file adds the other ways in and the other ways a
 // session ends.

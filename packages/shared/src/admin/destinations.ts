@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isManualDestination } from '../validation/rules';
 import { ZCleanString } from '../validation/text';
 
-// Admin input for destination servers (decisions.md). Messages are catalog keys.
+// Admin input for destination servers (docs/PRODUCT.md#destination-servers). Messages are catalog keys.
 const ZName = ZCleanString().min(1, 'validation.required').max(100, 'validation.tooLong');
 const ZEndpoint = ZCleanString('validation.target.required')
   .min(1, 'validation.target.required')

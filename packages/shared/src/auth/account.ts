@@ -3,7 +3,7 @@ import { PASSWORD_MAX } from '../validation/rules';
 import { ZCleanString } from '../validation/text';
 import { ZEmail, ZNewPassword, ZPublicUser } from './schemas';
 
-// Shapes of the account calls (issue 16): profile, password, two-factor sign-in, API tokens and
+// Shapes of the account calls: profile, password, two-factor sign-in, API tokens and
 // sessions. Messages are catalog keys (packages/shared/src/locales), as everywhere.
 
 /**

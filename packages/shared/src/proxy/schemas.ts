@@ -69,7 +69,7 @@ export const ZTargetServer = ZRequiredText('validation.target.required').refine(
 /** The certificate e-mail: a valid address that certbot cannot mistake for anything else. */
 export const ZCertificateEmail = ZEmail.refine(isCertificateEmail, 'validation.email.invalid');
 
-/** Step one of the wizard (spec §3 server info form, §5 server info). */
+/** Step one of the wizard (docs/PRODUCT.md#proxy-wizard, #validation-rules). */
 export const ZServerInfoInput = z.object({
   serverIp: ZServerIp,
   domain: ZDomain,
@@ -79,7 +79,7 @@ export const ZServerInfoInput = z.object({
 });
 export type TServerInfoInput = z.infer<typeof ZServerInfoInput>;
 
-/** The edit dialog (spec §5 edit proxy; decisions.md: the SSH port is stored and used). */
+/** The edit dialog (docs/PRODUCT.md#edit-dialog): the SSH port is stored and used. */
 export const ZEditProxyInput = z.object({
   domain: ZRequiredText('validation.edit.domainRequired')
     .refine(isDomain, 'validation.edit.domainInvalid')

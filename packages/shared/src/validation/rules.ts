@@ -1,4 +1,4 @@
-// Allowlist patterns shared by the forms and the API. Anything not matched is refused.
+// Allowlist patterns shared by the forms and the API (docs/PRODUCT.md#validation-rules). Anything not matched is refused.
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
 export const USERNAME_MIN = 3;
@@ -78,7 +78,7 @@ export function isHost(value: string): boolean {
   return labels.every((label) => label.length <= DOMAIN_LABEL_MAX && DOMAIN_LABEL.test(label));
 }
 
-/** Manual destination (spec §5): an IPv4, an http/https URL without spaces, or host[:port]. */
+/** Manual destination: an IPv4, an http/https URL without spaces, or host[:port]. */
 export function isManualDestination(value: string): boolean {
   const v = trimSpaces(value);
   if (v === '' || v.length > TARGET_MAX) return false;

@@ -1,4 +1,4 @@
-// Issue 16, one's own account over the real API on PGlite and PostgreSQL: profile, e-mail and
+// One's own account over the real API on PGlite and PostgreSQL: profile, e-mail and
 // password; the session list; ending one session or all others — each ended session refused at
 // once and its log sockets closed at once (the periodic socket check is set far off, so only
 // the immediate path can close them); an audit row for each action.

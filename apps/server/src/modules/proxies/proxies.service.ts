@@ -229,7 +229,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     },
 
     /**
-     * Re-pinning (decisions.md): clears the pinned host key so the next connection pins the key
+     * Re-pinning (docs/PRODUCT.md#secrets-and-host-keys): clears the pinned host key so the next connection pins the key
      * the server presents then. Only for the owner or an admin, never while a deployment runs.
      */
     async forgetHostKey(

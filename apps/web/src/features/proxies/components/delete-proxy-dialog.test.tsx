@@ -38,7 +38,7 @@ async function open(
   return { onDeleted, onOpenChange };
 }
 
-describe('delete dialog (decisions.md)', () => {
+describe('delete dialog', () => {
   it('asks to remove the site from the server too, checked by default', async () => {
     const onDelete = vi.fn(async () => undefined);
     const { onDeleted } = await open(onDelete, 'en');

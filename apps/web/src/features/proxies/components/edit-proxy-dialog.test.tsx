@@ -32,7 +32,7 @@ const ids = {
   sshPort: 'edit-port',
 } as const;
 
-// Spec §5 edit proxy, with the English wording the spec gives.
+// The edit dialog's messages with their English wording (docs/PRODUCT.md#validation-rules).
 const cases = [
   { field: 'domain', value: '', key: 'validation.edit.domainRequired', en: 'Domain is required' },
   {
@@ -91,7 +91,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('edit defaults (spec §2)', () => {
+describe('edit defaults', () => {
   it('starts empty with root and port 22 when nothing is known', () => {
     expect(editDefaults({ id: 'x' })).toEqual({
       domain: '',

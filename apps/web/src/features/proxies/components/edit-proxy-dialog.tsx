@@ -39,7 +39,7 @@ export type TEditOwner = { username: string; email: string };
 const FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
 const FIELD_BY_CODE = { domain_taken: 'domain' } as const;
 
-/** Spec §2 defaults: empty domain, target and host; user root; port 22. */
+/** Defaults: empty domain, target and host; user root; port 22. */
 export function editDefaults(proxy: TEditableProxy): TEditForm {
   return {
     domain: proxy.domain ?? '',

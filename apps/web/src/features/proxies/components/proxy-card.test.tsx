@@ -31,7 +31,7 @@ describe('proxy card', () => {
     expect(onEdit).toHaveBeenCalledWith(base);
   });
 
-  it('links the card to its details and masks the address (spec §5)', async () => {
+  it('links the card to its details and masks the address', async () => {
     const { container } = await renderWithProviders(<ProxyCard proxy={base} onEdit={() => {}} />);
     const link = screen.getByTestId('proxy-card-link');
     expect(link.getAttribute('href')).toBe(`/proxy-details/${base.id}`);

@@ -21,7 +21,7 @@ type TProps = { proxy: TProxyConfiguration; onEdit: (proxy: TProxyConfiguration)
 /**
  * One proxy. The domain is a link stretched over the whole card (a click anywhere opens the
  * details, the keyboard reaches one link); the buttons sit above it, never inside it.
- * Addresses are masked here (spec §5): the list is what ends up in screenshots; the details page
+ * Addresses are masked here (docs/PRODUCT.md#masking): the list is what ends up in screenshots; the details page
  * shows them in full.
  */
 export function ProxyCard({ proxy, onEdit }: TProps) {

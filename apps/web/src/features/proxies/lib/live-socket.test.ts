@@ -53,7 +53,7 @@ function harness() {
   return { sockets, timers, messages, stop, fire };
 }
 
-describe('deployment log socket (spec §4: 5 attempts, 3 s apart, counter reset on open)', () => {
+describe('deployment log socket (5 attempts, 3 s apart, counter reset on open)', () => {
   it('uses the same host, wss when the page is https', () => {
     expect(
       deploymentSocketUrl('a/b', { protocol: 'https:', host: 'p.example:8443' } as Location),

@@ -77,7 +77,7 @@ describe.each([
     expect(next().disabled).toBe(false);
   });
 
-  it('validates the manual endpoint live with the spec messages', async () => {
+  it('validates the manual endpoint live with its messages', async () => {
     await renderStep(lang, []);
     expect(screen.getByText(empty)).toBeTruthy();
     await act(async () => {

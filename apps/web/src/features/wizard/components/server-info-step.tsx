@@ -115,7 +115,7 @@ export function ServerInfoStep({
         return;
       }
     } catch (error) {
-      // Spec §4: a failed check lets the wizard go on.
+      // A failed check lets the wizard go on (docs/PRODUCT.md#proxy-wizard).
       toastFailure(error, t, t('errors.duplicateCheckError'));
     }
     dispatch({ type: 'next' });

@@ -41,7 +41,7 @@ function start(onMessage = vi.fn()) {
   return { socket, states, onMessage };
 }
 
-describe('log socket reconnect (spec §4, §9)', () => {
+describe('log socket reconnect', () => {
   beforeEach(() => {
     FakeSocket.all = [];
     vi.useFakeTimers();

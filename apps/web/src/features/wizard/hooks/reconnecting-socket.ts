@@ -1,4 +1,4 @@
-// Spec §4/§9 log socket: reconnect after a close, at most 5 attempts 3 s apart; the counter resets
+// Log socket (docs/PRODUCT.md#logs-and-the-live-socket): reconnect after a close, at most 5 attempts 3 s apart; the counter resets
 // when a connection opens; closing on purpose (leaving the step) stops everything.
 import { WS_CLOSE_REFUSED } from '@portico/shared/proxy/api';
 
@@ -80,7 +80,7 @@ export class ReconnectingSocket {
       try {
         this.options.onMessage(JSON.parse(String(ev.data)));
       } catch (error) {
-        // Spec §8: socket parse errors only go to the console.
+        // Socket parse errors only go to the console.
         console.error('log socket message', error);
       }
     };

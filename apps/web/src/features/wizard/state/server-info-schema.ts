@@ -30,7 +30,7 @@ function keepsSavedPassword(
 
 /**
  * Step one's form: the shared server info schema plus the SSH port. A resumed configuration with
- * a stored password may leave the password empty to keep it, but only while the server, port and
+ * a stored password may leave the password empty to keep it (docs/PRODUCT.md#proxy-wizard), but only while the server, port and
  * user stay the ones it was entered for: the server never sends it anywhere else.
  */
 export function serverInfoSchema(savedFor: TPasswordTarget | null) {

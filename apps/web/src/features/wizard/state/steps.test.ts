@@ -19,7 +19,7 @@ describe('wizard steps', () => {
     expect(previousStep('complete')).toBe('complete');
   });
 
-  describe('resume rule (spec §4)', () => {
+  describe('resume rule', () => {
     it.each(PROXY_STATUSES)('without a target, status %s resumes at destination', (status) => {
       expect(resumeStep({ targetServer: null, status, hasSshPassword: true })).toBe('destination');
       expect(resumeStep({ targetServer: '', status, hasSshPassword: true })).toBe('destination');

@@ -11,13 +11,13 @@ import type { TWizardStep } from './steps';
 /** Where a saved SSH password may be sent: the server, port and user it was entered for. */
 export type TPasswordTarget = { serverIp: string; sshUser: string; sshPort: number };
 
-/** Spec §3 wizard state, plus what resuming and pinning need. */
+/** The wizard's state, plus what resuming and pinning need. */
 export type TWizardData = {
   serverIp: string;
   domain: string;
   sshUser: string;
   sshPort: number;
-  /** Empty when resuming: the stored password is kept (decisions.md). */
+  /** Empty when resuming: the stored password is kept. */
   sshPassword: string;
   email: string;
   targetServer: string;
