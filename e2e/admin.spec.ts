@@ -9,7 +9,7 @@ import { chooseLanguage, expectToast } from './fixtures/ui';
 import { type TE2EUser, uniqueUser } from './fixtures/users';
 import { capture, expectStep } from './fixtures/wizard';
 
-// Issue 7 on a Portico of its own (an admin exists only through the CLI, before the server
+// The admin screens on a Portico of its own (an admin exists only through the CLI, before the server
 // starts). Two users with a proxy each, saved through the API: nothing is deployed.
 const AREA = 'admin';
 

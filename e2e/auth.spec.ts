@@ -16,7 +16,7 @@ import {
 } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 
-// Issue 2's journey in one browser context: register → logout → login by username → logout →
+// The account journey in one browser context: register → logout → login by username → logout →
 // login by e-mail → English and back. Each screen is checked with axe and photographed.
 test('a visitor registers, logs out, logs in by username and e-mail, and switches language', async ({
   page,

@@ -17,7 +17,7 @@ import { chooseLanguage, dismissToast, expectToast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 import { capture, expectStep, panelMessages } from './fixtures/wizard';
 
-// Issue 6 on real lab servers. One user, two proxies deployed once (s3 beside an unrelated
+// Managing deployed proxies on real lab servers. One user, two proxies deployed once (s3 beside an unrelated
 // site, s4 whose sshd is stopped for the unreachable delete), reused by the tests in order.
 const AREA = 'manage';
 
@@ -211,7 +211,7 @@ test.describe('a deployed proxy, managed step by step', () => {
     await main.getByTestId('proxy-redeploy').click();
     await expectToast(page, text('es', 'proxies.details.redeploySuccess'));
     expect((await waitForRunEnd(page.request, ids.main)).status).toBe('completed');
-    // The list is read again on mount, focus and visibility (spec §2), not during a run.
+    // The list is read again on mount, focus and visibility, not during a run.
     await page.reload();
     await expect(main.getByTestId('proxy-status')).toHaveText(
       text('es', 'proxies.status.completed'),
@@ -484,7 +484,7 @@ test('while a deployment runs: in progress everywhere, refused actions say why',
   expect(removed.status, JSON.stringify(removed.json)).toBe(200);
 });
 
-// Issue 18: a run that fails at its custom script, after the certificate and the HTTPS site were
+// A run that fails at its custom script, after the certificate and the HTTPS site were
 // written. Portico shows what the server has (a working HTTPS site) with the failure beside it,
 // on the details page and when the wizard resumes, in the reader's language whoever started the
 // run; Reset, then delete with removal, leaves no trace of the site on the server.

@@ -9,7 +9,7 @@ import { chooseLanguage, expectSaidOnce, expectToast, toast } from './fixtures/u
 import { uniqueUser } from './fixtures/users';
 import { capture, expectStep, fillServerInfo, panelMessages } from './fixtures/wizard';
 
-// Issue 5 on real lab servers: sshd, nginx, certbot and Pebble in namespaces (testbed/).
+// The wizard on real lab servers: sshd, nginx, certbot and Pebble in namespaces (testbed/).
 
 async function completeWizard(page: Page, app: TLabApp, lang: TLang, serverName: string) {
   const server = app.server(serverName);

@@ -49,7 +49,7 @@ import { createSessionEnds } from './realtime/session-ends';
 
 export interface TAppOptions {
   config: Pick<TConfig, 'registration' | 'trustProxy' | 'logLevel'> &
-    Partial<Pick<TConfig, 'dnsServers' | 'secretKeyFile' | 'require2fa'>>;
+    Partial<Pick<TConfig, 'dnsServers' | 'secretKeyFile' | 'require2fa' | 'sshAllowLoopback'>>;
   database: TDatabase;
   sessionSecret: string;
   /** false silences logs (tests); otherwise pino at config.logLevel. */
@@ -230,6 +230,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     ...options.deploy,
     secretKeyFile,
     sessionEnds,
+    allowLoopback: options.config.sshAllowLoopback ?? false,
   });
   if (options.destinationProbe && options.deploy?.workers !== 0) {
     await registerDestinationProbe(app.boss, options.database, {

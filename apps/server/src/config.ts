@@ -120,6 +120,13 @@ export const ZEnv = z.object({
       .optional(),
   ),
   PORTICO_DNS_SERVERS: ZDnsServers,
+  PORTICO_SSH_ALLOW_LOOPBACK: z.preprocess(
+    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
+    z
+      .enum(['true', 'false'], { error: 'must be "true" or "false"' })
+      .default('false')
+      .transform((v) => v === 'true'),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
     z
@@ -146,6 +153,11 @@ export interface TConfig {
   /** PEM the user's servers' certbot must trust to reach a private ACME directory. */
   acmeCaBundle: string | undefined;
   dnsServers: string[];
+  /**
+   * SSH to 127.0.0.0/8 (this machine) allowed: for development and tests only. Otherwise the
+   * connection test and deployments refuse it (docs/SECURITY.md, reachability).
+   */
+  sshAllowLoopback: boolean;
   logLevel: string;
 }
 
@@ -187,13 +199,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     extraCaFile: e.PORTICO_EXTRA_CA_FILE && resolve(e.PORTICO_EXTRA_CA_FILE),
     acmeCaBundle: e.PORTICO_ACME_CA_BUNDLE && resolve(e.PORTICO_ACME_CA_BUNDLE),
     dnsServers: e.PORTICO_DNS_SERVERS,
+    sshAllowLoopback: e.PORTICO_SSH_ALLOW_LOOPBACK,
     logLevel: e.LOG_LEVEL,
   };
 }
 
 /** Settings that work but weaken Portico; printed as warnings at start. */
-export function configWarnings(config: Pick<TConfig, 'trustProxy'>): string[] {
+export function configWarnings(
+  config: Pick<TConfig, 'trustProxy'> & Partial<Pick<TConfig, 'sshAllowLoopback'>>,
+): string[] {
   const warnings: string[] = [];
+  if (config.sshAllowLoopback) {
+    warnings.push(
+      'PORTICO_SSH_ALLOW_LOOPBACK=true lets every signed-in user point the SSH test and ' +
+        "deployments at this machine's own SSH server (127.0.0.0/8). Use it for development " +
+        'and tests only.',
+    );
+  }
   if (config.trustProxy === true) {
     warnings.push(
       'PORTICO_TRUST_PROXY=true trusts every X-Forwarded-For entry, including those a client ' +

@@ -8,6 +8,9 @@ import { loadOrCreateKey, SecretKeyError } from './lib/secrets';
 import { loadOrCreateSessionSecret } from './lib/session-secret';
 import { openStore } from './runtime';
 
+/** How long SIGTERM or SIGINT may take at most (docs/OPERATIONS.md; systemd waits 30 s). */
+const SHUTDOWN_GRACE_MS = 20_000;
+
 /** Known start-up failures print one readable message; anything else keeps its stack. */
 function exitWith(error: unknown): never {
   if (error instanceof ConfigError || error instanceof DataDirLockedError) {
@@ -55,6 +58,12 @@ async function start(config: TConfig) {
     if (closing) process.exit(1);
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // Whatever is still running (a request waiting on a server, a run that does not stop), the
+    // process ends within the grace; runs left unfinished start again at the next start.
+    setTimeout(() => {
+      app.log.error(`stopping took longer than ${SHUTDOWN_GRACE_MS / 1000} s; exiting now`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     try {
       await app.close();
     } finally {

@@ -16,7 +16,7 @@ export function sessionAddress(index: number): string {
 
 /**
  * One signed-in browser over real HTTP: its own keep-alive connection from its own loopback
- * address, its cookies, and the CSRF token held in memory and sent on writes (spec §7). Plain
+ * address, its cookies, and the CSRF token held in memory and sent on writes (as the web app does). Plain
  * node:http rather than fetch: the load generator must cost as little CPU as it can, and fetch
  * cannot pick the source address.
  */

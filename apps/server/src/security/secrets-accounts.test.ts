@@ -1,4 +1,4 @@
-// Issue 16, the new secrets at rest: after two-factor is set up and used (a code, a recovery
+// Account secrets at rest: after two-factor is set up and used (a code, a recovery
 // code) and API tokens are created and used, no token, no TOTP secret (as text or as the key's
 // bytes) and no recovery code is anywhere in the database — every row of every table, and on
 // PGlite every byte of its files, WAL included. Only hashes and AES-256-GCM ciphertext are kept.

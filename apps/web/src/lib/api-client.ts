@@ -3,7 +3,7 @@ import type { QueryFunction } from '@tanstack/react-query';
 
 const answerSchemas = () => import('./api-schemas');
 
-/** A non-OK answer: message is "status: text" (spec §8); body is the parsed API error, if any. */
+/** A non-OK answer: message is "status: text"; body is the parsed API error, if any. */
 export class ApiError extends Error {
   readonly status: number;
   readonly body: TApiError | undefined;

@@ -28,7 +28,7 @@ afterEach(() => {
   setBrowserLanguages(['en-US', 'en']);
 });
 
-describe('language detection (spec §1)', () => {
+describe('language detection', () => {
   it('looks in local storage, then the browser language, then the page language tag', () => {
     expect(DETECTION_ORDER).toEqual(['localStorage', 'navigator', 'htmlTag']);
   });

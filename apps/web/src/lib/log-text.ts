@@ -55,7 +55,7 @@ export function useLogText(): TLogText {
   return React.useMemo(() => logText(i18n), [i18n, lang]);
 }
 
-/** Spec §9: one line per entry, `[LEVEL] ISO timestamp - message`, in the reader's language. */
+/** One line per entry, `[LEVEL] ISO timestamp - message`, in the reader's language. */
 export function formatLogDownload(
   lines: readonly (TLineWords & { level: TLogLevel; timestamp: string })[],
   words: TLogText,

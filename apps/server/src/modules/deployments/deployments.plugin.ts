@@ -35,6 +35,8 @@ export interface TDeployOptions {
   workers?: number;
   /** How often log sockets check that their session still exists (tests shorten it). */
   socketSessionRecheckMs?: number;
+  /** A run's time limit and its grace to stop (JOB_TIMING; tests shorten them). */
+  timing?: TDeploymentDeps['timing'];
 }
 
 const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
@@ -49,10 +51,14 @@ async function proxiesAndDeploymentsPlugin(
     database: TDatabase;
     secretKeyFile: string;
     sessionEnds?: TSessionEnds;
+    allowLoopback: boolean;
   },
 ) {
   const { db } = options.database;
-  const settings = () => options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT };
+  const settings = () => ({
+    ...(options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT }),
+    allowLoopback: options.allowLoopback,
+  });
   const engine = options.engine ?? { runDeployment, removeSite };
 
   await app.register(jobs, { database: options.database });
@@ -80,6 +86,7 @@ async function proxiesAndDeploymentsPlugin(
     engine,
     settings,
     log: app.log,
+    timing: options.timing,
   };
   const proxies = createProxiesService({
     repository: proxiesRepository,
@@ -87,6 +94,7 @@ async function proxiesAndDeploymentsPlugin(
     audit,
     settings,
     removeSite: engine.removeSite,
+    timing: options.timing,
     onStatus: (row) => publishStatus(deps, row, null),
   });
 
@@ -145,7 +153,8 @@ async function proxiesAndDeploymentsPlugin(
   // Registered last, so it runs before the jobs plugin stops the queue (onClose runs in reverse).
   app.addHook('onClose', async () => {
     clearInterval(reaper);
-    // Running engines stop at their next step and record the run failed as cancelled.
+    // Running engines stop at their next step and leave the run for the next start; a run
+    // whose engine does not stop is let go within JOB_TIMING.abandonGraceMs (deploy-job.ts).
     abort.abort();
     await Promise.allSettled([...running]);
     await app.boss.stop({ graceful: true, timeout: 10_000, wait: true });

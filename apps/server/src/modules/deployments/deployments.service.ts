@@ -5,6 +5,7 @@ import type PgBoss from 'pg-boss';
 import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { proxyErrors } from '../proxies/proxy-errors';
+import { passwordBoundTo } from '../proxies/proxy-secrets';
 import { publishStatus, type TDeploymentDeps, toLogEntry } from './deployment-context';
 
 export type TDeploymentsService = ReturnType<typeof createDeploymentsService>;
@@ -40,7 +41,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
     ) {
       const row = await deps.proxiesService.load(configurationId, actor);
       if (!row.targetServer) throw proxyErrors.needsTarget();
-      if (!row.sshPasswordEnc) throw proxyErrors.needsPassword();
+      if (!passwordBoundTo(row, row)) throw proxyErrors.needsPassword();
       // The status is the gate: only one request moves it to deploying.
       const claimed = await deps.proxies.updateUnlessDeploying(row.id, { status: 'deploying' });
       if (!claimed) throw proxyErrors.deploymentRunning();

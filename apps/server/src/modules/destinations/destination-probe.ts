@@ -19,7 +19,7 @@ export interface TProbeTarget {
 }
 
 /**
- * Where to connect for an endpoint of the manual-destination forms (spec §5): an IPv4 address
+ * Where to connect for an endpoint of the manual-destination forms (docs/PRODUCT.md#destination-servers): an IPv4 address
  * (port 80), an http/https URL (its port, or 80/443 by scheme), or host[:port] (port 80).
  */
 export function probeTargetOf(endpoint: string): TProbeTarget | undefined {

@@ -26,7 +26,7 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
     const response = await c.register(newCredentials(role));
     expect(response.statusCode).toBe(201);
     if (role === 'admin') {
-      // Admins are made with the CLI (decisions.md); the test sets the role the same way.
+      // Admins are made with the CLI (docs/PRODUCT.md#accounts-and-roles); the test sets the role the same way.
       await t.database.db
         .update(users)
         .set({ role: 'admin' })
@@ -152,7 +152,7 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
     expect(signedOut.statusCode).toBe(401);
   });
 
-  it('refuses bad input with the §5 messages and stores nothing', async () => {
+  it('refuses bad input with the validation messages and stores nothing', async () => {
     const before = (await admin.request({ method: 'GET', url: '/api/destination-servers' })).json();
     const bad = await create({ name: '  ', endpoint: 'not a url' });
     expect(bad.statusCode).toBe(400);

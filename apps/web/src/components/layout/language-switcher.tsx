@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { DeferredMenu } from './deferred-menu';
 
-// English first, as the spec lists the switcher's options.
+// English first, then Español.
 const ORDER: readonly TLanguage[] = ['en', 'es'].filter((l): l is TLanguage =>
   (SUPPORTED_LANGUAGES as readonly string[]).includes(l),
 );

@@ -7,7 +7,7 @@ import { cn } from '@/lib/utils';
 
 export const TOAST_DURATION = 5000;
 
-/** Spec §9: 5000 ms, swipe right past 50 px to dismiss. */
+/** 5000 ms, swipe right past 50 px to dismiss (docs/PRODUCT.md#languages-dates-toasts-limits). */
 export function ToastProvider(props: React.ComponentProps<typeof ToastPrimitive.Provider>) {
   return (
     <ToastPrimitive.Provider

@@ -2,7 +2,7 @@ import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
-/** Spec §9: open after 700 ms, 300 ms skip delay between neighbouring tooltips. */
+/** Open after 700 ms, 300 ms skip delay between neighbouring tooltips (docs/PRODUCT.md#languages-dates-toasts-limits). */
 export function TooltipProvider({
   delayDuration = 700,
   skipDelayDuration = 300,

@@ -14,7 +14,7 @@ const ADMIN_LINKS = [
   { key: 'destinations', Icon: ServerIcon },
 ] as const;
 
-/** Spec §2 admin dashboard inside home; rendered only for admins (spec §6). */
+/** The admin dashboard inside home (docs/PRODUCT.md#admin-screens); rendered only for admins. */
 export function AdminSection({
   user,
   renderEdit,

@@ -62,7 +62,7 @@ function Owner({ row }: { row: TAdminProxyRow }) {
   );
 }
 
-/** Spec §2 "Todos los Proxies": a table on wide screens, cards on phones and tablets (the six columns need ~1000 px). */
+/** All Proxies: a table on wide screens, cards on phones and tablets (the six columns need ~1000 px). */
 export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
   const { t } = useTranslation();
   const proxies = useAllProxies();

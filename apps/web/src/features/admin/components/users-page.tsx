@@ -21,7 +21,7 @@ import { useChangeRole } from '../api/mutations';
 import { useAdminUsers } from '../api/queries';
 import { AdminPage, QueryStates } from './admin-page';
 
-/** Issue 7: every user with role and proxy count; promote or demote after a confirmation. */
+/** Every user with role and proxy count; promote or demote after a confirmation. */
 export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id'> }) {
   const { t } = useTranslation();
   const users = useAdminUsers();

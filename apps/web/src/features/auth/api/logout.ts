@@ -10,7 +10,7 @@ export function logout() {
   return api.requestJson<{ success: boolean }>('POST', '/api/logout');
 }
 
-/** Spec §4/§8: "Logging out..." toast; on success clear the user, refetch, go to /. */
+/** "Logging out..." toast; on success clear the user, refetch, go to /. */
 export function useLogout() {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();

@@ -11,7 +11,7 @@ type TAuthPrefix = 'landing.login' | 'landing.register';
 
 /**
  * The submit both landing forms share: call the API, toast success, or place the server's
- * field messages on their inputs and toast why it failed (spec §5 texts under `prefix`).
+ * field messages on their inputs and toast why it failed (texts under `prefix`).
  */
 export function useAuthSubmit<T extends FieldValues, R>(options: {
   form: UseFormReturn<T>;

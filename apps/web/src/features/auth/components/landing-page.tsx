@@ -18,7 +18,7 @@ const FEATURES = ['guided', 'certificates', 'logs'] as const;
  */
 export type TSignInNotice = 'signedOut' | 'expired';
 
-/** Spec §2: the signed-out page — title, description, and a card with login/register tabs. */
+/** The signed-out page: title, description, and a card with login/register tabs. */
 export function LandingPage({ notice }: { notice?: TSignInNotice }) {
   const { t } = useTranslation();
   const [tab, setTab] = useState<TTab>('login');

@@ -23,7 +23,7 @@ const valid = {
   confirmPassword: 'Secret123',
 };
 
-// Spec §5, each register message with the English wording the spec gives.
+// Each register message with its English wording (docs/PRODUCT.md#validation-rules).
 const registerCases = [
   {
     input: { username: 'ab' },

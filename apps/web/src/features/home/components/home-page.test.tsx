@@ -6,7 +6,7 @@ import { HomePage } from './home-page';
 
 const user = { ...TEST_USER, firstName: 'Jane' };
 
-describe('home page (spec §2)', () => {
+describe('home page', () => {
   it('welcomes by first name and links create and quick actions to the wizard', async () => {
     await renderWithProviders(<HomePage user={user} proxies={<p>the list</p>} />, { lang: 'en' });
     expect(screen.getByTestId('welcome-heading').textContent).toBe('Welcome, Jane');

@@ -46,7 +46,7 @@ function removalHint(site: TServerSite, t: TFunction): string {
 }
 
 /**
- * Delete Configuration (decisions.md). What it offers follows the record of what is on the
+ * Delete Configuration (docs/PRODUCT.md#delete-dialog). What it offers follows the record of what is on the
  * server: with a site there, it asks to remove it too (default yes, the files named) and, when
  * a certificate is there, to delete it too (default yes: nothing of the site stays); with
  * nothing recorded it says only Portico's configuration goes. When the server cannot be reached

@@ -43,7 +43,7 @@ export function Row({
 
 export const dlClass = 'grid gap-x-4 gap-y-2.5 text-sm sm:grid-cols-[11rem_1fr]';
 
-/** Basic Information: never the password (decisions.md: write-only). */
+/** Basic Information: never the password (write-only). */
 export function BasicInformation({ proxy }: TProps) {
   const { t } = useTranslation();
   const na = t('proxies.na');

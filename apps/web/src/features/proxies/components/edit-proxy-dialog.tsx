@@ -39,7 +39,7 @@ export type TEditOwner = { username: string; email: string };
 const FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
 const FIELD_BY_CODE = { domain_taken: 'domain' } as const;
 
-/** Spec §2 defaults: empty domain, target and host; user root; port 22. */
+/** Defaults: empty domain, target and host; user root; port 22. */
 export function editDefaults(proxy: TEditableProxy): TEditForm {
   return {
     domain: proxy.domain ?? '',
@@ -155,6 +155,11 @@ export function EditProxyDialog({
               {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}
             </Field>
           </div>
+          <p className="text-sm text-muted-foreground" data-testid="edit-credential-note">
+            {mode === 'admin'
+              ? t('proxies.edit.credentialNoteAdmin')
+              : t('proxies.edit.credentialNote')}
+          </p>
         </form>
         <DialogFooter>
           <Button

@@ -15,7 +15,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('pinned host key (decisions.md: re-pinning is explicit)', () => {
+describe('pinned host key (re-pinning is explicit)', () => {
   it('forgets the key only after the confirmation names it, then says so', async () => {
     const fetchMock = vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
       if (String(url).includes('csrf')) return Response.json({ token: 't' });

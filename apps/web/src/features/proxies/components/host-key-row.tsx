@@ -10,7 +10,7 @@ import { ConfirmDialog } from './confirm-dialog';
 
 /**
  * The pinned SSH host key and, when one is pinned, the explicit re-pinning action
- * (decisions.md): after a server reinstall the old pin refuses every connection.
+ * (docs/PRODUCT.md#secrets-and-host-keys): after a server reinstall the old pin refuses every connection.
  */
 export function HostKeyValue({ proxy }: { proxy: TProxyConfiguration }) {
   const { t } = useTranslation();

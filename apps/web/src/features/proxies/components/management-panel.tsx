@@ -14,11 +14,13 @@ import { useResetProxy } from '../api/reset-proxy';
 import { continueHref } from '../lib/status';
 import { ConfirmDialog } from './confirm-dialog';
 import { DeleteProxyDialog } from './delete-proxy-dialog';
+import { PasswordNeeded } from './password-needed';
 import { useRedeployAction } from './use-redeploy-action';
 
 /**
- * The details page's management actions. An action the server would refuse now (everything but Modify while a
- * deployment runs; a redeploy without a destination or password) is unavailable, with the reason.
+ * The details page's management actions. An action the server would refuse now (everything but
+ * Modify while a deployment runs; a redeploy without a destination or password) is unavailable,
+ * with the reason; without a saved password a notice also says how to enter it.
  */
 export function ManagementPanel({
   proxy,
@@ -49,12 +51,15 @@ export function ManagementPanel({
     const key = unavailableReasonKey(proxy, action);
     return key ? t(key) : null;
   };
+  // Without a saved password a redeploy can only be refused: the notice says how to enter it.
+  const needsPassword = !proxy.hasSshPassword;
   return (
     <Card data-testid="management-panel">
       <CardHeader>
         <CardTitle>{t('proxies.details.management')}</CardTitle>
       </CardHeader>
       <CardContent className="grid gap-2">
+        {needsPassword && !deploying ? <PasswordNeeded proxy={proxy} /> : null}
         <Button asChild variant="outline" className="justify-start" data-testid="action-modify">
           <Link href={continueHref(proxy.id)}>
             <SettingsIcon aria-hidden="true" />

@@ -31,7 +31,7 @@ describe('proxy card', () => {
     expect(onEdit).toHaveBeenCalledWith(base);
   });
 
-  it('links the card to its details and masks the address (spec §5)', async () => {
+  it('links the card to its details and masks the address', async () => {
     const { container } = await renderWithProviders(<ProxyCard proxy={base} onEdit={() => {}} />);
     const link = screen.getByTestId('proxy-card-link');
     expect(link.getAttribute('href')).toBe(`/proxy-details/${base.id}`);
@@ -91,5 +91,27 @@ describe('proxy card', () => {
       });
     }
     expect(onEdit).not.toHaveBeenCalled();
+  });
+
+  it('without a saved password, offers to enter it instead of a redeploy that would be refused', async () => {
+    const proxy = { ...base, changedSinceDeploy: true, hasSshPassword: false };
+    for (const [lang, text, action] of [
+      ['en', 'No SSH password is saved for this server', 'Enter SSH password'],
+      [
+        'es',
+        'No hay ninguna contraseña SSH guardada para este servidor',
+        'Introducir contraseña SSH',
+      ],
+    ] as const) {
+      const { unmount } = await renderWithProviders(<ProxyCard proxy={proxy} onEdit={() => {}} />, {
+        lang,
+      });
+      expect(screen.getByTestId('proxy-changed').textContent).toContain(text);
+      expect(screen.queryByTestId('proxy-redeploy')).toBeNull();
+      const enter = screen.getByTestId('proxy-enter-password');
+      expect(enter.textContent).toBe(action);
+      expect(enter.getAttribute('href')).toBe(`/proxy-wizard?continueId=${base.id}`);
+      unmount();
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { maskHost } from '@portico/shared/masking';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { RefreshCwIcon, TriangleAlertIcon } from 'lucide-react';
+import { KeyRoundIcon, RefreshCwIcon, TriangleAlertIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { ProxyStatusBadge } from '@/components/proxy-status-badge';
@@ -11,7 +11,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { Unavailable } from '@/components/ui/unavailable';
 import { unavailableReasonKey } from '@/lib/proxy-status';
 import { formatDay } from '../lib/format';
-import { detailsHref } from '../lib/status';
+import { continueHref, detailsHref } from '../lib/status';
 import { ProxyActions } from './proxy-actions';
 import { SslBadge } from './status-badge';
 import { useRedeployAction } from './use-redeploy-action';
@@ -21,7 +21,7 @@ type TProps = { proxy: TProxyConfiguration; onEdit: (proxy: TProxyConfiguration)
 /**
  * One proxy. The domain is a link stretched over the whole card (a click anywhere opens the
  * details, the keyboard reaches one link); the buttons sit above it, never inside it.
- * Addresses are masked here (spec §5): the list is what ends up in screenshots; the details page
+ * Addresses are masked here (docs/PRODUCT.md#masking): the list is what ends up in screenshots; the details page
  * shows them in full.
  */
 export function ProxyCard({ proxy, onEdit }: TProps) {
@@ -73,23 +73,35 @@ export function ProxyCard({ proxy, onEdit }: TProps) {
             <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <span className="min-w-0">{t('proxies.changedSinceDeploy')}</span>
           </p>
-          <Unavailable reason={redeployBlocked ? t(redeployBlocked) : null}>
-            <Button
-              size="sm"
-              variant="outline"
-              className="justify-self-start"
-              disabled={redeploy.isPending}
-              onClick={() => void redeploy.run(proxy.id)}
-              data-testid="proxy-redeploy"
-            >
-              {redeploy.isPending ? (
-                <Spinner className="size-4 text-current" />
-              ) : (
-                <RefreshCwIcon aria-hidden="true" />
-              )}
-              {t('proxies.actions.redeploy')}
+          {proxy.hasSshPassword ? null : (
+            <p className="min-w-0">{t('proxies.passwordNeeded.text')}</p>
+          )}
+          {proxy.hasSshPassword ? (
+            <Unavailable reason={redeployBlocked ? t(redeployBlocked) : null}>
+              <Button
+                size="sm"
+                variant="outline"
+                className="justify-self-start"
+                disabled={redeploy.isPending}
+                onClick={() => void redeploy.run(proxy.id)}
+                data-testid="proxy-redeploy"
+              >
+                {redeploy.isPending ? (
+                  <Spinner className="size-4 text-current" />
+                ) : (
+                  <RefreshCwIcon aria-hidden="true" />
+                )}
+                {t('proxies.actions.redeploy')}
+              </Button>
+            </Unavailable>
+          ) : (
+            <Button asChild size="sm" variant="outline" className="justify-self-start">
+              <Link href={continueHref(proxy.id)} data-testid="proxy-enter-password">
+                <KeyRoundIcon aria-hidden="true" />
+                {t('proxies.passwordNeeded.action')}
+              </Link>
             </Button>
-          </Unavailable>
+          )}
         </div>
       ) : null}
       <div className="mt-auto">

@@ -47,7 +47,7 @@ function BackButton() {
   );
 }
 
-/** /proxy-details/{id} (spec §2). */
+/** /proxy-details/{id} (docs/PRODUCT.md#proxy-details). */
 export function ProxyDetailsPage({ id }: { id: string }) {
   const { t } = useTranslation();
   const socketUp = React.useRef(false);

@@ -30,7 +30,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('proxy list (spec §2)', () => {
+describe('proxy list', () => {
   it('shows skeletons, then the empty state with a create-first button', async () => {
     serve([[]]);
     await renderWithProviders(<ProxyList />, { lang: 'en' });

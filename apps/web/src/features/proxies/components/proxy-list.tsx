@@ -29,7 +29,7 @@ function storedView(): TView {
   }
 }
 
-/** The signed-in user's proxies as cards or a table (spec §2 home). */
+/** The signed-in user's proxies as cards or a table (docs/PRODUCT.md#home). */
 export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: string }) {
   const { t } = useTranslation();
   const { data, isPending, isError, refetch, isFetching } = useProxies();

@@ -20,7 +20,7 @@ type TProps = {
   onEdit: (proxy: TProxyConfiguration) => void;
 };
 
-/** Spec §2 table: domain, target server, status, SSL status, actions, Continue Deploy. */
+/** The list as a table: domain, target server, status, SSL status, actions, Continue Deploy. */
 export function ProxyTable({ proxies, onEdit }: TProps) {
   const { t } = useTranslation();
   return (

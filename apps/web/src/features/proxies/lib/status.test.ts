@@ -20,7 +20,7 @@ describe('status labels', () => {
   });
 });
 
-describe('continue-able rule (spec §4)', () => {
+describe('continue-able rule', () => {
   it('offers continue on every status but completed', () => {
     const continuable = PROXY_STATUSES.filter(isContinuable);
     expect(continuable).toEqual(PROXY_STATUSES.filter((s) => s !== 'completed'));

@@ -1,6 +1,6 @@
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 
-/** Spec §4: a card is continue-able when its status is not completed. */
+/** A card is continue-able when its status is not completed (docs/PRODUCT.md#proxy-states-and-transitions). */
 export function isContinuable(status: TProxyStatus): boolean {
   return status !== 'completed';
 }

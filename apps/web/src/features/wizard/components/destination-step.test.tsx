@@ -77,7 +77,7 @@ describe.each([
     expect(next().disabled).toBe(false);
   });
 
-  it('validates the manual endpoint live with the spec messages', async () => {
+  it('validates the manual endpoint live with its messages', async () => {
     await renderStep(lang, []);
     expect(screen.getByText(empty)).toBeTruthy();
     await act(async () => {
@@ -105,6 +105,37 @@ describe.each([
     expect((document.getElementById('wizard-manual-endpoint') as HTMLInputElement).value).toBe(
       'backend:9000',
     );
+  });
+  it('a choice made while the list loads stands when it arrives', async () => {
+    let answer: (response: Response) => void = () => {};
+    const fetching = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    await renderWithProviders(
+      <DestinationStep
+        data={{ ...emptyData, targetServer: 'http://10.0.0.5:8080' }}
+        dispatch={vi.fn()}
+        customScriptName={null}
+        onSaved={vi.fn()}
+      />,
+      { lang, queryClient },
+    );
+    await act(async () => {
+      fireEvent.click(radio('wizard-destination-manual'));
+    });
+    const input = document.getElementById('wizard-manual-endpoint') as HTMLInputElement;
+    await act(async () => {
+      fireEvent.change(input, { target: { value: 'backend.internal:9000' } });
+    });
+    await act(async () => {
+      answer(Response.json(servers));
+    });
+    expect(await screen.findByText('Main app')).toBeTruthy();
+    expect(radio('wizard-destination-manual').checked).toBe(true);
+    expect(radio('wizard-destination-on').checked).toBe(false);
+    expect(input.value).toBe('backend.internal:9000');
+    fetching.mockRestore();
   });
 });
 

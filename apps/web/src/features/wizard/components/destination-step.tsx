@@ -42,8 +42,9 @@ export function DestinationStep({
     if (preselected.current || servers.isPending) return;
     preselected.current = true;
     const initial = preselect(data.targetServer, servers.data ?? []);
-    setSelection(initial.selection);
-    setManualEndpoint(initial.manualEndpoint);
+    // A choice made while the list was loading stands: the preselection only fills a blank.
+    setSelection((chosen) => chosen ?? initial.selection);
+    setManualEndpoint((typed) => typed || initial.manualEndpoint);
   }, [servers.isPending, servers.data, data.targetServer]);
 
   const target = chosenTarget(selection, manualEndpoint, list);

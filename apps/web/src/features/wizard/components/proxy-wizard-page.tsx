@@ -18,7 +18,7 @@ import { ValidationStep } from './validation-step';
 
 export const WIZARD_PATH = '/proxy-wizard';
 
-/** /proxy-wizard, optionally ?continueId= to resume a configuration (spec §2, §4). */
+/** /proxy-wizard, optionally ?continueId= to resume a configuration (docs/PRODUCT.md#proxy-wizard). */
 export function ProxyWizardPage() {
   const { t } = useTranslation();
   const [, navigate] = useLocation();

@@ -74,7 +74,7 @@ function SummaryItem({
   );
 }
 
-/** Spec §2 status sidebar: the checks, the summary (hosts masked per §5) and actions that work. */
+/** The wizard's status sidebar: the checks, the summary (hosts masked) and actions that work. */
 export function StatusSidebar({
   state,
   config,

@@ -12,7 +12,7 @@ import { StepCard } from './step-card';
 import { StepNav } from './step-nav';
 
 /**
- * Spec §4 DNS step: DNS runs on entering (and again after an edit of domain or IP, which resets
+ * The validation step (docs/PRODUCT.md#proxy-wizard): DNS runs on entering (and again after an edit of domain or IP, which resets
  * the checks); SSH starts once when DNS succeeds; Retry resets both and restarts DNS.
  */
 export function ValidationStep({

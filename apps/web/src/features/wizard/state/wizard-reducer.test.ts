@@ -133,7 +133,7 @@ describe('wizard flow', () => {
   });
 });
 
-describe('DNS and SSH checks (spec §4)', () => {
+describe('DNS and SSH checks', () => {
   it('fails DNS with the returned error and leaves SSH pending', () => {
     let s = run(initialWizardState(), { type: 'serverInfoSubmitted', info: INFO });
     const runId = s.dns.runId;
@@ -197,7 +197,7 @@ describe('DNS and SSH checks (spec §4)', () => {
   });
 });
 
-describe('resume (spec §4)', () => {
+describe('resume', () => {
   it('loads the configuration, keeps the password stored, and lands on the rule’s step', () => {
     const s = run(initialWizardState(), { type: 'resumed', config: config({}) });
     expect(s.step).toBe('deploy');
@@ -206,7 +206,7 @@ describe('resume (spec §4)', () => {
       sshUser: 'deploy',
       sshPort: 2222,
       sshPassword: '',
-      hasSavedPassword: true,
+      savedPasswordFor: { serverIp: '198.18.0.10', sshUser: 'deploy', sshPort: 2222 },
       email: 'ops@example.com',
       hostKeyFingerprint: FP,
     });
@@ -277,7 +277,7 @@ describe('resume (spec §4)', () => {
   });
 });
 
-describe('deployment state (spec §4)', () => {
+describe('deployment state', () => {
   const ready = () =>
     run(validated(), { type: 'next' }, { type: 'configurationSaved', id: 'c1' }, { type: 'next' });
 
