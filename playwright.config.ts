@@ -1,14 +1,14 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
+import { CHROMIUM_LAUNCH, chromiumUnavailable } from './e2e/fixtures/chromium';
 import { LAB_SPECS } from './e2e/fixtures/lab-specs';
 import { CLOSED_PORT, CLOSED_URL, OPEN_PORT, OPEN_URL } from './e2e/fixtures/servers';
 import { labUnavailableReason } from './testbed/src/prereqs';
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-if (!existsSync(chromiumPath)) {
-  const why = `no chromium at ${chromiumPath} (apt-get install chromium, or set CHROMIUM_PATH)`;
+const why = chromiumUnavailable();
+if (why) {
   if (process.env.CI === 'true') throw new Error(`e2e: ${why}`);
   // Outside CI a tier that cannot run here says so in one line and does not fail the run.
   console.info(`e2e: skipped, ${why}`);
@@ -39,18 +39,7 @@ function dataDir(variable: string, prefix: string): string {
 const openDataDir = dataDir('E2E_DATA_DIR', 'portico-e2e-');
 const closedDataDir = dataDir('E2E_CLOSED_DATA_DIR', 'portico-e2e-closed-');
 
-const chromium = {
-  executablePath: chromiumPath,
-  args: [
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-};
+const chromium = CHROMIUM_LAUNCH;
 
 // Blank DATABASE_URL: the browser tier always runs on embedded PGlite, whatever the shell holds.
 const serverEnv = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '' };

@@ -6,7 +6,7 @@ import { KINDS, percentile, runMix, type TMixResult } from '../apps/server/src/l
 import { seedSessions, type TSeededSession } from '../apps/server/src/load/load-seed';
 import { captureFloorData } from './lib/load-floor';
 import { postgresUnavailable, scratchDatabase } from './lib/load-postgres';
-import { startTsServer } from './lib/process';
+import { benchNodeArgs, cpuMs, startServer } from './lib/process';
 import type { TBenchmark, TFigure } from './run';
 
 /**
@@ -35,13 +35,13 @@ function describeRun(who: string, r: TMixResult) {
 async function onPortico(
   dataDir: string,
   floorFile: string,
-): Promise<{ result: TMixResult; sessions: TSeededSession[] }> {
+): Promise<{ result: TMixResult; sessions: TSeededSession[]; cpuUs: number }> {
   const scratch = await scratchDatabase();
-  const portico = await startTsServer('apps/server/src/main.ts', {
-    LOG_LEVEL: 'info',
-    DATABASE_URL: scratch.url,
-    PORTICO_DATA_DIR: dataDir,
-  });
+  const portico = await startServer(
+    'apps/server/src/main.ts',
+    { LOG_LEVEL: 'info', DATABASE_URL: scratch.url, PORTICO_DATA_DIR: dataDir },
+    { nodeArgs: benchNodeArgs() },
+  );
   // This process writes the seeded deployment logs through the same database.
   const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 4 });
   let sessions: TSeededSession[] = [];
@@ -52,10 +52,12 @@ async function onPortico(
     console.info(
       `  seeded ${SHAPE.sessions} users × ${SHAPE.proxiesPerSession} proxies × ${SHAPE.logLinesPerProxy} log lines in ${seconds} s`,
     );
+    const cpuBefore = cpuMs(portico.child);
     const result = await runMix(sessions, { durationMs: DURATION_MS });
+    const cpuUs = ((cpuMs(portico.child) - cpuBefore) * 1000) / result.requests;
     describeRun('Portico', result);
     await captureFloorData(sessions, floorFile);
-    return { result, sessions };
+    return { result, sessions, cpuUs };
   } finally {
     for (const s of sessions) s.client.close();
     await database.close();
@@ -64,13 +66,17 @@ async function onPortico(
   }
 }
 
-async function onFloor(floorFile: string, sessions: TSeededSession[]): Promise<TMixResult> {
-  const floor = await startTsServer('bench/load-floor-server.ts', { FLOOR_DATA: floorFile });
+async function onFloor(
+  floorFile: string,
+  sessions: TSeededSession[],
+): Promise<{ result: TMixResult; cpuUs: number }> {
+  const floor = await startServer('bench/load-floor-server.ts', { FLOOR_DATA: floorFile });
   const pointed = sessions.map((s) => ({ ...s, client: s.client.pointedAt(new URL(floor.url)) }));
   try {
+    const cpuBefore = cpuMs(floor.child);
     const result = await runMix(pointed, { durationMs: DURATION_MS });
     describeRun('floor', result);
-    return result;
+    return { result, cpuUs: ((cpuMs(floor.child) - cpuBefore) * 1000) / result.requests };
   } finally {
     for (const s of pointed) s.client.close();
     await floor.stop();
@@ -89,8 +95,8 @@ export const benchmark: TBenchmark = {
     const dir = mkdtempSync(join(tmpdir(), 'portico-bench-load-'));
     try {
       const floorFile = join(dir, 'floor.json');
-      const { result: app, sessions } = await onPortico(join(dir, 'data'), floorFile);
-      const floor = await onFloor(floorFile, sessions);
+      const { result: app, sessions, cpuUs } = await onPortico(join(dir, 'data'), floorFile);
+      const { result: floor, cpuUs: floorCpuUs } = await onFloor(floorFile, sessions);
       return [
         {
           label: 'requests/s',
@@ -111,6 +117,8 @@ export const benchmark: TBenchmark = {
           floor: percentile(floor.latenciesMs, 0.99),
           unit: ' ms',
         },
+        // Portico's process only: on PostgreSQL the database's own CPU comes on top.
+        { label: 'CPU/request', value: cpuUs, floor: floorCpuUs, unit: ' µs' },
       ];
     } finally {
       rmSync(dir, { recursive: true, force: true });

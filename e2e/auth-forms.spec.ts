@@ -13,12 +13,12 @@ import {
 } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 
-// The §5 rules and messages of the landing forms, in each language. Spanish is what a browser
+// The rules and messages of the landing forms, in each language. Spanish is what a browser
 // in a language Portico does not offer gets (the project's locale); English comes from the
 // browser language, which detection tries before the page's own lang="es".
 const LOCALES: Record<TLang, string> = { es: 'fr-FR', en: 'en-US' };
 
-// The English §5 texts as the spec words them: the English catalog must say exactly this.
+// The English texts (docs/PRODUCT.md#validation-rules): the English catalog must say exactly this.
 const SPEC_EN = {
   'validation.identifier.required': 'Username or email is required',
   'validation.loginPassword.required': 'Password is required',
@@ -34,10 +34,10 @@ const SPEC_EN = {
   'landing.register.failed': 'Registration failed',
 } as const;
 
-/** The text for a key in this language; in English it must also be the spec's wording. */
+/** The text for a key in this language; in English it must also be the documented wording. */
 function message(lang: TLang, key: keyof typeof SPEC_EN): string {
   const shown = text(lang, key);
-  if (lang === 'en') expect(shown, `en catalog ${key} matches spec §5/§8`).toBe(SPEC_EN[key]);
+  if (lang === 'en') expect(shown, `en catalog ${key} as documented`).toBe(SPEC_EN[key]);
   return shown;
 }
 
@@ -65,7 +65,25 @@ for (const lang of ['es', 'en'] as const) {
       await screenshotScreen(page, 'auth', `landing-login-errors-${lang}`);
     });
 
-    test('register shows the §5 messages for each bad field', async ({ page }) => {
+    test('an empty register form says each field is required', async ({ page }) => {
+      await submitRegister(page, lang, {
+        username: '',
+        email: '',
+        password: '',
+        confirmPassword: '',
+      });
+      // The password too ("required", not "at least 8 characters"), and the confirmation.
+      for (const id of ['username', 'email', 'password', 'confirm-password']) {
+        await expect(fieldError(page, `register-${id}`)).toHaveText(
+          text(lang, 'validation.required'),
+        );
+      }
+      await expect(page.locator('[data-slot="toast"]')).toHaveCount(0);
+      await expectAccessible(page, `landing-register-empty-${lang}`);
+      await screenshotScreen(page, 'auth', `landing-register-empty-${lang}`);
+    });
+
+    test('register shows the validation messages for each bad field', async ({ page }) => {
       await submitRegister(page, lang, {
         username: 'ab',
         email: 'not-an-email',

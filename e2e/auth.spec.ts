@@ -1,8 +1,8 @@
 import { expect, test } from '@playwright/test';
-import { signIn } from './fixtures/auth';
+import { createUser, signIn } from './fixtures/auth';
 import { expectAccessible } from './fixtures/axe';
 import { text } from './fixtures/catalog';
-import { screenshotScreen } from './fixtures/screenshots';
+import { capturePng, screenshotScreen, WIDTHS } from './fixtures/screenshots';
 import {
   chooseLanguage,
   dismissToast,
@@ -12,10 +12,11 @@ import {
   logout,
   submitLogin,
   submitRegister,
+  toast,
 } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 
-// Issue 2's journey in one browser context: register → logout → login by username → logout →
+// The account journey in one browser context: register → logout → login by username → logout →
 // login by e-mail → English and back. Each screen is checked with axe and photographed.
 test('a visitor registers, logs out, logs in by username and e-mail, and switches language', async ({
   page,
@@ -137,3 +138,38 @@ test.describe('at phone width', () => {
     await logout(page, 'en');
   });
 });
+
+// One user for both languages: registration is rate-limited per address for the whole run.
+const toastUser = uniqueUser('tia');
+let toastUserExists = false;
+
+for (const lang of ['es', 'en'] as const) {
+  test.describe(`a toast (${lang})`, () => {
+    test.use({ locale: lang === 'es' ? 'fr-FR' : 'en-US' });
+
+    test('covers nothing in the header at either width; log out works while it shows', async ({
+      page,
+      request,
+    }) => {
+      if (!toastUserExists) await createUser(request, toastUser);
+      toastUserExists = true;
+      await page.goto('/');
+      await submitLogin(page, lang, toastUser.username, toastUser.password);
+      await expectToast(page, text(lang, 'landing.login.success'));
+      for (const size of Object.values(WIDTHS)) {
+        await page.setViewportSize(size);
+        const box = await toast(page).boundingBox();
+        const top = await page.locator('header').boundingBox();
+        expect(box && top, `toast and header at ${size.width} px`).toBeTruthy();
+        // Below the header, entirely: the header's buttons stay visible and clickable.
+        expect(box!.y, `toast top at ${size.width} px`).toBeGreaterThanOrEqual(
+          top!.y + top!.height,
+        );
+        await capturePng(page, `artifacts/screenshots/auth/toast-${lang}-${size.width}.png`, false);
+      }
+      await expect(toast(page)).toBeVisible();
+      await page.getByTestId('logout-button').click({ timeout: 2_000 });
+      await expectLanding(page, lang);
+    });
+  });
+}

@@ -16,7 +16,7 @@ import {
 } from './fixtures/ui';
 import { type TE2EUser, uniqueUser } from './fixtures/users';
 
-// Issue 16 in the browser, in Spanish and in English: the settings page from the header's menu;
+// The settings page in the browser, in Spanish and in English, from the header's menu;
 // another session seen and ended (a second browser context, refused at once); an API token
 // created and used from this test with fetch, then revoked; two-factor set up by reading the
 // secret shown as text, then signing in with a code and with a recovery code. axe and

@@ -5,11 +5,11 @@ import { api, deploymentLogs, saveConfiguration, waitForRunEnd } from './fixture
 import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
 import { capturePng } from './fixtures/screenshots';
 import { watchBrowserTraffic } from './fixtures/secret-watch';
-import { chooseLanguage, expectToast } from './fixtures/ui';
+import { chooseLanguage, expectSaidOnce, expectToast, toast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 import { capture, expectStep, fillServerInfo, panelMessages } from './fixtures/wizard';
 
-// Issue 5 on real lab servers: sshd, nginx, certbot and Pebble in namespaces (testbed/).
+// The wizard on real lab servers: sshd, nginx, certbot and Pebble in namespaces (testbed/).
 
 async function completeWizard(page: Page, app: TLabApp, lang: TLang, serverName: string) {
   const server = app.server(serverName);
@@ -170,28 +170,31 @@ test.describe('checks and resume', () => {
         domain,
         password: labApp.rootPassword('s2'),
       });
-      await expect(page.getByTestId('wizard-dns')).toHaveAttribute('data-status', 'failed');
-      await expect(page.getByTestId('wizard-dns-badge')).toHaveText(
-        text('es', 'wizard.validation.dnsStatus.failed'),
-      );
-      const error = page.getByTestId('wizard-dns-error');
-      await expect(error).toContainText(text('es', 'wizard.validation.dnsFailedTitle'));
-      await expect(error).toContainText(
-        text('es', 'checks.dns.pointsElsewhere', {
+      for (const lang of ['es', 'en'] as const) {
+        if (lang === 'en') {
+          // The same failure in English: the server answers the retry in the new language.
+          await chooseLanguage(page, 'es', 'en');
+          await page.getByTestId('wizard-retry').click();
+        }
+        await expect(page.getByTestId('wizard-dns')).toHaveAttribute('data-status', 'failed');
+        await expect(page.getByTestId('wizard-dns-badge')).toHaveText(
+          text(lang, 'wizard.validation.dnsStatus.failed'),
+        );
+        // The server's sentence is the whole alert: cause, fix and the propagation delay, once.
+        const cause = text(lang, 'checks.dns.pointsElsewhere', {
           domain,
           addresses: s1.address,
           expectedIp: s2.address,
-        }),
-      );
-      await expect(error).toContainText(
-        text('es', 'wizard.validation.dnsInstructions', { domain, ip: s2.address }),
-      );
-      await expect(page.getByTestId('wizard-dns-actual')).toHaveText(s1.address);
-      // SSH waits for DNS.
-      await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'pending');
-      await expect(page.getByTestId('wizard-next')).toBeDisabled();
-      await expect(page.getByTestId('wizard-retry')).toBeEnabled();
-      await capture(page, 'wizard-checks', 'dns-failed');
+        });
+        await expect(page.getByTestId('wizard-dns-error')).toHaveText(cause);
+        await expectSaidOnce(page.getByTestId('wizard-dns'), '48');
+        await expect(page.getByTestId('wizard-dns-actual')).toHaveText(s1.address);
+        // SSH waits for DNS.
+        await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'pending');
+        await expect(page.getByTestId('wizard-next')).toBeDisabled();
+        await expect(page.getByTestId('wizard-retry')).toBeEnabled();
+        await capture(page, 'wizard-checks', `dns-failed-${lang}`);
+      }
     } finally {
       await labApp.lab.point(domain, 's2');
     }
@@ -201,27 +204,33 @@ test.describe('checks and resume', () => {
     await expect(page.getByTestId('wizard-next')).toBeEnabled();
   });
 
-  test('a wrong SSH password shows the SSH failure texts', async ({ page, labApp }) => {
+  test('a wrong SSH password says why once', async ({ page, labApp }) => {
     const s2 = labApp.server('s2');
     await toValidation(page, {
       serverIp: s2.address,
       domain: s2.domains[2] as string,
       password: 'not-the-password',
     });
-    await expect(page.getByTestId('wizard-dns')).toHaveAttribute('data-status', 'verified');
-    await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'failed');
-    const error = page.getByTestId('wizard-ssh-error');
-    await expect(error).toContainText(text('es', 'wizard.validation.sshFailed'));
-    await expect(error).toContainText(
-      text('es', 'checks.ssh.failed', { cause: text('es', 'checks.ssh.cause.authFailed') }),
-    );
-    await expect(error).toContainText(text('es', 'wizard.validation.sshVerify'));
-    await expect(page.getByTestId('wizard-ssh')).toContainText(
-      text('es', 'wizard.validation.sshText.failed'),
-    );
-    await expect(page.getByTestId('wizard-ssh-fingerprint')).toHaveCount(0);
-    await expect(page.getByTestId('wizard-next')).toBeDisabled();
-    await capture(page, 'wizard-checks', 'ssh-failed');
+    for (const lang of ['es', 'en'] as const) {
+      if (lang === 'en') {
+        await chooseLanguage(page, 'es', 'en');
+        await page.getByTestId('wizard-retry').click();
+      }
+      await expect(page.getByTestId('wizard-dns')).toHaveAttribute('data-status', 'verified');
+      await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'failed');
+      // "SSH connection failed: authentication failed (…)" alone: no title or advice above or
+      // below it saying the connection failed again.
+      const cause = text(lang, 'checks.ssh.failed', {
+        cause: text(lang, 'checks.ssh.cause.authFailed'),
+      });
+      await expect(page.getByTestId('wizard-ssh-error')).toHaveText(cause);
+      await expect(page.getByTestId('wizard-ssh')).toHaveText(
+        `${text(lang, 'wizard.validation.sshTitle')}${text(lang, 'wizard.validation.sshStatus.failed')}${cause}`,
+      );
+      await expect(page.getByTestId('wizard-ssh-fingerprint')).toHaveCount(0);
+      await expect(page.getByTestId('wizard-next')).toBeDisabled();
+      await capture(page, 'wizard-checks', `ssh-failed-${lang}`);
+    }
   });
 
   test('a domain already in Portico: toast, then home after 2 s', async ({ page, labApp }) => {
@@ -246,6 +255,36 @@ test.describe('checks and resume', () => {
     await expect(page.getByTestId('welcome-heading')).toBeVisible();
   });
 
+  test('a save the server refuses says its reason, in each language', async ({ page, labApp }) => {
+    const s1 = labApp.server('s1');
+    const domain = s1.domains[1] as string;
+    await toValidation(page, {
+      serverIp: s1.address,
+      domain,
+      password: labApp.rootPassword('s1'),
+    });
+    await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'verified');
+    await page.getByTestId('wizard-next').click();
+    await expectStep(page, 'destination');
+    // Meanwhile the domain is saved elsewhere (another tab): the wizard's save gets a 409.
+    await saveConfiguration(page.request, labApp, 's1', domain, undefined);
+    await page.locator('#wizard-destination-manual').check();
+    await page.locator('#wizard-manual-endpoint').fill(labApp.upstream);
+    for (const lang of ['es', 'en'] as const) {
+      if (lang === 'en') await chooseLanguage(page, 'es', 'en');
+      await page.getByTestId('wizard-next').click();
+      // The server's reason, not "Configuration error / An error occurred".
+      await expectToast(
+        page,
+        text(lang, 'wizard.destination.saveFailed'),
+        text(lang, 'errors.domainTaken'),
+      );
+      await expect(toast(page)).not.toContainText(text(lang, 'errors.general'));
+      await expectStep(page, 'destination');
+      await capture(page, 'wizard-checks', `save-refused-${lang}`);
+    }
+  });
+
   test('resuming with continueId lands on the step the rule names', async ({ page, labApp }) => {
     const s3 = labApp.server('s3');
     // No target yet → destination.
@@ -258,7 +297,28 @@ test.describe('checks and resume', () => {
     );
     await page.goto(`/proxy-wizard?continueId=${noTarget}`);
     await expectStep(page, 'destination');
+    // The title names the proxy being resumed, not "New reverse proxy".
+    await expect(page.getByTestId('wizard-title')).toHaveText(
+      text('es', 'wizard.titleExisting', { domain: s3.domains[2] as string }),
+    );
     await capture(page, 'wizard-resume', 'no-target-destination');
+
+    // A script the server refuses (a NUL byte: not text): the toast says the server's reason,
+    // and the sidebar offers to go to the deployment, not to deploy "again".
+    await page.locator('#wizard-destination-manual').check();
+    await page.locator('#wizard-manual-endpoint').fill(labApp.upstream);
+    await page.getByTestId('wizard-script-input').setInputFiles({
+      name: 'setup.sh',
+      mimeType: 'application/x-sh',
+      buffer: Buffer.from('echo hi\n\0\n'),
+    });
+    await page.getByTestId('wizard-next').click();
+    await expectToast(page, text('es', 'errors.uploadFailed'), text('es', 'checks.script.binary'));
+    await expectStep(page, 'destination');
+    await expect(page.getByTestId('wizard-action-redeploy')).toHaveText(
+      text('es', 'wizard.sidebar.deploy'),
+    );
+    await capture(page, 'wizard-resume', 'script-refused');
 
     // A target, pending → deploy.
     const pending = await saveConfiguration(

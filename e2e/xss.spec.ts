@@ -11,7 +11,7 @@ import {
 } from './fixtures/xss-payloads';
 import { asAdmin, asOwner, visit } from './fixtures/xss-steps';
 
-// Issue 8 part 4: stored XSS. Hostile values were planted in every displayed field before this
+// Stored XSS. Hostile values were planted in every displayed field before this
 // Portico started (fixtures/xss-plant.ts); the tests open every screen that shows them, with the
 // CSP bypassed, and require them as plain text. Hostile input through the forms, the API and a
 // hostile SSH server is in xss-input.spec.ts.

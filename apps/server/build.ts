@@ -1,6 +1,7 @@
 import { cpSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { writeEmptyDump } from './src/db/pglite-dir';
 
 /**
  * Bundles the server and the CLI into dist/. npm packages stay external (installed by npm ci);
@@ -36,4 +37,7 @@ await build({
 });
 // Migrations are read at run time next to the bundle (see src/db/migrate.ts).
 cpSync(here('./src/db/migrations'), here('./dist/migrations'), { recursive: true });
+// A new, empty PGlite data dir (initdb's output), so that a first start on the embedded database
+// unpacks it instead of running initdb (seconds of CPU); see openDatabase.
+await writeEmptyDump(here('./dist/pgdata.tar.gz'));
 console.info('server bundle written to apps/server/dist');

@@ -8,7 +8,7 @@ export default defineProject({
   test: {
     name: 'web',
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
   },
 });

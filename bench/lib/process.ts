@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -18,20 +19,44 @@ export function freePort(): Promise<number> {
 export interface TServerProcess {
   url: string;
   child: ChildProcess;
+  /** Milliseconds from spawning the process to its first healthy /healthz answer. */
+  startMs: number;
+  /** CPU time (user + system) the process had used by then: what the start costs on a busy machine. */
+  startCpuMs: number;
   stop(): Promise<void>;
 }
 
+export interface TStartOptions {
+  timeoutMs?: number;
+  /**
+   * Plain JavaScript (a built bundle) runs on node alone; anything else through tsx, as every
+   * TypeScript server here is started.
+   */
+  plainNode?: boolean;
+}
+
 /**
- * Starts a TypeScript entry point (through tsx, as every server here is started) and waits until
- * GET /healthz answers. Its output is discarded: a benchmark must not slow down on a full pipe.
+ * Extra node flags for Portico's process, e.g. BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/p"
+ * to profile it under a benchmark's load (the floors never get them).
  */
-export async function startTsServer(
+export function benchNodeArgs(): string[] {
+  return (process.env.BENCH_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
+/**
+ * Starts a server entry point and waits until GET /healthz answers. Its output is discarded: a
+ * benchmark must not slow down on a full pipe.
+ */
+export async function startServer(
   entry: string,
   env: NodeJS.ProcessEnv,
-  timeoutMs = 60_000,
+  options: TStartOptions & { nodeArgs?: string[] } = {},
 ): Promise<TServerProcess> {
+  const { timeoutMs = 60_000, plainNode = entry.endsWith('.js'), nodeArgs = [] } = options;
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+  const started = performance.now();
+  const args = [...nodeArgs, ...(plainNode ? [] : ['--import', 'tsx']), entry];
+  const child = spawn(process.execPath, args, {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -49,11 +74,13 @@ export async function startTsServer(
       child.kill('SIGKILL');
       throw new Error(`${entry} did not start within ${timeoutMs} ms`);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 20));
   }
   return {
     url,
     child,
+    startMs: performance.now() - started,
+    startCpuMs: cpuMs(child),
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -61,4 +88,20 @@ export async function startTsServer(
         child.kill('SIGTERM');
       }),
   };
+}
+
+/** CPU time (user + system) a process has used, in ms (Linux: /proc/<pid>/stat, in clock ticks). */
+export function cpuMs(child: ChildProcess): number {
+  const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces) in parentheses: utime is the 12th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+}
+
+/** Resident memory of a process in MiB (Linux: VmRSS in /proc), what the kernel holds for it. */
+export function rssMiB(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]);
+  if (!Number.isFinite(kb)) throw new Error(`no VmRSS for process ${child.pid}`);
+  return kb / 1024;
 }

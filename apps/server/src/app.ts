@@ -7,7 +7,8 @@ import Fastify, {
   type FastifyServerOptions,
   type RouteOptions,
 } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import pino from 'pino';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
 import { accountPlugin } from './modules/account/account.plugin';
@@ -45,6 +46,7 @@ import { errors } from './plugins/errors';
 import { DEFAULT_AUTH_RATE_LIMITS, rateLimit, type TAuthRateLimits } from './plugins/rate-limit';
 import { OneLinePerRequest } from './plugins/request-log';
 import { securityHeaders } from './plugins/security-headers';
+import { responseSerializer } from './plugins/serializer';
 import { session } from './plugins/session';
 import { staticFiles } from './plugins/static';
 import { swagger } from './plugins/swagger';
@@ -61,6 +63,7 @@ export interface TAppOptions {
         | 'smtpUrl'
         | 'mailFrom'
         | 'webhookAllowPrivate'
+        | 'sshAllowLoopback'
       >
     >;
   database: TDatabase;
@@ -83,8 +86,16 @@ export interface TAppOptions {
   clock?: () => number;
   /** Sends certificate alert e-mails instead of PORTICO_SMTP_URL (tests). */
   mailer?: TMailer;
+  /**
+   * Probe a destination as soon as an admin creates or edits it, instead of leaving it unknown
+   * until the minute's probe. Off in tests unless asked for: the probe writes the row after the
+   * answer, under tests that compare the database before and after a request.
+   */
+  probeOnSave?: boolean;
   /** Told of every route as it is added (the authorization matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
+  /** Check every answer against its route's schema before sending it (tests; see serializer.ts). */
+  validateResponses?: boolean;
 }
 
 /** apps/web/dist: two levels up from src/app.ts and from the bundle dist/main.js alike. */
@@ -93,11 +104,40 @@ export function findWebRoot(): string | undefined {
   return existsSync(root) ? root : undefined;
 }
 
-function loggerOptions(options: TAppOptions): FastifyServerOptions['logger'] {
+/**
+ * Log lines go to stdout in batches of ~4 kB (or after at most a second) rather than one write
+ * per line: a line per request was one system call per request. What is left is written at
+ * close, and pino writes it synchronously should the process exit otherwise.
+ */
+const logStreams = new WeakMap<FastifyInstance, pino.DestinationStream & { flush(): void }>();
+
+/** Writes out the log lines still batched (after start, so the listening line shows at once). */
+export function flushLogs(app: FastifyInstance): void {
+  logStreams.get(app)?.flush();
+}
+
+function batchedStdout() {
+  const stream = pino.destination({ dest: 1, minLength: 4096, sync: false });
+  const timer = setInterval(() => stream.flush(), 1000);
+  timer.unref();
+  return {
+    stream,
+    stop() {
+      clearInterval(timer);
+      stream.flushSync();
+    },
+  };
+}
+
+function loggerOptions(
+  options: TAppOptions,
+  stream: pino.DestinationStream | undefined,
+): FastifyServerOptions['logger'] {
   if (options.logger === false) return false;
   if (options.logger && options.logger !== true) return options.logger;
   return {
     level: options.config.logLevel,
+    stream,
     // Never a password, cookie or token in a log line, whatever a plugin decides to log.
     redact: {
       paths: [
@@ -121,14 +161,19 @@ function trustProxyOption(value: TConfig['trustProxy']) {
 }
 
 export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
+  const logs = options.logger === undefined || options.logger === true ? batchedStdout() : null;
   const app = Fastify({
-    logger: loggerOptions(options),
+    logger: loggerOptions(options, logs?.stream),
     logController: new OneLinePerRequest(),
     trustProxy: trustProxyOption(options.config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
+  if (logs) {
+    logStreams.set(app, logs.stream);
+    app.addHook('onClose', async () => logs.stop());
+  }
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializer({ validate: options.validateResponses }));
   // Before any plugin, so no route is added unseen.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
@@ -216,7 +261,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     database: options.database,
     config: { ...options.config, secretKeyFile },
   });
-  await app.register(destinationsRoutes, { database: options.database });
+  await app.register(destinationsRoutes, {
+    database: options.database,
+    probeOnSave: options.probeOnSave ?? false,
+  });
   await app.register(adminRoutes, { database: options.database, users });
   await app.register(scriptsRoutes, { database: options.database });
   await app.register(proxiesAndDeployments, {
@@ -226,6 +274,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     sessionEnds,
     alerts,
     now,
+    allowLoopback: options.config.sshAllowLoopback ?? false,
   });
   if (options.destinationProbe && options.deploy?.workers !== 0) {
     await registerDestinationProbe(app.boss, options.database, {

@@ -1,3 +1,5 @@
+// First: sets how V8 compiles PGlite's WebAssembly before anything loads it.
+import './lib/wasm-flags';
 import { Command } from 'commander';
 import { registerSecretCommands } from './cli/secret-commands';
 import { CliError, registerUserCommands } from './cli/user-commands';

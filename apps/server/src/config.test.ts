@@ -139,4 +139,15 @@ describe('configWarnings', () => {
       expect(configWarnings({ trustProxy })).toEqual([]);
     }
   });
+
+  it('reads PORTICO_SSH_ALLOW_LOOPBACK (off by default) and warns when it is on', () => {
+    expect(loadConfig({}).sshAllowLoopback).toBe(false);
+    expect(loadConfig({ PORTICO_SSH_ALLOW_LOOPBACK: 'true' }).sshAllowLoopback).toBe(true);
+    expect(problemsOf({ PORTICO_SSH_ALLOW_LOOPBACK: 'yes' })).toEqual([
+      'PORTICO_SSH_ALLOW_LOOPBACK: must be "true" or "false" (got "yes")',
+    ]);
+    expect(configWarnings({ trustProxy: false, sshAllowLoopback: true })).toEqual([
+      expect.stringContaining('PORTICO_SSH_ALLOW_LOOPBACK=true lets every signed-in user'),
+    ]);
+  });
 });

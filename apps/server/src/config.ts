@@ -10,6 +10,14 @@ import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
  */
 
 const emptyToUndefined = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
+/** "true" or "false" in any case; unset or blank is false. */
+const falseUnlessTrue = z.preprocess(
+  (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
+  z
+    .enum(['true', 'false'], { error: 'must be "true" or "false"' })
+    .default('false')
+    .transform((v) => v === 'true'),
+);
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
 
 const ZPort = z.preprocess(
@@ -151,13 +159,8 @@ export const ZEnv = z.object({
       )
       .optional(),
   ),
-  PORTICO_WEBHOOK_ALLOW_PRIVATE: z.preprocess(
-    (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
-    z
-      .enum(['true', 'false'], { error: 'must be "true" or "false"' })
-      .default('false')
-      .transform((v) => v === 'true'),
-  ),
+  PORTICO_WEBHOOK_ALLOW_PRIVATE: falseUnlessTrue,
+  PORTICO_SSH_ALLOW_LOOPBACK: falseUnlessTrue,
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
     z
@@ -189,6 +192,11 @@ export interface TConfig {
   mailFrom: string | undefined;
   /** Webhooks may point at private and loopback addresses (docs/SECURITY.md, SSRF). */
   webhookAllowPrivate: boolean;
+  /**
+   * SSH to 127.0.0.0/8 (this machine) allowed: for development and tests only. Otherwise the
+   * connection test and deployments refuse it (docs/SECURITY.md, reachability).
+   */
+  sshAllowLoopback: boolean;
   logLevel: string;
 }
 
@@ -238,13 +246,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     smtpUrl: e.PORTICO_SMTP_URL,
     mailFrom: e.PORTICO_MAIL_FROM,
     webhookAllowPrivate: e.PORTICO_WEBHOOK_ALLOW_PRIVATE,
+    sshAllowLoopback: e.PORTICO_SSH_ALLOW_LOOPBACK,
     logLevel: e.LOG_LEVEL,
   };
 }
 
 /** Settings that work but weaken Portico; printed as warnings at start. */
-export function configWarnings(config: Pick<TConfig, 'trustProxy'>): string[] {
+export function configWarnings(
+  config: Pick<TConfig, 'trustProxy'> & Partial<Pick<TConfig, 'sshAllowLoopback'>>,
+): string[] {
   const warnings: string[] = [];
+  if (config.sshAllowLoopback) {
+    warnings.push(
+      'PORTICO_SSH_ALLOW_LOOPBACK=true lets every signed-in user point the SSH test and ' +
+        "deployments at this machine's own SSH server (127.0.0.0/8). Use it for development " +
+        'and tests only.',
+    );
+  }
   if (config.trustProxy === true) {
     warnings.push(
       'PORTICO_TRUST_PROXY=true trusts every X-Forwarded-For entry, including those a client ' +

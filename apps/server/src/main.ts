@@ -1,10 +1,15 @@
+// First: sets how V8 compiles PGlite's WebAssembly before anything loads it.
+import './lib/wasm-flags';
 import { join } from 'node:path';
-import { buildApp } from './app';
+import { buildApp, flushLogs } from './app';
 import { ConfigError, configWarnings, loadConfig, type TConfig } from './config';
 import { DataDirLockedError } from './lib/data-dir-lock';
 import { loadOrCreateKey, SecretKeyError } from './lib/secrets';
 import { loadOrCreateSessionSecret } from './lib/session-secret';
 import { openStore } from './runtime';
+
+/** How long SIGTERM or SIGINT may take at most (docs/OPERATIONS.md; systemd waits 30 s). */
+const SHUTDOWN_GRACE_MS = 20_000;
 
 /** Known start-up failures print one readable message; anything else keeps its stack. */
 function exitWith(error: unknown): never {
@@ -36,6 +41,7 @@ async function start(config: TConfig) {
       },
     },
     destinationProbe: true,
+    probeOnSave: true,
   });
 
   try {
@@ -52,6 +58,12 @@ async function start(config: TConfig) {
     if (closing) process.exit(1);
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    // Whatever is still running (a request waiting on a server, a run that does not stop), the
+    // process ends within the grace; runs left unfinished start again at the next start.
+    setTimeout(() => {
+      app.log.error(`stopping took longer than ${SHUTDOWN_GRACE_MS / 1000} s; exiting now`);
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
     try {
       await app.close();
     } finally {
@@ -75,6 +87,7 @@ async function start(config: TConfig) {
     'Portico is listening',
   );
   for (const warning of configWarnings(config)) app.log.warn(warning);
+  flushLogs(app);
 }
 
 let config: TConfig;

@@ -1,5 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TConfig } from './config';
 import { openDatabase, type TDatabase } from './db/client';
 import { runMigrations } from './db/migrate';
@@ -10,6 +11,9 @@ export interface TOpenedStore {
   lock: TDataDirLock | null;
   close(): Promise<void>;
 }
+
+/** Written by the build beside the bundle (dist/); absent when running from source. */
+const EMPTY_DUMP = fileURLToPath(new URL('./pgdata.tar.gz', import.meta.url));
 
 /**
  * What the server and the CLI both do before touching data: take the data-dir lock (PGlite only:
@@ -25,7 +29,11 @@ export async function openStore(config: TConfig): Promise<TOpenedStore> {
       mkdirSync(pgliteDir, { recursive: true, mode: 0o700 });
       chmodSync(pgliteDir, 0o700);
     }
-    const database = await openDatabase({ databaseUrl: config.databaseUrl, pgliteDir });
+    const database = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      pgliteDir,
+      pgliteEmptyDump: EMPTY_DUMP,
+    });
     try {
       await runMigrations(database);
     } catch (error) {

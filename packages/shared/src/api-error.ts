@@ -9,24 +9,11 @@ export const ZApiError = z.object({
 });
 export type TApiError = z.infer<typeof ZApiError>;
 
-export const SUPPORTED_LANGUAGES = ['es', 'en'] as const;
-export type TLanguage = (typeof SUPPORTED_LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: TLanguage = 'es';
-
-/** Picks en or es from an Accept-Language header; Spanish is the default and fallback (§1). */
-export function pickLanguage(header: string | undefined | null): TLanguage {
-  if (!header) return DEFAULT_LANGUAGE;
-  const ranked = header
-    .split(',')
-    .map((part) => {
-      const [tag = '', ...params] = part.trim().split(';');
-      const q = params.find((p) => p.trim().startsWith('q='));
-      return { lang: tag.toLowerCase().slice(0, 2), q: q ? Number(q.trim().slice(2)) : 1 };
-    })
-    .filter((entry) => !Number.isNaN(entry.q))
-    .sort((a, b) => b.q - a.q);
-  const hit = ranked.find((entry) =>
-    (SUPPORTED_LANGUAGES as readonly string[]).includes(entry.lang),
-  );
-  return (hit?.lang as TLanguage | undefined) ?? DEFAULT_LANGUAGE;
-}
+// The languages live in their own module (no zod there, so the web app's first chunk can read
+// them without the validation library); the server's many importers keep reading them here.
+export {
+  DEFAULT_LANGUAGE,
+  pickLanguage,
+  SUPPORTED_LANGUAGES,
+  type TLanguage,
+} from './i18n/language';

@@ -3,7 +3,7 @@ import { isIpv4 } from './validation/rules';
 const stars = (length: number, min: number) => '*'.repeat(Math.max(length, min));
 
 /**
- * Display masking of a host (spec §5): an IPv4 keeps its first and last octets; a dotted host
+ * Display masking of a host (docs/PRODUCT.md#masking): an IPv4 keeps its first and last octets; a dotted host
  * keeps its first and last parts (the first cut to 3 characters when the host has two parts).
  */
 export function maskHost(host: string): string {

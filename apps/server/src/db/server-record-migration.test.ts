@@ -1,30 +1,18 @@
 // Migration 0004 on rows written before it: every proxy that was deployed, or whose run started,
 // gets an unconfirmed record of what may be on its server, so a delete with removal goes there.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { renderStored } from '@portico/shared/i18n/text';
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { certName } from '../deploy/site-names';
+import { migrationsBefore } from '../test-support/migrations-before';
 import {
   createTestDatabase,
   type TTestDatabase,
   testDatabaseKinds,
 } from '../test-support/test-database';
-import { MIGRATIONS_FOLDER, runMigrations } from './migrate';
+import { runMigrations } from './migrate';
 import { deploymentLogs, proxyConfigurations } from './schema';
-
-/** The migrations folder as it was before migration `first` (a copy with a shorter journal). */
-function migrationsBefore(first: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'portico-migrations-'));
-  cpSync(MIGRATIONS_FOLDER, dir, { recursive: true });
-  const journalPath = join(dir, 'meta', '_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8'));
-  journal.entries = journal.entries.filter((e: { idx: number }) => e.idx < first);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 const LONG = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(40)}.example.com`;
 

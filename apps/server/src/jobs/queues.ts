@@ -19,4 +19,12 @@ export const JOB_TIMING = {
   pollingIntervalSeconds: 1,
   // Runs one instance works at once (each is mostly waiting on a remote server).
   concurrency: 4,
+  // A run's own time limit, well inside the expiry: at it the run is asked to stop (its SSH
+  // connection closes), and it is recorded failed with a line saying so. It holds the server's
+  // lock and a worker at most abandonGraceMs longer, even if the engine never answers.
+  runDeadlineMs: 20 * 60_000,
+  abandonGraceMs: 10_000,
+  // A removal runs inside the delete request: it is stopped (and the server's lock let go) after
+  // this, and the request answers saying so.
+  removeDeadlineMs: 5 * 60_000,
 } as const;

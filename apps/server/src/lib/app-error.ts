@@ -16,7 +16,7 @@ export const ERROR_MESSAGE_KEYS: Record<string, string> = {
   username_taken: 'errors.usernameTaken',
   email_taken: 'errors.emailTaken',
   internal: 'errors.serverError',
-  // Accounts (issue 16): API tokens, two-factor sign-in, the settings page.
+  // Accounts: API tokens, two-factor sign-in, the settings page.
   invalid_token: 'errors.tokenInvalid',
   token_scope: 'errors.tokenScope',
   token_session_only: 'errors.tokenSessionOnly',

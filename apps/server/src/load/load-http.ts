@@ -16,7 +16,7 @@ export function sessionAddress(index: number): string {
 
 /**
  * One signed-in browser over real HTTP: its own keep-alive connection from its own loopback
- * address, its cookies, and the CSRF token held in memory and sent on writes (spec §7). Plain
+ * address, its cookies, and the CSRF token held in memory and sent on writes (as the web app does). Plain
  * node:http rather than fetch: the load generator must cost as little CPU as it can, and fetch
  * cannot pick the source address.
  */
@@ -53,7 +53,11 @@ export class LoadClient {
   }
 
   /** A write with the held token, fetched first when none is held, as the web client does. */
-  async write(method: 'POST' | 'PUT', path: string, body: unknown): Promise<TLoadResponse> {
+  async write(
+    method: 'POST' | 'PUT' | 'DELETE',
+    path: string,
+    body?: unknown,
+  ): Promise<TLoadResponse> {
     this.csrfToken ??= (await this.get('/api/csrf-token')).json.token;
     const response = await this.send(method, path, body);
     // A new session (register) has a new CSRF secret.

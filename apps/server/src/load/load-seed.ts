@@ -51,13 +51,19 @@ const LINES = [
   'Checking https://{domain}/ answers through the new site: 200',
 ];
 
-async function seedLogs(db: TDb, session: TSeededSession, proxy: TSeededProxy, lines: number) {
+/** One finished deployment of `proxy` with `lines` log lines, as the deploy job leaves them. */
+export async function seedLogs(
+  db: TDb,
+  requestedBy: string,
+  proxy: Pick<TSeededProxy, 'id' | 'domain' | 'logMessages'>,
+  lines: number,
+) {
   const deployments = createDeploymentsRepository(db);
   const proxies = createProxiesRepository(db);
   const run = await deployments.insert({
     configurationId: proxy.id,
     trigger: 'deploy',
-    requestedBy: session.userId,
+    requestedBy,
     language: 'en',
   });
   // Finished at once: a queued or running run with no job behind it is what the reaper looks for
@@ -86,7 +92,7 @@ async function seedLogs(db: TDb, session: TSeededSession, proxy: TSeededProxy, l
   await deployments.update(run.id, { finishedAt: now });
 }
 
-function expectStatus(what: string, r: { status: number; json: unknown }, want: number) {
+export function expectStatus(what: string, r: { status: number; json: unknown }, want: number) {
   if (r.status !== want) {
     throw new Error(`seeding: ${what} answered ${r.status}: ${JSON.stringify(r.json)}`);
   }
@@ -132,7 +138,7 @@ export async function seedSession(
     expectStatus('save proxy', saved, 200);
     const proxy: TSeededProxy = { id: saved.json.id, ...input, logMessages: [] };
     session.proxies.push(proxy);
-    await seedLogs(db, session, proxy, shape.logLinesPerProxy);
+    await seedLogs(db, session.userId, proxy, shape.logLinesPerProxy);
   }
   return session;
 }

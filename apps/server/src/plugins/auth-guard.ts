@@ -28,11 +28,26 @@ export interface TAuthGuardOptions {
 async function authGuardPlugin(app: FastifyInstance, options: TAuthGuardOptions) {
   app.decorateRequest('user', null);
 
+  /**
+   * Read on every request so a demotion or a deleted account takes effect at once: with the
+   * session in one query when the session was read from the table (PostgreSQL), else by id (on
+   * PGlite, from the users cache that every change here keeps current). An API token
+   * (plugins/api-token.ts, read from its table on every request) names its owner instead, and
+   * the session cookie it may also carry is ignored.
+   */
+  async function userOf(request: FastifyRequest): Promise<TUserRow | null> {
+    if (request.apiToken) return options.auth.currentUser(request.apiToken.userId);
+    const userId = request.session?.userId;
+    if (!userId) return null;
+    const loaded = request.sessionUser;
+    // Only while the session still names the account it named when read (a sign-in since then
+    // changes it).
+    if (loaded && loaded.userId === userId) return loaded.user;
+    return options.auth.currentUser(userId);
+  }
+
   const requireUser: preHandlerAsyncHookHandler = async (request) => {
-    // Loaded on every request so a demotion or a deleted account takes effect at once.
-    // An API token (plugins/api-token.ts) names its owner; otherwise the session cookie does.
-    const userId = request.apiToken ? request.apiToken.userId : request.session?.userId;
-    const user = await options.auth.currentUser(userId);
+    const user = await userOf(request);
     if (!user) throw new AppError('unauthenticated', 401);
     request.user = options.checkCaller ? options.checkCaller(request, user) : user;
   };

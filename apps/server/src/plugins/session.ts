@@ -1,14 +1,22 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createSessionStore } from '../modules/sessions/session-store';
+import { createSessionStore, type TLoadedUser } from '../modules/sessions/session-store';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
 
 declare module 'fastify' {
   interface Session {
     userId?: string;
     _csrf?: string;
+  }
+  interface FastifyRequest {
+    /**
+     * The account of the session when it was read in the same query as the session; undefined
+     * when the session came from memory, and the guard reads the account by id.
+     */
+    sessionUser: TLoadedUser | undefined;
   }
 }
 
@@ -24,12 +32,47 @@ export interface TSessionPluginOptions {
   sweepIntervalMs?: number;
 }
 
+const SIGNATURES_KEPT = 10_000;
+
+/**
+ * Signs session ids as @fastify/cookie's signer does (HMAC-SHA256, base64 without padding) and
+ * checks them in constant time, remembering each id's signature: @fastify/session computes it
+ * twice per request (to read the cookie, then to set it again), always for the same few ids.
+ */
+export function sessionSigner(secret: string) {
+  const signatures = new Map<string, Buffer>();
+  function signatureOf(value: string): Buffer {
+    let signature = signatures.get(value);
+    if (!signature) {
+      const text = createHmac('sha256', secret).update(value).digest('base64').replace(/=/g, '');
+      signature = Buffer.from(text);
+      // Ids sent by anyone land here too: the map is bounded, starting over when full.
+      if (signatures.size >= SIGNATURES_KEPT) signatures.clear();
+      signatures.set(value, signature);
+    }
+    return signature;
+  }
+  return {
+    sign: (value: string) => `${value}.${signatureOf(value).toString()}`,
+    unsign(signed: string) {
+      const dot = signed.lastIndexOf('.');
+      const value = dot > 0 ? signed.slice(0, dot) : '';
+      const actual = Buffer.from(signed.slice(dot + 1));
+      const expected = value ? signatureOf(value) : undefined;
+      const valid =
+        !!expected && expected.length === actual.length && timingSafeEqual(expected, actual);
+      return { valid, renew: false, value: valid ? value : null };
+    },
+  };
+}
+
 async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOptions) {
   await app.register(fastifyCookie);
+  const store = createSessionStore(options.repository, { cache: options.cache });
   await app.register(fastifySession, {
-    secret: options.secret,
+    secret: sessionSigner(options.secret),
     cookieName: SESSION_COOKIE,
-    store: createSessionStore(options.repository, { cache: options.cache }),
+    store,
     // Anonymous visitors get no row until something (the CSRF token, a login) is stored.
     saveUninitialized: false,
     rolling: true,
@@ -41,6 +84,15 @@ async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOption
       secure: 'auto',
       maxAge: SESSION_MAX_AGE_MS,
     },
+  });
+
+  // Runs right after @fastify/session's hook, still inside the store's read callback (hooks
+  // call the next one synchronously), where the account read with the session is at hand.
+  app.decorateRequest('sessionUser', undefined);
+  app.addHook('onRequest', (request, _reply, done) => {
+    const sid = request.session?.sessionId;
+    request.sessionUser = sid ? store.userLoadedWith(sid) : undefined;
+    done();
   });
 
   const interval = options.sweepIntervalMs ?? 10 * 60 * 1000;

@@ -30,6 +30,11 @@ async function staticPlugin(app: FastifyInstance, options: TStaticPluginOptions)
       wildcard: false,
       index: false,
       cacheControl: false,
+      // The build writes file.br and file.gz beside each text file (apps/web/build/precompress.ts):
+      // the best one the client accepts is sent, nothing is compressed per request. The variants
+      // are not routes of their own.
+      preCompressed: true,
+      globIgnore: ['**/*.br', '**/*.gz'],
       setHeaders(res, path) {
         // Vite puts a content hash in every asset name; index.html must always be revalidated.
         if (path.includes(`${join(root, 'assets')}`)) {
@@ -37,6 +42,8 @@ async function staticPlugin(app: FastifyInstance, options: TStaticPluginOptions)
         } else {
           res.setHeader('cache-control', 'no-cache');
         }
+        // The body depends on Accept-Encoding: caches must keep one copy per encoding.
+        res.setHeader('vary', 'accept-encoding');
       },
     });
   } else {

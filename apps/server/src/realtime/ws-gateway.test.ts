@@ -75,7 +75,7 @@ describe.each(testDatabaseKinds())('/ws log socket on %s', (kind) => {
   it('replays the latest run on connect, then streams a new run live; an admin may watch', async () => {
     const { client } = await signedInClient(t);
     const admin = await signedInClient(t, 'admin');
-    const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
+    const { id, input } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
     const first = (await client.write('POST', `/api/deploy/${id}`)).json().deploymentId;
     expect(await finished(client, id)).toBe('failed');
 
@@ -95,16 +95,14 @@ describe.each(testDatabaseKinds())('/ws log socket on %s', (kind) => {
 
     const silent = await silentServer();
     try {
-      await client.write('PUT', `/api/user/proxy-configurations/${id}`, {
-        domain: stored.length
-          ? (await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` })).json()
-              .domain
-          : '',
-        targetServer: 'http://10.0.0.5:8080',
-        serverIp: '127.0.0.1',
-        sshUser: 'root',
+      // Pointed at the silent server through the wizard's save, with the password: an edit of
+      // the port alone would clear the saved password (it belongs to port 1).
+      const moved = await client.write('POST', '/api/proxy-configurations', {
+        ...input,
+        configurationId: id,
         sshPort: silent.port,
       });
+      expect(moved.statusCode, moved.body).toBe(200);
       const live = watch(base, id, { cookie: cookieHeader(client.cookies) });
       const byAdmin = watch(base, id, { cookie: cookieHeader(admin.client.cookies) });
       await live.waitFor((m) => statuses(m).length > 0);

@@ -2,7 +2,7 @@ import websocket from '@fastify/websocket';
 import { pickLanguage, SUPPORTED_LANGUAGES, type TLanguage } from '@portico/shared/api-error';
 import { renderText } from '@portico/shared/i18n/text';
 import type { TWsMessage } from '@portico/shared/proxy/api';
-import { ZUuid } from '@portico/shared/proxy/api';
+import { WS_CLOSE_REFUSED, ZUuid } from '@portico/shared/proxy/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { AppError } from '../lib/app-error';
@@ -26,8 +26,16 @@ export interface TWsGatewayOptions {
   sessionEnds?: TSessionEnds;
 }
 
-// RFC 6455 1008: policy violation. Sent without any data when the caller may not watch.
-export const WS_POLICY_VIOLATION = 1008;
+// Sent without any data when the caller may not watch (or not one more socket).
+export const WS_POLICY_VIOLATION = WS_CLOSE_REFUSED;
+
+/**
+ * Open log sockets one session, and one account across its sessions, may hold: far more than the
+ * tabs a person keeps open (each watches one configuration), far fewer than what would let one
+ * signed-in client tie up the server's memory and event loop. The next one is closed at once
+ * with a reason naming the limit.
+ */
+export const WS_LIMITS = { perSession: 20, perUser: 50 } as const;
 
 const SESSION_ENDING = new Set(['/api/logout', '/api/login', '/api/register']);
 const ROLE_CHANGE = '/api/admin/users/:id/role';
@@ -83,6 +91,7 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
   await app.register(websocket, { options: { maxPayload: 4096 } });
   const bySession = new Map<string, Set<WebSocket>>();
   const byAdmin = new Map<string, Set<WebSocket>>();
+  const byUser = new Map<string, Set<WebSocket>>();
   const userOfSession = new Map<string, string>();
   const closeAll = (sockets: Set<WebSocket> | undefined, reason: string) => {
     for (const socket of sockets ?? []) socket.close(WS_POLICY_VIOLATION, reason);
@@ -105,8 +114,32 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
       preHandler: app.requireUser,
     },
     async (socket, request) => {
-      const parsed = ZUuid.safeParse((request.query as { configId?: string }).configId);
       const user = request.user!;
+      const sid = request.session.sessionId;
+      // Counted before anything is awaited, so sockets opened all at once are counted too.
+      if ((bySession.get(sid)?.size ?? 0) >= WS_LIMITS.perSession) {
+        socket.close(
+          WS_POLICY_VIOLATION,
+          `too many open sockets for this session (limit ${WS_LIMITS.perSession})`,
+        );
+        return;
+      }
+      if ((byUser.get(user.id)?.size ?? 0) >= WS_LIMITS.perUser) {
+        socket.close(
+          WS_POLICY_VIOLATION,
+          `too many open sockets for this account (limit ${WS_LIMITS.perUser})`,
+        );
+        return;
+      }
+      userOfSession.set(sid, user.id);
+      const untrack = [track(bySession, sid, socket), track(byUser, user.id, socket)];
+      let unsubscribe = () => {};
+      socket.on('close', () => {
+        unsubscribe();
+        for (const done of untrack) done();
+      });
+
+      const parsed = ZUuid.safeParse((request.query as { configId?: string }).configId);
       const row = parsed.success
         ? await options.proxies.load(parsed.data, user).catch(() => undefined)
         : undefined;
@@ -114,10 +147,9 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
         socket.close(WS_POLICY_VIOLATION, 'not allowed');
         return;
       }
+      // Gone while its configuration was looked up: nothing to stream to.
+      if (socket.readyState !== socket.OPEN) return;
       const configId = parsed.data;
-      const sid = request.session.sessionId;
-      userOfSession.set(sid, user.id);
-      const untrack = [track(bySession, sid, socket)];
       // Watching someone else's proxy rests on the admin role: losing it ends the stream.
       if (row.userId !== user.id) untrack.push(track(byAdmin, user.id, socket));
 
@@ -130,13 +162,9 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
       };
       const buffered: TWsMessage[] = [];
       let replaying = true;
-      const unsubscribe = options.bus.subscribe(configId, (message) => {
+      unsubscribe = options.bus.subscribe(configId, (message) => {
         if (replaying) buffered.push(message);
         else send(message);
-      });
-      socket.on('close', () => {
-        unsubscribe();
-        for (const done of untrack) done();
       });
 
       try {

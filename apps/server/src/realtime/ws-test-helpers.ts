@@ -4,8 +4,8 @@ import WebSocket from 'ws';
 
 export interface TWatch {
   messages: TWsMessage[];
-  /** Resolves with the close code (or the HTTP status when the upgrade was refused). */
-  ended: Promise<{ code: number; httpStatus?: number }>;
+  /** Resolves with the close code and reason (or the HTTP status when the upgrade was refused). */
+  ended: Promise<{ code: number; reason?: string; httpStatus?: number }>;
   opened: Promise<boolean>;
   waitFor(check: (messages: TWsMessage[]) => boolean, timeoutMs?: number): Promise<void>;
   close(): void;
@@ -31,8 +31,8 @@ export function watch(
     socket.on('unexpected-response', () => resolve(false));
     socket.on('error', () => resolve(false));
   });
-  const ended = new Promise<{ code: number; httpStatus?: number }>((resolve) => {
-    socket.on('close', (code) => resolve({ code }));
+  const ended = new Promise<{ code: number; reason?: string; httpStatus?: number }>((resolve) => {
+    socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
     socket.on('unexpected-response', (_req, res) => {
       resolve({ code: 0, httpStatus: res.statusCode });
       res.resume();

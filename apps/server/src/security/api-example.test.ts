@@ -1,4 +1,4 @@
-// Issue 16: the API token example of docs/OPERATIONS.md, run as it is written (bash, curl, jq)
+// The API token example of docs/OPERATIONS.md, run as it is written (bash, curl, jq)
 // against the real app on PGlite and PostgreSQL: create a configuration with a `manage` token,
 // deploy it, follow its log until the run ends, list. The server is a closed local port, so the
 // run fails fast and offline; the example must still show every step and the end.

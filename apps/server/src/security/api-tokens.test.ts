@@ -1,4 +1,4 @@
-// Issue 16, personal API tokens over the real API on PGlite and PostgreSQL (the authorization
+// Personal API tokens over the real API on PGlite and PostgreSQL (the authorization
 // matrix covers every route for four token callers): shown once, listed without it, working
 // without a CSRF token while the cookie path still needs one, refused at once when revoked or
 // expired, "last used" kept, other Authorization schemes left alone, OpenAPI describing it.

@@ -1,7 +1,7 @@
-// Issue 8 part 1: every route Fastify serves, called for real by a signed-out visitor, the owner
+// Every route Fastify serves, called for real by a signed-out visitor, the owner
 // of the resources aimed at, another user and an admin; on PGlite and on PostgreSQL when
 // TEST_DATABASE_URL is set. A route without a row in authorization-table.ts fails here.
-// Issue 16: and by API tokens (the owner's manage and read tokens, another user's, an admin's),
+// And by API tokens (the owner's manage and read tokens, another user's, an admin's),
 // none of which may ever appear in an answer again after it was created.
 import { describe, expect, it } from 'vitest';
 import { SSH_PASSWORD } from '../modules/proxies/proxies-test-helpers';

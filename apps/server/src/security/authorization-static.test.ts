@@ -1,6 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TTestApp } from '../test-support/test-app';
 import { routeRecorder, type TRoute, WRITE_METHODS } from './authorization-routes';
@@ -12,6 +13,9 @@ const webRoot = mkdtempSync(join(tmpdir(), 'portico-static-'));
 mkdirSync(join(webRoot, 'assets'));
 writeFileSync(join(webRoot, 'index.html'), '<!doctype html><title>Portico</title>');
 writeFileSync(join(webRoot, 'assets', 'app-abc123.js'), 'console.log(1)');
+// The build's compressed variants are sent by Accept-Encoding, never as routes of their own.
+writeFileSync(join(webRoot, 'assets', 'app-abc123.js.br'), brotliCompressSync('console.log(1)'));
+writeFileSync(join(webRoot, 'assets', 'app-abc123.js.gz'), gzipSync('console.log(1)'));
 writeFileSync(join(webRoot, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
 
 const key = (r: TRoute) => `${r.method} ${r.url}`;

@@ -2,7 +2,7 @@
 // when it aims at resources that belong to "owner". authorization-matrix.test.ts runs every cell
 // and fails on any route missing here, so a new route cannot ship without a decision.
 //
-// decisions.md: another user reaching an owner's proxy, log or socket gets 404 (never 403, so
+// docs/PRODUCT.md#accounts-and-roles: another user reaching an owner's proxy, log or socket gets 404 (never 403, so
 // existence is not revealed); admin endpoints answer 403 to users; signed out is 401.
 
 export const ACTORS = ['anonymous', 'owner', 'other', 'admin'] as const;
@@ -19,7 +19,7 @@ export interface TMatrixRow {
 }
 
 /**
- * API token callers (issue 16), each with an `Authorization: Bearer` token and no cookie:
+ * API token callers, each with an `Authorization: Bearer` token and no cookie:
  * the owner's `manage` and `read` tokens, another user's and an admin's `manage` token.
  */
 export const TOKEN_ACTORS = ['ownerToken', 'readToken', 'otherToken', 'adminToken'] as const;

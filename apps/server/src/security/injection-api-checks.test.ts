@@ -1,4 +1,4 @@
-// Issue 8, injection, the wizard's checks: every field of POST /api/test-ssh, /api/validate-dns
+// Injection, the wizard's checks: every field of POST /api/test-ssh, /api/validate-dns
 // and /api/check-duplicate-configuration, fuzzed with the shared corpus, is refused with a 400 in
 // the caller's language before anything is contacted. The SSH address points at a counting TCP
 // listener and the resolver at a counting UDP socket, both on 127.0.0.1: they must stay at 0
@@ -142,5 +142,49 @@ describe('injection: wizard checks refuse hostile fields before contacting anyth
     expect(response.statusCode).toBe(200);
     expect(response.json().isValid).toBe(false);
     expect(dns.count()).toBeGreaterThan(0);
+  });
+});
+
+// The per-server limit of /api/test-ssh is shared by every account, so it must count one server
+// under one key: a second spelling of the same address (leading zeros, read as octal by the C
+// library, or spaces) must neither reach the server nor open a fresh allowance.
+describe('injection: the per-server SSH-test limit is keyed on the one canonical address', () => {
+  let t: TTestApp;
+  let ssh: TCountingListener;
+  beforeAll(async () => {
+    ssh = await tcpCounter();
+    t = await createTestApp('pglite');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await ssh?.close();
+  });
+
+  it('30 tests of 127.0.0.1 use up the allowance of every spelling of it', async () => {
+    const body = (serverIp: string) => ({
+      serverIp,
+      username: 'root',
+      port: ssh.port,
+      password: 'pw',
+    });
+    // Three accounts (each may test 10 times a minute) use up the server's 30 in 10 minutes.
+    for (let account = 0; account < 3; account += 1) {
+      const { client } = await signedInClient(t);
+      for (let i = 0; i < 10; i += 1) {
+        const response = await client.write('POST', '/api/test-ssh', body('127.0.0.1'));
+        expect(response.statusCode, response.body).toBe(200);
+      }
+    }
+    expect(ssh.count()).toBe(30);
+    const { client } = await signedInClient(t);
+    for (const spelling of ['127.0.0.01', '127.000.0.1', '0127.0.0.1']) {
+      const response = await client.write('POST', '/api/test-ssh', body(spelling), {
+        'accept-language': 'es',
+      });
+      expectValidationRefusal(response, 'serverIp', 'es', spelling);
+    }
+    const spaced = await client.write('POST', '/api/test-ssh', body(' 127.0.0.1  '));
+    expect(spaced.statusCode, spaced.body).toBe(429);
+    expect(ssh.count()).toBe(30);
   });
 });

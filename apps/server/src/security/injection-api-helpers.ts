@@ -112,6 +112,10 @@ const EXPLICIT: Record<TFieldKind, string[]> = {
     '1.2.3.4.5',
     '256.1.1.1',
     '1.2.3',
+    // Read as octal by the C library: 198.022.07.013 is 198.18.7.11.
+    '198.022.07.013',
+    '127.0.0.01',
+    '010.0.0.1',
     '..',
     `${'a'.repeat(64)}.example.com`,
     longValue('a.', 300),

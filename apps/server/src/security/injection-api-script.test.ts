@@ -1,4 +1,4 @@
-// Issue 8, injection, the custom script's file name (POST /api/upload-script): shown in the UI
+// Injection, the custom script's file name (POST /api/upload-script): shown in the UI
 // and stored, so it must never carry a path, markup, quotes or control characters. Names fuzzed
 // with the shared corpus travel as RFC 5987 `filename*` (percent-encoded UTF-8), which carries any
 // character a browser could send, newlines and NUL included.

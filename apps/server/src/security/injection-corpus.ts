@@ -1,7 +1,9 @@
+import { sshAddressProblem } from '@portico/shared/validation/reachability';
+import { trimSpaces } from '@portico/shared/validation/rules';
 import fc from 'fast-check';
 
 /**
- * Hostile input shared by the injection tests (issue 8): what has broken tools of this kind
+ * Hostile input shared by the injection tests: what has broken tools of this kind
  * before. Every entry is a fragment; the arbitraries below plant fragments inside otherwise valid
  * values, so a refusal proves the fragment was caught and not some unrelated flaw of the value.
  */
@@ -101,9 +103,9 @@ export function fragmentsOutside(alphabet: string): string[] {
 
 /**
  * Plants one fragment into a valid value, possibly repeated: at the start, inside or at the end.
- * A fragment that begins or ends with whitespace goes inside, between valid characters: at an
- * edge the API trims that whitespace away (a normalisation, tested on its own), so the value
- * would no longer carry it.
+ * A fragment that begins or ends with a plain space goes inside, between valid characters: at an
+ * edge the API trims plain spaces away (a normalisation, tested on its own), so the value would
+ * no longer carry it. Every other character, line breaks and tabs included, may land at an edge.
  */
 export function withFragment(
   valid: fc.Arbitrary<string>,
@@ -119,7 +121,7 @@ export function withFragment(
     .map(({ base, fragment, at, times }) => {
       const planted = fragment.repeat(times);
       const i = Math.round(at * base.length);
-      if (planted.trim() === planted) {
+      if (trimSpaces(planted) === planted) {
         return { value: base.slice(0, i) + planted + base.slice(i), fragment };
       }
       const cut = Math.min(Math.max(i, 1), base.length);
@@ -142,7 +144,10 @@ export const validDomain: fc.Arbitrary<string> = fc
   .tuple(fc.array(label, { minLength: 1, maxLength: 3 }), tld)
   .map(([labels, top]) => [...labels, top].join('.'));
 
-export const validIpv4: fc.Arbitrary<string> = fc.ipV4();
+/** An address the API takes for a server: no range the SSH reachability policy refuses. */
+export const validIpv4: fc.Arbitrary<string> = fc
+  .ipV4()
+  .filter((ip) => sshAddressProblem(ip) === undefined);
 
 export const validSshUser: fc.Arbitrary<string> = fc.stringMatching(/^[a-z_][a-z0-9_-]{0,31}$/);
 

@@ -1,4 +1,4 @@
-// Issue 8, injection: the quoting function and the command line the engine sends, fed with the
+// Injection: the quoting function and the command line the engine sends, fed with the
 // shared hostile corpus and full-Unicode strings, through a real /bin/sh (and the bash the
 // engine's wrapper starts). Output is compared byte for byte, never through a decoder that could
 // hide a difference.

@@ -1,7 +1,7 @@
-// Issue 16, the new secrets at rest: after two-factor is set up and used (a code, a recovery
-// code), API tokens are created and used and an alert webhook is set, no token, no
-// TOTP secret (as text or as the key's bytes), no recovery code and no webhook URL is anywhere
-// in the database — every row of every table, and on
+// Account secrets at rest: after two-factor is set up and used (a code, a recovery
+// code), API tokens are created and used and an alert webhook is set, no token, no TOTP secret
+// (as text or as the key's bytes), no recovery code and no webhook URL is anywhere in the
+// database — every row of every table, and on
 // PGlite every byte of its files, WAL included. Only hashes and AES-256-GCM ciphertext are kept.
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';

@@ -1,4 +1,4 @@
-// Issue 8, secrets: the database files (password hashes, session ids, ciphertexts, audit) are
+// Secrets: the database files (password hashes, session ids, ciphertexts, audit) are
 // readable by the Portico user only, even in a data dir the operator made beforehand with a
 // looser mode (mkdir under umask 022, a container volume): Portico does not change the
 // operator's directory, but its own database directory is 0700 whatever was there before.

@@ -1,4 +1,4 @@
-// Issue 8, secrets: a full journey through the HTTP API of a real Portico process (PGlite data dir,
+// Secrets: a full journey through the HTTP API of a real Portico process (PGlite data dir,
 // LOG_LEVEL=trace, though nothing in Portico logs below info today) against a lab server, with a
 // random SSH password that must then be found nowhere: not in an answer, a socket message, the
 // app's output, a deployment log line, an admin screen, any byte of the data dir, or what the

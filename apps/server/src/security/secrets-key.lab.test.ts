@@ -1,4 +1,4 @@
-// Issue 8, secrets, private keys. The API takes no SSH key yet (only a password), so a key login
+// Secrets, private keys. The API takes no SSH key yet (only a password), so a key login
 // is proven where it exists: the deployment engine, as the deploy job would call it, against a
 // lab server. The key must appear in no log line, outcome or file the run leaves on the server,
 // and a damaged key fails with a message that quotes none of it.

@@ -1,4 +1,4 @@
-// Issue 8, secrets: every way a stored SSH password can be damaged in the database (each part of
+// Secrets: every way a stored SSH password can be damaged in the database (each part of
 // base64(version | iv | tag | ciphertext), a truncation, a non-base64 value) ends the same clean
 // way through the API: the redeploy fails with a translated line, the resumed SSH test and the
 // delete with removal answer a clear error, nothing stays in deploying, nothing is 'internal',

@@ -1,4 +1,4 @@
-// Issue 8 part 4, CSRF over the whole API: every write route Fastify serves (the list comes from
+// CSRF over the whole API: every write route Fastify serves (the list comes from
 // the app, not from this file) is refused without a token and with another session's token, and
 // nothing changes; every read leaves the data as it was (CSRF only guards writes, so a read that
 // wrote would be a hole). modules/auth/csrf-session.test.ts covers the token itself (wrong token,

@@ -1,5 +1,5 @@
-// Issue 8 part 4, sessions that must end: `portico user reset-password` is how an operator locks
-// out whoever holds an account's password (decisions.md), so it must also end every session
+// Sessions that must end: `portico user reset-password` is how an operator locks
+// out whoever holds an account's password (docs/PRODUCT.md#accounts-and-roles), so it must also end every session
 // signed in with the old one. Runs the real CLI against the real store, like cli.test.ts.
 import { describe, expect, it } from 'vitest';
 import { useCliStore } from '../test-support/cli-store';

@@ -1,4 +1,4 @@
-// Issue 8 part 4, login throttling against a forged X-Forwarded-For. modules/auth/rate-limit.test.ts
+// Login throttling against a forged X-Forwarded-For. modules/auth/rate-limit.test.ts
 // covers the two ends: no trusted proxy (rotating X-Forwarded-For from one socket still counts as
 // one client) and PORTICO_TRUST_PROXY=true (each forwarded client counts on its own). This file
 // covers the settings the docs recommend (the proxy's address, or a hop count): a client behind

@@ -1,4 +1,4 @@
-// Issue 8 part 4, the log socket: cross-site WebSocket hijacking and sockets that outlive their
+// The log socket: cross-site WebSocket hijacking and sockets that outlive their
 // session. realtime/ws-gateway.test.ts already covers no cookie (401), one foreign origin (403),
 // another user (1008) and sign-out; this file adds the other ways in and the other ways a
 // session ends.
@@ -126,5 +126,56 @@ describe.each(testDatabaseKinds())('log socket and sessions on %s', (kind) => {
     );
     await socket.waitFor((m) => statuses(m).length > before);
     socket.close();
+  });
+
+  // Issue 19: one session opened 1,000 sockets. The caps are far above what tabs need.
+  it('caps open sockets at 20 a session and 50 an account; the next is refused, saying so', async () => {
+    const credentials = newCredentials('many');
+    const first = new TestClient(t.app);
+    expect((await first.register(credentials)).statusCode).toBe(201);
+    const { id } = await createProxy(first);
+    const session = async () => {
+      const client = new TestClient(t.app);
+      expect((await client.login(credentials.username, credentials.password)).statusCode).toBe(200);
+      return client;
+    };
+    const opened = await Promise.all(Array.from({ length: 20 }, () => watching(first, id)));
+    const refused = watch(base, id, { cookie: cookieHeader(first.cookies), origin: base });
+    expect(await refused.ended).toEqual({
+      code: 1008,
+      reason: 'too many open sockets for this session (limit 20)',
+    });
+    expect(refused.messages).toEqual([]);
+
+    // A closed one frees its place at once (the server may see the close a moment later).
+    opened.pop()!.close();
+    let again: Awaited<ReturnType<typeof watching>> | undefined;
+    for (let tries = 0; !again && tries < 50; tries += 1) {
+      const socket = watch(base, id, { cookie: cookieHeader(first.cookies), origin: base });
+      const answer = await Promise.race([
+        socket.waitFor((m) => statuses(m).length > 0).then(() => 'open' as const),
+        socket.ended.then(() => 'refused' as const),
+      ]);
+      if (answer === 'open') again = socket;
+      else await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(again).toBeDefined();
+    opened.push(again!);
+
+    // Two more sessions of the same account: 20 + 20 + 10 = 50, then the account's cap.
+    const second = await session();
+    const third = await session();
+    opened.push(...(await Promise.all(Array.from({ length: 20 }, () => watching(second, id)))));
+    opened.push(...(await Promise.all(Array.from({ length: 10 }, () => watching(third, id)))));
+    const over = watch(base, id, { cookie: cookieHeader(third.cookies), origin: base });
+    expect(await over.ended).toEqual({
+      code: 1008,
+      reason: 'too many open sockets for this account (limit 50)',
+    });
+    // Another account is not affected.
+    const other = await signedInClient(t);
+    const theirs = await createProxy(other.client);
+    const fine = await watching(other.client, theirs.id);
+    for (const socket of [...opened, fine]) socket.close();
   });
 });

@@ -7,13 +7,18 @@ import { createTestDatabase, type TDatabaseKind } from './test-database';
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
 
-/** What every test app shares: logs off, no web build, no session sweep, registration open. */
+/**
+ * What every test app shares: logs off, no web build, no session sweep, registration open,
+ * every answer checked against its schema, and SSH to 127.0.0.1 allowed (the throwaway sshd and
+ * peers of the tests listen there; the refusal itself is tested with an app that does not allow it).
+ */
 export const TEST_APP_OPTIONS = {
   logger: false,
+  validateResponses: true,
   sessionSecret: TEST_SESSION_SECRET,
   webRoot: null,
   sessionSweepIntervalMs: 0,
-  config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+  config: { registration: 'open', trustProxy: false, logLevel: 'silent', sshAllowLoopback: true },
 } satisfies Omit<TAppOptions, 'database'>;
 
 export interface TTestApp {

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AppProvider } from './provider';
 import { AppRouter } from './router';
@@ -14,9 +15,9 @@ function SkipLink() {
   );
 }
 
-export function App() {
+export function App({ queryClient }: { queryClient?: QueryClient }) {
   return (
-    <AppProvider>
+    <AppProvider queryClient={queryClient}>
       <SkipLink />
       <AppRouter />
     </AppProvider>

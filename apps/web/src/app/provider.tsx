@@ -1,20 +1,24 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import * as React from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { Toaster } from '@/components/ui/toaster';
-import { TooltipProvider } from '@/components/ui/tooltip';
+import { DeferredToaster } from '@/components/layout/deferred-toaster';
 import { i18n } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 
-export function AppProvider({ children }: { children: React.ReactNode }) {
-  const [queryClient] = React.useState(createQueryClient);
+export function AppProvider({
+  queryClient: given,
+  children,
+}: {
+  /** A client made before the first render (main.tsx starts the session check with it). */
+  queryClient?: QueryClient;
+  children: React.ReactNode;
+}) {
+  const [queryClient] = React.useState(() => given ?? createQueryClient());
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <TooltipProvider>
-          {children}
-          <Toaster />
-        </TooltipProvider>
+        {children}
+        <DeferredToaster />
       </QueryClientProvider>
     </I18nextProvider>
   );

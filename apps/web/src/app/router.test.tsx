@@ -1,26 +1,15 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import { QueryClient } from '@tanstack/react-query';
-import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { act, screen } from '@testing-library/react';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { userQueryKey } from '@/features/auth/api/get-user';
 import { renderWithProviders } from '@/test/render';
+import { TEST_USER } from '@/test/users';
 import { AppRouter } from './router';
 
-const baseUser: TPublicUser = {
-  id: '7b0c6c1e-0000-4000-8000-000000000001',
-  username: 'jane_doe',
-  email: 'jane@example.com',
-  role: 'user',
-  firstName: null,
-  lastName: null,
-  profileImageUrl: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  twoFactorEnabled: false,
-  twoFactorSetupRequired: false,
-};
+const baseUser = TEST_USER;
 
 /** Seeds the session answer in the cache (no network), then renders the router at `path`. */
 async function renderAt(path: string, user: TPublicUser | null, lang: 'es' | 'en' = 'es') {
@@ -54,6 +43,19 @@ describe('session check', () => {
   });
 });
 
+// Before any test that shows the wizard: once its chunk is in, React.lazy never suspends again.
+describe('a screen behind sign-in, while its code loads', () => {
+  it('keeps the header and shows a loading status in the main area, then the screen', async () => {
+    await renderAt('/proxy-wizard', baseUser, 'en');
+    expect(screen.getByTestId('header-username').textContent).toBe('jane_doe');
+    const loading = screen.getByTestId('route-loading');
+    expect(loading.closest('main')).toBeTruthy();
+    expect(loading.textContent).toBe('Loading…');
+    expect(await screen.findByTestId('wizard-back-home', {}, { timeout: 20_000 })).toBeTruthy();
+    expect(screen.queryByTestId('route-loading')).toBeNull();
+  });
+});
+
 describe('routes signed out', () => {
   it('serves the landing page at /', async () => {
     await renderAt('/', null, 'en');
@@ -65,7 +67,23 @@ describe('routes signed out', () => {
     expect(screen.getByText(/© \d{4} Portico/)).toBeTruthy();
   });
 
-  it.each(['/home', '/proxy-wizard', '/anything/else'])(
+  it.each([
+    '/home',
+    '/proxy-wizard',
+    '/proxy-wizard?continueId=x',
+    '/proxy-details/00000000-0000-4000-8000-000000000001',
+    '/settings',
+    '/admin/users',
+  ])('shows the sign-in card, not "not found", at %s', async (path) => {
+    await renderAt(path, null, 'en');
+    expect(screen.queryByTestId('not-found')).toBeNull();
+    expect(screen.getByTestId('sign-in-notice').textContent).toBe(
+      'Log in to open this page: Portico takes you there as soon as you are signed in.',
+    );
+    expect(screen.getByRole('tab', { name: 'Log in' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it.each(['/anything/else', '/proxy-details/a/b'])(
     'shows not found at %s with a link to the landing page',
     async (path) => {
       await renderAt(path, null);
@@ -74,12 +92,60 @@ describe('routes signed out', () => {
       expect(link.getAttribute('href')).toBe('/');
     },
   );
+
+  it('after signing in shows the page that was asked for, at the same address', async () => {
+    const { queryClient } = await renderAt('/proxy-wizard', null, 'en');
+    expect(screen.getByTestId('sign-in-notice')).toBeTruthy();
+    await act(async () => {
+      queryClient.setQueryData(userQueryKey, baseUser);
+    });
+    // The wizard is a chunk of its own: the first import here can take longer than findBy waits.
+    expect(
+      await screen.findByRole(
+        'heading',
+        { level: 1, name: 'New reverse proxy' },
+        { timeout: 20_000 },
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByTestId('sign-in-notice')).toBeNull();
+  });
+
+  it('a session that ends mid-use says so on the sign-in card, and signing in returns', async () => {
+    const { queryClient } = await renderAt('/admin/users', { ...baseUser, role: 'admin' }, 'es');
+    expect(await screen.findByTestId('admin-users-page', {}, { timeout: 20_000 })).toBeTruthy();
+    await act(async () => {
+      queryClient.setQueryData(userQueryKey, null);
+    });
+    expect((await screen.findByTestId('sign-in-notice')).textContent).toBe(
+      'Tu sesión ha terminado. Vuelve a iniciar sesión para volver a donde estabas.',
+    );
+    await act(async () => {
+      queryClient.setQueryData(userQueryKey, { ...baseUser, role: 'admin' });
+    });
+    expect(await screen.findByTestId('admin-users-page')).toBeTruthy();
+  });
+
+  it('an admin page asked for by a user who is not an admin is not found after sign-in', async () => {
+    const { queryClient } = await renderAt('/admin/users', null);
+    await act(async () => {
+      queryClient.setQueryData(userQueryKey, baseUser);
+    });
+    expect(await screen.findByTestId('not-found')).toBeTruthy();
+  });
 });
 
 describe('routes signed in', () => {
+  // The first import of a screen's modules (transformed on the fly here) can take longer than
+  // findBy waits; the router still suspends and shows the screen when its chunk is in.
+  beforeAll(async () => {
+    await import('./routes/home-route');
+  });
+
   it.each(['/', '/home'])('welcomes the user by username at %s', async (path) => {
     await renderAt(path, baseUser, 'en');
-    expect(screen.getByTestId('welcome-heading').textContent).toBe('Welcome, jane_doe');
+    // The header is there at once; the home screen arrives as its own chunk.
+    expect(screen.getByTestId('header-username').textContent).toBe('jane_doe');
+    expect((await screen.findByTestId('welcome-heading')).textContent).toBe('Welcome, jane_doe');
     expect(screen.getByTestId('header-username').textContent).toBe('jane_doe');
     expect(screen.getByTestId('header-email').textContent).toBe('jane@example.com');
     expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
@@ -87,7 +153,7 @@ describe('routes signed in', () => {
 
   it('prefers the first name, and shows initials in the avatar', async () => {
     await renderAt('/', { ...baseUser, firstName: 'Ana', lastName: 'García' });
-    expect(screen.getByTestId('welcome-heading').textContent).toBe('Hola, Ana');
+    expect((await screen.findByTestId('welcome-heading')).textContent).toBe('Hola, Ana');
     expect(screen.getAllByText('AG').length).toBeGreaterThan(0);
   });
 

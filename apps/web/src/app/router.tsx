@@ -1,32 +1,60 @@
+import * as React from 'react';
 import { Route, Switch } from 'wouter';
 import { PageSpinner } from '@/components/layout/page-spinner';
-import { ADMIN_ROUTES, AdminSection, isAdmin } from '@/features/admin/components/admin-section';
-import { AuditPage } from '@/features/admin/components/audit-page';
-import { CertificatesPage } from '@/features/admin/components/certificates-page';
-import { DestinationsPage } from '@/features/admin/components/destinations-page';
-import { UsersPage } from '@/features/admin/components/users-page';
+import { ADMIN_ROUTES, isAdmin } from '@/features/admin/lib/access';
 import { useUser } from '@/features/auth/api/get-user';
 import { LandingPage } from '@/features/auth/components/landing-page';
-import { HomePage } from '@/features/home/components/home-page';
-import { EditProxyDialog } from '@/features/proxies/components/edit-proxy-dialog';
-import { ProxyDetailsPage } from '@/features/proxies/components/proxy-details-page';
-import { ProxyList } from '@/features/proxies/components/proxy-list';
-import { SettingsPage } from '@/features/settings/components/settings-page';
-import { TwoFactorRequiredPage } from '@/features/settings/components/two-factor-required-page';
-import { ProxyWizardPage } from '@/features/wizard/components/proxy-wizard-page';
 import { AppLayout, PublicLayout } from './layout';
+import {
+  AuditPage,
+  CertificatesPage,
+  DestinationsPage,
+  HomeRoute,
+  ProxyDetailsPage,
+  ProxyWizardPage,
+  SettingsPage,
+  TwoFactorRequiredPage,
+  UsersPage,
+} from './lazy-routes';
 import { NotFound } from './routes/not-found';
 
-/** Spec §2: signed out only / (landing); signed in / and /home; anything else is not found. */
+/**
+ * The pages of a signed-in user. Signed out, their addresses show the sign-in card instead of
+ * "not found", and keep the address: once signed in, the router shows the page asked for. What
+ * that user may not see still answers not found then (another user's proxy, admin pages).
+ */
+const SIGNED_IN_PATHS = [
+  '/home',
+  '/proxy-wizard',
+  '/proxy-details/:id',
+  '/settings',
+  ...Object.values(ADMIN_ROUTES),
+] as const;
+
+/**
+ * Signed out: / is the landing page, and the address of a signed-in page shows the sign-in card
+ * (then that page once signed in). Signed in: / and /home are home. Anything else is not found.
+ */
 export function AppRouter() {
   const { data: user, isPending } = useUser();
+  // Signed in earlier in this page's life: a sign-in card now means the session ended.
+  const hadUser = React.useRef(false);
+  if (user) hadUser.current = true;
 
   if (isPending) return <PageSpinner />;
 
   if (!user) {
+    const notice = hadUser.current ? 'expired' : 'signedOut';
     return (
       <Switch>
-        <Route path="/" component={LandingPage} />
+        <Route path="/">
+          <LandingPage />
+        </Route>
+        {SIGNED_IN_PATHS.map((path) => (
+          <Route key={path} path={path}>
+            <LandingPage notice={notice} />
+          </Route>
+        ))}
         <Route>
           <PublicLayout>
             <NotFound signedIn={false} />
@@ -45,26 +73,16 @@ export function AppRouter() {
     );
   }
 
-  // Admins also get the admin dashboard under their own list (spec §2); users never see it.
-  const homeLists = (
-    <>
-      <ProxyList />
-      <AdminSection
-        user={user}
-        renderEdit={(props) => <EditProxyDialog mode="admin" {...props} />}
-      />
-    </>
-  );
   const admin = isAdmin(user);
 
   return (
     <AppLayout user={user}>
       <Switch>
         <Route path="/">
-          <HomePage user={user} proxies={homeLists} />
+          <HomeRoute user={user} />
         </Route>
         <Route path="/home">
-          <HomePage user={user} proxies={homeLists} />
+          <HomeRoute user={user} />
         </Route>
         <Route path="/proxy-details/:id">{({ id }) => <ProxyDetailsPage key={id} id={id} />}</Route>
         <Route path="/proxy-wizard" component={ProxyWizardPage} />

@@ -3,7 +3,7 @@ import { reducer, TOAST_LIMIT, type TToast } from './use-toast';
 
 const make = (id: string): TToast => ({ id, title: id, open: true });
 
-describe('toast store (spec §9)', () => {
+describe('toast store', () => {
   it('keeps at most one toast: the newest replaces the one shown', () => {
     expect(TOAST_LIMIT).toBe(1);
     let state = reducer({ toasts: [] }, { type: 'ADD_TOAST', toast: make('a') });

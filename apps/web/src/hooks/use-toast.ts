@@ -1,7 +1,7 @@
 import * as React from 'react';
 import type { TToastActionElement, TToastProps } from '@/components/ui/toast';
 
-// Spec §9: one toast at a time; a dismissed toast stays in the store this long before removal
+// One toast at a time (docs/PRODUCT.md#languages-dates-toasts-limits); a dismissed toast stays in the store this long before removal
 // (Radix animates it out meanwhile; a newer toast replaces it long before).
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY = 1_000_000;

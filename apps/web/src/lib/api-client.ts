@@ -1,8 +1,9 @@
-import { type TApiError, ZApiError } from '@portico/shared/api-error';
-import { ZCsrfTokenResponse } from '@portico/shared/auth/schemas';
+import type { TApiError } from '@portico/shared/api-error';
 import type { QueryFunction } from '@tanstack/react-query';
 
-/** A non-OK answer: message is "status: text" (spec §8); body is the parsed API error, if any. */
+const answerSchemas = () => import('./api-schemas');
+
+/** A non-OK answer: message is "status: text"; body is the parsed API error, if any. */
 export class ApiError extends Error {
   readonly status: number;
   readonly body: TApiError | undefined;
@@ -26,22 +27,31 @@ export type TApiClientOptions = {
   fetch?: typeof fetch;
 };
 
-function parseApiError(text: string): TApiError | undefined {
+async function parseApiError(text: string): Promise<TApiError | undefined> {
+  let body: unknown;
   try {
-    const parsed = ZApiError.safeParse(JSON.parse(text));
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  try {
+    const { ZApiError } = await answerSchemas();
+    const parsed = ZApiError.safeParse(body);
     return parsed.success ? parsed.data : undefined;
   } catch {
+    // The schema's chunk did not arrive: the error still carries its status and text.
     return undefined;
   }
 }
 
-function errorFrom(res: Response, text: string): ApiError {
-  return new ApiError(res.status, `${res.status}: ${text || res.statusText}`, parseApiError(text));
+async function errorFrom(res: Response, text: string): Promise<ApiError> {
+  const body = await parseApiError(text);
+  return new ApiError(res.status, `${res.status}: ${text || res.statusText}`, body);
 }
 
 export async function throwIfResNotOk(res: Response): Promise<void> {
   if (res.ok) return;
-  throw errorFrom(res, await res.text());
+  throw await errorFrom(res, await res.text());
 }
 
 export function createApiClient(options: TApiClientOptions) {
@@ -61,6 +71,7 @@ export function createApiClient(options: TApiClientOptions) {
       headers: baseHeaders(),
     });
     if (!res.ok) throw new Error(CSRF_TOKEN_ERROR);
+    const { ZCsrfTokenResponse } = await answerSchemas();
     const parsed = ZCsrfTokenResponse.safeParse(await res.json().catch(() => null));
     if (!parsed.success) throw new Error(CSRF_TOKEN_ERROR);
     return parsed.data.token;
@@ -97,7 +108,7 @@ export function createApiClient(options: TApiClientOptions) {
     let res = await send(method, url, data, await getCsrfToken());
     if (res.status === 403) {
       const text = await res.text();
-      if (!/csrf/i.test(text)) throw errorFrom(res, text);
+      if (!/csrf/i.test(text)) throw await errorFrom(res, text);
       csrfToken = null;
       res = await send(method, url, data, await getCsrfToken());
     }

@@ -4,6 +4,7 @@ import { ApiError } from './api-client';
 import {
   applyServerIssues,
   errorDescription,
+  errorText,
   fieldErrorText,
   SERVER_ERROR_TYPE,
 } from './form-errors';
@@ -65,5 +66,19 @@ describe('server errors on form fields', () => {
     expect(errorDescription(new TypeError('Failed to fetch'), t, 'fallback')).toBe(
       't(errors.network)',
     );
+  });
+
+  it('keeps the same choice as a text for a line shown again in another language', () => {
+    const refused = new ApiError(409, '409: …', {
+      statusCode: 409,
+      code: 'deployment_running',
+      message: 'Ya hay un despliegue en curso',
+    });
+    const fallback = { key: 'wizard.deploy.unknownError' };
+    expect(errorText(refused, fallback)).toBe('Ya hay un despliegue en curso');
+    expect(errorText(new ApiError(502, '502: Bad Gateway'), fallback)).toBe(fallback);
+    expect(errorText(new TypeError('Failed to fetch'), fallback)).toEqual({
+      key: 'errors.network',
+    });
   });
 });

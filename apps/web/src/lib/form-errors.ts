@@ -1,3 +1,4 @@
+import type { TText } from '@portico/shared/i18n/text';
 import type { TFunction } from 'i18next';
 import type { FieldError, FieldValues, Path, UseFormSetError } from 'react-hook-form';
 import { ApiError } from './api-client';
@@ -34,9 +35,32 @@ export function applyServerIssues<T extends FieldValues>(
   return placed;
 }
 
-/** A toast description for a failed call: the server's message, else a network or generic text. */
-export function errorDescription(error: unknown, t: TFunction, fallback: string): string {
-  if (error instanceof ApiError) return error.body?.message ?? fallback;
+/**
+ * Why a call failed, when that is known: the server's message (already in the user's language)
+ * when it sent one, the network text when no answer came; null otherwise.
+ */
+export function knownReason(error: unknown, t: TFunction): string | null {
+  if (error instanceof ApiError) return error.body?.message ?? null;
   if (error instanceof TypeError) return t('errors.network');
+  return null;
+}
+
+/** Why a call failed, in words: the known reason, else `fallback` (the generic text). */
+export function errorDescription(
+  error: unknown,
+  t: TFunction,
+  fallback: string = t('errors.general'),
+): string {
+  return knownReason(error, t) ?? fallback;
+}
+
+/**
+ * The same choice as `errorDescription`, kept as a text for what is rendered again when the
+ * language changes (a line of the deployment log): the server's sentence verbatim (it is already
+ * in the user's words), else the network text or `fallback` as catalog keys.
+ */
+export function errorText(error: unknown, fallback: TText): TText {
+  if (error instanceof ApiError) return error.body?.message ?? fallback;
+  if (error instanceof TypeError) return { key: 'errors.network' };
   return fallback;
 }

@@ -1,38 +1,95 @@
-import { DEFAULT_LANGUAGE, SUPPORTED_LANGUAGES, type TLanguage } from '@portico/shared/api-error';
-import sharedEn from '@portico/shared/locales/en.json';
-import sharedEs from '@portico/shared/locales/es.json';
-import { createInstance, type i18n as TI18n } from 'i18next';
+import {
+  DEFAULT_LANGUAGE,
+  SUPPORTED_LANGUAGES,
+  type TLanguage,
+} from '@portico/shared/i18n/language';
+import { type BackendModule, createInstance, type i18n as TI18n } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
-import webEn from '@/locales/en.json';
-import webEs from '@/locales/es.json';
 
-// Shared catalogs hold `validation` and `errors` (zod messages are their keys); the web catalog
-// holds screen texts under other top-level keys, so a flat merge loses nothing.
-export const resources = {
-  en: { translation: { ...sharedEn, ...webEn } },
-  es: { translation: { ...sharedEs, ...webEs } },
-} as const;
+export type TCatalog = Record<string, unknown>;
+
+/**
+ * The namespace of the server's sentences (deployment log lines, failures, checks: the shared
+ * catalog whole), which the screens render from the texts stored with them (lib/log-text). Only
+ * the screens that show them load it; from then on each language switch loads it too.
+ */
+export const SERVER_TEXTS = 'server';
+const NAMESPACES = ['translation', SERVER_TEXTS] as const;
+export type TNamespace = (typeof NAMESPACES)[number];
+
+/**
+ * A language's texts: `translation` holds the screen texts with the shared validation and error
+ * texts; SERVER_TEXTS the shared catalog whole.
+ */
+export type TCatalogLoader = (
+  language: TLanguage,
+  namespace: TNamespace,
+) => TCatalog | Promise<TCatalog>;
+
+/**
+ * Each language's texts are a chunk of their own, fetched when that language is first shown:
+ * a visitor downloads only the language on screen, and the other one when switching to it.
+ */
+export const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
+  if (namespace === SERVER_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-server')).catalog
+      : (await import('@/locales/es-server')).catalog;
+  }
+  return language === 'en'
+    ? (await import('@/locales/en-catalog')).catalog
+    : (await import('@/locales/es-catalog')).catalog;
+};
 
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 export const DETECTION_ORDER = ['localStorage', 'navigator', 'htmlTag'];
+
+function isSupported(language: string): language is TLanguage {
+  return (SUPPORTED_LANGUAGES as readonly string[]).includes(language);
+}
+
+function isNamespace(namespace: string): namespace is TNamespace {
+  return (NAMESPACES as readonly string[]).includes(namespace);
+}
+
+function catalogBackend(load: TCatalogLoader): BackendModule {
+  return {
+    type: 'backend',
+    init() {},
+    read(language, namespace, callback) {
+      if (!isSupported(language) || !isNamespace(namespace)) return callback(null, {});
+      const catalog = load(language, namespace);
+      // A loader that answers at once (tests) keeps i18next synchronous.
+      if (!(catalog instanceof Promise)) return callback(null, catalog);
+      catalog.then(
+        (texts) => callback(null, texts),
+        (error: Error) => callback(error, false),
+      );
+    },
+  };
+}
 
 function syncHtmlLang(instance: TI18n): void {
   if (typeof document === 'undefined') return;
   document.documentElement.lang = instance.resolvedLanguage ?? instance.language;
 }
 
-/** A configured instance; tests create their own to start from a clean detection. */
-export function createI18n(): TI18n {
+/**
+ * A configured instance; tests create their own to start from a clean detection, with a loader
+ * that has every catalog at hand.
+ */
+export function createI18n(load: TCatalogLoader = loadCatalogChunk): TI18n {
   const instance = createInstance();
-  instance.use(LanguageDetector).use(initReactI18next);
+  instance.use(LanguageDetector).use(initReactI18next).use(catalogBackend(load));
   instance.on('languageChanged', () => syncHtmlLang(instance));
   void instance.init({
-    resources,
     supportedLngs: [...SUPPORTED_LANGUAGES],
     nonExplicitSupportedLngs: true,
     load: 'languageOnly',
-    fallbackLng: DEFAULT_LANGUAGE,
+    // Spanish when nothing detected is supported. Not a fallback for missing texts (both
+    // catalogs have every key, catalogs.test.ts): an English visitor loads no Spanish.
+    fallbackLng: (code) => (code ? [] : [DEFAULT_LANGUAGE]),
     initAsync: false,
     interpolation: { escapeValue: false },
     detection: {
@@ -47,9 +104,31 @@ export function createI18n(): TI18n {
   return instance;
 }
 
+/** Resolves once the instance has the texts of its first language. */
+export function i18nReady(instance: TI18n): Promise<void> {
+  if (instance.isInitialized) return Promise.resolve();
+  return new Promise((resolve) => instance.on('initialized', () => resolve()));
+}
+
 export const i18n = createI18n();
+
+/**
+ * Loads the server's sentences (SERVER_TEXTS) of the language on screen. Rejects when their
+ * chunk did not arrive (i18next itself would go on without them), so a screen that needs them
+ * fails where it loads and the error boundary says so, instead of showing catalog keys.
+ */
+export function loadServerTexts(instance: TI18n = i18n): Promise<void> {
+  return new Promise((resolve, reject) => {
+    instance.loadNamespaces(SERVER_TEXTS, (errors: unknown) => {
+      const lang = instance.resolvedLanguage ?? instance.language;
+      if (instance.hasResourceBundle(lang, SERVER_TEXTS)) return resolve();
+      const first: unknown = Array.isArray(errors) ? errors[0] : errors;
+      reject(first instanceof Error ? first : new Error(`no ${SERVER_TEXTS} texts for ${lang}`));
+    });
+  });
+}
 
 export function currentLanguage(): TLanguage {
   const lng = i18n.resolvedLanguage ?? i18n.language;
-  return (SUPPORTED_LANGUAGES as readonly string[]).includes(lng) ? (lng as TLanguage) : 'es';
+  return isSupported(lng) ? lng : DEFAULT_LANGUAGE;
 }

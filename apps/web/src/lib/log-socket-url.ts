@@ -1,6 +1,6 @@
 /**
- * The log socket of a configuration: same host as the page, wss when the page is https (spec
- * §7). `lang` names the viewer's language, in which the server writes its lines' words.
+ * The log socket of a configuration: same host as the page, wss when the page is https.
+ * `lang` names the viewer's language, in which the server writes its lines' words.
  */
 export function logSocketUrl(
   configurationId: string,

@@ -1,6 +1,6 @@
 import type { TText } from '@portico/shared/i18n/text';
 import { describe, expect, it } from 'vitest';
-import { createI18n } from './i18n';
+import { createI18n, loadServerTexts } from './i18n';
 import { formatLogDownload, logText } from './log-text';
 
 const complete: TText = {
@@ -16,6 +16,7 @@ const complete: TText = {
 async function words(lang: 'en' | 'es') {
   const i18n = createI18n();
   await i18n.changeLanguage(lang);
+  await loadServerTexts(i18n);
   return logText(i18n);
 }
 

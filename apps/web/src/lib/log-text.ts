@@ -1,10 +1,11 @@
 import type { TLanguage } from '@portico/shared/api-error';
-import { renderStored, type TText } from '@portico/shared/i18n/text';
-import { interpolate } from '@portico/shared/i18n/translate';
+import { interpolate } from '@portico/shared/i18n/interpolate';
+import { renderStoredWith, type TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { i18n as TI18n } from 'i18next';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { SERVER_TEXTS } from './i18n';
 
 /** A log line as the screens hold it: the server's words, and the text they came from. */
 export type TLineWords = { message: string; text?: TText | null };
@@ -24,32 +25,37 @@ function languageOf(i18n: TI18n): TLanguage {
 }
 
 /**
- * Renders stored texts the way the server does (shared/i18n/text), from the app's catalogs
- * (shared and screen texts): `{{name}}` filled once, so a value is never read as a template.
+ * Renders stored texts the way the server does (shared/i18n/text), from the app's catalogs: the
+ * server's sentences (SERVER_TEXTS, loaded before a screen that shows them) and the screen
+ * texts. `{{name}}` is filled once, so a value is never read as a template.
  */
 export function logText(i18n: TI18n): TLogText {
   const lang = languageOf(i18n);
   const t = (key: string, params: Record<string, string>) => {
-    const template = i18n.getResource(lang, 'translation', key);
+    const template: unknown =
+      i18n.getResource(lang, SERVER_TEXTS, key) ?? i18n.getResource(lang, 'translation', key);
     return typeof template === 'string' ? interpolate(template, params) : key;
   };
   return {
     lang,
-    line: (line) => renderStored(lang, line, t),
-    text: (text) => renderStored(lang, { message: '', text }, t),
+    line: (line) => renderStoredWith(lang, line, t),
+    text: (text) => renderStoredWith(lang, { message: '', text }, t),
     level: (level) => t(`logs.level.${level}`, {}).toLocaleUpperCase(lang),
   };
 }
 
-/** logText for the current language; components re-render when it changes. */
+/**
+ * logText for the current language; components re-render when it changes. Suspends until the
+ * server's sentences of the language are in (the routes that show them load them first).
+ */
 export function useLogText(): TLogText {
-  const { i18n } = useTranslation();
+  const { i18n } = useTranslation(SERVER_TEXTS);
   const lang = languageOf(i18n);
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new renderer per language
   return React.useMemo(() => logText(i18n), [i18n, lang]);
 }
 
-/** Spec §9: one line per entry, `[LEVEL] ISO timestamp - message`, in the reader's language. */
+/** One line per entry, `[LEVEL] ISO timestamp - message`, in the reader's language. */
 export function formatLogDownload(
   lines: readonly (TLineWords & { level: TLogLevel; timestamp: string })[],
   words: TLogText,

@@ -5,8 +5,8 @@ import { sessionQueryKey } from './query-keys';
 
 const user = { id: 'u1', username: 'jane' };
 
-describe('query client (spec §9)', () => {
-  it('uses the spec defaults: 5 min stale and gc, no retries, no polling, refetch on focus', () => {
+describe('query client', () => {
+  it('uses the documented defaults: 5 min stale and gc, no retries, no polling, refetch on focus', () => {
     const queries = createQueryClient().getDefaultOptions().queries;
     expect(queries?.staleTime).toBe(300_000);
     expect(queries?.gcTime).toBe(300_000);

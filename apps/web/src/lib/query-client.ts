@@ -5,7 +5,7 @@ import { sessionQueryKey } from './query-keys';
 
 const FIVE_MINUTES = 5 * 60 * 1000;
 
-/** Spec §9: stale and kept 5 minutes, no retries, no polling, refetch on window focus. */
+/** Stale and kept 5 minutes, no retries, no polling, refetch on window focus (docs/PRODUCT.md#languages-dates-toasts-limits). */
 export function createQueryClient(): QueryClient {
   // A 401 from any other call means the session ended (expired, logged out elsewhere): re-ask
   // who the user is, so the router falls back to the landing page instead of a broken screen.

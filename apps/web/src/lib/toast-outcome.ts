@@ -3,6 +3,16 @@ import { toast } from '@/hooks/use-toast';
 import { errorDescription } from './form-errors';
 
 /**
+ * The toast for a failed call: `title` says what failed, the description why (the server's
+ * reason when it sent one, else the network or generic text). A reason that only repeats the
+ * title is left out, so a toast never says the same thing twice.
+ */
+export function toastFailure(error: unknown, t: TFunction, title: string): void {
+  const reason = errorDescription(error, t);
+  toast({ variant: 'destructive', title, description: reason === title ? undefined : reason });
+}
+
+/**
  * Runs one action and tells its outcome: `success` as a toast, or `failure` as a destructive
  * toast carrying the server's reason (never a bare "error"). Resolves to whether it worked.
  */
@@ -16,11 +26,7 @@ export async function toastOutcome(
     toast({ title: texts.success });
     return true;
   } catch (error) {
-    toast({
-      variant: 'destructive',
-      title: texts.failure,
-      description: errorDescription(error, t, t('errors.general')),
-    });
+    toastFailure(error, t, texts.failure);
     return false;
   }
 }

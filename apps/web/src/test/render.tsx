@@ -2,19 +2,27 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type * as React from 'react';
 import { I18nextProvider } from 'react-i18next';
-import { createI18n } from '@/lib/i18n';
+import { TooltipProvider } from '@/components/ui/tooltip';
+import { createI18n, loadServerTexts } from '@/lib/i18n';
+import { loadCatalogNow } from './catalogs';
 
-/** Renders with a fresh query client and an i18n instance switched to `lang`. */
+/**
+ * Renders with a fresh query client, an i18n instance switched to `lang`, the server's
+ * sentences loaded (as the routes that show them do), and tooltips.
+ */
 export async function renderWithProviders(
   ui: React.ReactElement,
   { lang = 'es', queryClient }: { lang?: 'es' | 'en'; queryClient?: QueryClient } = {},
 ) {
-  const i18n = createI18n();
+  const i18n = createI18n(loadCatalogNow);
   await i18n.changeLanguage(lang);
+  await loadServerTexts(i18n);
   const client = queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const result = render(
     <I18nextProvider i18n={i18n}>
-      <QueryClientProvider client={client}>{ui}</QueryClientProvider>
+      <QueryClientProvider client={client}>
+        <TooltipProvider>{ui}</TooltipProvider>
+      </QueryClientProvider>
     </I18nextProvider>,
   );
   return { ...result, i18n, queryClient: client };

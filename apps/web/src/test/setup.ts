@@ -6,3 +6,10 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
 });
+
+// jsdom has no ResizeObserver; Radix's checkbox (and tooltip, popper) measure themselves with one.
+globalThis.ResizeObserver ??= class {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+};

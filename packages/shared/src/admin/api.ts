@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZRole } from '../auth/schemas';
 import { ZProxyStatus } from '../proxy/schemas';
 
-// Shapes of the admin calls (spec §3 admin rows and stats, §7 admin calls; issue 7).
+// Shapes of the admin calls (docs/PRODUCT.md#admin-screens and #api).
 
 export const ZUserStats = z.object({ totalUsers: z.number() });
 

@@ -1,22 +1,15 @@
 import { z } from 'zod';
 import { isManualDestination } from '../validation/rules';
+import { ZCleanString } from '../validation/text';
 
-// Admin input for destination servers (decisions.md). Messages are catalog keys.
-const ZName = z
-  .string({ error: 'validation.required' })
-  .trim()
-  .min(1, 'validation.required')
-  .max(100, 'validation.tooLong');
-const ZEndpoint = z
-  .string({ error: 'validation.target.required' })
-  .trim()
+// Admin input for destination servers (docs/PRODUCT.md#destination-servers). Messages are catalog keys.
+const ZName = ZCleanString().min(1, 'validation.required').max(100, 'validation.tooLong');
+const ZEndpoint = ZCleanString('validation.target.required')
   .min(1, 'validation.target.required')
   .max(2048, 'validation.tooLong')
   .refine(isManualDestination, 'validation.target.invalid');
 /** Optional text: empty or blank is stored as null. */
-const ZOptionalText = z
-  .string()
-  .trim()
+const ZOptionalText = ZCleanString()
   .max(500, 'validation.tooLong')
   .nullable()
   .optional()
@@ -35,8 +28,8 @@ export type TDestinationInput = z.infer<typeof ZDestinationInput>;
 export const ZDestinationUpdate = z.object({
   name: ZName.optional(),
   endpoint: ZEndpoint.optional(),
-  description: z.string().trim().max(500, 'validation.tooLong').nullable().optional(),
+  description: ZCleanString().max(500, 'validation.tooLong').nullable().optional(),
   isActive: z.boolean().optional(),
-  maintenanceNote: z.string().trim().max(500, 'validation.tooLong').nullable().optional(),
+  maintenanceNote: ZCleanString().max(500, 'validation.tooLong').nullable().optional(),
 });
 export type TDestinationUpdate = z.infer<typeof ZDestinationUpdate>;

@@ -1,19 +1,17 @@
 import { z } from 'zod';
 import { PASSWORD_MAX } from '../validation/rules';
+import { ZCleanString } from '../validation/text';
 import { ZEmail, ZNewPassword, ZPublicUser } from './schemas';
 
-// Shapes of the account calls (issue 16): profile, password, two-factor sign-in, API tokens and
+// Shapes of the account calls: profile, password, two-factor sign-in, API tokens and
 // sessions. Messages are catalog keys (packages/shared/src/locales), as everywhere.
 
-// C0 and C1 control characters, DEL and the Unicode line and paragraph separators: never part of
-// a name anyone types, and they break logs and screens.
-const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
-
-/** A free-text label (a person's name, a token's name): no control characters, at most `max`. */
+/**
+ * A free-text label (a person's name, a token's name): no control or line-break character
+ * (refused like in every text field), any whitespace at its ends dropped, at most `max`.
+ */
 function ZLabel(max: number, requiredKey?: string) {
-  const base = z
-    .string({ error: 'validation.required' })
-    .refine((v) => !CONTROL.test(v), { message: 'validation.label.control', abort: true })
+  const base = ZCleanString()
     .transform((v) => v.trim())
     .pipe(z.string().max(max, 'validation.tooLong'));
   return requiredKey ? base.pipe(z.string().min(1, requiredKey)) : base;

@@ -6,27 +6,25 @@ import {
   USERNAME_MIN,
   USERNAME_PATTERN,
 } from '../validation/rules';
+import { ZCleanString } from '../validation/text';
 
 // Messages are translation keys (packages/shared/src/locales); both the forms and the API
 // translate them into the user's language.
 
-export const ZUsername = z
-  .string({ error: 'validation.required' })
-  .trim()
+export const ZUsername = ZCleanString()
   .min(1, 'validation.required')
   .min(USERNAME_MIN, 'validation.username.min')
   .max(USERNAME_MAX, 'validation.username.max')
   .regex(USERNAME_PATTERN, 'validation.username.pattern');
 
-export const ZEmail = z
-  .string({ error: 'validation.required' })
-  .trim()
+export const ZEmail = ZCleanString()
   .min(1, 'validation.required')
   .max(254, 'validation.email.invalid')
   .pipe(z.email('validation.email.invalid'));
 
 export const ZNewPassword = z
   .string({ error: 'validation.required' })
+  .min(1, 'validation.required')
   .min(PASSWORD_MIN, 'validation.password.min')
   .max(PASSWORD_MAX, 'validation.password.max')
   .refine(
@@ -44,7 +42,7 @@ export type TRegisterInput = z.infer<typeof ZRegisterInput>;
 
 /** The register form adds a confirmation that never leaves the browser. */
 export const ZRegisterForm = ZRegisterInput.extend({
-  confirmPassword: z.string(),
+  confirmPassword: z.string({ error: 'validation.required' }).min(1, 'validation.required'),
 }).refine((v) => v.password === v.confirmPassword, {
   message: 'validation.password.mismatch',
   path: ['confirmPassword'],
@@ -53,9 +51,7 @@ export type TRegisterForm = z.infer<typeof ZRegisterForm>;
 
 /** Body of POST /api/login: identifier is a username or an e-mail address. */
 export const ZLoginInput = z.object({
-  identifier: z
-    .string({ error: 'validation.identifier.required' })
-    .trim()
+  identifier: ZCleanString('validation.identifier.required')
     .min(1, 'validation.identifier.required')
     .max(254, 'validation.identifier.required'),
   password: z

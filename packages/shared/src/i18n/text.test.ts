@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderStored, renderText, type TText, ZText } from './text';
+import { renderStored, renderText, renderTextWith, type TText, ZText } from './text';
 
 const complete: TText = {
   key: 'deployLog.run.complete',
@@ -47,7 +47,7 @@ describe('renderText', () => {
 
   it('uses the translate function it is given', () => {
     const t = (key: string, params: Record<string, string>) => `${key}|${params.x}`;
-    expect(renderText('en', { key: 'a.b', params: { x: { number: 1.5, digits: 1 } } }, t)).toBe(
+    expect(renderTextWith('en', { key: 'a.b', params: { x: { number: 1.5, digits: 1 } } }, t)).toBe(
       'a.b|1.5',
     );
   });

@@ -65,38 +65,53 @@ function formatDate(lang: TLanguage, iso: string): string {
 }
 
 /**
- * The text in `lang`. `t` resolves catalog keys; by default the shared catalogs (the server's
- * messages); the web passes its i18next `t`, which holds the same catalogs and its own.
+ * The text in `lang`, catalog keys resolved by `t`. Holds no catalog: the web passes its own
+ * i18next catalogs (the language on screen only), so the screens that render stored texts do
+ * not download the shared catalogs of both languages with this module.
  */
-export function renderText(
-  lang: TLanguage,
-  text: TText,
-  t: TTranslateFn = (key, params) => translate(lang, key, params),
-): string {
+export function renderTextWith(lang: TLanguage, text: TText, t: TTranslateFn): string {
   if (typeof text === 'string') return text;
   if (typeof text === 'number') return String(text);
   if ('key' in text) {
     const params: Record<string, string> = {};
     for (const [name, value] of Object.entries(text.params ?? {})) {
-      params[name] = renderText(lang, value, t);
+      params[name] = renderTextWith(lang, value, t);
     }
     return t(text.key, params);
   }
   if ('join' in text) {
-    const sep = text.sep === undefined ? '' : renderText(lang, text.sep, t);
-    return text.join.map((part) => renderText(lang, part, t)).join(sep);
+    const sep = text.sep === undefined ? '' : renderTextWith(lang, text.sep, t);
+    return text.join.map((part) => renderTextWith(lang, part, t)).join(sep);
   }
   if ('number' in text) return formatNumber(lang, text);
   return formatDate(lang, text.date);
 }
 
 /** A stored line: its text when it was stored as one, else the plain message of older rows. */
-export function renderStored(
+export function renderStoredWith(
   lang: TLanguage,
   stored: { message: string; text?: TText | null },
-  t?: TTranslateFn,
+  t: TTranslateFn,
 ): string {
   return stored.text === null || stored.text === undefined
     ? stored.message
-    : renderText(lang, stored.text, t);
+    : renderTextWith(lang, stored.text, t);
+}
+
+const sharedCatalog =
+  (lang: TLanguage): TTranslateFn =>
+  (key, params) =>
+    translate(lang, key, params);
+
+/** The text in `lang` from the shared catalogs (the server's messages). */
+export function renderText(lang: TLanguage, text: TText): string {
+  return renderTextWith(lang, text, sharedCatalog(lang));
+}
+
+/** renderStoredWith from the shared catalogs (the server's messages). */
+export function renderStored(
+  lang: TLanguage,
+  stored: { message: string; text?: TText | null },
+): string {
+  return renderStoredWith(lang, stored, sharedCatalog(lang));
 }

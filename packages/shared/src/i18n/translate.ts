@@ -1,11 +1,12 @@
 import type { TLanguage } from '../api-error';
 import en from '../locales/en.json';
 import es from '../locales/es.json';
+import { interpolate, type TMessageParams } from './interpolate';
+
+export type { TMessageParams };
 
 type TCatalog = { [key: string]: string | TCatalog };
 const catalogs: Record<TLanguage, TCatalog> = { en, es };
-
-export type TMessageParams = Record<string, string | number>;
 
 /**
  * Resolves a dotted key in the shared catalog, interpolating {{name}}. Unknown keys come back
@@ -19,11 +20,6 @@ export function translate(lang: TLanguage, key: string, params: TMessageParams =
   }
   if (typeof node !== 'string') return key;
   return interpolate(node, params);
-}
-
-/** {{name}} replaced by its value, once: a value is never read as a template itself. */
-export function interpolate(template: string, params: TMessageParams = {}): string {
-  return template.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
 }
 
 export const sharedCatalogs = catalogs;

@@ -13,7 +13,7 @@ import {
 } from './schemas';
 import { ZLastFailure, ZServerSite } from './server-record';
 
-// Request and response shapes of the proxy, checks and deployment calls (spec §7, decisions.md).
+// Request and response shapes of the proxy, checks and deployment calls (docs/PRODUCT.md#api).
 
 export const ZUuid = z.uuid('validation.invalidId');
 export const ZHostKeyFingerprint = z
@@ -46,7 +46,7 @@ export const ZProxyConfiguration = z.object({
   serverIp: z.string(),
   sshPort: z.number(),
   sshUser: z.string(),
-  // Write-only secret: only whether one is stored (decisions.md).
+  // Write-only secret: only whether one is stored (docs/PRODUCT.md#secrets-and-host-keys).
   hasSshPassword: z.boolean(),
   email: z.string(),
   targetServer: z.string().nullable(),
@@ -158,7 +158,14 @@ export const ZDeleteProxyQuery = z.object({
     .transform((v) => v === 'true'),
 });
 
-/** Messages on /ws?configId= (decisions.md). Other types are ignored by clients. */
+/**
+ * The close code (RFC 6455 1008, policy violation) of a log socket the server will not serve:
+ * not the caller's configuration, the session ended, or too many sockets open. Retrying cannot
+ * help, so clients do not reconnect after it.
+ */
+export const WS_CLOSE_REFUSED = 1008;
+
+/** Messages on /ws?configId= (docs/PRODUCT.md#logs-and-the-live-socket). Other types are ignored by clients. */
 export const ZWsMessage = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('deployment_progress'),

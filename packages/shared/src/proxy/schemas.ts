@@ -1,19 +1,40 @@
 import { z } from 'zod';
 import { ZEmail } from '../auth/schemas';
+import { sshAddressProblem } from '../validation/reachability';
 import {
+  hasControlCharacter,
   isCertificateEmail,
   isDomain,
   isHost,
   isHttpUrl,
   isIpv4,
+  isIpv4WithLeadingZero,
   isManualDestination,
 } from '../validation/rules';
+import { ZCleanString } from '../validation/text';
 
 // Messages are translation keys (see ../locales). Server and wizard share these schemas.
 
-const ZRequiredText = (key = 'validation.required') => z.string({ error: key }).trim().min(1, key);
+const ZRequiredText = (key = 'validation.required') => ZCleanString(key).min(1, key);
 
-export const ZServerIp = ZRequiredText().refine(isIpv4, 'validation.ip.invalid');
+/** An address with a leading zero gets its own words: it looks valid, but means another host. */
+const noLeadingZero = { message: 'validation.ip.leadingZero', abort: true } as const;
+
+/**
+ * Addresses that are never a server (this network, link-local, multicast, reserved) are refused
+ * with words saying why; loopback is the server's call (PORTICO_SSH_ALLOW_LOOPBACK).
+ */
+function notAServer(v: string, ctx: z.RefinementCtx) {
+  const problem = isIpv4(v) ? sshAddressProblem(v) : undefined;
+  if (problem && problem !== 'loopback') {
+    ctx.addIssue({ code: 'custom', message: `validation.ip.${problem}` });
+  }
+}
+
+export const ZServerIp = ZRequiredText()
+  .refine((v) => !isIpv4WithLeadingZero(v), noLeadingZero)
+  .refine(isIpv4, 'validation.ip.invalid')
+  .superRefine(notAServer);
 // Checked before lower-casing: toLowerCase maps the Kelvin sign (U+212A) to an ASCII k.
 export const ZDomain = ZRequiredText()
   .refine(isDomain, 'validation.domain.invalid')
@@ -21,10 +42,12 @@ export const ZDomain = ZRequiredText()
 export const ZSshUser = ZRequiredText()
   .max(32, 'validation.sshUser.invalid')
   .regex(/^[a-z_][a-z0-9_-]*$/, 'validation.sshUser.invalid');
+/** Taken as typed (spaces count), but never with a control character: see hasControlCharacter. */
 export const ZSshPassword = z
   .string({ error: 'validation.required' })
   .min(1, 'validation.required')
-  .max(1024, 'validation.tooLong');
+  .max(1024, 'validation.tooLong')
+  .refine((v) => !hasControlCharacter(v), 'validation.sshPassword.control');
 /**
  * A TCP port: a whole number, or a string of digits only. No coercion beyond that: `true`,
  * `[22]`, `' 22'`, `'22\n'`, `'+22'`, `'0x16'` or `'1e3'` are refused, not read as some port.
@@ -46,7 +69,7 @@ export const ZTargetServer = ZRequiredText('validation.target.required').refine(
 /** The certificate e-mail: a valid address that certbot cannot mistake for anything else. */
 export const ZCertificateEmail = ZEmail.refine(isCertificateEmail, 'validation.email.invalid');
 
-/** Step one of the wizard (spec §3 server info form, §5 server info). */
+/** Step one of the wizard (docs/PRODUCT.md#proxy-wizard, #validation-rules). */
 export const ZServerInfoInput = z.object({
   serverIp: ZServerIp,
   domain: ZDomain,
@@ -56,7 +79,7 @@ export const ZServerInfoInput = z.object({
 });
 export type TServerInfoInput = z.infer<typeof ZServerInfoInput>;
 
-/** The edit dialog (spec §5 edit proxy; decisions.md: the SSH port is stored and used). */
+/** The edit dialog (docs/PRODUCT.md#edit-dialog): the SSH port is stored and used. */
 export const ZEditProxyInput = z.object({
   domain: ZRequiredText('validation.edit.domainRequired')
     .refine(isDomain, 'validation.edit.domainInvalid')
@@ -65,10 +88,10 @@ export const ZEditProxyInput = z.object({
     (v) => isHttpUrl(v) || isManualDestination(v),
     'validation.edit.targetInvalid',
   ),
-  serverIp: ZRequiredText('validation.edit.serverIpRequired').refine(
-    isHost,
-    'validation.edit.serverIpInvalid',
-  ),
+  serverIp: ZRequiredText('validation.edit.serverIpRequired')
+    .refine((v) => !isIpv4WithLeadingZero(v), noLeadingZero)
+    .refine(isHost, 'validation.edit.serverIpInvalid')
+    .superRefine(notAServer),
   sshUser: ZRequiredText('validation.edit.sshUserRequired').regex(
     /^[a-z_][a-z0-9_-]{0,31}$/,
     'validation.sshUser.invalid',

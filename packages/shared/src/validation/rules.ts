@@ -1,4 +1,4 @@
-// Allowlist patterns shared by the forms and the API (spec §5). Anything not matched is refused.
+// Allowlist patterns shared by the forms and the API (docs/PRODUCT.md#validation-rules). Anything not matched is refused.
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_]+$/;
 export const USERNAME_MIN = 3;
@@ -11,6 +11,15 @@ export const SSH_PORT_MIN = 1;
 export const SSH_PORT_MAX = 65535;
 
 const IPV4_SHAPE = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+/** 0, or 1 to 255 without a leading zero: how every tool reads an octet as decimal. */
+const CANONICAL_OCTET = /^(?:0|[1-9][0-9]{0,2})$/;
+/**
+ * Control and line-break characters: C0 (NUL, tab, CR, LF…), DEL, C1 (Unicode category Cc) and
+ * the line and paragraph separators (Zl, Zp: U+2028, U+2029). None belongs in any value Portico
+ * takes; some end a line in a log, a shell or a protocol, and OpenSSH drops the connection on a
+ * password holding a NUL.
+ */
+const CONTROL = /[\p{Cc}\p{Zl}\p{Zp}]/u;
 const DOMAIN_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const HOST_WITH_PORT = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 const HTTP_URL = /^https?:\/\/\S+$/i;
@@ -18,10 +27,35 @@ const TARGET_URL = /^https?:\/\/([A-Za-z0-9.-]+)(?::([0-9]{1,5}))?(\/[A-Za-z0-9.
 /** Longest target or destination endpoint, as the deployment's own check. */
 export const TARGET_MAX = 2048;
 
-/** Four dot-separated groups of 1 to 3 digits, each 0 to 255. */
+/** True when the value holds a control or line-break character anywhere (see CONTROL). */
+export function hasControlCharacter(value: string): boolean {
+  return CONTROL.test(value);
+}
+
+/**
+ * Plain spaces (U+0020) removed at both ends, nothing else: a tab, a line break or a no-break
+ * space stays in the value, to be refused by the control check or the field's allowlist.
+ */
+export function trimSpaces(value: string): string {
+  return value.replace(/^ +| +$/g, '');
+}
+
+/**
+ * Four dot-separated decimal octets, each 0 to 255, without leading zeros: `198.022.07.013` is
+ * refused, because the C library (and so ssh, ping, curl, Node's connect) reads a leading zero
+ * as octal and would reach 198.18.7.11. The one spelling per address also makes it a fair key
+ * for rate limits.
+ */
 export function isIpv4(value: string): boolean {
   if (!IPV4_SHAPE.test(value)) return false;
-  return value.split('.').every((part) => Number(part) <= 255);
+  return value.split('.').every((part) => CANONICAL_OCTET.test(part) && Number(part) <= 255);
+}
+
+/** Four dot-separated groups of 1 to 3 digits where some group has a leading zero. */
+export function isIpv4WithLeadingZero(value: string): boolean {
+  if (!IPV4_SHAPE.test(value)) return false;
+  const parts = value.split('.');
+  return parts.every((p) => Number(p) <= 255) && parts.some((p) => !CANONICAL_OCTET.test(p));
 }
 
 /**
@@ -44,9 +78,9 @@ export function isHost(value: string): boolean {
   return labels.every((label) => label.length <= DOMAIN_LABEL_MAX && DOMAIN_LABEL.test(label));
 }
 
-/** Manual destination (spec §5): an IPv4, an http/https URL without spaces, or host[:port]. */
+/** Manual destination: an IPv4, an http/https URL without spaces, or host[:port]. */
 export function isManualDestination(value: string): boolean {
-  const v = value.trim();
+  const v = trimSpaces(value);
   if (v === '' || v.length > TARGET_MAX) return false;
   if (isIpv4(v)) return true;
   if (HTTP_URL.test(v)) return isHttpUrl(v);

@@ -9,7 +9,7 @@ export const destinationServers = pgTable('destination_servers', {
   endpoint: text('endpoint').notNull(),
   description: text('description'),
   status: destinationStatusEnum('status').notNull().default('unknown'),
-  // Only filled when the destination reports it (decisions.md).
+  // Only filled when the destination reports it; nothing sets it yet (docs/PRODUCT.md#destination-servers).
   load: text('load'),
   latencyMs: integer('latency_ms'),
   isActive: boolean('is_active').notNull().default(true),

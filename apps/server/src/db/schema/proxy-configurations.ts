@@ -47,17 +47,20 @@ export const proxyConfigurations = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     sshServerId: uuid('ssh_server_id').references(() => sshServers.id, { onDelete: 'set null' }),
-    // Stored lower-case; unique across all users (decisions.md).
+    // Stored lower-case; unique across all users (docs/PRODUCT.md#proxy-states-and-transitions).
     domain: text('domain').notNull(),
     serverIp: text('server_ip').notNull(),
     sshPort: integer('ssh_port').notNull().default(22),
     sshUser: text('ssh_user').notNull().default('root'),
     // AES-256-GCM ciphertexts bound to the row id (lib/secrets.ts); never returned by the API.
     sshPasswordEnc: text('ssh_password_enc'),
+    // The SSH target the password was entered for, `user@host:port` (proxy-secrets.ts): it is
+    // presented to no other. Changing the server, port or user clears the password.
+    sshPasswordTarget: text('ssh_password_target'),
     sshPrivateKeyEnc: text('ssh_private_key_enc'),
     hostKeyFingerprint: text('host_key_fingerprint'),
     email: text('email').notNull(),
-    // Empty until the destination step: the wizard resumes there (spec §4 resume rule).
+    // Empty until the destination step: the wizard resumes there (docs/PRODUCT.md#proxy-wizard).
     targetServer: text('target_server'),
     status: proxyStatusEnum('status').notNull().default('pending'),
     sslConfigured: boolean('ssl_configured').notNull().default(false),

@@ -1,7 +1,7 @@
 import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users';
 
-/** A saved SSH server a user can reuse across proxies (spec §3). Secrets are encrypted. */
+/** A saved SSH server a user can reuse across proxies (no screen or route uses it yet). Secrets are encrypted. */
 export const sshServers = pgTable(
   'ssh_servers',
   {

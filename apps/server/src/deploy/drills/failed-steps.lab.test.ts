@@ -1,4 +1,4 @@
-// What Portico shows is what the server has (issue 18): a run that fails at each step after its
+// What Portico shows is what the server has: a run that fails at each step after its
 // first write leaves the server as it leaves it (the previous site back after an nginx -t
 // refusal), and Portico records and shows exactly that (site files, whether nginx loads them,
 // HTTPS, the certificate and its expiry) with the failure beside it. Then Reset state and a

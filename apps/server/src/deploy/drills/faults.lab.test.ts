@@ -1,4 +1,4 @@
-// Fault drills through the app (issue 8): Portico as a real process, runs started over HTTP as
+// Fault drills through the app: Portico as a real process, runs started over HTTP as
 // the browser starts them, on lab servers that also serve an unrelated site. Each fault ends the
 // run (never left deploying) with a message naming the cause in the requester's language; once
 // the fault is gone the proxy deploys; the unrelated site serves what it served before.

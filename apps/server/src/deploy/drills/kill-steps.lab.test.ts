@@ -1,4 +1,4 @@
-// Portico killed with SIGKILL at each engine step (issue 8), then started again on the same data:
+// Portico killed with SIGKILL at each engine step, then started again on the same data:
 // the run is started again once and completes; killed twice it ends failed saying it was
 // interrupted, in the requester's language. Nothing stays deploying, the unrelated site on the
 // server keeps serving, and nginx stays valid whatever step the process died in.

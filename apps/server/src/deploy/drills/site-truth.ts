@@ -1,4 +1,4 @@
-// Shared by the drills that check Portico's word against the server (issue 18): what a lab
+// Shared by the drills that check Portico's word against the server: what a lab
 // server holds for a domain, read there independently of the engine's own look; the API's
 // record compared with it; and a reset plus a delete with removal that must leave no trace.
 import { X509Certificate } from 'node:crypto';

@@ -1,5 +1,6 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import { renderText, type TText } from '@portico/shared/i18n/text';
+import { deadlineOf, formatLimit } from '../../lib/deadline';
 import { SshError } from '../ssh';
 import { DeployValidationError } from '../validate';
 import { msg } from './messages';
@@ -45,6 +46,7 @@ const SSH_HINTS: Partial<Record<SshError['code'], string>> = {
   auth_failed: 'failure.hintAuthFailed',
   invalid_key: 'failure.hintInvalidKey',
   connection_lost: 'failure.hintConnectionLost',
+  closed_by_server: 'failure.hintClosedByServer',
 };
 
 function fromSsh(error: SshError): { code: TDeployFailureCode; text: TText } {
@@ -53,7 +55,9 @@ function fromSsh(error: SshError): { code: TDeployFailureCode; text: TText } {
       ? 'auth_failed'
       : error.code === 'protocol'
         ? 'internal'
-        : error.code;
+        : error.code === 'closed_by_server'
+          ? 'connection_lost'
+          : error.code;
   const hintKey = SSH_HINTS[error.code];
   const output = 'sudoOutput' in error ? String(error.sudoOutput) : undefined;
   const said = error.text ? msg(`ssh.${error.text.key}`, error.text.params) : error.message;
@@ -61,11 +65,21 @@ function fromSsh(error: SshError): { code: TDeployFailureCode; text: TText } {
   return { code, text };
 }
 
+/** A step stopped at its time limit of `ms` (the work on the server did not finish in it). */
+export function deadlineFailure(
+  step: string,
+  ms: number,
+): { code: 'timeout'; step: string; text: TText } {
+  return { code: 'timeout', step, text: msg('failure.deadline', { step, limit: formatLimit(ms) }) };
+}
+
 function failureText(
   error: unknown,
   step: string,
   signal?: AbortSignal,
 ): { code: TDeployFailureCode; step: string; text: TText } {
+  const limit = deadlineOf(signal);
+  if (limit) return deadlineFailure(step, limit.ms);
   if (signal?.aborted) {
     return { code: 'cancelled', step, text: msg('failure.cancelledDuring', { step }) };
   }

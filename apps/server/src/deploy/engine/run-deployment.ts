@@ -24,7 +24,7 @@ function checkCancelled(signal: AbortSignal | undefined, step: string): void {
 }
 
 /**
- * Deploys one site in the order fixed by DESIGN.md. Never throws: every failure becomes an
+ * Deploys one site in the order of docs/PRODUCT.md#engine-steps. Never throws: every failure becomes an
  * outcome with a code, the step and a message that quotes the tool's own output, and is also
  * the last line of the log.
  */

@@ -66,7 +66,12 @@ describe('the server address of a run (IPv4, or a host name resolved once)', () 
     for (const engine of [runDeployment, removeSite]) {
       const lines: string[] = [];
       const ctx = {
-        settings: { acmeDirectoryUrl: 'https://acme.invalid/dir', dnsServers: [dns.address] },
+        settings: {
+          acmeDirectoryUrl: 'https://acme.invalid/dir',
+          dnsServers: [dns.address],
+          // Loopback allowed, as in development (security/ssh-reachability.dns.test.ts: refused).
+          allowLoopback: true,
+        },
         log: (_level: string, message: string) => void lines.push(message),
       };
       const outcome = await engine(input, ctx);

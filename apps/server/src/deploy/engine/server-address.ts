@@ -1,3 +1,4 @@
+import { sshAddressProblem } from '@portico/shared/validation/reachability';
 import { assertDomain, assertPort, isIpv4 } from '../validate';
 import { StepError, toFailure } from './failure';
 import type { EngineLog } from './logger';
@@ -32,6 +33,21 @@ export async function resolveServerAddress(
 }
 
 /**
+ * The SSH-test reachability policy (packages/shared validation/reachability.ts) applied to the
+ * address a run will connect to, after any host name was resolved: a name may point anywhere.
+ */
+function refuseNonServer(address: string, allowLoopback: boolean | undefined) {
+  const problem = sshAddressProblem(address);
+  if (!problem || (problem === 'loopback' && allowLoopback)) return;
+  // The reason is the shared schema's own sentence, so the form and the run say the same.
+  const text =
+    problem === 'loopback'
+      ? msg('connect.loopbackRefused', { address })
+      : msg('connect.notAServer', { address, reason: { key: `validation.ip.${problem}` } });
+  throw new StepError('invalid_input', 'validate', text);
+}
+
+/**
  * What a deployment and a removal do first: check the port, resolve the server and wait for its
  * lock, then run `work` on the resolved input. A failure before `work` starts (a bad value as
  * step 'validate', an unknown name or a cancel while waiting as 'connect') is logged as the last
@@ -47,6 +63,7 @@ export async function onServer<TInput extends { serverIp: string; sshPort: unkno
   try {
     const port = assertPort(input.sshPort, 'sshPort');
     const serverIp = await resolveServerAddress(input.serverIp, ctx.settings.dnsServers, log);
+    refuseNonServer(serverIp, ctx.settings.allowLoopback);
     step = 'connect';
     return await withServerLock(`${serverIp}:${port}`, log, ctx.signal, () =>
       work({ ...input, serverIp }),

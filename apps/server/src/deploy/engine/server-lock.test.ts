@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AbandonedError } from '../../lib/deadline';
 import { StepError } from './failure';
 import { EngineLog } from './logger';
 import { withServerLock } from './server-lock';
@@ -59,5 +60,15 @@ describe('withServerLock', () => {
       }),
     ).rejects.toThrow('boom');
     expect(await withServerLock('h:22', log, undefined, async () => 'next')).toBe('next');
+  });
+
+  it('a run that ignores its abort lets the lock go a grace later; the next run gets it', async () => {
+    const log = new EngineLog(() => undefined);
+    const controller = new AbortController();
+    const hung = withServerLock('h:22', log, controller.signal, () => new Promise<void>(() => {}));
+    const next = withServerLock('h:22', log, undefined, async () => 'next ran');
+    controller.abort();
+    await expect(hung).rejects.toBeInstanceOf(AbandonedError);
+    expect(await next).toBe('next ran');
   });
 });

@@ -1,3 +1,4 @@
+import { settleWithin } from '../../lib/deadline';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
 import { msg } from './messages';
@@ -8,6 +9,13 @@ import { msg } from './messages';
  * `nginx -t` would judge the other run's half-written files.
  */
 const tails = new Map<string, Promise<void>>();
+
+/**
+ * How long a run holding the lock may take to stop once its signal aborted (a stop, a deadline)
+ * before the lock is given to the next run anyway: work that ignores the signal (a hung promise)
+ * can then hold nothing, and its SSH connection was already closed by the abort.
+ */
+export const LOCK_GRACE_MS = 5_000;
 
 export async function withServerLock<T>(
   key: string,
@@ -36,7 +44,7 @@ export async function withServerLock<T>(
         });
       });
     }
-    return await work();
+    return await settleWithin(work(), signal, LOCK_GRACE_MS);
   } finally {
     release();
     if (tails.get(key) === tail) tails.delete(key);

@@ -38,6 +38,8 @@ export interface TEngineSettings {
   acmeCaBundleOnServer?: string;
   /** Language of Portico's own log lines and failure messages; tool output stays verbatim. */
   language?: TLanguage;
+  /** Servers on 127.0.0.0/8 may be used (PORTICO_SSH_ALLOW_LOOPBACK: development and tests). */
+  allowLoopback?: boolean;
 }
 
 /** A log line: `message` in the run's language, `text` what it says (see shared/i18n/text). */

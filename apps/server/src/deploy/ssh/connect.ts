@@ -17,6 +17,11 @@ export interface TConnectOptions {
   timeoutMs?: number;
   /** Aborting gives up a connection still being set up at once (a stop does not wait for it). */
   signal?: AbortSignal;
+  /**
+   * How often an idle connection asks the server for a sign of life; after KEEPALIVE_MISSES
+   * unanswered asks the connection is given up and every command on it fails. Tests shorten it.
+   */
+  keepaliveMs?: number;
 }
 
 export interface TSshSession {
@@ -52,6 +57,14 @@ const TCP_CODES = new Set([
   'EADDRNOTAVAIL',
 ]);
 
+function closedByServer(address: string): SshError {
+  return new SshError(
+    'closed_by_server',
+    `The SSH server at ${address} closed the connection before the login finished.`,
+    { text: { key: 'closedBeforeLogin', params: { address } } },
+  );
+}
+
 function classify(
   error: Error & { level?: string; code?: string },
   address: string,
@@ -84,6 +97,10 @@ function classify(
           },
         );
   }
+  // Connected, then reset or unable to write: the server dropped the connection mid-handshake.
+  if (tcpConnected && (error.code === 'EPIPE' || error.code === 'ECONNRESET')) {
+    return closedByServer(address);
+  }
   if (error.code && TCP_CODES.has(error.code)) {
     const refused = error.code === 'ECONNREFUSED';
     const why = refused ? 'connection refused (no SSH server listening on that port?)' : error.code;
@@ -112,7 +129,13 @@ function classify(
   });
 }
 
-/** Opens an SSH connection; rejects with a classified SshError. */
+/**
+ * Opens an SSH connection; rejects with a classified SshError. It settles on every way the
+ * attempt can end: ready, an error, the server closing or ending the connection at any point
+ * before the login finished (ssh2 then emits only end/close, and clears its own ready timeout:
+ * OpenSSH does so on a password holding a NUL), an abort, or this function's own deadline of
+ * `timeoutMs`, which counts from the call and does not rely on ssh2's.
+ */
 export function connectSsh(options: TConnectOptions): Promise<TSshSession> {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const address = `${options.host}:${options.port}`;
@@ -128,11 +151,22 @@ export function connectSsh(options: TConnectOptions): Promise<TSshSession> {
           text: { key: 'closed' },
         }),
       );
+    const deadline = setTimeout(() => {
+      const error = Object.assign(new Error('Timed out while waiting for handshake'), {
+        level: 'client-timeout',
+      });
+      fail(classify(error, address, tcpConnected, timeoutMs));
+    }, timeoutMs);
+    const done = () => {
+      settled = true;
+      clearTimeout(deadline);
+      options.signal?.removeEventListener('abort', onAbort);
+    };
     const fail = (error: SshError) => {
       if (settled) return;
-      settled = true;
-      options.signal?.removeEventListener('abort', onAbort);
+      done();
       client.end();
+      client.destroy();
       reject(error);
     };
     if (options.signal?.aborted) {
@@ -144,6 +178,18 @@ export function connectSsh(options: TConnectOptions): Promise<TSshSession> {
     client.on('connect', () => {
       tcpConnected = true;
     });
+    const closedEarly = () =>
+      fail(
+        tcpConnected
+          ? closedByServer(address)
+          : new SshError('tcp_connect', `Cannot reach ${address}: the connection closed.`, {
+              text: { key: 'unreachable', params: { address, code: 'closed' } },
+            }),
+      );
+    // ssh2 emits 'error' (when there is one) before 'end' and 'close', so an error, which says
+    // more, settles first; a bare close before 'ready' settles here.
+    client.on('end', closedEarly);
+    client.on('close', closedEarly);
     client.on('error', (error) => {
       if (
         observed &&
@@ -165,8 +211,9 @@ export function connectSsh(options: TConnectOptions): Promise<TSshSession> {
     }
     client.on('ready', () => {
       if (settled) return;
-      settled = true;
-      options.signal?.removeEventListener('abort', onAbort);
+      done();
+      client.off('end', closedEarly);
+      client.off('close', closedEarly);
       resolve(makeSession(client, options, observed!));
     });
 
@@ -174,8 +221,9 @@ export function connectSsh(options: TConnectOptions): Promise<TSshSession> {
       host: options.host,
       port: options.port,
       username: options.username,
-      readyTimeout: timeoutMs,
-      keepaliveInterval: KEEPALIVE_MS,
+      // One clock for the whole attempt: the deadline above (0 turns ssh2's own off).
+      readyTimeout: 0,
+      keepaliveInterval: options.keepaliveMs ?? KEEPALIVE_MS,
       keepaliveCountMax: KEEPALIVE_MISSES,
       tryKeyboard: options.password !== undefined,
       hostVerifier: (key: Buffer) => {

@@ -10,6 +10,8 @@ export type TSshErrorCode =
   | 'invalid_key'
   | 'sudo_refused'
   | 'connection_lost'
+  /** The server ended the connection before the login finished (banner, key exchange, auth). */
+  | 'closed_by_server'
   | 'protocol';
 
 /**

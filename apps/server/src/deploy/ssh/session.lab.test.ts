@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { connectSsh, SshError, SudoRefusedError, type TSshSession } from './index';
+import { sshFailure } from '../../test-support/ssh-failure';
+import { connectSsh, SudoRefusedError, type TSshSession } from './index';
 
 let lab: TLab;
 let server: TLabServer;
@@ -30,14 +31,7 @@ async function login(
   return session;
 }
 
-async function failure(promise: Promise<unknown>): Promise<SshError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SshError);
-  return error as SshError;
-}
+const failure = sshFailure;
 
 async function labRoot(script: string, input?: string): Promise<string> {
   const r = await lab.exec(server.name, ['bash', '-c', script], input);

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectSsh, HostKeyMismatchError, SshError, type TSshSession } from './index';
+import { sshFailure } from '../../test-support/ssh-failure';
+import { connectSsh, HostKeyMismatchError, type TSshSession } from './index';
 import { freePort, startLocalSshd, type TLocalSshd } from './test-sshd';
 
 let sshd: TLocalSshd;
@@ -32,14 +33,7 @@ afterAll(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-async function failure(promise: Promise<unknown>): Promise<SshError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SshError);
-  return error as SshError;
-}
+const failure = sshFailure;
 
 describe('connectSsh', () => {
   it('logs in with a key and reports the host key fingerprint as ssh-keygen -lf does', () => {

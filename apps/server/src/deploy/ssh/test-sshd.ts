@@ -1,7 +1,8 @@
-// Test support: a throwaway sshd on 127.0.0.1 for the SSH layer's own tests (key login as root).
-// Nothing on the machine changes: host key, client key and config live in a temp dir, and the
-// privilege-separation directory sshd insists on (/run/sshd) is made on a private tmpfs inside
-// a mount namespace of its own, where /root is an empty tmpfs as well.
+// Test support: a throwaway sshd on 127.0.0.1 for the SSH layer's own tests (key login as root,
+// and on request a root password). Nothing on the machine changes: host key, client key and
+// config live in a temp dir, and the privilege-separation directory sshd insists on (/run/sshd)
+// is made on a private tmpfs inside a mount namespace of its own, where /root is an empty tmpfs
+// as well and /etc/shadow, when a password is asked for, a copy holding only that password.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
@@ -19,6 +20,17 @@ export interface TLocalSshd {
   strangerKey: string;
   dir: string;
   stop(): Promise<void>;
+}
+
+export interface TLocalSshdOptions {
+  /** root may also log in with this password (OpenSSH's own password check, no PAM). */
+  rootPassword?: string;
+  /**
+   * Every session sources this shell script instead of running the command asked for (sshd's
+   * ForceCommand; the command is in $SSH_ORIGINAL_COMMAND, the session process is $PPID, and
+   * $PORTICO_SSHD_DIR is this sshd's directory, `dir`, seen from the tests too).
+   */
+  forceScript?: string;
 }
 
 export function freePort(): Promise<number> {
@@ -48,8 +60,20 @@ function keygen(path: string): void {
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'portico-test', '-f', path]);
 }
 
-export async function startLocalSshd(): Promise<TLocalSshd> {
+/** A shadow file whose only entry is root with this password's SHA-512 crypt hash. */
+function shadowFile(dir: string, password: string): string {
+  const hash = execFileSync('openssl', ['passwd', '-6', '-stdin'], { input: password })
+    .toString()
+    .trim();
+  const path = join(dir, 'shadow');
+  writeFileSync(path, `root:${hash}:19000:0:99999:7:::\n`, { mode: 0o600 });
+  return path;
+}
+
+export async function startLocalSshd(options: TLocalSshdOptions = {}): Promise<TLocalSshd> {
   const dir = mkdtempSync(join(tmpdir(), 'portico-sshd-'));
+  const shadow = options.rootPassword === undefined ? '' : shadowFile(dir, options.rootPassword);
+  if (options.forceScript !== undefined) writeFileSync(join(dir, 'force.sh'), options.forceScript);
   keygen(join(dir, 'host_ed25519'));
   keygen(join(dir, 'client'));
   keygen(join(dir, 'stranger'));
@@ -63,13 +87,15 @@ export async function startLocalSshd(): Promise<TLocalSshd> {
       `HostKey ${dir}/host_ed25519`,
       `PidFile ${dir}/sshd.pid`,
       `AuthorizedKeysFile ${dir}/authorized_keys`,
-      'PermitRootLogin prohibit-password',
-      'PasswordAuthentication no',
+      shadow ? 'PermitRootLogin yes' : 'PermitRootLogin prohibit-password',
+      shadow ? 'PasswordAuthentication yes' : 'PasswordAuthentication no',
       'KbdInteractiveAuthentication no',
       'UsePAM no',
       'StrictModes no',
       'Subsystem sftp internal-sftp',
       'LogLevel ERROR',
+      `SetEnv PORTICO_SSHD_DIR=${dir}`,
+      ...(options.forceScript === undefined ? [] : [`ForceCommand . ${dir}/force.sh`]),
       '',
     ].join('\n'),
   );
@@ -88,10 +114,11 @@ export async function startLocalSshd(): Promise<TLocalSshd> {
       '-c',
       // A private /root too: this machine's root .bashrc (sourced by bash under sshd) is
       // not part of what is tested, and it is slow.
-      'mount -t tmpfs -o mode=755 tmpfs /run && mkdir -m 755 /run/sshd && mount -t tmpfs -o mode=700 tmpfs /root && exec /usr/sbin/sshd -D -e -f "$1" -p "$2"',
+      'mount -t tmpfs -o mode=755 tmpfs /run && mkdir -m 755 /run/sshd && mount -t tmpfs -o mode=700 tmpfs /root && { [ -z "$3" ] || mount --bind "$3" /etc/shadow; } && exec /usr/sbin/sshd -D -e -f "$1" -p "$2"',
       'sh',
       config,
       String(port),
+      shadow,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );

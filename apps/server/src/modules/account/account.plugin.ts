@@ -27,7 +27,7 @@ export interface TAccountPluginOptions {
 }
 
 /**
- * The settings page's API (issue 16), every route under /api/account and for a signed-in browser
+ * The settings page's API (docs/PRODUCT.md#settings), every route under /api/account and for a signed-in browser
  * session only: profile, e-mail and password, two-factor sign-in, API tokens, sessions.
  */
 export async function accountPlugin(app: FastifyInstance, options: TAccountPluginOptions) {

@@ -1,7 +1,8 @@
-// Issue 16, one's own account over the real API on PGlite and PostgreSQL: profile, e-mail and
+// One's own account over the real API on PGlite and PostgreSQL: profile, e-mail and
 // password; the session list; ending one session or all others — each ended session refused at
 // once and its log sockets closed at once (the periodic socket check is set far off, so only
 // the immediate path can close them); an audit row for each action.
+import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cookieHeader, statuses, type TWatch, watch } from '../../realtime/ws-test-helpers';
 import { createTestApp, type TTestApp } from '../../test-support/test-app';
@@ -76,7 +77,10 @@ describe.each(testDatabaseKinds())('account settings on %s', (kind) => {
       lastName: 'x',
     });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().issues[0]).toMatchObject({ path: 'firstName' });
+    expect(bad.json().issues[0]).toMatchObject({
+      path: 'firstName',
+      message: translate('en', 'validation.controlCharacter'),
+    });
     expect((await client.me()).json().firstName).toBeNull();
     expect(await auditActions(user.id)).toEqual(['account.profile', 'account.profile']);
   });
@@ -126,7 +130,7 @@ describe.each(testDatabaseKinds())('account settings on %s', (kind) => {
     });
     expect(changed.statusCode).toBe(200);
     expect(changed.json()).toEqual({ endedSessions: 1 });
-    expect(await closed(socket)).toEqual({ code: 1008 });
+    expect(await closed(socket)).toEqual({ code: 1008, reason: 'session ended' });
     expect((await phone.me()).statusCode).toBe(401);
     expect((await laptop.me()).statusCode).toBe(200);
     expect((await new TestClient(t.app).login(creds.username, creds.password)).statusCode).toBe(
@@ -180,7 +184,7 @@ describe.each(testDatabaseKinds())('account settings on %s', (kind) => {
 
     const ended = await laptop.write('DELETE', `/api/account/sessions/${theirs.id}`);
     expect(ended.statusCode).toBe(200);
-    expect(await closed(socket)).toEqual({ code: 1008 });
+    expect(await closed(socket)).toEqual({ code: 1008, reason: 'session ended' });
     expect((await phone.me()).statusCode).toBe(401);
     expect((await laptop.me()).statusCode).toBe(200);
     expect(await auditActions(userId)).toContain('account.session_end');
@@ -192,7 +196,7 @@ describe.each(testDatabaseKinds())('account settings on %s', (kind) => {
     await third.login(creds.username, creds.password);
     const ended = await laptop.write('POST', '/api/account/sessions/end-others');
     expect(ended.json()).toEqual({ ended: 2 });
-    expect(await closed(socket)).toEqual({ code: 1008 });
+    expect(await closed(socket)).toEqual({ code: 1008, reason: 'session ended' });
     expect((await phone.me()).statusCode).toBe(401);
     expect((await third.me()).statusCode).toBe(401);
     expect((await laptop.me()).statusCode).toBe(200);

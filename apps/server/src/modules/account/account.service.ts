@@ -12,7 +12,7 @@ import { accountAudit } from './account-audit';
 
 export type TAccountService = ReturnType<typeof createAccountService>;
 
-/** One's own profile, e-mail and password (issue 16); the admin's tools are elsewhere. */
+/** One's own profile, e-mail and password; the admin's tools are elsewhere. */
 export function createAccountService(deps: {
   users: TUsersService;
   sessions: TAccountSessions;

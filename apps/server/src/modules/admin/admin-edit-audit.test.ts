@@ -1,6 +1,6 @@
 // The admin edit of another user's proxy and the audit trail it leaves: filters by user and by
 // proxy, pagination; on PGlite and on PostgreSQL when TEST_DATABASE_URL is set.
-import { type TAuditEntry, ZAuditPage } from '@portico/shared/admin/api';
+import { AUDIT_SECRET_MARK, type TAuditEntry, ZAuditPage } from '@portico/shared/admin/api';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyConfigurations } from '../../db/schema';
@@ -43,6 +43,9 @@ describe.each(testDatabaseKinds())('admin edit and audit trail on %s', (kind) =>
     const owner = await namedClient(t, 'own');
     const { id, input } = await createProxy(owner.client);
     const domain = `edited-${input.domain}`;
+    const stored = (
+      await t.database.db.select().from(proxyConfigurations).where(eq(proxyConfigurations.id, id))
+    )[0]!;
 
     const response = await admin.client.write(
       'PUT',
@@ -76,11 +79,10 @@ describe.each(testDatabaseKinds())('admin edit and audit trail on %s', (kind) =>
         { field: 'domain', before: input.domain, after: domain },
         { field: 'targetServer', before: input.targetServer, after: 'http://10.0.0.9:9000' },
         { field: 'sshPort', before: 22, after: 2222 },
+        // A new port: the saved password, entered for port 22, is cleared (never sent there).
+        { field: 'sshPasswordEnc', before: AUDIT_SECRET_MARK, after: null },
       ]),
     );
-    const stored = (
-      await t.database.db.select().from(proxyConfigurations).where(eq(proxyConfigurations.id, id))
-    )[0]!;
     const trail = JSON.stringify(entries);
     expect(trail).not.toContain(SSH_PASSWORD);
     expect(trail).not.toContain(stored.sshPasswordEnc!);

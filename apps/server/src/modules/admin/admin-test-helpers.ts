@@ -20,7 +20,7 @@ export async function namedClient(t: TTestApp, prefix: string, role: 'user' | 'a
   expect(response.statusCode).toBe(201);
   const user = response.json().user as { id: string; username: string; email: string };
   if (role === 'admin') {
-    // Admins are made with the CLI (decisions.md); set before any request loads (caches) the user.
+    // Admins are made with the CLI (docs/PRODUCT.md#accounts-and-roles); set before any request loads (caches) the user.
     await t.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.id));
   }
   return { client, user };

@@ -19,6 +19,23 @@ export type TRoleOutcome =
 
 /** The joins and aggregates of the admin screens; writes go through the owning services. */
 export function createAdminRepository(db: TDb) {
+  // The all-proxies screen: built once, prepared once per connection.
+  const allProxies = db
+    .select({
+      id: proxyConfigurations.id,
+      domain: proxyConfigurations.domain,
+      targetServer: proxyConfigurations.targetServer,
+      status: proxyConfigurations.status,
+      createdAt: proxyConfigurations.createdAt,
+      userId: users.id,
+      username: users.username,
+      email: users.email,
+    })
+    .from(proxyConfigurations)
+    .innerJoin(users, eq(users.id, proxyConfigurations.userId))
+    .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
+    .prepare('admin_all_proxies');
+
   const proxyCount = count(proxyConfigurations.id).mapWith(Number);
 
   return {
@@ -43,20 +60,7 @@ export function createAdminRepository(db: TDb) {
     },
 
     async allProxies() {
-      return db
-        .select({
-          id: proxyConfigurations.id,
-          domain: proxyConfigurations.domain,
-          targetServer: proxyConfigurations.targetServer,
-          status: proxyConfigurations.status,
-          createdAt: proxyConfigurations.createdAt,
-          userId: users.id,
-          username: users.username,
-          email: users.email,
-        })
-        .from(proxyConfigurations)
-        .innerJoin(users, eq(users.id, proxyConfigurations.userId))
-        .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id));
+      return allProxies.execute();
     },
 
     /** Every user, or the one with `id`, with the number of proxies they own. */

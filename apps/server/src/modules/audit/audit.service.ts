@@ -33,11 +33,10 @@ export function diffFields<T extends Record<string, unknown>>(
     const a = before[field] ?? null;
     const b = after[field] ?? null;
     if (JSON.stringify(a) === JSON.stringify(b)) continue;
-    changes.push(
-      secrets.includes(field)
-        ? { field, before: null, after: AUDIT_SECRET_MARK }
-        : { field, before: a, after: b },
-    );
+    if (!secrets.includes(field)) changes.push({ field, before: a, after: b });
+    // A secret is never recorded, only that it changed, or that it was removed.
+    else if (b === null) changes.push({ field, before: AUDIT_SECRET_MARK, after: null });
+    else changes.push({ field, before: null, after: AUDIT_SECRET_MARK });
   }
   return changes;
 }

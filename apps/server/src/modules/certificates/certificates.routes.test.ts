@@ -1,3 +1,4 @@
+import { translate } from '@portico/shared/i18n/translate';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, certificateStatus, deployments, proxyConfigurations } from '../../db/schema';
@@ -28,17 +29,21 @@ describe.each(testDatabaseKinds())('certificates API on %s', (kind) => {
   /** A proxy as a completed deployment leaves it: HTTPS on, status completed. */
   async function deployedProxy(client: TestClient, overrides: Record<string, unknown> = {}) {
     const { id, input } = await createProxy(client, overrides);
+    const [row] = await t.database.db
+      .select()
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.id, id));
     await t.database.db
       .update(proxyConfigurations)
       .set({
         status: 'completed',
         sslConfigured: true,
         deployedSnapshot: {
-          domain: input.domain as string,
-          targetServer: input.targetServer as string,
-          serverIp: input.serverIp as string,
-          sshPort: 22,
-          sshUser: 'root',
+          domain: row!.domain,
+          targetServer: row!.targetServer ?? '',
+          serverIp: row!.serverIp,
+          sshPort: row!.sshPort,
+          sshUser: row!.sshUser,
         },
       })
       .where(eq(proxyConfigurations.id, id));
@@ -146,6 +151,36 @@ describe.each(testDatabaseKinds())('certificates API on %s', (kind) => {
       .from(auditLog)
       .where(and(eq(auditLog.targetId, id), eq(auditLog.action, 'proxy.certificate_test')));
     expect(audit).toHaveLength(1);
+  });
+
+  it('presents the saved password only to the deployed server: an action after moving the proxy is refused', async () => {
+    const { client } = await signedInClient(t);
+    const { id } = await deployedProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
+    // The proxy now points at another server, and the password saved is the one entered for it;
+    // the certificate is still on the deployed server, where that password must not go.
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ serverIp: '198.51.100.7', sshPasswordTarget: 'root@198.51.100.7:1' })
+      .where(eq(proxyConfigurations.id, id));
+    for (const [path, lang] of [
+      ['renew', 'es'],
+      ['renew-test', 'en'],
+    ] as const) {
+      const response = await client.write(
+        'POST',
+        `/api/proxy-configurations/${id}/certificate/${path}`,
+        undefined,
+        { 'accept-language': lang },
+      );
+      expect(response.statusCode, path).toBe(400);
+      expect(response.json()).toMatchObject({
+        code: 'certificate_needs_password',
+        message: translate(lang, 'errors.certificateNeedsPassword'),
+      });
+    }
+    expect(
+      await t.database.db.select().from(deployments).where(eq(deployments.configurationId, id)),
+    ).toEqual([]);
   });
 
   it('keeps one run at a time: an action waits for a deployment and the other way round', async () => {

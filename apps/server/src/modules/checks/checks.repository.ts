@@ -11,6 +11,7 @@ export interface TStoredSshTarget {
   sshPort: number;
   sshUser: string;
   sshPasswordEnc: string | null;
+  sshPasswordTarget: string | null;
   hostKeyFingerprint: string | null;
 }
 
@@ -25,6 +26,7 @@ export function createChecksRepository(db: TDb) {
           sshPort: proxyConfigurations.sshPort,
           sshUser: proxyConfigurations.sshUser,
           sshPasswordEnc: proxyConfigurations.sshPasswordEnc,
+          sshPasswordTarget: proxyConfigurations.sshPasswordTarget,
           hostKeyFingerprint: proxyConfigurations.hostKeyFingerprint,
         })
         .from(proxyConfigurations)

@@ -18,7 +18,7 @@ import { byUser, keyedRateLimit } from './user-rate-limit';
 
 export interface TChecksRoutesOptions {
   database: TDatabase;
-  config: { dnsServers?: string[]; secretKeyFile?: string };
+  config: { dnsServers?: string[]; secretKeyFile?: string; sshAllowLoopback?: boolean };
 }
 
 const tags = ['checks'];
@@ -44,6 +44,7 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
   const ssh = createSshTestService({
     repository: createChecksRepository(options.database.db),
     secrets: lazySecretBox(options.config.secretKeyFile),
+    allowLoopback: options.config.sshAllowLoopback ?? false,
   });
 
   r.post(
@@ -85,6 +86,7 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
         keyedRateLimit(app, 'test-ssh', [
           { max: 10, windowMs: MINUTE, key: byUser },
           // Shared by every account: several accounts cannot pool their budgets against one host.
+          // The schema takes only the canonical spelling, so one host is one key.
           {
             max: 30,
             windowMs: 10 * MINUTE,

@@ -9,6 +9,7 @@ import { proxyConfigurations } from '../../db/schema';
 import { openSecretBox, secretAad } from '../../lib/secrets';
 import type { TTestApp } from '../../test-support/test-app';
 import { newCredentials, TestClient } from '../../test-support/test-client';
+import { sshTargetOf } from '../proxies/proxy-secrets';
 
 /** A fresh key file per test file (created on first use, as on a first start). */
 export function testSecretKeyFile(): string {
@@ -55,7 +56,7 @@ export async function insertConfiguration(
     const enc = openSecretBox(keyFile).encrypt(row.password, secretAad('proxy', id, 'sshPassword'));
     await database.db
       .update(proxyConfigurations)
-      .set({ sshPasswordEnc: enc })
+      .set({ sshPasswordEnc: enc, sshPasswordTarget: sshTargetOf(row) })
       .where(eq(proxyConfigurations.id, id));
   }
   return id;

@@ -1,6 +1,9 @@
+import { sshAddressProblem } from '@portico/shared/validation/reachability';
+import { hasControlCharacter } from '@portico/shared/validation/rules';
 import { connectSsh, HostKeyMismatchError, SshError } from '../../deploy/ssh';
 import { AppError } from '../../lib/app-error';
 import { SecretDecryptError, SecretKeyError, secretAad, type TSecretBox } from '../../lib/secrets';
+import { passwordBoundTo } from '../proxies/proxy-secrets';
 import type { TChecksRepository } from './checks.repository';
 import { KeyedError, type TMessage } from './keyed-error';
 
@@ -16,7 +19,7 @@ import { KeyedError, type TMessage } from './keyed-error';
  * a signed-in account and counts against a per-user limit and a per-target-host limit shared by
  * all users (see checks.routes.ts). The server's own words (banner, error text) are never passed
  * on, the password never appears in an answer or a log line, and a stored password is only ever
- * sent to the host and user it was saved for.
+ * sent to the host, port and user it was saved for.
  */
 
 export const SSH_TEST_TIMEOUT_MS = 10_000;
@@ -41,6 +44,8 @@ export interface TSshTestServiceOptions {
   /** Opens the secret box on first use (the key file may be missing: said clearly then). */
   secrets: () => TSecretBox;
   timeoutMs?: number;
+  /** 127.0.0.0/8 may be tested (PORTICO_SSH_ALLOW_LOOPBACK); refused otherwise. */
+  allowLoopback?: boolean;
 }
 
 export type TSshTestService = ReturnType<typeof createSshTestService>;
@@ -64,6 +69,8 @@ function causeOf(error: SshError): TMessage {
         return { key: 'checks.ssh.cause.unreachable' };
       }
       return { key: 'checks.ssh.cause.timedOut' };
+    case 'closed_by_server':
+      return { key: 'checks.ssh.cause.closedEarly' };
     case 'connection_lost':
       return { key: 'checks.ssh.cause.timedOut' };
     default:
@@ -90,6 +97,10 @@ export function createSshTestService(options: TSshTestServiceOptions) {
 
   return {
     async test(userId: string, input: TSshTestInput): Promise<TSshCheck> {
+      // The schema refuses the other non-server ranges; loopback is this machine itself.
+      if (sshAddressProblem(input.serverIp) === 'loopback' && !options.allowLoopback) {
+        throw new KeyedError('address_refused', 400, 'checks.ssh.loopbackRefused');
+      }
       let password = input.password;
       let expectedFingerprint: string | undefined;
       if (input.configurationId) {
@@ -98,13 +109,13 @@ export function createSshTestService(options: TSshTestServiceOptions) {
         const sameHost = stored.serverIp === input.serverIp && stored.sshPort === input.port;
         // The pin belongs to the host it was taken from; a new address is a new first contact.
         if (sameHost && stored.hostKeyFingerprint) expectedFingerprint = stored.hostKeyFingerprint;
-        if (
-          password === undefined &&
-          sameHost &&
-          stored.sshUser === input.username &&
-          stored.sshPasswordEnc
-        ) {
-          password = decrypt(stored.sshPasswordEnc, stored.id);
+        const target = { serverIp: input.serverIp, sshPort: input.port, sshUser: input.username };
+        if (password === undefined && passwordBoundTo(stored, target)) {
+          password = decrypt(stored.sshPasswordEnc!, stored.id);
+          // Saved before such passwords were refused: OpenSSH would only drop the connection.
+          if (hasControlCharacter(password)) {
+            throw new KeyedError('password_required', 400, 'checks.ssh.storedPasswordUnusable');
+          }
         }
       }
       if (password === undefined) {

@@ -186,7 +186,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
     expect(missing.json().message).toBe(translate('en', 'checks.ssh.passwordRequired'));
   });
 
-  it('validates the input with the §5 rules and answers 401 when signed out', async () => {
+  it('validates the input with the validation rules and answers 401 when signed out', async () => {
     const { client } = await signedInClient(t.app);
     const bad = await client.write('POST', '/api/test-ssh', {
       serverIp: '1.2.3',

@@ -147,7 +147,7 @@ describe.each(testDatabaseKinds())('POST /api/validate-dns on %s', (kind) => {
     });
   });
 
-  it('refuses bad input with the §5 messages and answers 401 when signed out', async () => {
+  it('refuses bad input with the validation messages and answers 401 when signed out', async () => {
     const client = await signedIn(t.app);
     const bad = await client.write('POST', '/api/validate-dns', {
       domain: 'no_dots',

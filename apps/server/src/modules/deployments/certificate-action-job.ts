@@ -7,7 +7,7 @@ import {
 import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { TProxyConfigurationRow } from '../../db/schema';
-import type { TDeployFailure } from '../../deploy/engine';
+import type { TCertificateActionOutcome, TDeployFailure } from '../../deploy/engine';
 import { msg } from '../../deploy/engine/messages';
 import { lineOf, publishStatus, type TDeploymentDeps } from './deployment-context';
 
@@ -124,17 +124,27 @@ export async function runCertificateActionJob(
     password: string;
     sink: TSink;
     signal: AbortSignal;
+    /** Runs the engine under the run's deadline (deploy-job's, shared with deployments). */
+    bounded: (
+      work: (runSignal: AbortSignal) => Promise<TCertificateActionOutcome>,
+    ) => Promise<TCertificateActionOutcome>;
   },
 ): Promise<void> {
   const { deployment: run, config, sink, signal } = job;
-  const outcome = await deps.engine.runCertificateAction(
-    {
-      ...deployedTarget(config),
-      auth: { password: job.password },
-      expectedFingerprint: config.hostKeyFingerprint ?? undefined,
-      action: run.action,
-    },
-    { settings: { ...deps.settings(), language: run.language }, log: sink.log, signal },
+  const outcome = await job.bounded((runSignal) =>
+    deps.engine.runCertificateAction(
+      {
+        ...deployedTarget(config),
+        auth: { password: job.password },
+        expectedFingerprint: config.hostKeyFingerprint ?? undefined,
+        action: run.action,
+      },
+      {
+        settings: { ...deps.settings(), language: run.language },
+        log: sink.log,
+        signal: runSignal,
+      },
+    ),
   );
   await sink.flush();
   if (signal.aborted && outcome.status === 'failed' && outcome.failure.code === 'cancelled') {
@@ -142,6 +152,10 @@ export async function runCertificateActionJob(
     await write(sink, run.language, 'warning', msg('job.shuttingDown'));
     await sink.flush();
     return;
+  }
+  // An engine that was given up on wrote no last line: this is it.
+  if (outcome.status === 'failed' && outcome.failure.step === 'abandoned') {
+    await sink.log('error', outcome.failure.message, outcome.failure.text);
   }
   if (outcome.onServer) await deps.certificates.recordOnServer(config.id, outcome.onServer);
   let failure = outcome.status === 'failed' ? outcome.failure : undefined;

@@ -1,14 +1,22 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
+import { hasControlCharacter } from '@portico/shared/validation/rules';
 import type { TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
-import type { TDeployOutcome } from '../../deploy/engine';
+import type {
+  TCertificateActionOutcome,
+  TDeployFailure,
+  TDeployOutcome,
+} from '../../deploy/engine';
 import { msg } from '../../deploy/engine/messages';
-import type { TDeployJobData } from '../../jobs/queues';
+import { JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
 import { AppError } from '../../lib/app-error';
+import { formatLimit, withDeadline } from '../../lib/deadline';
+import { passwordBoundTo, sshTargetOf, type TSshTarget } from '../proxies/proxy-secrets';
 import { snapshotOf } from '../proxies/proxy-view';
 import { recordSite, toServerSite } from '../proxies/server-sites';
 import {
+  deployedTarget,
   finishAction,
   isCertificateAction,
   runCertificateActionJob,
@@ -26,17 +34,25 @@ export function runLanguage(row: { language: string }): TLanguage {
   return row.language === 'en' ? 'en' : 'es';
 }
 
-/** Lines are written one after another, in the order the engine produced them. */
-export function lineSink(deps: TDeploymentDeps, configurationId: string, deploymentId: string) {
+/**
+ * Lines are written one after another, in the order the engine produced them. Once closed (the
+ * run is over), lines are dropped: an engine that was given up on must not add to a finished log.
+ */
+function lineSink(deps: TDeploymentDeps, configurationId: string, deploymentId: string) {
   let chain: Promise<unknown> = Promise.resolve();
+  let closed = false;
   return {
     log(level: TLogLevel, message: string, text: TText) {
+      if (closed) return Promise.resolve();
       chain = chain
         .then(() => writeLine(deps, configurationId, deploymentId, level, { message, text }))
         .catch((error) => deps.log.warn({ err: error }, 'deployment log line lost'));
       return chain.then(() => undefined);
     },
     flush: () => chain,
+    close() {
+      closed = true;
+    },
   };
 }
 
@@ -94,14 +110,46 @@ async function finish(
   if (updated) publishStatus(deps, updated, deploymentId);
 }
 
-function secretFailure(error: unknown): TText {
-  if (error instanceof AppError && error.code === 'deploy_needs_password') {
-    return msg('job.needsPassword');
+/**
+ * The saved SSH password in clear, or why it is not presented to the server: none saved,
+ * saved for another target, unreadable, or holding a control character (saved before those were
+ * refused; OpenSSH would only drop the connection).
+ */
+function storedPassword(
+  deps: TDeploymentDeps,
+  config: TProxyConfigurationRow,
+  target: TSshTarget,
+): string | { refused: TText } {
+  if (!config.sshPasswordEnc) return { refused: msg('job.needsPassword') };
+  // Defence in depth (edits clear it): never presented to a target it was not entered for.
+  if (!passwordBoundTo(config, target)) {
+    return { refused: msg('job.passwordForOtherServer', { target: sshTargetOf(target) }) };
   }
-  if (error instanceof AppError && error.messageKey === 'errors.secretUndecryptable') {
-    return msg('job.secretUndecryptable');
+  let password: string;
+  try {
+    password = deps.secrets.decryptPassword(config.id, config.sshPasswordEnc);
+  } catch (error) {
+    const undecryptable =
+      error instanceof AppError && error.messageKey === 'errors.secretUndecryptable';
+    return { refused: msg(undecryptable ? 'job.secretUndecryptable' : 'job.secretUnreadable') };
   }
-  return msg('job.secretUnreadable');
+  if (hasControlCharacter(password)) return { refused: msg('job.storedPasswordUnusable') };
+  return password;
+}
+
+/** The outcome of a run whose engine did not stop within its grace: at shutdown or deadline. */
+function abandoned(
+  language: TLanguage,
+  shutdown: AbortSignal,
+  limitMs: number,
+): { status: 'failed'; failure: TDeployFailure } {
+  const failure = shutdown.aborted
+    ? { code: 'cancelled' as const, ...lineOf(language, msg('job.shuttingDown')) }
+    : {
+        code: 'timeout' as const,
+        ...lineOf(language, msg('job.deadline', { limit: formatLimit(limitMs) })),
+      };
+  return { status: 'failed', failure: { ...failure, step: 'abandoned' } };
 }
 
 /**
@@ -130,62 +178,82 @@ export async function runDeployJob(
 
     const action = isCertificateAction(deployment.trigger) ? deployment.trigger : null;
     const run = { id: deployment.id, language };
-    let password: string;
-    try {
-      if (!config.sshPasswordEnc) throw new AppError('deploy_needs_password', 400);
-      password = deps.secrets.decryptPassword(config.id, config.sshPasswordEnc);
-    } catch (error) {
-      const line = say(secretFailure(error));
+    // An action connects to the server of the last deployment (where the certificate is): the
+    // password must have been entered for that server.
+    const password = storedPassword(deps, config, action ? deployedTarget(config) : config);
+    if (typeof password !== 'string') {
+      const line = say(password.refused);
       await sink.log('error', line.message, line.text);
       const failure = { code: 'invalid_input' as const, step: 'secrets', ...line };
       if (action) await finishAction(deps, config, { ...run, action }, failure);
       else await finish(deps, config, deployment.id, { status: 'failed', failure });
       return;
     }
+    const timing = deps.timing ?? JOB_TIMING;
     if (action) {
-      const job = { deployment: { ...run, action }, config, password, sink, signal };
+      // The same limit as a deployment: the worker and the server's lock are let go by then.
+      const bounded = (work: (runSignal: AbortSignal) => Promise<TCertificateActionOutcome>) =>
+        withDeadline<TCertificateActionOutcome>(
+          { ms: timing.runDeadlineMs, graceMs: timing.abandonGraceMs, parent: signal },
+          work,
+          () => abandoned(language, signal, timing.runDeadlineMs),
+        );
+      const job = { deployment: { ...run, action }, config, password, sink, signal, bounded };
       await runCertificateActionJob(deps, job);
+      sink.close();
       return;
     }
 
     // The server as this run names it: the record of what it writes there keeps it.
     const where = { serverIp: config.serverIp, sshPort: config.sshPort, sshUser: config.sshUser };
-    const outcome = await deps.engine.runDeployment(
-      {
-        domain: config.domain,
-        serverIp: config.serverIp,
-        sshPort: config.sshPort,
-        sshUser: config.sshUser,
-        auth: { password },
-        expectedFingerprint: config.hostKeyFingerprint ?? undefined,
-        email: config.email,
-        targetServer: config.targetServer ?? '',
-        customScript: config.customScript ?? undefined,
-      },
-      {
-        settings: { ...deps.settings(), language },
-        log: sink.log,
-        signal,
-        onHostKey: async (fingerprint) => {
-          // Trust on first use: pinned before anything runs on the server.
-          if (!config.hostKeyFingerprint) {
-            await deps.proxies.update(config.id, { hostKeyFingerprint: fingerprint });
-            config.hostKeyFingerprint = fingerprint;
-          }
-        },
-        onSite: async (state, fingerprint) => {
-          await recordSite(deps.proxies, config.id, toServerSite(where, state, fingerprint));
-        },
-      },
+    // The signal aborts at the run's deadline, or with `signal` when Portico shuts down; whatever
+    // the engine does with it, the worker is let go a grace after it aborts.
+    const outcome = await withDeadline<TDeployOutcome>(
+      { ms: timing.runDeadlineMs, graceMs: timing.abandonGraceMs, parent: signal },
+      (runSignal) =>
+        deps.engine.runDeployment(
+          {
+            domain: config.domain,
+            serverIp: config.serverIp,
+            sshPort: config.sshPort,
+            sshUser: config.sshUser,
+            auth: { password },
+            expectedFingerprint: config.hostKeyFingerprint ?? undefined,
+            email: config.email,
+            targetServer: config.targetServer ?? '',
+            customScript: config.customScript ?? undefined,
+          },
+          {
+            settings: { ...deps.settings(), language },
+            log: sink.log,
+            signal: runSignal,
+            onHostKey: async (fingerprint) => {
+              // Trust on first use: pinned before anything runs on the server.
+              if (!config.hostKeyFingerprint) {
+                await deps.proxies.update(config.id, { hostKeyFingerprint: fingerprint });
+                config.hostKeyFingerprint = fingerprint;
+              }
+            },
+            // Kept even after the run was given up on: the record says what is on the server.
+            onSite: async (state, fingerprint) => {
+              await recordSite(deps.proxies, config.id, toServerSite(where, state, fingerprint));
+            },
+          },
+        ),
+      () => abandoned(language, signal, timing.runDeadlineMs),
     );
     await sink.flush();
+    sink.close();
     if (signal.aborted && outcome.status === 'failed' && outcome.failure.code === 'cancelled') {
       // Portico is shutting down: the run stays `running` without a live worker, so the reaper
       // (here at the next start, or another instance within its interval) starts it again.
-      const line = say(msg('job.shuttingDown'));
-      await sink.log('warning', line.message, line.text);
-      await sink.flush();
+      await writeLine(deps, config.id, deployment.id, 'warning', say(msg('job.shuttingDown')));
       return;
+    }
+    // An engine that was given up on wrote no last line: this is it.
+    if (outcome.status === 'failed' && outcome.failure.step === 'abandoned') {
+      const { message, text } = outcome.failure;
+      await writeLine(deps, config.id, deployment.id, 'error', { message, text });
     }
     await finish(deps, config, deployment.id, outcome);
   } finally {

@@ -24,6 +24,13 @@ import type { TProxiesRepository } from '../proxies/proxies.repository';
 import type { TProxySecrets } from '../proxies/proxy-secrets';
 import type { TDeploymentsRepository } from './deployments.repository';
 
+/** A run's and a removal's time limits, and how long either may then take to stop. */
+export interface TRunTiming {
+  runDeadlineMs: number;
+  abandonGraceMs: number;
+  removeDeadlineMs?: number;
+}
+
 /** The engine as the job sees it; tests of the job may hand in their own server. */
 export interface TEngine {
   runDeployment(input: TDeployInput, ctx: TEngineContext): Promise<TDeployOutcome>;
@@ -59,6 +66,8 @@ export interface TDeploymentDeps {
   certificates: TCertificateHooks;
   settings: () => TEngineSettings;
   log: { info(msg: string): void; warn(obj: unknown, msg: string): void };
+  /** A run's time limit and how long it may then take to stop; JOB_TIMING unless a test says. */
+  timing?: TRunTiming;
 }
 
 /**

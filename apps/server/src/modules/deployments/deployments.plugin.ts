@@ -47,6 +47,8 @@ export interface TDeployOptions {
   workers?: number;
   /** How often log sockets check that their session still exists (tests shorten it). */
   socketSessionRecheckMs?: number;
+  /** A run's time limit and its grace to stop (JOB_TIMING; tests shorten them). */
+  timing?: TDeploymentDeps['timing'];
 }
 
 /**
@@ -63,10 +65,14 @@ async function proxiesAndDeploymentsPlugin(
     alerts: Pick<TAlerts, 'send'>;
     /** The time the certificate watch judges by; tests move it. */
     now: () => Date;
+    allowLoopback: boolean;
   },
 ) {
   const { db } = options.database;
-  const settings = () => options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT_DIRECTORY };
+  const settings = () => ({
+    ...(options.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT_DIRECTORY }),
+    allowLoopback: options.allowLoopback,
+  });
   const engine = options.engine ?? { runDeployment, removeSite, runCertificateAction };
 
   await app.register(jobs, { database: options.database });
@@ -118,6 +124,7 @@ async function proxiesAndDeploymentsPlugin(
         await options.alerts.send(config, { kind: 'renewalFailed', reason });
       },
     },
+    timing: options.timing,
   };
   const proxies = createProxiesService({
     repository: proxiesRepository,
@@ -125,6 +132,7 @@ async function proxiesAndDeploymentsPlugin(
     audit,
     settings,
     removeSite: engine.removeSite,
+    timing: options.timing,
     onStatus: (row) => publishStatus(deps, row, null),
   });
 
@@ -190,7 +198,8 @@ async function proxiesAndDeploymentsPlugin(
   // Registered last, so it runs before the jobs plugin stops the queue (onClose runs in reverse).
   app.addHook('onClose', async () => {
     clearInterval(reaper);
-    // Running engines stop at their next step and record the run failed as cancelled.
+    // Running engines stop at their next step and leave the run for the next start; a run
+    // whose engine does not stop is let go within JOB_TIMING.abandonGraceMs (deploy-job.ts).
     abort.abort();
     await Promise.allSettled([...running]);
     await app.boss.stop({ graceful: true, timeout: 10_000, wait: true });

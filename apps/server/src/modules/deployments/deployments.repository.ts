@@ -1,6 +1,6 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TText } from '@portico/shared/i18n/text';
-import { and, asc, desc, eq, gt, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import {
   deploymentLogs,
@@ -22,6 +22,14 @@ export class RunUnfinishedError extends Error {
 }
 
 export function createDeploymentsRepository(db: TDb) {
+  // The log screen's read: built once, prepared once per connection.
+  const logsOf = db
+    .select()
+    .from(deploymentLogs)
+    .where(eq(deploymentLogs.configurationId, sql.placeholder('configurationId')))
+    .orderBy(asc(deploymentLogs.id))
+    .prepare('logs_of_configuration');
+
   return {
     /** Throws RunUnfinishedError while another run of the configuration is unfinished. */
     async insert(row: {
@@ -100,11 +108,7 @@ export function createDeploymentsRepository(db: TDb) {
 
     /** Every line of a configuration, oldest first. */
     async logsFor(configurationId: string): Promise<TDeploymentLogRow[]> {
-      return db
-        .select()
-        .from(deploymentLogs)
-        .where(eq(deploymentLogs.configurationId, configurationId))
-        .orderBy(asc(deploymentLogs.id));
+      return logsOf.execute({ configurationId });
     },
 
     /** The lines of one run, oldest first, optionally only those after a given id. */

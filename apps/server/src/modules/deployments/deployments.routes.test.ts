@@ -6,7 +6,12 @@ import { auditLog, deployments, proxyConfigurations } from '../../db/schema';
 import { createTestApp, type TTestApp } from '../../test-support/test-app';
 import { TestClient } from '../../test-support/test-client';
 import { testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, SSH_PASSWORD, signedInClient } from '../proxies/proxies-test-helpers';
+import {
+  createProxy,
+  SSH_PASSWORD,
+  signedInClient,
+  waitForStatus,
+} from '../proxies/proxies-test-helpers';
 
 /** A TCP port that accepts and never speaks SSH: a run waits there until the test lets go. */
 async function silentServer() {
@@ -27,18 +32,6 @@ async function silentServer() {
     },
     close: () => new Promise((resolve) => server.close(resolve)),
   };
-}
-
-async function waitForStatus(client: TestClient, id: string, done: (s: string) => boolean) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const body = (
-      await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` })
-    ).json();
-    if (done(body.status)) return body;
-    if (Date.now() > deadline) throw new Error(`status stayed ${body.status}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>) {

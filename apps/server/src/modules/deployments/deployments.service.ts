@@ -8,6 +8,8 @@ import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from '../../jobs/queues
 import { AppError } from '../../lib/app-error';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { KeyedAppError, proxyErrors } from '../proxies/proxy-errors';
+import { passwordBoundTo } from '../proxies/proxy-secrets';
+import { deployedTarget } from './certificate-action-job';
 import { publishStatus, type TDeploymentDeps, toLogEntry } from './deployment-context';
 import { RunUnfinishedError } from './deployments.repository';
 
@@ -72,7 +74,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
     ) {
       const row = await deps.proxiesService.load(configurationId, actor);
       if (!row.targetServer) throw proxyErrors.needsTarget();
-      if (!row.sshPasswordEnc) throw proxyErrors.needsPassword();
+      if (!passwordBoundTo(row, row)) throw proxyErrors.needsPassword();
       // The status is the gate: only one request moves it to deploying.
       const claimed = await deps.proxies.updateUnlessDeploying(row.id, { status: 'deploying' });
       if (!claimed) throw proxyErrors.deploymentRunning();
@@ -107,7 +109,10 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
     ) {
       const row = await deps.proxiesService.load(configurationId, actor);
       if (!row.sslConfigured) throw new AppError('certificate_not_deployed', 409);
-      if (!row.sshPasswordEnc) throw new AppError('certificate_needs_password', 400);
+      // The action connects to the deployed server: the password must be the one entered for it.
+      if (!passwordBoundTo(row, deployedTarget(row))) {
+        throw new AppError('certificate_needs_password', 400);
+      }
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
       let id: string;
       try {

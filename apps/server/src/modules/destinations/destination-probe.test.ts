@@ -1,11 +1,9 @@
 // The destination probe: real TCP connects to a listener on 127.0.0.1 (online) and to a closed
 // port (offline), recorded in PGlite and in PostgreSQL when TEST_DATABASE_URL is set.
-import { createServer, type Server } from 'node:net';
 import { eq } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destinationServers } from '../../db/schema';
-import { freePort } from '../../deploy/ssh/test-sshd';
 import { pgliteBossDb } from '../../jobs/pglite-adapter';
 import {
   createTestDatabase,
@@ -13,27 +11,17 @@ import {
   testDatabaseKinds,
 } from '../../test-support/test-database';
 import {
+  createImmediateProber,
   DESTINATION_PROBE_JOB,
   probeDestinations,
   probeTargetOf,
   registerDestinationProbe,
   tcpProbe,
 } from './destination-probe';
+import { createDestinationsRepository } from './destinations.repository';
+import { useTestEndpoints } from './test-endpoints';
 
-let listener: Server;
-let openPort: number;
-let closedPort: number;
-
-beforeAll(async () => {
-  listener = createServer((socket) => socket.end());
-  openPort = await new Promise<number>((resolve) => {
-    listener.listen(0, '127.0.0.1', () => resolve((listener.address() as { port: number }).port));
-  });
-  closedPort = await freePort();
-});
-afterAll(() => {
-  listener?.close();
-});
+const endpoints = useTestEndpoints();
 
 describe('probeTargetOf', () => {
   it('reads host and port from each endpoint form, defaulting the port by scheme', () => {
@@ -60,10 +48,18 @@ describe('probeTargetOf', () => {
 
 describe('tcpProbe', () => {
   it('is online with a latency when something listens, offline when the port is closed', async () => {
-    const online = await tcpProbe({ host: '127.0.0.1', port: openPort });
+    const online = await tcpProbe({ host: '127.0.0.1', port: endpoints.openPort });
     expect(online.status).toBe('online');
     expect(online.latencyMs).toBeGreaterThanOrEqual(0);
-    expect(await tcpProbe({ host: '127.0.0.1', port: closedPort })).toEqual({
+    expect(await tcpProbe({ host: '127.0.0.1', port: endpoints.closedPort })).toEqual({
+      status: 'offline',
+      latencyMs: null,
+    });
+  });
+
+  it('ends at once when stopped, without connecting', async () => {
+    const stopped = AbortSignal.abort();
+    expect(await tcpProbe({ host: '127.0.0.1', port: endpoints.openPort }, 5000, stopped)).toEqual({
       status: 'offline',
       latencyMs: null,
     });
@@ -83,9 +79,9 @@ describe.each(testDatabaseKinds())('probeDestinations on %s', (kind) => {
     const rows = await t.database.db
       .insert(destinationServers)
       .values([
-        { name: 'up', endpoint: `http://127.0.0.1:${openPort}` },
-        { name: 'down', endpoint: `127.0.0.1:${closedPort}` },
-        { name: 'resting', endpoint: `127.0.0.1:${openPort}`, isActive: false },
+        { name: 'up', endpoint: `http://127.0.0.1:${endpoints.openPort}` },
+        { name: 'down', endpoint: `127.0.0.1:${endpoints.closedPort}` },
+        { name: 'resting', endpoint: `127.0.0.1:${endpoints.openPort}`, isActive: false },
       ])
       .returning();
     const before = new Date();
@@ -112,10 +108,50 @@ describe.each(testDatabaseKinds())('probeDestinations on %s', (kind) => {
     // The listener goes away: the next probe turns the destination offline.
     await t.database.db
       .update(destinationServers)
-      .set({ endpoint: `http://127.0.0.1:${closedPort}` })
+      .set({ endpoint: `http://127.0.0.1:${endpoints.closedPort}` })
       .where(eq(destinationServers.id, up.id));
     await probeDestinations(t.database);
     expect(await byName('up')).toMatchObject({ status: 'offline', latencyMs: null });
+  });
+});
+
+describe.each(testDatabaseKinds())('the immediate probe on %s', (kind) => {
+  let t: TTestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await t?.drop();
+  });
+
+  const statusOf = async (id: string) =>
+    (
+      await t.database.db.select().from(destinationServers).where(eq(destinationServers.id, id))
+    )[0]!;
+
+  it('records an active destination, leaves an inactive one, and nothing once closed', async () => {
+    const repository = createDestinationsRepository(t.database.db);
+    const prober = createImmediateProber(repository);
+    const [up, resting, late] = await t.database.db
+      .insert(destinationServers)
+      .values([
+        { name: 'now', endpoint: `127.0.0.1:${endpoints.openPort}` },
+        { name: 'resting', endpoint: `127.0.0.1:${endpoints.openPort}`, isActive: false },
+        { name: 'late', endpoint: `127.0.0.1:${endpoints.openPort}` },
+      ])
+      .returning();
+    prober.probe(up!);
+    prober.probe(resting!);
+    for (let i = 0; i < 100 && (await statusOf(up!.id)).status === 'unknown'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await statusOf(up!.id)).toMatchObject({ status: 'online' });
+    // Once the app closes, a save that comes late probes nothing.
+    await prober.close();
+    prober.probe(late!);
+    await prober.close();
+    expect(await statusOf(resting!.id)).toMatchObject({ status: 'unknown', lastCheckedAt: null });
+    expect(await statusOf(late!.id)).toMatchObject({ status: 'unknown', lastCheckedAt: null });
   });
 });
 
@@ -141,7 +177,7 @@ describe.each(testDatabaseKinds())('registerDestinationProbe on %s', (kind) => {
   it('schedules the probe every minute and works its jobs', async () => {
     const [row] = await t.database.db
       .insert(destinationServers)
-      .values({ name: 'queued', endpoint: `127.0.0.1:${openPort}` })
+      .values({ name: 'queued', endpoint: `127.0.0.1:${endpoints.openPort}` })
       .returning();
     await registerDestinationProbe(boss, t.database);
     // A second instance registering again changes nothing.

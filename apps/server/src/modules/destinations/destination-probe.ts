@@ -1,7 +1,12 @@
 import { Socket } from 'node:net';
 import type PgBoss from 'pg-boss';
 import type { TDatabase } from '../../db/client';
-import { createDestinationsRepository, type TProbeResult } from './destinations.repository';
+import type { TDestinationServerRow } from '../../db/schema';
+import {
+  createDestinationsRepository,
+  type TDestinationsRepository,
+  type TProbeResult,
+} from './destinations.repository';
 
 /** Long enough for a distant upstream, short enough that a minute holds many destinations. */
 export const PROBE_TIMEOUT_MS = 5000;
@@ -14,7 +19,7 @@ export interface TProbeTarget {
 }
 
 /**
- * Where to connect for an endpoint of the manual-destination forms (spec §5): an IPv4 address
+ * Where to connect for an endpoint of the manual-destination forms (docs/PRODUCT.md#destination-servers): an IPv4 address
  * (port 80), an http/https URL (its port, or 80/443 by scheme), or host[:port] (port 80).
  */
 export function probeTargetOf(endpoint: string): TProbeTarget | undefined {
@@ -35,18 +40,26 @@ export function probeTargetOf(endpoint: string): TProbeTarget | undefined {
   return { host: match[1]!, port };
 }
 
-/** One TCP connect; the latency is the time to the established connection. */
+/**
+ * One TCP connect; the latency is the time to the established connection. Ends on connect,
+ * error, the timeout, or `signal` (then offline: nothing was measured).
+ */
 export function tcpProbe(
   target: TProbeTarget,
   timeoutMs = PROBE_TIMEOUT_MS,
+  signal?: AbortSignal,
 ): Promise<Omit<TProbeResult, 'checkedAt'>> {
   return new Promise((resolve) => {
     const socket = new Socket();
     const started = performance.now();
+    const onAbort = () => done({ status: 'offline', latencyMs: null });
     const done = (result: Omit<TProbeResult, 'checkedAt'>) => {
+      signal?.removeEventListener('abort', onAbort);
       socket.destroy();
       resolve(result);
     };
+    if (signal?.aborted) return done({ status: 'offline', latencyMs: null });
+    signal?.addEventListener('abort', onAbort, { once: true });
     socket.setTimeout(timeoutMs, () => done({ status: 'offline', latencyMs: null }));
     socket.once('error', () => done({ status: 'offline', latencyMs: null }));
     socket.once('connect', () =>
@@ -54,6 +67,56 @@ export function tcpProbe(
     );
     socket.connect(target.port, target.host);
   });
+}
+
+/**
+ * Probes one destination and records the result (an endpoint no probe can read is offline).
+ * A probe stopped by `signal` records nothing. Answers the status recorded, if any.
+ */
+async function probeAndRecord(
+  repository: TDestinationsRepository,
+  row: Pick<TDestinationServerRow, 'id' | 'endpoint'>,
+  timeoutMs: number | undefined,
+  signal?: AbortSignal,
+): Promise<TProbeResult['status'] | undefined> {
+  const target = probeTargetOf(row.endpoint);
+  const result = target
+    ? await tcpProbe(target, timeoutMs, signal)
+    : { status: 'offline' as const, latencyMs: null };
+  if (signal?.aborted) return undefined;
+  await repository.recordProbe(row.id, row.endpoint, { ...result, checkedAt: new Date() });
+  return result.status;
+}
+
+export type TImmediateProber = ReturnType<typeof createImmediateProber>;
+
+/**
+ * Probes a destination right after an admin created or edited it, so its status is known within
+ * the probe's timeout instead of at the next minute's probe. The save does not wait for it (a
+ * slow or silent address must not hold the admin's request); the admin screen reads the list
+ * again until the status is in. `close` stops the probes in flight (their sockets close at once,
+ * nothing is recorded) and waits for them, so none outlives the app.
+ */
+export function createImmediateProber(
+  repository: TDestinationsRepository,
+  options: { timeoutMs?: number; onError?: (error: unknown) => void } = {},
+) {
+  const stop = new AbortController();
+  const running = new Set<Promise<unknown>>();
+  return {
+    probe(row: Pick<TDestinationServerRow, 'id' | 'endpoint' | 'isActive'>): void {
+      // Inactive destinations are not offered, and the minute's probe leaves them alone too.
+      if (!row.isActive || stop.signal.aborted) return;
+      const work = probeAndRecord(repository, row, options.timeoutMs, stop.signal)
+        .catch((error: unknown) => options.onError?.(error))
+        .finally(() => running.delete(work));
+      running.add(work);
+    },
+    async close(): Promise<void> {
+      stop.abort();
+      await Promise.allSettled([...running]);
+    },
+  };
 }
 
 export interface TProbeSummary {
@@ -76,13 +139,9 @@ export async function probeDestinations(
   const queue = [...rows];
   const worker = async () => {
     for (let row = queue.shift(); row; row = queue.shift()) {
-      const target = probeTargetOf(row.endpoint);
-      const result = target
-        ? await tcpProbe(target, options.timeoutMs)
-        : { status: 'offline' as const, latencyMs: null };
-      await repository.recordProbe(row.id, row.endpoint, { ...result, checkedAt: new Date() });
+      const status = await probeAndRecord(repository, row, options.timeoutMs);
       summary.probed += 1;
-      summary[result.status] += 1;
+      if (status) summary[status] += 1;
     }
   };
   await Promise.all(Array.from({ length: Math.min(PROBE_CONCURRENCY, rows.length) }, worker));

@@ -1,5 +1,7 @@
 // Destination servers over the API: the list every signed-in user reads, and admin CRUD with
-// role enforcement; on PGlite and on PostgreSQL when TEST_DATABASE_URL is set.
+// role enforcement; a saved destination is probed at once (a real listener on 127.0.0.1 and a
+// closed port), without the minute's cron; on PGlite and on PostgreSQL when TEST_DATABASE_URL
+// is set.
 import { translate } from '@portico/shared/i18n/translate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,8 +9,11 @@ import { destinationServers, users } from '../../db/schema';
 import { createTestApp, type TTestApp } from '../../test-support/test-app';
 import { newCredentials, TestClient } from '../../test-support/test-client';
 import { testDatabaseKinds } from '../../test-support/test-database';
+import { useTestEndpoints } from './test-endpoints';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
+
+const endpoints = useTestEndpoints();
 
 describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
   let t: TTestApp;
@@ -21,7 +26,7 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
     const response = await c.register(newCredentials(role));
     expect(response.statusCode).toBe(201);
     if (role === 'admin') {
-      // Admins are made with the CLI (decisions.md); the test sets the role the same way.
+      // Admins are made with the CLI (docs/PRODUCT.md#accounts-and-roles); the test sets the role the same way.
       await t.database.db
         .update(users)
         .set({ role: 'admin' })
@@ -31,7 +36,8 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    // Probes on save, as main.ts asks; no minute cron (destinationProbe is off).
+    t = await createTestApp(kind, { probeOnSave: true });
     admin = await client('admin');
     user = await client('user');
     anonymous = new TestClient(t.app, { headers: { 'accept-language': 'en' } });
@@ -43,9 +49,24 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
   const create = (body: Record<string, unknown>) =>
     admin.write('POST', '/api/admin/destination-servers', body);
 
+  /** The destination as the list shows it, once its probe has recorded a status. */
+  async function probed(id: string) {
+    let row: { status: string; latency: number | null } | undefined;
+    for (let i = 0; i < 100; i++) {
+      const list = (await admin.request({ method: 'GET', url: '/api/destination-servers' })).json();
+      row = (list as { id: string; status: string; latency: number | null }[]).find(
+        (d) => d.id === id,
+      );
+      if (row?.status !== 'unknown') return row;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return row;
+  }
+
   it('lets an admin create destinations in each endpoint form', async () => {
+    // Inactive: not probed, so the status stays unknown whatever answers on these addresses.
     for (const endpoint of ['10.0.0.5', 'http://app.internal:8080', 'backend.local:3000']) {
-      const response = await create({ name: `Backend ${endpoint}`, endpoint });
+      const response = await create({ name: `Backend ${endpoint}`, endpoint, isActive: false });
       expect(response.statusCode).toBe(201);
       expect(response.json()).toEqual({
         id: expect.any(String),
@@ -55,10 +76,43 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
         status: 'unknown',
         load: null,
         latency: null,
-        isActive: true,
+        isActive: false,
         maintenanceNote: null,
       });
     }
+  });
+
+  it('probes a new destination at once: online where something listens, offline where not', async () => {
+    // This app runs no cron probe: only the save can have probed.
+    const up = await create({
+      name: 'Listening',
+      endpoint: `http://127.0.0.1:${endpoints.openPort}`,
+    });
+    const down = await create({ name: 'Closed', endpoint: `127.0.0.1:${endpoints.closedPort}` });
+    expect(up.statusCode).toBe(201);
+    expect(down.statusCode).toBe(201);
+    expect(await probed(up.json().id)).toMatchObject({
+      status: 'online',
+      latency: expect.any(Number),
+    });
+    expect(await probed(down.json().id)).toMatchObject({ status: 'offline', latency: null });
+    const [row] = await t.database.db
+      .select()
+      .from(destinationServers)
+      .where(eq(destinationServers.id, up.json().id));
+    expect(row?.lastCheckedAt).not.toBeNull();
+  });
+
+  it('probes an edited destination at once: a new address is measured again', async () => {
+    const created = await create({ name: 'Moving', endpoint: `127.0.0.1:${endpoints.closedPort}` });
+    const { id } = created.json();
+    expect(await probed(id)).toMatchObject({ status: 'offline' });
+    const moved = await admin.write('PUT', `/api/admin/destination-servers/${id}`, {
+      endpoint: `127.0.0.1:${endpoints.openPort}`,
+    });
+    // The answer describes the new address as not measured yet; the probe follows.
+    expect(moved.json()).toMatchObject({ status: 'unknown', latency: null });
+    expect(await probed(id)).toMatchObject({ status: 'online', latency: expect.any(Number) });
   });
 
   it('lists every destination, inactive ones too, to any signed-in user', async () => {
@@ -73,6 +127,10 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
     await t.database.db
       .update(destinationServers)
       .set({ status: 'online', latencyMs: 12 })
+      .where(eq(destinationServers.endpoint, '10.0.0.5'));
+    await t.database.db
+      .update(destinationServers)
+      .set({ isActive: true })
       .where(eq(destinationServers.endpoint, '10.0.0.5'));
 
     const response = await user.request({ method: 'GET', url: '/api/destination-servers' });
@@ -94,7 +152,7 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
     expect(signedOut.statusCode).toBe(401);
   });
 
-  it('refuses bad input with the §5 messages and stores nothing', async () => {
+  it('refuses bad input with the validation messages and stores nothing', async () => {
     const before = (await admin.request({ method: 'GET', url: '/api/destination-servers' })).json();
     const bad = await create({ name: '  ', endpoint: 'not a url' });
     expect(bad.statusCode).toBe(400);
@@ -126,7 +184,10 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
   });
 
   it('updates fields; a new endpoint is unknown until probed', async () => {
-    const created = (await create({ name: 'Edit me', endpoint: '10.0.0.9' })).json();
+    // Inactive, so no probe races the statuses this test sets.
+    const created = (
+      await create({ name: 'Edit me', endpoint: '10.0.0.9', isActive: false })
+    ).json();
     await t.database.db
       .update(destinationServers)
       .set({ status: 'online', latencyMs: 5 })
@@ -165,7 +226,9 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
   });
 
   it('deletes, then answers 404; unknown and malformed ids are refused', async () => {
-    const created = (await create({ name: 'Delete me', endpoint: '10.0.0.10' })).json();
+    const created = (
+      await create({ name: 'Delete me', endpoint: `127.0.0.1:${endpoints.closedPort}` })
+    ).json();
     const url = `/api/admin/destination-servers/${created.id}`;
     const removed = await admin.write('DELETE', url);
     expect(removed.statusCode).toBe(200);
@@ -182,7 +245,9 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
   });
 
   it('answers 403 to users and 401 to anonymous callers on every admin route', async () => {
-    const target = (await create({ name: 'Guarded', endpoint: '10.0.0.11' })).json();
+    const target = (
+      await create({ name: 'Guarded', endpoint: `127.0.0.1:${endpoints.closedPort}` })
+    ).json();
     const calls = [
       ['POST', '/api/admin/destination-servers', { name: 'x', endpoint: '10.0.0.1' }],
       ['PUT', `/api/admin/destination-servers/${target.id}`, { name: 'taken over' }],

@@ -5,11 +5,14 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { TDatabase } from '../../db/client';
+import { createImmediateProber, type TImmediateProber } from './destination-probe';
 import { createDestinationsRepository } from './destinations.repository';
 import { createDestinationsService } from './destinations.service';
 
 export interface TDestinationsRoutesOptions {
   database: TDatabase;
+  /** Probe a destination right after it is saved (see createImmediateProber). */
+  probeOnSave: boolean;
 }
 
 const tags = ['destinations'];
@@ -20,7 +23,16 @@ export async function destinationsRoutes(
   options: TDestinationsRoutesOptions,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const destinations = createDestinationsService(createDestinationsRepository(options.database.db));
+  const repository = createDestinationsRepository(options.database.db);
+  let prober: TImmediateProber | undefined;
+  if (options.probeOnSave) {
+    const onSave = createImmediateProber(repository, {
+      onError: (error) => app.log.warn({ err: error }, 'destination probe failed'),
+    });
+    app.addHook('onClose', () => onSave.close());
+    prober = onSave;
+  }
+  const destinations = createDestinationsService(repository, prober);
 
   r.get(
     '/api/destination-servers',

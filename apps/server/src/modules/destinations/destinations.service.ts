@@ -2,6 +2,7 @@ import type { TDestinationInput, TDestinationUpdate } from '@portico/shared/admi
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import type { TDestinationServerRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import type { TImmediateProber } from './destination-probe';
 import type { TDestinationsRepository } from './destinations.repository';
 
 export type TDestinationsService = ReturnType<typeof createDestinationsService>;
@@ -23,7 +24,11 @@ export function toDestinationServer(row: TDestinationServerRow): TDestinationSer
 const blankToNull = (value: string | null | undefined) =>
   value === undefined ? undefined : value ? value : null;
 
-export function createDestinationsService(repository: TDestinationsRepository) {
+/** `prober` checks a destination as soon as it is saved (an app without one waits for the cron). */
+export function createDestinationsService(
+  repository: TDestinationsRepository,
+  prober?: Pick<TImmediateProber, 'probe'>,
+) {
   return {
     /** Every destination, inactive ones too: the wizard shows them as not selectable. */
     async list(): Promise<TDestinationServer[]> {
@@ -31,7 +36,9 @@ export function createDestinationsService(repository: TDestinationsRepository) {
     },
 
     async create(input: TDestinationInput): Promise<TDestinationServer> {
-      return toDestinationServer(await repository.insert(input));
+      const row = await repository.insert(input);
+      prober?.probe(row);
+      return toDestinationServer(row);
     },
 
     async update(id: string, input: TDestinationUpdate): Promise<TDestinationServer> {
@@ -48,6 +55,7 @@ export function createDestinationsService(repository: TDestinationsRepository) {
         ...(endpointChanged ? { status: 'unknown', latencyMs: null, lastCheckedAt: null } : {}),
       });
       if (!updated) throw new AppError('not_found', 404);
+      prober?.probe(updated);
       return toDestinationServer(updated);
     },
 

@@ -84,3 +84,16 @@ export async function seedServerSite(
     .where(eq(proxyConfigurations.id, id));
   return site;
 }
+
+/** The configuration once its status passes `done` (polled; a minute at most). */
+export async function waitForStatus(client: TestClient, id: string, done: (s: string) => boolean) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const body = (
+      await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` })
+    ).json();
+    if (done(body.status)) return body;
+    if (Date.now() > deadline) throw new Error(`status stayed ${body.status}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

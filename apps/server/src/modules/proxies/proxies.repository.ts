@@ -24,22 +24,27 @@ function isDomainViolation(error: unknown): boolean {
 export type TProxyChanges = Partial<Omit<TNewProxyConfigurationRow, 'id' | 'userId' | 'createdAt'>>;
 
 export function createProxiesRepository(db: TDb) {
+  // The reads behind the screens every user opens: built once, prepared once per connection.
+  const byId = db
+    .select()
+    .from(proxyConfigurations)
+    .where(eq(proxyConfigurations.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('proxy_by_id');
+  const byUser = db
+    .select()
+    .from(proxyConfigurations)
+    .where(eq(proxyConfigurations.userId, sql.placeholder('userId')))
+    .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
+    .prepare('proxies_by_user');
+
   return {
     async findById(id: string): Promise<TProxyConfigurationRow | undefined> {
-      const rows = await db
-        .select()
-        .from(proxyConfigurations)
-        .where(eq(proxyConfigurations.id, id))
-        .limit(1);
-      return rows[0];
+      return (await byId.execute({ id }))[0];
     },
 
     async listByUser(userId: string): Promise<TProxyConfigurationRow[]> {
-      return db
-        .select()
-        .from(proxyConfigurations)
-        .where(eq(proxyConfigurations.userId, userId))
-        .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id));
+      return byUser.execute({ userId });
     },
 
     /** Whether another configuration (any owner) already uses the domain. */

@@ -21,9 +21,9 @@ import {
   type TProxyChanges,
 } from './proxies.repository';
 import { proxyErrors } from './proxy-errors';
-import type { TProxySecrets } from './proxy-secrets';
+import { passwordBoundTo, type TProxySecrets, type TSshTarget } from './proxy-secrets';
 import { toProxyConfiguration } from './proxy-view';
-import { createSiteRemoval } from './site-removal';
+import { assertPasswordFor, createSiteRemoval } from './site-removal';
 
 export type TProxiesService = ReturnType<typeof createProxiesService>;
 export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
@@ -36,6 +36,8 @@ export interface TProxiesServiceDeps {
   removeSite: (input: TRemoveInput, ctx: TEngineContext) => Promise<TRemoveOutcome>;
   /** Told after a status change, so open log sockets see it. */
   onStatus?: (row: TProxyConfigurationRow) => void;
+  /** A removal's time limit and its grace to stop (JOB_TIMING; tests shorten them). */
+  timing?: { abandonGraceMs: number; removeDeadlineMs?: number };
 }
 
 const EDIT_FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
@@ -87,7 +89,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         serverIp: input.serverIp,
         sshPort: input.sshPort,
         sshUser: input.sshUser,
-        sshPasswordEnc: secrets.encryptPassword(id, input.sshPassword!),
+        ...secrets.sealPassword(id, input.sshPassword!, input),
         hostKeyFingerprint: input.hostKeyFingerprint ?? null,
         email: input.email,
         targetServer: input.targetServer ?? null,
@@ -113,6 +115,18 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     return row.serverIp !== next.serverIp || row.sshPort !== next.sshPort;
   }
 
+  /**
+   * A saved password is only ever presented to the server, port and user it was entered for:
+   * pointing the configuration anywhere else clears it, so the next deployment asks for it again
+   * (an edit, an admin's included, can never send it to another machine).
+   */
+  function unbindPassword(row: TProxyConfigurationRow, next: TSshTarget, changes: TProxyChanges) {
+    if (row.sshPasswordEnc !== null && !passwordBoundTo(row, next)) {
+      changes.sshPasswordEnc = null;
+      changes.sshPasswordTarget = null;
+    }
+  }
+
   async function saveExisting(actor: TActor, id: string, input: TSaveProxyInput): Promise<string> {
     const row = await load(id, actor, true);
     if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
@@ -125,7 +139,9 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       email: input.email,
     };
     if (input.targetServer !== undefined) changes.targetServer = input.targetServer;
-    if (input.sshPassword) changes.sshPasswordEnc = secrets.encryptPassword(id, input.sshPassword);
+    if (input.sshPassword)
+      Object.assign(changes, secrets.sealPassword(id, input.sshPassword, input));
+    else unbindPassword(row, input, changes);
     if (input.hostKeyFingerprint) changes.hostKeyFingerprint = input.hostKeyFingerprint;
     else if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
     const updated = await withDomainCheck(() => repository.updateUnlessDeploying(id, changes));
@@ -171,6 +187,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       if (await repository.domainTaken(input.domain, id)) throw proxyErrors.domainTaken();
       const changes: TProxyChanges = { ...input };
       if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
+      unbindPassword(row, input, changes);
       const updated = await withDomainCheck(() => repository.updateUnlessDeploying(id, changes));
       if (!updated) throw proxyErrors.deploymentRunning();
       await audit.record(actor, {
@@ -178,7 +195,12 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         targetType: 'proxy_configuration',
         targetId: id,
         targetOwnerId: row.userId,
-        changes: diffFields({ ...row }, changes, [...EDIT_FIELDS, 'hostKeyFingerprint']),
+        changes: diffFields(
+          { ...row },
+          changes,
+          [...EDIT_FIELDS, 'hostKeyFingerprint', 'sshPasswordEnc'],
+          ['sshPasswordEnc'],
+        ),
       });
       return toProxyConfiguration(updated, options.language);
     },
@@ -207,7 +229,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     },
 
     /**
-     * Re-pinning (decisions.md): clears the pinned host key so the next connection pins the key
+     * Re-pinning (docs/PRODUCT.md#secrets-and-host-keys): clears the pinned host key so the next connection pins the key
      * the server presents then. Only for the owner or an admin, never while a deployment runs.
      */
     async forgetHostKey(
@@ -239,6 +261,8 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       // What was written to a server, whatever the status says (a reset or a failed run).
       const sites = row.serverSites.filter(siteHasTraces);
       if (options.removeFromServer && sites.length > 0) {
+        // All refused before any server is contacted when one of them has no password for it.
+        for (const site of sites) assertPasswordFor(row, site);
         for (const site of sites) {
           await removeRecordedSite(row, site, options.removeCertificate, options.language);
         }

@@ -24,6 +24,9 @@ export const proxyErrors = {
   needsTarget: () => new KeyedAppError('deploy_needs_target', 400, 'errors.deployNeedsTarget'),
   needsPassword: () =>
     new KeyedAppError('deploy_needs_password', 400, 'errors.deployNeedsPassword'),
+  // A recorded site on a server the saved password was not entered for (the row was edited).
+  removeNeedsPassword: (target: string) =>
+    new KeyedAppError('remove_needs_password', 400, 'errors.removeNeedsPassword', { target }),
   secretKeyUnreadable: () =>
     new KeyedAppError('secret_key_unreadable', 500, 'errors.secretKeyUnreadable'),
   // Same code (clients handle both alike); the words say the row, not the key file, is the cause.

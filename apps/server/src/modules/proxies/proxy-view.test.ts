@@ -13,6 +13,7 @@ const row: TProxyConfigurationRow = {
   sshPort: 22,
   sshUser: 'root',
   sshPasswordEnc: 'AQ==ciphertext',
+  sshPasswordTarget: 'root@203.0.113.5:22',
   sshPrivateKeyEnc: null,
   hostKeyFingerprint: null,
   email: 'admin@example.com',
@@ -39,6 +40,15 @@ describe('the API view of a configuration', () => {
     expect(toProxyConfiguration({ ...row, sshPasswordEnc: null }, 'en').hasSshPassword).toBe(false);
   });
 
+  it('counts only a password entered for where the configuration points now', () => {
+    for (const moved of [{ serverIp: '203.0.113.6' }, { sshPort: 2222 }, { sshUser: 'deploy' }]) {
+      expect(toProxyConfiguration({ ...row, ...moved }, 'en').hasSshPassword).toBe(false);
+    }
+    expect(toProxyConfiguration({ ...row, sshPasswordTarget: null }, 'en').hasSshPassword).toBe(
+      false,
+    );
+  });
+
   it('is unchanged since deploy whatever the key order the database returns', () => {
     const snapshot = snapshotOf(row)!;
     const reordered = Object.fromEntries(Object.entries(snapshot).reverse()) as typeof snapshot;
@@ -63,5 +73,14 @@ describe('audit differences', () => {
       { field: 'sshPasswordEnc', before: null, after: AUDIT_SECRET_MARK },
     ]);
     expect(JSON.stringify(changes)).not.toMatch(/secret"/);
+    // Removed (an edit that points the configuration elsewhere): marked, not recorded.
+    expect(
+      diffFields<{ sshPasswordEnc: string | null }>(
+        { sshPasswordEnc: 'old-secret' },
+        { sshPasswordEnc: null },
+        ['sshPasswordEnc'],
+        ['sshPasswordEnc'],
+      ),
+    ).toEqual([{ field: 'sshPasswordEnc', before: AUDIT_SECRET_MARK, after: null }]);
   });
 });

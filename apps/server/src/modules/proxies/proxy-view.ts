@@ -2,6 +2,7 @@ import type { TLanguage } from '@portico/shared/api-error';
 import { renderText } from '@portico/shared/i18n/text';
 import type { TLastFailure, TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TDeployedSnapshot, TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
+import { passwordBoundTo } from './proxy-secrets';
 
 export function snapshotOf(row: TProxyConfigurationRow): TDeployedSnapshot | null {
   if (!row.targetServer) return null;
@@ -46,7 +47,8 @@ export function toProxyConfiguration(
     serverIp: row.serverIp,
     sshPort: row.sshPort,
     sshUser: row.sshUser,
-    hasSshPassword: row.sshPasswordEnc !== null,
+    // Only a password that may be presented to where the configuration points counts.
+    hasSshPassword: passwordBoundTo(row, row),
     email: row.email,
     targetServer: row.targetServer,
     status: row.status,

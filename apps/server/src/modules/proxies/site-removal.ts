@@ -1,8 +1,14 @@
-import type { TLanguage } from '@portico/shared/api-error';
+import { DEFAULT_LANGUAGE, type TLanguage } from '@portico/shared/api-error';
+import { renderText } from '@portico/shared/i18n/text';
 import type { TServerSite } from '@portico/shared/proxy/api';
 import type { TProxyConfigurationRow } from '../../db/schema';
+import type { TRemoveOutcome } from '../../deploy/engine';
+import { deadlineFailure } from '../../deploy/engine/failure';
+import { JOB_TIMING } from '../../jobs/queues';
+import { withDeadline } from '../../lib/deadline';
 import type { TProxiesServiceDeps } from './proxies.service';
 import { proxyErrors } from './proxy-errors';
+import { passwordBoundTo, sshTargetOf } from './proxy-secrets';
 import { recordSite, toServerSite } from './server-sites';
 
 // Failures meaning "the server could not be reached", for which the UI offers Portico-only delete.
@@ -16,12 +22,21 @@ const UNREACHABLE = new Set([
 ]);
 
 /**
+ * Refuses a site on a server the saved password was not entered for (the configuration was
+ * pointed elsewhere since): it is never presented there.
+ */
+export function assertPasswordFor(row: TProxyConfigurationRow, site: TServerSite): void {
+  const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
+  if (!passwordBoundTo(row, where)) throw proxyErrors.removeNeedsPassword(sshTargetOf(where));
+}
+
+/**
  * Removal of one site the record says is on a server (delete with removal): where the record
  * says it was written, with the host key seen there, even if the configuration was edited
  * since; the record follows what the removal did, so a removal that fails half-way leaves it true.
  */
 export function createSiteRemoval(
-  deps: Pick<TProxiesServiceDeps, 'repository' | 'secrets' | 'settings' | 'removeSite'>,
+  deps: Pick<TProxiesServiceDeps, 'repository' | 'secrets' | 'settings' | 'removeSite' | 'timing'>,
 ) {
   const { repository, secrets } = deps;
   return async function removeRecordedSite(
@@ -30,25 +45,42 @@ export function createSiteRemoval(
     removeCertificate: boolean,
     language?: TLanguage,
   ) {
-    if (!row.sshPasswordEnc) throw proxyErrors.needsPassword();
-    const password = secrets.decryptPassword(row.id, row.sshPasswordEnc);
-    // The site lives where the record says it was written, even if the row was edited since.
+    // The site lives where the record says it was written, even if the row was edited since;
+    // the saved password goes there only if it was entered for that very server, port and user.
     const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
-    const outcome = await deps.removeSite(
-      {
-        domain: site.domain,
-        ...where,
-        auth: { password },
-        expectedFingerprint: site.hostKeyFingerprint ?? row.hostKeyFingerprint ?? undefined,
-        removeCertificate,
-      },
-      {
-        // The failure reason ends up in the caller's error message, so it speaks their language.
-        settings: { ...deps.settings(), language },
-        log: () => {},
-        onSite: async (state, fingerprint) => {
-          await recordSite(repository, row.id, toServerSite(where, state, fingerprint));
-        },
+    assertPasswordFor(row, site);
+    const password = secrets.decryptPassword(row.id, row.sshPasswordEnc!);
+    const limit = deps.timing?.removeDeadlineMs ?? JOB_TIMING.removeDeadlineMs;
+    const timeLimit = {
+      ms: limit,
+      graceMs: deps.timing?.abandonGraceMs ?? JOB_TIMING.abandonGraceMs,
+    };
+    const outcome = await withDeadline<TRemoveOutcome>(
+      timeLimit,
+      (signal) =>
+        deps.removeSite(
+          {
+            domain: site.domain,
+            ...where,
+            auth: { password },
+            expectedFingerprint: site.hostKeyFingerprint ?? row.hostKeyFingerprint ?? undefined,
+            removeCertificate,
+          },
+          {
+            // The failure reason ends up in the caller's error message, so it speaks their language.
+            settings: { ...deps.settings(), language },
+            log: () => {},
+            signal,
+            onSite: async (state, fingerprint) => {
+              await recordSite(repository, row.id, toServerSite(where, state, fingerprint));
+            },
+          },
+        ),
+      // The engine did not stop within its grace: what it did is recorded as far as it got.
+      () => {
+        const failure = deadlineFailure('remove', limit);
+        const message = renderText(language ?? DEFAULT_LANGUAGE, failure.text);
+        return { status: 'failed', failure: { ...failure, message } };
       },
     );
     if (outcome.status === 'failed') {

@@ -1,6 +1,6 @@
 import type { TMessage } from '../checks/keyed-error';
 
-/** decisions.md: the custom deployment script is a .sh text file of at most 64 KiB. */
+/** The custom deployment script is a .sh text file of at most 64 KiB (docs/PRODUCT.md#custom-deployment-script). */
 export const MAX_SCRIPT_BYTES = 64 * 1024;
 
 // Letters, digits, dot, hyphen, underscore; no leading dot or hyphen; .sh at the end. The name

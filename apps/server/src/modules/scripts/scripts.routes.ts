@@ -24,7 +24,7 @@ function isFileTooLarge(error: unknown): boolean {
   return (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
 }
 
-/** POST /api/upload-script: multipart field `script` (decisions.md: .sh, text, ≤ 64 KiB). */
+/** POST /api/upload-script: multipart field `script` (.sh, text, ≤ 64 KiB; docs/PRODUCT.md#custom-deployment-script). */
 export async function scriptsRoutes(app: FastifyInstance, options: TScriptsRoutesOptions) {
   // Multipart is accepted by this route only (the plugin is encapsulated here). One file, a few
   // small fields at most; anything beyond answers 413 through the error handler.

@@ -1,10 +1,22 @@
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { session } from '../../db/schema';
+import { session, type TUserRow, users } from '../../db/schema';
 
 export type TSessionsRepository = ReturnType<typeof createSessionsRepository>;
 
+// The session's userId as a uuid (null when absent or not a uuid), so the join uses the key.
+const userIdOf = sql`(case when ${session.sess}->>'userId' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${session.sess}->>'userId')::uuid end)`;
+
 export function createSessionsRepository(db: TDb) {
+  // Read on every signed-in request: built once, and prepared once per connection on PostgreSQL.
+  const findWithUser = db
+    .select({ sess: session.sess, user: users })
+    .from(session)
+    .leftJoin(users, eq(users.id, userIdOf))
+    .where(and(eq(session.sid, sql.placeholder('sid')), gt(session.expire, sql.placeholder('now'))))
+    .limit(1)
+    .prepare('session_with_user');
+
   return {
     async find(sid: string): Promise<Record<string, unknown> | undefined> {
       const rows = await db
@@ -13,6 +25,17 @@ export function createSessionsRepository(db: TDb) {
         .where(and(eq(session.sid, sid), gt(session.expire, new Date())))
         .limit(1);
       return rows[0]?.sess;
+    },
+
+    /**
+     * The live session `sid` and, in the same read, the account it is signed in to (null when
+     * it is signed in to none, or to one that no longer exists).
+     */
+    async findWithUser(
+      sid: string,
+    ): Promise<{ sess: Record<string, unknown>; user: TUserRow | null } | undefined> {
+      const rows = await findWithUser.execute({ sid, now: new Date() });
+      return rows[0];
     },
 
     /** The user of each live session among `sids`, in one query; ended or expired ones are absent. */

@@ -1,4 +1,4 @@
-// Issue 16, two-factor sign-in over the real API on PGlite and PostgreSQL: set up with a first
+// Two-factor sign-in over the real API on PGlite and PostgreSQL: set up with a first
 // code from a real RFC 6238 generator (lib/totp.ts, checked against the RFC's vectors), the QR
 // code read back, sign-in in two steps, a used code refused within its window, recovery codes
 // used once, codes rate-limited like passwords, turning it off.

@@ -39,8 +39,13 @@ describe.each(testDatabaseKinds())('users repository on %s', (kind) => {
       expect((await repo.findById(row.id))?.role).toBe('user');
       await repo.update(row.id, { role: 'admin' });
       expect((await repo.findById(row.id))?.role).toBe('admin');
-      const copy = await repo.findById(row.id);
-      copy!.role = 'user';
+      // A reader cannot change what the cache holds: its rows are frozen (and shared, not copied).
+      const read = await repo.findById(row.id);
+      const demote = () => {
+        read!.role = 'user';
+      };
+      if (cacheById) expect(demote).toThrow(TypeError);
+      else demote();
       expect((await repo.findById(row.id))?.role).toBe('admin');
     },
   );

@@ -57,8 +57,8 @@ export interface TUsersRepositoryOptions {
 const CACHE_LIMIT = 10_000;
 
 export function createUsersRepository(db: TDb, options: TUsersRepositoryOptions = {}) {
-  const byId = options.cacheById ? new Map<string, TUserRow>() : null;
-  const cached = (row: TUserRow | undefined) => (row ? structuredClone(row) : undefined);
+  // Rows are kept frozen and handed out as they are (no copy per request): nothing may change one.
+  const byId = options.cacheById ? new Map<string, Readonly<TUserRow>>() : null;
   // Bumped before and after every write: a read that overlapped a write (and may hold the row as
   // it was) is not cached, so a demoted admin never stays admin in this process.
   let writes = 0;
@@ -77,12 +77,12 @@ export function createUsersRepository(db: TDb, options: TUsersRepositoryOptions 
   return {
     async findById(id: string): Promise<TUserRow | undefined> {
       const hit = byId?.get(id);
-      if (hit) return cached(hit);
+      if (hit) return hit;
       const writesBefore = writes;
       const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
       if (byId && rows[0] && writes === writesBefore) {
         if (byId.size > CACHE_LIMIT) byId.clear();
-        byId.set(id, cached(rows[0])!);
+        byId.set(id, Object.freeze(rows[0]));
       }
       return rows[0];
     },

@@ -1,24 +1,12 @@
-import type { TPublicUser } from '@portico/shared/auth/schemas';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { renderWithProviders } from '@/test/render';
+import { TEST_USER } from '@/test/users';
 import { Header } from './header';
 
-const user: TPublicUser = {
-  id: 'u1',
-  username: 'jane_doe',
-  email: 'jane@example.com',
-  role: 'user',
-  firstName: null,
-  lastName: null,
-  profileImageUrl: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  twoFactorEnabled: false,
-  twoFactorSetupRequired: false,
-};
+const user = TEST_USER;
 
 function inRouter(ui: React.ReactElement) {
   return <Router hook={memoryLocation({ path: '/' }).hook}>{ui}</Router>;
@@ -63,12 +51,35 @@ describe('header', () => {
 
   it('switches the language at once from the menu', async () => {
     const { i18n } = await renderWithProviders(inRouter(<Header user={user} />), { lang: 'es' });
-    const trigger = screen.getByRole('button', { name: /Idioma/ });
-    fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false, pointerType: 'mouse' });
+    // The first press fetches the menu and opens it; later ones are the menu's own trigger.
+    fireEvent.click(screen.getByRole('button', { name: /Idioma/ }));
     const english = await screen.findByRole('menuitemradio', { name: 'English' });
     fireEvent.click(english);
     await waitFor(() => expect(i18n.resolvedLanguage).toBe('en'));
     expect(screen.getByRole('button', { name: 'Log out' })).toBeTruthy();
     expect(document.documentElement.lang).toBe('en');
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    const trigger = screen.getByRole('button', { name: /Language/ });
+    fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false, pointerType: 'mouse' });
+    fireEvent.click(await screen.findByRole('menuitemradio', { name: 'Español' }));
+    await waitFor(() => expect(i18n.resolvedLanguage).toBe('es'));
+  });
+
+  it('opens the user menu on the first press (its code fetched then) and goes to the settings', async () => {
+    const location = memoryLocation({ path: '/', record: true });
+    await renderWithProviders(
+      <Router hook={location.hook}>
+        <Header user={user} />
+      </Router>,
+      { lang: 'en' },
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Account menu of jane_doe' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Settings' }));
+    await waitFor(() => expect(location.history.at(-1)).toBe('/settings'));
+    await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+    // Later presses are the menu's own trigger.
+    const trigger = screen.getByTestId('user-menu');
+    fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false, pointerType: 'mouse' });
+    expect(await screen.findByRole('menuitem', { name: 'Settings' })).toBeTruthy();
   });
 });

@@ -1,18 +1,14 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
-import { ArrowLeftIcon, ChevronDownIcon, LogOutIcon, SettingsIcon } from 'lucide-react';
+import { ArrowLeftIcon, ChevronDownIcon, LogOutIcon } from 'lucide-react';
+import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'wouter';
+import { Link } from 'wouter';
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
 import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
 import { Spinner } from '@/components/ui/spinner';
 import { httpUrlOrUndefined } from '@/lib/safe-url';
 import { initials } from '@/lib/utils';
+import { DeferredMenu } from './deferred-menu';
 import { LanguageSwitcher } from './language-switcher';
 import { Logo } from './logo';
 
@@ -53,30 +49,38 @@ function UserSummary({ user }: { user: TPublicUser }) {
   );
 }
 
-/** The user, as the trigger of their menu: the account's settings live behind it. */
-function UserMenu({ user }: { user: TPublicUser }) {
+const loadUserMenu = () => import('./user-menu');
+const UserMenu = React.lazy(async () => ({ default: (await loadUserMenu()).UserMenu }));
+
+function UserMenuButton({
+  user,
+  ...props
+}: React.ComponentProps<'button'> & { user: TPublicUser }) {
   const { t } = useTranslation();
-  const [, navigate] = useLocation();
   return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <button
-          type="button"
-          className="flex min-w-0 items-center gap-1 rounded-md p-1 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-          aria-label={t('header.menu', { username: user.username })}
-          data-testid="user-menu"
-        >
-          <UserSummary user={user} />
-          <ChevronDownIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-        </button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end">
-        <DropdownMenuItem onSelect={() => navigate('/settings')} data-testid="menu-settings">
-          <SettingsIcon aria-hidden="true" />
-          {t('header.settings')}
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <button
+      type="button"
+      className="flex min-w-0 items-center gap-1 rounded-md p-1 hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      aria-label={t('header.menu', { username: user.username })}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      data-testid="user-menu"
+      {...props}
+    >
+      <UserSummary user={user} />
+      <ChevronDownIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+    </button>
+  );
+}
+
+/** The user, as the trigger of their menu; the menu's code comes on demand (DeferredMenu). */
+function HeaderUserMenu({ user }: { user: TPublicUser }) {
+  return (
+    <DeferredMenu
+      load={loadUserMenu}
+      renderButton={(props) => <UserMenuButton user={user} {...props} />}
+      renderMenu={(trigger) => <UserMenu trigger={trigger} />}
+    />
   );
 }
 
@@ -104,7 +108,7 @@ export function Header({ user, onLogout, loggingOut = false, back, homeHref = '/
           <LanguageSwitcher />
           {user ? (
             <>
-              <UserMenu user={user} />
+              <HeaderUserMenu user={user} />
               <Button
                 variant="outline"
                 size="sm"

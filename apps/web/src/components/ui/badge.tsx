@@ -11,6 +11,7 @@ export const badgeVariants = cva(
         secondary: 'border-transparent bg-secondary text-secondary-foreground',
         outline: 'border-border text-foreground',
         success: 'border-green-200 bg-success-soft text-success',
+        info: 'border-indigo-200 bg-primary-soft text-primary',
         warning: 'border-yellow-200 bg-warning-soft text-warning',
         destructive: 'border-red-200 bg-destructive-soft text-destructive',
       },

@@ -7,7 +7,7 @@ import { cn } from '@/lib/utils';
 
 export const TOAST_DURATION = 5000;
 
-/** Spec §9: 5000 ms, swipe right past 50 px to dismiss. */
+/** 5000 ms, swipe right past 50 px to dismiss (docs/PRODUCT.md#languages-dates-toasts-limits). */
 export function ToastProvider(props: React.ComponentProps<typeof ToastPrimitive.Provider>) {
   return (
     <ToastPrimitive.Provider
@@ -19,6 +19,10 @@ export function ToastProvider(props: React.ComponentProps<typeof ToastPrimitive.
   );
 }
 
+/**
+ * Bottom right, at every width: at the top a toast would cover the header (log out, language)
+ * for its 5 s. Only the toast takes clicks; the rest of the viewport's box lets them through.
+ */
 export function ToastViewport({
   className,
   ...props
@@ -29,7 +33,7 @@ export function ToastViewport({
       hotkey={['F8']}
       label={t('common.notifications')}
       className={cn(
-        'fixed top-0 z-[100] flex max-h-screen w-full flex-col-reverse gap-2 p-4 outline-none sm:bottom-0 sm:right-0 sm:top-auto sm:flex-col md:max-w-[420px]',
+        'pointer-events-none fixed bottom-0 right-0 z-[100] flex max-h-screen w-full flex-col gap-2 p-4 outline-none md:max-w-[420px]',
         className,
       )}
       {...props}
@@ -111,6 +115,7 @@ export function ToastDescription({
 }: React.ComponentProps<typeof ToastPrimitive.Description>) {
   return (
     <ToastPrimitive.Description
+      data-slot="toast-description"
       className={cn('text-sm opacity-90 break-words', className)}
       {...props}
     />

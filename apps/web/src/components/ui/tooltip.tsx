@@ -2,7 +2,7 @@ import { Tooltip as TooltipPrimitive } from 'radix-ui';
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
-/** Spec §9: open after 700 ms, 300 ms skip delay between neighbouring tooltips. */
+/** Open after 700 ms, 300 ms skip delay between neighbouring tooltips (docs/PRODUCT.md#languages-dates-toasts-limits). */
 export function TooltipProvider({
   delayDuration = 700,
   skipDelayDuration = 300,
@@ -17,7 +17,14 @@ export function TooltipProvider({
   );
 }
 
-export const Tooltip = TooltipPrimitive.Root;
+/** Brings its own provider: no app-wide one, so pages without tooltips load no tooltip code. */
+export function Tooltip(props: React.ComponentProps<typeof TooltipPrimitive.Root>) {
+  return (
+    <TooltipProvider>
+      <TooltipPrimitive.Root {...props} />
+    </TooltipProvider>
+  );
+}
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 export function TooltipContent({

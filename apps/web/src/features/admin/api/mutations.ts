@@ -4,8 +4,13 @@ import type { TRole } from '@portico/shared/auth/schemas';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { ApiError } from '@/lib/api-client';
-import { adminUsersKey, destinationsKey, proxiesByUserKey, userStatsKey } from './queries';
+import {
+  adminUsersKey,
+  destinationsKey,
+  destinationWriteKey,
+  proxiesByUserKey,
+  userStatsKey,
+} from './queries';
 
 const enc = encodeURIComponent;
 
@@ -24,13 +29,10 @@ export function useChangeRole() {
   });
 }
 
-export function isLastAdminError(error: unknown): boolean {
-  return error instanceof ApiError && error.body?.code === 'last_admin';
-}
-
 function useDestinationWrite<TVars>(fn: (vars: TVars) => Promise<unknown>) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: destinationWriteKey,
     mutationFn: fn,
     onSuccess: () => queryClient.invalidateQueries({ queryKey: destinationsKey }),
   });

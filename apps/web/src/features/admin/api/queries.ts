@@ -6,7 +6,7 @@ import type {
 } from '@portico/shared/admin/api';
 import type { TAttentionRow } from '@portico/shared/certificates/schemas';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
-import { type QueryFunction, queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryFunction, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api';
 
@@ -37,8 +37,34 @@ export const useAllProxies = () =>
 export const useAdminUsers = () =>
   useQuery(queryOptions({ queryKey: adminUsersKey, queryFn: read<TAdminUser[]>() }));
 
-export const useDestinations = () =>
-  useQuery(queryOptions({ queryKey: destinationsKey, queryFn: read<TDestinationServer[]>() }));
-
 export const useCertificatesNeedingAttention = () =>
   useQuery(queryOptions({ queryKey: certificatesAttentionKey, queryFn: read<TAttentionRow[]>() }));
+
+export const destinationWriteKey = ['destination-write'] as const;
+/** Longer than the server's probe may take (5 s): a status not in by then waits for the cron. */
+export const PROBE_WAIT_MS = 10_000;
+const PROBE_POLL_MS = 1_000;
+
+/**
+ * The destinations. The server probes one as soon as it is saved, after answering: while an
+ * active destination is still unknown shortly after a save here, the list is read again every
+ * second, so its status shows without a reload.
+ */
+export function useDestinations() {
+  const queryClient = useQueryClient();
+  return useQuery(
+    queryOptions({
+      queryKey: destinationsKey,
+      queryFn: read<TDestinationServer[]>(),
+      refetchInterval: (query) => {
+        const waiting = query.state.data?.some((d) => d.isActive && d.status === 'unknown');
+        if (!waiting) return false;
+        const saves = queryClient
+          .getMutationCache()
+          .findAll({ mutationKey: destinationWriteKey, status: 'success' })
+          .map((m) => m.state.submittedAt);
+        return Date.now() - Math.max(0, ...saves) < PROBE_WAIT_MS ? PROBE_POLL_MS : false;
+      },
+    }),
+  );
+}

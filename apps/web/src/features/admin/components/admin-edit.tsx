@@ -3,8 +3,8 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { type QueryFunction, useQuery, useQueryClient } from '@tanstack/react-query';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
+import { toastFailure } from '@/lib/toast-outcome';
 import { allProxiesKey, proxiesByUserKey } from '../api/queries';
 
 export type TAdminEditProps = {
@@ -31,7 +31,7 @@ export function AdminEdit({
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const { data, isError } = useQuery({
+  const { data, isError, error } = useQuery({
     queryKey: ['/api/proxy-configurations', row.id],
     queryFn: api.getQueryFn<TProxyConfiguration>({
       on401: 'throw',
@@ -40,7 +40,7 @@ export function AdminEdit({
   // biome-ignore lint/correctness/useExhaustiveDependencies: react once to the failure
   React.useEffect(() => {
     if (!isError) return;
-    toast({ variant: 'destructive', title: t('admin.errors.loadProxy') });
+    toastFailure(error, t, t('admin.errors.loadProxy'));
     onClose();
   }, [isError]);
   if (!data) return null;

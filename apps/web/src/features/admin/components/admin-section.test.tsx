@@ -1,6 +1,7 @@
 import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { renderWithProviders } from '@/test/render';
 import { never, stubFetch } from '../test-fetch';
 import { AdminSection } from './admin-section';
@@ -67,7 +68,7 @@ describe('admin section on home', () => {
     expect(tableRow.textContent).toContain('bob@example.com');
     expect(tableRow.textContent).toContain('about 2 hours ago');
     const badge = tableRow.querySelector('[data-testid="admin-proxy-status"]');
-    expect(badge?.getAttribute('data-variant')).toBe('success');
+    expect(badge?.getAttribute('data-tone')).toBe('done');
     expect(screen.getByTestId('admin-proxy-total').textContent).toBe('(1 in total)');
     // Phone cards carry the same row.
     expect(screen.getByTestId('admin-proxy-card').textContent).toContain('shop.example.com');
@@ -81,6 +82,29 @@ describe('admin section on home', () => {
         owner: { username: 'bob', email: 'bob@example.com' },
         open: true,
       }),
+    );
+  });
+
+  it('a deployment in progress has the colour and spinner of home and details, not red', async () => {
+    stubFetch({
+      ...statsRoutes,
+      'GET /api/admin/all-proxies': { body: [{ ...row, status: 'deploying' }] },
+    });
+    await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />, {
+      lang: 'en',
+    });
+    const tableRow = await screen.findByTestId('admin-proxy-row');
+    const badge = tableRow.querySelector('[data-testid="admin-proxy-status"]') as HTMLElement;
+    expect(badge.textContent).toBe('Deploying');
+    expect(badge.getAttribute('data-tone')).toBe('running');
+    expect(badge.querySelector('svg.animate-spin')).not.toBeNull();
+    // The server refuses an edit while the deployment runs: the button says so instead.
+    for (const edit of screen.getAllByTestId('admin-proxy-edit')) {
+      expect(edit.getAttribute('aria-disabled')).toBe('true');
+    }
+    const { container } = await renderWithProviders(<ProxyStatusBadge status="deploying" />);
+    expect(badge.className).toBe(
+      (container.querySelector('[data-testid="proxy-status"]') as HTMLElement).className,
     );
   });
 

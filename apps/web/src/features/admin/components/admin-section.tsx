@@ -3,16 +3,10 @@ import { HistoryIcon, ServerIcon, ShieldAlertIcon, ShieldIcon, UsersIcon } from 
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
+import { ADMIN_ROUTES, isAdmin } from '../lib/access';
 import type { TRenderAdminEdit } from './admin-edit';
 import { ProxiesByUserCard, TotalUsersCard } from './admin-stats';
 import { AllProxies } from './all-proxies';
-
-export const ADMIN_ROUTES = {
-  audit: '/admin/audit',
-  users: '/admin/users',
-  destinations: '/admin/destinations',
-  certificates: '/admin/certificates',
-} as const;
 
 const ADMIN_LINKS = [
   { key: 'audit', Icon: HistoryIcon },
@@ -21,11 +15,7 @@ const ADMIN_LINKS = [
   { key: 'certificates', Icon: ShieldAlertIcon },
 ] as const;
 
-export function isAdmin(user: Pick<TPublicUser, 'role'> | null | undefined): boolean {
-  return user?.role === 'admin';
-}
-
-/** Spec §2 admin dashboard inside home; rendered only for admins (spec §6). */
+/** The admin dashboard inside home (docs/PRODUCT.md#admin-screens); rendered only for admins. */
 export function AdminSection({
   user,
   renderEdit,

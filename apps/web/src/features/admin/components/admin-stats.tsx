@@ -5,7 +5,7 @@ import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useProxiesByUser, useUserStats } from '../api/queries';
-import { sortByProxyCount } from '../lib/badge';
+import { sortByProxyCount } from '../lib/sort';
 
 export function TotalUsersCard() {
   const { t } = useTranslation();

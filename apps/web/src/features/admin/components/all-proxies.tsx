@@ -2,6 +2,7 @@ import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import { PencilIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -13,27 +14,31 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
+import { Unavailable } from '@/components/ui/unavailable';
+import { unavailableReasonKey } from '@/lib/proxy-status';
 import { useAllProxies } from '../api/queries';
 import { exactTime, relativeTime } from '../lib/format';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
 import { QueryStates } from './admin-page';
-import { AdminStatusBadge } from './admin-status-badge';
 
 export const SKELETON_ROWS = 5;
 
 function EditButton({ row, onEdit }: { row: TAdminProxyRow; onEdit: (r: TAdminProxyRow) => void }) {
   const { t } = useTranslation();
+  const blocked = unavailableReasonKey(row, 'edit');
   return (
-    <Button
-      size="sm"
-      variant="outline"
-      onClick={() => onEdit(row)}
-      aria-label={t('admin.proxies.editOf', { domain: row.domain })}
-      data-testid="admin-proxy-edit"
-    >
-      <PencilIcon aria-hidden="true" />
-      {t('admin.proxies.edit')}
-    </Button>
+    <Unavailable reason={blocked ? t(blocked) : null}>
+      <Button
+        size="sm"
+        variant="outline"
+        onClick={() => onEdit(row)}
+        aria-label={t('admin.proxies.editOf', { domain: row.domain })}
+        data-testid="admin-proxy-edit"
+      >
+        <PencilIcon aria-hidden="true" />
+        {t('admin.proxies.edit')}
+      </Button>
+    </Unavailable>
   );
 }
 
@@ -57,7 +62,7 @@ function Owner({ row }: { row: TAdminProxyRow }) {
   );
 }
 
-/** Spec §2 "Todos los Proxies": a table on wide screens, cards on phones and tablets (the six columns need ~1000 px). */
+/** All Proxies: a table on wide screens, cards on phones and tablets (the six columns need ~1000 px). */
 export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
   const { t } = useTranslation();
   const proxies = useAllProxies();
@@ -99,7 +104,7 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
                       {row.targetServer ? <Breakable text={row.targetServer} /> : notSet}
                     </TableCell>
                     <TableCell>
-                      <AdminStatusBadge status={row.status} />
+                      <ProxyStatusBadge status={row.status} testId="admin-proxy-status" />
                     </TableCell>
                     <TableCell className="max-w-[14rem]">
                       <Owner row={row} />
@@ -126,7 +131,7 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
                   <span className="min-w-0 font-medium [overflow-wrap:anywhere]">
                     <Breakable text={row.domain} />
                   </span>
-                  <AdminStatusBadge status={row.status} />
+                  <ProxyStatusBadge status={row.status} testId="admin-proxy-status" />
                 </div>
                 <dl className="mt-2 grid gap-1 text-sm">
                   <div className="[overflow-wrap:anywhere]">

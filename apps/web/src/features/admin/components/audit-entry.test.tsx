@@ -112,7 +112,7 @@ describe('audit entry', () => {
   it.each([
     ['en', 'created an API token for', 'Token access: (empty) read only'],
     ['es', 'creó un token de API de', 'Acceso del token: (vacío) solo lectura'],
-  ] as const)('%s: account actions (issue 16) read in words', async (lang, action, change) => {
+  ] as const)('%s: account actions read in words', async (lang, action, change) => {
     await renderWithProviders(
       <ol>
         <AuditEntry

@@ -12,7 +12,7 @@ import { AuditEntry } from './audit-entry';
 const selectClass =
   'h-9 w-full rounded-md border border-input bg-background px-3 text-sm shadow-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
 
-/** Issue 7 audit trail: newest first, filter by user and by proxy, "load more" by cursor. */
+/** Audit trail: newest first, filter by user and by proxy, "load more" by cursor. */
 export function AuditPage() {
   const { t } = useTranslation();
   const [userId, setUserId] = React.useState('');

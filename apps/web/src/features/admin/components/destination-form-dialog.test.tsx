@@ -5,6 +5,7 @@ import { stubResizeObserver } from '@/test/resize-observer';
 import { stubFetch } from '../test-fetch';
 import { DestinationFormDialog } from './destination-form-dialog';
 
+// Also undoes the tests' own stubbed globals (fetch) after each test.
 stubResizeObserver();
 
 async function submitWith(lang: 'es' | 'en', endpoint: string) {

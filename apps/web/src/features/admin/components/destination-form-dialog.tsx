@@ -21,7 +21,8 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
-import { applyServerIssues, errorDescription, fieldErrorText } from '@/lib/form-errors';
+import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { useCreateDestination, useUpdateDestination } from '../api/mutations';
 
 type TForm = z.input<typeof ZDestinationInput>;
@@ -73,11 +74,7 @@ export function DestinationFormDialog({
       onOpenChange(false);
     } catch (error) {
       applyServerIssues(error, form.setError, FIELDS);
-      toast({
-        variant: 'destructive',
-        title: t('admin.destinations.saveFailed'),
-        description: errorDescription(error, t, t('admin.destinations.saveFailedDefault')),
-      });
+      toastFailure(error, t, t('admin.destinations.saveFailed'));
     }
   });
 

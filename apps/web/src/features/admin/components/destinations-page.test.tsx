@@ -73,4 +73,45 @@ describe('destinations page', () => {
       'Still used by 2 proxies',
     );
   });
+
+  it('en: a new destination shows its probed status without a reload', async () => {
+    const created = {
+      ...destinations[0],
+      id: 'd3',
+      name: 'Fresh',
+      status: 'unknown',
+      latency: null,
+    };
+    let saved = false;
+    let readsAfterSave = 0;
+    stubFetch({
+      // The server answers the save at once and probes after it: the first read after the save
+      // still says unknown, a later one has the probe's result.
+      'GET /api/destination-servers': () => {
+        if (!saved) return { body: [] };
+        readsAfterSave += 1;
+        return {
+          body: [readsAfterSave === 1 ? created : { ...created, status: 'online', latency: 2 }],
+        };
+      },
+      'POST /api/admin/destination-servers': () => {
+        saved = true;
+        return { status: 201, body: created };
+      },
+    });
+    await renderWithProviders(<DestinationsPage />, { lang: 'en' });
+    fireEvent.click(await screen.findByTestId('destination-add'));
+    fireEvent.change(document.getElementById('destination-name') as HTMLInputElement, {
+      target: { value: 'Fresh' },
+    });
+    fireEvent.change(document.getElementById('destination-endpoint') as HTMLInputElement, {
+      target: { value: '198.18.0.10:8080' },
+    });
+    fireEvent.click(screen.getByTestId('destination-save'));
+    expect((await screen.findByTestId('destination-status')).textContent).toBe('Unknown');
+    await waitFor(
+      () => expect(screen.getByTestId('destination-status').textContent).toBe('Online'),
+      { timeout: 4_000 },
+    );
+  });
 });

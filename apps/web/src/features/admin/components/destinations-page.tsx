@@ -26,7 +26,7 @@ const STATUS_VARIANT = { online: 'success', offline: 'destructive', unknown: 'ou
 
 type TConfirm = { kind: 'delete' | 'toggle'; destination: TDestinationServer };
 
-/** decisions.md: admins create, edit, deactivate and delete destination servers. */
+/** Admins create, edit, deactivate and delete destination servers (docs/PRODUCT.md#destination-servers). */
 export function DestinationsPage() {
   const { t } = useTranslation();
   const destinations = useDestinations();
@@ -69,7 +69,7 @@ export function DestinationsPage() {
       setConfirm(null);
     } catch (err) {
       // Shown inside the dialog, beside the action that failed (e.g. a destination still in use).
-      setError(errorDescription(err, t, t('admin.destinations.saveFailedDefault')));
+      setError(errorDescription(err, t));
     }
   };
 

@@ -21,7 +21,12 @@ describe('users page', () => {
       'GET /api/admin/users': { body: [admin] },
       'PATCH /api/admin/users/a1/role': {
         status: 409,
-        body: { statusCode: 409, code: 'last_admin', message: 'server text' },
+        body: {
+          statusCode: 409,
+          code: 'last_admin',
+          message:
+            'Portico needs at least one administrator: promote another account before removing this one.',
+        },
       },
     });
     await renderWithProviders(<UsersPage currentUser={{ id: 'a1' }} />, { lang: 'en' });
@@ -32,8 +37,9 @@ describe('users page', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Remove admin' }));
     expect(await screen.findByText('Remove admin rights?')).toBeTruthy();
     fireEvent.click(screen.getByTestId('admin-role-confirm'));
+    // The server's reason, in the caller's language, not a text of the screen's own.
     expect((await screen.findByTestId('admin-role-error')).textContent).toBe(
-      'This is the last admin. Make another user an admin first.',
+      'Portico needs at least one administrator: promote another account before removing this one.',
     );
     expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ role: 'user' });
   });

@@ -17,11 +17,11 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
-import { isLastAdminError, useChangeRole } from '../api/mutations';
+import { useChangeRole } from '../api/mutations';
 import { useAdminUsers } from '../api/queries';
 import { AdminPage, QueryStates } from './admin-page';
 
-/** Issue 7: every user with role and proxy count; promote or demote after a confirmation. */
+/** Every user with role and proxy count; promote or demote after a confirmation. */
 export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id'> }) {
   const { t } = useTranslation();
   const users = useAdminUsers();
@@ -42,11 +42,7 @@ export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id
       });
       setTarget(null);
     } catch (err) {
-      setError(
-        isLastAdminError(err)
-          ? t('admin.users.lastAdmin')
-          : errorDescription(err, t, t('admin.users.changeFailed')),
-      );
+      setError(errorDescription(err, t, t('admin.users.changeFailed')));
     }
   };
 

@@ -1,7 +1,7 @@
 import { AUDIT_SECRET_MARK } from '@portico/shared/admin/api';
 import type { TFunction } from 'i18next';
 
-// Actions the server writes (issue 7); anything else is shown as it is stored.
+// Actions the server writes; anything else is shown as it is stored.
 const KNOWN_ACTIONS = new Set([
   'proxy_create',
   'proxy_save',
@@ -18,7 +18,7 @@ const KNOWN_ACTIONS = new Set([
   'destination_create',
   'destination_update',
   'destination_delete',
-  // One's own account (issue 16): the settings page, the sign-in, the command line.
+  // One's own account: the settings page, the sign-in, the command line.
   'account_profile',
   'account_email',
   'account_password',

@@ -21,7 +21,7 @@ export function relativeTime(
   });
 }
 
-/** yyyy-MM-dd HH:mm:ss in local time (spec §9), or null. */
+/** yyyy-MM-dd HH:mm:ss in local time, or null. */
 export function exactTime(value: string | null | undefined): string | null {
   const date = toDate(value);
   return date ? format(date, 'yyyy-MM-dd HH:mm:ss') : null;

@@ -3,14 +3,14 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
-import { errorDescription } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { userQueryKey } from './get-user';
 
 export function logout() {
   return api.requestJson<{ success: boolean }>('POST', '/api/logout');
 }
 
-/** Spec §4/§8: "Logging out..." toast; on success clear the user, refetch, go to /. */
+/** "Logging out..." toast; on success clear the user, refetch, go to /. */
 export function useLogout() {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
@@ -28,12 +28,6 @@ export function useLogout() {
       navigate('/');
       await queryClient.invalidateQueries({ queryKey: userQueryKey });
     },
-    onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: t('header.logoutFailed'),
-        description: errorDescription(error, t, t('header.logoutFailedDefault')),
-      });
-    },
+    onError: (error) => toastFailure(error, t, t('header.logoutFailed')),
   });
 }

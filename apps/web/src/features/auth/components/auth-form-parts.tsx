@@ -4,13 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
-import { applyServerIssues, errorDescription } from '@/lib/form-errors';
+import { applyServerIssues } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 
 type TAuthPrefix = 'landing.login' | 'landing.register';
 
 /**
  * The submit both landing forms share: call the API, toast success, or place the server's
- * field messages on their inputs and toast why it failed (spec §5 texts under `prefix`).
+ * field messages on their inputs and toast why it failed (texts under `prefix`).
  */
 export function useAuthSubmit<T extends FieldValues, R>(options: {
   form: UseFormReturn<T>;
@@ -30,11 +31,7 @@ export function useAuthSubmit<T extends FieldValues, R>(options: {
       toast({ title: t(`${prefix}.success`), description: t(`${prefix}.successDescription`) });
     } catch (error) {
       applyServerIssues(error, form.setError, fields, fieldByCode);
-      toast({
-        variant: 'destructive',
-        title: t(`${prefix}.failed`),
-        description: errorDescription(error, t, t(`${prefix}.failed`)),
-      });
+      toastFailure(error, t, t(`${prefix}.failed`));
     }
   });
 }

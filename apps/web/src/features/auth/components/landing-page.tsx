@@ -1,8 +1,9 @@
-import { CheckCircle2Icon, ShieldCheckIcon } from 'lucide-react';
+import { CheckCircle2Icon, LogInIcon, ShieldCheckIcon } from 'lucide-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Footer } from '@/components/layout/footer';
 import { Header } from '@/components/layout/header';
+import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { LoginForm } from './login-form';
@@ -11,8 +12,14 @@ import { RegisterPanel } from './register-panel';
 type TTab = 'login' | 'register';
 const FEATURES = ['guided', 'certificates', 'logs'] as const;
 
-/** Spec §2: the signed-out page — title, description, and a card with login/register tabs. */
-export function LandingPage() {
+/**
+ * Why the landing page stands where a signed-in page was asked for: a link opened while signed
+ * out, or a session that ended while in use. The address stays, so signing in shows that page.
+ */
+export type TSignInNotice = 'signedOut' | 'expired';
+
+/** The signed-out page: title, description, and a card with login/register tabs. */
+export function LandingPage({ notice }: { notice?: TSignInNotice }) {
   const { t } = useTranslation();
   const [tab, setTab] = useState<TTab>('login');
   return (
@@ -53,7 +60,13 @@ export function LandingPage() {
             <CardTitle>{t('landing.cardTitle')}</CardTitle>
             <CardDescription>{t('landing.cardDescription')}</CardDescription>
           </CardHeader>
-          <CardContent>
+          <CardContent className="grid gap-4">
+            {notice ? (
+              <Alert variant="info" data-testid="sign-in-notice" data-notice={notice}>
+                <LogInIcon aria-hidden="true" />
+                <AlertDescription>{t(`landing.notice.${notice}`)}</AlertDescription>
+              </Alert>
+            ) : null}
             <Tabs value={tab} onValueChange={(v) => setTab(v as TTab)}>
               <TabsList className="grid w-full grid-cols-2">
                 <TabsTrigger value="login" data-testid="tab-login">

@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { type TLoginInput, ZLoginInput } from '@portico/shared/auth/schemas';
+import type { TLoginInput } from '@portico/shared/auth/schemas';
 import { LogInIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
@@ -8,11 +7,14 @@ import { Field } from '@/components/ui/field';
 import { CodeInput } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { useLogin } from '../api/login';
 import { AuthSubmitButton, useAuthSubmit } from './auth-form-parts';
 import { TwoFactorLoginForm } from './two-factor-login-form';
 
 const FIELDS = ['identifier', 'password'] as const;
+
+const resolver = lazyResolver(async () => (await import('../lib/form-resolvers')).loginResolver);
 
 /** The password; when the account has two-factor on, then the code (a second form). */
 export function LoginForm() {
@@ -25,7 +27,7 @@ function PasswordStep({ onNeedsCode }: { onNeedsCode: () => void }) {
   const { t } = useTranslation();
   const loginMutation = useLogin();
   const form = useForm<TLoginInput>({
-    resolver: zodResolver(ZLoginInput),
+    resolver,
     mode: 'onTouched',
     defaultValues: { identifier: '', password: '' },
   });

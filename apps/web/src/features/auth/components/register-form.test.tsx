@@ -23,7 +23,7 @@ const valid = {
   confirmPassword: 'Secret123',
 };
 
-// Spec §5, each register message with the English wording the spec gives.
+// Each register message with its English wording (docs/PRODUCT.md#validation-rules).
 const registerCases = [
   {
     input: { username: 'ab' },
@@ -114,8 +114,23 @@ describe.each(['es', 'en'] as const)('register form in %s', (lang) => {
         lookup(lang, 'validation.required'),
       ),
     );
-    expect(container.querySelector('#register-email-error')?.textContent).toBe(
-      lookup(lang, 'validation.required'),
+    // The password and its confirmation too: "required", not "at least 8 characters" or
+    // nothing at all.
+    for (const field of ['email', 'password', 'confirm-password']) {
+      expect(container.querySelector(`#register-${field}-error`)?.textContent, field).toBe(
+        lookup(lang, 'validation.required'),
+      );
+    }
+  });
+
+  it('an empty confirmation under a typed password says it is required', async () => {
+    const { container } = await renderWithProviders(<RegisterForm />, { lang });
+    fill(container, { ...valid, confirmPassword: '' });
+    fireEvent.submit(container.querySelector('form')!);
+    await waitFor(() =>
+      expect(container.querySelector('#register-confirm-password-error')?.textContent).toBe(
+        lookup(lang, 'validation.required'),
+      ),
     );
   });
 });

@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { type TRegisterForm, ZRegisterForm } from '@portico/shared/auth/schemas';
+import type { TRegisterForm } from '@portico/shared/auth/schemas';
 import { UserPlusIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -7,17 +6,20 @@ import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { useRegister } from '../api/register';
 import { AuthSubmitButton, useAuthSubmit } from './auth-form-parts';
 
 const FIELDS = ['username', 'email', 'password', 'confirmPassword'] as const;
 const FIELD_BY_CODE = { username_taken: 'username', email_taken: 'email' } as const;
 
+const resolver = lazyResolver(async () => (await import('../lib/form-resolvers')).registerResolver);
+
 export function RegisterForm() {
   const { t } = useTranslation();
   const registerMutation = useRegister();
   const form = useForm<TRegisterForm>({
-    resolver: zodResolver(ZRegisterForm),
+    resolver,
     mode: 'onTouched',
     defaultValues: { username: '', email: '', password: '', confirmPassword: '' },
   });

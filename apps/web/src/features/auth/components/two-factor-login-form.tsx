@@ -1,5 +1,4 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { type TLoginTwoFactorInput, ZLoginTwoFactorInput } from '@portico/shared/auth/account';
+import type { TLoginTwoFactorInput } from '@portico/shared/auth/account';
 import { ShieldCheckIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -7,8 +6,13 @@ import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { CodeInput } from '@/components/ui/input';
 import { fieldErrorText } from '@/lib/form-errors';
+import { lazyResolver } from '@/lib/lazy-resolver';
 import { useLoginTwoFactor } from '../api/login';
 import { AuthSubmitButton, useAuthSubmit } from './auth-form-parts';
+
+const resolver = lazyResolver(
+  async () => (await import('../lib/form-resolvers')).loginTwoFactorResolver,
+);
 
 /**
  * The second step of signing in when two-factor is on: a code from the authenticator app, or
@@ -18,7 +22,7 @@ export function TwoFactorLoginForm({ onBack }: { onBack: () => void }) {
   const { t } = useTranslation();
   const step = useLoginTwoFactor();
   const form = useForm<TLoginTwoFactorInput>({
-    resolver: zodResolver(ZLoginTwoFactorInput),
+    resolver,
     mode: 'onSubmit',
     defaultValues: { code: '' },
   });

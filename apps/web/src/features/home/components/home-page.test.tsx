@@ -1,24 +1,12 @@
-import type { TPublicUser } from '@portico/shared/auth/schemas';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/test/render';
+import { TEST_USER } from '@/test/users';
 import { HomePage } from './home-page';
 
-const user: TPublicUser = {
-  id: 'u1',
-  username: 'jane_doe',
-  email: 'jane@example.com',
-  role: 'user',
-  firstName: 'Jane',
-  lastName: null,
-  profileImageUrl: null,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  twoFactorEnabled: false,
-  twoFactorSetupRequired: false,
-};
+const user = { ...TEST_USER, firstName: 'Jane' };
 
-describe('home page (spec §2)', () => {
+describe('home page', () => {
   it('welcomes by first name and links create and quick actions to the wizard', async () => {
     await renderWithProviders(<HomePage user={user} proxies={<p>the list</p>} />, { lang: 'en' });
     expect(screen.getByTestId('welcome-heading').textContent).toBe('Welcome, Jane');

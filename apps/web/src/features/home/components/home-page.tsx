@@ -15,7 +15,7 @@ type TProps = {
   proxies?: React.ReactNode;
 };
 
-/** Spec §2 home: welcome (first name, else username), create card, quick actions, the list. */
+/** Home: welcome (first name, else username), create card, quick actions, the list. */
 export function HomePage({ user, proxies }: TProps) {
   const { t } = useTranslation();
   const name = user.firstName?.trim() || user.username;

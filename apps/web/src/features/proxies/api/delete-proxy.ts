@@ -23,10 +23,15 @@ export function deleteProxy({ id, removeFromServer, removeCertificate }: TDelete
   );
 }
 
-// 502 server_unreachable (decisions.md) and 502 remove_failed (reached, but the removal failed):
-// either way the site could not be removed, and the user must still be able to delete the
-// configuration, so "delete from Portico only" is offered.
-const PORTICO_ONLY_CODES = new Set(['server_unreachable', 'remove_failed']);
+// 502 server_unreachable, 502 remove_failed (reached, but the removal failed) and 400
+// remove_needs_password (no password saved for the server the site is on): either way the site
+// could not be removed, and the user must still be able to delete the configuration, so "delete
+// from Portico only" is offered.
+const PORTICO_ONLY_CODES = new Set([
+  'server_unreachable',
+  'remove_failed',
+  'remove_needs_password',
+]);
 
 export function offersPorticoOnly(error: unknown): boolean {
   return error instanceof ApiError && PORTICO_ONLY_CODES.has(error.body?.code ?? '');

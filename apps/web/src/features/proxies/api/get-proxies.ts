@@ -25,7 +25,7 @@ export function proxiesQueryOptions() {
       TProxyConfiguration[]
     >,
     queryKey: proxiesQueryKey,
-    // Spec §2: the list refetches on mount and on focus even while the cache is fresh.
+    // The list refetches on mount and on focus even while the cache is fresh.
     refetchOnMount: 'always',
     refetchOnWindowFocus: 'always',
     refetchInterval: (query) => proxiesRefetchInterval(query.state.data),

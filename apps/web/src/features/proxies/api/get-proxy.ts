@@ -14,7 +14,7 @@ export function proxyQueryOptions(id: string) {
   });
 }
 
-/** Polling interval while a deployment runs and the log socket is down (decisions.md). */
+/** Polling interval while a deployment runs and the log socket is down (docs/PRODUCT.md#logs-and-the-live-socket). */
 export const DEPLOYING_POLL_MS = 5000;
 
 /**

@@ -1,4 +1,3 @@
-import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   AlertDialog,
@@ -11,9 +10,12 @@ import {
   AlertDialogTitle,
   AlertDialogTrigger,
 } from '@/components/ui/alert-dialog';
+import { type TActionElement, Unavailable } from '@/components/ui/unavailable';
 
 type TConfirmProps = {
-  trigger: React.ReactNode;
+  trigger: TActionElement;
+  /** Why the action cannot be taken now: the trigger then only says so (see Unavailable). */
+  unavailable?: string | null;
   title: string;
   description: string;
   confirm: string;
@@ -29,8 +31,10 @@ export function ConfirmDialog({
   confirm,
   onConfirm,
   testId,
+  unavailable,
 }: TConfirmProps) {
   const { t } = useTranslation();
+  if (unavailable) return <Unavailable reason={unavailable}>{trigger}</Unavailable>;
   return (
     <AlertDialog>
       <AlertDialogTrigger asChild>{trigger}</AlertDialogTrigger>

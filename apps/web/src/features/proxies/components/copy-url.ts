@@ -1,7 +1,7 @@
 import type { TFunction } from 'i18next';
 import { toast } from '@/hooks/use-toast';
 
-/** Puts the URL on the clipboard; spec §8 copySuccess / copyError toasts. */
+/** Puts the URL on the clipboard; copySuccess / copyError toasts. */
 export async function copyUrl(url: string, t: TFunction): Promise<void> {
   try {
     await navigator.clipboard.writeText(url);

@@ -38,7 +38,7 @@ async function open(
   return { onDeleted, onOpenChange };
 }
 
-describe('delete dialog (decisions.md)', () => {
+describe('delete dialog', () => {
   it('asks to remove the site from the server too, checked by default', async () => {
     const onDelete = vi.fn(async () => undefined);
     const { onDeleted } = await open(onDelete, 'en');
@@ -107,7 +107,10 @@ describe('delete dialog (decisions.md)', () => {
     const { onDeleted } = await open(onDelete);
     fireEvent.click(screen.getByTestId('delete-confirm'));
     const alert = await screen.findByTestId('delete-unreachable');
-    expect(alert.textContent).toContain('connect timed out');
+    // The server's sentence alone: no title saying again that the site was not removed.
+    expect(alert.textContent).toBe(
+      'No se pudo contactar con el servidor para quitar el sitio: connect timed out.',
+    );
     expect(onDeleted).not.toHaveBeenCalled();
     const fallback = screen.getByRole('button', { name: 'Eliminar solo de Portico' });
     fireEvent.click(fallback);
@@ -128,18 +131,29 @@ describe('delete dialog (decisions.md)', () => {
     await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
   });
 
-  it('also offers it when the server was reached but the removal failed', async () => {
+  it.each([
+    [
+      'the server was reached but the removal failed',
+      502,
+      'remove_failed',
+      'Removing the site from the server failed: nginx -t failed.',
+      'nginx -t',
+    ],
+    [
+      'no password is saved for the server the site is on',
+      400,
+      'remove_needs_password',
+      'No SSH password is saved for root@198.51.100.7:22, where this site was written.',
+      'root@198.51.100.7:22',
+    ],
+  ])('also offers it when %s', async (_what, status, code, message, shown) => {
     const onDelete = vi.fn(async (choice: TDeleteChoice) => {
       if (!choice.removeFromServer) return;
-      throw new ApiError(502, '502: remove failed', {
-        statusCode: 502,
-        code: 'remove_failed',
-        message: 'Removing the site from the server failed: nginx -t failed.',
-      });
+      throw new ApiError(status, `${status}: ${code}`, { statusCode: status, code, message });
     });
     const { onDeleted } = await open(onDelete, 'en');
     fireEvent.click(screen.getByTestId('delete-confirm'));
-    expect((await screen.findByTestId('delete-unreachable')).textContent).toContain('nginx -t');
+    expect((await screen.findByTestId('delete-unreachable')).textContent).toContain(shown);
     fireEvent.click(screen.getByRole('button', { name: 'Delete from Portico only' }));
     await waitFor(() => expect(onDeleted).toHaveBeenCalledOnce());
   });

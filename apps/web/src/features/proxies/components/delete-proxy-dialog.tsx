@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import { Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Alert, AlertDescription } from '@/components/ui/alert';
 import {
   AlertDialog,
   AlertDialogCancel,
@@ -19,6 +19,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { offersPorticoOnly } from '../api/delete-proxy';
 
 export type TDeleteChoice = { removeFromServer: boolean; removeCertificate: boolean };
@@ -45,7 +46,7 @@ function removalHint(site: TServerSite, t: TFunction): string {
 }
 
 /**
- * Delete Configuration (decisions.md). What it offers follows the record of what is on the
+ * Delete Configuration (docs/PRODUCT.md#delete-dialog). What it offers follows the record of what is on the
  * server: with a site there, it asks to remove it too (default yes, the files named) and, when
  * a certificate is there, to delete it too (default yes: nothing of the site stays); with
  * nothing recorded it says only Portico's configuration goes. When the server cannot be reached
@@ -86,11 +87,7 @@ export function DeleteProxyDialog({
       if (remove && offersPorticoOnly(error)) {
         setUnreachable(errorDescription(error, t, t('proxies.delete.unreachableDefault')));
       } else {
-        toast({
-          variant: 'destructive',
-          title: t('proxies.details.deleteError'),
-          description: errorDescription(error, t, t('errors.general')),
-        });
+        toastFailure(error, t, t('proxies.details.deleteError'));
       }
     } finally {
       setPending(false);
@@ -107,8 +104,9 @@ export function DeleteProxyDialog({
           </AlertDialogDescription>
         </AlertDialogHeader>
         {unreachable ? (
+          // The server's sentence says what failed, why and what is left to do: no title above
+          // it saying again that the site could not be removed.
           <Alert variant="destructive" data-testid="delete-unreachable">
-            <AlertTitle>{t('proxies.delete.unreachableTitle')}</AlertTitle>
             <AlertDescription>{unreachable}</AlertDescription>
           </Alert>
         ) : onServer.length === 0 ? (

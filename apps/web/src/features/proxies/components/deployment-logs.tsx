@@ -57,7 +57,7 @@ type TProps = {
   live: boolean;
 };
 
-/** Deployment Logs card: refresh, spinner, empty text, lines grouped by run (spec §2, §9 24rem). */
+/** Deployment Logs card: refresh, spinner, empty text, lines grouped by run, about 24rem tall. */
 export function DeploymentLogs({ entries, loading, onRefresh, live }: TProps) {
   const { t } = useTranslation();
   const words = useLogText();

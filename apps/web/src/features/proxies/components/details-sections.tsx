@@ -2,6 +2,7 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { CopyIcon, ExternalLinkIcon, ShieldCheckIcon, ShieldOffIcon } from 'lucide-react';
 import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -9,7 +10,7 @@ import { formatDateMinutes, formatDateTime, formatDay, formatRelative } from '..
 import { siteUrl } from '../lib/status';
 import { copyUrl } from './copy-url';
 import { HostKeyValue } from './host-key-row';
-import { SslBadge, StatusBadge } from './status-badge';
+import { SslBadge } from './status-badge';
 
 type TProps = { proxy: TProxyConfiguration };
 
@@ -35,7 +36,7 @@ export function Row({
 
 export const dlClass = 'grid gap-x-4 gap-y-2.5 text-sm sm:grid-cols-[11rem_1fr]';
 
-/** Basic Information: never the password (decisions.md: write-only). */
+/** Basic Information: never the password (write-only). */
 export function BasicInformation({ proxy }: TProps) {
   const { t } = useTranslation();
   const na = t('proxies.na');
@@ -80,7 +81,7 @@ export function CurrentStatus({ proxy }: TProps) {
       <CardContent>
         <dl className={dlClass} data-testid="current-status">
           <Row label={t('proxies.fields.status')}>
-            <StatusBadge status={proxy.status} />
+            <ProxyStatusBadge status={proxy.status} />
           </Row>
           <Row label={t('proxies.fields.ssl')}>
             <SslBadge configured={proxy.sslConfigured} />

@@ -32,7 +32,7 @@ const ids = {
   sshPort: 'edit-port',
 } as const;
 
-// Spec §5 edit proxy, with the English wording the spec gives.
+// The edit dialog's messages with their English wording (docs/PRODUCT.md#validation-rules).
 const cases = [
   { field: 'domain', value: '', key: 'validation.edit.domainRequired', en: 'Domain is required' },
   {
@@ -91,7 +91,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('edit defaults (spec §2)', () => {
+describe('edit defaults', () => {
   it('starts empty with root and port 22 when nothing is known', () => {
     expect(editDefaults({ id: 'x' })).toEqual({
       domain: '',
@@ -135,7 +135,11 @@ describe('edit proxy dialog and the server', () => {
     await waitFor(() =>
       expect(screen.getByTestId('edit-proxy-save').textContent).toBe('Saving...'),
     );
-    const put = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+    const put = await waitFor(() => {
+      const call = fetchMock.mock.calls.find(([, init]) => init?.method === 'PUT');
+      expect(call).toBeDefined();
+      return call;
+    });
     expect(put?.[0]).toBe(`/api/user/proxy-configurations/${proxy.id}`);
     expect(JSON.parse(String(put?.[1]?.body))).toEqual({
       domain: 'app.example.com',
@@ -161,5 +165,24 @@ describe('edit proxy dialog and the server', () => {
     );
     expect(onOpenChange).not.toHaveBeenCalled();
     expect(screen.getByTestId('edit-proxy-save').textContent).toBe('Save Changes');
+  });
+});
+
+describe('edit proxy dialog: what an edit does to the saved password', () => {
+  it.each([
+    [
+      'user',
+      'en',
+      'Changing the server address, SSH port or SSH user clears the saved SSH password',
+    ],
+    ['admin', 'en', "clears the owner's saved SSH password"],
+    ['user', 'es', 'borra la contraseña SSH guardada'],
+    ['admin', 'es', 'borra la contraseña SSH guardada del propietario'],
+  ] as const)('the %s form says so in %s', async (mode, lang, text) => {
+    await renderWithProviders(
+      <EditProxyDialog proxy={proxy} open onOpenChange={() => {}} mode={mode} />,
+      { lang },
+    );
+    expect(screen.getByTestId('edit-credential-note').textContent).toContain(text);
   });
 });

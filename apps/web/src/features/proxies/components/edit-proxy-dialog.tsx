@@ -19,7 +19,8 @@ import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
-import { applyServerIssues, errorDescription, fieldErrorText } from '@/lib/form-errors';
+import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { type TEditMode, useUpdateProxy } from '../api/update-proxy';
 
 type TEditForm = z.input<typeof ZEditProxyInput>;
@@ -38,7 +39,7 @@ export type TEditOwner = { username: string; email: string };
 const FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
 const FIELD_BY_CODE = { domain_taken: 'domain' } as const;
 
-/** Spec §2 defaults: empty domain, target and host; user root; port 22. */
+/** Defaults: empty domain, target and host; user root; port 22. */
 export function editDefaults(proxy: TEditableProxy): TEditForm {
   return {
     domain: proxy.domain ?? '',
@@ -94,11 +95,7 @@ export function EditProxyDialog({
       onOpenChange(false);
     } catch (error) {
       applyServerIssues(error, form.setError, FIELDS, FIELD_BY_CODE);
-      toast({
-        variant: 'destructive',
-        title: t('proxies.edit.failed'),
-        description: errorDescription(error, t, t('proxies.edit.failedDefault')),
-      });
+      toastFailure(error, t, t('proxies.edit.failed'));
     }
   });
 
@@ -158,6 +155,11 @@ export function EditProxyDialog({
               {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}
             </Field>
           </div>
+          <p className="text-sm text-muted-foreground" data-testid="edit-credential-note">
+            {mode === 'admin'
+              ? t('proxies.edit.credentialNoteAdmin')
+              : t('proxies.edit.credentialNote')}
+          </p>
         </form>
         <DialogFooter>
           <Button

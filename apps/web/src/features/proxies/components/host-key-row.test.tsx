@@ -1,26 +1,21 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { HostKeyValue } from './host-key-row';
 
 const FINGERPRINT = 'SHA256:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ';
 
 const proxy = (overrides: Partial<TProxyConfiguration> = {}) =>
-  ({
-    id: '00000000-0000-4000-8000-000000000009',
-    serverIp: '203.0.113.10',
-    status: 'failed',
-    hostKeyFingerprint: FINGERPRINT,
-    ...overrides,
-  }) as TProxyConfiguration;
+  aProxy({ status: 'failed', hostKeyFingerprint: FINGERPRINT, ...overrides });
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-describe('pinned host key (decisions.md: re-pinning is explicit)', () => {
+describe('pinned host key (re-pinning is explicit)', () => {
   it('forgets the key only after the confirmation names it, then says so', async () => {
     const fetchMock = vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
       if (String(url).includes('csrf')) return Response.json({ token: 't' });
@@ -56,8 +51,16 @@ describe('pinned host key (decisions.md: re-pinning is explicit)', () => {
       <HostKeyValue proxy={proxy({ status: 'deploying' })} />,
       { lang: 'es' },
     );
-    expect(screen.getByTestId('action-forget-host-key').hasAttribute('disabled')).toBe(true);
-    expect(screen.getByTestId('action-forget-host-key').textContent).toBe('Olvidar clave de host');
+    const forget = screen.getByTestId('action-forget-host-key');
+    expect(forget.getAttribute('aria-disabled')).toBe('true');
+    expect(forget.textContent).toBe('Olvidar clave de host');
+    await act(async () => {
+      fireEvent.click(forget);
+    });
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect((await screen.findByRole('tooltip')).textContent).toBe(
+      'No disponible mientras se ejecuta un despliegue.',
+    );
     unmount();
     await renderWithProviders(<HostKeyValue proxy={proxy({ hostKeyFingerprint: null })} />, {
       lang: 'es',

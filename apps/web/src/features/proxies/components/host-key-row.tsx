@@ -3,17 +3,19 @@ import { KeyRoundIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { unavailableReasonKey } from '@/lib/proxy-status';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useForgetHostKey } from '../api/forget-host-key';
 import { ConfirmDialog } from './confirm-dialog';
 
 /**
  * The pinned SSH host key and, when one is pinned, the explicit re-pinning action
- * (decisions.md): after a server reinstall the old pin refuses every connection.
+ * (docs/PRODUCT.md#secrets-and-host-keys): after a server reinstall the old pin refuses every connection.
  */
 export function HostKeyValue({ proxy }: { proxy: TProxyConfiguration }) {
   const { t } = useTranslation();
   const forget = useForgetHostKey();
+  const blocked = unavailableReasonKey(proxy, 'forgetHostKey');
   if (!proxy.hostKeyFingerprint) {
     return <span className="text-muted-foreground">{t('proxies.hostKey.notPinned')}</span>;
   }
@@ -38,12 +40,13 @@ export function HostKeyValue({ proxy }: { proxy: TProxyConfiguration }) {
         })}
         confirm={t('proxies.hostKey.confirm')}
         onConfirm={() => void onForget()}
+        unavailable={blocked ? t(blocked) : null}
         trigger={
           <Button
             variant="link"
             size="sm"
             className="h-auto p-0 text-xs"
-            disabled={proxy.status === 'deploying' || forget.isPending}
+            disabled={forget.isPending}
             data-testid="action-forget-host-key"
           >
             {forget.isPending ? (

@@ -6,15 +6,22 @@ import { Link, useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { Unavailable } from '@/components/ui/unavailable';
+import { type TProxyAction, unavailableReasonKey } from '@/lib/proxy-status';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useDeleteProxy } from '../api/delete-proxy';
 import { useResetProxy } from '../api/reset-proxy';
 import { continueHref } from '../lib/status';
 import { ConfirmDialog } from './confirm-dialog';
 import { DeleteProxyDialog } from './delete-proxy-dialog';
+import { PasswordNeeded } from './password-needed';
 import { useRedeployAction } from './use-redeploy-action';
 
-/** Spec §2 side panel; §4: re-run disabled while deploying or pending, the others while pending. */
+/**
+ * The details page's management actions. An action the server would refuse now (everything but
+ * Modify while a deployment runs; a redeploy without a destination or password) is unavailable,
+ * with the reason; without a saved password a notice also says how to enter it.
+ */
 export function ManagementPanel({
   proxy,
   onRedeployStarted,
@@ -40,12 +47,19 @@ export function ManagementPanel({
   };
 
   const deploying = proxy.status === 'deploying';
+  const why = (action: TProxyAction) => {
+    const key = unavailableReasonKey(proxy, action);
+    return key ? t(key) : null;
+  };
+  // Without a saved password a redeploy can only be refused: the notice says how to enter it.
+  const needsPassword = !proxy.hasSshPassword;
   return (
     <Card data-testid="management-panel">
       <CardHeader>
         <CardTitle>{t('proxies.details.management')}</CardTitle>
       </CardHeader>
       <CardContent className="grid gap-2">
+        {needsPassword && !deploying ? <PasswordNeeded proxy={proxy} /> : null}
         <Button asChild variant="outline" className="justify-start" data-testid="action-modify">
           <Link href={continueHref(proxy.id)}>
             <SettingsIcon aria-hidden="true" />
@@ -58,6 +72,7 @@ export function ManagementPanel({
           description={t('proxies.reset.description', { domain: proxy.domain })}
           confirm={t('proxies.reset.confirm')}
           onConfirm={() => void onReset()}
+          unavailable={why('reset')}
           trigger={
             <Button
               variant="outline"
@@ -80,11 +95,12 @@ export function ManagementPanel({
           description={t('proxies.redeploy.description', { domain: proxy.domain })}
           confirm={t('proxies.redeploy.confirm')}
           onConfirm={() => void onRedeploy()}
+          unavailable={why('redeploy')}
           trigger={
             <Button
               variant="outline"
               className="justify-start"
-              disabled={deploying || redeploy.isPending}
+              disabled={redeploy.isPending}
               data-testid="action-redeploy"
             >
               {redeploy.isPending || deploying ? (
@@ -96,16 +112,18 @@ export function ManagementPanel({
             </Button>
           }
         />
-        <Button
-          variant="outline"
-          className="justify-start border-red-200 text-destructive hover:bg-destructive-soft hover:text-destructive"
-          disabled={deleteMutation.isPending}
-          onClick={() => setDeleteOpen(true)}
-          data-testid="action-delete"
-        >
-          <Trash2Icon aria-hidden="true" />
-          {t('proxies.details.delete')}
-        </Button>
+        <Unavailable reason={why('delete')}>
+          <Button
+            variant="outline"
+            className="justify-start border-red-200 text-destructive hover:bg-destructive-soft hover:text-destructive"
+            disabled={deleteMutation.isPending}
+            onClick={() => setDeleteOpen(true)}
+            data-testid="action-delete"
+          >
+            <Trash2Icon aria-hidden="true" />
+            {t('proxies.details.delete')}
+          </Button>
+        </Unavailable>
         <DeleteProxyDialog
           domain={proxy.domain}
           sites={proxy.serverSites}

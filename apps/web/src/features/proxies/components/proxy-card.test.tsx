@@ -1,32 +1,19 @@
-import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { fireEvent, screen } from '@testing-library/react';
+import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { ProxyCard } from './proxy-card';
 
-const base: TProxyConfiguration = {
+const base = aProxy({
   id: '00000000-0000-4000-8000-000000000002',
-  userId: 'u1',
   domain: 'shop.example.com',
-  serverIp: '203.0.113.10',
-  sshPort: 22,
   sshUser: 'deploy',
-  hasSshPassword: true,
-  email: 'admin@example.com',
-  targetServer: 'http://10.0.0.5:8080',
   status: 'completed',
   sslConfigured: true,
   nginxConfigPath: '/etc/nginx/sites-available/proxy-shop.example.com',
-  hostKeyFingerprint: null,
-  certificateExpiresAt: null,
-  lastDeployedAt: null,
-  changedSinceDeploy: false,
-  serverSites: [],
-  lastFailure: null,
-  customScriptName: null,
   createdAt: new Date(2026, 0, 5).toISOString(),
   updatedAt: new Date(2026, 0, 5).toISOString(),
-};
+});
 
 describe('proxy card', () => {
   it('a completed card is Active with SSL, opens https://domain safely and offers copy, no continue', async () => {
@@ -44,7 +31,7 @@ describe('proxy card', () => {
     expect(onEdit).toHaveBeenCalledWith(base);
   });
 
-  it('links the card to its details and masks the address (spec §5)', async () => {
+  it('links the card to its details and masks the address', async () => {
     const { container } = await renderWithProviders(<ProxyCard proxy={base} onEdit={() => {}} />);
     const link = screen.getByTestId('proxy-card-link');
     expect(link.getAttribute('href')).toBe(`/proxy-details/${base.id}`);
@@ -79,5 +66,52 @@ describe('proxy card', () => {
     );
     expect(screen.getByTestId('proxy-changed').textContent).toContain('Changed since the last');
     expect(screen.getByTestId('proxy-redeploy').textContent).toBe('Redeploy');
+  });
+
+  it('while deploying, edit and redeploy cannot act and say why', async () => {
+    const onEdit = vi.fn();
+    await renderWithProviders(
+      <ProxyCard
+        proxy={{ ...base, status: 'deploying', changedSinceDeploy: true }}
+        onEdit={onEdit}
+      />,
+      { lang: 'en' },
+    );
+    for (const id of ['proxy-edit', 'proxy-redeploy']) {
+      const button = screen.getByTestId(id);
+      expect(button.getAttribute('aria-disabled'), id).toBe('true');
+      await act(async () => {
+        fireEvent.click(button);
+      });
+      expect((await screen.findByRole('tooltip')).textContent).toBe(
+        'Not available while a deployment is running.',
+      );
+      await act(async () => {
+        fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+      });
+    }
+    expect(onEdit).not.toHaveBeenCalled();
+  });
+
+  it('without a saved password, offers to enter it instead of a redeploy that would be refused', async () => {
+    const proxy = { ...base, changedSinceDeploy: true, hasSshPassword: false };
+    for (const [lang, text, action] of [
+      ['en', 'No SSH password is saved for this server', 'Enter SSH password'],
+      [
+        'es',
+        'No hay ninguna contraseña SSH guardada para este servidor',
+        'Introducir contraseña SSH',
+      ],
+    ] as const) {
+      const { unmount } = await renderWithProviders(<ProxyCard proxy={proxy} onEdit={() => {}} />, {
+        lang,
+      });
+      expect(screen.getByTestId('proxy-changed').textContent).toContain(text);
+      expect(screen.queryByTestId('proxy-redeploy')).toBeNull();
+      const enter = screen.getByTestId('proxy-enter-password');
+      expect(enter.textContent).toBe(action);
+      expect(enter.getAttribute('href')).toBe(`/proxy-wizard?continueId=${base.id}`);
+      unmount();
+    }
   });
 });

@@ -1,18 +1,21 @@
 import type { TCertificateSummary } from '@portico/shared/certificates/schemas';
 import { maskHost } from '@portico/shared/masking';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { RefreshCwIcon, TriangleAlertIcon } from 'lucide-react';
+import { KeyRoundIcon, RefreshCwIcon, TriangleAlertIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { Spinner } from '@/components/ui/spinner';
+import { Unavailable } from '@/components/ui/unavailable';
+import { unavailableReasonKey } from '@/lib/proxy-status';
 import { formatDay } from '../lib/format';
-import { detailsHref } from '../lib/status';
+import { continueHref, detailsHref } from '../lib/status';
 import { ProxyActions } from './proxy-actions';
-import { SslBadge, StatusBadge } from './status-badge';
+import { SslBadge } from './status-badge';
 import { useRedeployAction } from './use-redeploy-action';
 
 type TProps = {
@@ -25,13 +28,14 @@ type TProps = {
 /**
  * One proxy. The domain is a link stretched over the whole card (a click anywhere opens the
  * details, the keyboard reaches one link); the buttons sit above it, never inside it.
- * Addresses are masked here (spec §5): the list is what ends up in screenshots; the details page
+ * Addresses are masked here (docs/PRODUCT.md#masking): the list is what ends up in screenshots; the details page
  * shows them in full.
  */
 export function ProxyCard({ proxy, certificate, onEdit }: TProps) {
   const { t, i18n } = useTranslation();
   const redeploy = useRedeployAction();
   const host = maskHost(proxy.serverIp);
+  const redeployBlocked = unavailableReasonKey(proxy, 'redeploy');
   return (
     <Card
       className="relative flex w-full min-w-0 flex-col gap-4 p-5 transition-shadow hover:shadow-md focus-within:shadow-md"
@@ -49,7 +53,7 @@ export function ProxyCard({ proxy, certificate, onEdit }: TProps) {
           </Link>
         </h3>
         <div className="flex flex-wrap gap-1.5">
-          <StatusBadge status={proxy.status} />
+          <ProxyStatusBadge status={proxy.status} />
           {proxy.sslConfigured ? <SslBadge configured /> : null}
           {certificate ? (
             <ExpiryBadge
@@ -84,21 +88,35 @@ export function ProxyCard({ proxy, certificate, onEdit }: TProps) {
             <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <span className="min-w-0">{t('proxies.changedSinceDeploy')}</span>
           </p>
-          <Button
-            size="sm"
-            variant="outline"
-            className="justify-self-start"
-            disabled={redeploy.isPending || proxy.status === 'deploying'}
-            onClick={() => void redeploy.run(proxy.id)}
-            data-testid="proxy-redeploy"
-          >
-            {redeploy.isPending ? (
-              <Spinner className="size-4 text-current" />
-            ) : (
-              <RefreshCwIcon aria-hidden="true" />
-            )}
-            {t('proxies.actions.redeploy')}
-          </Button>
+          {proxy.hasSshPassword ? null : (
+            <p className="min-w-0">{t('proxies.passwordNeeded.text')}</p>
+          )}
+          {proxy.hasSshPassword ? (
+            <Unavailable reason={redeployBlocked ? t(redeployBlocked) : null}>
+              <Button
+                size="sm"
+                variant="outline"
+                className="justify-self-start"
+                disabled={redeploy.isPending}
+                onClick={() => void redeploy.run(proxy.id)}
+                data-testid="proxy-redeploy"
+              >
+                {redeploy.isPending ? (
+                  <Spinner className="size-4 text-current" />
+                ) : (
+                  <RefreshCwIcon aria-hidden="true" />
+                )}
+                {t('proxies.actions.redeploy')}
+              </Button>
+            </Unavailable>
+          ) : (
+            <Button asChild size="sm" variant="outline" className="justify-self-start">
+              <Link href={continueHref(proxy.id)} data-testid="proxy-enter-password">
+                <KeyRoundIcon aria-hidden="true" />
+                {t('proxies.passwordNeeded.action')}
+              </Link>
+            </Button>
+          )}
         </div>
       ) : null}
       <div className="mt-auto">

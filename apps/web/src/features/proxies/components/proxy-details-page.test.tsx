@@ -1,9 +1,22 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { ProxyDetailsPage } from './proxy-details-page';
 
 const id = '00000000-0000-4000-8000-000000000007';
+
+const proxy = aProxy({
+  id,
+  sshPort: 2222,
+  sshUser: 'deploy',
+  status: 'completed',
+  sslConfigured: true,
+  nginxConfigPath: '/etc/nginx/sites-available/proxy-app.example.com',
+  hostKeyFingerprint: 'SHA256:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ',
+  createdAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
+  updatedAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
+});
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -25,29 +38,7 @@ describe('proxy details page', () => {
   it('shows every section and never a password', async () => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
       if (String(url).startsWith('/api/deployment-logs/')) return Response.json([]);
-      return Response.json({
-        id,
-        userId: 'u1',
-        domain: 'app.example.com',
-        serverIp: '203.0.113.10',
-        sshPort: 2222,
-        sshUser: 'deploy',
-        hasSshPassword: true,
-        email: 'admin@example.com',
-        targetServer: 'http://10.0.0.5:8080',
-        status: 'completed',
-        sslConfigured: true,
-        nginxConfigPath: '/etc/nginx/sites-available/proxy-app.example.com',
-        hostKeyFingerprint: 'SHA256:abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ',
-        certificateExpiresAt: null,
-        lastDeployedAt: null,
-        changedSinceDeploy: false,
-        serverSites: [],
-        lastFailure: null,
-        customScriptName: null,
-        createdAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
-        updatedAt: new Date(2026, 0, 5, 7, 8, 9).toISOString(),
-      });
+      return Response.json(proxy);
     });
     const { container } = await renderWithProviders(<ProxyDetailsPage id={id} />, {
       lang: 'en',
@@ -73,5 +64,35 @@ describe('proxy details page', () => {
     expect(screen.getByTestId('action-modify').getAttribute('href')).toBe(
       `/proxy-wizard?continueId=${id}`,
     );
+    // One column on a phone follows the page order: the actions before any section, the log last.
+    const panel = screen.getByTestId('management-panel');
+    for (const later of ['basic-info', 'deployment-logs', 'ssl-card']) {
+      expect(
+        panel.compareDocumentPosition(screen.getByTestId(later)) & Node.DOCUMENT_POSITION_FOLLOWING,
+        later,
+      ).toBeTruthy();
+    }
   });
+
+  it.each([
+    ['the owner', 'u1', 'Enter it again to redeploy.', true],
+    ['an admin', 'u2', 'Only its owner can enter it again', false],
+  ] as const)(
+    'without a saved password, tells %s how it gets one; Redeploy is unavailable',
+    async (_who, me, text, link) => {
+      vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+        if (String(url).startsWith('/api/deployment-logs/')) return Response.json([]);
+        if (String(url) === '/api/auth/user') {
+          return Response.json({ id: me, username: 'me', email: 'me@example.com', role: 'admin' });
+        }
+        return Response.json({ ...proxy, hasSshPassword: false, changedSinceDeploy: true });
+      });
+      await renderWithProviders(<ProxyDetailsPage id={id} />, { lang: 'en' });
+      const notice = await screen.findByTestId('password-needed');
+      await waitFor(() => expect(notice.textContent).toContain(text));
+      expect(screen.queryByTestId('password-needed-enter') !== null).toBe(link);
+      // Unavailable, with the reason (the button keeps its focus for it: aria-disabled).
+      expect(screen.getByTestId('action-redeploy').getAttribute('aria-disabled')).toBe('true');
+    },
+  );
 });

@@ -9,29 +9,29 @@ import {
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
+import { statusTone } from '@/lib/proxy-status';
 import { useDeploymentLogs } from '../api/get-deployment-logs';
 import { useProxy } from '../api/get-proxy';
 import { useLiveDeployment } from '../api/use-live-deployment';
 import { mergeLogs } from '../lib/logs';
-import { statusIcon } from '../lib/status';
 import { CertificateSection } from './certificate-section';
 import { DeploymentLogs } from './deployment-logs';
 import { AccessUrls, BasicInformation, CurrentStatus, SslCard } from './details-sections';
 import { ManagementPanel } from './management-panel';
 import { ServerRecord } from './server-record';
-import { StatusBadge } from './status-badge';
 
 function StatusIcon({ status }: { status: TProxyStatus }) {
-  const kind = statusIcon(status);
+  const tone = statusTone(status);
   const className = 'size-8 shrink-0';
-  if (kind === 'completed')
+  if (tone === 'done')
     return <CircleCheckIcon className={`${className} text-success`} aria-hidden="true" />;
-  if (kind === 'failed')
+  if (tone === 'failed')
     return <CircleXIcon className={`${className} text-destructive`} aria-hidden="true" />;
-  if (kind === 'deploying')
+  if (tone === 'running')
     return <Loader2Icon className={`${className} animate-spin text-primary`} aria-hidden="true" />;
   return <TriangleAlertIcon className={`${className} text-warning`} aria-hidden="true" />;
 }
@@ -48,7 +48,7 @@ function BackButton() {
   );
 }
 
-/** /proxy-details/{id} (spec §2). */
+/** /proxy-details/{id} (docs/PRODUCT.md#proxy-details). */
 export function ProxyDetailsPage({ id }: { id: string }) {
   const { t } = useTranslation();
   const socketUp = React.useRef(false);
@@ -118,7 +118,7 @@ export function ProxyDetailsPage({ id }: { id: string }) {
           <div className="grid min-w-0 gap-1">
             <div className="flex flex-wrap items-center gap-2">
               <h1 className="text-2xl font-bold tracking-tight">{t('proxies.details.title')}</h1>
-              <StatusBadge status={proxy.status} />
+              <ProxyStatusBadge status={proxy.status} />
             </div>
             <p className="break-all text-muted-foreground" data-testid="details-domain">
               {proxy.domain}
@@ -126,8 +126,17 @@ export function ProxyDetailsPage({ id }: { id: string }) {
           </div>
         </div>
       </div>
-      <div className="grid gap-6 lg:grid-cols-[1fr_20rem]">
-        <div className="grid min-w-0 content-start gap-6">
+      {/* The actions come first in the page: on a phone (one column) they sit right under the
+          title, where a thumb finds them, not below the whole log; from lg they are the top of
+          the side column, with the SSL card under them. */}
+      <div className="grid gap-6 lg:grid-cols-[1fr_20rem] lg:grid-rows-[auto_1fr]">
+        <aside
+          className="min-w-0 lg:col-start-2 lg:row-start-1"
+          aria-label={t('proxies.details.management')}
+        >
+          <ManagementPanel proxy={proxy} onRedeployStarted={() => setRedeployStarted(true)} />
+        </aside>
+        <div className="grid min-w-0 content-start gap-6 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <BasicInformation proxy={proxy} />
           <CurrentStatus proxy={proxy} />
           <CertificateSection proxy={proxy} onRunStarted={() => setRedeployStarted(true)} />
@@ -140,13 +149,9 @@ export function ProxyDetailsPage({ id }: { id: string }) {
             live={live.connected}
           />
         </div>
-        <aside
-          className="grid min-w-0 content-start gap-6"
-          aria-label={t('proxies.details.management')}
-        >
-          <ManagementPanel proxy={proxy} onRedeployStarted={() => setRedeployStarted(true)} />
+        <div className="min-w-0 self-start lg:col-start-2 lg:row-start-2">
           <SslCard proxy={proxy} />
-        </aside>
+        </div>
       </div>
     </div>
   );

@@ -2,32 +2,19 @@ import type { TCertificateSummary } from '@portico/shared/certificates/schemas';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
-import { ProxyList } from './proxy-list';
+import { ProxyList, TABLE_MIN_WIDTH_QUERY } from './proxy-list';
 
-const proxy = (n: number, status: TProxyConfiguration['status']): TProxyConfiguration => ({
-  id: `00000000-0000-4000-8000-00000000000${n}`,
-  userId: 'u1',
-  domain: `site${n}.example.com`,
-  serverIp: '203.0.113.10',
-  sshPort: 22,
-  sshUser: 'root',
-  hasSshPassword: true,
-  email: 'admin@example.com',
-  targetServer: 'http://10.0.0.5:8080',
-  status,
-  sslConfigured: status === 'completed',
-  nginxConfigPath: null,
-  hostKeyFingerprint: null,
-  certificateExpiresAt: null,
-  lastDeployedAt: null,
-  changedSinceDeploy: false,
-  serverSites: [],
-  lastFailure: null,
-  customScriptName: null,
-  createdAt: '2026-01-05T10:00:00.000Z',
-  updatedAt: '2026-01-05T10:00:00.000Z',
-});
+const proxy = (n: number, status: TProxyConfiguration['status']): TProxyConfiguration =>
+  aProxy({
+    id: `00000000-0000-4000-8000-00000000000${n}`,
+    domain: `site${n}.example.com`,
+    status,
+    sslConfigured: status === 'completed',
+    createdAt: '2026-01-05T10:00:00.000Z',
+    updatedAt: '2026-01-05T10:00:00.000Z',
+  });
 
 type TSummaryRow = TCertificateSummary & { configurationId: string };
 
@@ -44,9 +31,10 @@ function serve(lists: TProxyConfiguration[][], certificates: TSummaryRow[] = [])
 
 afterEach(() => {
   vi.restoreAllMocks();
+  vi.unstubAllGlobals();
 });
 
-describe('proxy list (spec §2)', () => {
+describe('proxy list', () => {
   it('shows skeletons, then the empty state with a create-first button', async () => {
     serve([[]]);
     await renderWithProviders(<ProxyList />, { lang: 'en' });
@@ -125,5 +113,27 @@ describe('proxy list (spec §2)', () => {
       document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     });
     await waitFor(() => expect(screen.getByTestId('proxy-status').textContent).toBe('Failed'));
+  });
+
+  it('shows cards, with every action, at phone width even when the table was chosen', async () => {
+    localStorage.setItem('portico.proxyView', 'table');
+    // A phone: the table's query does not match.
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query !== TABLE_MIN_WIDTH_QUERY,
+      media: query,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+    }));
+    serve([[proxy(1, 'completed'), proxy(2, 'pending')]]);
+    await renderWithProviders(<ProxyList />, { lang: 'es' });
+    const cards = await screen.findAllByTestId('proxy-card');
+    expect(cards).toHaveLength(2);
+    expect(screen.queryByTestId('proxy-table')).toBeNull();
+    // The choice does nothing here, so it is not offered.
+    expect(screen.queryByTestId('view-table')).toBeNull();
+    expect(cards[0]?.querySelector('[data-testid="proxy-open"]')).not.toBeNull();
+    expect(cards[0]?.querySelector('[data-testid="proxy-copy"]')).not.toBeNull();
+    expect(cards[1]?.querySelector('[data-testid="proxy-edit"]')).not.toBeNull();
+    expect(cards[1]?.querySelector('[data-testid="proxy-continue"]')).not.toBeNull();
   });
 });

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useMediaQuery } from '@/hooks/use-media-query';
 import { useCertificateSummaries } from '../api/certificate';
 import { useProxies } from '../api/get-proxies';
 import { sortProxies, type TProxySort } from '../lib/sort';
@@ -18,6 +19,11 @@ import { ProxyTable } from './proxy-table';
 type TView = 'cards' | 'table';
 const VIEW_STORAGE_KEY = 'portico.proxyView';
 const SORT_STORAGE_KEY = 'portico.proxySort';
+/**
+ * The table needs about 850 px (six columns, the actions among them); below this width the list
+ * is always cards, whose actions wrap inside the card, and the choice is not offered.
+ */
+export const TABLE_MIN_WIDTH_QUERY = '(min-width: 1024px)';
 
 function stored<T extends string>(key: string, other: T, fallback: T): T {
   try {
@@ -35,14 +41,16 @@ function remember(key: string, value: string) {
   }
 }
 
-/** The signed-in user's proxies as cards or a table (spec §2 home). */
+/** The signed-in user's proxies as cards or a table (docs/PRODUCT.md#home). */
 export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: string }) {
   const { t } = useTranslation();
   const { data, isPending, isError, refetch, isFetching } = useProxies();
   const certificates = useCertificateSummaries().data;
-  const [view, setView] = React.useState<TView>(() =>
+  const [chosen, setView] = React.useState<TView>(() =>
     stored<TView>(VIEW_STORAGE_KEY, 'table', 'cards'),
   );
+  const tableFits = useMediaQuery(TABLE_MIN_WIDTH_QUERY);
+  const view: TView = tableFits ? chosen : 'cards';
   const [sort, setSort] = React.useState<TProxySort>(() =>
     stored<TProxySort>(SORT_STORAGE_KEY, 'expiry', 'created'),
   );
@@ -90,31 +98,33 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
               <option value="expiry">{t('proxies.list.sortExpiry')}</option>
             </NativeSelect>
           </label>
-          <fieldset
-            className="inline-flex rounded-md border border-border p-0.5"
-            aria-label={t('proxies.list.view')}
-          >
-            <Button
-              size="sm"
-              variant={view === 'cards' ? 'secondary' : 'ghost'}
-              aria-pressed={view === 'cards'}
-              onClick={() => chooseView('cards')}
-              data-testid="view-cards"
+          {tableFits ? (
+            <fieldset
+              className="inline-flex rounded-md border border-border p-0.5"
+              aria-label={t('proxies.list.view')}
             >
-              <LayoutGridIcon aria-hidden="true" />
-              {t('proxies.list.cards')}
-            </Button>
-            <Button
-              size="sm"
-              variant={view === 'table' ? 'secondary' : 'ghost'}
-              aria-pressed={view === 'table'}
-              onClick={() => chooseView('table')}
-              data-testid="view-table"
-            >
-              <TableIcon aria-hidden="true" />
-              {t('proxies.list.table')}
-            </Button>
-          </fieldset>
+              <Button
+                size="sm"
+                variant={view === 'cards' ? 'secondary' : 'ghost'}
+                aria-pressed={view === 'cards'}
+                onClick={() => chooseView('cards')}
+                data-testid="view-cards"
+              >
+                <LayoutGridIcon aria-hidden="true" />
+                {t('proxies.list.cards')}
+              </Button>
+              <Button
+                size="sm"
+                variant={view === 'table' ? 'secondary' : 'ghost'}
+                aria-pressed={view === 'table'}
+                onClick={() => chooseView('table')}
+                data-testid="view-table"
+              >
+                <TableIcon aria-hidden="true" />
+                {t('proxies.list.table')}
+              </Button>
+            </fieldset>
+          ) : null}
         </div>
       </div>
 
@@ -168,7 +178,6 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
           </Button>
         </Card>
       ) : view === 'table' ? (
-        // min-w-0 lets the card shrink below the table's width so the table scrolls inside it.
         <Card className="min-w-0 p-1 sm:p-2">
           <ProxyTable proxies={shown} certificates={certificates} onEdit={setEditing} />
         </Card>

@@ -2,6 +2,7 @@ import type { TCertificateSummary } from '@portico/shared/certificates/schemas';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Breakable } from '@/components/ui/breakable';
 import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import {
@@ -14,7 +15,7 @@ import {
 } from '@/components/ui/table';
 import { detailsHref, isContinuable } from '../lib/status';
 import { ContinueButton, ProxyActions } from './proxy-actions';
-import { SslBadge, StatusBadge } from './status-badge';
+import { SslBadge } from './status-badge';
 
 type TProps = {
   proxies: TProxyConfiguration[];
@@ -35,7 +36,10 @@ function CertificateCell({ summary }: { summary: TCertificateSummary | undefined
   );
 }
 
-/** Spec §2 table: domain, target server, status, SSL status, actions, Continue Deploy. */
+/**
+ * The list as a table: domain, target server, status, SSL status (with the certificate's expiry),
+ * actions, Continue Deploy.
+ */
 export function ProxyTable({ proxies, certificates, onEdit }: TProps) {
   const { t } = useTranslation();
   return (
@@ -68,7 +72,7 @@ export function ProxyTable({ proxies, certificates, onEdit }: TProps) {
               {proxy.targetServer ? <Breakable text={proxy.targetServer} /> : t('proxies.notSet')}
             </TableCell>
             <TableCell>
-              <StatusBadge status={proxy.status} />
+              <ProxyStatusBadge status={proxy.status} />
             </TableCell>
             <TableCell>
               <SslBadge configured={proxy.sslConfigured} />

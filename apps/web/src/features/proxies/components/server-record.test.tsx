@@ -1,6 +1,6 @@
-import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { SERVER_SITE } from '../test/server-site';
 import { ServerRecord } from './server-record';
@@ -8,7 +8,7 @@ import { ServerRecord } from './server-record';
 const SITE = SERVER_SITE;
 
 // A run that failed at its custom script, after the HTTPS site and the certificate were written.
-const proxy = {
+const proxy = aProxy({
   domain: 'app.example.com',
   lastDeployedAt: null,
   serverSites: [SITE],
@@ -23,7 +23,7 @@ const proxy = {
     },
     at: '2026-11-22T16:05:00.000Z',
   },
-} as unknown as TProxyConfiguration;
+});
 
 describe('"On the server" (what a removal removes)', () => {
   it('shows the files, that nginx loads them, HTTPS, the certificate and the failure beside (en)', async () => {

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useRedeployProxy } from '../api/redeploy-proxy';
 
-/** Starts a redeployment with the §8 toasts (redeploySuccess / redeployError). */
+/** Starts a redeployment with its toasts (redeploySuccess / redeployError). */
 export function useRedeployAction() {
   const { t } = useTranslation();
   const mutation = useRedeployProxy();

@@ -4,7 +4,7 @@ import { formatDateMinutes, formatDateTime, formatDay, formatRelative } from './
 // Built from local parts so the expectations hold in any time zone.
 const local = new Date(2026, 0, 5, 7, 8, 9).toISOString();
 
-describe('date formats (spec §9)', () => {
+describe('date formats', () => {
   it('shows creation and log times as yyyy-MM-dd HH:mm:ss', () => {
     expect(formatDateTime(local)).toBe('2026-01-05 07:08:09');
   });

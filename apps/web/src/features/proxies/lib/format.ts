@@ -1,7 +1,7 @@
 import { format, formatDistance, isValid, parseISO } from 'date-fns';
 import { enUS, es } from 'date-fns/locale';
 
-// Spec §9: creation and log times yyyy-MM-dd HH:mm:ss, last update yyyy-MM-dd HH:mm.
+// Creation and log times yyyy-MM-dd HH:mm:ss, last update yyyy-MM-dd HH:mm.
 export const DATE_TIME_SECONDS = 'yyyy-MM-dd HH:mm:ss';
 export const DATE_TIME_MINUTES = 'yyyy-MM-dd HH:mm';
 

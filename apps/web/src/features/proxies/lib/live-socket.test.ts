@@ -23,6 +23,9 @@ class FakeSocket {
   drop() {
     this.onclose?.(new Event('close') as CloseEvent);
   }
+  refuse() {
+    this.onclose?.(new CloseEvent('close', { code: 1008, reason: 'too many open sockets' }));
+  }
   send(data: unknown) {
     this.onmessage?.(new MessageEvent('message', { data: JSON.stringify(data) }));
   }
@@ -50,7 +53,7 @@ function harness() {
   return { sockets, timers, messages, stop, fire };
 }
 
-describe('deployment log socket (spec §4: 5 attempts, 3 s apart, counter reset on open)', () => {
+describe('deployment log socket (5 attempts, 3 s apart, counter reset on open)', () => {
   it('uses the same host, wss when the page is https', () => {
     expect(
       deploymentSocketUrl('a/b', { protocol: 'https:', host: 'p.example:8443' } as Location),
@@ -96,6 +99,13 @@ describe('deployment log socket (spec §4: 5 attempts, 3 s apart, counter reset 
     expect(h.messages).toEqual([
       { type: 'deployment_status', data: { status: 'completed', deploymentId: 'd1' } },
     ]);
+  });
+
+  it('does not reconnect after the server refused the socket (1008: it would refuse again)', () => {
+    const h = harness();
+    h.sockets[0]?.open();
+    h.sockets[0]?.refuse();
+    expect(h.timers).toHaveLength(0);
   });
 
   it('does not reconnect once stopped', () => {

@@ -1,7 +1,7 @@
-import { type TWsMessage, ZWsMessage } from '@portico/shared/proxy/api';
+import { type TWsMessage, WS_CLOSE_REFUSED, ZWsMessage } from '@portico/shared/proxy/api';
 import { logSocketUrl } from '@/lib/log-socket-url';
 
-// Spec §4/§9 log socket: reconnect after a close, at most 5 attempts 3 s apart; the counter
+// Log socket (docs/PRODUCT.md#logs-and-the-live-socket): reconnect after a close, at most 5 attempts 3 s apart; the counter
 // resets on open.
 export const RECONNECT_DELAY_MS = 3000;
 export const MAX_RECONNECT_ATTEMPTS = 5;
@@ -54,7 +54,7 @@ export function openLiveSocket(options: TLiveSocketOptions): () => void {
     current.onmessage = (event) => {
       try {
         const parsed = ZWsMessage.safeParse(JSON.parse(String(event.data)));
-        // Other message types are ignored (spec §7).
+        // Other message types are ignored.
         if (parsed.success) options.onMessage(parsed.data);
       } catch (error) {
         console.error('deployment log socket: unreadable message', error);
@@ -63,9 +63,11 @@ export function openLiveSocket(options: TLiveSocketOptions): () => void {
     current.onerror = (event) => {
       console.error('deployment log socket error', event);
     };
-    current.onclose = () => {
+    current.onclose = (event) => {
       options.onConnectedChange?.(false);
       if (stopped || attempts >= MAX_RECONNECT_ATTEMPTS) return;
+      // Refused (not allowed, session ended, too many sockets): another try would be too.
+      if (event.code === WS_CLOSE_REFUSED) return;
       attempts += 1;
       timer = setTimer(connect, RECONNECT_DELAY_MS);
     };

@@ -1,34 +1,16 @@
 import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
 import { describe, expect, it } from 'vitest';
 import { createI18n } from '@/lib/i18n';
-import {
-  continueHref,
-  detailsHref,
-  isContinuable,
-  siteUrl,
-  statusBadgeVariant,
-  statusIcon,
-  statusLabelKey,
-} from './status';
+import { statusLabelKey } from '@/lib/proxy-status';
+import { loadCatalogNow } from '@/test/catalogs';
+import { continueHref, detailsHref, isContinuable, siteUrl } from './status';
 
-describe('status badge (spec §4 home colours)', () => {
-  it.each([
-    ['completed', 'success'],
-    ['pending', 'warning'],
-    ['dns-validated', 'destructive'],
-    ['deploying', 'destructive'],
-    ['failed', 'destructive'],
-    ['deployed', 'destructive'],
-    ['error', 'destructive'],
-  ] as const)('%s is %s', (status, variant) => {
-    expect(statusBadgeVariant(status)).toBe(variant);
-  });
-
+describe('status labels', () => {
   it.each([
     ['en', 'Active', 'Pending'],
     ['es', 'Activo', 'Pendiente'],
   ] as const)('labels completed as Active in %s', async (lang, active, pending) => {
-    const i18n = createI18n();
+    const i18n = createI18n(loadCatalogNow);
     await i18n.changeLanguage(lang);
     expect(i18n.t(statusLabelKey('completed'))).toBe(active);
     expect(i18n.t(statusLabelKey('pending'))).toBe(pending);
@@ -38,7 +20,7 @@ describe('status badge (spec §4 home colours)', () => {
   });
 });
 
-describe('continue-able rule (spec §4)', () => {
+describe('continue-able rule', () => {
   it('offers continue on every status but completed', () => {
     const continuable = PROXY_STATUSES.filter(isContinuable);
     expect(continuable).toEqual(PROXY_STATUSES.filter((s) => s !== 'completed'));
@@ -50,19 +32,5 @@ describe('continue-able rule (spec §4)', () => {
     expect(detailsHref('42')).toBe('/proxy-details/42');
     expect(siteUrl('app.example.com')).toBe('https://app.example.com');
     expect(siteUrl('app.example.com', 'http')).toBe('http://app.example.com');
-  });
-});
-
-describe('details status icon (spec §2)', () => {
-  it.each([
-    ['completed', 'completed'],
-    ['failed', 'failed'],
-    ['error', 'failed'],
-    ['deploying', 'deploying'],
-    ['pending', 'warning'],
-    ['dns-validated', 'warning'],
-    ['deployed', 'warning'],
-  ] as const)('%s shows %s', (status, icon) => {
-    expect(statusIcon(status)).toBe(icon);
   });
 });

@@ -16,7 +16,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { api } from '@/lib/api';
 import { sessionQueryKey } from '@/lib/query-keys';
 
-// The settings page's calls (issue 16). Query keys are the URLs, as the generic query function
+// The settings page's calls. Query keys are the URLs, as the generic query function
 // joins them.
 export const settingsKeys = {
   twoFactor: ['/api/account/two-factor'] as const,

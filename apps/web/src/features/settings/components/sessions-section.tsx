@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
-import { errorDescription } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { useEndOtherSessions, useEndSession, useSessions } from '../api/account';
 import { formatDate } from '../lib/format';
 
@@ -21,11 +21,7 @@ function SessionRow({ session }: { session: TSessionInfo }) {
       await end.mutateAsync(session.id);
       toast({ title: t('settings.sessions.ended') });
     } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: t('settings.sessions.endFailed'),
-        description: errorDescription(error, t, t('settings.sessions.endFailed')),
-      });
+      toastFailure(error, t, t('settings.sessions.endFailed'));
     }
   };
   return (
@@ -86,11 +82,7 @@ export function SessionsSection() {
       const { ended } = await endOthers.mutateAsync();
       toast({ title: t('settings.sessions.endedOthers', { count: ended }) });
     } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: t('settings.sessions.endFailed'),
-        description: errorDescription(error, t, t('settings.sessions.endFailed')),
-      });
+      toastFailure(error, t, t('settings.sessions.endFailed'));
     }
   };
 

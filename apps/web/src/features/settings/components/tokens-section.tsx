@@ -15,7 +15,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
-import { errorDescription } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { useRevokeToken, useTokens } from '../api/account';
 import { formatDate } from '../lib/format';
 import { CreateTokenForm } from './create-token-form';
@@ -83,11 +83,7 @@ export function TokensSection() {
       toast({ title: t('settings.tokens.revoked', { name: target.name }) });
       setTarget(null);
     } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: t('settings.tokens.revokeFailed'),
-        description: errorDescription(error, t, t('settings.tokens.revokeFailed')),
-      });
+      toastFailure(error, t, t('settings.tokens.revokeFailed'));
     }
   };
 

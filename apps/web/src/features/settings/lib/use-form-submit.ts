@@ -1,7 +1,8 @@
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { toast } from '@/hooks/use-toast';
-import { applyServerIssues, errorDescription } from '@/lib/form-errors';
+import { applyServerIssues } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 
 /**
  * A settings form's submit: send, then a toast saying it is done (or why not), with the
@@ -31,11 +32,9 @@ export function useFormSubmit<T extends FieldValues, R>(options: {
         options.fields,
         options.fieldByCode,
       );
-      toast({
-        variant: 'destructive',
-        title: options.failed,
-        description: placed > 0 ? undefined : errorDescription(error, t, options.failed),
-      });
+      // Placed on its field, the server's reason is not said again in the toast.
+      if (placed > 0) toast({ variant: 'destructive', title: options.failed });
+      else toastFailure(error, t, options.failed);
     }
   });
 }

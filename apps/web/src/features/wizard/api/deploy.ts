@@ -2,7 +2,7 @@ import type { TDeployResponse } from '@portico/shared/proxy/api';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
-/** Answers 202 at once; the run is followed over the log socket (decisions.md). */
+/** Answers 202 at once; the run is followed over the log socket (docs/PRODUCT.md#deployment). */
 export function startDeployment(configurationId: string) {
   return api.requestJson<TDeployResponse>(
     'POST',

@@ -11,7 +11,7 @@ export function configurationQueryOptions(id: string) {
   });
 }
 
-/** One configuration; `pollMs` polls it while the log socket is down (decisions.md). */
+/** One configuration; `pollMs` polls it while the log socket is down (docs/PRODUCT.md#logs-and-the-live-socket). */
 export function useConfiguration(id: string | null, { pollMs }: { pollMs?: number | false } = {}) {
   return useQuery({
     ...configurationQueryOptions(id ?? ''),

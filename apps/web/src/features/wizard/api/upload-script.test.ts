@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SCRIPT_MAX_BYTES, scriptProblem } from './upload-script';
 
-describe('custom script control (decisions.md)', () => {
+describe('custom script control', () => {
   it('accepts a .sh file up to 64 KiB', () => {
     expect(scriptProblem({ name: 'post.sh', size: 10 })).toBeNull();
     expect(scriptProblem({ name: 'POST.SH', size: SCRIPT_MAX_BYTES })).toBeNull();

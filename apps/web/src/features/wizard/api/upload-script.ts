@@ -7,7 +7,7 @@ export const SCRIPT_MAX_BYTES = 64 * 1024;
 
 export type TScriptProblem = 'type' | 'size' | 'empty';
 
-/** Decisions: `.sh` only, at most 64 KiB; the server checks again (text, size). */
+/** `.sh` only, at most 64 KiB (docs/PRODUCT.md#custom-deployment-script); the server checks again (text, size). */
 export function scriptProblem(file: Pick<File, 'name' | 'size'>): TScriptProblem | null {
   if (!/\.sh$/i.test(file.name)) return 'type';
   if (file.size === 0) return 'empty';

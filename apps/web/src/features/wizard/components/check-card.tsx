@@ -8,7 +8,13 @@ type TBadgeVariant = 'outline' | 'secondary' | 'success' | 'destructive';
 
 /**
  * One check of the validation step (DNS, SSH): icon, title and status badge, the status in a
- * sentence (announced), what it found, the failure with what to do, and the check's own notes.
+ * sentence (announced), what it found, the failure, and the check's own notes.
+ *
+ * Each thing is said once. A failure replaces the status sentence (the badge already says
+ * "Failed"). When the server gave the cause, that sentence is the whole alert: it names the
+ * check, the cause and what to do (e.g. "SSH connection failed: authentication failed (check the
+ * user name and password)."), so no title or advice repeats it. Only without a cause do the
+ * generic title and advice speak. `children` are notes for a check that has not failed.
  */
 export function CheckCard({
   check,
@@ -31,7 +37,7 @@ export function CheckCard({
   text: string;
   /** What the check found, above the failure. */
   details?: React.ReactNode;
-  /** Shown when the check failed: its title, the cause when known, and what to do. */
+  /** Shown when the check failed: the cause in the server's words, else title and advice. */
   failure?: { title: string; cause: string | null; advice: string };
   children?: React.ReactNode;
 }) {
@@ -52,21 +58,31 @@ export function CheckCard({
           {statusText}
         </Badge>
       </div>
-      <p className="text-sm text-muted-foreground" aria-live="polite">
-        {text}
-      </p>
+      {failure ? null : (
+        <p className="text-sm text-muted-foreground" aria-live="polite">
+          {text}
+        </p>
+      )}
       {details}
       {failure ? (
         <Alert variant="destructive" data-testid={`wizard-${check}-error`}>
           <CircleAlertIcon aria-hidden="true" />
-          <AlertTitle>{failure.title}</AlertTitle>
-          <AlertDescription className="grid gap-2">
-            {failure.cause ? <p>{failure.cause}</p> : null}
-            <p>{failure.advice}</p>
-          </AlertDescription>
+          {failure.cause ? (
+            <AlertDescription>
+              <p>{failure.cause}</p>
+            </AlertDescription>
+          ) : (
+            <>
+              <AlertTitle>{failure.title}</AlertTitle>
+              <AlertDescription>
+                <p>{failure.advice}</p>
+              </AlertDescription>
+            </>
+          )}
         </Alert>
-      ) : null}
-      {children}
+      ) : (
+        children
+      )}
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
+import { errorDescription, errorText } from '@/lib/form-errors';
 import { formatLogDownload, useLogText } from '@/lib/log-text';
 import { useStartDeployment } from '../api/deploy';
 import { configurationQueryKey, useConfiguration } from '../api/get-configuration';
@@ -28,11 +29,6 @@ const STATUS_MESSAGES = {
   completed: { key: 'wizard.deploy.log.completed' },
   failed: { key: 'wizard.deploy.failedText' },
 };
-
-function requestErrorText(error: unknown): string {
-  if (error instanceof ApiError) return error.body?.message ?? error.message;
-  return error instanceof Error ? error.message : '';
-}
 
 export function DeployStep({
   state,
@@ -123,11 +119,11 @@ export function DeployStep({
       dispatch({ type: 'deployAccepted', deploymentId: res.deploymentId });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
-        // One is already running (decisions.md): follow it instead of failing.
-        toast({ title: t('wizard.deploy.alreadyRunning'), description: requestErrorText(error) });
+        // One is already running: follow it instead of failing. The server's
+        // sentence says so; the catalog's is the fallback, never both.
+        toast({ title: errorDescription(error, t, t('wizard.deploy.alreadyRunning')) });
       } else {
-        const said = requestErrorText(error);
-        const message = said || { key: 'wizard.deploy.unknownError' };
+        const message = errorText(error, { key: 'wizard.deploy.unknownError' });
         dispatch({
           type: 'deployRequestFailed',
           message: { key: 'wizard.deploy.requestError', params: { message } },

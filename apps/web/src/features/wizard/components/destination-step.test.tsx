@@ -1,7 +1,8 @@
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { QueryClient } from '@tanstack/react-query';
 import { act, fireEvent, screen } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster';
 import { renderWithProviders } from '@/test/render';
 import { destinationServersQueryKey } from '../api/get-destination-servers';
 import { emptyData } from '../state/wizard-reducer';
@@ -38,12 +39,15 @@ async function renderStep(lang: 'en' | 'es', list: TDestinationServer[], targetS
   });
   queryClient.setQueryData(destinationServersQueryKey, list);
   return renderWithProviders(
-    <DestinationStep
-      data={{ ...emptyData, targetServer }}
-      dispatch={vi.fn()}
-      customScriptName={null}
-      onSaved={vi.fn()}
-    />,
+    <>
+      <DestinationStep
+        data={{ ...emptyData, targetServer }}
+        dispatch={vi.fn()}
+        customScriptName={null}
+        onSaved={vi.fn()}
+      />
+      <Toaster />
+    </>,
     { lang, queryClient },
   );
 }
@@ -73,7 +77,7 @@ describe.each([
     expect(next().disabled).toBe(false);
   });
 
-  it('validates the manual endpoint live with the spec messages', async () => {
+  it('validates the manual endpoint live with its messages', async () => {
     await renderStep(lang, []);
     expect(screen.getByText(empty)).toBeTruthy();
     await act(async () => {
@@ -101,5 +105,64 @@ describe.each([
     expect((document.getElementById('wizard-manual-endpoint') as HTMLInputElement).value).toBe(
       'backend:9000',
     );
+  });
+  it('a choice made while the list loads stands when it arrives', async () => {
+    let answer: (response: Response) => void = () => {};
+    const fetching = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(() => new Promise<Response>((resolve) => (answer = resolve)));
+    const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    await renderWithProviders(
+      <DestinationStep
+        data={{ ...emptyData, targetServer: 'http://10.0.0.5:8080' }}
+        dispatch={vi.fn()}
+        customScriptName={null}
+        onSaved={vi.fn()}
+      />,
+      { lang, queryClient },
+    );
+    await act(async () => {
+      fireEvent.click(radio('wizard-destination-manual'));
+    });
+    const input = document.getElementById('wizard-manual-endpoint') as HTMLInputElement;
+    await act(async () => {
+      fireEvent.change(input, { target: { value: 'backend.internal:9000' } });
+    });
+    await act(async () => {
+      answer(Response.json(servers));
+    });
+    expect(await screen.findByText('Main app')).toBeTruthy();
+    expect(radio('wizard-destination-manual').checked).toBe(true);
+    expect(radio('wizard-destination-on').checked).toBe(false);
+    expect(input.value).toBe('backend.internal:9000');
+    fetching.mockRestore();
+  });
+});
+
+describe('saving the configuration', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it.each([
+    ['en', 'The configuration could not be saved', 'That domain is already configured in Portico.'],
+    ['es', 'No se pudo guardar la configuración', 'Ese dominio ya está configurado en Portico.'],
+  ] as const)("a refusal toasts the server's reason (%s)", async (lang, title, reason) => {
+    // What the server answers a save of a domain that another configuration took meanwhile.
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      if (String(input) === '/api/csrf-token') return Response.json({ token: 't' });
+      return Response.json(
+        { statusCode: 409, code: 'domain_taken', message: reason },
+        { status: 409 },
+      );
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    await renderStep(lang, servers, 'http://10.0.0.5:8080');
+    await act(async () => {
+      fireEvent.click(next());
+    });
+    const toast = (await screen.findByText(title)).closest('[data-slot="toast"]');
+    expect(toast?.querySelector('[data-slot="toast-description"]')?.textContent).toBe(reason);
+    expect(fetchMock).toHaveBeenCalledWith('/api/proxy-configurations', expect.anything());
   });
 });

@@ -4,8 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
-import { toast } from '@/hooks/use-toast';
-import { errorDescription } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { cn } from '@/lib/utils';
 import { useDestinationServers } from '../api/get-destination-servers';
 import { useSaveConfiguration } from '../api/save-configuration';
@@ -43,8 +42,9 @@ export function DestinationStep({
     if (preselected.current || servers.isPending) return;
     preselected.current = true;
     const initial = preselect(data.targetServer, servers.data ?? []);
-    setSelection(initial.selection);
-    setManualEndpoint(initial.manualEndpoint);
+    // A choice made while the list was loading stands: the preselection only fills a blank.
+    setSelection((chosen) => chosen ?? initial.selection);
+    setManualEndpoint((typed) => typed || initial.manualEndpoint);
   }, [servers.isPending, servers.data, data.targetServer]);
 
   const target = chosenTarget(selection, manualEndpoint, list);
@@ -67,12 +67,8 @@ export function DestinationStep({
         targetServer: target,
         hostKeyFingerprint: data.hostKeyFingerprint ?? undefined,
       }));
-    } catch {
-      toast({
-        variant: 'destructive',
-        title: t('errors.configurationError'),
-        description: t('errors.general'),
-      });
+    } catch (error) {
+      toastFailure(error, t, t('wizard.destination.saveFailed'));
       return;
     }
     dispatch({ type: 'configurationSaved', id });
@@ -82,11 +78,7 @@ export function DestinationStep({
         await upload.mutateAsync({ file: script, configurationId: id });
         setScript(null);
       } catch (error) {
-        toast({
-          variant: 'destructive',
-          title: t('errors.uploadFailed'),
-          description: errorDescription(error, t, t('errors.general')),
-        });
+        toastFailure(error, t, t('errors.uploadFailed'));
         return;
       }
     }

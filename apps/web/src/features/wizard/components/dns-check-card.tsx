@@ -31,7 +31,7 @@ export function DnsCheckCard({
       badge={BADGE[dns.status]}
       title={t('wizard.validation.dnsTitle')}
       statusText={t(`wizard.validation.dnsStatus.${dns.status}`)}
-      text={t(`wizard.validation.dnsText.${dns.status}`, { domain })}
+      text={dns.status === 'failed' ? '' : t(`wizard.validation.dnsText.${dns.status}`, { domain })}
       details={
         showDetails ? (
           <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1.5 text-sm">

@@ -18,7 +18,7 @@ function time(timestamp: string): string {
   return Number.isNaN(date.getTime()) ? timestamp : format(date, 'HH:mm:ss');
 }
 
-/** Spec §2 deploy: about 20rem tall, announced politely, follows the newest line. */
+/** The deploy step's log: about 20rem tall, announced politely, follows the newest line. */
 export function LogPanel({ lines, id }: { lines: readonly TLogLine[]; id?: string }) {
   const { t } = useTranslation();
   const words = useLogText();

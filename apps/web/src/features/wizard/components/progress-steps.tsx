@@ -5,7 +5,7 @@ import { stepIndex, type TWizardStep, WIZARD_STEPS } from '../state/steps';
 
 type TStepStatus = 'pending' | 'current' | 'completed';
 
-/** Spec §2: numbered circles with titles; completed steps show a check instead of the number. */
+/** Numbered circles with titles; completed steps show a check instead of the number. */
 export function ProgressSteps({ current }: { current: TWizardStep }) {
   const { t } = useTranslation();
   const currentIndex = stepIndex(current);

@@ -18,7 +18,7 @@ import { ValidationStep } from './validation-step';
 
 export const WIZARD_PATH = '/proxy-wizard';
 
-/** /proxy-wizard, optionally ?continueId= to resume a configuration (spec §2, §4). */
+/** /proxy-wizard, optionally ?continueId= to resume a configuration (docs/PRODUCT.md#proxy-wizard). */
 export function ProxyWizardPage() {
   const { t } = useTranslation();
   const [, navigate] = useLocation();
@@ -28,6 +28,10 @@ export function ProxyWizardPage() {
   const resuming = Boolean(continueId) && continueId !== configurationId;
   const resumeQuery = useConfiguration(resuming ? continueId : null);
   const config = useConfiguration(configurationId);
+  // Opened for a configuration that already existed (a reload after a save counts too): the
+  // title names it instead of "New reverse proxy". A restart or a new save makes it new again.
+  const openedFor = React.useRef(continueId);
+  const existing = configurationId !== null && configurationId === openedFor.current;
 
   React.useEffect(() => {
     const loaded = resumeQuery.data;
@@ -120,7 +124,12 @@ export function ProxyWizardPage() {
         </Button>
       </div>
       <div>
-        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{t('wizard.title')}</h1>
+        <h1
+          className="text-2xl font-bold tracking-tight [overflow-wrap:anywhere] sm:text-3xl"
+          data-testid="wizard-title"
+        >
+          {existing ? t('wizard.titleExisting', { domain: state.data.domain }) : t('wizard.title')}
+        </h1>
         <p className="mt-1 text-muted-foreground">{t('wizard.subtitle')}</p>
       </div>
       <ProgressSteps current={state.step} />

@@ -6,7 +6,7 @@ import { cn } from '@/lib/utils';
 import { scriptProblem } from '../api/upload-script';
 
 /**
- * The optional custom deployment script (decisions.md): drop a `.sh` file or browse for one; it is
+ * The optional custom deployment script (docs/PRODUCT.md#custom-deployment-script): drop a `.sh` file or browse for one; it is
  * uploaded once the configuration is saved, and runs on the user's server as the last step.
  */
 export function ScriptUpload({

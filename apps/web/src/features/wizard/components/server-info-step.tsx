@@ -10,6 +10,7 @@ import { CodeInput, Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { fieldErrorText } from '@/lib/form-errors';
+import { toastFailure } from '@/lib/toast-outcome';
 import { useCheckDuplicate } from '../api/check-duplicate';
 import { autoFillEmail } from '../state/email';
 import {
@@ -52,7 +53,7 @@ export function ServerInfoStep({
   const duplicate = useCheckDuplicate();
   const [redirecting, setRedirecting] = React.useState(false);
   const form = useForm<TServerInfoForm, unknown, TServerInfoValues>({
-    resolver: zodResolver(serverInfoSchema(data.hasSavedPassword)),
+    resolver: zodResolver(serverInfoSchema(data.savedPasswordFor)),
     mode: 'onChange',
     defaultValues: {
       serverIp: data.serverIp,
@@ -65,7 +66,10 @@ export function ServerInfoStep({
   });
   const { errors } = form.formState;
   const values = form.watch();
-  const passing = passingFields(values, data.hasSavedPassword);
+  const passing = passingFields(values, data.savedPasswordFor);
+  const savedPassword = data.savedPasswordFor !== null;
+  // A saved password is kept only for its own server, port and user: changing one re-judges it.
+  const target = savedPassword ? { deps: ['sshPassword' as const] } : {};
 
   React.useEffect(() => {
     const sub = form.watch((v, { name }) => {
@@ -110,13 +114,9 @@ export function ServerInfoStep({
         setRedirecting(true);
         return;
       }
-    } catch {
-      // Spec §4: a failed check lets the wizard go on.
-      toast({
-        variant: 'destructive',
-        title: t('errors.duplicateCheckError'),
-        description: t('errors.general'),
-      });
+    } catch (error) {
+      // A failed check lets the wizard go on (docs/PRODUCT.md#proxy-wizard).
+      toastFailure(error, t, t('errors.duplicateCheckError'));
     }
     dispatch({ type: 'next' });
   });
@@ -144,7 +144,7 @@ export function ServerInfoStep({
                 autoComplete="off"
                 spellCheck={false}
                 placeholder="203.0.113.10"
-                {...form.register('serverIp')}
+                {...form.register('serverIp', target)}
               />
             )}
           </Field>
@@ -163,14 +163,14 @@ export function ServerInfoStep({
             label={<MarkedLabel text={t('wizard.serverInfo.sshUser')} ok={passing.sshUser} />}
             error={fieldErrorText(errors.sshUser, t)}
           >
-            {(aria) => <CodeInput {...aria} {...form.register('sshUser')} />}
+            {(aria) => <CodeInput {...aria} {...form.register('sshUser', target)} />}
           </Field>
           <Field
             id="wizard-ssh-password"
             label={
               <MarkedLabel text={t('wizard.serverInfo.sshPassword')} ok={passing.sshPassword} />
             }
-            hint={data.hasSavedPassword ? t('wizard.serverInfo.savedPassword') : undefined}
+            hint={savedPassword ? t('wizard.serverInfo.savedPassword') : undefined}
             error={fieldErrorText(errors.sshPassword, t)}
           >
             {(aria) => (
@@ -178,9 +178,7 @@ export function ServerInfoStep({
                 {...aria}
                 autoComplete="new-password"
                 placeholder={
-                  data.hasSavedPassword
-                    ? t('wizard.serverInfo.savedPasswordPlaceholder')
-                    : undefined
+                  savedPassword ? t('wizard.serverInfo.savedPasswordPlaceholder') : undefined
                 }
                 {...form.register('sshPassword')}
               />
@@ -211,7 +209,7 @@ export function ServerInfoStep({
                   {...aria}
                   inputMode="numeric"
                   autoComplete="off"
-                  {...form.register('sshPort')}
+                  {...form.register('sshPort', target)}
                 />
               )}
             </Field>

@@ -22,7 +22,7 @@ export function SshCheckCard({ ssh }: { ssh: TWizardState['ssh'] }) {
       badge={BADGE[ssh.status]}
       title={t('wizard.validation.sshTitle')}
       statusText={t(`wizard.validation.sshStatus.${ssh.status}`)}
-      text={t(`wizard.validation.sshText.${ssh.status}`)}
+      text={ssh.status === 'failed' ? '' : t(`wizard.validation.sshText.${ssh.status}`)}
       failure={
         ssh.status === 'failed'
           ? {

@@ -74,7 +74,7 @@ function SummaryItem({
   );
 }
 
-/** Spec §2 status sidebar: the checks, the summary (hosts masked per §5) and actions that work. */
+/** The wizard's status sidebar: the checks, the summary (hosts masked) and actions that work. */
 export function StatusSidebar({
   state,
   config,
@@ -161,6 +161,7 @@ export function StatusSidebar({
       </Card>
       <QuickActions
         step={step}
+        deployedBefore={Boolean(config?.lastDeployedAt)}
         canDeploy={Boolean(data.configurationId && data.targetServer) && !deploying}
         canEdit={!deploying && step !== 'server-info'}
         configurationId={data.configurationId}
@@ -172,12 +173,15 @@ export function StatusSidebar({
 
 function QuickActions({
   step,
+  deployedBefore,
   canDeploy,
   canEdit,
   configurationId,
   dispatch,
 }: {
   step: TWizardState['step'];
+  /** A run of this configuration once completed: going to the deploy step is doing it again. */
+  deployedBefore: boolean;
   canDeploy: boolean;
   canEdit: boolean;
   configurationId: string | null;
@@ -214,7 +218,7 @@ function QuickActions({
             data-testid="wizard-action-redeploy"
           >
             <RocketIcon aria-hidden="true" />
-            {t('wizard.sidebar.redeploy')}
+            {deployedBefore ? t('wizard.sidebar.redeploy') : t('wizard.sidebar.deploy')}
           </Button>
         ) : null}
         {canEdit ? (

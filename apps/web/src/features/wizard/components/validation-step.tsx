@@ -2,7 +2,7 @@ import { RotateCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { errorDescription } from '@/lib/form-errors';
+import { knownReason } from '@/lib/form-errors';
 import { useTestSsh } from '../api/test-ssh';
 import { useValidateDns } from '../api/validate-dns';
 import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
@@ -12,7 +12,7 @@ import { StepCard } from './step-card';
 import { StepNav } from './step-nav';
 
 /**
- * Spec §4 DNS step: DNS runs on entering (and again after an edit of domain or IP, which resets
+ * The validation step (docs/PRODUCT.md#proxy-wizard): DNS runs on entering (and again after an edit of domain or IP, which resets
  * the checks); SSH starts once when DNS succeeds; Retry resets both and restarts DNS.
  */
 export function ValidationStep({
@@ -45,7 +45,7 @@ export function ValidationStep({
         dispatch({
           type: 'dnsErrored',
           runId,
-          message: errorDescription(error, t, t('errors.general')),
+          message: knownReason(error, t),
         }),
     );
   }, [dns.status, dns.runId, data.domain, data.serverIp, dispatch, runDns, t]);
@@ -66,7 +66,7 @@ export function ValidationStep({
         dispatch({
           type: 'sshErrored',
           runId,
-          message: errorDescription(error, t, t('errors.sshConnectionFailed')),
+          message: knownReason(error, t),
         }),
     );
   }, [dns.status, dns.runId, ssh.status, data, dispatch, runSsh, t]);

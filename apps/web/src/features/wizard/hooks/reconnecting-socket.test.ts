@@ -17,6 +17,9 @@ class FakeSocket {
   drop() {
     this.onclose?.(new CloseEvent('close'));
   }
+  refuse() {
+    this.onclose?.(new CloseEvent('close', { code: 1008, reason: 'too many open sockets' }));
+  }
   send(data: string) {
     this.onmessage?.(new MessageEvent('message', { data }));
   }
@@ -38,7 +41,7 @@ function start(onMessage = vi.fn()) {
   return { socket, states, onMessage };
 }
 
-describe('log socket reconnect (spec §4, §9)', () => {
+describe('log socket reconnect', () => {
   beforeEach(() => {
     FakeSocket.all = [];
     vi.useFakeTimers();
@@ -47,6 +50,15 @@ describe('log socket reconnect (spec §4, §9)', () => {
   afterEach(() => {
     vi.useRealTimers();
     vi.restoreAllMocks();
+  });
+
+  it('gives up at once when the server refused the socket (1008: it would refuse again)', () => {
+    const { socket } = start();
+    latest().open();
+    latest().refuse();
+    expect(socket.state).toBe('gave-up');
+    vi.advanceTimersByTime(60_000);
+    expect(FakeSocket.all).toHaveLength(1);
   });
 
   it('reconnects 3 s after a close, at most 5 times, then gives up', () => {

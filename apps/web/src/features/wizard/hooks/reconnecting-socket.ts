@@ -1,5 +1,6 @@
-// Spec §4/§9 log socket: reconnect after a close, at most 5 attempts 3 s apart; the counter resets
+// Log socket (docs/PRODUCT.md#logs-and-the-live-socket): reconnect after a close, at most 5 attempts 3 s apart; the counter resets
 // when a connection opens; closing on purpose (leaving the step) stops everything.
+import { WS_CLOSE_REFUSED } from '@portico/shared/proxy/api';
 
 export const RECONNECT_DELAY_MS = 3000;
 export const MAX_RECONNECT_ATTEMPTS = 5;
@@ -79,14 +80,19 @@ export class ReconnectingSocket {
       try {
         this.options.onMessage(JSON.parse(String(ev.data)));
       } catch (error) {
-        // Spec §8: socket parse errors only go to the console.
+        // Socket parse errors only go to the console.
         console.error('log socket message', error);
       }
     };
     socket.onerror = (ev) => console.error('log socket error', ev);
-    socket.onclose = () => {
+    socket.onclose = (ev) => {
       this.socket = null;
       if (this.stopped) return;
+      // Refused (not allowed, session ended, too many sockets): another try would be too.
+      if (ev.code === WS_CLOSE_REFUSED) {
+        this.setState('gave-up');
+        return;
+      }
       this.scheduleRetry();
     };
   }

@@ -22,7 +22,7 @@ export function useDeploymentSocket(
       onStateChange: (next) => setState(next),
       onMessage: (data) => {
         const parsed = ZWsMessage.safeParse(data);
-        // Other message types are ignored (spec §7).
+        // Other message types are ignored.
         if (parsed.success) handler.current(parsed.data);
       },
     });

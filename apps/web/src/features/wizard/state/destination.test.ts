@@ -16,7 +16,7 @@ const server = (over: Partial<TDestinationServer>): TDestinationServer => ({
   ...over,
 });
 
-describe('manual destination messages (spec §5)', () => {
+describe('manual destination messages', () => {
   it.each([
     '10.0.0.5',
     'backend.internal',
@@ -50,7 +50,7 @@ describe('manual destination messages (spec §5)', () => {
   });
 });
 
-describe('destination choice (spec §4)', () => {
+describe('destination choice', () => {
   const online = server({ id: 'on', endpoint: 'http://10.0.0.5:8080' });
   const offline = server({ id: 'off', endpoint: 'http://10.0.0.6', status: 'offline' });
   const inactive = server({ id: 'in', endpoint: 'http://10.0.0.7', isActive: false });

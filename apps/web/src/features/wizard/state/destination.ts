@@ -1,15 +1,15 @@
 import type { TDestinationServer } from '@portico/shared/proxy/api';
-import { isManualDestination } from '@portico/shared/validation/rules';
+import { isManualDestination, trimSpaces } from '@portico/shared/validation/rules';
 
 export const MANUAL = 'manual';
 
-/** Offline or inactive servers cannot be chosen (spec §4). */
+/** Offline or inactive servers cannot be chosen. */
 export function isSelectable(server: TDestinationServer): boolean {
   return server.isActive && server.status !== 'offline';
 }
 
 /**
- * Spec §4: a previously chosen endpoint that matches a listed server preselects it; otherwise
+ * A previously chosen endpoint that matches a listed server preselects it; otherwise
  * manual mode is preselected with that endpoint. Nothing chosen yet: nothing preselected.
  */
 export function preselect(
@@ -23,14 +23,14 @@ export function preselect(
   return { selection: MANUAL, manualEndpoint: target };
 }
 
-/** Spec §4: Next needs a valid manual endpoint or a chosen listed server that is online. */
+/** Next needs a valid manual endpoint or a chosen listed server that is online. */
 export function chosenTarget(
   selection: string | null,
   manualEndpoint: string,
   servers: readonly TDestinationServer[],
 ): string | null {
   if (selection === MANUAL)
-    return isManualDestination(manualEndpoint) ? manualEndpoint.trim() : null;
+    return isManualDestination(manualEndpoint) ? trimSpaces(manualEndpoint) : null;
   const server = servers.find((s) => s.id === selection);
   if (!server || !isSelectable(server) || server.status !== 'online') return null;
   return server.endpoint;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { autoFillEmail } from './email';
 
-describe('e-mail auto-fill (spec §3)', () => {
+describe('e-mail auto-fill', () => {
   it('fills an empty e-mail with admin@ the domain', () => {
     expect(autoFillEmail('example.com', '')).toBe('admin@example.com');
   });

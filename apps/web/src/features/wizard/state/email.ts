@@ -1,5 +1,5 @@
 /**
- * Spec §3: the hidden e-mail follows the domain while it is empty or still an admin@ address the
+ * The hidden e-mail follows the domain while it is empty or still an admin@ address the
  * wizard made; an address the user (or a resumed configuration) chose is kept.
  */
 export function autoFillEmail(domain: string, currentEmail: string): string {

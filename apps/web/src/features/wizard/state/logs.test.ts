@@ -9,7 +9,7 @@ const entry = (id: number, deploymentId: string | null = 'd1', message = `line $
   timestamp: `2026-11-22T16:00:0${id % 10}.000Z`,
 });
 
-describe('log download (spec §9)', () => {
+describe('log download', () => {
   it('names the file after the configuration', () => {
     expect(logFileName('0b6c1d2e-1111-4222-8333-444455556666')).toBe(
       'deployment-logs-0b6c1d2e-1111-4222-8333-444455556666.txt',

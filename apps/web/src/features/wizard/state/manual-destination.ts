@@ -5,7 +5,7 @@ export type TManualDestinationCheck =
   | { state: 'valid'; messageKey: 'validation.target.valid' }
   | { state: 'invalid'; messageKey: 'validation.target.invalid' };
 
-/** Spec §5 manual destination: live message for the free-text endpoint. */
+/** Manual destination: live message for the free-text endpoint. */
 export function checkManualDestination(value: string): TManualDestinationCheck {
   if (value.trim() === '') return { state: 'empty' };
   return isManualDestination(value)

@@ -19,10 +19,10 @@ describe('wizard steps', () => {
     expect(previousStep('complete')).toBe('complete');
   });
 
-  describe('resume rule (spec §4)', () => {
+  describe('resume rule', () => {
     it.each(PROXY_STATUSES)('without a target, status %s resumes at destination', (status) => {
-      expect(resumeStep({ targetServer: null, status })).toBe('destination');
-      expect(resumeStep({ targetServer: '', status })).toBe('destination');
+      expect(resumeStep({ targetServer: null, status, hasSshPassword: true })).toBe('destination');
+      expect(resumeStep({ targetServer: '', status, hasSshPassword: true })).toBe('destination');
     });
 
     const withTarget = {
@@ -37,10 +37,24 @@ describe('wizard steps', () => {
     it.each(Object.entries(withTarget))(
       'with a target, status %s resumes at %s',
       (status, step) => {
-        expect(resumeStep({ targetServer: 'http://10.0.0.5:8080', status: status as never })).toBe(
-          step,
-        );
+        const config = { targetServer: 'http://10.0.0.5:8080', status: status as never };
+        expect(resumeStep({ ...config, hasSshPassword: true })).toBe(step);
       },
     );
+
+    // The password is cleared when the server, port or user changed: it is asked for again first.
+    it.each(PROXY_STATUSES.filter((s) => s !== 'deploying' && s !== 'completed'))(
+      'without a saved password, status %s resumes at server info',
+      (status) => {
+        for (const targetServer of [null, 'http://10.0.0.5:8080']) {
+          expect(resumeStep({ targetServer, status, hasSshPassword: false })).toBe('server-info');
+        }
+      },
+    );
+    it('without a saved password, a running or completed one is still followed', () => {
+      const config = { targetServer: 'http://10.0.0.5:8080', hasSshPassword: false };
+      expect(resumeStep({ ...config, status: 'deploying' })).toBe('deploy');
+      expect(resumeStep({ ...config, status: 'completed' })).toBe('complete');
+    });
   });
 });

@@ -1,6 +1,6 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 
-/** Spec §2: the five wizard steps, in order. */
+/** The five wizard steps, in order. */
 export const WIZARD_STEPS = [
   'server-info',
   'dns-validation',
@@ -14,7 +14,7 @@ export function stepIndex(step: TWizardStep): number {
   return WIZARD_STEPS.indexOf(step);
 }
 
-/** Spec §4 back rule: one step back; the first and last steps have no back. */
+/** Back rule: one step back; the first and last steps have no back. */
 export function previousStep(step: TWizardStep): TWizardStep {
   if (step === 'server-info' || step === 'complete') return step;
   return WIZARD_STEPS[stepIndex(step) - 1] ?? step;
@@ -25,10 +25,16 @@ export function nextStep(step: TWizardStep): TWizardStep {
 }
 
 /**
- * Spec §4 resume rule: without a target resume at destination; with one, deploy when pending or
- * dns-validated, complete when completed, otherwise deploy.
+ * Resume rule (docs/PRODUCT.md#proxy-wizard): without a target resume at destination; with one, deploy when pending or
+ * dns-validated, complete when completed, otherwise deploy. A configuration without a saved SSH
+ * password (cleared when its server, port or user changed) resumes where the password is asked
+ * for, unless it is deploying (the run is followed) or completed.
  */
-export function resumeStep(config: Pick<TProxyConfiguration, 'targetServer' | 'status'>) {
+export function resumeStep(
+  config: Pick<TProxyConfiguration, 'targetServer' | 'status' | 'hasSshPassword'>,
+) {
+  const followed = config.status === 'deploying' || config.status === 'completed';
+  if (!config.hasSshPassword && !followed) return 'server-info' satisfies TWizardStep;
   if (!config.targetServer) return 'destination' satisfies TWizardStep;
   if (config.status === 'completed') return 'complete' satisfies TWizardStep;
   return 'deploy' satisfies TWizardStep;

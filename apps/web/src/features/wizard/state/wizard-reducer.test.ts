@@ -1,6 +1,7 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import { describe, expect, it } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { serverLine } from './logs';
 import {
   initialWizardState,
@@ -33,30 +34,17 @@ const dnsOk = {
 const FP = `SHA256:${'A'.repeat(43)}`;
 
 function config(over: Partial<TProxyConfiguration>): TProxyConfiguration {
-  return {
+  return aProxy({
     id: 'c1',
-    userId: 'u1',
-    domain: 'app.example.com',
     serverIp: '198.18.0.10',
     sshPort: 2222,
     sshUser: 'deploy',
-    hasSshPassword: true,
     email: 'ops@example.com',
-    targetServer: 'http://10.0.0.5:8080',
-    status: 'pending',
-    sslConfigured: false,
-    nginxConfigPath: null,
     hostKeyFingerprint: FP,
-    certificateExpiresAt: null,
-    lastDeployedAt: null,
-    changedSinceDeploy: false,
-    serverSites: [],
-    lastFailure: null,
-    customScriptName: null,
     createdAt: AT,
     updatedAt: AT,
     ...over,
-  };
+  });
 }
 
 const status = (s: TProxyStatus, deploymentId: string | null = 'd1'): TWizardAction => ({
@@ -145,7 +133,7 @@ describe('wizard flow', () => {
   });
 });
 
-describe('DNS and SSH checks (spec §4)', () => {
+describe('DNS and SSH checks', () => {
   it('fails DNS with the returned error and leaves SSH pending', () => {
     let s = run(initialWizardState(), { type: 'serverInfoSubmitted', info: INFO });
     const runId = s.dns.runId;
@@ -209,7 +197,7 @@ describe('DNS and SSH checks (spec §4)', () => {
   });
 });
 
-describe('resume (spec §4)', () => {
+describe('resume', () => {
   it('loads the configuration, keeps the password stored, and lands on the rule’s step', () => {
     const s = run(initialWizardState(), { type: 'resumed', config: config({}) });
     expect(s.step).toBe('deploy');
@@ -218,7 +206,7 @@ describe('resume (spec §4)', () => {
       sshUser: 'deploy',
       sshPort: 2222,
       sshPassword: '',
-      hasSavedPassword: true,
+      savedPasswordFor: { serverIp: '198.18.0.10', sshUser: 'deploy', sshPort: 2222 },
       email: 'ops@example.com',
       hostKeyFingerprint: FP,
     });
@@ -289,7 +277,7 @@ describe('resume (spec §4)', () => {
   });
 });
 
-describe('deployment state (spec §4)', () => {
+describe('deployment state', () => {
   const ready = () =>
     run(validated(), { type: 'next' }, { type: 'configurationSaved', id: 'c1' }, { type: 'next' });
 

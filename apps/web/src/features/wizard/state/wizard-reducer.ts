@@ -18,7 +18,7 @@ export const emptyData: TWizardData = {
   email: '',
   targetServer: '',
   configurationId: null,
-  hasSavedPassword: false,
+  savedPasswordFor: null,
   hostKeyFingerprint: null,
 };
 
@@ -148,7 +148,9 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
           email: c.email,
           targetServer: c.targetServer ?? '',
           configurationId: c.id,
-          hasSavedPassword: c.hasSshPassword,
+          savedPasswordFor: c.hasSshPassword
+            ? { serverIp: c.serverIp, sshUser: c.sshUser, sshPort: c.sshPort }
+            : null,
           hostKeyFingerprint: c.hostKeyFingerprint,
         },
         deploy: resumedDeploy(c),

@@ -8,18 +8,22 @@ import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import type { TLogLine } from './logs';
 import type { TWizardStep } from './steps';
 
-/** Spec §3 wizard state, plus what resuming and pinning need. */
+/** Where a saved SSH password may be sent: the server, port and user it was entered for. */
+export type TPasswordTarget = { serverIp: string; sshUser: string; sshPort: number };
+
+/** The wizard's state, plus what resuming and pinning need. */
 export type TWizardData = {
   serverIp: string;
   domain: string;
   sshUser: string;
   sshPort: number;
-  /** Empty when resuming: the stored password is kept (decisions.md). */
+  /** Empty when resuming: the stored password is kept. */
   sshPassword: string;
   email: string;
   targetServer: string;
   configurationId: string | null;
-  hasSavedPassword: boolean;
+  /** The target a saved password was entered for; null when none is saved. */
+  savedPasswordFor: TPasswordTarget | null;
   /** What the last SSH test saw; pinned when the configuration is saved. */
   hostKeyFingerprint: string | null;
 };
@@ -65,10 +69,10 @@ export type TWizardAction =
   | { type: 'validationRestarted' }
   | { type: 'dnsStarted'; runId: number }
   | { type: 'dnsFinished'; runId: number; result: TDnsValidationResult }
-  | { type: 'dnsErrored'; runId: number; message: string }
+  | { type: 'dnsErrored'; runId: number; message: string | null }
   | { type: 'sshStarted'; runId: number }
   | { type: 'sshFinished'; runId: number; result: TSshTestResult }
-  | { type: 'sshErrored'; runId: number; message: string }
+  | { type: 'sshErrored'; runId: number; message: string | null }
   | { type: 'targetChosen'; targetServer: string }
   | { type: 'configurationSaved'; id: string }
   | { type: 'deployStarted'; message: TText; at: string }

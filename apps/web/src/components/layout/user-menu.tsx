@@ -1,0 +1,30 @@
+import { SettingsIcon } from 'lucide-react';
+import type * as React from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+
+/**
+ * The signed-in user's menu (the account's settings live behind it): loaded by the header when
+ * first asked for, and shown open from there on that first time.
+ */
+export function UserMenu({ trigger }: { trigger: React.ReactElement }) {
+  const { t } = useTranslation();
+  const [, navigate] = useLocation();
+  return (
+    <DropdownMenu defaultOpen>
+      <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuItem onSelect={() => navigate('/settings')} data-testid="menu-settings">
+          <SettingsIcon aria-hidden="true" />
+          {t('header.settings')}
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

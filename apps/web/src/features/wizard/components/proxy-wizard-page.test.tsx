@@ -1,0 +1,86 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { QueryClient } from '@tanstack/react-query';
+import { act, fireEvent, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { aProxy } from '@/test/proxy';
+import { renderWithProviders } from '@/test/render';
+import { configurationQueryKey } from '../api/get-configuration';
+import { ProxyWizardPage } from './proxy-wizard-page';
+
+const id = '00000000-0000-4000-8000-0000000000aa';
+const saved = aProxy({
+  id,
+  domain: 'shop.example.com',
+  email: 'admin@shop.example.com',
+  status: 'completed',
+  sslConfigured: true,
+  lastDeployedAt: '2026-01-05T07:08:09.000Z',
+});
+
+afterEach(() => vi.unstubAllGlobals());
+
+async function openWizard(path: string, config: TProxyConfiguration | null, lang: 'en' | 'es') {
+  // Nothing else is asked of the server here: any request is answered 404.
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () =>
+      Response.json({ statusCode: 404, code: 'not_found', message: 'x' }, { status: 404 }),
+    ),
+  );
+  const queryClient = new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
+  });
+  if (config) queryClient.setQueryData(configurationQueryKey(config.id), config);
+  const { hook } = memoryLocation({ path });
+  return renderWithProviders(
+    <Router hook={hook}>
+      <ProxyWizardPage />
+    </Router>,
+    { lang, queryClient },
+  );
+}
+
+describe('wizard title', () => {
+  it.each([
+    ['en', 'New reverse proxy'],
+    ['es', 'Nuevo proxy inverso'],
+  ] as const)('is "%s" for a new proxy', async (lang, title) => {
+    await openWizard('/proxy-wizard', null, lang);
+    expect(screen.getByTestId('wizard-title').textContent).toBe(title);
+  });
+
+  it.each([
+    ['en', 'Reverse proxy for shop.example.com'],
+    ['es', 'Proxy inverso para shop.example.com'],
+  ] as const)('names the proxy being resumed (%s)', async (lang, title) => {
+    await openWizard(`/proxy-wizard?continueId=${id}`, saved, lang);
+    expect((await screen.findByTestId('wizard-title')).textContent).toBe(title);
+  });
+});
+
+describe('sidebar deploy action', () => {
+  it('offers "Deploy again" for a proxy deployed before', async () => {
+    await openWizard(`/proxy-wizard?continueId=${id}`, saved, 'en');
+    expect((await screen.findByTestId('wizard-action-redeploy')).textContent).toBe('Deploy again');
+  });
+
+  it('offers to go to the deployment, not "again", for one never deployed', async () => {
+    const never = {
+      ...saved,
+      status: 'pending',
+      sslConfigured: false,
+      lastDeployedAt: null,
+    } as const;
+    await openWizard(`/proxy-wizard?continueId=${id}`, never, 'en');
+    // Resumed at the deploy step; back to the server info, the sidebar offers the deployment.
+    await act(async () => {
+      fireEvent.click(await screen.findByTestId('wizard-action-edit'));
+    });
+    expect(screen.getByTestId('wizard-action-redeploy').textContent).toBe('Go to deployment');
+    expect(screen.getByTestId('wizard-title').textContent).toBe(
+      'Reverse proxy for shop.example.com',
+    );
+  });
+});

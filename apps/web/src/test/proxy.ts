@@ -1,0 +1,29 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+
+/** A configuration as the API answers it, for component tests; override what the test is about. */
+export function aProxy(overrides: Partial<TProxyConfiguration> = {}): TProxyConfiguration {
+  return {
+    id: '00000000-0000-4000-8000-000000000009',
+    userId: 'u1',
+    domain: 'app.example.com',
+    serverIp: '203.0.113.10',
+    sshPort: 22,
+    sshUser: 'root',
+    hasSshPassword: true,
+    email: 'admin@example.com',
+    targetServer: 'http://10.0.0.5:8080',
+    status: 'pending',
+    sslConfigured: false,
+    nginxConfigPath: null,
+    hostKeyFingerprint: null,
+    certificateExpiresAt: null,
+    lastDeployedAt: null,
+    changedSinceDeploy: false,
+    serverSites: [],
+    lastFailure: null,
+    customScriptName: null,
+    createdAt: '2026-01-05T07:08:09.000Z',
+    updatedAt: '2026-01-05T07:08:09.000Z',
+    ...overrides,
+  };
+}

@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openDatabase } from '../apps/server/src/db/client';
+import { runMix } from '../apps/server/src/load/load-mix';
+import { seedSessions } from '../apps/server/src/load/load-seed';
+import { BUILT_MAIN, buildServer, FLOOR_JS } from './lib/built';
+import { postgresUnavailable, scratchDatabase } from './lib/load-postgres';
+import { rssMiB, startServer, type TServerProcess } from './lib/process';
+import type { TBenchmark, TFigure } from './run';
+
+/**
+ * Resident memory of the built server (`npm start` runs the bundle on plain node), settled a
+ * few seconds after /healthz first answers, beside a bare Fastify process on plain node. On
+ * PGlite, the embedded default, for a new data dir and for an existing one; on PostgreSQL after
+ * start and after the 200-session mix (the load benchmark's users, for LOAD_S seconds).
+ */
+const SETTLE_MS = 5000;
+const LOAD_S = 20;
+const LOAD_SHAPE = { sessions: 200, proxiesPerSession: 3, logLinesPerProxy: 30 };
+
+async function settledRss(server: TServerProcess): Promise<number> {
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  return rssMiB(server.child);
+}
+
+async function onPglite(): Promise<{ fresh: number; warm: number }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-memory-'));
+  const env = { PORTICO_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info' };
+  try {
+    const first = await startServer(BUILT_MAIN, env);
+    const fresh = await settledRss(first).finally(() => first.stop());
+    const second = await startServer(BUILT_MAIN, env);
+    const warm = await settledRss(second).finally(() => second.stop());
+    return { fresh, warm };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function onPostgres(): Promise<{ idle: number; loaded: number }> {
+  const scratch = await scratchDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-memory-pg-'));
+  const portico = await startServer(BUILT_MAIN, {
+    DATABASE_URL: scratch.url,
+    PORTICO_DATA_DIR: dataDir,
+    LOG_LEVEL: 'info',
+  });
+  const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 4 });
+  try {
+    const idle = await settledRss(portico);
+    const sessions = await seedSessions(new URL(portico.url), database.db, LOAD_SHAPE);
+    const result = await runMix(sessions, { durationMs: LOAD_S * 1000 });
+    for (const s of sessions) s.client.close();
+    console.info(`  the mix: ${result.requests} requests, ${result.errors} failed`);
+    for (const e of result.firstErrors) console.info(`    error: ${e}`);
+    const loaded = await settledRss(portico);
+    return { idle, loaded };
+  } finally {
+    await database.close();
+    await portico.stop();
+    await scratch.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const noPostgres = await postgresUnavailable();
+
+export const benchmark: TBenchmark = {
+  name: `Memory: resident set (MiB) of the built server, ${SETTLE_MS / 1000} s after start, beside bare Fastify`,
+  async run(): Promise<TFigure[]> {
+    buildServer();
+    const floorServer = await startServer(FLOOR_JS, {});
+    const floor = await settledRss(floorServer).finally(() => floorServer.stop());
+    const pglite = await onPglite();
+    const figures: TFigure[] = [
+      { label: 'PGlite new dir', value: pglite.fresh, floor, unit: ' MiB' },
+      { label: 'PGlite existing', value: pglite.warm, floor, unit: ' MiB' },
+    ];
+    if (noPostgres) {
+      console.info(`  PostgreSQL ${noPostgres}`);
+      return figures;
+    }
+    const postgres = await onPostgres();
+    figures.push(
+      { label: 'PostgreSQL idle', value: postgres.idle, floor, unit: ' MiB' },
+      { label: 'PostgreSQL loaded', value: postgres.loaded, floor, unit: ' MiB' },
+    );
+    return figures;
+  },
+};
