@@ -159,8 +159,8 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expect(page.getByTestId('log-line').last()).toHaveAttribute('data-level', 'success');
     await expect(page.getByTestId('ssl-card')).toContainText(text('es', 'proxies.ssl.enabled'));
     await expect(page.getByTestId('basic-info')).not.toContainText(labApp.rootPassword('s3'));
-    // The watch's check after the deployment, and what the deployment found on the lab server
-    // (no systemd, no cron): nothing renews the certificate, and the section says so.
+    // The watch's check after the deployment, and what the deployment did on the lab server
+    // (no systemd, cron stopped): it started cron, and the section says the certificate renews.
     await expect
       .poll(
         async () => {
@@ -183,9 +183,9 @@ test.describe('a deployed proxy, managed step by step', () => {
       'true',
     );
     await expect(section.getByTestId('certificate-renewal')).toContainText(
-      text('es', 'certificate.section.renewalBroken'),
+      text('es', 'certificate.section.renewalWorking'),
     );
-    await expect(section.locator('[data-method="none"]')).toHaveAttribute('data-working', 'false');
+    await expect(section.locator('[data-method="cron"]')).toHaveAttribute('data-working', 'true');
     await capture(page, AREA, 'details');
   });
 

@@ -5,7 +5,7 @@
 set -u
 packages=(
   chromium fonts-dejavu-core
-  openssh-server nginx certbot python3-certbot-nginx pebble dnsmasq iproute2 sudo openssl curl jq
+  openssh-server nginx certbot python3-certbot-nginx pebble dnsmasq iproute2 sudo openssl curl jq cron
   postgresql
 )
 missing=()

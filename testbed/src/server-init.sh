@@ -65,12 +65,22 @@ CONF
   ln -s /etc/nginx/sites-available/legacy-site /etc/nginx/sites-enabled/legacy-site
 fi
 
+# No cron daemon, and no package source to install one from: a server where nothing can
+# schedule certbot's renewal. (Every other server has cron's binary, not running.)
+if has_variant no-scheduler; then
+  dpkg --remove --force-depends cron >/dev/null 2>&1 || true
+  rm -f /usr/sbin/cron /usr/sbin/crond /etc/apt/sources.list /etc/apt/sources.list.d/*
+  rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb
+fi
+
 # /run last: until now it showed $dir, which lives on the real machine under /run.
 mount -t tmpfs -o mode=0755 lab-run /run
 mkdir -p /run/sshd /run/lock
 chmod 0755 /run/sshd
 
 /usr/sbin/sshd
+# cron daemonizes; the namespace's end (kill -TERM -1 below, or its PID 1 gone) takes it along.
+if has_variant cron-running; then cron; fi
 if has_variant port80-busy; then
   mkdir -p /tmp/busy && echo "not nginx" >/tmp/busy/index.html
   setsid python3 -m http.server 80 --bind 0.0.0.0 --directory /tmp/busy >/dev/null 2>&1 &

@@ -6,6 +6,8 @@ export const SERVER_VARIANTS = [
   'port80-busy',
   'existing-site',
   'no-root-login',
+  'cron-running',
+  'no-scheduler',
 ] as const;
 export type TServerVariant = (typeof SERVER_VARIANTS)[number];
 

@@ -7,18 +7,21 @@ const PRESENT = `for c in nginx certbot; do
   if command -v "$c" >/dev/null 2>&1; then echo "PORTICO_HAS=$c"; else echo "PORTICO_MISSING=$c"; fi
 done`;
 
-// Package names are constants. apt waits for a lock held by unattended-upgrades instead of
-// failing at once; Debian's certbot package works with --webroot without any plugin.
+// Package names are constants, passed as the script's arguments. apt waits for a lock held by
+// unattended-upgrades instead of failing at once; Debian's certbot package works with --webroot
+// without any plugin.
 const APT = `export DEBIAN_FRONTEND=noninteractive
 apt-get -q -o DPkg::Lock::Timeout=300 update 2>&1 || exit $?
-apt-get -q -y -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold install nginx certbot 2>&1`;
+apt-get -q -y -o DPkg::Lock::Timeout=300 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold install "$@" 2>&1`;
 
 // certbot lives in EPEL on RHEL and its rebuilds; Fedora has it in the main repositories.
 const DNF = `if command -v dnf >/dev/null 2>&1; then pm=dnf; else pm=yum; fi
-if ! $pm -q list certbot >/dev/null 2>&1 && [ -r /etc/os-release ] && ! grep -qi '^ID=.*fedora' /etc/os-release; then
-  $pm -y install epel-release 2>&1 || true
-fi
-$pm -y install nginx certbot 2>&1`;
+case " $* " in *" certbot "*)
+  if ! $pm -q list certbot >/dev/null 2>&1 && [ -r /etc/os-release ] && ! grep -qi '^ID=.*fedora' /etc/os-release; then
+    $pm -y install epel-release 2>&1 || true
+  fi ;;
+esac
+$pm -y install "$@" 2>&1`;
 
 // Under SELinux (RHEL family) nginx may not open connections to upstreams until this boolean
 // is on; without it every request through the proxy answers 502 ("Permission denied").
@@ -32,6 +35,26 @@ fi`;
 
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 
+/** The package manager's name as the log shows it. */
+export function packageTool(c: TStepContext): string {
+  return c.server.family === 'debian' ? 'apt-get' : 'dnf';
+}
+
+/**
+ * Installs packages (constant names only) with the server's package manager, its output
+ * streamed to the log. The caller checks what is there afterwards.
+ */
+export async function installPackages(c: TStepContext, names: readonly string[]) {
+  const tool = packageTool(c);
+  c.log.info(msg('packages.installing', { missing: joinAnd([...names]), tool }));
+  const result = await asRoot(c.session, c.server.family === 'debian' ? APT : DNF, {
+    args: [...names],
+    onLine: c.log.stream(tool),
+    timeoutMs: INSTALL_TIMEOUT_MS,
+  });
+  return { tool, result };
+}
+
 /** Step 3: nginx and certbot installed (only when missing), and nginx running. */
 export async function ensurePackages(c: TStepContext): Promise<void> {
   c.log.info(msg('packages.checking'));
@@ -40,12 +63,9 @@ export async function ensurePackages(c: TStepContext): Promise<void> {
   if (missing.length === 0) {
     c.log.info(msg('packages.present'));
   } else {
-    const tool = c.server.family === 'debian' ? 'apt-get' : 'dnf';
-    c.log.info(msg('packages.installing', { missing: joinAnd(missing), tool }));
-    const install = await asRoot(c.session, c.server.family === 'debian' ? APT : DNF, {
-      onLine: c.log.stream(tool),
-      timeoutMs: INSTALL_TIMEOUT_MS,
-    });
+    // The names installed are Portico's constants, never what the server printed.
+    const wanted = (['nginx', 'certbot'] as const).filter((name) => missing.includes(name));
+    const { tool, result: install } = await installPackages(c, wanted);
     const after = await asRoot(c.session, PRESENT);
     const still = marked(after.stdout, 'PORTICO_MISSING');
     if (install.code !== 0 || still.length > 0) {

@@ -1,12 +1,15 @@
 import type { TKeyText, TRenewalHealth } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
+import { StepError, withOutput } from './failure';
 import { msg } from './messages';
+import { installPackages } from './packages';
 import { asRoot, firstMarked, marked, outputOf, type TStepContext } from './step-context';
 
 // How the server renews its certificates. certbot's packages schedule `certbot renew` with a
 // systemd timer (certbot.timer, or snap.certbot.renew.timer for the snap) and, on Debian, also
 // with /etc/cron.d/certbot, which skips itself when systemd runs. Without systemd only a running
-// cron daemon with a certbot entry renews anything: a server without either never renews.
+// cron daemon with a certbot entry renews anything: a server without either never renews, so a
+// deployment that cannot set one up fails this step (the site is served, but would expire).
 
 /** What is there; no writes. A process counts as cron when its name is cron or crond. */
 const PROBE = `if [ -d /run/systemd/system ]; then
@@ -18,7 +21,11 @@ const PROBE = `if [ -d /run/systemd/system ]; then
   done
 fi
 for f in /etc/cron.d/* /etc/crontab /var/spool/cron/crontabs/root /var/spool/cron/root; do
-  [ -f "$f" ] && grep -qs '^[^#]*certbot.*renew' "$f" && echo "PORTICO_CRON_FILE=$f"
+  [ -f "$f" ] || continue
+  lines=$(grep -s '^[^#]*certbot.*renew' "$f") || continue
+  # Debian's own entry skips itself under systemd (test ! -d /run/systemd/system).
+  if [ -d /run/systemd/system ]; then printf '%s\n' "$lines" | grep -qv 'run/systemd/system' || continue; fi
+  echo "PORTICO_CRON_FILE=$f"
 done
 for p in /proc/[0-9]*/comm; do
   case "$(cat "$p" 2>/dev/null)" in cron|crond) echo PORTICO_CRON_RUNNING=yes ;; esac
@@ -65,8 +72,9 @@ systemctl is-active --quiet "$1" && echo PORTICO_TIMER_ACTIVE="$1"`;
 
 // $1: cron or crond. Started now, and at boot through the init system's own tool when known.
 const START_CRON = `n=$1
-if command -v service >/dev/null 2>&1; then service "$n" start 2>&1 && echo "PORTICO_STARTED=service $n start"; fi
-if ! grep -qsx -e cron -e crond /proc/[0-9]*/comm; then "$n" 2>&1 && echo "PORTICO_STARTED=$n"; fi
+running() { grep -qsx -e cron -e crond /proc/[0-9]*/comm; }
+if command -v service >/dev/null 2>&1; then service "$n" start 2>&1 && running && echo "PORTICO_STARTED=service $n start"; fi
+if ! running; then "$n" 2>&1; sleep 1; running && echo "PORTICO_STARTED=$n"; fi
 if command -v update-rc.d >/dev/null 2>&1; then update-rc.d "$n" defaults >/dev/null 2>&1 && echo "PORTICO_BOOT=update-rc.d $n defaults"
 elif command -v rc-update >/dev/null 2>&1; then rc-update add "$n" default >/dev/null 2>&1 && echo "PORTICO_BOOT=rc-update add $n default"
 elif command -v chkconfig >/dev/null 2>&1; then chkconfig "$n" on >/dev/null 2>&1 && echo "PORTICO_BOOT=chkconfig $n on"; fi
@@ -135,30 +143,47 @@ async function underSystemd(c: TStepContext, found: TProbe): Promise<TRenewalHea
     : health(unit, true, [note('timerInstalled', { unit, files: PORTICO_UNIT_FILES.join(', ') })]);
 }
 
+/** The cron package of the server's family: Debian's cron, or cronie (whose daemon is crond). */
+const CRON_PACKAGE = { debian: 'cron', rhel: 'cronie' } as const;
+
+/**
+ * No cron binary: installs the family's cron package the way nginx and certbot are installed.
+ * Returns the binary now present, or throws why it could not be installed.
+ */
+async function installCron(c: TStepContext, notes: TKeyText[]): Promise<string> {
+  const pkg = CRON_PACKAGE[c.server.family];
+  const { tool, result } = await installPackages(c, [pkg]);
+  const bin = firstMarked((await asRoot(c.session, PROBE)).stdout, 'PORTICO_CRON_BIN');
+  if (result.code !== 0 || !bin) {
+    const why =
+      result.code === 0
+        ? msg('renewal.cronStillMissing', { tool, package: pkg })
+        : msg('renewal.cronInstallFailed', { tool, package: pkg, code: String(result.code) });
+    throw new RenewalUnavailable(withOutput(why, outputOf(result)));
+  }
+  notes.push(note('cronInstalled', { package: pkg, tool }));
+  return bin;
+}
+
+/** Cron running with a certbot entry: found, or set up (installed, started, entry written). */
 async function withCron(c: TStepContext, found: TProbe): Promise<TRenewalHealth> {
   const at = new Date().toISOString();
   const notes: TKeyText[] = [];
   let setUp = false;
-  if (!found.cronRunning && found.cronBin) {
-    const r = await asRoot(c.session, START_CRON, { args: [found.cronBin] });
+  if (!found.cronRunning) {
+    const bin = found.cronBin ?? (await installCron(c, notes));
+    setUp = notes.length > 0;
+    const r = await asRoot(c.session, START_CRON, { args: [bin] });
     const how = firstMarked(r.stdout, 'PORTICO_STARTED');
-    if (how) {
-      setUp = true;
-      notes.push(note('cronStarted', { how }));
-      const boot = firstMarked(r.stdout, 'PORTICO_BOOT');
-      notes.push(boot ? note('cronBootEnabled', { how: boot }) : note('cronBootUnknown'));
+    if (!how) {
+      throw new RenewalUnavailable(
+        withOutput(msg('renewal.cronStartFailed', { name: bin }), outputOf(r)),
+      );
     }
-  }
-  const running = found.cronRunning || setUp;
-  if (!running) {
-    return {
-      method: 'none',
-      where: null,
-      working: false,
-      setUpByPortico: false,
-      notes: [note('none'), note('noneWayOut')],
-      checkedAt: at,
-    };
+    setUp = true;
+    notes.push(note('cronStarted', { how }));
+    const boot = firstMarked(r.stdout, 'PORTICO_BOOT');
+    notes.push(boot ? note('cronBootEnabled', { how: boot }) : note('cronBootUnknown'));
   }
   let file = found.cronFile;
   if (file) notes.unshift(note('cronFound', { file }));
@@ -178,20 +203,63 @@ async function withCron(c: TStepContext, found: TProbe): Promise<TRenewalHealth>
   };
 }
 
+/** Why no scheduler could be set up: the step fails with it (renewalFailure). */
+class RenewalUnavailable extends Error {
+  constructor(readonly reason: TText) {
+    super('no renewal scheduler');
+  }
+}
+
+/** What the certificate section keeps for a server where nothing renews. */
+function nothingRenews(): TRenewalHealth {
+  return {
+    method: 'none',
+    where: null,
+    working: false,
+    setUpByPortico: false,
+    notes: [note('none'), note('noneWayOut')],
+    checkedAt: new Date().toISOString(),
+  };
+}
+
+/** The step's failure: nothing renews, why Portico could not set anything up, the way out. */
+export class RenewalStepError extends StepError {
+  constructor(
+    readonly health: TRenewalHealth,
+    reason: TText,
+  ) {
+    // The tool's output (in `reason`) ends a line: what it means for the site starts the next.
+    super('renewal_unavailable', 'renewal', {
+      join: [
+        { join: [said(note('none')), reason], sep: ' ' },
+        { join: [msg('renewal.siteServed'), said(note('noneWayOut'))], sep: ' ' },
+      ],
+      sep: '\n',
+    });
+  }
+}
+
 /**
- * After the certificate: finds how the server renews it, sets up a scheduler where one can be
- * (enables certbot's timer, installs Portico's own timer or cron entry, starts an installed but
- * stopped cron), and says in the log what it found and what it wrote where. A server where
- * nothing can renew is reported, not failed: the site works today, and the completion step and
- * the certificate section say what is missing and what to do.
+ * Last, once the site is verified: finds how the server renews its certificate and sets up a
+ * scheduler where there is none (enables certbot's timer or installs Portico's own under systemd;
+ * otherwise starts cron, installing the cron package first if needed, and adds a certbot entry),
+ * saying in the log what it found and what it installed or wrote where. Where nothing can be set
+ * up, throws a RenewalStepError with the reason and the way out: the site is served, but its
+ * certificate would expire unrenewed, and saying "deployed" would hide that.
  */
 export async function renewalHealthStep(c: TStepContext): Promise<TRenewalHealth> {
   c.log.info(msg('renewal.checking'));
   const found = await probe(c);
-  const health = found.systemd ? await underSystemd(c, found) : await withCron(c, found);
-  for (const n of health.notes) {
-    if (health.working) c.log.success(said(n));
-    else c.log.warning(said(n));
+  let health: TRenewalHealth | undefined;
+  if (found.systemd) health = await underSystemd(c, found);
+  if (!health?.working) {
+    try {
+      health = await withCron(c, found);
+    } catch (error) {
+      if (!(error instanceof RenewalUnavailable)) throw error;
+      throw new RenewalStepError(nothingRenews(), error.reason);
+    }
   }
+  for (const n of health.notes) c.log.success(said(n));
   return health;
 }

@@ -9,7 +9,7 @@ import { EngineLog } from './logger';
 import { msg, quantity } from './messages';
 import { ensurePackages } from './packages';
 import { preflight } from './preflight';
-import { renewalHealthStep } from './renewal-health';
+import { RenewalStepError, renewalHealthStep } from './renewal-health';
 import { onServer } from './server-address';
 import { SiteRecord } from './site-record';
 import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
@@ -44,6 +44,7 @@ async function deploy(
   const started = Date.now();
   let step = 'validate';
   let session: TSshSession | undefined;
+  let served: { nginxConfigPath: string; certificateExpiresAt: Date } | undefined;
   const onAbort = () => session?.close();
   ctx.signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -87,10 +88,6 @@ async function deploy(
     checkCancelled(ctx.signal, step);
     await site.around({ certificate: true }, () => certificateStep(c, domain, input.email));
 
-    step = 'renewal';
-    checkCancelled(ctx.signal, step);
-    const renewal = await renewalHealthStep(c);
-
     step = 'https-site';
     checkCancelled(ctx.signal, step);
     await site.around(siteFiles, () => finalSiteStep(c, domain, target, plan));
@@ -107,6 +104,12 @@ async function deploy(
       { domain, serverIp, target: targetText, extraCaFile: ctx.settings.extraCaFile },
       log,
     );
+    // Last: the site is verified, so a server where nothing renews fails here with it served.
+    served = { nginxConfigPath: plan.paths.file, certificateExpiresAt: verified.expiresAt };
+    step = 'renewal';
+    checkCancelled(ctx.signal, step);
+    const renewal = await renewalHealthStep(c);
+
     const seconds = quantity((Date.now() - started) / 1000, 1);
     log.success(msg('run.complete', { seconds, domain, serverIp, target: targetText }));
     await log.flush();
@@ -126,6 +129,9 @@ async function deploy(
     return {
       status: 'failed',
       ...(session ? { hostKeyFingerprint: session.fingerprint } : {}),
+      ...(served && error instanceof RenewalStepError
+        ? { served: { ...served, renewal: error.health } }
+        : {}),
       failure,
     };
   } finally {

@@ -93,6 +93,7 @@ export type TDeployFailureCode =
   | 'certbot_failed'
   | 'custom_script_failed'
   | 'verification_failed'
+  | 'renewal_unavailable'
   | 'connection_lost'
   | 'cancelled'
   | 'internal';
@@ -119,7 +120,16 @@ export type TDeployOutcome =
       /** Non-fatal findings, e.g. the upstream answered 502. */
       warnings: TText[];
     }
-  | { status: 'failed'; hostKeyFingerprint?: string; failure: TDeployFailure };
+  | {
+      status: 'failed';
+      hostKeyFingerprint?: string;
+      failure: TDeployFailure;
+      /**
+       * Set when the run failed at `renewal`, its last step: the site is served and verified,
+       * and nothing renews its certificate.
+       */
+      served?: { nginxConfigPath: string; certificateExpiresAt: Date; renewal: TRenewalHealth };
+    };
 
 export interface TRemoveInput
   extends Omit<TDeployInput, 'email' | 'targetServer' | 'customScript'> {

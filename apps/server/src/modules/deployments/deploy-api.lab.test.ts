@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import { buildApp } from '../../app';
@@ -10,7 +11,7 @@ import { runMigrations } from '../../db/migrate';
 import { httpsGet } from '../../deploy/engine/lab-helpers';
 import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
 import { TEST_APP_OPTIONS, type TTestApp } from '../../test-support/test-app';
-import { signedInClient } from '../proxies/proxies-test-helpers';
+import { signedInClient, waitForStatus } from '../proxies/proxies-test-helpers';
 import {
   HttpClient,
   labEnv,
@@ -22,10 +23,11 @@ import {
 let lab: TLab;
 let s1: TLabServer;
 let s2: TLabServer;
+let s3: TLabServer;
 
 beforeAll(async () => {
-  lab = await startLab({ servers: 2 });
-  [s1, s2] = lab.status.servers as [TLabServer, TLabServer];
+  lab = await startLab({ servers: 3, variants: { s3: ['no-scheduler'] } });
+  [s1, s2, s3] = lab.status.servers as [TLabServer, TLabServer, TLabServer];
 });
 
 afterAll(async () => {
@@ -129,19 +131,24 @@ describe('a deployment through the API (in-process app on PGlite)', () => {
     const page = await httpsGet(lab.status, s1.address, input.domain, '/');
     expect(page.status).toBe(200);
 
-    // The lab server has neither systemd nor cron: the certificate section says nothing renews
-    // it, in the reader's language, as the deployment found it.
+    // The lab server has no systemd and cron stopped: the deployment started cron, and the
+    // certificate section says so in the reader's language. True on the server: cron runs.
     const certificate = await client.request({
       method: 'GET',
       url: `/api/proxy-configurations/${id}/certificate`,
       headers: { 'accept-language': 'es' },
     });
     expect(certificate.json().renewal).toMatchObject({
-      method: 'none',
-      working: false,
-      setUpByPortico: false,
+      method: 'cron',
+      where: '/etc/cron.d/certbot',
+      working: true,
+      setUpByPortico: true,
     });
-    expect(certificate.json().renewal.notes[0]).toMatch(/^Nada en este servidor renueva/);
+    expect(certificate.json().renewal.notes).toContain(
+      'cron estaba instalado pero no en marcha: Portico lo inició (service cron start).',
+    );
+    const comms = await lab.exec(s1.name, ['sh', '-c', 'cat /proc/[0-9]*/comm']);
+    expect(comms.stdout.split('\n')).toContain('cron');
 
     const deleted = await client.write(
       'DELETE',
@@ -153,6 +160,45 @@ describe('a deployment through the API (in-process app on PGlite)', () => {
     expect(gone.code).not.toBe(0);
     const nginx = await lab.exec(s1.name, ['nginx', '-t']);
     expect(nginx.code).toBe(0);
+  });
+
+  it('on a server where nothing can renew the certificate: failed at renewal, saying why, the site served and shown as such', async () => {
+    const { client } = await signedInClient(t);
+    const saved = await client.write('POST', '/api/proxy-configurations', proxyFor(s3));
+    const id = saved.json().id as string;
+    expect((await client.write('POST', `/api/deploy/${id}`)).statusCode).toBe(202);
+    const done = await waitForStatus(client, id, (s) => s !== 'deploying');
+    expect(done.status).toBe('failed');
+    for (const lang of ['en', 'es'] as const) {
+      const config = (
+        await client.request({
+          method: 'GET',
+          url: `/api/proxy-configurations/${id}`,
+          headers: { 'accept-language': lang },
+        })
+      ).json();
+      // Deployed and served over HTTPS (the SSL card says so), and the failure says what is not.
+      expect(config).toMatchObject({ status: 'failed', sslConfigured: true });
+      expect(config.lastFailure).toMatchObject({ code: 'renewal_unavailable', step: 'renewal' });
+      expect(config.lastFailure.message).toContain(translate(lang, 'certificates.renewal.none'));
+      expect(config.lastFailure.message).toContain(translate(lang, 'deployLog.renewal.siteServed'));
+      const certificate = (
+        await client.request({
+          method: 'GET',
+          url: `/api/proxy-configurations/${id}/certificate`,
+          headers: { 'accept-language': lang },
+        })
+      ).json();
+      expect(certificate.renewal).toMatchObject({ method: 'none', working: false });
+      expect(certificate.renewal.notes).toEqual([
+        translate(lang, 'certificates.renewal.none'),
+        translate(lang, 'certificates.renewal.noneWayOut'),
+      ]);
+    }
+    const page = await httpsGet(lab.status, s3.address, s3.domains[0]!, '/');
+    expect(page.status).toBe(200);
+    const comms = await lab.exec(s3.name, ['sh', '-c', 'cat /proc/[0-9]*/comm']);
+    expect(comms.stdout.split('\n')).not.toContain('cron');
   });
 });
 

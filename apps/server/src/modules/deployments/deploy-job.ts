@@ -1,4 +1,5 @@
 import type { TLanguage } from '@portico/shared/api-error';
+import type { TRenewalHealth } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import { hasControlCharacter } from '@portico/shared/validation/rules';
@@ -86,19 +87,25 @@ async function finish(
     });
     await deps.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
     if (updated) publishStatus(deps, updated, deploymentId);
-    await deps.certificates
-      .recordRenewal(config.id, outcome.renewal)
-      .catch((error) => deps.log.warn({ err: error }, 'renewal health not recorded'));
-    // The certificate watch looks at the site as deployed (served certificate, redirect).
-    await deps.certificates
-      .queueCheck(config.id)
-      .catch((error) => deps.log.warn({ err: error }, 'certificate check not queued'));
+    await watchRenewal(deps, config.id, outcome.renewal);
     return;
   }
-  // What the run left on the server is already recorded (onSite): only the failure is added.
+  // What the run left on the server is already recorded (onSite): only the failure is added,
+  // and, when only the renewal failed, that the site is deployed and served over HTTPS.
+  const served = outcome.served;
   const updated = await deps.proxies.update(config.id, {
     status: 'failed',
     lastFailure: storedFailure(deploymentId, outcome.failure, now),
+    ...(served
+      ? {
+          sslConfigured: true,
+          nginxConfigPath: served.nginxConfigPath,
+          certificateExpiresAt: served.certificateExpiresAt,
+          lastDeployedAt: now,
+          deployedSnapshot: snapshotOf(config),
+          hostKeyFingerprint: config.hostKeyFingerprint ?? outcome.hostKeyFingerprint,
+        }
+      : {}),
   });
   await deps.deployments.update(deploymentId, {
     status: 'failed',
@@ -108,6 +115,22 @@ async function finish(
     errorText: outcome.failure.text,
   });
   if (updated) publishStatus(deps, updated, deploymentId);
+  // Failed at `renewal`: the site is served all the same, and nothing renews it; say both.
+  if (served) await watchRenewal(deps, config.id, served.renewal);
+}
+
+/** The renewal the run found, recorded; then a live check of the site as the run left it. */
+async function watchRenewal(
+  deps: TDeploymentDeps,
+  configurationId: string,
+  renewal: TRenewalHealth,
+) {
+  await deps.certificates
+    .recordRenewal(configurationId, renewal)
+    .catch((error) => deps.log.warn({ err: error }, 'renewal health not recorded'));
+  await deps.certificates
+    .queueCheck(configurationId)
+    .catch((error) => deps.log.warn({ err: error }, 'certificate check not queued'));
 }
 
 /**
