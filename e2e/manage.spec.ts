@@ -187,6 +187,27 @@ test.describe('a deployed proxy, managed step by step', () => {
     );
     await expect(section.locator('[data-method="cron"]')).toHaveAttribute('data-working', 'true');
     await capture(page, AREA, 'details');
+    // The same section in English.
+    await chooseLanguage(page, 'es', 'en');
+    await expect(section.getByTestId('certificate-renewal')).toContainText(
+      text('en', 'certificate.section.renewalWorking'),
+    );
+    await expect(section.getByTestId('certificate-badge')).toContainText(/^Expires in \d+ days/);
+    await capture(page, AREA, 'details-en');
+    // Home: the card's expiry badge, coloured by the state, in either language.
+    await page.goto('/');
+    const badge = card(page, ids.main).getByTestId('certificate-badge');
+    await expect(badge).toHaveAttribute('data-state', 'fine');
+    const days = Number(await badge.getAttribute('data-days'));
+    await expect(badge).toContainText(
+      text('en', 'certificate.badge.expiresIn_other', { count: days }),
+    );
+    await capture(page, AREA, 'home-badges-en');
+    await chooseLanguage(page, 'en', 'es');
+    await expect(badge).toContainText(
+      text('es', 'certificate.badge.expiresIn_other', { count: days }),
+    );
+    await capture(page, AREA, 'home-badges');
   });
 
   test('re-run streams new lines and ends completed', async ({ page }) => {

@@ -5,12 +5,9 @@ import { join } from 'node:path';
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { buildApp } from '../../app';
-import { openDatabase } from '../../db/client';
-import { runMigrations } from '../../db/migrate';
 import { httpsGet } from '../../deploy/engine/lab-helpers';
 import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
-import { TEST_APP_OPTIONS, type TTestApp } from '../../test-support/test-app';
+import type { TTestApp } from '../../test-support/test-app';
 import { signedInClient, waitForStatus } from '../proxies/proxies-test-helpers';
 import {
   HttpClient,
@@ -19,6 +16,7 @@ import {
   stopPortico,
   type TPorticoProcess,
 } from './lab-app-helpers';
+import { inProcessLabApp } from './lab-in-process-app';
 
 let lab: TLab;
 let s1: TLabServer;
@@ -50,29 +48,9 @@ describe('a deployment through the API (in-process app on PGlite)', () => {
   let t: TTestApp;
   let base: string;
   beforeAll(async () => {
-    // The lab tier has no PGlite template (no global setup): a fresh migrated PGlite.
-    const database = await openDatabase({ pgliteDir: 'memory://' });
-    await runMigrations(database);
-    const app = await buildApp({
-      ...TEST_APP_OPTIONS,
-      database,
-      deploy: {
-        settings: {
-          acmeDirectoryUrl: lab.status.acmeDirectoryUrl,
-          extraCaFile: lab.status.caRootPath,
-          dnsServers: [lab.status.dnsServer],
-        },
-      },
-    });
-    t = {
-      app,
-      database,
-      close: async () => {
-        await app.close();
-        await database.close();
-      },
-    };
-    base = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const started = await inProcessLabApp(lab.status);
+    t = started;
+    base = started.base;
   });
   afterAll(async () => t?.close());
 

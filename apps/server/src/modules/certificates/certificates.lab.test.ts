@@ -1,0 +1,292 @@
+// The certificate features through the API on a real lab server (sshd, nginx, certbot, Pebble),
+// in one deployed proxy's life: Test renewal and Renew now stream their output into the log and
+// Renew now ends with a new certificate served (its fingerprint changes); the watch, its clock
+// moved (`clock`), goes fine → warning → danger, and the owner's webhook (a local HTTP sink) and
+// e-mail (a local SMTP sink) get exactly one alert per change, none for repeated checks, in the
+// owner's language; a renewal that succeeded on the server while nginx kept the old certificate
+// (certbot run with its reload hook replaced) is reported as nginx not reloaded.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { say } from '../../deploy/engine/messages';
+import { certName } from '../../deploy/site-names';
+import { tlsHandshake } from '../../deploy/tls-probe';
+import { cookieHeader, progressLines, watch } from '../../realtime/ws-test-helpers';
+import { startHttpSink, type THttpSink } from '../../test-support/http-sink';
+import { startSmtpSink, type TSmtpSink } from '../../test-support/smtp-sink';
+import { TEST_APP_OPTIONS, type TTestApp } from '../../test-support/test-app';
+import type { TestClient } from '../../test-support/test-client';
+import { inProcessLabApp } from '../deployments/lab-in-process-app';
+import { signedInClient, waitForStatus } from '../proxies/proxies-test-helpers';
+
+const DAY = 24 * 60 * 60 * 1000;
+
+let lab: TLab;
+let s1: TLabServer;
+let t: TTestApp;
+let base: string;
+let webhook: THttpSink;
+let smtp: TSmtpSink;
+/** The time the app judges certificates by; the tests move it. */
+let clockMs: number | undefined;
+
+beforeAll(async () => {
+  lab = await startLab({ servers: 1 });
+  s1 = lab.status.servers[0]!;
+  webhook = await startHttpSink();
+  smtp = await startSmtpSink();
+  const started = await inProcessLabApp(lab.status, {
+    clock: () => clockMs ?? Date.now(),
+    config: {
+      ...TEST_APP_OPTIONS.config,
+      // The sinks listen on loopback.
+      webhookAllowPrivate: true,
+      smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+      mailFrom: 'Portico <portico@example.test>',
+    },
+  });
+  t = started;
+  base = started.base;
+});
+
+afterAll(async () => {
+  await t?.close();
+  await webhook?.close();
+  await smtp?.close();
+  await lab?.stop();
+});
+
+async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string) {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+async function servedFingerprint(domain: string): Promise<string> {
+  const ca = readFileSync(lab.status.caRootPath, 'utf8');
+  const hs = await tlsHandshake(
+    { address: s1.address, domain },
+    { ca: [ca], timeoutMs: 10_000, rejectUnauthorized: true },
+  );
+  return hs.cert.fingerprint256;
+}
+
+describe('a deployed certificate on a lab server, through the API', () => {
+  let client: TestClient;
+  let id: string;
+  const domain = () => s1.domains[0]!;
+  const status = async (lang: 'en' | 'es' = 'en') =>
+    (
+      await client.request({
+        method: 'GET',
+        url: `/api/proxy-configurations/${id}/certificate`,
+        headers: { 'accept-language': lang },
+      })
+    ).json();
+
+  /** Starts an action, follows its run on the socket to its end; its lines and the run's end. */
+  async function action(path: 'renew' | 'renew-test', lang: 'en' | 'es') {
+    const live = watch(
+      base,
+      id,
+      { cookie: cookieHeader(client.cookies), origin: base },
+      `&lang=${lang}`,
+    );
+    try {
+      const started = await client.write(
+        'POST',
+        `/api/proxy-configurations/${id}/certificate/${path}`,
+        undefined,
+        { 'accept-language': lang },
+      );
+      expect(started.statusCode, started.body).toBe(202);
+      const { deploymentId } = started.json();
+      const ended = await waitUntil(
+        status,
+        (s) =>
+          s.lastAction?.deploymentId === deploymentId &&
+          /completed|failed/.test(s.lastAction.status),
+        `${path} did not end`,
+      );
+      const stored = (
+        await client.request({
+          method: 'GET',
+          url: `/api/deployment-logs/${id}`,
+          headers: { 'accept-language': lang },
+        })
+      ).json() as { deploymentId: string; message: string }[];
+      const lines = stored.filter((l) => l.deploymentId === deploymentId).map((l) => l.message);
+      // Every line also came live over the socket, in the order stored.
+      const streamed = () =>
+        progressLines(live.messages)
+          .filter((l) => l.deploymentId === deploymentId)
+          .map((l) => l.message);
+      await live.waitFor(() => streamed().length >= lines.length);
+      expect(streamed()).toEqual(lines);
+      return { run: ended.lastAction, lines };
+    } finally {
+      live.close();
+    }
+  }
+
+  /** A check now, through the API, until its result is in. */
+  async function checkNow() {
+    // A check is stamped with the app's clock: a moved clock steps on, so each check is told
+    // apart from the one before.
+    if (clockMs !== undefined) clockMs += 1000;
+    const before = (await status()).check?.checkedAt ?? '';
+    const response = await client.write(
+      'POST',
+      `/api/proxy-configurations/${id}/certificate/check`,
+    );
+    expect(response.statusCode).toBe(202);
+    return waitUntil(
+      status,
+      (s) => !s.checkPending && s.check !== null && s.check.checkedAt !== before,
+      'the check did not end',
+    );
+  }
+
+  beforeAll(async () => {
+    ({ client } = await signedInClient(t));
+    // Alerts go in the language the owner's screen is in.
+    await client.write('PUT', '/api/account/language', { language: 'es' });
+    const hook = await client.write('PUT', '/api/account/notifications', {
+      emailEnabled: true,
+      webhookUrl: webhook.url('/alerts'),
+    });
+    expect(hook.statusCode, hook.body).toBe(200);
+    const root = s1.users.find((u) => u.name === 'root')!;
+    const saved = await client.write('POST', '/api/proxy-configurations', {
+      serverIp: s1.address,
+      domain: domain(),
+      sshUser: 'root',
+      sshPassword: root.password,
+      email: 'ops@example.com',
+      targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
+    });
+    id = saved.json().id as string;
+    expect((await client.write('POST', `/api/deploy/${id}`)).statusCode).toBe(202);
+    expect((await waitForStatus(client, id, (s) => s !== 'deploying')).status).toBe('completed');
+    // The check the deployment queued: fine, and nothing to alert about.
+    await waitUntil(
+      status,
+      (s) => s.check?.ok === true && !s.checkPending,
+      'no check after deploy',
+    );
+  });
+
+  it('Test renewal streams certbot dry run and changes nothing; Renew now streams, and the new certificate is served', async () => {
+    const name = certName(domain());
+    const first = await servedFingerprint(domain());
+    const test = await action('renew-test', 'en');
+    expect(test.run.status).toBe('completed');
+    expect(test.lines).toContain(say('en', 'certAction.testing', { name }));
+    // certbot's own words, verbatim, as they came.
+    expect(
+      test.lines.some((l) => /simulat/i.test(l)),
+      test.lines.join('\n'),
+    ).toBe(true);
+    expect(test.lines.at(-1)).toBe(say('en', 'certAction.testPassed', { name }));
+    expect(await servedFingerprint(domain())).toBe(first);
+
+    const renew = await action('renew', 'es');
+    expect(renew.run.status, renew.lines.join('\n')).toBe('completed');
+    expect(renew.lines).toContain(say('es', 'certAction.renewing', { name }));
+    expect(
+      renew.lines.some((l) => /renewals succeeded/i.test(l)),
+      renew.lines.join('\n'),
+    ).toBe(true);
+    const after = await servedFingerprint(domain());
+    expect(after).not.toBe(first);
+    const shown = await status();
+    expect(shown.served.fingerprint).toBe(after);
+    expect(shown.onServer.fingerprint).toBe(after);
+    expect(shown.nginxNotReloaded).toBe(false);
+    expect(renew.lines.at(-1)).toBe(
+      say('es', 'certCheck.servesNew', {
+        domain: domain(),
+        fingerprint: after,
+        notAfter: { date: shown.served.notAfter },
+      }),
+    );
+  });
+
+  it('the watch, its clock moved: fine → warning → danger, one alert per change by webhook and e-mail, in Spanish', async () => {
+    const now = await status();
+    expect(now.state).toBe('fine');
+    const notBefore = Date.parse(now.served.notBefore);
+    const notAfter = Date.parse(now.served.notAfter);
+    const hooks = webhook.requests.length;
+    const mails = smtp.messages.length;
+
+    // A quarter of the lifetime left: warning. Checked twice, alerted once.
+    clockMs = notAfter - (notAfter - notBefore) / 4;
+    expect((await checkNow()).state).toBe('warning');
+    expect((await checkNow()).state).toBe('warning');
+    // Three and a half days left: danger ("in 3 days").
+    clockMs = notAfter - 3.5 * DAY;
+    expect((await checkNow()).state).toBe('danger');
+    expect((await checkNow()).state).toBe('danger');
+    const received = await webhook.waitFor(hooks + 2);
+    // Give a wrongly repeated alert the time to arrive before counting.
+    await checkNow();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(webhook.requests.slice(hooks).map((r) => r.json?.event)).toEqual(['warning', 'danger']);
+    const [warning, danger] = received.slice(hooks);
+    expect(warning!.path).toBe('/alerts');
+    expect(String(warning!.json?.text)).toMatch(
+      new RegExp(
+        `^El certificado de ${domain().replaceAll('.', '\\.')} caduca dentro de \\d+ días`,
+      ),
+    );
+    expect(String(danger!.json?.text)).toMatch(/^Urgente: el certificado de /);
+    expect(String(danger!.json?.text)).toContain('dentro de 3 días');
+    const mail = (await smtp.waitFor(mails + 2)).slice(mails);
+    expect(smtp.messages.length - mails).toBe(2);
+    expect(mail[0]!.data).toContain(domain());
+    expect(mail[1]!.data).toMatch(/^Subject: .*$/m);
+    // Back to the real time: fine again, and an improvement is not alerted.
+    clockMs = undefined;
+    expect((await checkNow()).state).toBe('fine');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(webhook.requests.length).toBe(hooks + 2);
+  });
+
+  it('a renewal on the server that nginx did not pick up is reported as nginx not reloaded', async () => {
+    const served = await servedFingerprint(domain());
+    const hooks = webhook.requests.length;
+    // certbot renews as a scheduler would, but its reload hook is replaced by one doing nothing.
+    const renew = await lab.exec(s1.name, [
+      'certbot',
+      'renew',
+      '--cert-name',
+      certName(domain()),
+      '--force-renewal',
+      '--no-random-sleep-on-renew',
+      '--non-interactive',
+      '--server',
+      lab.status.acmeDirectoryUrl,
+      '--deploy-hook',
+      'true',
+    ]);
+    expect(renew.code, renew.stdout + renew.stderr).toBe(0);
+    expect(await servedFingerprint(domain())).toBe(served);
+    // Test renewal reads certbot's certificate on the server; the next check compares.
+    expect((await action('renew-test', 'en')).run.status).toBe('completed');
+    const checked = await checkNow();
+    expect(checked.nginxNotReloaded).toBe(true);
+    expect(checked.served.fingerprint).toBe(served);
+    expect(checked.onServer.fingerprint).not.toBe(served);
+    const [alert] = (await webhook.waitFor(hooks + 1)).slice(hooks);
+    expect(alert!.json?.event).toBe('notReloaded');
+    expect(String(alert!.json?.text)).toMatch(/^nginx sigue sirviendo el certificado antiguo de /);
+    await checkNow();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(webhook.requests.length).toBe(hooks + 1);
+  });
+});
