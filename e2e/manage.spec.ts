@@ -321,6 +321,58 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expect(page.getByTestId('detail-host-key')).toHaveText(fresh);
   });
 
+  test('an edit of the SSH user clears the saved password; "Enter SSH password" asks for it and the redeploy completes', async ({
+    page,
+    labApp,
+  }) => {
+    await page.goto('/');
+    const main = card(page, ids.main);
+    await main.getByTestId('proxy-edit').click();
+    const dialog = page.getByTestId('edit-proxy-dialog');
+    await expect(dialog.getByTestId('edit-credential-note')).toHaveText(
+      text('es', 'proxies.edit.credentialNote'),
+    );
+    await dialog.locator('#edit-user').fill('deploy');
+    await page.getByTestId('edit-proxy-save').click();
+    await expectToast(page, text('es', 'proxies.edit.success'), mainDomain(labApp));
+    // The server forgot it: the record says so, and the card offers to enter it instead of Redeploy.
+    expect((await configuration(page.request, ids.main)).hasSshPassword).toBe(false);
+    await expect(main.getByTestId('proxy-enter-password')).toBeVisible();
+    await expect(main.getByTestId('proxy-redeploy')).toHaveCount(0);
+
+    await page.goto(`/proxy-details/${ids.main}`);
+    await expect(page.getByTestId('password-needed')).toContainText(
+      text('es', 'proxies.passwordNeeded.text'),
+    );
+    await capture(page, AREA, 'details-password-needed');
+    await page.getByTestId('password-needed-enter').click();
+    // A completed proxy without its password opens where the password is entered.
+    await expectStep(page, 'server-info');
+    await expect(page.locator('#wizard-ssh-user')).toHaveValue('deploy');
+    await page.locator('#wizard-ssh-user').fill('root');
+    await page.getByTestId('wizard-next').click();
+    await expect(page.locator('#wizard-ssh-password-error')).toBeVisible();
+    await expectStep(page, 'server-info');
+    await capture(page, AREA, 'wizard-password-asked');
+    await page.locator('#wizard-ssh-password').fill(labApp.rootPassword('s3'));
+    await page.getByTestId('wizard-next').click();
+    await expectStep(page, 'dns-validation');
+    await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'verified');
+    await page.getByTestId('wizard-next').click();
+    await expectStep(page, 'destination');
+    await page.getByTestId('wizard-next').click();
+    await expectStep(page, 'deploy');
+    await page.getByTestId('wizard-deploy-start').click();
+    await expectStep(page, 'complete', 60_000);
+    const saved = await configuration(page.request, ids.main);
+    expect(saved.hasSshPassword).toBe(true);
+    expect(saved.sshUser).toBe('root');
+    expect(saved.status).toBe('completed');
+    const answer = await fetchSite(labApp, labApp.server('s3').address, mainDomain(labApp));
+    expect(answer.status).toBe(200);
+    expect(answer.json).toMatchObject({ path: '/v2/' });
+  });
+
   test('reset returns to pending and the card offers continue', async ({ page }) => {
     await page.goto(`/proxy-details/${ids.main}`);
     await page.getByTestId('action-reset').click();

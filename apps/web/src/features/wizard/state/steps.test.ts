@@ -43,7 +43,7 @@ describe('wizard steps', () => {
     );
 
     // The password is cleared when the server, port or user changed: it is asked for again first.
-    it.each(PROXY_STATUSES.filter((s) => s !== 'deploying' && s !== 'completed'))(
+    it.each(PROXY_STATUSES.filter((s) => s !== 'deploying'))(
       'without a saved password, status %s resumes at server info',
       (status) => {
         for (const targetServer of [null, 'http://10.0.0.5:8080']) {
@@ -51,10 +51,9 @@ describe('wizard steps', () => {
         }
       },
     );
-    it('without a saved password, a running or completed one is still followed', () => {
+    it('without a saved password, a running one is still followed', () => {
       const config = { targetServer: 'http://10.0.0.5:8080', hasSshPassword: false };
       expect(resumeStep({ ...config, status: 'deploying' })).toBe('deploy');
-      expect(resumeStep({ ...config, status: 'completed' })).toBe('complete');
     });
   });
 });
