@@ -79,12 +79,12 @@ describe('renewal health on servers without systemd', () => {
       working: true,
       setUpByPortico: true,
       notes: [
-        { key: 'certificates.renewal.cronFound', params: { file: '/etc/cron.d/certbot' } },
         { key: 'certificates.renewal.cronStarted', params: { how: 'service cron start' } },
         {
           key: 'certificates.renewal.cronBootEnabled',
           params: { how: 'update-rc.d cron defaults' },
         },
+        { key: 'certificates.renewal.cronFound', params: { file: '/etc/cron.d/certbot' } },
       ],
     });
     const said = log.lines.filter((l) => l.level === 'success').map((l) => l.message);

@@ -186,7 +186,8 @@ async function withCron(c: TStepContext, found: TProbe): Promise<TRenewalHealth>
     notes.push(boot ? note('cronBootEnabled', { how: boot }) : note('cronBootUnknown'));
   }
   let file = found.cronFile;
-  if (file) notes.unshift(note('cronFound', { file }));
+  // Said after what was started: the entry runs because cron now does.
+  if (file) notes.push(note('cronFound', { file }));
   else {
     await c.session.syncFile(PORTICO_CRON_FILE, CRON_ENTRY, 0o644);
     file = PORTICO_CRON_FILE;
