@@ -3,8 +3,8 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createSessionStore, type TLoadedUser } from '../modules/sessions/session-store';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
+import { createSessionStore, type TLoadedUser } from './session-store';
 
 declare module 'fastify' {
   interface Session {

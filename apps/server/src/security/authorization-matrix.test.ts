@@ -4,8 +4,8 @@
 // And by API tokens (the owner's manage and read tokens, another user's, an admin's),
 // none of which may ever appear in an answer again after it was created.
 import { describe, expect, it } from 'vitest';
+import { cookieHeader, statuses, watch } from '../modules/deployments/ws-test-helpers';
 import { SSH_PASSWORD } from '../modules/proxies/proxies-test-helpers';
-import { cookieHeader, statuses, watch } from '../realtime/ws-test-helpers';
 import type { TestClient } from '../test-support/test-client';
 import { testDatabaseKinds } from '../test-support/test-database';
 import { cellRequest, routesWithRequests } from './authorization-requests';

@@ -8,7 +8,7 @@ import type { TLab } from '../../../../testbed/src/lab';
 import { openDatabase } from '../db/client';
 import { proxyConfigurations } from '../db/schema';
 import type { HttpClient } from '../modules/deployments/lab-app-helpers';
-import { progressLines, watch } from '../realtime/ws-test-helpers';
+import { progressLines, watch } from '../modules/deployments/ws-test-helpers';
 import { runTs } from '../test-support/spawn';
 
 /**

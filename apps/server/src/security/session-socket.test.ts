@@ -5,9 +5,9 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { users } from '../db/schema';
+import { cookieHeader, statuses, watch } from '../modules/deployments/ws-test-helpers';
 import { createProxy, signedInClient } from '../modules/proxies/proxies-test-helpers';
 import { createSessionsRepository } from '../modules/sessions/sessions.repository';
-import { cookieHeader, statuses, watch } from '../realtime/ws-test-helpers';
 import type { TTestApp } from '../test-support/test-app';
 import { newCredentials, TestClient } from '../test-support/test-client';
 import { testDatabaseKinds } from '../test-support/test-database';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import type { HttpClient } from '../../modules/deployments/lab-app-helpers';
-import { progressLines, watch } from '../../realtime/ws-test-helpers';
+import { progressLines, watch } from '../../modules/deployments/ws-test-helpers';
 import { say } from '../engine/messages';
 import {
   DrillPortico,

@@ -12,51 +12,19 @@ import { ZEditProxyInput, ZIdParams, ZProxyConfiguration } from '@portico/shared
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TDatabase } from '../../db/client';
-import { removeSite } from '../../deploy/engine';
-import { createAuditRepository } from '../audit/audit.repository';
-import { createAuditService } from '../audit/audit.service';
-import { createProxiesRepository } from '../proxies/proxies.repository';
 import { languageOf } from '../proxies/proxies.routes';
-import { createProxiesService } from '../proxies/proxies.service';
-import { createProxySecrets } from '../proxies/proxy-secrets';
-import type { TUsersService } from '../users/users.service';
-import { createAdminRepository } from './admin.repository';
-import { createAdminService } from './admin.service';
+import type { TAdminService } from './admin.service';
 
 export interface TAdminRoutesOptions {
-  database: TDatabase;
-  users: TUsersService;
+  admin: TAdminService;
 }
 
 const tags = ['admin'];
 const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError };
 
-/**
- * The proxies service, for its edit only: the same domain, deployment and audit rules as the
- * owner's edit. Editing reads no secret, so the key box (a path that is never opened) stays shut.
- */
-function proxyEditor(database: TDatabase) {
-  const { db } = database;
-  const proxies = createProxiesService({
-    repository: createProxiesRepository(db),
-    audit: createAuditService(createAuditRepository(db)),
-    secrets: createProxySecrets('/nonexistent/portico-admin-edit-reads-no-secret'),
-    settings: () => ({ acmeDirectoryUrl: '' }),
-    removeSite,
-  });
-  return proxies.edit;
-}
-
 export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = options.database;
-  const admin = createAdminService({
-    repository: createAdminRepository(db),
-    audit: createAuditService(createAuditRepository(db)),
-    users: options.users,
-    editProxy: proxyEditor(options.database),
-  });
+  const { admin } = options;
   const preHandler = app.requireAdmin;
 
   r.get(

@@ -8,31 +8,18 @@ import {
 } from '@portico/shared/proxy/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { TDatabase } from '../../db/client';
-import { openSecretBox, type TSecretBox } from '../../lib/secrets';
-import { createChecksRepository } from './checks.repository';
-import { createDnsService } from './dns.service';
+import type { TDnsService } from './dns.service';
 import type { TMessage } from './keyed-error';
-import { createSshTestService } from './ssh-test.service';
+import type { TSshTestService } from './ssh-test.service';
 import { byUser, keyedRateLimit } from './user-rate-limit';
 
 export interface TChecksRoutesOptions {
-  database: TDatabase;
-  config: { dnsServers?: string[]; secretKeyFile?: string; sshAllowLoopback?: boolean };
+  dns: TDnsService;
+  ssh: TSshTestService;
 }
 
 const tags = ['checks'];
 const MINUTE = 60_000;
-
-/** Opened once, on first need: the checks work without a key until a stored password is used. */
-function lazySecretBox(path: string | undefined): () => TSecretBox {
-  let box: TSecretBox | undefined;
-  return () => {
-    if (!path) throw new Error('no secret key file configured');
-    box ??= openSecretBox(path);
-    return box;
-  };
-}
 
 function say(request: FastifyRequest, message: TMessage): string {
   return translate(pickLanguage(request.headers['accept-language']), message.key, message.params);
@@ -40,12 +27,7 @@ function say(request: FastifyRequest, message: TMessage): string {
 
 export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
-  const ssh = createSshTestService({
-    repository: createChecksRepository(options.database.db),
-    secrets: lazySecretBox(options.config.secretKeyFile),
-    allowLoopback: options.config.sshAllowLoopback ?? false,
-  });
+  const { dns, ssh } = options;
 
   r.post(
     '/api/validate-dns',

@@ -8,7 +8,6 @@ import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
 import { runMigrations } from '../../db/migrate';
 import { httpsGet } from '../../deploy/engine/lab-helpers';
-import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
 import { TEST_APP_OPTIONS, type TTestApp } from '../../test-support/test-app';
 import { signedInClient } from '../proxies/proxies-test-helpers';
 import {
@@ -18,6 +17,7 @@ import {
   stopPortico,
   type TPorticoProcess,
 } from './lab-app-helpers';
+import { cookieHeader, progressLines, statuses, watch } from './ws-test-helpers';
 
 let lab: TLab;
 let s1: TLabServer;

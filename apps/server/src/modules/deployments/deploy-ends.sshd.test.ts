@@ -28,7 +28,7 @@ import {
   uniqueDomain,
   waitForStatus,
 } from '../proxies/proxies-test-helpers';
-import type { TEngine } from './deployment-context';
+import type { TEngine } from './deploy-job';
 
 const PASSWORD = 'Right-pw-1';
 

@@ -3,21 +3,52 @@ import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import { hasControlCharacter } from '@portico/shared/validation/rules';
 import type { TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
-import type { TDeployOutcome } from '../../deploy/engine';
+import type {
+  TDeployInput,
+  TDeployOutcome,
+  TEngineContext,
+  TEngineSettings,
+  TRemoveInput,
+  TRemoveOutcome,
+} from '../../deploy/engine';
 import { msg } from '../../deploy/engine/messages';
 import { JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
+import type { TWorkerLiveness } from '../../jobs/worker-liveness';
 import { AppError } from '../../lib/app-error';
 import { formatLimit, withDeadline } from '../../lib/deadline';
-import { passwordBoundTo, sshTargetOf } from '../proxies/proxy-secrets';
+import type { TProxiesRepository } from '../proxies/proxies.repository';
+import { passwordBoundTo, sshTargetOf, type TProxySecrets } from '../proxies/proxy-secrets';
 import { snapshotOf } from '../proxies/proxy-view';
 import { recordSite, toServerSite } from '../proxies/server-sites';
-import {
-  lineOf,
-  publishStatus,
-  type TDeploymentDeps,
-  type TLine,
-  writeLine,
-} from './deployment-context';
+import type { TDeploymentsRepository } from './deployments.repository';
+import { lineOf, type TLine, type TRunLog } from './run-log';
+
+/** A run's and a removal's time limits, and how long either may then take to stop. */
+export interface TRunTiming {
+  runDeadlineMs: number;
+  abandonGraceMs: number;
+  removeDeadlineMs?: number;
+}
+
+/** The engine as Portico uses it; tests may hand in their own server. */
+export interface TEngine {
+  runDeployment(input: TDeployInput, ctx: TEngineContext): Promise<TDeployOutcome>;
+  removeSite(input: TRemoveInput, ctx: TEngineContext): Promise<TRemoveOutcome>;
+}
+
+/** What one run of the deploy queue needs. */
+export interface TDeployJobDeps {
+  deployments: TDeploymentsRepository;
+  proxies: TProxiesRepository;
+  runLog: TRunLog;
+  liveness: TWorkerLiveness;
+  secrets: TProxySecrets;
+  runDeployment: TEngine['runDeployment'];
+  settings: () => TEngineSettings;
+  log: { warn(obj: unknown, msg: string): void };
+  /** A run's time limit and how long it may then take to stop; JOB_TIMING unless a test says. */
+  timing?: TRunTiming;
+}
 
 /** The run's language as stored; rows written before the column existed read as the default. */
 export function runLanguage(row: { language: string }): TLanguage {
@@ -28,14 +59,14 @@ export function runLanguage(row: { language: string }): TLanguage {
  * Lines are written one after another, in the order the engine produced them. Once closed (the
  * run is over), lines are dropped: an engine that was given up on must not add to a finished log.
  */
-function lineSink(deps: TDeploymentDeps, configurationId: string, deploymentId: string) {
+function lineSink(deps: TDeployJobDeps, configurationId: string, deploymentId: string) {
   let chain: Promise<unknown> = Promise.resolve();
   let closed = false;
   return {
     log(level: TLogLevel, message: string, text: TText) {
       if (closed) return Promise.resolve();
       chain = chain
-        .then(() => writeLine(deps, configurationId, deploymentId, level, { message, text }))
+        .then(() => deps.runLog.write(configurationId, deploymentId, level, { message, text }))
         .catch((error) => deps.log.warn({ err: error }, 'deployment log line lost'));
       return chain.then(() => undefined);
     },
@@ -57,7 +88,7 @@ export function storedFailure(
 }
 
 async function finish(
-  deps: TDeploymentDeps,
+  deps: TDeployJobDeps,
   config: TProxyConfigurationRow,
   deploymentId: string,
   outcome: TDeployOutcome,
@@ -75,7 +106,7 @@ async function finish(
       lastFailure: null,
     });
     await deps.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
-    if (updated) publishStatus(deps, updated, deploymentId);
+    if (updated) deps.runLog.status(updated, deploymentId);
     return;
   }
   // What the run left on the server is already recorded (onSite): only the failure is added.
@@ -90,7 +121,7 @@ async function finish(
     errorMessage: outcome.failure.message,
     errorText: outcome.failure.text,
   });
-  if (updated) publishStatus(deps, updated, deploymentId);
+  if (updated) deps.runLog.status(updated, deploymentId);
 }
 
 /**
@@ -99,7 +130,7 @@ async function finish(
  * refused; OpenSSH would only drop the connection).
  */
 function storedPassword(
-  deps: TDeploymentDeps,
+  deps: TDeployJobDeps,
   config: TProxyConfigurationRow,
 ): string | { refused: TText } {
   if (!config.sshPasswordEnc) return { refused: msg('job.needsPassword') };
@@ -135,7 +166,7 @@ function abandoned(language: TLanguage, shutdown: AbortSignal, limitMs: number):
  * reaper re-queued it) or whose run already ended does nothing, so a job delivered twice is safe.
  */
 export async function runDeployJob(
-  deps: TDeploymentDeps,
+  deps: TDeployJobDeps,
   jobId: string,
   data: TDeployJobData,
   signal: AbortSignal,
@@ -173,7 +204,7 @@ export async function runDeployJob(
     const outcome = await withDeadline<TDeployOutcome>(
       { ms: timing.runDeadlineMs, graceMs: timing.abandonGraceMs, parent: signal },
       (runSignal) =>
-        deps.engine.runDeployment(
+        deps.runDeployment(
           {
             domain: config.domain,
             serverIp: config.serverIp,
@@ -209,13 +240,13 @@ export async function runDeployJob(
     if (signal.aborted && outcome.status === 'failed' && outcome.failure.code === 'cancelled') {
       // Portico is shutting down: the run stays `running` without a live worker, so the reaper
       // (here at the next start, or another instance within its interval) starts it again.
-      await writeLine(deps, config.id, deployment.id, 'warning', say(msg('job.shuttingDown')));
+      await deps.runLog.write(config.id, deployment.id, 'warning', say(msg('job.shuttingDown')));
       return;
     }
     // An engine that was given up on wrote no last line: this is it.
     if (outcome.status === 'failed' && outcome.failure.step === 'abandoned') {
       const { message, text } = outcome.failure;
-      await writeLine(deps, config.id, deployment.id, 'error', { message, text });
+      await deps.runLog.write(config.id, deployment.id, 'error', { message, text });
     }
     await finish(deps, config, deployment.id, outcome);
   } finally {

@@ -1,33 +1,25 @@
-import { randomUUID } from 'node:crypto';
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TDeploymentLogEntry } from '@portico/shared/proxy/api';
-import type PgBoss from 'pg-boss';
-import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
+import type { TQueue } from '../../jobs/queue';
+import type { TAuditService } from '../audit/audit.service';
+import type { TProxiesRepository } from '../proxies/proxies.repository';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { proxyErrors } from '../proxies/proxy-errors';
 import { passwordBoundTo } from '../proxies/proxy-secrets';
-import { publishStatus, type TDeploymentDeps, toLogEntry } from './deployment-context';
+import type { TDeploymentsRepository } from './deployments.repository';
+import { type TRunLog, toLogEntry } from './run-log';
 
 export type TDeploymentsService = ReturnType<typeof createDeploymentsService>;
 
-export interface TDeploymentsServiceDeps extends TDeploymentDeps {
-  boss: PgBoss;
+export interface TDeploymentsServiceDeps {
+  deployments: TDeploymentsRepository;
+  proxies: TProxiesRepository;
   proxiesService: TProxiesService;
+  runLog: TRunLog;
+  audit: TAuditService;
+  queue: TQueue;
   /** Wakes this instance's idle workers so a run starts without waiting for a poll. */
   wake: () => void;
-}
-
-export async function sendDeployJob(boss: PgBoss, data: TDeployJobData & { attempt: number }) {
-  const id = randomUUID();
-  return {
-    id,
-    send: () =>
-      boss.send(DEPLOY_QUEUE, data, {
-        id,
-        expireInSeconds: JOB_TIMING.expireInSeconds,
-        retryLimit: JOB_TIMING.retryLimit,
-      }),
-  };
 }
 
 export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
@@ -52,7 +44,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
           requestedBy: actor.id,
           language,
         });
-        const job = await sendDeployJob(deps.boss, {
+        const job = deps.queue.deployJob({
           deploymentId: deployment.id,
           configurationId: row.id,
           attempt: 1,
@@ -61,7 +53,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
         await deps.deployments.update(deployment.id, { jobId: job.id });
         await job.send();
         deps.wake();
-        publishStatus(deps, claimed, deployment.id);
+        deps.runLog.status(claimed, deployment.id);
         await deps.audit.record(actor, {
           action: trigger === 'deploy' ? 'proxy.deploy' : 'proxy.redeploy',
           targetType: 'proxy_configuration',

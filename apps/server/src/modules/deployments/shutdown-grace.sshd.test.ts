@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLocalSshd, type TLocalSshd } from '../../deploy/ssh/test-sshd';
-import { watch } from '../../realtime/ws-test-helpers';
 import { withAppOnStore } from '../../test-support/test-app';
 import { newCredentials, TestClient } from '../../test-support/test-client';
 import { createProxy, seedServerSite } from '../proxies/proxies-test-helpers';
 import { HttpClient, startPortico, type TPorticoProcess } from './lab-app-helpers';
+import { watch } from './ws-test-helpers';
 
 const PASSWORD = 'Right-pw-1';
 /** The grace docs/OPERATIONS.md promises (main.ts SHUTDOWN_GRACE_MS). */

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
-import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
 import { TEST_APP_OPTIONS } from '../../test-support/test-app';
 import { createTestDatabase, testDatabaseKinds } from '../../test-support/test-database';
 import { signedInClient } from '../proxies/proxies-test-helpers';
+import { cookieHeader, progressLines, statuses, watch } from './ws-test-helpers';
 
 const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
 

@@ -14,13 +14,13 @@ describe.each(testDatabaseKinds())('destination probe wiring on %s', (kind) => {
 
   it('schedules the probe every minute', async () => {
     current = await createTestApp(kind, { destinationProbe: true });
-    const schedules = await current.app.boss.getSchedules();
+    const schedules = await current.app.queue.boss.getSchedules();
     expect(schedules.find((s) => s.name === DESTINATION_PROBE_JOB)?.cron).toBe('* * * * *');
   });
 
   it('leaves it out when not asked for', async () => {
     current = await createTestApp(kind);
-    const schedules = await current.app.boss.getSchedules();
+    const schedules = await current.app.queue.boss.getSchedules();
     expect(schedules.map((s) => s.name)).not.toContain(DESTINATION_PROBE_JOB);
   });
 });

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { destinationServers } from '../../db/schema';
-import { pgliteBossDb } from '../../jobs/pglite-adapter';
+import { pgliteBossDb, queueOver } from '../../jobs/queue';
 import {
   createTestDatabase,
   type TTestDatabase,
@@ -179,9 +179,9 @@ describe.each(testDatabaseKinds())('registerDestinationProbe on %s', (kind) => {
       .insert(destinationServers)
       .values({ name: 'queued', endpoint: `127.0.0.1:${endpoints.openPort}` })
       .returning();
-    await registerDestinationProbe(boss, t.database);
+    await registerDestinationProbe(queueOver(boss), t.database);
     // A second instance registering again changes nothing.
-    await registerDestinationProbe(boss, t.database);
+    await registerDestinationProbe(queueOver(boss), t.database);
     const schedules = await boss.getSchedules();
     expect(schedules).toEqual([
       expect.objectContaining({ name: DESTINATION_PROBE_JOB, cron: '* * * * *' }),

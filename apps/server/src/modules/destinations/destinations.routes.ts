@@ -4,15 +4,10 @@ import { ZDestinationServer, ZIdParams } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TDatabase } from '../../db/client';
-import { createImmediateProber, type TImmediateProber } from './destination-probe';
-import { createDestinationsRepository } from './destinations.repository';
-import { createDestinationsService } from './destinations.service';
+import type { TDestinationsService } from './destinations.service';
 
 export interface TDestinationsRoutesOptions {
-  database: TDatabase;
-  /** Probe a destination right after it is saved (see createImmediateProber). */
-  probeOnSave: boolean;
+  destinations: TDestinationsService;
 }
 
 const tags = ['destinations'];
@@ -23,16 +18,7 @@ export async function destinationsRoutes(
   options: TDestinationsRoutesOptions,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const repository = createDestinationsRepository(options.database.db);
-  let prober: TImmediateProber | undefined;
-  if (options.probeOnSave) {
-    const onSave = createImmediateProber(repository, {
-      onError: (error) => app.log.warn({ err: error }, 'destination probe failed'),
-    });
-    app.addHook('onClose', () => onSave.close());
-    prober = onSave;
-  }
-  const destinations = createDestinationsService(repository, prober);
+  const { destinations } = options;
 
   r.get(
     '/api/destination-servers',

@@ -5,21 +5,15 @@ import type { TWsMessage } from '@portico/shared/proxy/api';
 import { WS_CLOSE_REFUSED, ZUuid } from '@portico/shared/proxy/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { AppError } from '../lib/app-error';
-import { progressMessage } from '../modules/deployments/deployment-context';
-import type { TDeploymentsRepository } from '../modules/deployments/deployments.repository';
-import type { TProxiesService } from '../modules/proxies/proxies.service';
-import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
+import { AppError } from '../../lib/app-error';
+import type { TSessionEnds } from '../sessions/session-ends';
+import type { TLiveLogService } from './live-log.service';
 import type { TLogBus } from './log-bus';
-import type { TSessionEnds } from './session-ends';
+import { progressMessage } from './run-log';
 
 export interface TWsGatewayOptions {
   bus: TLogBus;
-  proxies: TProxiesService;
-  deployments: TDeploymentsRepository;
-  sessions: TSessionsRepository;
-  /** The account as stored now (no cache): an admin demoted elsewhere loses admin streams. */
-  findUser: (id: string) => Promise<{ role: string } | undefined>;
+  liveLog: TLiveLogService;
   /** How often open sockets check their session still exists; default 30 s. */
   sessionRecheckMs?: number;
   /** Sessions ended by an action in this process (settings, password change): close at once. */
@@ -141,7 +135,7 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
 
       const parsed = ZUuid.safeParse((request.query as { configId?: string }).configId);
       const row = parsed.success
-        ? await options.proxies.load(parsed.data, user).catch(() => undefined)
+        ? await options.liveLog.load(parsed.data, user).catch(() => undefined)
         : undefined;
       if (!parsed.success || !row) {
         socket.close(WS_POLICY_VIOLATION, 'not allowed');
@@ -168,18 +162,16 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
       });
 
       try {
-        const latest = await options.deployments.latestFor(configId);
+        const run = await options.liveLog.currentRun(configId);
         let lastId = 0;
-        if (latest) {
-          for (const row of await options.deployments.logsOfRun(latest.id)) {
-            send(progressMessage(row));
-            lastId = row.id;
-          }
+        for (const row of run.lines) {
+          send(progressMessage(row));
+          lastId = row.id;
         }
-        const current = await options.proxies.load(configId, user);
+        const current = await options.liveLog.load(configId, user);
         send({
           type: 'deployment_status',
-          data: { status: current.status, deploymentId: latest?.id ?? null },
+          data: { status: current.status, deploymentId: run.id },
         });
         replaying = false;
         for (const message of buffered) {
@@ -223,7 +215,7 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
     try {
       // Only the sessions asked about: one opened during the query is not in its answer.
       const sids = [...bySession.keys()];
-      const live = await options.sessions.usersOf(sids);
+      const live = await options.liveLog.usersOfSessions(sids);
       for (const sid of sids) {
         const sockets = bySession.get(sid);
         if (!sockets || live.get(sid) === userOfSession.get(sid)) continue;
@@ -233,7 +225,7 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
       for (const sid of userOfSession.keys()) if (!bySession.has(sid)) userOfSession.delete(sid);
       // Demoted by the CLI or another instance: no hook here saw it.
       for (const [adminId, sockets] of byAdmin) {
-        if ((await options.findUser(adminId))?.role !== 'admin') closeAll(sockets, 'demoted');
+        if ((await options.liveLog.roleOf(adminId)) !== 'admin') closeAll(sockets, 'demoted');
       }
     } catch (error) {
       // The database is briefly unreachable: not a reason to cut streams; the next round retries.

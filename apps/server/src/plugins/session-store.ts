@@ -1,6 +1,6 @@
 import type { SessionStore } from '@fastify/session';
-import type { TUserRow } from '../../db/schema';
-import type { TSessionsRepository } from './sessions.repository';
+import type { TUserRow } from '../db/schema';
+import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
 
 const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
 

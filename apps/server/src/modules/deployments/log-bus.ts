@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TWsMessage } from '@portico/shared/proxy/api';
-import pg from 'pg';
-import type { TDatabase } from '../db/client';
+import type { TDatabase } from '../../db/client';
+import { dedicatedClient, type TPgClient } from '../../jobs/queue';
 
 export type TBusMessage = { configurationId: string; message: TWsMessage };
 type TListener = (message: TWsMessage) => void;
@@ -37,14 +37,14 @@ export async function createLogBus(options: TLogBusOptions): Promise<TLogBus> {
   }
 
   const pool = options.database.kind === 'postgres' ? options.database.pool! : undefined;
-  let client: pg.Client | undefined;
+  let client: TPgClient | undefined;
   let closed = false;
   // Sent one after another so other instances receive lines in the order they were written.
   let sending: Promise<unknown> = Promise.resolve();
 
   async function listen() {
     if (!pool || closed) return;
-    const c = new pg.Client(pool.options);
+    const c = dedicatedClient(options.database);
     c.on('error', (error) => {
       options.onError(error);
       if (client === c) client = undefined;
