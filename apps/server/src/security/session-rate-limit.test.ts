@@ -6,7 +6,7 @@
 // Portico directly cannot claim to be forwarded.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TConfig } from '../config';
-import type { TAuthRateLimits } from '../plugins/rate-limit';
+import type { TAuthRateLimits } from '../lib/rate-limits';
 import { createTestApp, type TTestApp } from '../test-support/test-app';
 import { TestClient } from '../test-support/test-client';
 import { testDatabaseKinds } from '../test-support/test-database';

@@ -8,7 +8,7 @@ import { ZPublicUser } from '@portico/shared/auth/schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TEndpointLimits } from '../../plugins/rate-limit';
+import type { TEndpointLimits } from '../../lib/rate-limits';
 import { sessionCaller } from '../sessions/sessions.service';
 import type { TTwoFactorPolicy } from '../two-factor/two-factor-policy';
 import { toPublicUser } from '../users/users.service';

@@ -1,6 +1,6 @@
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAuthRateLimits } from '../../plugins/rate-limit';
+import type { TAuthRateLimits } from '../../lib/rate-limits';
 import { createTestApp, type TTestApp } from '../../test-support/test-app';
 import { newCredentials, TestClient } from '../../test-support/test-client';
 import { testDatabaseKinds } from '../../test-support/test-database';

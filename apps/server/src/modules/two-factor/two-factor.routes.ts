@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TEndpointLimits } from '../../plugins/rate-limit';
+import type { TEndpointLimits } from '../../lib/rate-limits';
 import { ACCOUNT_ERRORS, ACCOUNT_TAGS, reauthLimit } from '../account/account.routes';
 import type { TTwoFactorService } from './two-factor.service';
 
