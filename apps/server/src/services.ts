@@ -1,5 +1,6 @@
 import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
+import { transactionOver } from './db/transaction';
 import { removeSite, runDeployment, type TEngineSettings } from './deploy/engine';
 import { startQueue, type TQueue } from './jobs/queue';
 import { JOB_TIMING } from './jobs/queues';
@@ -211,6 +212,10 @@ export async function buildServices(options: TServicesOptions) {
     runLog,
     audit,
     queue,
+    transaction: transactionOver(db, (tx) => ({
+      deployments: createDeploymentsRepository(tx),
+      proxies: createProxiesRepository(tx),
+    })),
     wake: workers.wake,
   });
   const reaper = scheduleReaper(

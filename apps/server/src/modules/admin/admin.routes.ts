@@ -7,11 +7,11 @@ import {
   ZRoleChange,
   ZUserStats,
 } from '@portico/shared/admin/api';
-import { ZApiError } from '@portico/shared/api-error';
 import { ZEditProxyInput, ZIdParams, ZProxyConfiguration } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponses } from '../../lib/error-responses';
 import { languageOf } from '../proxies/proxies.routes';
 import type { TAdminService } from './admin.service';
 
@@ -20,28 +20,28 @@ export interface TAdminRoutesOptions {
 }
 
 const tags = ['admin'];
-const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { admin } = options;
-  const preHandler = app.requireAdmin;
+  const preValidation = app.requireAdmin;
 
   r.get(
     '/api/admin/stats/users',
-    { schema: { tags, response: { 200: ZUserStats, ...errors } }, preHandler },
+    { schema: { tags, response: { 200: ZUserStats, ...errors } }, preValidation },
     async () => admin.userStats(),
   );
 
   r.get(
     '/api/admin/stats/proxies-by-user',
-    { schema: { tags, response: { 200: ZProxiesByUser, ...errors } }, preHandler },
+    { schema: { tags, response: { 200: ZProxiesByUser, ...errors } }, preValidation },
     async () => admin.proxiesByUser(),
   );
 
   r.get(
     '/api/admin/all-proxies',
-    { schema: { tags, response: { 200: z.array(ZAdminProxyRow), ...errors } }, preHandler },
+    { schema: { tags, response: { 200: z.array(ZAdminProxyRow), ...errors } }, preValidation },
     async () => admin.allProxies(),
   );
 
@@ -54,7 +54,7 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
         body: ZEditProxyInput,
         response: { 200: ZProxyConfiguration, ...errors },
       },
-      preHandler,
+      preValidation,
     },
     async (request) =>
       admin.editProxy(request.user!, request.params.id, request.body, languageOf(request)),
@@ -64,14 +64,14 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
     '/api/admin/audit-log',
     {
       schema: { tags, querystring: ZAuditQuery, response: { 200: ZAuditPage, ...errors } },
-      preHandler,
+      preValidation,
     },
     async (request) => admin.auditLog(request.query),
   );
 
   r.get(
     '/api/admin/users',
-    { schema: { tags, response: { 200: z.array(ZAdminUser), ...errors } }, preHandler },
+    { schema: { tags, response: { 200: z.array(ZAdminUser), ...errors } }, preValidation },
     async () => admin.listUsers(),
   );
 
@@ -84,7 +84,7 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
         body: ZRoleChange,
         response: { 200: ZAdminUser, ...errors },
       },
-      preHandler,
+      preValidation,
     },
     async (request) => admin.changeRole(request.user!, request.params.id, request.body.role),
   );

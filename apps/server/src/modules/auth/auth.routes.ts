@@ -1,4 +1,3 @@
-import { ZApiError } from '@portico/shared/api-error';
 import { ZLoginResponse, ZLoginTwoFactorInput } from '@portico/shared/auth/account';
 import {
   ZCsrfTokenResponse,
@@ -10,6 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
+import { errorResponses } from '../../lib/error-responses';
 import type { TAuthRateLimits } from '../../lib/rate-limits';
 import { accountAudit } from '../account/account-audit';
 import type { TAuditService } from '../audit/audit.service';
@@ -58,7 +58,7 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
       schema: {
         tags,
         body: ZRegisterInput,
-        response: { 201: ZUserEnvelope, 403: ZApiError, 409: ZApiError, 429: ZApiError },
+        response: { 201: ZUserEnvelope, ...errorResponses(403, 409, 429) },
       },
       config,
       preHandler: app.authRateLimit(
@@ -80,7 +80,7 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
       schema: {
         tags,
         body: ZLoginInput,
-        response: { 200: ZLoginResponse, 401: ZApiError, 403: ZApiError, 429: ZApiError },
+        response: { 200: ZLoginResponse, ...errorResponses(401, 403, 429) },
       },
       config,
       preHandler: app.authRateLimit(
@@ -108,7 +108,7 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
       schema: {
         tags,
         body: ZLoginTwoFactorInput,
-        response: { 200: ZUserEnvelope, 401: ZApiError, 403: ZApiError, 429: ZApiError },
+        response: { 200: ZUserEnvelope, ...errorResponses(401, 403, 429) },
       },
       config,
       // Counted per account being signed in to, like passwords are per name tried.
@@ -148,9 +148,9 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
   r.get(
     '/api/auth/user',
     {
-      schema: { tags, response: { 200: ZPublicUser, 401: ZApiError, 403: ZApiError } },
+      schema: { tags, response: { 200: ZPublicUser, ...errorResponses(401, 403) } },
       config: { beforeTwoFactorSetup: true },
-      preHandler: app.requireUser,
+      preValidation: app.requireUser,
     },
     async (request) => {
       // Through a token the request carries user rights only; the answer still tells the

@@ -1,4 +1,4 @@
-import { pickLanguage, ZApiError } from '@portico/shared/api-error';
+import { pickLanguage } from '@portico/shared/api-error';
 import { translate } from '@portico/shared/i18n/translate';
 import {
   ZDnsValidationResult,
@@ -8,6 +8,7 @@ import {
 } from '@portico/shared/proxy/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponses } from '../../lib/error-responses';
 import type { TDnsService } from './dns.service';
 import type { TMessage } from './keyed-error';
 import type { TSshTestService } from './ssh-test.service';
@@ -35,7 +36,7 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
       schema: {
         tags,
         body: ZValidateDnsInput,
-        response: { 200: ZDnsValidationResult, 400: ZApiError, 401: ZApiError, 429: ZApiError },
+        response: { 200: ZDnsValidationResult, ...errorResponses(400, 401, 429) },
       },
       // The wizard checks once and on Retry; 30 a minute leaves room for impatience only.
       preValidation: app.requireUser,
@@ -57,10 +58,7 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
         body: ZTestSshInput,
         response: {
           200: ZSshTestResult,
-          400: ZApiError,
-          401: ZApiError,
-          404: ZApiError,
-          429: ZApiError,
+          ...errorResponses(400, 401, 404, 429),
         },
       },
       preValidation: app.requireUser,

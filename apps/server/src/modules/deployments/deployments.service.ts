@@ -1,5 +1,6 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TDeploymentLogEntry } from '@portico/shared/proxy/api';
+import type { TTransaction } from '../../db/transaction';
 import type { TQueue } from '../../jobs/queue';
 import type { TAuditService } from '../audit/audit.service';
 import type { TProxiesRepository } from '../proxies/proxies.repository';
@@ -17,6 +18,8 @@ export interface TDeploymentsServiceDeps {
   proxiesService: TProxiesService;
   runLog: TRunLog;
   audit: TAuditService;
+  /** Claiming the configuration and recording its run, together or not at all. */
+  transaction: TTransaction<{ deployments: TDeploymentsRepository; proxies: TProxiesRepository }>;
   queue: TQueue;
   /** Wakes this instance's idle workers so a run starts without waiting for a poll. */
   wake: () => void;
@@ -34,11 +37,12 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       const row = await deps.proxiesService.load(configurationId, actor);
       if (!row.targetServer) throw proxyErrors.needsTarget();
       if (!passwordBoundTo(row, row)) throw proxyErrors.needsPassword();
-      // The status is the gate: only one request moves it to deploying.
-      const claimed = await deps.proxies.updateUnlessDeploying(row.id, { status: 'deploying' });
-      if (!claimed) throw proxyErrors.deploymentRunning();
-      try {
-        const deployment = await deps.deployments.insert({
+      // The status is the gate: only one request moves it to deploying. The run is recorded
+      // with the id of its job in the same transaction, so the worker always finds it.
+      const { claimed, deployment, job } = await deps.transaction(async (tx) => {
+        const claimed = await tx.proxies.updateUnlessDeploying(row.id, { status: 'deploying' });
+        if (!claimed) throw proxyErrors.deploymentRunning();
+        const deployment = await tx.deployments.insert({
           configurationId: row.id,
           trigger,
           requestedBy: actor.id,
@@ -49,23 +53,27 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
           configurationId: row.id,
           attempt: 1,
         });
-        // The job id is recorded before the job exists, so the worker always finds it.
-        await deps.deployments.update(deployment.id, { jobId: job.id });
+        await tx.deployments.update(deployment.id, { jobId: job.id });
+        return { claimed, deployment, job };
+      });
+      try {
         await job.send();
-        deps.wake();
-        deps.runLog.status(claimed, deployment.id);
-        await deps.audit.record(actor, {
-          action: trigger === 'deploy' ? 'proxy.deploy' : 'proxy.redeploy',
-          targetType: 'proxy_configuration',
-          targetId: row.id,
-          targetOwnerId: row.userId,
-          changes: [{ field: 'status', before: row.status, after: 'deploying' }],
-        });
-        return deployment.id;
       } catch (error) {
+        // The queue is not in the transaction (its own connection): the claim is let go here,
+        // and the run recorded without a job is told apart by the reaper.
         await deps.proxies.update(row.id, { status: row.status });
         throw error;
       }
+      deps.wake();
+      deps.runLog.status(claimed, deployment.id);
+      await deps.audit.record(actor, {
+        action: trigger === 'deploy' ? 'proxy.deploy' : 'proxy.redeploy',
+        targetType: 'proxy_configuration',
+        targetId: row.id,
+        targetOwnerId: row.userId,
+        changes: [{ field: 'status', before: row.status, after: 'deploying' }],
+      });
+      return deployment.id;
     },
 
     /** Every line, Portico's own in the reader's language, tool output verbatim. */

@@ -104,8 +104,7 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
       websocket: true,
       // The log socket is for the browser (cookie and Origin): an API token is refused here.
       config: { sessionOnly: true },
-      preValidation: async (request) => checkOrigin(request),
-      preHandler: app.requireUser,
+      preValidation: [async (request) => checkOrigin(request), app.requireUser],
     },
     async (socket, request) => {
       const user = request.user!;

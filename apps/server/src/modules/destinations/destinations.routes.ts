@@ -1,9 +1,9 @@
 import { ZDestinationInput, ZDestinationUpdate } from '@portico/shared/admin/destinations';
-import { ZApiError } from '@portico/shared/api-error';
 import { ZDestinationServer, ZIdParams } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponses } from '../../lib/error-responses';
 import type { TDestinationsService } from './destinations.service';
 
 export interface TDestinationsRoutesOptions {
@@ -11,7 +11,7 @@ export interface TDestinationsRoutesOptions {
 }
 
 const tags = ['destinations'];
-const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
+const errors = errorResponses(400, 401, 403, 404);
 
 export async function destinationsRoutes(
   app: FastifyInstance,
@@ -23,7 +23,7 @@ export async function destinationsRoutes(
   r.get(
     '/api/destination-servers',
     {
-      schema: { tags, response: { 200: z.array(ZDestinationServer), 401: ZApiError } },
+      schema: { tags, response: { 200: z.array(ZDestinationServer), ...errorResponses(401) } },
       preValidation: app.requireUser,
     },
     async () => destinations.list(),

@@ -1,9 +1,9 @@
 import fastifyMultipart from '@fastify/multipart';
-import { ZApiError } from '@portico/shared/api-error';
 import { ZUploadScriptResponse, ZUuid } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponses } from '../../lib/error-responses';
 import { KeyedError, type TMessage } from '../checks/keyed-error';
 import { byUser, keyedRateLimit } from '../checks/user-rate-limit';
 import { keepPendingScript } from './pending-script';
@@ -43,11 +43,7 @@ export async function scriptsRoutes(app: FastifyInstance, options: TScriptsRoute
         querystring: ZUploadQuery,
         response: {
           200: ZUploadScriptResponse,
-          400: ZApiError,
-          401: ZApiError,
-          404: ZApiError,
-          413: ZApiError,
-          429: ZApiError,
+          ...errorResponses(400, 401, 404, 413, 429),
         },
       },
       preValidation: app.requireUser,
