@@ -78,7 +78,7 @@ export interface TAppOptions {
 }
 
 /** apps/web/dist: two levels up from src/app.ts and from the bundle dist/main.js alike. */
-export function findWebRoot(): string | undefined {
+function findWebRoot(): string | undefined {
   const root = fileURLToPath(new URL('../../web/dist', import.meta.url));
   return existsSync(root) ? root : undefined;
 }

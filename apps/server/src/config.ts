@@ -73,7 +73,7 @@ const ZDnsServers = z.preprocess(
     }),
 );
 
-export const ZEnv = z.object({
+const ZEnv = z.object({
   PORT: ZPort,
   HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   PORTICO_DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),

@@ -75,8 +75,6 @@ export interface TServicesOptions {
   };
 }
 
-export type TServices = Awaited<ReturnType<typeof buildServices>>;
-
 const LETS_ENCRYPT = 'https://acme-v02.api.letsencrypt.org/directory';
 
 /** Opened once, on first need: the checks work without a key until a stored password is used. */

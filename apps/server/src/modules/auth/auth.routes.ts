@@ -30,7 +30,7 @@ export interface TAuthRoutesOptions {
 const ZUserEnvelope = z.object({ user: ZPublicUser });
 const tags = ['auth'];
 /** Between the password and the code: longer than an app needs to show a fresh code. */
-export const TWO_FACTOR_PENDING_MS = 5 * 60 * 1000;
+const TWO_FACTOR_PENDING_MS = 5 * 60 * 1000;
 // Signing in and out is for browsers: an API token is refused here.
 const config = { sessionOnly: true };
 

@@ -1,8 +1,6 @@
 import type { TQueue } from '../../jobs/queue';
 import type { TDeployJobData } from '../../jobs/queues';
 
-export type TDeployWorkers = ReturnType<typeof createDeployWorkers>;
-
 /**
  * This instance's deploy workers: `count` runs at once (0 makes an instance that only serves
  * the API). `stop` aborts the running engines, which stop at their next step and leave the run

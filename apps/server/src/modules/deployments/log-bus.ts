@@ -3,7 +3,6 @@ import type { TWsMessage } from '@portico/shared/proxy/api';
 import type { TDatabase } from '../../db/client';
 import { dedicatedClient, type TPgClient } from '../../jobs/queue';
 
-export type TBusMessage = { configurationId: string; message: TWsMessage };
 type TListener = (message: TWsMessage) => void;
 
 export interface TLogBus {

@@ -21,7 +21,7 @@ export interface TWsGatewayOptions {
 }
 
 // Sent without any data when the caller may not watch (or not one more socket).
-export const WS_POLICY_VIOLATION = WS_CLOSE_REFUSED;
+const WS_POLICY_VIOLATION = WS_CLOSE_REFUSED;
 
 /**
  * Open log sockets one session, and one account across its sessions, may hold: far more than the
@@ -29,7 +29,7 @@ export const WS_POLICY_VIOLATION = WS_CLOSE_REFUSED;
  * signed-in client tie up the server's memory and event loop. The next one is closed at once
  * with a reason naming the limit.
  */
-export const WS_LIMITS = { perSession: 20, perUser: 50 } as const;
+const WS_LIMITS = { perSession: 20, perUser: 50 } as const;
 
 const SESSION_ENDING = new Set(['/api/logout', '/api/login', '/api/register']);
 const ROLE_CHANGE = '/api/admin/users/:id/role';

@@ -9,7 +9,7 @@ import {
 } from './destinations.repository';
 
 /** Long enough for a distant upstream, short enough that a minute holds many destinations. */
-export const PROBE_TIMEOUT_MS = 5000;
+const PROBE_TIMEOUT_MS = 5000;
 const PROBE_CONCURRENCY = 8;
 export const DESTINATION_PROBE_JOB = 'destination-probe';
 
