@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { renderStored } from '@portico/shared/i18n/text';
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certName } from '../deploy/site-names';
 import {
   createTestDatabase,
   type TTestDatabase,
   testDatabaseKinds,
-} from '../test-support/test-database';
+} from '../../test/support/test-database';
+import { certName } from '../deploy/site-names';
 import { MIGRATIONS_FOLDER, runMigrations } from './migrate';
 import { deploymentLogs, proxyConfigurations } from './schema';
 

@@ -1,10 +1,10 @@
 import type { SessionStore } from '@fastify/session';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TTestDatabase } from '../../test/support/test-database';
 import {
   createSessionsRepository,
   type TSessionsRepository,
 } from '../modules/sessions/sessions.repository';
-import { createTestDatabase, type TTestDatabase } from '../test-support/test-database';
 import { createSessionStore } from './session-store';
 
 const promisify = {

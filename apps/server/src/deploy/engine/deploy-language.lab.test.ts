@@ -1,7 +1,7 @@
 // A run for a Spanish user on a lab server: our sentences are Spanish, tool output is verbatim.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { captureLog, deployInput, engineContext } from './lab-helpers';
+import { captureLog, deployInput, engineContext } from '../../../test/support/lab-helpers';
 import { runDeployment } from './run-deployment';
 
 let lab: TLab;

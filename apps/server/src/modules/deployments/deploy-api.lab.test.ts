@@ -4,20 +4,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { buildApp } from '../../app';
-import { openDatabase } from '../../db/client';
-import { runMigrations } from '../../db/migrate';
-import { httpsGet } from '../../deploy/engine/lab-helpers';
-import { TEST_APP_OPTIONS, type TTestApp } from '../../test-support/test-app';
-import { signedInClient } from '../proxies/proxies-test-helpers';
 import {
   HttpClient,
   labEnv,
   startPortico,
   stopPortico,
   type TPorticoProcess,
-} from './lab-app-helpers';
-import { cookieHeader, progressLines, statuses, watch } from './ws-test-helpers';
+} from '../../../test/support/lab-app-helpers';
+import { httpsGet } from '../../../test/support/lab-helpers';
+import { signedInClient } from '../../../test/support/proxies-test-helpers';
+import { TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app';
+import {
+  cookieHeader,
+  progressLines,
+  statuses,
+  watch,
+} from '../../../test/support/ws-test-helpers';
+import { buildApp } from '../../app';
+import { openDatabase } from '../../db/client';
+import { runMigrations } from '../../db/migrate';
 
 let lab: TLab;
 let s1: TLabServer;

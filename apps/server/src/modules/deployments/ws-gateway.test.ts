@@ -1,13 +1,22 @@
 import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createProxy,
+  SSH_PASSWORD,
+  signedInClient,
+} from '../../../test/support/proxies-test-helpers';
+import { createTestApp, TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app';
+import type { TestClient } from '../../../test/support/test-client';
+import { createTestDatabase, testDatabaseKinds } from '../../../test/support/test-database';
+import {
+  cookieHeader,
+  progressLines,
+  statuses,
+  watch,
+} from '../../../test/support/ws-test-helpers';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
-import { createTestApp, TEST_APP_OPTIONS, type TTestApp } from '../../test-support/test-app';
-import type { TestClient } from '../../test-support/test-client';
-import { createTestDatabase, testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, SSH_PASSWORD, signedInClient } from '../proxies/proxies-test-helpers';
-import { cookieHeader, progressLines, statuses, watch } from './ws-test-helpers';
 
 async function finished(client: TestClient, id: string) {
   const deadline = Date.now() + 30_000;

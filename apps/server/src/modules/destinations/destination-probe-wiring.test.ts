@@ -1,8 +1,8 @@
 // The app schedules the destination probe every minute when asked to (main.ts asks), and not
 // in API-only instances.
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { testDatabaseKinds } from '../../test-support/test-database';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import { DESTINATION_PROBE_JOB } from './destination-probe';
 
 describe.each(testDatabaseKinds())('destination probe wiring on %s', (kind) => {
