@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { httpsGet } from '../apps/server/src/deploy/engine/lab-helpers';
 import { renderFinalSite, renderHttpSite } from '../apps/server/src/deploy/nginx-site';
 import { certName } from '../apps/server/src/deploy/site-names';
 import { connectSsh } from '../apps/server/src/deploy/ssh';
@@ -10,7 +9,8 @@ import {
   labEnv,
   startPortico,
   stopPortico,
-} from '../apps/server/src/modules/deployments/lab-app-helpers';
+} from '../apps/server/test/support/lab-app-helpers';
+import { httpsGet } from '../apps/server/test/support/lab-helpers';
 import { startLab, type TLab, type TLabServer } from '../testbed/src/lab';
 import { labUnavailableReason } from '../testbed/src/prereqs';
 import type { TBenchmark, TFigure } from './run';

@@ -11,16 +11,14 @@ if (unavailable) console.info(`server sshd/nginx/dns tests skipped: ${unavailabl
 export default defineProject({
   test: {
     name: 'server',
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     exclude: [
-      'src/**/*.lab.test.ts',
+      '**/*.lab.test.ts',
       '**/node_modules/**',
-      ...(unavailable
-        ? ['src/**/*.sshd.test.ts', 'src/**/*.nginx.test.ts', 'src/**/*.dns.test.ts']
-        : []),
+      ...(unavailable ? ['**/*.sshd.test.ts', '**/*.nginx.test.ts', '**/*.dns.test.ts'] : []),
     ],
     environment: 'node',
-    globalSetup: ['src/test-support/global-setup.ts'],
+    globalSetup: ['test/support/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -14,8 +14,8 @@ if (noPostgres)
 export default defineProject({
   test: {
     name: 'lab',
-    include: unavailable ? [] : ['src/**/*.lab.test.ts'],
-    exclude: ['**/node_modules/**', ...(noPostgres ? ['src/**/*.postgres.lab.test.ts'] : [])],
+    include: unavailable ? [] : ['src/**/*.lab.test.ts', 'test/**/*.lab.test.ts'],
+    exclude: ['**/node_modules/**', ...(noPostgres ? ['**/*.postgres.lab.test.ts'] : [])],
     environment: 'node',
     fileParallelism: false,
     testTimeout: 180_000,

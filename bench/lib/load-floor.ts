@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import type { TSeededSession } from '../../apps/server/src/load/load-seed';
+import type { TSeededSession } from '../../apps/server/test/load/load-seed';
 
 /** What the floor server answers: Portico's own answers, read back once after its run. */
 export interface TFloorData {

@@ -1,7 +1,7 @@
 import type { TDatabase } from '../../apps/server/src/db/client';
-import { LoadClient, sessionAddress } from '../../apps/server/src/load/load-http';
-import { expectStatus, seedLogs, TARGETS } from '../../apps/server/src/load/load-seed';
 import { createUsersRepository } from '../../apps/server/src/modules/users/users.repository';
+import { LoadClient, sessionAddress } from '../../apps/server/test/load/load-http';
+import { expectStatus, seedLogs, TARGETS } from '../../apps/server/test/load/load-seed';
 
 /** What the read benchmarks ask for: the sizes the issue names. */
 export const READS_SHAPE = {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon, { type TAutocannonResult } from 'autocannon';
 import type { TDatabase } from '../../apps/server/src/db/client';
-import type { LoadClient } from '../../apps/server/src/load/load-http';
+import type { LoadClient } from '../../apps/server/test/load/load-http';
 import type { TBenchmark, TFigure } from '../run';
 import { benchNodeArgs, cpuMs, startServer, type TServerProcess } from './process';
 import { finishInDatabase, READS_SHAPE, seedReadsThroughApi, type TReadsWorld } from './reads-seed';

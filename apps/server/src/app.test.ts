@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_SESSION_SECRET } from '../test/support/test-app';
+import { createTestDatabase, type TTestDatabase } from '../test/support/test-database';
 import { buildApp } from './app';
-import { TEST_SESSION_SECRET } from './test-support/test-app';
-import { createTestDatabase, type TTestDatabase } from './test-support/test-database';
 
 const config = { registration: 'open', trustProxy: false, logLevel: 'silent' } as const;
 

@@ -11,46 +11,44 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import pino from 'pino';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
-import { accountPlugin } from './modules/account/account.plugin';
+import type { TQueue } from './jobs/queue';
+import { DEFAULT_AUTH_RATE_LIMITS, type TAuthRateLimits } from './lib/rate-limits';
+import { accountRoutes } from './modules/account/account.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
-import { createAuditRepository } from './modules/audit/audit.repository';
-import { createAuditService } from './modules/audit/audit.service';
 import { authRoutes } from './modules/auth/auth.routes';
-import { createAuthService } from './modules/auth/auth.service';
+import { certificatesRoutes } from './modules/certificates/certificates.routes';
 import { checksRoutes } from './modules/checks/checks.routes';
-import {
-  proxiesAndDeployments,
-  type TDeployOptions,
-} from './modules/deployments/deployments.plugin';
-import { registerDestinationProbe } from './modules/destinations/destination-probe';
+import { deploymentsRoutes } from './modules/deployments/deployments.routes';
+import { wsGateway } from './modules/deployments/ws-gateway';
 import { destinationsRoutes } from './modules/destinations/destinations.routes';
 import { healthRoutes } from './modules/health/health.routes';
-import { createAlerts } from './modules/notifications/alerts';
 import type { TMailer } from './modules/notifications/mailer';
-import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
-import { createNotificationsService } from './modules/notifications/notifications.service';
+import { proxiesRoutes } from './modules/proxies/proxies.routes';
 import { scriptsRoutes } from './modules/scripts/scripts.routes';
-import { createSessionsRepository } from './modules/sessions/sessions.repository';
-import { createTokensRepository } from './modules/tokens/tokens.repository';
-import { createTokensService } from './modules/tokens/tokens.service';
+import { sessionsRoutes } from './modules/sessions/sessions.routes';
+import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { callerPolicy } from './modules/two-factor/caller-policy';
-import { createRecoveryCodesRepository } from './modules/two-factor/recovery-codes.repository';
-import { createTwoFactorService } from './modules/two-factor/two-factor.service';
-import { createUsersRepository } from './modules/users/users.repository';
-import { createUsersService } from './modules/users/users.service';
+import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
 import { apiToken } from './plugins/api-token';
 import { authGuard } from './plugins/auth-guard';
 import { csrf } from './plugins/csrf';
 import { errors } from './plugins/errors';
-import { DEFAULT_AUTH_RATE_LIMITS, rateLimit, type TAuthRateLimits } from './plugins/rate-limit';
+import { rateLimit } from './plugins/rate-limit';
 import { OneLinePerRequest } from './plugins/request-log';
 import { securityHeaders } from './plugins/security-headers';
 import { responseSerializer } from './plugins/serializer';
 import { session } from './plugins/session';
 import { staticFiles } from './plugins/static';
 import { swagger } from './plugins/swagger';
-import { createSessionEnds } from './realtime/session-ends';
+import { buildServices, type TDeployOptions } from './services';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The job queue, started with the app and stopped on close (tests play workers with it). */
+    queue: TQueue;
+  }
+}
 
 export interface TAppOptions {
   config: Pick<TConfig, 'registration' | 'trustProxy' | 'logLevel'> &
@@ -99,7 +97,7 @@ export interface TAppOptions {
 }
 
 /** apps/web/dist: two levels up from src/app.ts and from the bundle dist/main.js alike. */
-export function findWebRoot(): string | undefined {
+function findWebRoot(): string | undefined {
   const root = fileURLToPath(new URL('../../web/dist', import.meta.url));
   return existsSync(root) ? root : undefined;
 }
@@ -177,21 +175,6 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   // Before any plugin, so no route is added unseen.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
 
-  const { db } = options.database;
-  // PGlite: this process is the only one on the data dir (lock), so read caches stay coherent.
-  const soleWriter = options.database.kind === 'pglite';
-  const users = createUsersService(createUsersRepository(db, { cacheById: soleWriter }));
-  const auth = createAuthService(users, { registration: options.config.registration });
-  const rateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits };
-  const audit = createAuditService(createAuditRepository(db));
-  const tokens = createTokensService({
-    repository: createTokensRepository(db),
-    audit,
-    now: options.clock,
-  });
-  const twoFactorPolicy = options.config.require2fa ?? 'off';
-  const sessionEnds = createSessionEnds();
-
   // One key file for every reader of stored secrets (the SSH test, proxies, deployments,
   // two-factor); an app given none (tests) gets a fresh key in a temporary directory.
   const keyDir = options.config.secretKeyFile
@@ -199,88 +182,77 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     : mkdtempSync(join(tmpdir(), 'portico-key-'));
   const secretKeyFile = options.config.secretKeyFile ?? join(keyDir!, 'secret.key');
   if (keyDir) app.addHook('onClose', async () => rmSync(keyDir, { recursive: true, force: true }));
-  const twoFactor = createTwoFactorService({
-    users,
-    recoveryCodes: createRecoveryCodesRepository(db),
-    audit,
+
+  const services = await buildServices({
+    config: options.config,
+    database: options.database,
     secretKeyFile,
-    policy: twoFactorPolicy,
-    now: options.clock,
+    deploy: options.deploy,
+    destinationProbe: options.destinationProbe,
+    probeOnSave: options.probeOnSave,
+    clock: options.clock,
+    mailer: options.mailer,
+    log: app.log,
   });
+  app.decorate('queue', services.queue);
+  app.addHook('onReady', services.ready);
+  app.addHook('onClose', services.close);
+  const rateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits };
+  const policy = services.twoFactorPolicy;
 
   // Order matters: hooks run in registration order (headers, session, then the CSRF check).
   await app.register(errors);
   await app.register(securityHeaders);
   await app.register(session, {
     secret: options.sessionSecret,
-    repository: createSessionsRepository(db),
-    cache: soleWriter,
+    repository: services.sessionsRepository,
+    cache: options.database.kind === 'pglite',
     sweepIntervalMs: options.sessionSweepIntervalMs,
   });
   // Before CSRF: a request with a valid API token needs no CSRF token.
-  await app.register(apiToken, { tokens });
+  await app.register(apiToken, { tokens: services.tokens });
   await app.register(csrf);
   await app.register(rateLimit);
-  await app.register(authGuard, { auth, checkCaller: callerPolicy(twoFactorPolicy) });
+  await app.register(authGuard, { auth: services.auth, checkCaller: callerPolicy(policy) });
   await app.register(swagger);
 
-  await app.register(healthRoutes, { database: options.database });
-  await app.register(authRoutes, { auth, rateLimits, twoFactor, twoFactorPolicy, audit });
-  await app.register(accountPlugin, {
-    db,
-    users,
-    audit,
-    tokens,
-    twoFactor,
-    sessionEnds,
+  // Every route module, each given the services it calls.
+  await app.register(healthRoutes, { health: services.health });
+  await app.register(authRoutes, {
+    auth: services.auth,
     rateLimits,
-    policy: twoFactorPolicy,
+    twoFactor: services.twoFactor,
+    twoFactorPolicy: policy,
+    audit: services.audit,
   });
-  const notifications = createNotificationsService({
-    repository: createNotificationsRepository(db),
-    users,
-    audit,
-    secretKeyFile,
-    config: {
-      smtpUrl: options.config.smtpUrl,
-      mailFrom: options.config.mailFrom,
-      webhookAllowPrivate: options.config.webhookAllowPrivate ?? false,
-    },
-    mailer: options.mailer,
-    log: app.log,
+  // The settings page's API (docs/PRODUCT.md#settings), under /api/account, for a signed-in
+  // browser session only: profile, e-mail and password, two-factor, API tokens, sessions,
+  // notifications.
+  await app.register(accountRoutes, {
+    account: services.account,
+    reauth: rateLimits.reauth,
+    policy,
   });
-  const now = () => new Date(options.clock?.() ?? Date.now());
-  const alerts = createAlerts({
-    notifications,
-    findUser: (id) => users.findById(id),
-    listUsers: () => users.list(),
-    now,
+  await app.register(twoFactorRoutes, { twoFactor: services.twoFactor, reauth: rateLimits.reauth });
+  await app.register(tokensRoutes, { tokens: services.tokens });
+  await app.register(sessionsRoutes, { sessions: services.accountSessions });
+  await app.register(notificationsRoutes, { notifications: services.notifications });
+  await app.register(checksRoutes, { dns: services.dns, ssh: services.sshTest });
+  await app.register(destinationsRoutes, { destinations: services.destinations });
+  await app.register(adminRoutes, { admin: services.admin });
+  await app.register(scriptsRoutes, { scripts: services.scripts });
+  await app.register(proxiesRoutes, { proxies: services.proxies });
+  await app.register(deploymentsRoutes, { deployments: services.deployments });
+  await app.register(certificatesRoutes, {
+    certificates: services.certificates,
+    deployments: services.deployments,
   });
-  await app.register(notificationsRoutes, { notifications });
-  await app.register(checksRoutes, {
-    database: options.database,
-    config: { ...options.config, secretKeyFile },
+  await wsGateway(app, {
+    bus: services.bus,
+    liveLog: services.liveLog,
+    sessionRecheckMs: options.deploy?.socketSessionRecheckMs,
+    sessionEnds: services.sessionEnds,
   });
-  await app.register(destinationsRoutes, {
-    database: options.database,
-    probeOnSave: options.probeOnSave ?? false,
-  });
-  await app.register(adminRoutes, { database: options.database, users });
-  await app.register(scriptsRoutes, { database: options.database });
-  await app.register(proxiesAndDeployments, {
-    database: options.database,
-    ...options.deploy,
-    secretKeyFile,
-    sessionEnds,
-    alerts,
-    now,
-    allowLoopback: options.config.sshAllowLoopback ?? false,
-  });
-  if (options.destinationProbe && options.deploy?.workers !== 0) {
-    await registerDestinationProbe(app.boss, options.database, {
-      onError: (error) => app.log.warn({ err: error }, 'destination probe failed'),
-    });
-  }
 
   await app.register(staticFiles, {
     root: options.webRoot === undefined ? findWebRoot() : (options.webRoot ?? undefined),

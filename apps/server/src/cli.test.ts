@@ -3,20 +3,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from './config';
-import { proxyConfigurations } from './db/schema';
-import { acquireDataDirLock } from './lib/data-dir-lock';
-import { decryptSecret, secretAad } from './lib/secrets';
-import { createProxy, SSH_PASSWORD, signedInClient } from './modules/proxies/proxies-test-helpers';
-import { openStore } from './runtime';
-import { runTs } from './test-support/spawn';
-import { type TTestApp, withAppOnStore } from './test-support/test-app';
-import { TestClient } from './test-support/test-client';
+import { createProxy, SSH_PASSWORD, signedInClient } from '../test/support/proxies-test-helpers';
+import { runTs } from '../test/support/spawn';
+import { type TTestApp, withAppOnStore } from '../test/support/test-app';
+import { TestClient } from '../test/support/test-client';
 import {
   createTestDatabase,
   type TTestDatabase,
   testDatabaseKinds,
-} from './test-support/test-database';
+} from '../test/support/test-database';
+import { loadConfig } from './config';
+import { proxyConfigurations } from './db/schema';
+import { acquireDataDirLock } from './lib/data-dir-lock';
+import { decryptSecret, secretAad } from './lib/secrets';
+import { openStore } from './runtime';
 
 describe('the portico command', () => {
   it('runs from source through bin/portico.js when there is no build', async () => {

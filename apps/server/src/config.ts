@@ -92,7 +92,7 @@ function isSmtpUrl(value: string): boolean {
 /** An address, or `Name <address>`; no line breaks (it becomes a mail header). */
 const MAIL_FROM = /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/;
 
-export const ZEnv = z.object({
+const ZEnv = z.object({
   PORT: ZPort,
   HOST: z.preprocess(emptyToUndefined, z.string().default('127.0.0.1')),
   PORTICO_DATA_DIR: z.preprocess(emptyToUndefined, z.string().default('./data')),

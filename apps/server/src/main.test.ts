@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runTs, SERVER_ROOT } from './test-support/spawn';
+import { runTs, SERVER_ROOT } from '../test/support/spawn';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'portico-main-'));
 

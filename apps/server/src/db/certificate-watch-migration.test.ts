@@ -5,12 +5,12 @@
 import { rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsBefore } from '../test-support/migrations-before';
+import { migrationsBefore } from '../../test/support/migrations-before';
 import {
   createTestDatabase,
   type TTestDatabase,
   testDatabaseKinds,
-} from '../test-support/test-database';
+} from '../../test/support/test-database';
 import { migrationsApplied, runMigrations } from './migrate';
 import {
   certificateStatus,

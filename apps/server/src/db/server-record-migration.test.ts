@@ -4,13 +4,13 @@ import { rmSync } from 'node:fs';
 import { renderStored } from '@portico/shared/i18n/text';
 import { asc, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { certName } from '../deploy/site-names';
-import { migrationsBefore } from '../test-support/migrations-before';
+import { migrationsBefore } from '../../test/support/migrations-before';
 import {
   createTestDatabase,
   type TTestDatabase,
   testDatabaseKinds,
-} from '../test-support/test-database';
+} from '../../test/support/test-database';
+import { certName } from '../deploy/site-names';
 import { runMigrations } from './migrate';
 import { deploymentLogs, proxyConfigurations } from './schema';
 

@@ -1,12 +1,12 @@
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { useNginxScratch } from '../test-support/nginx-scratch';
+import { useNginxScratch } from '../../test/support/nginx-scratch';
 import { renderFinalSite, renderHttpSite, type TSiteInput } from './nginx-site';
 import { serverNamesBucketSize } from './site-names';
 import { isDomain } from './validate';
 
-// Real `nginx -t` on rendered sites (test-support/nginx-scratch.ts): nothing under /etc is
+// Real `nginx -t` on rendered sites (apps/server/test/support/nginx-scratch.ts): nothing under /etc is
 // read or written.
 const NGINX = '/usr/sbin/nginx';
 const scratch = useNginxScratch('portico-nginx');

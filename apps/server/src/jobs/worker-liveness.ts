@@ -1,5 +1,5 @@
-import pg from 'pg';
 import type { TDatabase } from '../db/client';
+import { dedicatedClient } from './queue';
 
 export interface TWorkerLiveness {
   /** Marks a run as worked by this process (an advisory lock on PostgreSQL). */
@@ -29,7 +29,7 @@ export async function createWorkerLiveness(database: TDatabase): Promise<TWorker
       close: async () => {},
     };
   }
-  const client = new pg.Client(database.pool!.options);
+  const client = dedicatedClient(database);
   client.on('error', () => {});
   await client.connect();
   return {

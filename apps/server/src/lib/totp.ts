@@ -6,10 +6,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * RFC's own vectors in totp.test.ts.
  */
 
-export const TOTP_DIGITS = 6;
-export const TOTP_PERIOD_SECONDS = 30;
+const TOTP_DIGITS = 6;
+const TOTP_PERIOD_SECONDS = 30;
 /** Steps accepted either side of now: a phone clock 30 s off still works. */
-export const TOTP_WINDOW = 1;
+const TOTP_WINDOW = 1;
 /** 160 bits, the length RFC 4226 recommends for the shared secret. */
 const SECRET_BYTES = 20;
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preValidationAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TUserRow } from '../db/schema';
 import { AppError } from '../lib/app-error';
@@ -10,8 +10,8 @@ declare module 'fastify' {
     user: TUserRow | null;
   }
   interface FastifyInstance {
-    requireUser: preHandlerAsyncHookHandler;
-    requireAdmin: preHandlerAsyncHookHandler;
+    requireUser: preValidationAsyncHookHandler;
+    requireAdmin: preValidationAsyncHookHandler;
   }
 }
 
@@ -24,7 +24,10 @@ export interface TAuthGuardOptions {
   checkCaller?: (request: FastifyRequest, user: TUserRow) => TUserRow;
 }
 
-/** preHandlers for routes: 401 when signed out, 403 for a non-admin on admin routes. */
+/**
+ * Each route's preValidation (docs/CODE_STYLE.md, the route contract): 401 when signed out, 403
+ * for a non-admin on admin routes, before the body is looked at.
+ */
 async function authGuardPlugin(app: FastifyInstance, options: TAuthGuardOptions) {
   app.decorateRequest('user', null);
 
@@ -46,7 +49,7 @@ async function authGuardPlugin(app: FastifyInstance, options: TAuthGuardOptions)
     return options.auth.currentUser(userId);
   }
 
-  const requireUser: preHandlerAsyncHookHandler = async (request) => {
+  const requireUser: preValidationAsyncHookHandler = async (request) => {
     const user = await userOf(request);
     if (!user) throw new AppError('unauthenticated', 401);
     request.user = options.checkCaller ? options.checkCaller(request, user) : user;

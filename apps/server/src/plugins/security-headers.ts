@@ -7,7 +7,7 @@ import helmet, { type HelmetOptions } from 'helmet';
  * The CSP the built web app passes: everything from our origin, no inline scripts. Inline style
  * attributes stay allowed because Radix positions popovers with them.
  */
-export const CSP_DIRECTIVES = {
+const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
@@ -34,7 +34,7 @@ const HELMET_OPTIONS: HelmetOptions = {
  * runs once, here, against a stand-in response that records them (@fastify/helmet would rebuild
  * helmet and re-parse the CSP on every request).
  */
-export function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<string, string> {
+function helmetHeaders(options: HelmetOptions = HELMET_OPTIONS): Record<string, string> {
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader(name: string, value: string | number | readonly string[]) {

@@ -8,7 +8,7 @@ import { type ZodType, z } from 'zod';
  * fields as `type: [x, 'null']` and closed objects with `additionalProperties: false`, both of
  * which fast-json-stringify handles natively (no run-time validation on any path).
  */
-export function outputJsonSchema(schema: ZodType): Record<string, unknown> {
+function outputJsonSchema(schema: ZodType): Record<string, unknown> {
   const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any' });
   return json;
 }

@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInClient } from '../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../test/support/test-app';
+import { newCredentials, TestClient } from '../../test/support/test-client';
+import { testDatabaseKinds } from '../../test/support/test-database';
 import { apiTokens, session, users } from '../db/schema';
-import { signedInClient } from '../modules/proxies/proxies-test-helpers';
-import { createTestApp, type TTestApp } from '../test-support/test-app';
-import { newCredentials, TestClient } from '../test-support/test-client';
-import { testDatabaseKinds } from '../test-support/test-database';
 
 /** Counts the statements that read or write sessions and accounts (not pg-boss's own polling). */
 function countAuthStatements(t: TTestApp): { count(): number } {

@@ -3,8 +3,9 @@ import fastifyCookie from '@fastify/cookie';
 import fastifySession from '@fastify/session';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createSessionStore, type TLoadedUser } from '../modules/sessions/session-store';
+import { SESSION_COOKIE } from '../modules/sessions/session-info';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
+import { createSessionStore, type TLoadedUser } from './session-store';
 
 declare module 'fastify' {
   interface Session {
@@ -20,7 +21,6 @@ declare module 'fastify' {
   }
 }
 
-export const SESSION_COOKIE = 'portico.sid';
 const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface TSessionPluginOptions {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TTestApp } from '../test-support/test-app';
+import { createTestApp, type TTestApp } from '../../test/support/test-app';
 
 // A web build as `vite build` leaves it: each text file with its .br and .gz beside it (the
 // build's precompress step), and one small file the build left without variants.

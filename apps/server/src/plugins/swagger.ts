@@ -3,7 +3,7 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
-import { SESSION_COOKIE } from './session';
+import { SESSION_COOKIE } from '../modules/sessions/session-info';
 
 const DOCS_PREFIX = '/api/docs';
 

@@ -36,5 +36,4 @@ export const apiTokens = pgTable(
   (t) => [index('api_tokens_user_idx').on(t.userId, t.createdAt)],
 );
 
-export type TRecoveryCodeRow = typeof recoveryCodes.$inferSelect;
 export type TApiTokenRow = typeof apiTokens.$inferSelect;

@@ -15,5 +15,3 @@ export const session = pgTable(
     index('session_user_idx').on(sql`(${t.sess}->>'userId')`),
   ],
 );
-
-export type TSessionRow = typeof session.$inferSelect;

@@ -23,5 +23,3 @@ export const sshServers = pgTable(
   },
   (t) => [index('ssh_servers_user_idx').on(t.userId)],
 );
-
-export type TSshServerRow = typeof sshServers.$inferSelect;

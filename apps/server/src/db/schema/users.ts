@@ -34,4 +34,3 @@ export const users = pgTable(
 );
 
 export type TUserRow = typeof users.$inferSelect;
-export type TNewUserRow = typeof users.$inferInsert;

@@ -10,7 +10,7 @@ import { msg, quantity } from './messages';
 import { asRoot, type TStepContext } from './step-context';
 
 /** What certbot runs after each renewal: constant, and right with or without systemd. */
-export const RENEW_DEPLOY_HOOK =
+const RENEW_DEPLOY_HOOK =
   "sh -c 'if [ -d /run/systemd/system ]; then systemctl reload nginx; else nginx -s reload 2>/dev/null || nginx -s reload; fi'";
 
 /** Where a test CA bundle for certbot goes on the server (only when settings ask for one). */

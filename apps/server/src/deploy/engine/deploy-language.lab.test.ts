@@ -1,6 +1,11 @@
 // A run for a Spanish user on a lab server: our sentences are Spanish, tool output is verbatim.
 import { describe, expect, it } from 'vitest';
-import { captureLog, deployInput, engineContext, oneServerLab } from './lab-helpers';
+import {
+  captureLog,
+  deployInput,
+  engineContext,
+  oneServerLab,
+} from '../../../test/support/lab-helpers';
 import { runDeployment } from './run-deployment';
 
 const t = oneServerLab();

@@ -12,7 +12,7 @@ import {
   httpsGet,
   remoteFileSums,
   webSocketEcho,
-} from './lab-helpers';
+} from '../../../test/support/lab-helpers';
 import { removeSite } from './remove-site';
 import { runDeployment } from './run-deployment';
 import type { TDeployInput, TDeployOutcome } from './types';

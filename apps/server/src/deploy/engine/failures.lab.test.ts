@@ -3,7 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { captureLog, deployInput, engineContext, type TCapturedLog } from './lab-helpers';
+import {
+  captureLog,
+  deployInput,
+  engineContext,
+  type TCapturedLog,
+} from '../../../test/support/lab-helpers';
 import { runDeployment } from './run-deployment';
 import type { TDeployFailure, TDeployInput, TEngineSettings } from './types';
 

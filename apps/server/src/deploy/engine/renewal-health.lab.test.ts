@@ -9,9 +9,14 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { renderText } from '@portico/shared/i18n/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import {
+  captureLog,
+  deployInput,
+  engineContext,
+  httpsGet,
+} from '../../../test/support/lab-helpers';
 import { certName } from '../site-names';
 import { tlsHandshake } from '../tls-probe';
-import { captureLog, deployInput, engineContext, httpsGet } from './lab-helpers';
 import { PORTICO_CRON_FILE } from './renewal-health';
 import { runDeployment } from './run-deployment';
 

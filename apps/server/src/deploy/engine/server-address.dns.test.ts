@@ -1,7 +1,7 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import { renderText } from '@portico/shared/i18n/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDnsServer, type TTestDnsServer } from '../../modules/checks/test-dns-server';
+import { startTestDnsServer, type TTestDnsServer } from '../../../test/peers/test-dns-server';
 import { DeployValidationError } from '../validate';
 import { StepError } from './failure';
 import { EngineLog } from './logger';

@@ -15,7 +15,7 @@ const tails = new Map<string, Promise<void>>();
  * before the lock is given to the next run anyway: work that ignores the signal (a hung promise)
  * can then hold nothing, and its SSH connection was already closed by the abort.
  */
-export const LOCK_GRACE_MS = 5_000;
+const LOCK_GRACE_MS = 5_000;
 
 export async function withServerLock<T>(
   key: string,

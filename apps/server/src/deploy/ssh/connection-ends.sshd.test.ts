@@ -6,10 +6,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sshFailure } from '../../test-support/ssh-failure';
+import {
+  cutRelay,
+  misbehavingPeer,
+  type TPeer,
+  type TPeerBehaviour,
+} from '../../../test/peers/test-peers';
+import { startLocalSshd, type TLocalSshd } from '../../../test/peers/test-sshd';
+import { sshFailure } from '../../../test/support/ssh-failure';
 import { connectSsh, type TSshErrorCode } from './index';
-import { cutRelay, misbehavingPeer, type TPeer, type TPeerBehaviour } from './test-peers';
-import { startLocalSshd, type TLocalSshd } from './test-sshd';
 
 const PASSWORD = 'Right-pw-1';
 let sshd: TLocalSshd;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { sshFailure } from '../../test-support/ssh-failure';
+import { sshFailure } from '../../../test/support/ssh-failure';
 import { connectSsh, SudoRefusedError, type TSshSession } from './index';
 
 let lab: TLab;

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sshFailure } from '../../test-support/ssh-failure';
+import { freePort, startLocalSshd, type TLocalSshd } from '../../../test/peers/test-sshd';
+import { sshFailure } from '../../../test/support/ssh-failure';
 import { connectSsh, HostKeyMismatchError, type TSshSession } from './index';
-import { freePort, startLocalSshd, type TLocalSshd } from './test-sshd';
 
 let sshd: TLocalSshd;
 let session: TSshSession;

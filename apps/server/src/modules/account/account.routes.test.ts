@@ -4,11 +4,11 @@
 // the immediate path can close them); an audit row for each action.
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cookieHeader, statuses, type TWatch, watch } from '../../realtime/ws-test-helpers';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, signedInClient } from '../proxies/proxies-test-helpers';
+import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
+import { cookieHeader, statuses, type TWatch, watch } from '../../../test/support/ws-test-helpers';
 
 const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 const IPHONE =

@@ -1,4 +1,3 @@
-import { ZApiError } from '@portico/shared/api-error';
 import {
   ZEmailChangeInput,
   ZPasswordChangeInput,
@@ -8,21 +7,15 @@ import { ZPublicUser } from '@portico/shared/auth/schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TEndpointLimits } from '../../plugins/rate-limit';
+import { errorResponses } from '../../lib/error-responses';
+import type { TEndpointLimits } from '../../lib/rate-limits';
 import { sessionCaller } from '../sessions/sessions.service';
 import type { TTwoFactorPolicy } from '../two-factor/two-factor-policy';
 import { toPublicUser } from '../users/users.service';
 import type { TAccountService } from './account.service';
 
 export const ACCOUNT_TAGS = ['account'];
-export const ACCOUNT_ERRORS = {
-  400: ZApiError,
-  401: ZApiError,
-  403: ZApiError,
-  404: ZApiError,
-  409: ZApiError,
-  429: ZApiError,
-};
+export const ACCOUNT_ERRORS = errorResponses(400, 401, 403, 404, 409, 429);
 
 /** The rate limit on checks of the password or a code made while signed in, per account. */
 export function reauthLimit(app: FastifyInstance, limits: TEndpointLimits) {
@@ -37,14 +30,14 @@ export async function accountRoutes(
   const { account } = options;
   const config = { sessionOnly: true };
   const tags = ACCOUNT_TAGS;
-  const reauth = [app.requireUser, reauthLimit(app, options.reauth)];
+  const reauth = reauthLimit(app, options.reauth);
 
   r.put(
     '/api/account/profile',
     {
       schema: { tags, body: ZProfileInput, response: { 200: ZPublicUser, ...ACCOUNT_ERRORS } },
       config,
-      preHandler: app.requireUser,
+      preValidation: app.requireUser,
     },
     async (request) =>
       toPublicUser(await account.updateProfile(request.user!, request.body), options.policy),
@@ -55,6 +48,7 @@ export async function accountRoutes(
     {
       schema: { tags, body: ZEmailChangeInput, response: { 200: ZPublicUser, ...ACCOUNT_ERRORS } },
       config,
+      preValidation: app.requireUser,
       preHandler: reauth,
     },
     async (request) =>
@@ -70,6 +64,7 @@ export async function accountRoutes(
         response: { 200: z.object({ endedSessions: z.number() }), ...ACCOUNT_ERRORS },
       },
       config,
+      preValidation: app.requireUser,
       preHandler: reauth,
     },
     async (request) => account.changePassword(sessionCaller(request), request.body),

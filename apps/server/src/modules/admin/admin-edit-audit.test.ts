@@ -3,11 +3,11 @@
 import { AUDIT_SECRET_MARK, type TAuditEntry, ZAuditPage } from '@portico/shared/admin/api';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { namedClient } from '../../../test/support/admin-test-helpers';
+import { createProxy, SSH_PASSWORD } from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import { proxyConfigurations } from '../../db/schema';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, SSH_PASSWORD } from '../proxies/proxies-test-helpers';
-import { namedClient } from './admin-test-helpers';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

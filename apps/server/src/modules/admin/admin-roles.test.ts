@@ -3,10 +3,10 @@
 // the number of admins is known.
 import { eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { namedClient } from '../../../test/support/admin-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import { users } from '../../db/schema';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { namedClient } from './admin-test-helpers';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

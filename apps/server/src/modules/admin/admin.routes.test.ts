@@ -3,11 +3,11 @@
 import { ZAdminProxyRow, ZAdminUser, ZProxiesByUser } from '@portico/shared/admin/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import type { TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy } from '../proxies/proxies-test-helpers';
-import { anonymousClient, namedClient } from './admin-test-helpers';
+import { anonymousClient, namedClient } from '../../../test/support/admin-test-helpers';
+import { createProxy } from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import type { TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 
 type TRoute = { method: 'GET' | 'PUT' | 'PATCH'; url: string; body?: Record<string, unknown> };
 

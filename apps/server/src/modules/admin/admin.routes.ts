@@ -7,73 +7,41 @@ import {
   ZRoleChange,
   ZUserStats,
 } from '@portico/shared/admin/api';
-import { ZApiError } from '@portico/shared/api-error';
 import { ZEditProxyInput, ZIdParams, ZProxyConfiguration } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TDatabase } from '../../db/client';
-import { removeSite } from '../../deploy/engine';
-import { createAuditRepository } from '../audit/audit.repository';
-import { createAuditService } from '../audit/audit.service';
-import { createProxiesRepository } from '../proxies/proxies.repository';
+import { errorResponses } from '../../lib/error-responses';
 import { languageOf } from '../proxies/proxies.routes';
-import { createProxiesService } from '../proxies/proxies.service';
-import { createProxySecrets } from '../proxies/proxy-secrets';
-import type { TUsersService } from '../users/users.service';
-import { createAdminRepository } from './admin.repository';
-import { createAdminService } from './admin.service';
+import type { TAdminService } from './admin.service';
 
 export interface TAdminRoutesOptions {
-  database: TDatabase;
-  users: TUsersService;
+  admin: TAdminService;
 }
 
 const tags = ['admin'];
-const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError };
-
-/**
- * The proxies service, for its edit only: the same domain, deployment and audit rules as the
- * owner's edit. Editing reads no secret, so the key box (a path that is never opened) stays shut.
- */
-function proxyEditor(database: TDatabase) {
-  const { db } = database;
-  const proxies = createProxiesService({
-    repository: createProxiesRepository(db),
-    audit: createAuditService(createAuditRepository(db)),
-    secrets: createProxySecrets('/nonexistent/portico-admin-edit-reads-no-secret'),
-    settings: () => ({ acmeDirectoryUrl: '' }),
-    removeSite,
-  });
-  return proxies.edit;
-}
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = options.database;
-  const admin = createAdminService({
-    repository: createAdminRepository(db),
-    audit: createAuditService(createAuditRepository(db)),
-    users: options.users,
-    editProxy: proxyEditor(options.database),
-  });
-  const preHandler = app.requireAdmin;
+  const { admin } = options;
+  const preValidation = app.requireAdmin;
 
   r.get(
     '/api/admin/stats/users',
-    { schema: { tags, response: { 200: ZUserStats, ...errors } }, preHandler },
+    { schema: { tags, response: { 200: ZUserStats, ...errors } }, preValidation },
     async () => admin.userStats(),
   );
 
   r.get(
     '/api/admin/stats/proxies-by-user',
-    { schema: { tags, response: { 200: ZProxiesByUser, ...errors } }, preHandler },
+    { schema: { tags, response: { 200: ZProxiesByUser, ...errors } }, preValidation },
     async () => admin.proxiesByUser(),
   );
 
   r.get(
     '/api/admin/all-proxies',
-    { schema: { tags, response: { 200: z.array(ZAdminProxyRow), ...errors } }, preHandler },
+    { schema: { tags, response: { 200: z.array(ZAdminProxyRow), ...errors } }, preValidation },
     async () => admin.allProxies(),
   );
 
@@ -86,7 +54,7 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
         body: ZEditProxyInput,
         response: { 200: ZProxyConfiguration, ...errors },
       },
-      preHandler,
+      preValidation,
     },
     async (request) =>
       admin.editProxy(request.user!, request.params.id, request.body, languageOf(request)),
@@ -96,14 +64,14 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
     '/api/admin/audit-log',
     {
       schema: { tags, querystring: ZAuditQuery, response: { 200: ZAuditPage, ...errors } },
-      preHandler,
+      preValidation,
     },
     async (request) => admin.auditLog(request.query),
   );
 
   r.get(
     '/api/admin/users',
-    { schema: { tags, response: { 200: z.array(ZAdminUser), ...errors } }, preHandler },
+    { schema: { tags, response: { 200: z.array(ZAdminUser), ...errors } }, preValidation },
     async () => admin.listUsers(),
   );
 
@@ -116,7 +84,7 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
         body: ZRoleChange,
         response: { 200: ZAdminUser, ...errors },
       },
-      preHandler,
+      preValidation,
     },
     async (request) => admin.changeRole(request.user!, request.params.id, request.body.role),
   );

@@ -24,7 +24,7 @@ export interface TAdminServiceDeps {
   editProxy: TProxiesService['edit'];
 }
 
-export const adminErrors = {
+const adminErrors = {
   lastAdmin: () => new KeyedAppError('last_admin', 409, 'errors.lastAdmin'),
   userNotFound: () => new AppError('not_found', 404),
 };

@@ -1,8 +1,8 @@
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 
 describe.each(testDatabaseKinds())('accounts API on %s', (kind) => {
   let t: TTestApp;

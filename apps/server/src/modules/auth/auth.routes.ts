@@ -1,4 +1,3 @@
-import { ZApiError } from '@portico/shared/api-error';
 import { ZLoginResponse, ZLoginTwoFactorInput } from '@portico/shared/auth/account';
 import {
   ZCsrfTokenResponse,
@@ -10,11 +9,11 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
-import type { TAuthRateLimits } from '../../plugins/rate-limit';
-import { SESSION_COOKIE } from '../../plugins/session';
+import { errorResponses } from '../../lib/error-responses';
+import type { TAuthRateLimits } from '../../lib/rate-limits';
 import { accountAudit } from '../account/account-audit';
 import type { TAuditService } from '../audit/audit.service';
-import { startSession } from '../sessions/session-info';
+import { SESSION_COOKIE, startSession } from '../sessions/session-info';
 import type { TTwoFactorService } from '../two-factor/two-factor.service';
 import type { TTwoFactorPolicy } from '../two-factor/two-factor-policy';
 import { toPublicUser } from '../users/users.service';
@@ -31,7 +30,7 @@ export interface TAuthRoutesOptions {
 const ZUserEnvelope = z.object({ user: ZPublicUser });
 const tags = ['auth'];
 /** Between the password and the code: longer than an app needs to show a fresh code. */
-export const TWO_FACTOR_PENDING_MS = 5 * 60 * 1000;
+const TWO_FACTOR_PENDING_MS = 5 * 60 * 1000;
 // Signing in and out is for browsers: an API token is refused here.
 const config = { sessionOnly: true };
 
@@ -59,7 +58,7 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
       schema: {
         tags,
         body: ZRegisterInput,
-        response: { 201: ZUserEnvelope, 403: ZApiError, 409: ZApiError, 429: ZApiError },
+        response: { 201: ZUserEnvelope, ...errorResponses(403, 409, 429) },
       },
       config,
       preHandler: app.authRateLimit(
@@ -81,7 +80,7 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
       schema: {
         tags,
         body: ZLoginInput,
-        response: { 200: ZLoginResponse, 401: ZApiError, 403: ZApiError, 429: ZApiError },
+        response: { 200: ZLoginResponse, ...errorResponses(401, 403, 429) },
       },
       config,
       preHandler: app.authRateLimit(
@@ -109,7 +108,7 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
       schema: {
         tags,
         body: ZLoginTwoFactorInput,
-        response: { 200: ZUserEnvelope, 401: ZApiError, 403: ZApiError, 429: ZApiError },
+        response: { 200: ZUserEnvelope, ...errorResponses(401, 403, 429) },
       },
       config,
       // Counted per account being signed in to, like passwords are per name tried.
@@ -149,9 +148,9 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
   r.get(
     '/api/auth/user',
     {
-      schema: { tags, response: { 200: ZPublicUser, 401: ZApiError, 403: ZApiError } },
+      schema: { tags, response: { 200: ZPublicUser, ...errorResponses(401, 403) } },
       config: { beforeTwoFactorSetup: true },
-      preHandler: app.requireUser,
+      preValidation: app.requireUser,
     },
     async (request) => {
       // Through a token the request carries user rights only; the answer still tells the

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import { createSessionsRepository } from '../sessions/sessions.repository';
 
 /** The session id inside the signed cookie value `<sid>.<signature>`. */

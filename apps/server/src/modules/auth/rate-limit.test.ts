@@ -1,9 +1,9 @@
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TAuthRateLimits } from '../../plugins/rate-limit';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
+import type { TAuthRateLimits } from '../../lib/rate-limits';
 
 const limits: Partial<TAuthRateLimits> = {
   login: { perIp: { max: 4, windowMs: 60_000 }, perIdentifier: { max: 2, windowMs: 60_000 } },

@@ -5,7 +5,7 @@ import { createServer as createTcpServer, type Server, type Socket } from 'node:
 import tls from 'node:tls';
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestPki, type TTestPki } from '../../test-support/test-pki';
+import { createTestPki, type TTestPki } from '../../../test/support/test-pki';
 import { checkCertificate } from './certificate-check';
 
 const DOMAIN = 'shop.example.test';

@@ -1,4 +1,4 @@
-import type PgBoss from 'pg-boss';
+import type { TQueue } from '../../jobs/queue';
 import { sweep, type TWatchDeps, watchOne } from './certificate-watch';
 
 /** Every site serving HTTPS, every 6 hours (at 00, 06, 12 and 18 UTC). */
@@ -8,48 +8,32 @@ export const CERTIFICATE_SWEEP_CRON = '0 */6 * * *';
 export const CERTIFICATE_CHECK_QUEUE = 'certificate-check';
 
 /**
- * The recurring sweep and the on-demand check on pg-boss. Several instances may all register:
- * the schedule is one row shared by all, and the sweep's `stately` queue keeps at most one queued
- * and one running. A sweep is bounded by the checks' own deadlines (each site at most ~32 s, a
- * few at a time); its expiry is only the backstop.
+ * The recurring sweep and the on-demand check on the job queue. Several instances may all
+ * register: the schedule is one row shared by all, and the sweep keeps at most one queued and
+ * one running. A sweep is bounded by the checks' own deadlines (each site at most ~32 s, a few
+ * at a time); its expiry is only the backstop.
  */
 export async function registerCertificateJobs(
-  boss: PgBoss,
+  queue: TQueue,
   deps: TWatchDeps,
   options: { work: boolean },
 ): Promise<{ queueCheck: (configurationId: string) => Promise<void> }> {
-  await boss.createQueue(CERTIFICATE_SWEEP_QUEUE, {
-    name: CERTIFICATE_SWEEP_QUEUE,
-    policy: 'stately',
+  await queue.recurring(CERTIFICATE_SWEEP_QUEUE, CERTIFICATE_SWEEP_CRON, {
     expireInSeconds: 3 * 60 * 60,
-    retryLimit: 0,
+    work: options.work
+      ? async () => {
+          await sweep(deps);
+        }
+      : undefined,
   });
-  await boss.createQueue(CERTIFICATE_CHECK_QUEUE, {
-    name: CERTIFICATE_CHECK_QUEUE,
-    policy: 'standard',
+  const checks = await queue.onDemand<{ configurationId: string }>(CERTIFICATE_CHECK_QUEUE, {
     expireInSeconds: 5 * 60,
-    retryLimit: 0,
+    work: options.work
+      ? async ({ configurationId }) => {
+          const [watched] = await deps.certificates.watched(configurationId);
+          if (watched) await watchOne(deps, watched);
+        }
+      : undefined,
   });
-  await boss.schedule(CERTIFICATE_SWEEP_QUEUE, CERTIFICATE_SWEEP_CRON, {}, { tz: 'UTC' });
-  let checkWorker: string | undefined;
-  if (options.work) {
-    await boss.work(CERTIFICATE_SWEEP_QUEUE, async () => {
-      await sweep(deps);
-    });
-    checkWorker = await boss.work<{ configurationId: string }>(
-      CERTIFICATE_CHECK_QUEUE,
-      { batchSize: 1, pollingIntervalSeconds: 1 },
-      async ([job]) => {
-        if (!job) return;
-        const [watched] = await deps.certificates.watched(job.data.configurationId);
-        if (watched) await watchOne(deps, watched);
-      },
-    );
-  }
-  return {
-    async queueCheck(configurationId) {
-      await boss.send(CERTIFICATE_CHECK_QUEUE, { configurationId });
-      if (checkWorker) boss.notifyWorker(checkWorker);
-    },
-  };
+  return { queueCheck: (configurationId) => checks.send({ configurationId }) };
 }

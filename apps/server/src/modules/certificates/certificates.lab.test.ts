@@ -8,16 +8,16 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { startHttpSink, type THttpSink } from '../../../test/support/http-sink';
+import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
+import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
+import { startSmtpSink, type TSmtpSink } from '../../../test/support/smtp-sink';
+import { TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app';
+import type { TestClient } from '../../../test/support/test-client';
+import { cookieHeader, progressLines, watch } from '../../../test/support/ws-test-helpers';
 import { say } from '../../deploy/engine/messages';
 import { certName } from '../../deploy/site-names';
 import { tlsHandshake } from '../../deploy/tls-probe';
-import { cookieHeader, progressLines, watch } from '../../realtime/ws-test-helpers';
-import { startHttpSink, type THttpSink } from '../../test-support/http-sink';
-import { startSmtpSink, type TSmtpSink } from '../../test-support/smtp-sink';
-import { TEST_APP_OPTIONS, type TTestApp } from '../../test-support/test-app';
-import type { TestClient } from '../../test-support/test-client';
-import { inProcessLabApp } from '../deployments/lab-in-process-app';
-import { signedInClient, waitForStatus } from '../proxies/proxies-test-helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -1,11 +1,11 @@
 import { translate } from '@portico/shared/i18n/translate';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import type { TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import { auditLog, certificateStatus, deployments, proxyConfigurations } from '../../db/schema';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import type { TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, signedInClient } from '../proxies/proxies-test-helpers';
 
 const DAY = 24 * 60 * 60 * 1000;
 

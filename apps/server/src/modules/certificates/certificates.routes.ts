@@ -1,4 +1,4 @@
-import { pickLanguage, ZApiError } from '@portico/shared/api-error';
+import { pickLanguage } from '@portico/shared/api-error';
 import {
   ZAttentionRow,
   ZCertificateStatus,
@@ -9,11 +9,12 @@ import { ZDeployResponse, ZIdParams } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponses } from '../../lib/error-responses';
 import type { TDeploymentsService } from '../deployments/deployments.service';
 import type { TCertificatesService } from './certificates.service';
 
 const tags = ['certificates'];
-const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 export async function certificatesRoutes(
   app: FastifyInstance,
@@ -21,11 +22,11 @@ export async function certificatesRoutes(
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { certificates, deployments } = options;
-  const preHandler = app.requireUser;
+  const preValidation = app.requireUser;
 
   r.get(
     '/api/certificates',
-    { schema: { tags, response: { 200: ZCertificateSummaries, ...errors } }, preHandler },
+    { schema: { tags, response: { 200: ZCertificateSummaries, ...errors } }, preValidation },
     async (request) =>
       certificates.summaries(request.user!, pickLanguage(request.headers['accept-language'])),
   );
@@ -34,7 +35,7 @@ export async function certificatesRoutes(
     '/api/proxy-configurations/:id/certificate',
     {
       schema: { tags, params: ZIdParams, response: { 200: ZCertificateStatus, ...errors } },
-      preHandler,
+      preValidation,
     },
     async (request) =>
       certificates.status(
@@ -48,7 +49,7 @@ export async function certificatesRoutes(
     '/api/proxy-configurations/:id/certificate/check',
     {
       schema: { tags, params: ZIdParams, response: { 202: ZCheckStarted, ...errors } },
-      preHandler,
+      preValidation,
     },
     async (request, reply) => {
       await certificates.requestCheck(request.user!, request.params.id);
@@ -64,7 +65,7 @@ export async function certificatesRoutes(
       `/api/proxy-configurations/:id/certificate/${path}`,
       {
         schema: { tags, params: ZIdParams, response: { 202: ZDeployResponse, ...errors } },
-        preHandler,
+        preValidation,
       },
       async (request, reply) => {
         const language = pickLanguage(request.headers['accept-language']);
@@ -83,7 +84,7 @@ export async function certificatesRoutes(
     '/api/admin/certificates',
     {
       schema: { tags, response: { 200: z.array(ZAttentionRow), ...errors } },
-      preHandler: app.requireAdmin,
+      preValidation: app.requireAdmin,
     },
     async () => certificates.attention(),
   );

@@ -1,4 +1,4 @@
-import { pickLanguage, ZApiError } from '@portico/shared/api-error';
+import { pickLanguage } from '@portico/shared/api-error';
 import { translate } from '@portico/shared/i18n/translate';
 import {
   ZDnsValidationResult,
@@ -8,31 +8,19 @@ import {
 } from '@portico/shared/proxy/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { TDatabase } from '../../db/client';
-import { openSecretBox, type TSecretBox } from '../../lib/secrets';
-import { createChecksRepository } from './checks.repository';
-import { createDnsService } from './dns.service';
+import { errorResponses } from '../../lib/error-responses';
+import type { TDnsService } from './dns.service';
 import type { TMessage } from './keyed-error';
-import { createSshTestService } from './ssh-test.service';
+import type { TSshTestService } from './ssh-test.service';
 import { byUser, keyedRateLimit } from './user-rate-limit';
 
 export interface TChecksRoutesOptions {
-  database: TDatabase;
-  config: { dnsServers?: string[]; secretKeyFile?: string; sshAllowLoopback?: boolean };
+  dns: TDnsService;
+  ssh: TSshTestService;
 }
 
 const tags = ['checks'];
 const MINUTE = 60_000;
-
-/** Opened once, on first need: the checks work without a key until a stored password is used. */
-function lazySecretBox(path: string | undefined): () => TSecretBox {
-  let box: TSecretBox | undefined;
-  return () => {
-    if (!path) throw new Error('no secret key file configured');
-    box ??= openSecretBox(path);
-    return box;
-  };
-}
 
 function say(request: FastifyRequest, message: TMessage): string {
   return translate(pickLanguage(request.headers['accept-language']), message.key, message.params);
@@ -40,12 +28,7 @@ function say(request: FastifyRequest, message: TMessage): string {
 
 export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
-  const ssh = createSshTestService({
-    repository: createChecksRepository(options.database.db),
-    secrets: lazySecretBox(options.config.secretKeyFile),
-    allowLoopback: options.config.sshAllowLoopback ?? false,
-  });
+  const { dns, ssh } = options;
 
   r.post(
     '/api/validate-dns',
@@ -53,7 +36,7 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
       schema: {
         tags,
         body: ZValidateDnsInput,
-        response: { 200: ZDnsValidationResult, 400: ZApiError, 401: ZApiError, 429: ZApiError },
+        response: { 200: ZDnsValidationResult, ...errorResponses(400, 401, 429) },
       },
       // The wizard checks once and on Retry; 30 a minute leaves room for impatience only.
       preValidation: app.requireUser,
@@ -75,10 +58,7 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
         body: ZTestSshInput,
         response: {
           200: ZSshTestResult,
-          400: ZApiError,
-          401: ZApiError,
-          404: ZApiError,
-          429: ZApiError,
+          ...errorResponses(400, 401, 404, 429),
         },
       },
       preValidation: app.requireUser,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, signedInClient } from '../proxies/proxies-test-helpers';
+import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 
 // app.ts gives every reader of stored secrets the one key file of config.secretKeyFile (a
 // temporary one when none is set): a password saved through the proxies API is the one the

@@ -22,7 +22,7 @@ import { KeyedError, type TMessage } from './keyed-error';
  * sent to the host, port and user it was saved for.
  */
 
-export const SSH_TEST_TIMEOUT_MS = 10_000;
+const SSH_TEST_TIMEOUT_MS = 10_000;
 
 export interface TSshTestInput {
   serverIp: string;

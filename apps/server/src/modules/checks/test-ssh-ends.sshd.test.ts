@@ -6,11 +6,15 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cutRelay, misbehavingPeer, type TPeer } from '../../deploy/ssh/test-peers';
-import { startLocalSshd, type TLocalSshd } from '../../deploy/ssh/test-sshd';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { insertConfiguration, signedInClient, testSecretKeyFile } from './ssh-test-fixtures';
+import { cutRelay, misbehavingPeer, type TPeer } from '../../../test/peers/test-peers';
+import { startLocalSshd, type TLocalSshd } from '../../../test/peers/test-sshd';
+import {
+  insertConfiguration,
+  signedInClient,
+  testSecretKeyFile,
+} from '../../../test/support/ssh-test-fixtures';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 
 const PASSWORD = 'Right-pw-1';
 

@@ -2,11 +2,15 @@
 // root and as the sudo user, with typed and with stored (encrypted) passwords.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import {
+  insertConfiguration,
+  signedInClient,
+  testSecretKeyFile,
+} from '../../../test/support/ssh-test-fixtures';
+import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { buildApp } from '../../app';
 import { openDatabase, type TDatabase } from '../../db/client';
 import { runMigrations } from '../../db/migrate';
-import { TEST_APP_OPTIONS } from '../../test-support/test-app';
-import { insertConfiguration, signedInClient, testSecretKeyFile } from './ssh-test-fixtures';
 
 let lab: TLab;
 let server: TLabServer;

@@ -5,11 +5,15 @@ import { createServer, type Server } from 'node:net';
 import type { TLanguage } from '@portico/shared/api-error';
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startLocalSshd, type TLocalSshd } from '../../deploy/ssh/test-sshd';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { insertConfiguration, signedInClient, testSecretKeyFile } from './ssh-test-fixtures';
+import { freePort, startLocalSshd, type TLocalSshd } from '../../../test/peers/test-sshd';
+import {
+  insertConfiguration,
+  signedInClient,
+  testSecretKeyFile,
+} from '../../../test/support/ssh-test-fixtures';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 
 const PASSWORD = 'Sup3r-Secret-Pa55';
 const OTHER_PIN = 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { AppError } from '../../lib/app-error';
-import type { TRateLimitRule } from '../../plugins/rate-limit';
+import type { TRateLimitRule } from '../../lib/rate-limits';
 
 export interface TKeyedRateLimit extends TRateLimitRule {
   /** What the request is counted under, besides the route name. */

@@ -4,10 +4,14 @@
 // PostgreSQL when TEST_DATABASE_URL is set.
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { startSilentDnsServer, startTestDnsServer, type TTestDnsServer } from './test-dns-server';
+import {
+  startSilentDnsServer,
+  startTestDnsServer,
+  type TTestDnsServer,
+} from '../../../test/peers/test-dns-server';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 
 const SERVER_IP = '203.0.113.10';
 let dns: TTestDnsServer;

@@ -3,13 +3,29 @@ import {
   CERTIFICATE_ACTIONS,
   type TCertificateAction,
   type TCertificateFacts,
+  type TRenewalHealth,
 } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
-import type { TProxyConfigurationRow } from '../../db/schema';
+import type { TCertificateStatusRow, TProxyConfigurationRow } from '../../db/schema';
 import type { TCertificateActionOutcome, TDeployFailure } from '../../deploy/engine';
 import { msg } from '../../deploy/engine/messages';
-import { lineOf, publishStatus, type TDeploymentDeps } from './deployment-context';
+import type { TDeployJobDeps } from './deploy-job';
+import { lineOf } from './run-log';
+
+/** What runs tell the certificate watch (modules/certificates), and what they ask of it. */
+export interface TCertificateHooks {
+  /** certbot's certificate as a run read it on the server. */
+  recordOnServer(configurationId: string, facts: TCertificateFacts): Promise<void>;
+  /** How the server renews, as a deployment found or set it up. */
+  recordRenewal(configurationId: string, renewal: TRenewalHealth): Promise<void>;
+  /** One live check now, recorded and alerted like the watch's own. */
+  checkNow(configurationId: string): Promise<TCertificateStatusRow | undefined>;
+  /** A live check soon (after a deployment), through the on-demand queue. */
+  queueCheck(configurationId: string): Promise<void>;
+  /** "Renew now" failed on the server: the owner is told. */
+  renewalFailed(config: TProxyConfigurationRow, reason: TText): Promise<void>;
+}
 
 export function isCertificateAction(trigger: string): trigger is TCertificateAction {
   return (CERTIFICATE_ACTIONS as readonly string[]).includes(trigger);
@@ -52,7 +68,7 @@ export function deployedTarget(config: TProxyConfigurationRow) {
  * status message still goes out, so the screens following the run read everything again.
  */
 export async function finishAction(
-  deps: TDeploymentDeps,
+  deps: TDeployJobDeps,
   config: TProxyConfigurationRow,
   run: TActionRun,
   failure?: TDeployFailure,
@@ -65,7 +81,7 @@ export async function finishAction(
       : {}),
   });
   const current = (await deps.proxies.findById(config.id)) ?? config;
-  publishStatus(deps, current, run.id);
+  deps.runLog.status(current, run.id);
   // nginx serving the old certificate is alerted by the check itself (notReloaded).
   if (failure && run.action === 'renew' && failure.step !== 'verify') {
     await deps.certificates.renewalFailed(config, failure.text);
@@ -77,7 +93,7 @@ export async function finishAction(
  * the certificate certbot just made. Returns the failure when it does not.
  */
 async function checkServed(
-  deps: TDeploymentDeps,
+  deps: TDeployJobDeps,
   config: TProxyConfigurationRow,
   renewed: TCertificateFacts | null,
   sink: TSink,
@@ -117,7 +133,7 @@ async function checkServed(
 
 /** "Test renewal" / "Renew now" as a run of the deploy queue (runDeployJob hands it over). */
 export async function runCertificateActionJob(
-  deps: TDeploymentDeps,
+  deps: TDeployJobDeps,
   job: {
     deployment: TActionRun;
     config: TProxyConfigurationRow;
@@ -132,7 +148,7 @@ export async function runCertificateActionJob(
 ): Promise<void> {
   const { deployment: run, config, sink, signal } = job;
   const outcome = await job.bounded((runSignal) =>
-    deps.engine.runCertificateAction(
+    deps.runCertificateAction(
       {
         ...deployedTarget(config),
         auth: { password: job.password },

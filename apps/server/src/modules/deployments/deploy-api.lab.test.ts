@@ -5,18 +5,23 @@ import { join } from 'node:path';
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { httpsGet } from '../../deploy/engine/lab-helpers';
-import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
-import type { TTestApp } from '../../test-support/test-app';
-import { signedInClient, waitForStatus } from '../proxies/proxies-test-helpers';
 import {
   HttpClient,
   labEnv,
   startPortico,
   stopPortico,
   type TPorticoProcess,
-} from './lab-app-helpers';
-import { inProcessLabApp } from './lab-in-process-app';
+} from '../../../test/support/lab-app-helpers';
+import { httpsGet } from '../../../test/support/lab-helpers';
+import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
+import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
+import type { TTestApp } from '../../../test/support/test-app';
+import {
+  cookieHeader,
+  progressLines,
+  statuses,
+  watch,
+} from '../../../test/support/ws-test-helpers';
 
 let lab: TLab;
 let s1: TLabServer;

@@ -6,29 +6,29 @@
 // exchange, a stored password holding a NUL, and engines that do not stop when told: one that
 // never answers at all and the real engine stuck inside the server's lock; and removals from a
 // silent server and through an engine that never answers. On PGlite, and on
-// PostgreSQL when TEST_DATABASE_URL is set. Needs root (see deploy/ssh/test-sshd.ts).
+// PostgreSQL when TEST_DATABASE_URL is set. Needs root (see apps/server/test/peers/test-sshd.ts).
 import type { TLanguage } from '@portico/shared/api-error';
 import { translate } from '@portico/shared/i18n/translate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deployments, proxyConfigurations } from '../../db/schema';
-import { removeSite, runCertificateAction, runDeployment } from '../../deploy/engine';
-import { say } from '../../deploy/engine/messages';
-import { cutRelay, misbehavingPeer, type TPeer } from '../../deploy/ssh/test-peers';
-import { startLocalSshd, type TLocalSshd } from '../../deploy/ssh/test-sshd';
-import { openSecretBox, secretAad } from '../../lib/secrets';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import type { TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { testSecretKeyFile } from '../checks/ssh-test-fixtures';
+import { cutRelay, misbehavingPeer, type TPeer } from '../../../test/peers/test-peers';
+import { startLocalSshd, type TLocalSshd } from '../../../test/peers/test-sshd';
 import {
   createProxy,
   seedServerSite,
   signedInClient,
   uniqueDomain,
   waitForStatus,
-} from '../proxies/proxies-test-helpers';
-import type { TEngine } from './deployment-context';
+} from '../../../test/support/proxies-test-helpers';
+import { testSecretKeyFile } from '../../../test/support/ssh-test-fixtures';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import type { TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
+import { deployments, proxyConfigurations } from '../../db/schema';
+import { removeSite, runCertificateAction, runDeployment } from '../../deploy/engine';
+import { say } from '../../deploy/engine/messages';
+import { openSecretBox, secretAad } from '../../lib/secrets';
+import type { TEngine } from './deploy-job';
 
 const PASSWORD = 'Right-pw-1';
 

@@ -5,15 +5,28 @@ import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import { hasControlCharacter } from '@portico/shared/validation/rules';
 import type { TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
 import type {
+  TCertificateActionInput,
   TCertificateActionOutcome,
   TDeployFailure,
+  TDeployInput,
   TDeployOutcome,
+  TEngineContext,
+  TEngineSettings,
+  TRemoveInput,
+  TRemoveOutcome,
 } from '../../deploy/engine';
 import { msg } from '../../deploy/engine/messages';
 import { JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
+import type { TWorkerLiveness } from '../../jobs/worker-liveness';
 import { AppError } from '../../lib/app-error';
 import { formatLimit, withDeadline } from '../../lib/deadline';
-import { passwordBoundTo, sshTargetOf, type TSshTarget } from '../proxies/proxy-secrets';
+import type { TProxiesRepository } from '../proxies/proxies.repository';
+import {
+  passwordBoundTo,
+  sshTargetOf,
+  type TProxySecrets,
+  type TSshTarget,
+} from '../proxies/proxy-secrets';
 import { snapshotOf } from '../proxies/proxy-view';
 import { recordSite, toServerSite } from '../proxies/server-sites';
 import {
@@ -21,14 +34,44 @@ import {
   finishAction,
   isCertificateAction,
   runCertificateActionJob,
+  type TCertificateHooks,
 } from './certificate-action-job';
-import {
-  lineOf,
-  publishStatus,
-  type TDeploymentDeps,
-  type TLine,
-  writeLine,
-} from './deployment-context';
+import type { TDeploymentsRepository } from './deployments.repository';
+import { lineOf, type TLine, type TRunLog } from './run-log';
+
+/** A run's and a removal's time limits, and how long either may then take to stop. */
+export interface TRunTiming {
+  runDeadlineMs: number;
+  abandonGraceMs: number;
+  removeDeadlineMs?: number;
+}
+
+/** The engine as Portico uses it; tests may hand in their own server. */
+export interface TEngine {
+  runDeployment(input: TDeployInput, ctx: TEngineContext): Promise<TDeployOutcome>;
+  removeSite(input: TRemoveInput, ctx: TEngineContext): Promise<TRemoveOutcome>;
+  runCertificateAction(
+    input: TCertificateActionInput,
+    ctx: TEngineContext,
+  ): Promise<TCertificateActionOutcome>;
+}
+
+/** What one run of the deploy queue needs (a deployment, or a certificate action). */
+export interface TDeployJobDeps {
+  deployments: TDeploymentsRepository;
+  proxies: TProxiesRepository;
+  runLog: TRunLog;
+  liveness: TWorkerLiveness;
+  secrets: TProxySecrets;
+  runDeployment: TEngine['runDeployment'];
+  runCertificateAction: TEngine['runCertificateAction'];
+  /** What runs tell the certificate watch, and what they ask of it. */
+  certificates: TCertificateHooks;
+  settings: () => TEngineSettings;
+  log: { warn(obj: unknown, msg: string): void };
+  /** A run's time limit and how long it may then take to stop; JOB_TIMING unless a test says. */
+  timing?: TRunTiming;
+}
 
 /** The run's language as stored; rows written before the column existed read as the default. */
 export function runLanguage(row: { language: string }): TLanguage {
@@ -39,14 +82,14 @@ export function runLanguage(row: { language: string }): TLanguage {
  * Lines are written one after another, in the order the engine produced them. Once closed (the
  * run is over), lines are dropped: an engine that was given up on must not add to a finished log.
  */
-function lineSink(deps: TDeploymentDeps, configurationId: string, deploymentId: string) {
+function lineSink(deps: TDeployJobDeps, configurationId: string, deploymentId: string) {
   let chain: Promise<unknown> = Promise.resolve();
   let closed = false;
   return {
     log(level: TLogLevel, message: string, text: TText) {
       if (closed) return Promise.resolve();
       chain = chain
-        .then(() => writeLine(deps, configurationId, deploymentId, level, { message, text }))
+        .then(() => deps.runLog.write(configurationId, deploymentId, level, { message, text }))
         .catch((error) => deps.log.warn({ err: error }, 'deployment log line lost'));
       return chain.then(() => undefined);
     },
@@ -68,7 +111,7 @@ export function storedFailure(
 }
 
 async function finish(
-  deps: TDeploymentDeps,
+  deps: TDeployJobDeps,
   config: TProxyConfigurationRow,
   deploymentId: string,
   outcome: TDeployOutcome,
@@ -86,7 +129,7 @@ async function finish(
       lastFailure: null,
     });
     await deps.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
-    if (updated) publishStatus(deps, updated, deploymentId);
+    if (updated) deps.runLog.status(updated, deploymentId);
     await watchRenewal(deps, config.id, outcome.renewal);
     return;
   }
@@ -114,14 +157,14 @@ async function finish(
     errorMessage: outcome.failure.message,
     errorText: outcome.failure.text,
   });
-  if (updated) publishStatus(deps, updated, deploymentId);
+  if (updated) deps.runLog.status(updated, deploymentId);
   // Failed at `renewal`: the site is served all the same, and nothing renews it; say both.
   if (served) await watchRenewal(deps, config.id, served.renewal);
 }
 
 /** The renewal the run found, recorded; then a live check of the site as the run left it. */
 async function watchRenewal(
-  deps: TDeploymentDeps,
+  deps: TDeployJobDeps,
   configurationId: string,
   renewal: TRenewalHealth,
 ) {
@@ -139,7 +182,7 @@ async function watchRenewal(
  * refused; OpenSSH would only drop the connection).
  */
 function storedPassword(
-  deps: TDeploymentDeps,
+  deps: TDeployJobDeps,
   config: TProxyConfigurationRow,
   target: TSshTarget,
 ): string | { refused: TText } {
@@ -180,7 +223,7 @@ function abandoned(
  * reaper re-queued it) or whose run already ended does nothing, so a job delivered twice is safe.
  */
 export async function runDeployJob(
-  deps: TDeploymentDeps,
+  deps: TDeployJobDeps,
   jobId: string,
   data: TDeployJobData,
   signal: AbortSignal,
@@ -234,7 +277,7 @@ export async function runDeployJob(
     const outcome = await withDeadline<TDeployOutcome>(
       { ms: timing.runDeadlineMs, graceMs: timing.abandonGraceMs, parent: signal },
       (runSignal) =>
-        deps.engine.runDeployment(
+        deps.runDeployment(
           {
             domain: config.domain,
             serverIp: config.serverIp,
@@ -270,13 +313,13 @@ export async function runDeployJob(
     if (signal.aborted && outcome.status === 'failed' && outcome.failure.code === 'cancelled') {
       // Portico is shutting down: the run stays `running` without a live worker, so the reaper
       // (here at the next start, or another instance within its interval) starts it again.
-      await writeLine(deps, config.id, deployment.id, 'warning', say(msg('job.shuttingDown')));
+      await deps.runLog.write(config.id, deployment.id, 'warning', say(msg('job.shuttingDown')));
       return;
     }
     // An engine that was given up on wrote no last line: this is it.
     if (outcome.status === 'failed' && outcome.failure.step === 'abandoned') {
       const { message, text } = outcome.failure;
-      await writeLine(deps, config.id, deployment.id, 'error', { message, text });
+      await deps.runLog.write(config.id, deployment.id, 'error', { message, text });
     }
     await finish(deps, config, deployment.id, outcome);
   } finally {

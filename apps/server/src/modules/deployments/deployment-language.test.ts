@@ -3,12 +3,21 @@
 import { renderText } from '@portico/shared/i18n/text';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createProxy,
+  seedServerSite,
+  signedInClient,
+} from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import type { TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
+import {
+  cookieHeader,
+  progressLines,
+  statuses,
+  watch,
+} from '../../../test/support/ws-test-helpers';
 import { deploymentLogs, deployments } from '../../db/schema';
-import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import type { TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, seedServerSite, signedInClient } from '../proxies/proxies-test-helpers';
 import { createDeploymentsRepository } from './deployments.repository';
 
 async function settled(client: TestClient, id: string) {

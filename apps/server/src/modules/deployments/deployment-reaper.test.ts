@@ -2,45 +2,33 @@ import { randomUUID } from 'node:crypto';
 import type { TLanguage } from '@portico/shared/api-error';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
-import { removeSite, runCertificateAction, runDeployment } from '../../deploy/engine';
 import { createWorkerLiveness } from '../../jobs/worker-liveness';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { createAuditRepository } from '../audit/audit.repository';
-import { createAuditService } from '../audit/audit.service';
 import { createProxiesRepository } from '../proxies/proxies.repository';
-import { createProxy, signedInClient } from '../proxies/proxies-test-helpers';
-import { createProxySecrets } from '../proxies/proxy-secrets';
-import type { TDeploymentDeps } from './deployment-context';
-import { reapDeployments } from './deployment-reaper';
+import { reapDeployments, type TReaperDeps } from './deployment-reaper';
 import { createDeploymentsRepository } from './deployments.repository';
+import { createRunLog } from './run-log';
 
 // A run left `running` by a process that died (nothing in this process works it, no advisory
 // lock held) is started again once with a log line, and recorded failed the second time.
 describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
   let t: TTestApp;
-  let deps: TDeploymentDeps;
+  let deps: TReaperDeps;
   beforeAll(async () => {
     t = await createTestApp(kind);
     const { db } = t.database;
+    const deployments = createDeploymentsRepository(db);
+    const bus = { publish: () => {}, subscribe: () => () => {}, close: async () => {} };
     deps = {
-      deployments: createDeploymentsRepository(db),
+      deployments,
       proxies: createProxiesRepository(db),
-      secrets: createProxySecrets('/nonexistent/never-used.key'),
-      audit: createAuditService(createAuditRepository(db)),
-      bus: { publish: () => {}, subscribe: () => () => {}, close: async () => {} },
+      runLog: createRunLog({ deployments, bus }),
       liveness: await createWorkerLiveness(t.database),
-      engine: { runDeployment, removeSite, runCertificateAction },
-      certificates: {
-        recordOnServer: async () => {},
-        checkNow: async () => undefined,
-        queueCheck: async () => {},
-        renewalFailed: async () => {},
-        recordRenewal: async () => {},
-      },
-      settings: () => ({ acmeDirectoryUrl: 'https://acme.invalid/directory' }),
-      log: { info: () => {}, warn: () => {} },
+      queue: t.app.queue,
+      log: { info: () => {} },
     };
   });
   afterAll(async () => {
@@ -68,12 +56,12 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
       })
       .returning();
     // The job as a killed worker leaves it: active, nobody working it.
-    await t.app.boss.send(
+    await t.app.queue.boss.send(
       'deploy',
       { deploymentId: run!.id, configurationId: id, attempt },
       { id: jobId },
     );
-    await t.app.boss.fetch('deploy');
+    await t.app.queue.boss.fetch('deploy');
     return { client, id, run: run! };
   }
 
@@ -87,7 +75,7 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
 
   it('starts an interrupted run again with a log line, and it ends', async () => {
     const { id, run } = await strandedRun(1);
-    expect(await reapDeployments({ ...deps, boss: t.app.boss })).toBeGreaterThanOrEqual(1);
+    expect(await reapDeployments(deps)).toBeGreaterThanOrEqual(1);
     const lines = await linesOf(id);
     expect(lines[0]!.message).toMatch(
       /^The previous attempt was interrupted \(Portico restarted\); starting it again/,
@@ -118,7 +106,7 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
 
   it('records a run interrupted a second time as failed, in the language of the run', async () => {
     const { id, run } = await strandedRun(2, 'es');
-    await reapDeployments({ ...deps, boss: t.app.boss });
+    await reapDeployments(deps);
     const [row] = await t.database.db.select().from(deployments).where(eq(deployments.id, run.id));
     expect(row).toMatchObject({ status: 'failed', errorCode: 'interrupted' });
     const [config] = await t.database.db
@@ -146,11 +134,11 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
       )[0]!.status;
     // Just claimed: its request may still be recording the run.
     await mark(new Date());
-    await reapDeployments({ ...deps, boss: t.app.boss });
+    await reapDeployments(deps);
     expect(await statusOf()).toBe('deploying');
 
     await mark(new Date(Date.now() - 60_000));
-    await reapDeployments({ ...deps, boss: t.app.boss });
+    await reapDeployments(deps);
     expect(await statusOf()).toBe('failed');
     expect((await linesOf(id)).at(-1)).toMatchObject({
       level: 'error',
@@ -165,7 +153,7 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
     const holder = kind === 'postgres' ? await createWorkerLiveness(t.database) : deps.liveness;
     await holder.hold(run.id);
     try {
-      await reapDeployments({ ...deps, boss: t.app.boss });
+      await reapDeployments(deps);
       const [row] = await t.database.db
         .select()
         .from(deployments)

@@ -1,31 +1,31 @@
 import { DEFAULT_LANGUAGE } from '@portico/shared/api-error';
-import type PgBoss from 'pg-boss';
 import type { TDeploymentRow } from '../../db/schema';
 import { msg } from '../../deploy/engine/messages';
-import { DEPLOY_QUEUE, type TDeployJobData } from '../../jobs/queues';
+import type { TDeployJobInfo, TQueue } from '../../jobs/queue';
+import { JOB_TIMING } from '../../jobs/queues';
+import type { TWorkerLiveness } from '../../jobs/worker-liveness';
+import type { TProxiesRepository } from '../proxies/proxies.repository';
 import { isCertificateAction } from './certificate-action-job';
 import { runLanguage, storedFailure } from './deploy-job';
-import { lineOf, publishStatus, type TDeploymentDeps, writeLine } from './deployment-context';
-import { sendDeployJob } from './deployments.service';
+import type { TDeploymentsRepository } from './deployments.repository';
+import { lineOf, type TRunLog } from './run-log';
 
 // A queued run whose job is missing may be between its insert and its send: leave it a moment.
 const GRACE_MS = 30_000;
 
-type TJobInfo = { state: string; data: TDeployJobData & { attempt?: number } } | null;
-
-async function jobOf(boss: PgBoss, row: TDeploymentRow): Promise<TJobInfo> {
-  if (!row.jobId) return null;
-  const job = await boss.getJobById<TDeployJobData & { attempt?: number }>(
-    DEPLOY_QUEUE,
-    row.jobId,
-    {
-      includeArchive: true,
-    },
-  );
-  return job ? { state: job.state, data: job.data } : null;
+/** What the reaper needs: the runs, their configurations, the queue and who works what. */
+export interface TReaperDeps {
+  deployments: TDeploymentsRepository;
+  proxies: TProxiesRepository;
+  runLog: TRunLog;
+  liveness: TWorkerLiveness;
+  queue: TQueue;
+  log: { info(msg: string): void };
 }
 
-async function isDead(deps: TDeploymentDeps, row: TDeploymentRow, job: TJobInfo) {
+type TJobInfo = TDeployJobInfo | null;
+
+async function isDead(deps: TReaperDeps, row: TDeploymentRow, job: TJobInfo) {
   const old = Date.now() - row.createdAt.getTime() > GRACE_MS;
   if (row.status === 'running') return !(await deps.liveness.isAlive(row.id));
   // queued
@@ -43,27 +43,26 @@ async function isDead(deps: TDeploymentDeps, row: TDeploymentRow, job: TJobInfo)
  * them again once or records them failed, each time with a log line saying what happened. Runs
  * at start-up and then periodically, so nothing stays `deploying` for long.
  */
-export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }): Promise<number> {
+export async function reapDeployments(deps: TReaperDeps): Promise<number> {
   let reaped = 0;
   for (const row of await deps.deployments.unfinished()) {
-    const job = await jobOf(deps.boss, row);
+    const job = row.jobId ? await deps.queue.deployJobInfo(row.jobId) : null;
     if (!(await isDead(deps, row, job))) continue;
     reaped += 1;
     const attempt = job?.data.attempt ?? 1;
     if (row.jobId && job?.state === 'active') {
-      await deps.boss.fail(DEPLOY_QUEUE, row.jobId, { reason: 'worker died' }).catch(() => {});
+      await deps.queue.failDeployJob(row.jobId, 'worker died');
     }
     const config = await deps.proxies.findById(row.configurationId);
     if (!config) continue;
     if (attempt < 2) {
-      await writeLine(
-        deps,
+      await deps.runLog.write(
         row.configurationId,
         row.id,
         'warning',
         lineOf(runLanguage(row), msg('job.interruptedRetry')),
       );
-      const next = await sendDeployJob(deps.boss, {
+      const next = deps.queue.deployJob({
         deploymentId: row.id,
         configurationId: row.configurationId,
         attempt: attempt + 1,
@@ -74,7 +73,7 @@ export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }):
       continue;
     }
     const line = lineOf(runLanguage(row), msg('job.interruptedFailed'));
-    await writeLine(deps, row.configurationId, row.id, 'error', line);
+    await deps.runLog.write(row.configurationId, row.id, 'error', line);
     const now = new Date();
     await deps.deployments.update(row.id, {
       status: 'failed',
@@ -91,7 +90,7 @@ export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }):
           status: 'failed',
           lastFailure: storedFailure(row.id, { code: 'interrupted', step: 'job', ...line }, now),
         });
-    if (updated) publishStatus(deps, updated, row.id);
+    if (updated) deps.runLog.status(updated, row.id);
     deps.log.info(`deployment ${row.id} interrupted twice; recorded failed`);
   }
   // Claimed (deploying) by a request that died before it recorded its run: nothing ran.
@@ -100,13 +99,21 @@ export async function reapDeployments(deps: TDeploymentDeps & { boss: PgBoss }):
     // The language of the owner's last run; the default for a configuration never deployed.
     const last = await deps.deployments.latestFor(config.id);
     const line = lineOf(last ? runLanguage(last) : DEFAULT_LANGUAGE, msg('job.neverStarted'));
-    await writeLine(deps, config.id, null, 'error', line);
+    await deps.runLog.write(config.id, null, 'error', line);
     const updated = await deps.proxies.update(config.id, {
       status: 'failed',
       lastFailure: storedFailure(null, { code: 'interrupted', step: 'job', ...line }, new Date()),
     });
-    if (updated) publishStatus(deps, updated, null);
+    if (updated) deps.runLog.status(updated, null);
     deps.log.info(`configuration ${config.id} was left deploying without a run; recorded failed`);
   }
   return reaped;
+}
+
+/** Reaps now (`runNow`, at start-up) and then every JOB_TIMING.reaperIntervalMs until `stop`. */
+export function scheduleReaper(deps: TReaperDeps, onError: (error: unknown) => void) {
+  const runNow = () => reapDeployments(deps).then(() => undefined, onError);
+  const timer = setInterval(runNow, JOB_TIMING.reaperIntervalMs);
+  timer.unref();
+  return { runNow, stop: () => clearInterval(timer) };
 }

@@ -2,16 +2,16 @@ import { once } from 'node:events';
 import { createServer, type Server, type Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, deployments, proxyConfigurations } from '../../db/schema';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
 import {
   createProxy,
   SSH_PASSWORD,
   signedInClient,
   waitForStatus,
-} from '../proxies/proxies-test-helpers';
+} from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
+import { auditLog, deployments, proxyConfigurations } from '../../db/schema';
 
 /** A TCP port that accepts and never speaks SSH: a run waits there until the test lets go. */
 async function silentServer() {

@@ -1,4 +1,4 @@
-import { pickLanguage, ZApiError } from '@portico/shared/api-error';
+import { pickLanguage } from '@portico/shared/api-error';
 import {
   ZConfigurationIdParams,
   ZDeploymentLogEntry,
@@ -8,10 +8,11 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponses } from '../../lib/error-responses';
 import type { TDeploymentsService } from './deployments.service';
 
 const tags = ['deployments'];
-const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 export async function deploymentsRoutes(
   app: FastifyInstance,
@@ -19,7 +20,7 @@ export async function deploymentsRoutes(
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { deployments } = options;
-  const preHandler = app.requireUser;
+  const preValidation = app.requireUser;
 
   /** Both ways in queue a run in the caller's language and answer 202 at once. */
   async function start(
@@ -41,7 +42,7 @@ export async function deploymentsRoutes(
         params: ZConfigurationIdParams,
         response: { 202: ZDeployResponse, ...errors },
       },
-      preHandler,
+      preValidation,
     },
     async (request, reply) => start(request, reply, request.params.configurationId, 'deploy'),
   );
@@ -50,7 +51,7 @@ export async function deploymentsRoutes(
     '/api/proxy-configurations/:id/redeploy',
     {
       schema: { tags, params: ZIdParams, response: { 202: ZDeployResponse, ...errors } },
-      preHandler,
+      preValidation,
     },
     async (request, reply) => start(request, reply, request.params.id, 'redeploy'),
   );
@@ -63,7 +64,7 @@ export async function deploymentsRoutes(
         params: ZIdParams,
         response: { 200: z.array(ZDeploymentLogEntry), ...errors },
       },
-      preHandler,
+      preValidation,
     },
     async (request) =>
       deployments.logs(

@@ -1,67 +1,75 @@
-import { randomUUID } from 'node:crypto';
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TCertificateAction } from '@portico/shared/certificates/schemas';
 import type { TDeploymentLogEntry } from '@portico/shared/proxy/api';
-import type PgBoss from 'pg-boss';
 import type { TDeploymentRow, TProxyConfigurationRow } from '../../db/schema';
-import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
+import type { TTransaction } from '../../db/transaction';
+import type { TQueue } from '../../jobs/queue';
 import { AppError } from '../../lib/app-error';
+import type { TAuditService } from '../audit/audit.service';
+import type { TProxiesRepository } from '../proxies/proxies.repository';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { KeyedAppError, proxyErrors } from '../proxies/proxy-errors';
 import { passwordBoundTo } from '../proxies/proxy-secrets';
 import { deployedTarget } from './certificate-action-job';
-import { publishStatus, type TDeploymentDeps, toLogEntry } from './deployment-context';
-import { RunUnfinishedError } from './deployments.repository';
+import { RunUnfinishedError, type TDeploymentsRepository } from './deployments.repository';
+import { type TRunLog, toLogEntry } from './run-log';
 
 export type TDeploymentsService = ReturnType<typeof createDeploymentsService>;
 
-export interface TDeploymentsServiceDeps extends TDeploymentDeps {
-  boss: PgBoss;
+type TRunScope = { deployments: TDeploymentsRepository; proxies: TProxiesRepository };
+
+export interface TDeploymentsServiceDeps {
+  deployments: TDeploymentsRepository;
+  proxies: TProxiesRepository;
   proxiesService: TProxiesService;
+  runLog: TRunLog;
+  audit: TAuditService;
+  /** Claiming the configuration and recording its run, together or not at all. */
+  transaction: TTransaction<TRunScope>;
+  queue: TQueue;
   /** Wakes this instance's idle workers so a run starts without waiting for a poll. */
   wake: () => void;
 }
 
-export async function sendDeployJob(boss: PgBoss, data: TDeployJobData & { attempt: number }) {
-  const id = randomUUID();
-  return {
-    id,
-    send: () =>
-      boss.send(DEPLOY_QUEUE, data, {
-        id,
-        expireInSeconds: JOB_TIMING.expireInSeconds,
-        retryLimit: JOB_TIMING.retryLimit,
-      }),
-  };
-}
-
 /** A run of another kind (a certificate action, a deployment) holds the configuration. */
-const certificateActionRunning = () =>
+const otherRunUnfinished = () =>
   new KeyedAppError('deployment_running', 409, 'errors.runUnfinished');
 
 export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
-  /** Records the run and sends its job; the job id is recorded before the job exists. */
-  async function queueRun(
+  /**
+   * Records the run with the id of its job (inside the caller's transaction, so the worker
+   * always finds it) and returns the job to send once the transaction is over.
+   */
+  async function recordRun(
+    tx: { deployments: TDeploymentsRepository },
     actor: TActor,
     row: TProxyConfigurationRow,
     trigger: TDeploymentRow['trigger'],
     language: TLanguage,
-  ): Promise<string> {
-    const deployment = await deps.deployments.insert({
+  ) {
+    const deployment = await tx.deployments.insert({
       configurationId: row.id,
       trigger,
       requestedBy: actor.id,
       language,
     });
-    const job = await sendDeployJob(deps.boss, {
+    const job = deps.queue.deployJob({
       deploymentId: deployment.id,
       configurationId: row.id,
       attempt: 1,
     });
-    await deps.deployments.update(deployment.id, { jobId: job.id });
-    await job.send();
-    deps.wake();
-    return deployment.id;
+    await tx.deployments.update(deployment.id, { jobId: job.id });
+    return { deployment, job };
+  }
+
+  /** The transaction, with another unfinished run (the one-per-configuration index) said so. */
+  async function inTransaction<T>(work: (scope: TRunScope) => Promise<T>): Promise<T> {
+    try {
+      return await deps.transaction(work);
+    } catch (error) {
+      if (error instanceof RunUnfinishedError) throw otherRunUnfinished();
+      throw error;
+    }
   }
 
   return {
@@ -75,25 +83,32 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       const row = await deps.proxiesService.load(configurationId, actor);
       if (!row.targetServer) throw proxyErrors.needsTarget();
       if (!passwordBoundTo(row, row)) throw proxyErrors.needsPassword();
-      // The status is the gate: only one request moves it to deploying.
-      const claimed = await deps.proxies.updateUnlessDeploying(row.id, { status: 'deploying' });
-      if (!claimed) throw proxyErrors.deploymentRunning();
+      // The status is the gate: only one request moves it to deploying. The run is recorded
+      // with the id of its job in the same transaction, so the worker always finds it; another
+      // unfinished run (a certificate action) rolls the claim back.
+      const { claimed, deployment, job } = await inTransaction(async (tx) => {
+        const claimed = await tx.proxies.updateUnlessDeploying(row.id, { status: 'deploying' });
+        if (!claimed) throw proxyErrors.deploymentRunning();
+        return { claimed, ...(await recordRun(tx, actor, row, trigger, language)) };
+      });
       try {
-        const id = await queueRun(actor, row, trigger, language);
-        publishStatus(deps, claimed, id);
-        await deps.audit.record(actor, {
-          action: trigger === 'deploy' ? 'proxy.deploy' : 'proxy.redeploy',
-          targetType: 'proxy_configuration',
-          targetId: row.id,
-          targetOwnerId: row.userId,
-          changes: [{ field: 'status', before: row.status, after: 'deploying' }],
-        });
-        return id;
+        await job.send();
       } catch (error) {
+        // The queue is not in the transaction (its own connection): the claim is let go here,
+        // and the run recorded without a job is told apart by the reaper.
         await deps.proxies.update(row.id, { status: row.status });
-        if (error instanceof RunUnfinishedError) throw certificateActionRunning();
         throw error;
       }
+      deps.wake();
+      deps.runLog.status(claimed, deployment.id);
+      await deps.audit.record(actor, {
+        action: trigger === 'deploy' ? 'proxy.deploy' : 'proxy.redeploy',
+        targetType: 'proxy_configuration',
+        targetId: row.id,
+        targetOwnerId: row.userId,
+        changes: [{ field: 'status', before: row.status, after: 'deploying' }],
+      });
+      return deployment.id;
     },
 
     /**
@@ -114,20 +129,19 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
         throw new AppError('certificate_needs_password', 400);
       }
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
-      let id: string;
-      try {
-        id = await queueRun(actor, row, action, language);
-      } catch (error) {
-        if (error instanceof RunUnfinishedError) throw certificateActionRunning();
-        throw error;
-      }
+      const { deployment, job } = await inTransaction((tx) =>
+        recordRun(tx, actor, row, action, language),
+      );
+      // A send that fails leaves a queued run without a job: the reaper tells it apart.
+      await job.send();
+      deps.wake();
       await deps.audit.record(actor, {
         action: action === 'renew' ? 'proxy.certificate_renew' : 'proxy.certificate_test',
         targetType: 'proxy_configuration',
         targetId: row.id,
         targetOwnerId: row.userId,
       });
-      return id;
+      return deployment.id;
     },
 
     /** Every line, Portico's own in the reader's language, tool output verbatim. */

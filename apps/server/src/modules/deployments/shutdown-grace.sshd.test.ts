@@ -1,17 +1,21 @@
 // SIGTERM stops a real Portico process within its documented grace (docs/OPERATIONS.md), whatever
 // the work in flight is doing: here a removal waits on a server whose session froze in the middle
 // of a command (its command timeout is a minute away), and a log socket is open. Needs root (see
-// deploy/ssh/test-sshd.ts).
+// apps/server/test/peers/test-sshd.ts).
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalSshd, type TLocalSshd } from '../../deploy/ssh/test-sshd';
-import { watch } from '../../realtime/ws-test-helpers';
-import { withAppOnStore } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { createProxy, seedServerSite } from '../proxies/proxies-test-helpers';
-import { HttpClient, startPortico, type TPorticoProcess } from './lab-app-helpers';
+import { startLocalSshd, type TLocalSshd } from '../../../test/peers/test-sshd';
+import {
+  HttpClient,
+  startPortico,
+  type TPorticoProcess,
+} from '../../../test/support/lab-app-helpers';
+import { createProxy, seedServerSite } from '../../../test/support/proxies-test-helpers';
+import { withAppOnStore } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { watch } from '../../../test/support/ws-test-helpers';
 
 const PASSWORD = 'Right-pw-1';
 /** The grace docs/OPERATIONS.md promises (main.ts SHUTDOWN_GRACE_MS). */

@@ -2,11 +2,11 @@ import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
+import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
+import { createTestDatabase, testDatabaseKinds } from '../../../test/support/test-database';
 import { buildApp } from '../../app';
 import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
-import { TEST_APP_OPTIONS } from '../../test-support/test-app';
-import { createTestDatabase, testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, signedInClient } from '../proxies/proxies-test-helpers';
 
 // A graceful stop in the middle of a run does not record it failed: the next start finds it
 // without a worker and starts it again, saying so in the log.

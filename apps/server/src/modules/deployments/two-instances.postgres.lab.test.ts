@@ -3,12 +3,17 @@
 // TEST_DATABASE_URL; like every PostgreSQL suite here it has no cases without it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { signedInClient } from '../../../test/support/proxies-test-helpers';
+import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
+import { createTestDatabase, testDatabaseKinds } from '../../../test/support/test-database';
+import {
+  cookieHeader,
+  progressLines,
+  statuses,
+  watch,
+} from '../../../test/support/ws-test-helpers';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
-import { cookieHeader, progressLines, statuses, watch } from '../../realtime/ws-test-helpers';
-import { TEST_APP_OPTIONS } from '../../test-support/test-app';
-import { createTestDatabase, testDatabaseKinds } from '../../test-support/test-database';
-import { signedInClient } from '../proxies/proxies-test-helpers';
 
 const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
 

@@ -3,13 +3,14 @@
 import { eq } from 'drizzle-orm';
 import PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { destinationServers } from '../../db/schema';
-import { pgliteBossDb } from '../../jobs/pglite-adapter';
+import { useTestEndpoints } from '../../../test/peers/test-endpoints';
 import {
   createTestDatabase,
   type TTestDatabase,
   testDatabaseKinds,
-} from '../../test-support/test-database';
+} from '../../../test/support/test-database';
+import { destinationServers } from '../../db/schema';
+import { pgliteBossDb, queueOver } from '../../jobs/queue';
 import {
   createImmediateProber,
   DESTINATION_PROBE_JOB,
@@ -19,7 +20,6 @@ import {
   tcpProbe,
 } from './destination-probe';
 import { createDestinationsRepository } from './destinations.repository';
-import { useTestEndpoints } from './test-endpoints';
 
 const endpoints = useTestEndpoints();
 
@@ -179,9 +179,9 @@ describe.each(testDatabaseKinds())('registerDestinationProbe on %s', (kind) => {
       .insert(destinationServers)
       .values({ name: 'queued', endpoint: `127.0.0.1:${endpoints.openPort}` })
       .returning();
-    await registerDestinationProbe(boss, t.database);
+    await registerDestinationProbe(queueOver(boss), t.database);
     // A second instance registering again changes nothing.
-    await registerDestinationProbe(boss, t.database);
+    await registerDestinationProbe(queueOver(boss), t.database);
     const schedules = await boss.getSchedules();
     expect(schedules).toEqual([
       expect.objectContaining({ name: DESTINATION_PROBE_JOB, cron: '* * * * *' }),

@@ -1,7 +1,7 @@
 import { Socket } from 'node:net';
-import type PgBoss from 'pg-boss';
 import type { TDatabase } from '../../db/client';
 import type { TDestinationServerRow } from '../../db/schema';
+import type { TQueue } from '../../jobs/queue';
 import {
   createDestinationsRepository,
   type TDestinationsRepository,
@@ -9,7 +9,7 @@ import {
 } from './destinations.repository';
 
 /** Long enough for a distant upstream, short enough that a minute holds many destinations. */
-export const PROBE_TIMEOUT_MS = 5000;
+const PROBE_TIMEOUT_MS = 5000;
 const PROBE_CONCURRENCY = 8;
 export const DESTINATION_PROBE_JOB = 'destination-probe';
 
@@ -149,26 +149,16 @@ export async function probeDestinations(
 }
 
 /**
- * Schedules the probe every minute on pg-boss 10 and works it. Call once per process after
- * boss.start() (the boss must run with `schedule: true`, its default, or the cron never fires).
- * Several app instances may all call it: the schedule is one row shared by all, and the queue's
- * `stately` policy keeps at most one probe queued and one running, so a slow probe never lets
- * minutes pile up.
+ * Schedules the probe every minute and works it (TQueue.everyMinute: several instances may all
+ * call it, and a slow probe never lets minutes pile up). The queue's cron must be on, or the
+ * schedule never fires.
  */
 export async function registerDestinationProbe(
-  boss: PgBoss,
+  queue: TQueue,
   database: TDatabase,
   options: { timeoutMs?: number; onError?: (error: unknown) => void } = {},
 ): Promise<void> {
-  await boss.createQueue(DESTINATION_PROBE_JOB, {
-    name: DESTINATION_PROBE_JOB,
-    policy: 'stately',
-    // A probe older than a minute is stale: the next one is already due.
-    expireInSeconds: 55,
-    retryLimit: 0,
-  });
-  await boss.schedule(DESTINATION_PROBE_JOB, '* * * * *');
-  await boss.work(DESTINATION_PROBE_JOB, async () => {
+  await queue.everyMinute(DESTINATION_PROBE_JOB, async () => {
     try {
       await probeDestinations(database, options);
     } catch (error) {

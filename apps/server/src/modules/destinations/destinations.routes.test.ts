@@ -5,11 +5,11 @@
 import { translate } from '@portico/shared/i18n/translate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestEndpoints } from '../../../test/peers/test-endpoints';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import { destinationServers, users } from '../../db/schema';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { useTestEndpoints } from './test-endpoints';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 

@@ -1,43 +1,29 @@
 import { ZDestinationInput, ZDestinationUpdate } from '@portico/shared/admin/destinations';
-import { ZApiError } from '@portico/shared/api-error';
 import { ZDestinationServer, ZIdParams } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TDatabase } from '../../db/client';
-import { createImmediateProber, type TImmediateProber } from './destination-probe';
-import { createDestinationsRepository } from './destinations.repository';
-import { createDestinationsService } from './destinations.service';
+import { errorResponses } from '../../lib/error-responses';
+import type { TDestinationsService } from './destinations.service';
 
 export interface TDestinationsRoutesOptions {
-  database: TDatabase;
-  /** Probe a destination right after it is saved (see createImmediateProber). */
-  probeOnSave: boolean;
+  destinations: TDestinationsService;
 }
 
 const tags = ['destinations'];
-const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError };
+const errors = errorResponses(400, 401, 403, 404);
 
 export async function destinationsRoutes(
   app: FastifyInstance,
   options: TDestinationsRoutesOptions,
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const repository = createDestinationsRepository(options.database.db);
-  let prober: TImmediateProber | undefined;
-  if (options.probeOnSave) {
-    const onSave = createImmediateProber(repository, {
-      onError: (error) => app.log.warn({ err: error }, 'destination probe failed'),
-    });
-    app.addHook('onClose', () => onSave.close());
-    prober = onSave;
-  }
-  const destinations = createDestinationsService(repository, prober);
+  const { destinations } = options;
 
   r.get(
     '/api/destination-servers',
     {
-      schema: { tags, response: { 200: z.array(ZDestinationServer), 401: ZApiError } },
+      schema: { tags, response: { 200: z.array(ZDestinationServer), ...errorResponses(401) } },
       preValidation: app.requireUser,
     },
     async () => destinations.list(),

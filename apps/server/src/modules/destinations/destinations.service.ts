@@ -7,7 +7,7 @@ import type { TDestinationsRepository } from './destinations.repository';
 
 export type TDestinationsService = ReturnType<typeof createDestinationsService>;
 
-export function toDestinationServer(row: TDestinationServerRow): TDestinationServer {
+function toDestinationServer(row: TDestinationServerRow): TDestinationServer {
   return {
     id: row.id,
     name: row.name,

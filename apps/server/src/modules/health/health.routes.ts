@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TDatabase } from '../../db/client';
-import { migrationsApplied } from '../../db/migrate';
+import type { THealthService } from './health.service';
 
 export interface THealthRoutesOptions {
-  database: TDatabase;
+  health: THealthService;
 }
 
 const ZHealth = z.object({ status: z.string() });
@@ -22,15 +21,11 @@ export async function healthRoutes(app: FastifyInstance, options: THealthRoutesO
     '/readyz',
     { schema: { tags, response: { 200: ZHealth, 503: ZHealth } } },
     async (request, reply) => {
-      try {
-        await options.database.ping();
-      } catch (error) {
-        request.log.warn({ err: error }, 'database unreachable');
-        return reply.code(503).send({ status: 'database_unreachable' });
+      const readiness = await options.health.readiness();
+      if (readiness.status === 'database_unreachable') {
+        request.log.warn({ err: readiness.error }, 'database unreachable');
       }
-      if (!(await migrationsApplied(options.database))) {
-        return reply.code(503).send({ status: 'migrations_pending' });
-      }
+      if (readiness.status !== 'ready') return reply.code(503).send({ status: readiness.status });
       return { status: 'ready' };
     },
   );

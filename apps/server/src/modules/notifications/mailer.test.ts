@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type TSmtpSink } from '../../test-support/smtp-sink';
+import { startSmtpSink, type TSmtpSink } from '../../../test/support/smtp-sink';
 import { createMailer } from './mailer';
 
 describe('alert e-mail through SMTP', () => {

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpSink, type THttpSink } from '../../../test/support/http-sink';
+import { signedInClient } from '../../../test/support/proxies-test-helpers';
+import { startSmtpSink, type TSmtpSink } from '../../../test/support/smtp-sink';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import { auditLog, notificationSettings, users } from '../../db/schema';
-import { startHttpSink, type THttpSink } from '../../test-support/http-sink';
-import { startSmtpSink, type TSmtpSink } from '../../test-support/smtp-sink';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { signedInClient } from '../proxies/proxies-test-helpers';
 
 const URL_PATH = '/services/T000/B000/SECRETSECRETsecret';
 

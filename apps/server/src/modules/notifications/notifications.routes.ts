@@ -20,14 +20,14 @@ export async function notificationsRoutes(
   const { notifications } = options;
   const config = { sessionOnly: true };
   const tags = ACCOUNT_TAGS;
-  const preHandler = app.requireUser;
+  const preValidation = app.requireUser;
 
   r.get(
     '/api/account/notifications',
     {
       schema: { tags, response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS } },
       config,
-      preHandler,
+      preValidation,
     },
     async (request) => notifications.settings(request.user!),
   );
@@ -41,7 +41,7 @@ export async function notificationsRoutes(
         response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS },
       },
       config,
-      preHandler,
+      preValidation,
     },
     async (request) => notifications.save(request.user!, request.body),
   );
@@ -51,7 +51,7 @@ export async function notificationsRoutes(
     {
       schema: { tags, response: { 200: ZNotificationTestResult, ...ACCOUNT_ERRORS } },
       config,
-      preHandler,
+      preValidation,
     },
     async (request) =>
       notifications.sendTest(request.user!, pickLanguage(request.headers['accept-language'])),
@@ -68,7 +68,7 @@ export async function notificationsRoutes(
         response: { 200: z.object({ language: z.enum(['en', 'es']) }), ...ACCOUNT_ERRORS },
       },
       config: { ...config, beforeTwoFactorSetup: true },
-      preHandler,
+      preValidation,
     },
     async (request) => {
       await notifications.setLanguage(request.user!, request.body.language);

@@ -20,18 +20,12 @@ import { proxyErrors } from '../proxies/proxy-errors';
 import type { TUsersService } from '../users/users.service';
 import { type TAlertMessage, testMessage, webhookBody } from './alert-message';
 import { addressRefusal, mailResult, webhookResult } from './delivery';
-import { createMailer, type TMailer } from './mailer';
+import type { TMailer } from './mailer';
 import type { TNotificationsRepository } from './notifications.repository';
 import { postWebhook } from './webhook';
 import { allowedAddresses, WebhookAddressError } from './webhook-address';
 
 export type TNotificationsService = ReturnType<typeof createNotificationsService>;
-
-export interface TNotifyConfig {
-  smtpUrl?: string;
-  mailFrom?: string;
-  webhookAllowPrivate: boolean;
-}
 
 export function recipientLanguage(user: Pick<TUserRow, 'language'>): TLanguage {
   return user.language === 'en' || user.language === 'es' ? user.language : DEFAULT_LANGUAGE;
@@ -57,16 +51,13 @@ export function createNotificationsService(deps: {
   users: TUsersService;
   audit: TAuditService;
   secretKeyFile: string;
-  config: TNotifyConfig;
-  mailer?: TMailer;
+  /** PORTICO_WEBHOOK_ALLOW_PRIVATE: webhooks may point at private and loopback addresses. */
+  webhookAllowPrivate: boolean;
+  /** Alert e-mails go out through it; none without PORTICO_SMTP_URL (services.ts). */
+  mailer: TMailer | undefined;
   log: { warn(obj: unknown, msg: string): void };
 }) {
-  const { config } = deps;
-  const mailer =
-    deps.mailer ??
-    (config.smtpUrl && config.mailFrom
-      ? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom })
-      : undefined);
+  const { mailer } = deps;
   let box: TSecretBox | undefined;
   const openBox = () => {
     box ??= openSecretBox(deps.secretKeyFile);
@@ -102,7 +93,7 @@ export function createNotificationsService(deps: {
 
   async function checkHost(url: string): Promise<void> {
     try {
-      await allowedAddresses(new URL(url).hostname, config.webhookAllowPrivate);
+      await allowedAddresses(new URL(url).hostname, deps.webhookAllowPrivate);
     } catch (error) {
       if (!(error instanceof WebhookAddressError)) throw error;
       const refusal = addressRefusal(error);
@@ -126,7 +117,7 @@ export function createNotificationsService(deps: {
         : Promise.resolve(null),
       url
         ? postWebhook(url, webhookBody(message, details), {
-            allowPrivate: config.webhookAllowPrivate,
+            allowPrivate: deps.webhookAllowPrivate,
           }).then((o) => webhookResult(lang, o))
         : Promise.resolve(null),
     ]);

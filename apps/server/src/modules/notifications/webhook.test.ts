@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHttpSink, type THttpSink } from '../../test-support/http-sink';
+import { startHttpSink, type THttpSink } from '../../../test/support/http-sink';
 import { webhookResult } from './delivery';
 import { postWebhook } from './webhook';
 import { allowedAddresses, classifyAddress, WebhookAddressError } from './webhook-address';

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import { auditLog, proxyConfigurations } from '../../db/schema';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, signedInClient } from './proxies-test-helpers';
 
 const PINNED = `SHA256:${'Pin0'.repeat(10)}abc`;
 

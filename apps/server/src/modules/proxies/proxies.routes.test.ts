@@ -1,9 +1,5 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, proxyConfigurations } from '../../db/schema';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
 import {
   createProxy,
   proxyInput,
@@ -11,7 +7,11 @@ import {
   seedServerSite,
   signedInClient,
   uniqueDomain,
-} from './proxies-test-helpers';
+} from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
+import { auditLog, proxyConfigurations } from '../../db/schema';
 
 describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
   let t: TTestApp;

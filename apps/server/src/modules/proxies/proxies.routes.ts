@@ -1,4 +1,4 @@
-import { pickLanguage, type TLanguage, ZApiError } from '@portico/shared/api-error';
+import { pickLanguage, type TLanguage } from '@portico/shared/api-error';
 import {
   ZCheckDuplicateInput,
   ZCheckDuplicateResponse,
@@ -12,6 +12,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { errorResponses } from '../../lib/error-responses';
 import type { TProxiesService } from './proxies.service';
 
 export interface TProxiesRoutesOptions {
@@ -19,7 +20,7 @@ export interface TProxiesRoutesOptions {
 }
 
 const tags = ['proxies'];
-const errors = { 400: ZApiError, 401: ZApiError, 403: ZApiError, 404: ZApiError, 409: ZApiError };
+const errors = errorResponses(400, 401, 403, 404, 409);
 
 /** The reader's language: failure messages in answers are written in it. */
 export function languageOf(request: FastifyRequest): TLanguage {
@@ -29,13 +30,13 @@ export function languageOf(request: FastifyRequest): TLanguage {
 export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { proxies } = options;
-  const preHandler = app.requireUser;
+  const preValidation = app.requireUser;
 
   r.post(
     '/api/proxy-configurations',
     {
       schema: { tags, body: ZSaveProxyInput, response: { 200: ZSaveProxyResponse, ...errors } },
-      preHandler,
+      preValidation,
     },
     async (request) => ({ id: await proxies.save(request.user!, request.body) }),
   );
@@ -44,14 +45,14 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     '/api/proxy-configurations/:id',
     {
       schema: { tags, params: ZIdParams, response: { 200: ZProxyConfiguration, ...errors } },
-      preHandler,
+      preValidation,
     },
     async (request) => proxies.get(request.user!, request.params.id, languageOf(request)),
   );
 
   r.get(
     '/api/user/proxy-configurations',
-    { schema: { tags, response: { 200: z.array(ZProxyConfiguration), ...errors } }, preHandler },
+    { schema: { tags, response: { 200: z.array(ZProxyConfiguration), ...errors } }, preValidation },
     async (request) => proxies.listMine(request.user!, languageOf(request)),
   );
 
@@ -64,7 +65,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
         body: ZEditProxyInput,
         response: { 200: ZProxyConfiguration, ...errors },
       },
-      preHandler,
+      preValidation,
     },
     async (request) =>
       proxies.edit(request.user!, request.params.id, request.body, {
@@ -80,7 +81,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
         body: ZCheckDuplicateInput,
         response: { 200: ZCheckDuplicateResponse, ...errors },
       },
-      preHandler,
+      preValidation,
     },
     async (request) => ({
       isDuplicate: await proxies.isDuplicate(request.body.domain, request.body.configurationId),
@@ -91,7 +92,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     '/api/proxy-configurations/:id/reset',
     {
       schema: { tags, params: ZIdParams, response: { 200: ZProxyConfiguration, ...errors } },
-      preHandler,
+      preValidation,
     },
     async (request) => proxies.reset(request.user!, request.params.id, languageOf(request)),
   );
@@ -105,7 +106,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
         params: ZIdParams,
         response: { 200: ZProxyConfiguration, ...errors },
       },
-      preHandler,
+      preValidation,
     },
     async (request) => proxies.forgetHostKey(request.user!, request.params.id, languageOf(request)),
   );
@@ -120,11 +121,10 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
         response: {
           200: z.object({ success: z.literal(true), removedFromServer: z.boolean() }),
           ...errors,
-          500: ZApiError,
-          502: ZApiError,
+          ...errorResponses(500, 502),
         },
       },
-      preHandler,
+      preValidation,
     },
     async (request) => {
       const result = await proxies.remove(request.user!, request.params.id, {

@@ -37,7 +37,7 @@ export function toServerSite(
  * The record with `entry` in place of the same server and domain's entry (last, as the newest);
  * an entry with nothing left on the server leaves the record.
  */
-export function mergeSite(sites: readonly TServerSite[], entry: TServerSite): TServerSite[] {
+function mergeSite(sites: readonly TServerSite[], entry: TServerSite): TServerSite[] {
   const others = sites.filter((s) => !sameSite(s, entry));
   return siteHasTraces(entry) ? [...others, entry] : others;
 }
@@ -46,7 +46,7 @@ export function mergeSite(sites: readonly TServerSite[], entry: TServerSite): TS
  * The columns that summarise the record for lists and older readers, from its newest entry:
  * SSL is configured when an enabled HTTPS site and its certificate are there.
  */
-export function mirrorOf(
+function mirrorOf(
   sites: readonly TServerSite[],
 ): Pick<TProxyChanges, 'sslConfigured' | 'nginxConfigPath' | 'certificateExpiresAt'> {
   const newest = sites.at(-1);

@@ -3,23 +3,15 @@ import type { TScriptFile } from './script-file';
 
 declare module 'fastify' {
   interface Session {
-    /** A script uploaded before its configuration exists; moved onto the row when saved. */
+    /**
+     * A script uploaded without a configurationId: kept in the session only, as
+     * docs/PRODUCT.md#custom-deployment-script says; nothing reads it back (the wizard uploads
+     * after saving, with the id).
+     */
     pendingScript?: TScriptFile;
   }
 }
 
 export function keepPendingScript(request: FastifyRequest, script: TScriptFile): void {
   request.session.pendingScript = script;
-}
-
-/**
- * The script uploaded in this session without a configurationId, removed from the session.
- * The proxies module calls it when it saves a configuration and stores the result as
- * customScriptName / customScript.
- */
-export function takePendingScript(request: FastifyRequest): TScriptFile | undefined {
-  const script = request.session?.pendingScript;
-  if (!script) return undefined;
-  request.session.pendingScript = undefined;
-  return script;
 }

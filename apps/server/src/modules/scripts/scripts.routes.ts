@@ -1,19 +1,17 @@
 import fastifyMultipart from '@fastify/multipart';
-import { ZApiError } from '@portico/shared/api-error';
 import { ZUploadScriptResponse, ZUuid } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TDatabase } from '../../db/client';
-import { AppError } from '../../lib/app-error';
+import { errorResponses } from '../../lib/error-responses';
 import { KeyedError, type TMessage } from '../checks/keyed-error';
 import { byUser, keyedRateLimit } from '../checks/user-rate-limit';
 import { keepPendingScript } from './pending-script';
 import { decodeScript, MAX_SCRIPT_BYTES, nameProblem } from './script-file';
-import { createScriptsRepository } from './scripts.repository';
+import type { TScriptsService } from './scripts.service';
 
 export interface TScriptsRoutesOptions {
-  database: TDatabase;
+  scripts: TScriptsService;
 }
 
 const ZUploadQuery = z.object({ configurationId: ZUuid.optional() });
@@ -34,7 +32,6 @@ export async function scriptsRoutes(app: FastifyInstance, options: TScriptsRoute
     limits: { fileSize: MAX_SCRIPT_BYTES, files: 1, fields: 4, parts: 5, fieldSize: 1024 },
     preservePath: true,
   });
-  const repository = createScriptsRepository(options.database.db);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.post(
@@ -46,11 +43,7 @@ export async function scriptsRoutes(app: FastifyInstance, options: TScriptsRoute
         querystring: ZUploadQuery,
         response: {
           200: ZUploadScriptResponse,
-          400: ZApiError,
-          401: ZApiError,
-          404: ZApiError,
-          413: ZApiError,
-          429: ZApiError,
+          ...errorResponses(400, 401, 404, 413, 429),
         },
       },
       preValidation: app.requireUser,
@@ -80,12 +73,7 @@ export async function scriptsRoutes(app: FastifyInstance, options: TScriptsRoute
       const script = { name: file.filename, content: decoded.text };
       const { configurationId } = request.query;
       if (configurationId) {
-        const saved = await repository.saveOnOwnConfiguration(
-          request.user!.id,
-          configurationId,
-          script,
-        );
-        if (!saved) throw new AppError('not_found', 404);
+        await options.scripts.attach(request.user!.id, configurationId, script);
       } else {
         keepPendingScript(request, script);
       }

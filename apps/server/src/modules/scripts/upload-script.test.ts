@@ -4,10 +4,10 @@ import { randomBytes } from 'node:crypto';
 import { translate } from '@portico/shared/i18n/translate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import { proxyConfigurations, session } from '../../db/schema';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
 import { MAX_SCRIPT_BYTES } from './script-file';
 
 interface TPart {

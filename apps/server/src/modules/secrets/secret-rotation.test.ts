@@ -3,6 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createProxy,
+  SSH_PASSWORD,
+  signedInClient,
+} from '../../../test/support/proxies-test-helpers';
+import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { testDatabaseKinds } from '../../../test/support/test-database';
+import { testClock, turnOnTwoFactor } from '../../../test/support/two-factor-test-helpers';
 import { proxyConfigurations } from '../../db/schema';
 import {
   decryptSecret,
@@ -11,10 +19,6 @@ import {
   newSecretKey,
   secretAad,
 } from '../../lib/secrets';
-import { createTestApp, type TTestApp } from '../../test-support/test-app';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { createProxy, SSH_PASSWORD, signedInClient } from '../proxies/proxies-test-helpers';
-import { testClock, turnOnTwoFactor } from '../two-factor/two-factor-test-helpers';
 import { rotateSecretKey, SecretRotationError } from './secret-rotation';
 import { createSecretsRepository, storedSecretAad } from './secrets.repository';
 

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 
+/** The session cookie's name (the session plugin sets it; signing out clears it). */
+export const SESSION_COOKIE = 'portico.sid';
+
 declare module 'fastify' {
   interface Session {
     /** When and from where this session signed in, for the settings page's session list. */

@@ -11,7 +11,7 @@ export async function sessionsRoutes(
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { sessions } = options;
-  const common = { config: { sessionOnly: true }, preHandler: app.requireUser };
+  const common = { config: { sessionOnly: true }, preValidation: app.requireUser };
   const tags = ACCOUNT_TAGS;
 
   r.get(

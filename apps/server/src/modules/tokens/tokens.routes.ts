@@ -10,7 +10,7 @@ import type { TTokensService } from './tokens.service';
 export async function tokensRoutes(app: FastifyInstance, options: { tokens: TTokensService }) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { tokens } = options;
-  const common = { config: { sessionOnly: true }, preHandler: app.requireUser };
+  const common = { config: { sessionOnly: true }, preValidation: app.requireUser };
   const tags = ACCOUNT_TAGS;
 
   r.get(

@@ -1,11 +1,15 @@
 // PORTICO_REQUIRE_2FA: the accounts it names can do nothing but set two-factor up (and see who
 // they are, and sign out) until it is on; everyone else is unaffected. PGlite and PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TTestApp } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { signedInClient } from '../proxies/proxies-test-helpers';
-import { clockedApp, type TClock, turnOnTwoFactor } from './two-factor-test-helpers';
+import { signedInClient } from '../../../test/support/proxies-test-helpers';
+import type { TTestApp } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
+import {
+  clockedApp,
+  type TClock,
+  turnOnTwoFactor,
+} from '../../../test/support/two-factor-test-helpers';
 
 const PROXIES = '/api/user/proxy-configurations';
 

@@ -3,13 +3,13 @@
 // two runs of the app. Two-factor is off afterwards, the account's sessions are signed out and
 // the audit trail names the command line.
 import { describe, expect, it } from 'vitest';
-import { useCliStore } from '../../test-support/cli-store';
-import { runTs } from '../../test-support/spawn';
-import { withAppOnStore } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
-import { signedInClient } from '../proxies/proxies-test-helpers';
-import { testClock, turnOnTwoFactor } from './two-factor-test-helpers';
+import { useCliStore } from '../../../test/support/cli-store';
+import { signedInClient } from '../../../test/support/proxies-test-helpers';
+import { runTs } from '../../../test/support/spawn';
+import { withAppOnStore } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
+import { testClock, turnOnTwoFactor } from '../../../test/support/two-factor-test-helpers';
 
 describe.each(testDatabaseKinds())('portico user reset-2fa on %s', { timeout: 120_000 }, (kind) => {
   const env = useCliStore(kind, 'reset-2fa');

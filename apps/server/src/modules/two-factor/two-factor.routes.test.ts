@@ -4,17 +4,17 @@
 // used once, codes rate-limited like passwords, turning it off.
 import { decodeQR } from 'qr/decode.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { totpCode } from '../../lib/totp';
-import type { TTestApp } from '../../test-support/test-app';
-import { newCredentials, TestClient } from '../../test-support/test-client';
-import { testDatabaseKinds } from '../../test-support/test-database';
+import type { TTestApp } from '../../../test/support/test-app';
+import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { testDatabaseKinds } from '../../../test/support/test-database';
 import {
   clockedApp,
   freshCode,
   signInWithCode,
   type TClock,
   turnOnTwoFactor,
-} from './two-factor-test-helpers';
+} from '../../../test/support/two-factor-test-helpers';
+import { totpCode } from '../../lib/totp';
 
 const FEW = { max: 3, windowMs: 600_000 };
 const LOTS = { max: 10_000, windowMs: 60_000 };

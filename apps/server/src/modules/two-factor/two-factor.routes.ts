@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { TEndpointLimits } from '../../plugins/rate-limit';
+import type { TEndpointLimits } from '../../lib/rate-limits';
 import { ACCOUNT_ERRORS, ACCOUNT_TAGS, reauthLimit } from '../account/account.routes';
 import type { TTwoFactorService } from './two-factor.service';
 
@@ -22,14 +22,14 @@ export async function twoFactorRoutes(
   // Status, setup and confirmation stay open to an account PORTICO_REQUIRE_2FA holds.
   const setupConfig = { sessionOnly: true, beforeTwoFactorSetup: true };
   const config = { sessionOnly: true };
-  const checked = [app.requireUser, reauthLimit(app, options.reauth)];
+  const checked = reauthLimit(app, options.reauth);
 
   r.get(
     '/api/account/two-factor',
     {
       schema: { tags, response: { 200: ZTwoFactorStatus, ...ACCOUNT_ERRORS } },
       config: setupConfig,
-      preHandler: app.requireUser,
+      preValidation: app.requireUser,
     },
     async (request) => twoFactor.status(request.user!),
   );
@@ -39,7 +39,7 @@ export async function twoFactorRoutes(
     {
       schema: { tags, response: { 200: ZTwoFactorSetup, ...ACCOUNT_ERRORS } },
       config: setupConfig,
-      preHandler: app.requireUser,
+      preValidation: app.requireUser,
     },
     async (request) => twoFactor.beginSetup(request.user!),
   );
@@ -53,6 +53,7 @@ export async function twoFactorRoutes(
         response: { 200: ZRecoveryCodes, ...ACCOUNT_ERRORS },
       },
       config: setupConfig,
+      preValidation: app.requireUser,
       preHandler: checked,
     },
     async (request) => ({
@@ -69,6 +70,7 @@ export async function twoFactorRoutes(
         response: { 200: z.object({ success: z.literal(true) }), ...ACCOUNT_ERRORS },
       },
       config,
+      preValidation: app.requireUser,
       preHandler: checked,
     },
     async (request) => {
@@ -82,6 +84,7 @@ export async function twoFactorRoutes(
     {
       schema: { tags, body: ZReauthInput, response: { 200: ZRecoveryCodes, ...ACCOUNT_ERRORS } },
       config,
+      preValidation: app.requireUser,
       preHandler: checked,
     },
     async (request) => ({

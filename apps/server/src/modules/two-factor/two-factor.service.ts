@@ -32,7 +32,7 @@ export interface TTwoFactorDeps {
 /** Which proof a second factor was: an authenticator code or a recovery code. */
 export type TSecondFactor = 'totp' | 'recovery';
 
-export const totpAad = (userId: string) => secretAad('user', userId, 'totpSecret');
+const totpAad = (userId: string) => secretAad('user', userId, 'totpSecret');
 
 export function createTwoFactorService(deps: TTwoFactorDeps) {
   const now = deps.now ?? Date.now;

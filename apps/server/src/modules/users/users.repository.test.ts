@@ -3,7 +3,7 @@ import {
   createTestDatabase,
   type TTestDatabase,
   testDatabaseKinds,
-} from '../../test-support/test-database';
+} from '../../../test/support/test-database';
 import { createUsersRepository, UniqueViolationError } from './users.repository';
 
 describe.each(testDatabaseKinds())('users repository on %s', (kind) => {

@@ -1,0 +1,205 @@
+import type { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import PgBoss from 'pg-boss';
+import type { TDatabase } from '../db/client';
+import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from './queues';
+
+/**
+ * The one module that talks to pg-boss and opens raw `pg` connections: the deploy queue, the
+ * minute's cron jobs, and the dedicated connections that LISTEN or hold advisory locks. Services
+ * take a TQueue (or a TPgClient) and never import pg-boss or pg themselves.
+ */
+
+/** A deploy run's job data; `attempt` counts starts after an interruption. */
+export type TDeployJob = TDeployJobData & { attempt: number };
+/** The state pg-boss keeps for a deploy job, archived ones included. */
+export type TDeployJobInfo = { state: string; data: TDeployJobData & { attempt?: number } };
+
+export interface TQueue {
+  /** pg-boss itself, for tests that play a worker; product code uses the methods below. */
+  readonly boss: PgBoss;
+  /** A deploy job with its id chosen now; `send` queues it (the id is recorded first). */
+  deployJob(data: TDeployJob): { id: string; send(): Promise<unknown> };
+  deployJobInfo(jobId: string): Promise<TDeployJobInfo | null>;
+  failDeployJob(jobId: string, reason: string): Promise<void>;
+  /** Works deploy jobs one at a time; the returned id wakes this worker (wake). */
+  workDeploys(handler: (jobId: string, data: TDeployJobData) => Promise<void>): Promise<string>;
+  wake(workerIds: string[]): void;
+  /**
+   * A job every minute, worked here. Several instances may all call it: the schedule is one row
+   * shared by all, and the `stately` policy keeps at most one queued and one running, so a slow
+   * run never lets minutes pile up.
+   */
+  everyMinute(name: string, work: () => Promise<void>): Promise<void>;
+  /**
+   * A job on a cron schedule (UTC), worked here when `work` is given; as `everyMinute`, one
+   * schedule shared by all instances and at most one queued and one running. `expireInSeconds`
+   * is only the backstop for a run that hangs.
+   */
+  recurring(
+    name: string,
+    cron: string,
+    options: { expireInSeconds: number; work?: () => Promise<void> },
+  ): Promise<void>;
+  /**
+   * A queue of one-off jobs, worked here one at a time when `work` is given; `send` queues one
+   * and wakes this instance's worker, so it starts without waiting for a poll.
+   */
+  onDemand<TData extends object>(
+    name: string,
+    options: { expireInSeconds: number; work?: (data: TData) => Promise<void> },
+  ): Promise<{ send(data: TData): Promise<void> }>;
+  stop(): Promise<void>;
+}
+
+/**
+ * pg-boss on PGlite. PGlite refuses several statements in one prepared statement ("cannot insert
+ * multiple commands into a prepared statement"), and pg-boss sends its migrations that way: so
+ * `query` when there are parameters, `exec` otherwise (rows of every statement merged). A failed
+ * multi-statement script would leave its BEGIN open on PGlite's single session: roll it back.
+ */
+export function pgliteBossDb(pglite: PGlite): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      try {
+        if (values.length > 0) {
+          const result = await pglite.query(text, values);
+          return { rows: result.rows };
+        }
+        const results = await pglite.exec(text);
+        return { rows: results.flatMap((r) => r.rows) };
+      } catch (error) {
+        if (/\bBEGIN\b/i.test(text)) await pglite.exec('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    },
+  };
+}
+
+function bossOptions(database: TDatabase): PgBoss.ConstructorOptions {
+  const common: PgBoss.ConstructorOptions = {
+    schema: 'pgboss',
+    // Cron drives the destination probe (modules/destinations/destination-probe.ts) and the
+    // certificate watch's sweep (modules/certificates/certificate-jobs.ts).
+    schedule: true,
+    supervise: true,
+    maintenanceIntervalSeconds: JOB_TIMING.maintenanceIntervalSeconds,
+  };
+  if (database.kind === 'pglite') return { ...common, db: pgliteBossDb(database.pglite!) };
+  const pool = database.pool!;
+  return {
+    ...common,
+    db: {
+      executeSql: async (text, values) => {
+        const result = await pool.query(text, values);
+        // A multi-statement text answers an array of results.
+        const results = Array.isArray(result) ? result : [result];
+        return { rows: results.flatMap((r) => r.rows ?? []) };
+      },
+    },
+  };
+}
+
+/** Wraps a started pg-boss; tests that start their own (cron off) use it too. */
+export function queueOver(boss: PgBoss): TQueue {
+  const recurring: TQueue['recurring'] = async (name, cron, options) => {
+    await boss.createQueue(name, {
+      name,
+      policy: 'stately',
+      expireInSeconds: options.expireInSeconds,
+      retryLimit: 0,
+    });
+    await boss.schedule(name, cron, {}, { tz: 'UTC' });
+    const work = options.work;
+    if (work) await boss.work(name, () => work());
+  };
+  return {
+    boss,
+    deployJob(data) {
+      const id = crypto.randomUUID();
+      return {
+        id,
+        send: () =>
+          boss.send(DEPLOY_QUEUE, data, {
+            id,
+            expireInSeconds: JOB_TIMING.expireInSeconds,
+            retryLimit: JOB_TIMING.retryLimit,
+          }),
+      };
+    },
+    async deployJobInfo(jobId) {
+      const job = await boss.getJobById<TDeployJobInfo['data']>(DEPLOY_QUEUE, jobId, {
+        includeArchive: true,
+      });
+      return job ? { state: job.state, data: job.data } : null;
+    },
+    async failDeployJob(jobId, reason) {
+      await boss.fail(DEPLOY_QUEUE, jobId, { reason }).catch(() => {});
+    },
+    workDeploys(handler) {
+      return boss.work<TDeployJobData>(
+        DEPLOY_QUEUE,
+        { batchSize: 1, pollingIntervalSeconds: JOB_TIMING.pollingIntervalSeconds },
+        async ([job]) => {
+          if (job) await handler(job.id, job.data);
+        },
+      );
+    },
+    wake(workerIds) {
+      for (const id of workerIds) boss.notifyWorker(id);
+    },
+    // A run older than a minute is stale: the next one is already due.
+    everyMinute: (name, work) => recurring(name, '* * * * *', { expireInSeconds: 55, work }),
+    recurring,
+    async onDemand(name, options) {
+      await boss.createQueue(name, {
+        name,
+        policy: 'standard',
+        expireInSeconds: options.expireInSeconds,
+        retryLimit: 0,
+      });
+      const work = options.work;
+      const worker = work
+        ? await boss.work<Parameters<typeof work>[0]>(
+            name,
+            { batchSize: 1, pollingIntervalSeconds: 1 },
+            async ([job]) => {
+              if (job) await work(job.data);
+            },
+          )
+        : undefined;
+      return {
+        async send(data) {
+          await boss.send(name, data);
+          if (worker) boss.notifyWorker(worker);
+        },
+      };
+    },
+    // Handlers see their abort signal (the deploy workers stop first) and end promptly.
+    stop: () => boss.stop({ graceful: true, timeout: 10_000, wait: true }),
+  };
+}
+
+/** Starts pg-boss on the app's database with the deploy queue in place. */
+export async function startQueue(
+  database: TDatabase,
+  onError: (error: unknown) => void,
+): Promise<TQueue> {
+  const boss = new PgBoss(bossOptions(database));
+  boss.on('error', onError);
+  await boss.start();
+  await boss.createQueue(DEPLOY_QUEUE, {
+    name: DEPLOY_QUEUE,
+    policy: 'standard',
+    expireInSeconds: JOB_TIMING.expireInSeconds,
+    retryLimit: JOB_TIMING.retryLimit,
+  });
+  return queueOver(boss);
+}
+
+export type TPgClient = pg.Client;
+
+/** A connection of its own on PostgreSQL (LISTEN, session advisory locks), not yet connected. */
+export function dedicatedClient(database: TDatabase): TPgClient {
+  return new pg.Client(database.pool!.options);
+}

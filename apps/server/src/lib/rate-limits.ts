@@ -1,0 +1,38 @@
+/** How often each endpoint may be called; the rate-limit plugin enforces them, routes pick them. */
+export interface TRateLimitRule {
+  max: number;
+  windowMs: number;
+}
+
+/** Limits for one endpoint: per client address and per account name being tried. */
+export interface TEndpointLimits {
+  perIp: TRateLimitRule;
+  perIdentifier: TRateLimitRule;
+}
+
+export interface TAuthRateLimits {
+  login: TEndpointLimits;
+  register: TEndpointLimits;
+  /** The sign-in's second step: per address and per account being signed in to. */
+  twoFactor: TEndpointLimits;
+  /** The password or a code asked again while signed in (settings): per address and account. */
+  reauth: TEndpointLimits;
+}
+
+export const DEFAULT_AUTH_RATE_LIMITS: TAuthRateLimits = {
+  login: { perIp: { max: 30, windowMs: 60_000 }, perIdentifier: { max: 10, windowMs: 600_000 } },
+  register: {
+    perIp: { max: 20, windowMs: 600_000 },
+    perIdentifier: { max: 5, windowMs: 600_000 },
+  },
+  // Codes are limited like passwords: ten tries per account in ten minutes leave a 6-digit
+  // code (three valid at a time) about one chance in 33,000 per window.
+  twoFactor: {
+    perIp: { max: 30, windowMs: 60_000 },
+    perIdentifier: { max: 10, windowMs: 600_000 },
+  },
+  reauth: {
+    perIp: { max: 30, windowMs: 60_000 },
+    perIdentifier: { max: 10, windowMs: 600_000 },
+  },
+};

@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { TWsMessage } from '@portico/shared/proxy/api';
+import type { TDatabase } from '../../db/client';
+import { dedicatedClient, type TPgClient } from '../../jobs/queue';
+
+type TListener = (message: TWsMessage) => void;
+
+export interface TLogBus {
+  publish(configurationId: string, message: TWsMessage): void;
+  subscribe(configurationId: string, listener: TListener): () => void;
+  close(): Promise<void>;
+}
+
+const CHANNEL = 'portico_deploy';
+// PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
+const MAX_PAYLOAD = 7500;
+
+export interface TLogBusOptions {
+  database: TDatabase;
+  /** Loads a log line by id when it was too large to travel inside a notification. */
+  loadLog: (id: number) => Promise<TWsMessage | undefined>;
+  onError: (error: unknown) => void;
+}
+
+/**
+ * Fan-out of deployment messages: to this process's sockets directly, and on PostgreSQL through
+ * LISTEN/NOTIFY to every other instance on the same database. PGlite has one process by design
+ * (the data-dir lock), so in-process is all there is.
+ */
+export async function createLogBus(options: TLogBusOptions): Promise<TLogBus> {
+  const listeners = new Map<string, Set<TListener>>();
+  const origin = randomUUID();
+
+  function deliver(configurationId: string, message: TWsMessage) {
+    for (const listener of listeners.get(configurationId) ?? []) listener(message);
+  }
+
+  const pool = options.database.kind === 'postgres' ? options.database.pool! : undefined;
+  let client: TPgClient | undefined;
+  let closed = false;
+  // Sent one after another so other instances receive lines in the order they were written.
+  let sending: Promise<unknown> = Promise.resolve();
+
+  async function listen() {
+    if (!pool || closed) return;
+    const c = dedicatedClient(options.database);
+    c.on('error', (error) => {
+      options.onError(error);
+      if (client === c) client = undefined;
+      c.end().catch(() => {});
+      if (!closed) setTimeout(() => void listen().catch(options.onError), 1000).unref();
+    });
+    c.on('notification', (n) => {
+      if (n.channel !== CHANNEL || !n.payload) return;
+      void receive(n.payload).catch(options.onError);
+    });
+    await c.connect();
+    await c.query(`LISTEN ${CHANNEL}`);
+    client = c;
+  }
+
+  async function receive(payload: string) {
+    const parsed = JSON.parse(payload) as {
+      o: string;
+      c: string;
+      m?: TWsMessage;
+      logId?: number;
+    };
+    if (parsed.o === origin || !listeners.has(parsed.c)) return;
+    const message = parsed.m ?? (parsed.logId ? await options.loadLog(parsed.logId) : undefined);
+    if (message) deliver(parsed.c, message);
+  }
+
+  await listen();
+
+  return {
+    publish(configurationId, message) {
+      deliver(configurationId, message);
+      if (!pool) return;
+      let payload = JSON.stringify({ o: origin, c: configurationId, m: message });
+      if (Buffer.byteLength(payload) > MAX_PAYLOAD && message.type === 'deployment_progress') {
+        payload = JSON.stringify({ o: origin, c: configurationId, logId: message.data.id });
+      }
+      sending = sending
+        .then(() => pool.query('select pg_notify($1, $2)', [CHANNEL, payload]))
+        .catch(options.onError);
+    },
+
+    subscribe(configurationId, listener) {
+      let set = listeners.get(configurationId);
+      if (!set) {
+        set = new Set();
+        listeners.set(configurationId, set);
+      }
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) listeners.delete(configurationId);
+      };
+    },
+
+    async close() {
+      closed = true;
+      await sending;
+      await client?.end().catch(() => {});
+      client = undefined;
+    },
+  };
+}

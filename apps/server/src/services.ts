@@ -1,0 +1,355 @@
+import type { TConfig } from './config';
+import type { TDatabase } from './db/client';
+import { transactionOver } from './db/transaction';
+import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
+import {
+  removeSite,
+  runCertificateAction,
+  runDeployment,
+  type TEngineSettings,
+} from './deploy/engine';
+import { startQueue, type TQueue } from './jobs/queue';
+import { JOB_TIMING } from './jobs/queues';
+import { createWorkerLiveness } from './jobs/worker-liveness';
+import { openSecretBox, type TSecretBox } from './lib/secrets';
+import { createAccountService } from './modules/account/account.service';
+import { createAdminRepository } from './modules/admin/admin.repository';
+import { createAdminService } from './modules/admin/admin.service';
+import { createAuditRepository } from './modules/audit/audit.repository';
+import { createAuditService } from './modules/audit/audit.service';
+import { createAuthService } from './modules/auth/auth.service';
+import { registerCertificateJobs } from './modules/certificates/certificate-jobs';
+import { type TWatchDeps, watchOne } from './modules/certificates/certificate-watch';
+import { createCertificatesRepository } from './modules/certificates/certificates.repository';
+import { createCertificatesService } from './modules/certificates/certificates.service';
+import { createChecksRepository } from './modules/checks/checks.repository';
+import { createDnsService } from './modules/checks/dns.service';
+import { createSshTestService } from './modules/checks/ssh-test.service';
+import { runDeployJob, type TEngine, type TRunTiming } from './modules/deployments/deploy-job';
+import { createDeployWorkers } from './modules/deployments/deploy-workers';
+import { scheduleReaper } from './modules/deployments/deployment-reaper';
+import { createDeploymentsRepository } from './modules/deployments/deployments.repository';
+import { createDeploymentsService } from './modules/deployments/deployments.service';
+import { createLiveLogService } from './modules/deployments/live-log.service';
+import { createLogBus } from './modules/deployments/log-bus';
+import { createRunLog, progressMessage } from './modules/deployments/run-log';
+import {
+  createImmediateProber,
+  registerDestinationProbe,
+} from './modules/destinations/destination-probe';
+import { createDestinationsRepository } from './modules/destinations/destinations.repository';
+import { createDestinationsService } from './modules/destinations/destinations.service';
+import { createHealthService } from './modules/health/health.service';
+import { createAlerts } from './modules/notifications/alerts';
+import { createMailer, type TMailer } from './modules/notifications/mailer';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository';
+import { createNotificationsService } from './modules/notifications/notifications.service';
+import { createProxiesRepository } from './modules/proxies/proxies.repository';
+import { createProxiesService } from './modules/proxies/proxies.service';
+import { createProxySecrets } from './modules/proxies/proxy-secrets';
+import { createScriptsRepository } from './modules/scripts/scripts.repository';
+import { createScriptsService } from './modules/scripts/scripts.service';
+import { createSessionEnds } from './modules/sessions/session-ends';
+import { createSessionsRepository } from './modules/sessions/sessions.repository';
+import { createAccountSessions } from './modules/sessions/sessions.service';
+import { createTokensRepository } from './modules/tokens/tokens.repository';
+import { createTokensService } from './modules/tokens/tokens.service';
+import { createRecoveryCodesRepository } from './modules/two-factor/recovery-codes.repository';
+import { createTwoFactorService } from './modules/two-factor/two-factor.service';
+import { createUsersRepository } from './modules/users/users.repository';
+import { createUsersService } from './modules/users/users.service';
+
+export interface TDeployOptions {
+  settings?: TEngineSettings;
+  engine?: TEngine;
+  /** Deploy runs this instance works at once; 0 makes an instance that only serves the API. */
+  workers?: number;
+  /** How often log sockets check that their session still exists (tests shorten it). */
+  socketSessionRecheckMs?: number;
+  /** A run's time limit and its grace to stop (JOB_TIMING; tests shorten them). */
+  timing?: TRunTiming;
+}
+
+export interface TServicesOptions {
+  config: Pick<TConfig, 'registration'> &
+    Partial<
+      Pick<
+        TConfig,
+        | 'dnsServers'
+        | 'require2fa'
+        | 'smtpUrl'
+        | 'mailFrom'
+        | 'webhookAllowPrivate'
+        | 'sshAllowLoopback'
+      >
+    >;
+  database: TDatabase;
+  /** The one key file every reader of stored secrets opens. */
+  secretKeyFile: string;
+  deploy?: TDeployOptions;
+  /** Probe destinations every minute (pg-boss cron), in instances that run workers. */
+  destinationProbe?: boolean;
+  /** Probe a destination as soon as an admin creates or edits it. */
+  probeOnSave?: boolean;
+  clock?: () => number;
+  /** Sends certificate alert e-mails instead of PORTICO_SMTP_URL (tests). */
+  mailer?: TMailer;
+  log: {
+    info(msg: string): void;
+    warn(obj: unknown, msg: string): void;
+    error(obj: unknown, msg: string): void;
+  };
+}
+
+/** Opened once, on first need: the checks work without a key until a stored password is used. */
+function lazySecretBox(path: string): () => TSecretBox {
+  let box: TSecretBox | undefined;
+  return () => {
+    box ??= openSecretBox(path);
+    return box;
+  };
+}
+
+/**
+ * The composition root: every repository, service, the queue and the secret store, built once
+ * for the app. Route plugins receive the services; nothing else builds one. `ready` starts the
+ * background work (the first reap); `close` stops it all in order.
+ */
+export async function buildServices(options: TServicesOptions) {
+  const { database, log } = options;
+  const { db } = database;
+  const warn = (msg: string) => (error: unknown) => log.warn({ err: error }, msg);
+  // PGlite: this process is the only one on the data dir (lock), so read caches stay coherent.
+  const soleWriter = database.kind === 'pglite';
+  const twoFactorPolicy = options.config.require2fa ?? 'off';
+  const allowLoopback = options.config.sshAllowLoopback ?? false;
+
+  const usersRepository = createUsersRepository(db, { cacheById: soleWriter });
+  const sessionsRepository = createSessionsRepository(db);
+  const proxiesRepository = createProxiesRepository(db);
+  const deploymentsRepository = createDeploymentsRepository(db);
+  const destinationsRepository = createDestinationsRepository(db);
+
+  const users = createUsersService(usersRepository);
+  const auth = createAuthService(users, { registration: options.config.registration });
+  const audit = createAuditService(createAuditRepository(db));
+  const tokens = createTokensService({
+    repository: createTokensRepository(db),
+    audit,
+    now: options.clock,
+  });
+  const twoFactor = createTwoFactorService({
+    users,
+    recoveryCodes: createRecoveryCodesRepository(db),
+    audit,
+    secretKeyFile: options.secretKeyFile,
+    policy: twoFactorPolicy,
+    now: options.clock,
+  });
+  const sessionEnds = createSessionEnds();
+  const accountSessions = createAccountSessions({
+    repository: sessionsRepository,
+    audit,
+    sessionEnds,
+  });
+  const account = createAccountService({ users, sessions: accountSessions, audit });
+
+  const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
+  const sshTest = createSshTestService({
+    repository: createChecksRepository(db),
+    secrets: lazySecretBox(options.secretKeyFile),
+    allowLoopback,
+  });
+
+  const prober = options.probeOnSave
+    ? createImmediateProber(destinationsRepository, { onError: warn('destination probe failed') })
+    : undefined;
+  const destinations = createDestinationsService(destinationsRepository, prober);
+
+  const deploy = options.deploy ?? {};
+  const engine = deploy.engine ?? { runDeployment, removeSite, runCertificateAction };
+  const settings = () => ({
+    ...(deploy.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT_DIRECTORY }),
+    allowLoopback,
+  });
+  const secrets = createProxySecrets(options.secretKeyFile);
+  const queue: TQueue = await startQueue(database, (error) =>
+    log.error({ err: error }, 'job queue error'),
+  );
+  const bus = await createLogBus({
+    database,
+    loadLog: async (id) => {
+      const row = await deploymentsRepository.findLog(id);
+      return row ? progressMessage(row) : undefined;
+    },
+    onError: warn('log fan-out error'),
+  });
+  const liveness = await createWorkerLiveness(database);
+  const runLog = createRunLog({ deployments: deploymentsRepository, bus });
+
+  const proxies = createProxiesService({
+    repository: proxiesRepository,
+    secrets,
+    audit,
+    settings,
+    removeSite: engine.removeSite,
+    timing: deploy.timing,
+    onStatus: (row) => runLog.status(row, null),
+  });
+  const admin = createAdminService({
+    repository: createAdminRepository(db),
+    audit,
+    users,
+    editProxy: proxies.edit,
+  });
+  const scripts = createScriptsService(createScriptsRepository(db));
+  const workerCount = deploy.workers ?? JOB_TIMING.concurrency;
+
+  // Certificates: alerts by e-mail and webhook, the live watch (every 6 h and on demand).
+  const { smtpUrl, mailFrom } = options.config;
+  const notifications = createNotificationsService({
+    repository: createNotificationsRepository(db),
+    users,
+    audit,
+    secretKeyFile: options.secretKeyFile,
+    webhookAllowPrivate: options.config.webhookAllowPrivate ?? false,
+    mailer:
+      options.mailer ??
+      (smtpUrl && mailFrom ? createMailer({ smtpUrl, from: mailFrom }) : undefined),
+    log,
+  });
+  const now = () => new Date(options.clock?.() ?? Date.now());
+  const alerts = createAlerts({
+    notifications,
+    findUser: (id) => users.findById(id),
+    listUsers: () => users.list(),
+    now,
+  });
+  const certificatesRepository = createCertificatesRepository(db);
+  const watch: TWatchDeps = {
+    certificates: certificatesRepository,
+    alerts,
+    extraCaFile: settings().extraCaFile,
+    now,
+    log,
+  };
+  const certificateJobs = await registerCertificateJobs(queue, watch, {
+    work: workerCount > 0,
+  });
+  const certificates = createCertificatesService({
+    repository: certificatesRepository,
+    proxies,
+    queueCheck: certificateJobs.queueCheck,
+    now,
+  });
+
+  const workers = createDeployWorkers({
+    queue,
+    count: workerCount,
+    run: (jobId, data, signal) =>
+      runDeployJob(
+        {
+          deployments: deploymentsRepository,
+          proxies: proxiesRepository,
+          runLog,
+          liveness,
+          secrets,
+          runDeployment: engine.runDeployment,
+          runCertificateAction: engine.runCertificateAction,
+          certificates: {
+            recordOnServer: (id, facts) => certificatesRepository.recordOnServer(id, facts, now()),
+            recordRenewal: (id, renewal) => certificatesRepository.recordRenewal(id, renewal),
+            async checkNow(id) {
+              const [watched] = await certificatesRepository.watched(id);
+              return watched ? watchOne(watch, watched) : undefined;
+            },
+            queueCheck: certificateJobs.queueCheck,
+            renewalFailed: (config, reason) =>
+              alerts.send(config, { kind: 'renewalFailed', reason }),
+          },
+          settings,
+          log,
+          timing: deploy.timing,
+        },
+        jobId,
+        data,
+        signal,
+      ),
+  });
+  await workers.start();
+  const deployments = createDeploymentsService({
+    deployments: deploymentsRepository,
+    proxies: proxiesRepository,
+    proxiesService: proxies,
+    runLog,
+    audit,
+    queue,
+    transaction: transactionOver(db, (tx) => ({
+      deployments: createDeploymentsRepository(tx),
+      proxies: createProxiesRepository(tx),
+    })),
+    wake: workers.wake,
+  });
+  const reaper = scheduleReaper(
+    {
+      deployments: deploymentsRepository,
+      proxies: proxiesRepository,
+      runLog,
+      liveness,
+      queue,
+      log,
+    },
+    warn('looking for interrupted deployments failed'),
+  );
+  if (options.destinationProbe && workerCount !== 0) {
+    await registerDestinationProbe(queue, database, { onError: warn('destination probe failed') });
+  }
+
+  const liveLog = createLiveLogService({
+    proxies,
+    deployments: deploymentsRepository,
+    sessions: sessionsRepository,
+    // The account as stored now (no cache): an admin demoted elsewhere loses admin streams.
+    users: createUsersRepository(db),
+  });
+
+  return {
+    users,
+    auth,
+    audit,
+    tokens,
+    twoFactor,
+    twoFactorPolicy,
+    sessionsRepository,
+    sessionEnds,
+    accountSessions,
+    account,
+    dns,
+    sshTest,
+    destinations,
+    admin,
+    scripts,
+    proxies,
+    deployments,
+    notifications,
+    certificates,
+    liveLog,
+    bus,
+    queue,
+    health: createHealthService(database),
+    /** Background work that waits for the app to be ready: interrupted runs are looked for. */
+    ready: () => reaper.runNow(),
+    /**
+     * Stops in order: the reaper, the running engines (they stop at their next step and leave
+     * the run for the next start), the queue, then the connections the bus and liveness hold.
+     */
+    async close() {
+      reaper.stop();
+      await prober?.close();
+      await workers.stop();
+      await queue.stop();
+      await bus.close();
+      await liveness.close();
+    },
+  };
+}

@@ -1,0 +1,89 @@
+// The import check of `npm run lint` (scripts/check-imports.ts): each rule, broken once in a
+// throwaway tree, fails naming the file; the same imports where they belong pass.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { checkImports } from '../../../scripts/check-imports';
+
+const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+let root: string | undefined;
+afterEach(() => {
+  if (root) rmSync(root, { recursive: true, force: true });
+  root = undefined;
+});
+
+/** A server tree holding these files (path under the tree: content). */
+function tree(files: Record<string, string>): string {
+  root = mkdtempSync(join(tmpdir(), 'portico-imports-'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+const ALLOWED = {
+  'src/db/client.ts': "import pg from 'pg';\nimport { sql } from 'drizzle-orm';\n",
+  'src/modules/users/users.repository.ts': "import { eq } from 'drizzle-orm';\n",
+  'src/deploy/ssh/connect.ts': "import { Client } from 'ssh2';\n",
+  'src/jobs/queue.ts': "import PgBoss from 'pg-boss';\nimport pg from 'pg';\n",
+  'src/modules/users/users.routes.ts': "import type { TUsersService } from './users.service';\n",
+  'src/modules/users/users.service.ts': "import { AppError } from '../../lib/app-error';\n",
+  'src/lib/app-error.ts': 'export class AppError {}\n',
+  // Tests may look at the database and import test support.
+  'src/modules/users/users.test.ts':
+    "import { eq } from 'drizzle-orm';\nimport { createTestApp } from '../../../test/support/test-app';\n",
+  'test/support/test-app.ts': "import { Client } from 'ssh2';\n",
+};
+
+const PLANTED: [string, string, string][] = [
+  ['drizzle-orm', 'src/modules/users/users.service.ts', "import { eq } from 'drizzle-orm';\n"],
+  ['ssh2', 'src/modules/checks/ssh-test.service.ts', "import type { Client } from 'ssh2';\n"],
+  ['pg-boss', 'src/modules/deployments/deployments.service.ts', "import PgBoss from 'pg-boss';\n"],
+  ['pg', 'src/modules/deployments/log-bus.ts', "import pg from 'pg';\n"],
+  ['test code', 'src/app.ts', "import { createTestApp } from '../test/support/test-app';\n"],
+  ['a test file', 'src/lib/helper.ts', "export { x } from './helper.test';\n"],
+  [
+    'plugins',
+    'src/modules/auth/auth.routes.ts',
+    "import { SESSION } from '../../plugins/session';\n",
+  ],
+  [
+    'a repository',
+    'src/modules/users/users.routes.ts',
+    "import { r } from './users.repository';\n",
+  ],
+];
+
+describe('import boundaries', () => {
+  it('passes imports where they belong, in product code and in tests', () => {
+    expect(checkImports(tree(ALLOWED))).toEqual([]);
+  });
+
+  it.each(PLANTED)('fails an import of %s from the wrong file, naming it', (_what, file, text) => {
+    const violations = checkImports(tree({ ...ALLOWED, [file]: text }));
+    expect(violations).toHaveLength(1);
+    expect(violations[0]!.file).toBe(file);
+  });
+
+  it('makes the lint command fail, naming the file and the rule', () => {
+    const dir = tree({ ...ALLOWED, [PLANTED[0]![1]]: PLANTED[0]![2] });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', join(REPO_ROOT, 'scripts/check-imports.ts'), dir],
+      { encoding: 'utf8', cwd: REPO_ROOT },
+    );
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "src/modules/users/users.service.ts: imports 'drizzle-orm': only *.repository.ts and db/ import drizzle-orm",
+    );
+  });
+
+  it('holds for Portico itself', () => {
+    expect(checkImports(join(REPO_ROOT, 'apps/server'))).toEqual([]);
+  });
+});

@@ -1,0 +1,114 @@
+// Shared by the deployment lab tests: Portico as a real process, and a fetch client with cookies.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import type { TLabStatus } from '../../../../testbed/src/lab';
+import { SERVER_ROOT } from './spawn';
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const port = (server.address() as { port: number }).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+export function labEnv(status: TLabStatus): Record<string, string> {
+  return {
+    ACME_DIRECTORY_URL: status.acmeDirectoryUrl,
+    PORTICO_EXTRA_CA_FILE: status.caRootPath,
+    PORTICO_DNS_SERVERS: status.dnsServer,
+  };
+}
+
+export interface TPorticoProcess {
+  child: ChildProcess;
+  base: string;
+  output(): string;
+}
+
+/** Starts src/main.ts through tsx and resolves once it listens. */
+export async function startPortico(env: Record<string, string>): Promise<TPorticoProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d) => {
+    output += d;
+  });
+  child.stderr!.on('data', (d) => {
+    output += d;
+  });
+  const deadline = Date.now() + 60_000;
+  while (!output.includes('Portico is listening')) {
+    if (child.exitCode !== null) throw new Error(`Portico exited: ${output}`);
+    if (Date.now() > deadline) throw new Error(`Portico did not start: ${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { child, base: `http://127.0.0.1:${port}`, output: () => output };
+}
+
+export async function stopPortico(
+  p: TPorticoProcess | undefined,
+  signal: NodeJS.Signals = 'SIGTERM',
+) {
+  if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
+  const exited = once(p.child, 'exit');
+  p.child.kill(signal);
+  await exited;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tests read fields of whatever the API answered
+type TJson = any;
+
+/** A browser-like client over real HTTP: cookies and the CSRF token kept between calls. */
+export class HttpClient {
+  readonly cookies = new Map<string, string>();
+  private token: string | undefined;
+
+  constructor(readonly base: string) {}
+
+  cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async request(
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: TJson }> {
+    if (method !== 'GET' && !this.token) {
+      this.token = (await this.request('GET', '/api/csrf-token')).json.token;
+    }
+    // After the token call: that call may have started the session.
+    const headers: Record<string, string> = {
+      cookie: this.cookieHeader(),
+      'accept-language': 'en',
+    };
+    if (method !== 'GET') headers['x-csrf-token'] = this.token!;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    for (const c of response.headers.getSetCookie()) {
+      const [pair = ''] = c.split(';');
+      const i = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+    const text = await response.text();
+    if (path === '/api/register' || path === '/api/login') this.token = undefined;
+    return { status: response.status, json: text ? JSON.parse(text) : undefined };
+  }
+}

@@ -1,0 +1,63 @@
+// Test support for POST /api/test-ssh: a signed-in client and configuration rows to resume.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import type { TDatabase } from '../../src/db/client';
+import { proxyConfigurations } from '../../src/db/schema';
+import { openSecretBox, secretAad } from '../../src/lib/secrets';
+import { sshTargetOf } from '../../src/modules/proxies/proxy-secrets';
+import type { TTestApp } from './test-app';
+import { newCredentials, TestClient } from './test-client';
+
+/** A fresh key file per test file (created on first use, as on a first start). */
+export function testSecretKeyFile(): string {
+  return join(mkdtempSync(join(tmpdir(), 'portico-checks-key-')), 'secret.key');
+}
+
+export async function signedInClient(app: TTestApp['app'], lang = 'en') {
+  const client = new TestClient(app, { headers: { 'accept-language': lang } });
+  const response = await client.register(newCredentials('ssh'));
+  expect(response.statusCode).toBe(201);
+  return { client, userId: response.json().user.id as string };
+}
+
+let domains = 0;
+
+/** A saved configuration as the proxies module stores it: password encrypted with its row id. */
+export async function insertConfiguration(
+  database: TDatabase,
+  keyFile: string,
+  row: {
+    userId: string;
+    serverIp: string;
+    sshPort: number;
+    sshUser: string;
+    password?: string;
+    hostKeyFingerprint?: string;
+  },
+): Promise<string> {
+  domains += 1;
+  const [inserted] = await database.db
+    .insert(proxyConfigurations)
+    .values({
+      userId: row.userId,
+      domain: `resume-${process.pid}-${domains}.portico.test`,
+      serverIp: row.serverIp,
+      sshPort: row.sshPort,
+      sshUser: row.sshUser,
+      email: 'admin@portico.test',
+      hostKeyFingerprint: row.hostKeyFingerprint ?? null,
+    })
+    .returning({ id: proxyConfigurations.id });
+  const id = inserted!.id;
+  if (row.password !== undefined) {
+    const enc = openSecretBox(keyFile).encrypt(row.password, secretAad('proxy', id, 'sshPassword'));
+    await database.db
+      .update(proxyConfigurations)
+      .set({ sshPasswordEnc: enc, sshPasswordTarget: sshTargetOf(row) })
+      .where(eq(proxyConfigurations.id, id));
+  }
+  return id;
+}

@@ -1,0 +1,65 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { openDatabase, type TDatabase } from '../../src/db/client';
+import { runMigrations } from '../../src/db/migrate';
+
+export type TDatabaseKind = 'pglite' | 'postgres';
+
+/**
+ * Where API suites run: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set
+ * (postgres://USER:PASSWORD@127.0.0.1:5432/DB, a role allowed to CREATE DATABASE).
+ */
+export function testDatabaseKinds(): TDatabaseKind[] {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+}
+
+export interface TTestDatabase {
+  database: TDatabase;
+  /** The connection string of the per-file PostgreSQL database (undefined on PGlite). */
+  url?: string;
+  drop(): Promise<void>;
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, migrated database for one test file (empty with `migrated: false`). */
+export async function createTestDatabase(
+  kind: TDatabaseKind,
+  { migrated = true }: { migrated?: boolean } = {},
+): Promise<TTestDatabase> {
+  if (kind === 'pglite' && !migrated) {
+    const database = await openDatabase({ pgliteDir: 'memory://' });
+    return { database, drop: () => database.close() };
+  }
+  if (kind === 'pglite') {
+    const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
+    const database = await openDatabase({ pgliteDir: 'memory://', pgliteTemplate: template });
+    return { database, drop: () => database.close() };
+  }
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `portico_t_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`create database ${name}`);
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
+  if (migrated) await runMigrations(database);
+  return {
+    database,
+    url: url.toString(),
+    drop: async () => {
+      await database.close();
+      await adminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// The server's import boundaries (docs/CODE_STYLE.md), checked by `npm run lint`: product code
+// under apps/server/src (every file there but *.test.ts) keeps drizzle in repositories and db/,
+// ssh2 in deploy/ssh/, pg-boss and raw pg in the queue module (and db/ for pg), never reaches
+// into test code, and modules never import plugins; route files never import a repository.
+// Usage: tsx scripts/check-imports.ts [server root, default apps/server]
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface TViolation {
+  file: string;
+  specifier: string;
+  rule: string;
+}
+
+interface TRule {
+  rule: string;
+  /** Whether `file` (posix path under src/) may not import `specifier` (resolved when relative). */
+  forbids(file: string, specifier: string, target: string | undefined): boolean;
+}
+
+const isPackage = (specifier: string, name: string) =>
+  specifier === name || specifier.startsWith(`${name}/`);
+
+const RULES: TRule[] = [
+  {
+    rule: 'only *.repository.ts and db/ import drizzle-orm',
+    forbids: (file, spec) =>
+      isPackage(spec, 'drizzle-orm') && !file.endsWith('.repository.ts') && !file.startsWith('db/'),
+  },
+  {
+    rule: 'only deploy/ssh/ imports ssh2',
+    forbids: (file, spec) => isPackage(spec, 'ssh2') && !file.startsWith('deploy/ssh/'),
+  },
+  {
+    rule: 'only the queue module (jobs/queue.ts) imports pg-boss',
+    forbids: (file, spec) => isPackage(spec, 'pg-boss') && file !== 'jobs/queue.ts',
+  },
+  {
+    rule: 'only db/ and the queue module (jobs/queue.ts) import pg',
+    forbids: (file, spec) =>
+      isPackage(spec, 'pg') && file !== 'jobs/queue.ts' && !file.startsWith('db/'),
+  },
+  {
+    rule: 'product code imports only product code (nothing outside src/, no test file)',
+    forbids: (_file, _spec, target) =>
+      target !== undefined && (!target.startsWith('src/') || /\.test(\.tsx?)?$/.test(target)),
+  },
+  {
+    rule: 'modules/ does not import plugins/',
+    forbids: (file, _spec, target) =>
+      file.startsWith('modules/') && target?.startsWith('src/plugins/') === true,
+  },
+  {
+    rule: 'route files do not import repositories (services.ts builds them)',
+    forbids: (file, _spec, target) =>
+      file.endsWith('.routes.ts') && /\.repository(\.ts)?$/.test(target ?? ''),
+  },
+];
+
+const IMPORT =
+  /(?:^|[^\w.])(?:import|export)\s*(?:type\s+)?(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+function productFiles(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) files.push(...productFiles(path));
+    else if (/\.tsx?$/.test(entry.name) && !/\.test\.tsx?$/.test(entry.name)) files.push(path);
+  }
+  return files;
+}
+
+const posix = (path: string) => path.split(sep).join('/');
+
+/** Every import of a product file under `<serverRoot>/src` that breaks a rule. */
+export function checkImports(serverRoot: string): TViolation[] {
+  const src = join(serverRoot, 'src');
+  const violations: TViolation[] = [];
+  for (const path of productFiles(src)) {
+    const file = posix(relative(src, path));
+    const text = readFileSync(path, 'utf8');
+    for (const match of text.matchAll(IMPORT)) {
+      const specifier = (match[1] ?? match[2])!;
+      const target = specifier.startsWith('.')
+        ? posix(relative(serverRoot, resolve(dirname(path), specifier)))
+        : undefined;
+      for (const { rule, forbids } of RULES) {
+        if (forbids(file, specifier, target)) {
+          violations.push({ file: posix(relative(serverRoot, path)), specifier, rule });
+        }
+      }
+    }
+  }
+  return violations;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = resolve(process.argv[2] ?? 'apps/server');
+  const violations = checkImports(root);
+  for (const v of violations) console.error(`${v.file}: imports '${v.specifier}': ${v.rule}`);
+  if (violations.length > 0) process.exit(1);
+  console.info(`import boundaries: ${relative(process.cwd(), root) || '.'} is clean`);
+}
