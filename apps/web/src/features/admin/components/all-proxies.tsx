@@ -15,9 +15,9 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { Unavailable } from '@/components/ui/unavailable';
+import { formatDateTime, formatRelative } from '@/lib/format-date';
 import { unavailableReasonKey } from '@/lib/proxy-status';
 import { useAllProxies } from '../api/queries';
-import { exactTime, relativeTime } from '../lib/format';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
 import { QueryStates } from './admin-page';
 
@@ -45,8 +45,8 @@ function EditButton({ row, onEdit }: { row: TAdminProxyRow; onEdit: (r: TAdminPr
 function Created({ value }: { value: string }) {
   const { t, i18n } = useTranslation();
   return (
-    <time dateTime={value} title={exactTime(value) ?? undefined}>
-      {relativeTime(value, i18n.language) ?? t('admin.common.na')}
+    <time dateTime={value} title={formatDateTime(value) ?? undefined}>
+      {formatRelative(value, i18n.language) ?? t('admin.common.na')}
     </time>
   );
 }

@@ -1,9 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { ApiError } from '@/lib/api-client';
-import { deploymentLogsQueryKey } from './get-deployment-logs';
-import { proxiesQueryKey } from './get-proxies';
-import { proxyQueryKey } from './get-proxy';
+import { deploymentLogsKey, proxyKeys } from '@/lib/query-keys';
 
 export type TDeleteProxyInput = {
   id: string;
@@ -42,9 +40,9 @@ export function useDeleteProxy() {
   return useMutation({
     mutationFn: deleteProxy,
     onSuccess: async (_data, { id }) => {
-      queryClient.removeQueries({ queryKey: proxyQueryKey(id) });
-      queryClient.removeQueries({ queryKey: deploymentLogsQueryKey(id) });
-      await queryClient.invalidateQueries({ queryKey: proxiesQueryKey });
+      queryClient.removeQueries({ queryKey: proxyKeys.detail(id) });
+      queryClient.removeQueries({ queryKey: deploymentLogsKey(id) });
+      await queryClient.invalidateQueries({ queryKey: proxyKeys.list });
     },
   });
 }

@@ -6,14 +6,9 @@ import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDateMinutes, formatDateTime, formatDay, formatRelative } from '@/lib/format-date';
 import { cn } from '@/lib/utils';
-import {
-  expiryTone,
-  formatDateMinutes,
-  formatDateTime,
-  formatDay,
-  formatRelative,
-} from '../lib/format';
+import { expiryTone } from '../lib/format';
 import { siteUrl } from '../lib/status';
 import { copyUrl } from './copy-url';
 import { HostKeyValue } from './host-key-row';

@@ -1,6 +1,6 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
-import { localLine, mergeLogLines } from './logs';
+import { localLine, mergeLogLines } from '@/lib/live-deployment/logs';
 import { nextStep, previousStep, resumeStep } from './steps';
 import type { TWizardAction, TWizardData, TWizardState } from './wizard-types';
 
