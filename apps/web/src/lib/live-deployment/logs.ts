@@ -89,7 +89,7 @@ export function currentRunEntries<T extends { id: number; deploymentId: string |
   return entries.filter((e) => e.deploymentId === run);
 }
 
-export type TLogRun = { deploymentId: string | null; lines: TLogLine[] };
+type TLogRun = { deploymentId: string | null; lines: TLogLine[] };
 
 /** Consecutive lines of the same deployment form one run, so each run can be told apart. */
 export function groupByRun(lines: readonly TLogLine[]): TLogRun[] {

@@ -2,8 +2,8 @@
 // when a connection opens; closing on purpose (leaving the step or the page) stops everything.
 import { type TWsMessage, WS_CLOSE_REFUSED, ZWsMessage } from '@portico/shared/proxy/api';
 
-export const RECONNECT_DELAY_MS = 3000;
-export const MAX_RECONNECT_ATTEMPTS = 5;
+const RECONNECT_DELAY_MS = 3000;
+const MAX_RECONNECT_ATTEMPTS = 5;
 
 export type TSocketState = 'connecting' | 'open' | 'waiting' | 'gave-up' | 'closed';
 
@@ -15,7 +15,7 @@ type TSocketLike = {
   close: () => void;
 };
 
-export type TReconnectingSocketOptions = {
+type TReconnectingSocketOptions = {
   url: string;
   /** Known messages only: other types and unreadable text never reach the caller. */
   onMessage: (message: TWsMessage) => void;
@@ -26,7 +26,7 @@ export type TReconnectingSocketOptions = {
 };
 
 /** The reconnect policy alone: how many tries are left and whether to try again. */
-export class ReconnectPolicy {
+class ReconnectPolicy {
   attempts = 0;
   constructor(readonly maxAttempts = MAX_RECONNECT_ATTEMPTS) {}
   opened(): void {

@@ -7,7 +7,7 @@ import { proxyConfigurationQueryOptions } from '@/lib/live-deployment/queries';
 import { toastFailure } from '@/lib/toast-outcome';
 import { allProxiesKey, proxiesByUserKey } from '../api/queries';
 
-export type TAdminEditProps = {
+type TAdminEditProps = {
   proxy: TProxyConfiguration;
   owner: { username: string; email: string };
   open: boolean;

@@ -21,7 +21,7 @@ import { useAllProxies } from '../api/queries';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
 import { QueryStates } from './admin-page';
 
-export const SKELETON_ROWS = 5;
+const SKELETON_ROWS = 5;
 
 function EditButton({ row, onEdit }: { row: TAdminProxyRow; onEdit: (r: TAdminProxyRow) => void }) {
   const { t } = useTranslation();

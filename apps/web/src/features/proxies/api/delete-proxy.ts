@@ -3,7 +3,7 @@ import { api } from '@/lib/api';
 import { ApiError } from '@/lib/api-client';
 import { deploymentLogsKey, proxyKeys } from '@/lib/query-keys';
 
-export type TDeleteProxyInput = {
+type TDeleteProxyInput = {
   id: string;
   removeFromServer: boolean;
   removeCertificate: boolean;
@@ -13,7 +13,7 @@ export type TDeleteProxyInput = {
  * DELETE /api/proxy-configurations/{id}?removeFromServer=…&removeCertificate=…; removal over SSH
  * runs first.
  */
-export function deleteProxy({ id, removeFromServer, removeCertificate }: TDeleteProxyInput) {
+function deleteProxy({ id, removeFromServer, removeCertificate }: TDeleteProxyInput) {
   const query = `removeFromServer=${removeFromServer}&removeCertificate=${removeCertificate}`;
   return api.requestJson<unknown>(
     'DELETE',

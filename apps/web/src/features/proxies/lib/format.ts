@@ -1,7 +1,7 @@
 import { toDate } from '@/lib/format-date';
 
 /** Certificates renew 30 days before expiry; under 14 days left means renewal is failing. */
-export const EXPIRY_WARNING_DAYS = 14;
+const EXPIRY_WARNING_DAYS = 14;
 
 export function expiryTone(
   value: string | null | undefined,

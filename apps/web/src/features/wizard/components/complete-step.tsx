@@ -10,7 +10,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { StepCard } from './step-card';
 
-export function proxyUrl(domain: string): string {
+function proxyUrl(domain: string): string {
   return `https://${domain}`;
 }
 

@@ -26,7 +26,7 @@ import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
 import { StepCard } from './step-card';
 import { StepNav } from './step-nav';
 
-export const AUTO_ADVANCE_MS = 2000;
+const AUTO_ADVANCE_MS = 2000;
 
 /** The wizard's own end-of-run lines, rendered in the language of the moment. */
 const STATUS_MESSAGES = {

@@ -6,8 +6,8 @@ import type { TWizardAction, TWizardData, TWizardState } from './wizard-types';
 
 export type * from './wizard-types';
 
-export const DEFAULT_SSH_USER = 'root';
-export const DEFAULT_SSH_PORT = 22;
+const DEFAULT_SSH_USER = 'root';
+const DEFAULT_SSH_PORT = 22;
 
 export const emptyData: TWizardData = {
   serverIp: '',

@@ -28,9 +28,9 @@ export type TWizardData = {
   hostKeyFingerprint: string | null;
 };
 
-export type TDnsStatus = 'waiting' | 'validating' | 'verified' | 'failed';
-export type TSshStatus = 'pending' | 'validating' | 'verified' | 'failed';
-export type TDeployStatus = 'idle' | 'deploying' | 'completed' | 'failed';
+type TDnsStatus = 'waiting' | 'validating' | 'verified' | 'failed';
+type TSshStatus = 'pending' | 'validating' | 'verified' | 'failed';
+type TDeployStatus = 'idle' | 'deploying' | 'completed' | 'failed';
 
 export type TWizardState = {
   step: TWizardStep;
