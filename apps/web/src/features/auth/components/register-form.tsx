@@ -3,8 +3,9 @@ import { UserPlusIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
+import { Form } from '@/components/ui/form';
 import { CodeInput, Input } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PasswordField } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
 import { lazyResolver } from '@/lib/lazy-resolver';
 import { useRegister } from '../api/register';
@@ -36,12 +37,7 @@ export function RegisterForm() {
 
   const pending = registerMutation.isPending;
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="grid gap-4"
-      aria-label={t('landing.tabs.register')}
-    >
+    <Form onSubmit={onSubmit} aria-label={t('landing.tabs.register')}>
       <Field
         id="register-username"
         label={t('landing.register.username')}
@@ -72,30 +68,22 @@ export function RegisterForm() {
           />
         )}
       </Field>
-      <Field
+      <PasswordField
         id="register-password"
         label={t('landing.register.password')}
         hint={t('validation.password.hint')}
         error={fieldErrorText(errors.password, t)}
-      >
-        {(aria) => (
-          <PasswordInput {...aria} autoComplete="new-password" {...form.register('password')} />
-        )}
-      </Field>
-      <Field
+        autoComplete="new-password"
+        {...form.register('password')}
+      />
+      <PasswordField
         id="register-confirm-password"
         label={t('landing.register.confirmPassword')}
         error={fieldErrorText(errors.confirmPassword, t)}
-      >
-        {(aria) => (
-          <PasswordInput
-            {...aria}
-            autoComplete="new-password"
-            {...form.register('confirmPassword')}
-          />
-        )}
-      </Field>
+        autoComplete="new-password"
+        {...form.register('confirmPassword')}
+      />
       <AuthSubmitButton pending={pending} prefix="landing.register" icon={UserPlusIcon} />
-    </form>
+    </Form>
   );
 }

@@ -8,8 +8,9 @@ import {
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
+import { Form } from '@/components/ui/form';
 import { CodeInput, Input } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PasswordField } from '@/components/ui/password-input';
 import { Separator } from '@/components/ui/separator';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useChangeEmail, useSaveProfile } from '../api/account';
@@ -33,12 +34,7 @@ function NamesForm({ user }: TSettingsSectionProps) {
     failed: t('settings.profile.saveFailed'),
   });
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="grid gap-4"
-      aria-label={t('settings.profile.namesForm')}
-    >
+    <Form onSubmit={onSubmit} aria-label={t('settings.profile.namesForm')}>
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <Field
           id="profile-first-name"
@@ -60,7 +56,7 @@ function NamesForm({ user }: TSettingsSectionProps) {
           {t('settings.profile.save')}
         </SubmitButton>
       </div>
-    </form>
+    </Form>
   );
 }
 
@@ -82,12 +78,7 @@ function EmailForm({ user }: TSettingsSectionProps) {
     onDone: (result) => form.reset({ email: result.email, currentPassword: '' }),
   });
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="grid gap-4"
-      aria-label={t('settings.profile.emailForm')}
-    >
+    <Form onSubmit={onSubmit} aria-label={t('settings.profile.emailForm')}>
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <Field
           id="profile-email"
@@ -98,27 +89,21 @@ function EmailForm({ user }: TSettingsSectionProps) {
             <CodeInput {...aria} type="email" autoComplete="email" {...form.register('email')} />
           )}
         </Field>
-        <Field
+        <PasswordField
           id="profile-email-password"
           label={t('settings.currentPassword')}
           hint={t('settings.profile.emailPasswordHint')}
           error={fieldErrorText(errors.currentPassword, t)}
-        >
-          {(aria) => (
-            <PasswordInput
-              {...aria}
-              autoComplete="current-password"
-              {...form.register('currentPassword')}
-            />
-          )}
-        </Field>
+          autoComplete="current-password"
+          {...form.register('currentPassword')}
+        />
       </div>
       <div>
         <SubmitButton pending={change.isPending} data-testid="email-save">
           {t('settings.profile.changeEmail')}
         </SubmitButton>
       </div>
-    </form>
+    </Form>
   );
 }
 
