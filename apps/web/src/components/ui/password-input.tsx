@@ -2,7 +2,6 @@ import { EyeIcon, EyeOffIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/utils';
-import { Field } from './field';
 import { Input } from './input';
 
 /** A password field with a show/hide toggle; the toggle says what it will do and its state. */
@@ -39,21 +38,5 @@ export function PasswordInput({
         )}
       </button>
     </div>
-  );
-}
-
-type TPasswordFieldProps = Omit<React.ComponentProps<typeof PasswordInput>, 'id'> & {
-  id: string;
-  label: React.ReactNode;
-  hint?: React.ReactNode;
-  error?: string;
-};
-
-/** A labelled password field (hint and error announced): the input takes every other prop. */
-export function PasswordField({ id, label, hint, error, ...input }: TPasswordFieldProps) {
-  return (
-    <Field id={id} label={label} hint={hint} error={error}>
-      {(aria) => <PasswordInput {...aria} {...input} />}
-    </Field>
   );
 }
