@@ -341,9 +341,15 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expectStep(page, 'dns-validation');
     await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'verified');
     await page.getByTestId('wizard-next').click();
+    // The destination the proxy had is kept: the manual endpoint holds it and it is valid.
     await expectStep(page, 'destination');
+    await expect(page.locator('#wizard-manual-endpoint')).toHaveValue(`${labApp.upstream}/v2`);
+    await expect(page.getByTestId('wizard-manual-endpoint-message')).toHaveText(
+      text('es', 'validation.target.valid'),
+    );
     await page.getByTestId('wizard-next').click();
     await expectStep(page, 'deploy');
+    await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute('data-status', 'idle');
     await page.getByTestId('wizard-deploy-start').click();
     await expectStep(page, 'complete', 60_000);
     const saved = await configuration(page.request, ids.main);
