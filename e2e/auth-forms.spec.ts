@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { createUser } from './fixtures/auth';
 import { expectAccessible } from './fixtures/axe';
 import { type TLang, text } from './fixtures/catalog';
@@ -35,6 +35,12 @@ const SPEC_EN = {
 } as const;
 
 /** The text for a key in this language; in English it must also be the documented wording. */
+/** The screen passes axe and is saved as a screenshot under the same name. */
+async function checkScreen(page: Page, name: string): Promise<void> {
+  await expectAccessible(page, name);
+  await screenshotScreen(page, 'auth', name);
+}
+
 function message(lang: TLang, key: keyof typeof SPEC_EN): string {
   const shown = text(lang, key);
   if (lang === 'en') expect(shown, `en catalog ${key} as documented`).toBe(SPEC_EN[key]);
@@ -61,8 +67,7 @@ for (const lang of ['es', 'en'] as const) {
       );
       await expect(page.locator('#login-identifier')).toHaveAttribute('aria-invalid', 'true');
       await expect(page.locator('#login-identifier')).toBeFocused();
-      await expectAccessible(page, `landing-login-errors-${lang}`);
-      await screenshotScreen(page, 'auth', `landing-login-errors-${lang}`);
+      await checkScreen(page, `landing-login-errors-${lang}`);
     });
 
     test('an empty register form says each field is required', async ({ page }) => {
@@ -79,8 +84,7 @@ for (const lang of ['es', 'en'] as const) {
         );
       }
       await expect(page.locator('[data-slot="toast"]')).toHaveCount(0);
-      await expectAccessible(page, `landing-register-empty-${lang}`);
-      await screenshotScreen(page, 'auth', `landing-register-empty-${lang}`);
+      await checkScreen(page, `landing-register-empty-${lang}`);
     });
 
     test('register shows the validation messages for each bad field', async ({ page }) => {
@@ -105,8 +109,7 @@ for (const lang of ['es', 'en'] as const) {
       await expect(page.locator('#register-password-hint')).toHaveText(
         message(lang, 'validation.password.hint'),
       );
-      await expectAccessible(page, `landing-register-errors-${lang}`);
-      await screenshotScreen(page, 'auth', `landing-register-errors-${lang}`);
+      await checkScreen(page, `landing-register-errors-${lang}`);
 
       // Long enough but without an upper-case letter or a digit.
       await page.locator('#register-password').fill('abcdefghij');
@@ -131,8 +134,7 @@ for (const lang of ['es', 'en'] as const) {
         'data-variant',
         'destructive',
       );
-      await expectAccessible(page, `landing-login-failed-${lang}`);
-      await screenshotScreen(page, 'auth', `landing-login-failed-${lang}`);
+      await checkScreen(page, `landing-login-failed-${lang}`);
     });
 
     test('registering a taken username or e-mail says so on the field', async ({

@@ -35,6 +35,36 @@ async function legacySite(app: TLabApp): Promise<string> {
   return got.stdout;
 }
 
+/**
+ * What nginx on s3 answers for `domain` at `url`, asked on the server itself, by name (`extra`:
+ * more curl arguments, such as a Host header).
+ */
+async function askByName(
+  app: TLabApp,
+  domain: string,
+  url: string,
+  extra: string[] = [],
+): Promise<string> {
+  const got = await app.lab.exec('s3', [
+    'curl',
+    '-sk',
+    '--max-time',
+    '5',
+    '--resolve',
+    `${domain}:443:127.0.0.1`,
+    ...extra,
+    url,
+  ]);
+  return got.stdout;
+}
+
+/** After a removal, s3's nginx is sound: `nginx -t` passes and the unrelated site answers. */
+async function expectNginxSound(app: TLabApp): Promise<void> {
+  const nginxTest = await app.lab.exec('s3', ['nginx', '-t']);
+  expect(nginxTest.code, nginxTest.stderr).toBe(0);
+  expect(await legacySite(app)).toContain('legacy site on s3');
+}
+
 function card(page: Page, id: string) {
   return page.locator(`[data-testid="proxy-card"][data-proxy-id="${id}"]`);
 }
@@ -359,9 +389,15 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expectStep(page, 'dns-validation');
     await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'verified');
     await page.getByTestId('wizard-next').click();
+    // The destination the proxy had is kept: the manual endpoint holds it and it is valid.
     await expectStep(page, 'destination');
+    await expect(page.locator('#wizard-manual-endpoint')).toHaveValue(`${labApp.upstream}/v2`);
+    await expect(page.getByTestId('wizard-manual-endpoint-message')).toHaveText(
+      text('es', 'validation.target.valid'),
+    );
     await page.getByTestId('wizard-next').click();
     await expectStep(page, 'deploy');
+    await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute('data-status', 'idle');
     await page.getByTestId('wizard-deploy-start').click();
     await expectStep(page, 'complete', 60_000);
     const saved = await configuration(page.request, ids.main);
@@ -404,28 +440,15 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expect(page).toHaveURL(/\/$/);
     await expect(card(page, ids.main)).toHaveCount(0);
 
-    const exec = (argv: string[]) => labApp.lab.exec('s3', argv);
-    const nginxTest = await exec(['nginx', '-t']);
-    expect(nginxTest.code, nginxTest.stderr).toBe(0);
-    const enabled = await exec(['ls', '/etc/nginx/sites-enabled']);
+    const enabled = await labApp.lab.exec('s3', ['ls', '/etc/nginx/sites-enabled']);
     expect(enabled.stdout).not.toContain(domain);
-    // Asked on the server itself, by name: nginx no longer hands the domain to the upstream.
+    // nginx no longer hands the domain to the upstream, on either port.
     for (const url of [`http://127.0.0.1/`, `https://127.0.0.1/`]) {
-      const got = await exec([
-        'curl',
-        '-sk',
-        '--max-time',
-        '5',
-        '--resolve',
-        `${domain}:443:127.0.0.1`,
-        '-H',
-        `Host: ${domain}`,
-        url,
-      ]);
-      expect(got.stdout).not.toContain(labApp.lab.status.upstream.name);
+      const got = await askByName(labApp, domain, url, ['-H', `Host: ${domain}`]);
+      expect(got).not.toContain(labApp.lab.status.upstream.name);
     }
-    // The unrelated site beside ours still answers.
-    expect(await legacySite(labApp)).toContain('legacy site on s3');
+    // nginx -t passes and the unrelated site beside ours still answers.
+    await expectNginxSound(labApp);
   });
 
   test('delete when the server is unreachable offers "delete from Portico only"', async ({
@@ -729,17 +752,7 @@ test('a run failed after writing: shown as the server has it, in each language; 
   expect(await exists(file)).toBe(false);
   expect(await exists(link)).toBe(false);
   for (const path of lineage) expect(await exists(path), path).toBe(false);
-  const nginxTest = await exec(['nginx', '-t']);
-  expect(nginxTest.code, nginxTest.stderr).toBe(0);
-  expect(await legacySite(labApp)).toContain('legacy site on s3');
-  const gone = await exec([
-    'curl',
-    '-sk',
-    '--max-time',
-    '5',
-    '--resolve',
-    `${domain}:443:127.0.0.1`,
-    `https://${domain}/`,
-  ]);
-  expect(gone.stdout).not.toContain(labApp.lab.status.upstream.name);
+  await expectNginxSound(labApp);
+  const gone = await askByName(labApp, domain, `https://${domain}/`);
+  expect(gone).not.toContain(labApp.lab.status.upstream.name);
 });

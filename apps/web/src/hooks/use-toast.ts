@@ -4,7 +4,7 @@ import type { TToastActionElement, TToastProps } from '@/components/ui/toast';
 // One toast at a time (docs/PRODUCT.md#languages-dates-toasts-limits); a dismissed toast stays in the store this long before removal
 // (Radix animates it out meanwhile; a newer toast replaces it long before).
 export const TOAST_LIMIT = 1;
-export const TOAST_REMOVE_DELAY = 1_000_000;
+const TOAST_REMOVE_DELAY = 1_000_000;
 
 export type TToast = Omit<TToastProps, 'title'> & {
   id: string;
@@ -73,7 +73,7 @@ function dispatch(action: TAction): void {
   for (const listener of listeners) listener(memoryState);
 }
 
-export type TToastInput = Omit<TToast, 'id'>;
+type TToastInput = Omit<TToast, 'id'>;
 
 /** Shows a toast; callable outside React (mutation callbacks). */
 export function toast(props: TToastInput) {

@@ -18,10 +18,10 @@ export class ApiError extends Error {
 
 export const CSRF_TOKEN_ERROR = 'Failed to fetch CSRF token';
 
-export type TMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type TOn401 = 'returnNull' | 'throw';
+type TMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type TOn401 = 'returnNull' | 'throw';
 
-export type TApiClientOptions = {
+type TApiClientOptions = {
   /** The current UI language, sent as Accept-Language so server messages come back in it. */
   getLanguage: () => string;
   fetch?: typeof fetch;
@@ -147,5 +147,3 @@ export function createApiClient(options: TApiClientOptions) {
     },
   };
 }
-
-export type TApiClient = ReturnType<typeof createApiClient>;

@@ -16,7 +16,7 @@ export type TCatalog = Record<string, unknown>;
  */
 export const SERVER_TEXTS = 'server';
 const NAMESPACES = ['translation', SERVER_TEXTS] as const;
-export type TNamespace = (typeof NAMESPACES)[number];
+type TNamespace = (typeof NAMESPACES)[number];
 
 /**
  * A language's texts: `translation` holds the screen texts with the shared validation and error
@@ -31,7 +31,7 @@ export type TCatalogLoader = (
  * Each language's texts are a chunk of their own, fetched when that language is first shown:
  * a visitor downloads only the language on screen, and the other one when switching to it.
  */
-export const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
+const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
   if (namespace === SERVER_TEXTS) {
     return language === 'en'
       ? (await import('@/locales/en-server')).catalog

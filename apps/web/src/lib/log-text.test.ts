@@ -1,17 +1,8 @@
 import type { TText } from '@portico/shared/i18n/text';
+import { RUN_COMPLETE_TEXT as complete } from '@portico/shared/i18n/text-examples';
 import { describe, expect, it } from 'vitest';
 import { createI18n, loadServerTexts } from './i18n';
 import { formatLogDownload, logText } from './log-text';
-
-const complete: TText = {
-  key: 'deployLog.run.complete',
-  params: {
-    seconds: { number: 4.6, digits: 1 },
-    domain: 'app.example.com',
-    serverIp: '203.0.113.10',
-    target: 'http://10.0.0.5:8080',
-  },
-};
 
 async function words(lang: 'en' | 'es') {
   const i18n = createI18n();

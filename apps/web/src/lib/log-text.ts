@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { SERVER_TEXTS } from './i18n';
 
 /** A log line as the screens hold it: the server's words, and the text they came from. */
-export type TLineWords = { message: string; text?: TText | null };
+type TLineWords = { message: string; text?: TText | null };
 
 export type TLogText = {
   lang: TLanguage;

@@ -5,7 +5,7 @@ import type { TProxyStatus } from '@portico/shared/proxy/schemas';
  * share: done (green), running (a deployment in progress: blue with a spinner, never red),
  * failed (red, and only a failure is red), waiting (yellow: saved, something left to do).
  */
-export type TStatusTone = 'done' | 'running' | 'failed' | 'waiting';
+type TStatusTone = 'done' | 'running' | 'failed' | 'waiting';
 
 export function statusTone(status: TProxyStatus): TStatusTone {
   if (status === 'completed' || status === 'deployed') return 'done';

@@ -1,2 +1,15 @@
+// Query keys, one factory per resource. A key is also the URL the default query function reads
+// (its parts joined by '/'), and one key always holds one type of data.
+
 /** The session answer (GET /api/auth/user); lib code needs it to react to an expired session. */
 export const sessionQueryKey = ['/api/auth/user'] as const;
+
+export const proxyKeys = {
+  /** GET /api/user/proxy-configurations: the caller's proxies (TProxyConfiguration[]). */
+  list: ['/api/user/proxy-configurations'] as const,
+  /** GET /api/proxy-configurations/{id}: one configuration (TProxyConfiguration). */
+  detail: (id: string) => ['/api/proxy-configurations', id] as const,
+};
+
+/** GET /api/deployment-logs/{id}: a configuration's log lines, oldest first (TDeploymentLogEntry[]). */
+export const deploymentLogsKey = (id: string) => ['/api/deployment-logs', id] as const;

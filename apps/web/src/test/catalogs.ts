@@ -1,3 +1,5 @@
+import sharedEn from '@portico/shared/locales/en.json';
+import sharedEs from '@portico/shared/locales/es.json';
 import { SERVER_TEXTS, type TCatalogLoader } from '@/lib/i18n';
 import { catalog as en } from '@/locales/en-catalog';
 import { catalog as enServer } from '@/locales/en-server';
@@ -10,3 +12,15 @@ const server = { en: enServer, es: esServer };
 /** Every catalog at hand: an i18n instance made with it is ready as soon as it is created. */
 export const loadCatalogNow: TCatalogLoader = (language, namespace) =>
   (namespace === SERVER_TEXTS ? server : screen)[language];
+
+type TCatalog = { [key: string]: string | TCatalog };
+const shared = { en: sharedEn as TCatalog, es: sharedEs as TCatalog };
+
+/** A sentence of the shared catalog (what the server says too), by its dotted key. */
+export function sharedText(lang: 'en' | 'es', key: string): string {
+  const value = key
+    .split('.')
+    .reduce<unknown>((node, part) => (node as TCatalog)[part], shared[lang]);
+  if (typeof value !== 'string') throw new Error(`missing ${key}`);
+  return value;
+}

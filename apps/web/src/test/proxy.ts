@@ -1,4 +1,4 @@
-import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import type { TProxyConfiguration, TServerSite } from '@portico/shared/proxy/api';
 
 /** A configuration as the API answers it, for component tests; override what the test is about. */
 export function aProxy(overrides: Partial<TProxyConfiguration> = {}): TProxyConfiguration {
@@ -27,3 +27,21 @@ export function aProxy(overrides: Partial<TProxyConfiguration> = {}): TProxyConf
     ...overrides,
   };
 }
+
+/** A site as a completed run records it: enabled HTTPS site and its certificate. */
+export const SERVER_SITE: TServerSite = {
+  serverIp: '198.51.100.7',
+  sshPort: 22,
+  sshUser: 'root',
+  hostKeyFingerprint: null,
+  domain: 'app.example.com',
+  files: [
+    '/etc/nginx/sites-available/proxy-app.example.com',
+    '/etc/nginx/sites-enabled/proxy-app.example.com',
+  ],
+  enabled: true,
+  https: true,
+  certificate: { name: 'app.example.com', expiresAt: '2027-02-01T10:00:00.000Z' },
+  unconfirmed: false,
+  checkedAt: '2026-11-22T16:00:00.000Z',
+};

@@ -25,12 +25,12 @@ export type TAdminProxyRow = z.infer<typeof ZAdminProxyRow>;
 /** What an audit change holds instead of a secret's value: neither value ever reaches the trail. */
 export const AUDIT_SECRET_MARK = '[changed]';
 
-export const ZAuditChange = z.object({
+const ZAuditChange = z.object({
   field: z.string(),
   before: z.unknown(),
   after: z.unknown(),
 });
-export const ZAuditEntry = z.object({
+const ZAuditEntry = z.object({
   id: z.number(),
   actorId: z.string().nullable(),
   actorUsername: z.string(),

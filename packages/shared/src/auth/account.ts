@@ -18,7 +18,7 @@ function ZLabel(max: number, requiredKey?: string) {
 }
 
 /** The current password, asked again before a sensitive change. */
-export const ZCurrentPassword = z
+const ZCurrentPassword = z
   .string({ error: 'validation.loginPassword.required' })
   .min(1, 'validation.loginPassword.required')
   .max(PASSWORD_MAX, 'validation.loginPassword.required');
@@ -69,7 +69,7 @@ const RECOVERY_CODE = /^[abcdefghjkmnpqrstuvwxyz23456789]{16}$/;
  * What the second step and the confirmations take: an authenticator code or a recovery code.
  * Spaces and dashes are ignored and letters compared in lower case, as the codes are shown.
  */
-export const ZSecondFactorCode = z
+const ZSecondFactorCode = z
   .string({ error: 'validation.twoFactor.code' })
   .max(64, 'validation.twoFactor.code')
   .transform((v) => v.replace(/[\s-]+/g, '').toLowerCase())
@@ -100,7 +100,6 @@ export const ZTwoFactorSetup = z.object({
 export type TTwoFactorSetup = z.infer<typeof ZTwoFactorSetup>;
 
 export const ZTwoFactorConfirmInput = z.object({ code: ZTotpCode });
-export type TTwoFactorConfirmInput = z.infer<typeof ZTwoFactorConfirmInput>;
 
 /** Shown once: at confirmation and when regenerated. */
 export const ZRecoveryCodes = z.object({ recoveryCodes: z.array(z.string()) });
@@ -131,12 +130,12 @@ export type TTwoFactorStatus = z.infer<typeof ZTwoFactorStatus>;
 
 /** read: GET only. manage: read, write and deploy. No scope reaches admin routes. */
 export const TOKEN_SCOPES = ['read', 'manage'] as const;
-export const ZTokenScope = z.enum(TOKEN_SCOPES, { error: 'validation.token.scope' });
+const ZTokenScope = z.enum(TOKEN_SCOPES, { error: 'validation.token.scope' });
 export type TTokenScope = z.infer<typeof ZTokenScope>;
 
 /** Every token starts with this, so a leaked one is easy to find (and to scan for). */
 export const API_TOKEN_PREFIX = 'ptk_';
-export const TOKEN_EXPIRY_DAYS_MAX = 366;
+const TOKEN_EXPIRY_DAYS_MAX = 366;
 
 export const ZCreateTokenInput = z.object({
   name: ZLabel(60, 'validation.required'),

@@ -86,4 +86,3 @@ export const ZPublicUser = z.object({
 export type TPublicUser = z.infer<typeof ZPublicUser>;
 
 export const ZCsrfTokenResponse = z.object({ token: z.string() });
-export type TCsrfTokenResponse = z.infer<typeof ZCsrfTokenResponse>;

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderStored, renderText, renderTextWith, type TText, ZText } from './text';
-
-const complete: TText = {
-  key: 'deployLog.run.complete',
-  params: {
-    seconds: { number: 4.6, digits: 1 },
-    domain: 'app.example.com',
-    serverIp: '203.0.113.10',
-    target: 'http://10.0.0.5:8080',
-  },
-};
+import { RUN_COMPLETE_TEXT as complete } from './text-examples';
 
 describe('renderText', () => {
   it('writes a catalog sentence in each language, quantities the reader’s way', () => {

@@ -11,22 +11,22 @@ import { translate } from './translate';
 export type TText = string | number | TTextKey | TTextJoin | TTextNumber | TTextDate;
 
 /** A catalog sentence (full dotted key), its {{values}} themselves texts. */
-export interface TTextKey {
+interface TTextKey {
   key: string;
   params?: Record<string, TText>;
 }
 /** Texts one after another, with `sep` (itself a text, e.g. the word "and") between them. */
-export interface TTextJoin {
+interface TTextJoin {
   join: TText[];
   sep?: TText;
 }
 /** A quantity, written the reader's way ("4.6" / "4,6") with `digits` decimals. */
-export interface TTextNumber {
+interface TTextNumber {
   number: number;
   digits?: number;
 }
 /** A moment (ISO 8601), written in the reader's language, in UTC. */
-export interface TTextDate {
+interface TTextDate {
   date: string;
 }
 
@@ -41,7 +41,7 @@ export const ZText: z.ZodType<TText> = z.lazy(() =>
   ]),
 );
 
-export type TTranslateFn = (key: string, params: Record<string, string>) => string;
+type TTranslateFn = (key: string, params: Record<string, string>) => string;
 
 const LOCALES: Record<TLanguage, string> = { en: 'en-US', es: 'es-ES' };
 

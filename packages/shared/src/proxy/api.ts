@@ -16,7 +16,7 @@ import { ZLastFailure, ZServerSite } from './server-record';
 // Request and response shapes of the proxy, checks and deployment calls (docs/PRODUCT.md#api).
 
 export const ZUuid = z.uuid('validation.invalidId');
-export const ZHostKeyFingerprint = z
+const ZHostKeyFingerprint = z
   .string()
   .regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'validation.fingerprint.invalid');
 
@@ -107,7 +107,7 @@ export const ZSshTestResult = z.object({
 });
 export type TSshTestResult = z.infer<typeof ZSshTestResult>;
 
-export const ZDestinationStatus = z.enum(['online', 'offline', 'unknown']);
+const ZDestinationStatus = z.enum(['online', 'offline', 'unknown']);
 export const ZDestinationServer = z.object({
   id: z.string(),
   name: z.string(),

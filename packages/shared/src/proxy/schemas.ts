@@ -77,7 +77,6 @@ export const ZServerInfoInput = z.object({
   sshPassword: ZSshPassword,
   email: ZCertificateEmail,
 });
-export type TServerInfoInput = z.infer<typeof ZServerInfoInput>;
 
 /** The edit dialog (docs/PRODUCT.md#edit-dialog): the SSH port is stored and used. */
 export const ZEditProxyInput = z.object({

@@ -10,7 +10,7 @@
  * - 224.0.0.0/4, multicast, and 240.0.0.0/4, reserved (with the broadcast 255.255.255.255):
  *   no server answers there.
  */
-export type TAddressProblem = 'unspecified' | 'loopback' | 'linkLocal' | 'multicast' | 'reserved';
+type TAddressProblem = 'unspecified' | 'loopback' | 'linkLocal' | 'multicast' | 'reserved';
 
 /** Why a canonical dotted-decimal address cannot be an SSH server of Portico's, if it cannot. */
 export function sshAddressProblem(address: string): TAddressProblem | undefined {

@@ -5,10 +5,10 @@ export const USERNAME_MIN = 3;
 export const USERNAME_MAX = 30;
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
-export const DOMAIN_LABEL_MAX = 63;
-export const DOMAIN_MAX = 253;
-export const SSH_PORT_MIN = 1;
-export const SSH_PORT_MAX = 65535;
+const DOMAIN_LABEL_MAX = 63;
+const DOMAIN_MAX = 253;
+const SSH_PORT_MIN = 1;
+const SSH_PORT_MAX = 65535;
 
 const IPV4_SHAPE = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
 /** 0, or 1 to 255 without a leading zero: how every tool reads an octet as decimal. */
@@ -25,7 +25,7 @@ const HOST_WITH_PORT = /^[A-Za-z0-9.-]+(?::\d{1,5})?$/;
 const HTTP_URL = /^https?:\/\/\S+$/i;
 const TARGET_URL = /^https?:\/\/([A-Za-z0-9.-]+)(?::([0-9]{1,5}))?(\/[A-Za-z0-9._~/-]*)?$/i;
 /** Longest target or destination endpoint, as the deployment's own check. */
-export const TARGET_MAX = 2048;
+const TARGET_MAX = 2048;
 
 /** True when the value holds a control or line-break character anywhere (see CONTROL). */
 export function hasControlCharacter(value: string): boolean {
@@ -128,6 +128,6 @@ export function isCertificateEmail(value: string): boolean {
   );
 }
 
-export function isPort(value: number): boolean {
+function isPort(value: number): boolean {
   return Number.isInteger(value) && value >= SSH_PORT_MIN && value <= SSH_PORT_MAX;
 }

@@ -19,7 +19,7 @@ export type THeaderBack = {
   label?: string;
 };
 
-export type THeaderProps = {
+type THeaderProps = {
   /** The signed-in user; without one the header shows only the logo and language switcher. */
   user?: TPublicUser | null;
   onLogout?: () => void;

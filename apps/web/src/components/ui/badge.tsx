@@ -2,7 +2,7 @@ import { cva, type VariantProps } from 'class-variance-authority';
 import type * as React from 'react';
 import { cn } from '@/lib/utils';
 
-export const badgeVariants = cva(
+const badgeVariants = cva(
   'inline-flex items-center gap-1 whitespace-nowrap rounded-full border px-2.5 py-0.5 text-xs font-medium [&_svg]:size-3',
   {
     variants: {
@@ -20,7 +20,7 @@ export const badgeVariants = cva(
   },
 );
 
-export type TBadgeProps = React.ComponentProps<'span'> & VariantProps<typeof badgeVariants>;
+type TBadgeProps = React.ComponentProps<'span'> & VariantProps<typeof badgeVariants>;
 
 export function Badge({ className, variant, ...props }: TBadgeProps) {
   return (

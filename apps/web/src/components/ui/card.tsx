@@ -47,13 +47,3 @@ export function CardDescription({ className, ...props }: React.ComponentProps<'p
 export function CardContent({ className, ...props }: React.ComponentProps<'div'>) {
   return <div data-slot="card-content" className={cn('p-6 pt-0', className)} {...props} />;
 }
-
-export function CardFooter({ className, ...props }: React.ComponentProps<'div'>) {
-  return (
-    <div
-      data-slot="card-footer"
-      className={cn('flex items-center gap-2 p-6 pt-0', className)}
-      {...props}
-    />
-  );
-}

@@ -2,7 +2,7 @@ import type * as React from 'react';
 import { cn } from '@/lib/utils';
 import { Label } from './label';
 
-export type TFieldProps = {
+type TFieldProps = {
   id: string;
   label: React.ReactNode;
   /** Shown under the control, before any error. */

@@ -17,15 +17,6 @@ export function TableBody({ className, ...props }: React.ComponentProps<'tbody'>
   return <tbody className={cn('[&_tr:last-child]:border-0', className)} {...props} />;
 }
 
-export function TableFooter({ className, ...props }: React.ComponentProps<'tfoot'>) {
-  return (
-    <tfoot
-      className={cn('border-t bg-muted/50 font-medium [&>tr]:last:border-b-0', className)}
-      {...props}
-    />
-  );
-}
-
 export function TableRow({ className, ...props }: React.ComponentProps<'tr'>) {
   return (
     <tr
@@ -52,8 +43,4 @@ export function TableHead({ className, ...props }: React.ComponentProps<'th'>) {
 
 export function TableCell({ className, ...props }: React.ComponentProps<'td'>) {
   return <td className={cn('px-3 py-3 align-middle', className)} {...props} />;
-}
-
-export function TableCaption({ className, ...props }: React.ComponentProps<'caption'>) {
-  return <caption className={cn('mt-4 text-sm text-muted-foreground', className)} {...props} />;
 }

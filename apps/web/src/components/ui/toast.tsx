@@ -5,7 +5,7 @@ import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/utils';
 
-export const TOAST_DURATION = 5000;
+const TOAST_DURATION = 5000;
 
 /** 5000 ms, swipe right past 50 px to dismiss (docs/PRODUCT.md#languages-dates-toasts-limits). */
 export function ToastProvider(props: React.ComponentProps<typeof ToastPrimitive.Provider>) {
@@ -68,10 +68,7 @@ export function Toast({ className, variant, ...props }: TToastProps) {
   );
 }
 
-export function ToastAction({
-  className,
-  ...props
-}: React.ComponentProps<typeof ToastPrimitive.Action>) {
+function ToastAction({ className, ...props }: React.ComponentProps<typeof ToastPrimitive.Action>) {
   return (
     <ToastPrimitive.Action
       className={cn(

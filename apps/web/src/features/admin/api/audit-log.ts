@@ -3,12 +3,12 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api';
 
-export type TAuditPage = z.infer<typeof ZAuditPage>;
+type TAuditPage = z.infer<typeof ZAuditPage>;
 export type TAuditFilter = { userId?: string; proxyId?: string };
 
-export const AUDIT_PAGE_SIZE = 50;
+const AUDIT_PAGE_SIZE = 50;
 
-export function auditUrl(filter: TAuditFilter, before?: number): string {
+function auditUrl(filter: TAuditFilter, before?: number): string {
   const params = new URLSearchParams();
   if (filter.userId) params.set('userId', filter.userId);
   if (filter.proxyId) params.set('proxyId', filter.proxyId);

@@ -22,8 +22,8 @@ export const adminUsersKey = ['/api/admin/users'] as const;
 export const destinationsKey = ['/api/destination-servers'] as const;
 export const certificatesAttentionKey = ['/api/admin/certificates'] as const;
 
-export type TUserStats = z.infer<typeof ZUserStats>;
-export type TProxiesByUser = z.infer<typeof ZProxiesByUser>;
+type TUserStats = z.infer<typeof ZUserStats>;
+type TProxiesByUser = z.infer<typeof ZProxiesByUser>;
 
 export const useUserStats = () =>
   useQuery(queryOptions({ queryKey: userStatsKey, queryFn: read<TUserStats>() }));
@@ -42,7 +42,7 @@ export const useCertificatesNeedingAttention = () =>
 
 export const destinationWriteKey = ['destination-write'] as const;
 /** Longer than the server's probe may take (5 s): a status not in by then waits for the cron. */
-export const PROBE_WAIT_MS = 10_000;
+const PROBE_WAIT_MS = 10_000;
 const PROBE_POLL_MS = 1_000;
 
 /**

@@ -1,13 +1,13 @@
 import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { type QueryFunction, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '@/lib/api';
+import { proxyConfigurationQueryOptions } from '@/lib/live-deployment/queries';
 import { toastFailure } from '@/lib/toast-outcome';
 import { allProxiesKey, proxiesByUserKey } from '../api/queries';
 
-export type TAdminEditProps = {
+type TAdminEditProps = {
   proxy: TProxyConfiguration;
   owner: { username: string; email: string };
   open: boolean;
@@ -31,12 +31,7 @@ export function AdminEdit({
 }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const { data, isError, error } = useQuery({
-    queryKey: ['/api/proxy-configurations', row.id],
-    queryFn: api.getQueryFn<TProxyConfiguration>({
-      on401: 'throw',
-    }) as QueryFunction<TProxyConfiguration>,
-  });
+  const { data, isError, error } = useQuery(proxyConfigurationQueryOptions(row.id));
   // biome-ignore lint/correctness/useExhaustiveDependencies: react once to the failure
   React.useEffect(() => {
     if (!isError) return;

@@ -2,8 +2,8 @@ import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ProxyStatusBadge } from '@/components/proxy-status-badge';
+import { never, stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
-import { never, stubFetch } from '../test-fetch';
 import { AdminSection } from './admin-section';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,10 +1,9 @@
 import type { TAdminProxyRow } from '@portico/shared/admin/api';
-import { PencilIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { EditProxyButton } from '@/components/edit-proxy-button';
 import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Breakable } from '@/components/ui/breakable';
-import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import {
   Table,
@@ -14,39 +13,31 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { Unavailable } from '@/components/ui/unavailable';
-import { unavailableReasonKey } from '@/lib/proxy-status';
+import { formatDateTime, formatRelative } from '@/lib/format-date';
 import { useAllProxies } from '../api/queries';
-import { exactTime, relativeTime } from '../lib/format';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
 import { QueryStates } from './admin-page';
 
-export const SKELETON_ROWS = 5;
+const SKELETON_ROWS = 5;
 
 function EditButton({ row, onEdit }: { row: TAdminProxyRow; onEdit: (r: TAdminProxyRow) => void }) {
   const { t } = useTranslation();
-  const blocked = unavailableReasonKey(row, 'edit');
   return (
-    <Unavailable reason={blocked ? t(blocked) : null}>
-      <Button
-        size="sm"
-        variant="outline"
-        onClick={() => onEdit(row)}
-        aria-label={t('admin.proxies.editOf', { domain: row.domain })}
-        data-testid="admin-proxy-edit"
-      >
-        <PencilIcon aria-hidden="true" />
-        {t('admin.proxies.edit')}
-      </Button>
-    </Unavailable>
+    <EditProxyButton
+      status={row.status}
+      label={t('admin.proxies.edit')}
+      name={t('admin.proxies.editOf', { domain: row.domain })}
+      onClick={() => onEdit(row)}
+      testId="admin-proxy-edit"
+    />
   );
 }
 
 function Created({ value }: { value: string }) {
   const { t, i18n } = useTranslation();
   return (
-    <time dateTime={value} title={exactTime(value) ?? undefined}>
-      {relativeTime(value, i18n.language) ?? t('admin.common.na')}
+    <time dateTime={value} title={formatDateTime(value) ?? undefined}>
+      {formatRelative(value, i18n.language) ?? t('admin.common.na')}
     </time>
   );
 }

@@ -1,8 +1,8 @@
 import type { TAuditEntry } from '@portico/shared/admin/api';
 import { ArrowRightIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { formatDateTime, formatRelative } from '@/lib/format-date';
 import { auditActionText, auditFieldText, auditTargetText, auditValueText } from '../lib/audit';
-import { exactTime, relativeTime } from '../lib/format';
 
 /** One audit row: when, who, what in plain words, on what, and each field before → after. */
 export function AuditEntry({ entry, targetName }: { entry: TAuditEntry; targetName?: string }) {
@@ -22,10 +22,10 @@ export function AuditEntry({ entry, targetName }: { entry: TAuditEntry; targetNa
         <time
           dateTime={entry.createdAt}
           className="text-sm whitespace-nowrap text-muted-foreground"
-          title={relativeTime(entry.createdAt, i18n.language) ?? undefined}
+          title={formatRelative(entry.createdAt, i18n.language) ?? undefined}
           data-testid="audit-time"
         >
-          {exactTime(entry.createdAt) ?? entry.createdAt}
+          {formatDateTime(entry.createdAt) ?? entry.createdAt}
         </time>
       </div>
       {entry.changes.length > 0 ? (

@@ -1,8 +1,8 @@
 import type { TAuditEntry } from '@portico/shared/admin/api';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '../test-fetch';
 import { AuditPage } from './audit-page';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -12,6 +12,42 @@ import { AuditEntry } from './audit-entry';
 const selectClass =
   'h-9 w-full rounded-md border border-input bg-background px-3 text-sm shadow-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
 
+/** One filter of the trail: a labelled select whose first choice is "all". */
+function Filter({
+  id,
+  label,
+  value,
+  onChange,
+  all,
+  options = [],
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  all: string;
+  options?: { value: string; label: string }[];
+}) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>{label}</Label>
+      <select
+        id={id}
+        className={selectClass}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      >
+        <option value="">{all}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 /** Audit trail: newest first, filter by user and by proxy, "load more" by cursor. */
 export function AuditPage() {
   const { t } = useTranslation();
@@ -36,38 +72,22 @@ export function AuditPage() {
       description={t('admin.audit.description')}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="grid gap-2">
-          <Label htmlFor="audit-user">{t('admin.audit.filterUser')}</Label>
-          <select
-            id="audit-user"
-            className={selectClass}
-            value={userId}
-            onChange={(e) => setUserId(e.target.value)}
-          >
-            <option value="">{t('admin.audit.allUsers')}</option>
-            {users.data?.map((u) => (
-              <option key={u.id} value={u.id}>
-                {u.username} ({u.email})
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="grid gap-2">
-          <Label htmlFor="audit-proxy">{t('admin.audit.filterProxy')}</Label>
-          <select
-            id="audit-proxy"
-            className={selectClass}
-            value={proxyId}
-            onChange={(e) => setProxyId(e.target.value)}
-          >
-            <option value="">{t('admin.audit.allProxies')}</option>
-            {proxies.data?.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.domain}
-              </option>
-            ))}
-          </select>
-        </div>
+        <Filter
+          id="audit-user"
+          label={t('admin.audit.filterUser')}
+          value={userId}
+          onChange={setUserId}
+          all={t('admin.audit.allUsers')}
+          options={users.data?.map((u) => ({ value: u.id, label: `${u.username} (${u.email})` }))}
+        />
+        <Filter
+          id="audit-proxy"
+          label={t('admin.audit.filterProxy')}
+          value={proxyId}
+          onChange={setProxyId}
+          all={t('admin.audit.allProxies')}
+          options={proxies.data?.map((p) => ({ value: p.id, label: p.domain }))}
+        />
       </div>
       <QueryStates
         query={log}

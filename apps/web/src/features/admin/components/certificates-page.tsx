@@ -15,7 +15,7 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { useCertificatesNeedingAttention } from '../api/queries';
-import { exactTime, relativeTime } from '../lib/format';
+import { formatDateTime, formatRelative } from '@/lib/format-date';
 import { AdminPage, QueryStates } from './admin-page';
 
 function Expiry({ row }: { row: TAttentionRow }) {
@@ -48,8 +48,8 @@ function Checked({ row }: { row: TAttentionRow }) {
   const { t, i18n } = useTranslation();
   if (!row.checkedAt) return <>{t('certificate.admin.never')}</>;
   return (
-    <time dateTime={row.checkedAt} title={exactTime(row.checkedAt) ?? undefined}>
-      {relativeTime(row.checkedAt, i18n.language)}
+    <time dateTime={row.checkedAt} title={formatDateTime(row.checkedAt) ?? undefined}>
+      {formatRelative(row.checkedAt, i18n.language)}
     </time>
   );
 }

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
 import { stubResizeObserver } from '@/test/resize-observer';
-import { stubFetch } from '../test-fetch';
 import { DestinationFormDialog } from './destination-form-dialog';
 
 // Also undoes the tests' own stubbed globals (fetch) after each test.

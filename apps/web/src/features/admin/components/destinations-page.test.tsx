@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '../test-fetch';
 import { DestinationsPage } from './destinations-page';
 
 afterEach(() => vi.unstubAllGlobals());

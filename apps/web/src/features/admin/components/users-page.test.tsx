@@ -1,7 +1,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
-import { stubFetch } from '../test-fetch';
 import { UsersPage } from './users-page';
 
 afterEach(() => vi.unstubAllGlobals());

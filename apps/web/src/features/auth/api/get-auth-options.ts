@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
-export type TAuthOptions = { registration: 'open' | 'closed' };
+type TAuthOptions = { registration: 'open' | 'closed' };
 
-export const authOptionsQueryKey = ['/api/auth/options'] as const;
+const authOptionsQueryKey = ['/api/auth/options'] as const;
 
-export function authOptionsQueryOptions() {
+function authOptionsQueryOptions() {
   return queryOptions({
     queryKey: authOptionsQueryKey,
     queryFn: api.getQueryFn<TAuthOptions>({ on401: 'returnNull' }),

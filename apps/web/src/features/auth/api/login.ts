@@ -8,7 +8,7 @@ export function login(input: TLoginInput) {
   return api.requestJson<TLoginResponse>('POST', '/api/login', input);
 }
 
-export function loginTwoFactor(input: TLoginTwoFactorInput) {
+function loginTwoFactor(input: TLoginTwoFactorInput) {
   return api.requestJson<{ user: TPublicUser }>('POST', '/api/login/two-factor', input);
 }
 

@@ -16,7 +16,7 @@ const FEATURES = ['guided', 'certificates', 'logs'] as const;
  * Why the landing page stands where a signed-in page was asked for: a link opened while signed
  * out, or a session that ended while in use. The address stays, so signing in shows that page.
  */
-export type TSignInNotice = 'signedOut' | 'expired';
+type TSignInNotice = 'signedOut' | 'expired';
 
 /** The signed-out page: title, description, and a card with login/register tabs. */
 export function LandingPage({ notice }: { notice?: TSignInNotice }) {

@@ -4,6 +4,7 @@ import * as React from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
+import { Form } from '@/components/ui/form';
 import { CodeInput } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
@@ -50,12 +51,7 @@ function PasswordStep({ onNeedsCode }: { onNeedsCode: () => void }) {
 
   const pending = loginMutation.isPending;
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="grid gap-4"
-      aria-label={t('landing.tabs.login')}
-    >
+    <Form onSubmit={onSubmit} aria-label={t('landing.tabs.login')}>
       <Field
         id="login-identifier"
         label={t('landing.login.identifier')}
@@ -80,6 +76,6 @@ function PasswordStep({ onNeedsCode }: { onNeedsCode: () => void }) {
         )}
       </Field>
       <AuthSubmitButton pending={pending} prefix="landing.login" icon={LogInIcon} />
-    </form>
+    </Form>
   );
 }

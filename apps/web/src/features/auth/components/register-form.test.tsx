@@ -1,20 +1,9 @@
-import sharedEn from '@portico/shared/locales/en.json';
-import sharedEs from '@portico/shared/locales/es.json';
 import { fireEvent, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { sharedText as lookup } from '@/test/catalogs';
 import { renderWithProviders } from '@/test/render';
 import { LoginForm } from './login-form';
 import { RegisterForm } from './register-form';
-
-type TCatalog = { [key: string]: string | TCatalog };
-const catalogs = { en: sharedEn as TCatalog, es: sharedEs as TCatalog };
-function lookup(lang: 'en' | 'es', key: string): string {
-  const value = key
-    .split('.')
-    .reduce<unknown>((node, part) => (node as TCatalog)[part], catalogs[lang]);
-  if (typeof value !== 'string') throw new Error(`missing ${key}`);
-  return value;
-}
 
 const valid = {
   username: 'jane_doe',

@@ -3,6 +3,7 @@ import { UserPlusIcon } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
+import { Form } from '@/components/ui/form';
 import { CodeInput, Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
@@ -36,12 +37,7 @@ export function RegisterForm() {
 
   const pending = registerMutation.isPending;
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="grid gap-4"
-      aria-label={t('landing.tabs.register')}
-    >
+    <Form onSubmit={onSubmit} aria-label={t('landing.tabs.register')}>
       <Field
         id="register-username"
         label={t('landing.register.username')}
@@ -96,6 +92,6 @@ export function RegisterForm() {
         )}
       </Field>
       <AuthSubmitButton pending={pending} prefix="landing.register" icon={UserPlusIcon} />
-    </form>
+    </Form>
   );
 }

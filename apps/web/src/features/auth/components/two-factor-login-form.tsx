@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { Form } from '@/components/ui/form';
 import { CodeInput } from '@/components/ui/input';
 import { fieldErrorText } from '@/lib/form-errors';
 import { lazyResolver } from '@/lib/lazy-resolver';
@@ -34,10 +35,8 @@ export function TwoFactorLoginForm({ onBack }: { onBack: () => void }) {
     fieldByCode: { two_factor_invalid: 'code' },
   });
   return (
-    <form
+    <Form
       onSubmit={onSubmit}
-      noValidate
-      className="grid gap-4"
       aria-label={t('landing.twoFactor.title')}
       data-testid="two-factor-login"
     >
@@ -64,6 +63,6 @@ export function TwoFactorLoginForm({ onBack }: { onBack: () => void }) {
       <Button type="button" variant="link" onClick={onBack} className="justify-self-center">
         {t('landing.twoFactor.back')}
       </Button>
-    </form>
+    </Form>
   );
 }

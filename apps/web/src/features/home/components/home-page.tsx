@@ -6,8 +6,8 @@ import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 
-export const WIZARD_HREF = '/proxy-wizard';
-export const PROXY_LIST_ANCHOR = 'proxies';
+const WIZARD_HREF = '/proxy-wizard';
+const PROXY_LIST_ANCHOR = 'proxies';
 
 type TProps = {
   user: TPublicUser;

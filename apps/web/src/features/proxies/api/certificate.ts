@@ -3,7 +3,7 @@ import type { TDeployResponse } from '@portico/shared/proxy/api';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { certificateUrl } from '@/lib/certificate-status';
-import { proxyQueryKey } from './get-proxy';
+import { proxyKeys } from '@/lib/query-keys';
 
 type TSummary = TCertificateSummary & { configurationId: string };
 
@@ -23,7 +23,7 @@ export function useCheckCertificate(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api.requestJson<{ queued: true }>('POST', `${certificateUrl(id)}/check`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: proxyQueryKey(id) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: proxyKeys.detail(id) }),
   });
 }
 
@@ -38,6 +38,6 @@ export function useCertificateAction(id: string) {
   return useMutation({
     mutationFn: (action: TCertificateAction) =>
       api.requestJson<TDeployResponse>('POST', `${certificateUrl(id)}/${ACTION_PATHS[action]}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: proxyQueryKey(id) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: proxyKeys.detail(id) }),
   });
 }

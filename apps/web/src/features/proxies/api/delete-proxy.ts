@@ -1,11 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { ApiError } from '@/lib/api-client';
-import { deploymentLogsQueryKey } from './get-deployment-logs';
-import { proxiesQueryKey } from './get-proxies';
-import { proxyQueryKey } from './get-proxy';
+import { deploymentLogsKey, proxyKeys } from '@/lib/query-keys';
 
-export type TDeleteProxyInput = {
+type TDeleteProxyInput = {
   id: string;
   removeFromServer: boolean;
   removeCertificate: boolean;
@@ -15,7 +13,7 @@ export type TDeleteProxyInput = {
  * DELETE /api/proxy-configurations/{id}?removeFromServer=…&removeCertificate=…; removal over SSH
  * runs first.
  */
-export function deleteProxy({ id, removeFromServer, removeCertificate }: TDeleteProxyInput) {
+function deleteProxy({ id, removeFromServer, removeCertificate }: TDeleteProxyInput) {
   const query = `removeFromServer=${removeFromServer}&removeCertificate=${removeCertificate}`;
   return api.requestJson<unknown>(
     'DELETE',
@@ -42,9 +40,9 @@ export function useDeleteProxy() {
   return useMutation({
     mutationFn: deleteProxy,
     onSuccess: async (_data, { id }) => {
-      queryClient.removeQueries({ queryKey: proxyQueryKey(id) });
-      queryClient.removeQueries({ queryKey: deploymentLogsQueryKey(id) });
-      await queryClient.invalidateQueries({ queryKey: proxiesQueryKey });
+      queryClient.removeQueries({ queryKey: proxyKeys.detail(id) });
+      queryClient.removeQueries({ queryKey: deploymentLogsKey(id) });
+      await queryClient.invalidateQueries({ queryKey: proxyKeys.list });
     },
   });
 }

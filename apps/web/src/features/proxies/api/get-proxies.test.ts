@@ -2,12 +2,8 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { PROXY_STATUSES, type TProxyStatus } from '@portico/shared/proxy/schemas';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
-import {
-  LIST_DEPLOYING_POLL_MS,
-  proxiesQueryKey,
-  proxiesQueryOptions,
-  proxiesRefetchInterval,
-} from './get-proxies';
+import { proxyKeys } from '@/lib/query-keys';
+import { LIST_DEPLOYING_POLL_MS, proxiesQueryOptions, proxiesRefetchInterval } from './get-proxies';
 
 const list = (...statuses: TProxyStatus[]) => statuses.map((status) => ({ status }));
 
@@ -36,14 +32,14 @@ describe('home list polling while a proxy deploys', () => {
     const query = () => {
       const cached = client
         .getQueryCache()
-        .find<TProxyConfiguration[]>({ queryKey: proxiesQueryKey });
+        .find<TProxyConfiguration[]>({ queryKey: proxyKeys.list });
       if (!cached) throw new Error('the list is not cached');
       return cached;
     };
 
-    client.setQueryData(proxiesQueryKey, list('deploying'));
+    client.setQueryData(proxyKeys.list, list('deploying'));
     expect(interval(query())).toBe(LIST_DEPLOYING_POLL_MS);
-    client.setQueryData(proxiesQueryKey, list('completed', 'failed'));
+    client.setQueryData(proxyKeys.list, list('completed', 'failed'));
     expect(interval(query())).toBe(false);
   });
 });

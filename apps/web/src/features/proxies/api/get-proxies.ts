@@ -2,12 +2,11 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { type QueryFunction, queryOptions, useQuery } from '@tanstack/react-query';
 import * as React from 'react';
 import { api } from '@/lib/api';
+import { DEPLOYMENT_POLL_MS } from '@/lib/live-deployment/queries';
+import { proxyKeys } from '@/lib/query-keys';
 
-/** GET /api/user/proxy-configurations: the caller's proxies, newest first. */
-export const proxiesQueryKey = ['/api/user/proxy-configurations'] as const;
-
-/** How often the list is read again while a listed proxy is deploying. */
-export const LIST_DEPLOYING_POLL_MS = 3000;
+/** How often the list is read again while a listed proxy is deploying: the one polling policy. */
+export const LIST_DEPLOYING_POLL_MS = DEPLOYMENT_POLL_MS;
 
 /**
  * A redeploy started from a card has no socket on the home page, so the list polls while any
@@ -19,12 +18,13 @@ export function proxiesRefetchInterval(
   return data?.some((proxy) => proxy.status === 'deploying') ? LIST_DEPLOYING_POLL_MS : false;
 }
 
+/** GET /api/user/proxy-configurations: the caller's proxies, newest first. */
 export function proxiesQueryOptions() {
   return queryOptions<TProxyConfiguration[]>({
     queryFn: api.getQueryFn<TProxyConfiguration[]>({ on401: 'throw' }) as QueryFunction<
       TProxyConfiguration[]
     >,
-    queryKey: proxiesQueryKey,
+    queryKey: proxyKeys.list,
     // The list refetches on mount and on focus even while the cache is fresh.
     refetchOnMount: 'always',
     refetchOnWindowFocus: 'always',

@@ -1,8 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { deploymentLogsKey, proxyKeys } from '@/lib/query-keys';
 import { certificatesQueryKey } from './certificate';
-import { deploymentLogsQueryKey } from './get-deployment-logs';
-import { proxiesQueryKey } from './get-proxies';
-import { proxyQueryKey } from './get-proxy';
 
 /**
  * After a write: the list, the configuration (its certificate section too) and its logs are
@@ -10,9 +8,9 @@ import { proxyQueryKey } from './get-proxy';
  */
 export async function invalidateProxy(queryClient: QueryClient, id: string): Promise<void> {
   await Promise.all([
-    queryClient.invalidateQueries({ queryKey: proxiesQueryKey }),
+    queryClient.invalidateQueries({ queryKey: proxyKeys.list }),
     queryClient.invalidateQueries({ queryKey: certificatesQueryKey }),
-    queryClient.invalidateQueries({ queryKey: proxyQueryKey(id) }),
-    queryClient.invalidateQueries({ queryKey: deploymentLogsQueryKey(id) }),
+    queryClient.invalidateQueries({ queryKey: proxyKeys.detail(id) }),
+    queryClient.invalidateQueries({ queryKey: deploymentLogsKey(id) }),
   ]);
 }

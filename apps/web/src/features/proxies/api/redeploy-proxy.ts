@@ -4,7 +4,7 @@ import { api } from '@/lib/api';
 import { invalidateProxy } from './invalidate';
 
 /** POST /api/proxy-configurations/{id}/redeploy: 202 with the queued deployment (409 if one runs). */
-export function redeployProxy(id: string) {
+function redeployProxy(id: string) {
   return api.requestJson<TDeployResponse>(
     'POST',
     `/api/proxy-configurations/${encodeURIComponent(id)}/redeploy`,

@@ -3,7 +3,7 @@ import { api } from '@/lib/api';
 import { invalidateProxy } from './invalidate';
 
 /** PATCH /api/proxy-configurations/{id}/reset: back to pending (409 while deploying). */
-export function resetProxy(id: string) {
+function resetProxy(id: string) {
   return api.requestJson<unknown>(
     'PATCH',
     `/api/proxy-configurations/${encodeURIComponent(id)}/reset`,

@@ -6,7 +6,7 @@ import { invalidateProxy } from './invalidate';
 export type TEditMode = 'user' | 'admin';
 
 /** PUT /api/user/proxy-configurations/{id}, or the admin twin for an admin edit. */
-export function updateProxy({
+function updateProxy({
   id,
   input,
   mode = 'user',

@@ -10,7 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCertificate } from '@/lib/certificate-status';
-import { formatDateTime, formatRelative } from '../lib/format';
+import { formatDateTime, formatRelative } from '@/lib/format-date';
 import { CertificateActions } from './certificate-actions';
 
 function Row({

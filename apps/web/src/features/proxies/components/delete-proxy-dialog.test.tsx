@@ -2,8 +2,8 @@ import type { TServerSite } from '@portico/shared/proxy/api';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '@/lib/api-client';
+import { SERVER_SITE } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
-import { SERVER_SITE } from '../test/server-site';
 import { DeleteProxyDialog, type TDeleteChoice } from './delete-proxy-dialog';
 
 const SITE = SERVER_SITE;

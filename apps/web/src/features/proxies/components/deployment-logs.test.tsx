@@ -1,22 +1,17 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { LogLine } from '@/lib/live-deployment/log-panel';
+import { serverLine, type TLogLine } from '@/lib/live-deployment/logs';
 import { useLogText } from '@/lib/log-text';
 import { renderWithProviders } from '@/test/render';
-import type { TLogEntry } from '../lib/logs';
-import { DeploymentLogs, LogLine } from './deployment-logs';
+import { DeploymentLogs } from './deployment-logs';
 
 const at = new Date(2026, 0, 5, 7, 8, 9).toISOString();
-const entry = (id: number, level: TLogEntry['level'], message: string, run = 'd1'): TLogEntry => ({
-  id,
-  deploymentId: run,
-  level,
-  message,
-  text: null,
-  timestamp: at,
-});
+const entry = (id: number, level: TLogLine['level'], message: string, run = 'd1'): TLogLine =>
+  serverLine({ id, deploymentId: run, level, message, text: null, timestamp: at });
 
-function Line({ entry }: { entry: TLogEntry }) {
-  return <LogLine entry={entry} words={useLogText()} />;
+function Line({ entry }: { entry: TLogLine }) {
+  return <LogLine line={entry} words={useLogText()} />;
 }
 
 describe('log line', () => {
@@ -47,7 +42,7 @@ describe('log line', () => {
   });
 
   it('on a Spanish screen shows the level and Portico’s words in Spanish, whoever started the run', async () => {
-    const line: TLogEntry = {
+    const line: TLogLine = {
       ...entry(3, 'success', 'nginx -t passed.'),
       text: { key: 'deployLog.nginx.testPassed' },
     };
@@ -71,7 +66,7 @@ describe.each([
   it('says when there are no logs and refreshes on request', async () => {
     const onRefresh = vi.fn();
     await renderWithProviders(
-      <DeploymentLogs entries={[]} loading={false} onRefresh={onRefresh} live={false} />,
+      <DeploymentLogs lines={[]} loading={false} onRefresh={onRefresh} live={false} />,
       { lang },
     );
     expect(screen.getByTestId('logs-empty').textContent).toBe(empty);
@@ -82,7 +77,7 @@ describe.each([
   it('lists lines grouped by run in a scrollable panel', async () => {
     await renderWithProviders(
       <DeploymentLogs
-        entries={[entry(1, 'info', 'a'), entry(2, 'success', 'b'), entry(3, 'error', 'c', 'd2')]}
+        lines={[entry(1, 'info', 'a'), entry(2, 'success', 'b'), entry(3, 'error', 'c', 'd2')]}
         loading={false}
         onRefresh={() => {}}
         live

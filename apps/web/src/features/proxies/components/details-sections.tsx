@@ -6,7 +6,7 @@ import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatDateMinutes, formatDateTime, formatDay, formatRelative } from '../lib/format';
+import { formatDateMinutes, formatDateTime, formatDay, formatRelative } from '@/lib/format-date';
 import { siteUrl } from '../lib/status';
 import { copyUrl } from './copy-url';
 import { HostKeyValue } from './host-key-row';
@@ -36,37 +36,44 @@ export function Row({
 
 export const dlClass = 'grid gap-x-4 gap-y-2.5 text-sm sm:grid-cols-[11rem_1fr]';
 
+/** A titled card of the details page. */
+function DetailsCard({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
 /** Basic Information: never the password (write-only). */
 export function BasicInformation({ proxy }: TProps) {
   const { t } = useTranslation();
   const na = t('proxies.na');
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t('proxies.details.basicInfo')}</CardTitle>
-      </CardHeader>
-      <CardContent>
-        <dl className={dlClass} data-testid="basic-info">
-          <Row label={t('proxies.fields.domain')}>{proxy.domain}</Row>
-          <Row label={t('proxies.fields.serverIp')} testId="detail-server-ip">
-            {proxy.serverIp}
-          </Row>
-          <Row label={t('proxies.fields.sshUser')}>{proxy.sshUser}</Row>
-          <Row label={t('proxies.fields.sshPort')}>{proxy.sshPort}</Row>
-          <Row label={t('proxies.fields.email')}>{proxy.email}</Row>
-          <Row label={t('proxies.fields.targetServer')} testId="detail-target">
-            {proxy.targetServer ?? t('proxies.notSet')}
-          </Row>
-          <Row label={t('proxies.fields.createdAt')}>{formatDateTime(proxy.createdAt) ?? na}</Row>
-          <Row label={t('proxies.fields.hostKey')}>
-            <HostKeyValue proxy={proxy} />
-          </Row>
-          {proxy.customScriptName ? (
-            <Row label={t('proxies.fields.customScript')}>{proxy.customScriptName}</Row>
-          ) : null}
-        </dl>
-      </CardContent>
-    </Card>
+    <DetailsCard title={t('proxies.details.basicInfo')}>
+      <dl className={dlClass} data-testid="basic-info">
+        <Row label={t('proxies.fields.domain')}>{proxy.domain}</Row>
+        <Row label={t('proxies.fields.serverIp')} testId="detail-server-ip">
+          {proxy.serverIp}
+        </Row>
+        <Row label={t('proxies.fields.sshUser')}>{proxy.sshUser}</Row>
+        <Row label={t('proxies.fields.sshPort')}>{proxy.sshPort}</Row>
+        <Row label={t('proxies.fields.email')}>{proxy.email}</Row>
+        <Row label={t('proxies.fields.targetServer')} testId="detail-target">
+          {proxy.targetServer ?? t('proxies.notSet')}
+        </Row>
+        <Row label={t('proxies.fields.createdAt')}>{formatDateTime(proxy.createdAt) ?? na}</Row>
+        <Row label={t('proxies.fields.hostKey')}>
+          <HostKeyValue proxy={proxy} />
+        </Row>
+        {proxy.customScriptName ? (
+          <Row label={t('proxies.fields.customScript')}>{proxy.customScriptName}</Row>
+        ) : null}
+      </dl>
+    </DetailsCard>
   );
 }
 
@@ -74,33 +81,28 @@ export function BasicInformation({ proxy }: TProps) {
 export function CurrentStatus({ proxy }: TProps) {
   const { t } = useTranslation();
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t('proxies.details.currentStatus')}</CardTitle>
-      </CardHeader>
-      <CardContent>
-        <dl className={dlClass} data-testid="current-status">
-          <Row label={t('proxies.fields.status')}>
-            <ProxyStatusBadge status={proxy.status} />
+    <DetailsCard title={t('proxies.details.currentStatus')}>
+      <dl className={dlClass} data-testid="current-status">
+        <Row label={t('proxies.fields.status')}>
+          <ProxyStatusBadge status={proxy.status} />
+        </Row>
+        <Row label={t('proxies.fields.ssl')}>
+          <SslBadge configured={proxy.sslConfigured} />
+        </Row>
+        {proxy.nginxConfigPath ? (
+          <Row label={t('proxies.fields.nginxConfigPath')} testId="detail-nginx-path">
+            <code className="font-mono text-xs">{proxy.nginxConfigPath}</code>
           </Row>
-          <Row label={t('proxies.fields.ssl')}>
-            <SslBadge configured={proxy.sslConfigured} />
-          </Row>
-          {proxy.nginxConfigPath ? (
-            <Row label={t('proxies.fields.nginxConfigPath')} testId="detail-nginx-path">
-              <code className="font-mono text-xs">{proxy.nginxConfigPath}</code>
-            </Row>
-          ) : null}
-          <Row label={t('proxies.fields.changedSinceDeploy')} testId="detail-changed">
-            {proxy.changedSinceDeploy ? (
-              <Badge variant="warning">{t('proxies.yes')}</Badge>
-            ) : (
-              t('proxies.no')
-            )}
-          </Row>
-        </dl>
-      </CardContent>
-    </Card>
+        ) : null}
+        <Row label={t('proxies.fields.changedSinceDeploy')} testId="detail-changed">
+          {proxy.changedSinceDeploy ? (
+            <Badge variant="warning">{t('proxies.yes')}</Badge>
+          ) : (
+            t('proxies.no')
+          )}
+        </Row>
+      </dl>
+    </DetailsCard>
   );
 }
 
@@ -136,17 +138,12 @@ function UrlRow({ url }: { url: string }) {
 export function AccessUrls({ proxy }: TProps) {
   const { t } = useTranslation();
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t('proxies.details.accessUrls')}</CardTitle>
-      </CardHeader>
-      <CardContent>
-        <ul className="grid gap-2" data-testid="access-urls">
-          <UrlRow url={siteUrl(proxy.domain, 'http')} />
-          <UrlRow url={siteUrl(proxy.domain, 'https')} />
-        </ul>
-      </CardContent>
-    </Card>
+    <DetailsCard title={t('proxies.details.accessUrls')}>
+      <ul className="grid gap-2" data-testid="access-urls">
+        <UrlRow url={siteUrl(proxy.domain, 'http')} />
+        <UrlRow url={siteUrl(proxy.domain, 'https')} />
+      </ul>
+    </DetailsCard>
   );
 }
 

@@ -1,19 +1,8 @@
-import sharedEn from '@portico/shared/locales/en.json';
-import sharedEs from '@portico/shared/locales/es.json';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { sharedText as lookup } from '@/test/catalogs';
 import { renderWithProviders } from '@/test/render';
 import { EditProxyDialog, editDefaults } from './edit-proxy-dialog';
-
-type TCatalog = { [key: string]: string | TCatalog };
-const catalogs = { en: sharedEn as TCatalog, es: sharedEs as TCatalog };
-function lookup(lang: 'en' | 'es', key: string): string {
-  const value = key
-    .split('.')
-    .reduce<unknown>((node, part) => (node as TCatalog)[part], catalogs[lang]);
-  if (typeof value !== 'string') throw new Error(`missing ${key}`);
-  return value;
-}
 
 const proxy = {
   id: '00000000-0000-4000-8000-000000000001',

@@ -25,7 +25,7 @@ import { type TEditMode, useUpdateProxy } from '../api/update-proxy';
 
 type TEditForm = z.input<typeof ZEditProxyInput>;
 
-export type TEditableProxy = {
+type TEditableProxy = {
   id: string;
   domain?: string | null;
   targetServer?: string | null;
@@ -34,7 +34,7 @@ export type TEditableProxy = {
   sshPort?: number | null;
 };
 
-export type TEditOwner = { username: string; email: string };
+type TEditOwner = { username: string; email: string };
 
 const FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
 const FIELD_BY_CODE = { domain_taken: 'domain' } as const;
@@ -50,7 +50,7 @@ export function editDefaults(proxy: TEditableProxy): TEditForm {
   };
 }
 
-export type TEditProxyDialogProps = {
+type TEditProxyDialogProps = {
   proxy: TEditableProxy;
   open: boolean;
   onOpenChange: (open: boolean) => void;

@@ -9,6 +9,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { Unavailable } from '@/components/ui/unavailable';
 import { type TProxyAction, unavailableReasonKey } from '@/lib/proxy-status';
 import { toastOutcome } from '@/lib/toast-outcome';
+import { cn } from '@/lib/utils';
 import { useDeleteProxy } from '../api/delete-proxy';
 import { useResetProxy } from '../api/reset-proxy';
 import { continueHref } from '../lib/status';
@@ -16,6 +17,22 @@ import { ConfirmDialog } from './confirm-dialog';
 import { DeleteProxyDialog } from './delete-proxy-dialog';
 import { PasswordNeeded } from './password-needed';
 import { useRedeployAction } from './use-redeploy-action';
+
+/** A confirmed action's trigger: outline, left-aligned, a spinner in place of its icon while busy. */
+function PanelButton({
+  busy,
+  icon,
+  label,
+  className,
+  ...props
+}: React.ComponentProps<typeof Button> & { busy: boolean; icon: React.ReactNode; label: string }) {
+  return (
+    <Button variant="outline" className={cn('justify-start', className)} {...props}>
+      {busy ? <Spinner className="size-4" /> : icon}
+      {label}
+    </Button>
+  );
+}
 
 /**
  * The details page's management actions. An action the server would refuse now (everything but
@@ -74,19 +91,13 @@ export function ManagementPanel({
           onConfirm={() => void onReset()}
           unavailable={why('reset')}
           trigger={
-            <Button
-              variant="outline"
-              className="justify-start"
+            <PanelButton
+              busy={reset.isPending}
               disabled={reset.isPending}
+              icon={<RotateCcwIcon aria-hidden="true" />}
+              label={t('proxies.details.reset')}
               data-testid="action-reset"
-            >
-              {reset.isPending ? (
-                <Spinner className="size-4" />
-              ) : (
-                <RotateCcwIcon aria-hidden="true" />
-              )}
-              {t('proxies.details.reset')}
-            </Button>
+            />
           }
         />
         <ConfirmDialog
@@ -97,19 +108,13 @@ export function ManagementPanel({
           onConfirm={() => void onRedeploy()}
           unavailable={why('redeploy')}
           trigger={
-            <Button
-              variant="outline"
-              className="justify-start"
+            <PanelButton
+              busy={redeploy.isPending || deploying}
               disabled={redeploy.isPending}
+              icon={<RefreshCwIcon aria-hidden="true" />}
+              label={t('proxies.details.redeploy')}
               data-testid="action-redeploy"
-            >
-              {redeploy.isPending || deploying ? (
-                <Spinner className="size-4" />
-              ) : (
-                <RefreshCwIcon aria-hidden="true" />
-              )}
-              {t('proxies.details.redeploy')}
-            </Button>
+            />
           }
         />
         <Unavailable reason={why('delete')}>

@@ -1,10 +1,9 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { CopyIcon, ExternalLinkIcon, PencilIcon, PlayIcon } from 'lucide-react';
+import { CopyIcon, ExternalLinkIcon, PlayIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
+import { EditProxyButton } from '@/components/edit-proxy-button';
 import { Button } from '@/components/ui/button';
-import { Unavailable } from '@/components/ui/unavailable';
-import { unavailableReasonKey } from '@/lib/proxy-status';
 import { continueHref, isContinuable, siteUrl } from '../lib/status';
 import { copyUrl } from './copy-url';
 
@@ -22,7 +21,6 @@ export function ProxyActions({ proxy, onEdit, showContinue = true, compact = fal
   const { t } = useTranslation();
   const url = siteUrl(proxy.domain);
   const completed = proxy.status === 'completed';
-  const editBlocked = unavailableReasonKey(proxy, 'edit');
   return (
     <div className="relative z-10 flex flex-wrap items-center gap-2">
       {completed ? (
@@ -49,18 +47,14 @@ export function ProxyActions({ proxy, onEdit, showContinue = true, compact = fal
           </Button>
         </>
       ) : null}
-      <Unavailable reason={editBlocked ? t(editBlocked) : null}>
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => onEdit(proxy)}
-          aria-label={t('proxies.actions.editOf', { domain: proxy.domain })}
-          data-testid="proxy-edit"
-        >
-          <PencilIcon aria-hidden="true" />
-          {compact ? null : t('proxies.actions.edit')}
-        </Button>
-      </Unavailable>
+      <EditProxyButton
+        status={proxy.status}
+        label={t('proxies.actions.edit')}
+        name={t('proxies.actions.editOf', { domain: proxy.domain })}
+        onClick={() => onEdit(proxy)}
+        compact={compact}
+        testId="proxy-edit"
+      />
       {showContinue && isContinuable(proxy.status) ? (
         <ContinueButton id={proxy.id} domain={proxy.domain} />
       ) : null}

@@ -13,11 +13,11 @@ import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
+import { mergeLogLines, serverLine } from '@/lib/live-deployment/logs';
+import { useDeploymentLogs } from '@/lib/live-deployment/queries';
 import { statusTone } from '@/lib/proxy-status';
-import { useDeploymentLogs } from '../api/get-deployment-logs';
 import { useProxy } from '../api/get-proxy';
 import { useLiveDeployment } from '../api/use-live-deployment';
-import { mergeLogs } from '../lib/logs';
 import { CertificateSection } from './certificate-section';
 import { DeploymentLogs } from './deployment-logs';
 import { AccessUrls, BasicInformation, CurrentStatus, SslCard } from './details-sections';
@@ -53,7 +53,7 @@ export function ProxyDetailsPage({ id }: { id: string }) {
   const { t } = useTranslation();
   const socketUp = React.useRef(false);
   const proxyQuery = useProxy(id, () => socketUp.current);
-  const logsQuery = useDeploymentLogs(id);
+  const logsQuery = useDeploymentLogs(id, { refetchOnMount: 'always' });
   const [redeployStarted, setRedeployStarted] = React.useState(false);
   const proxy = proxyQuery.data;
   const live = useLiveDeployment(id, proxy?.status === 'deploying' || redeployStarted);
@@ -108,7 +108,7 @@ export function ProxyDetailsPage({ id }: { id: string }) {
     );
   }
 
-  const entries = mergeLogs(logsQuery.data ?? [], live.entries);
+  const lines = mergeLogLines((logsQuery.data ?? []).map(serverLine), live.lines);
   return (
     <div className={page} data-testid="proxy-details" data-proxy-id={proxy.id}>
       <div className="grid gap-3">
@@ -143,7 +143,7 @@ export function ProxyDetailsPage({ id }: { id: string }) {
           <ServerRecord proxy={proxy} />
           <AccessUrls proxy={proxy} />
           <DeploymentLogs
-            entries={entries}
+            lines={lines}
             loading={logsQuery.isFetching}
             onRefresh={() => void logsQuery.refetch()}
             live={live.connected}

@@ -1,8 +1,7 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { aProxy } from '@/test/proxy';
+import { aProxy, SERVER_SITE } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
-import { SERVER_SITE } from '../test/server-site';
 import { ServerRecord } from './server-record';
 
 const SITE = SERVER_SITE;

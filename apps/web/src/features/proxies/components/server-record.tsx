@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDateTime, formatDay, formatRelative } from '@/lib/format-date';
 import { useLogText } from '@/lib/log-text';
-import { formatDateTime, formatDay, formatRelative } from '../lib/format';
 import { dlClass, Row } from './details-sections';
 
 /** Words wrap between words (the row breaks anywhere, for long paths and keys). */

@@ -18,7 +18,7 @@ import { sessionQueryKey } from '@/lib/query-keys';
 
 // The settings page's calls. Query keys are the URLs, as the generic query function
 // joins them.
-export const settingsKeys = {
+const settingsKeys = {
   twoFactor: ['/api/account/two-factor'] as const,
   tokens: ['/api/account/tokens'] as const,
   sessions: ['/api/account/sessions'] as const,

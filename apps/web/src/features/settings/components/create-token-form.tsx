@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
+import { Form } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { toast } from '@/hooks/use-toast';
@@ -80,12 +81,7 @@ export function CreateTokenForm() {
 
   if (created) return <CreatedToken created={created} onDone={() => setCreated(null)} />;
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="grid gap-4"
-      aria-label={t('settings.tokens.createLabel')}
-    >
+    <Form onSubmit={onSubmit} aria-label={t('settings.tokens.createLabel')}>
       <div className="grid items-start gap-4 sm:grid-cols-3">
         <Field
           id="token-name"
@@ -154,6 +150,6 @@ export function CreateTokenForm() {
           {t('settings.tokens.create')}
         </SubmitButton>
       </div>
-    </form>
+    </Form>
   );
 }

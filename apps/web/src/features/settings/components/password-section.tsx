@@ -3,6 +3,7 @@ import { type TPasswordChangeForm, ZPasswordChangeForm } from '@portico/shared/a
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
+import { Form } from '@/components/ui/form';
 import { PasswordInput } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useChangePassword } from '../api/account';
@@ -31,12 +32,7 @@ export function PasswordSection() {
     onDone: () => form.reset(EMPTY),
   });
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="grid gap-4"
-      aria-label={t('settings.password.title')}
-    >
+    <Form onSubmit={onSubmit} aria-label={t('settings.password.title')}>
       <Field
         id="password-current"
         label={t('settings.currentPassword')}
@@ -84,6 +80,6 @@ export function PasswordSection() {
           {t('settings.password.submit')}
         </SubmitButton>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -8,6 +8,7 @@ import {
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
+import { Form } from '@/components/ui/form';
 import { CodeInput, Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { Separator } from '@/components/ui/separator';
@@ -33,12 +34,7 @@ function NamesForm({ user }: TSettingsSectionProps) {
     failed: t('settings.profile.saveFailed'),
   });
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="grid gap-4"
-      aria-label={t('settings.profile.namesForm')}
-    >
+    <Form onSubmit={onSubmit} aria-label={t('settings.profile.namesForm')}>
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <Field
           id="profile-first-name"
@@ -60,7 +56,7 @@ function NamesForm({ user }: TSettingsSectionProps) {
           {t('settings.profile.save')}
         </SubmitButton>
       </div>
-    </form>
+    </Form>
   );
 }
 
@@ -82,12 +78,7 @@ function EmailForm({ user }: TSettingsSectionProps) {
     onDone: (result) => form.reset({ email: result.email, currentPassword: '' }),
   });
   return (
-    <form
-      onSubmit={onSubmit}
-      noValidate
-      className="grid gap-4"
-      aria-label={t('settings.profile.emailForm')}
-    >
+    <Form onSubmit={onSubmit} aria-label={t('settings.profile.emailForm')}>
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <Field
           id="profile-email"
@@ -118,7 +109,7 @@ function EmailForm({ user }: TSettingsSectionProps) {
           {t('settings.profile.changeEmail')}
         </SubmitButton>
       </div>
-    </form>
+    </Form>
   );
 }
 

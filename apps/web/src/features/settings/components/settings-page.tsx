@@ -24,7 +24,7 @@ export type TSettingsSectionProps = { user: TPublicUser };
  * The sections of the settings page, in order. A new one (e.g. notifications) is one entry
  * here, one component and its texts under settings.<id>: the page, its menu and anchors follow.
  */
-export const SETTINGS_SECTIONS: {
+const SETTINGS_SECTIONS: {
   id: string;
   icon: LucideIcon;
   Component: React.ComponentType<TSettingsSectionProps>;

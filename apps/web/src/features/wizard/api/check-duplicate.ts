@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
-export type TCheckDuplicateInput = {
+type TCheckDuplicateInput = {
   domain: string;
   serverIp: string;
   sshUser: string;
@@ -9,7 +9,7 @@ export type TCheckDuplicateInput = {
   configurationId?: string;
 };
 
-export function checkDuplicate(input: TCheckDuplicateInput) {
+function checkDuplicate(input: TCheckDuplicateInput) {
   return api.requestJson<{ isDuplicate: boolean }>(
     'POST',
     '/api/check-duplicate-configuration',

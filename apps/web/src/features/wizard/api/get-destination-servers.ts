@@ -4,7 +4,7 @@ import { api } from '@/lib/api';
 
 export const destinationServersQueryKey = ['/api/destination-servers'] as const;
 
-export function destinationServersQueryOptions() {
+function destinationServersQueryOptions() {
   return queryOptions<TDestinationServer[] | null>({
     queryKey: destinationServersQueryKey,
     queryFn: api.getQueryFn<TDestinationServer[]>({ on401: 'throw' }),

@@ -1,7 +1,7 @@
 import type { TSaveProxyInput } from '@portico/shared/proxy/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { configurationQueryKey } from './get-configuration';
+import { proxyKeys } from '@/lib/query-keys';
 
 export function saveConfiguration(input: TSaveProxyInput) {
   return api.requestJson<{ id: string }>('POST', '/api/proxy-configurations', input);
@@ -11,6 +11,6 @@ export function useSaveConfiguration() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: saveConfiguration,
-    onSuccess: ({ id }) => queryClient.invalidateQueries({ queryKey: configurationQueryKey(id) }),
+    onSuccess: ({ id }) => queryClient.invalidateQueries({ queryKey: proxyKeys.detail(id) }),
   });
 }

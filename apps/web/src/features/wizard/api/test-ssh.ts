@@ -2,7 +2,7 @@ import type { TSshTestResult } from '@portico/shared/proxy/api';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
-export type TTestSshInput = {
+type TTestSshInput = {
   serverIp: string;
   username: string;
   port: number;

@@ -13,7 +13,7 @@ import { toast } from '@/hooks/use-toast';
 import { useCertificate } from '@/lib/certificate-status';
 import { StepCard } from './step-card';
 
-export function proxyUrl(domain: string): string {
+function proxyUrl(domain: string): string {
   return `https://${domain}`;
 }
 

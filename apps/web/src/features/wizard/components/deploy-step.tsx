@@ -9,20 +9,24 @@ import { Progress } from '@/components/ui/progress';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { errorDescription, errorText } from '@/lib/form-errors';
+import { LogPanel } from '@/lib/live-deployment/log-panel';
+import { currentRunEntries, logFileName, serverLine } from '@/lib/live-deployment/logs';
+import {
+  deploymentLogsQueryOptions,
+  deploymentPollMs,
+  useDeploymentLogs,
+} from '@/lib/live-deployment/queries';
+import { useDeploymentSocket } from '@/lib/live-deployment/use-deployment-socket';
 import { formatLogDownload, useLogText } from '@/lib/log-text';
+import { proxyKeys } from '@/lib/query-keys';
 import { useStartDeployment } from '../api/deploy';
-import { configurationQueryKey, useConfiguration } from '../api/get-configuration';
-import { deploymentLogsQueryOptions, useDeploymentLogs } from '../api/get-deployment-logs';
-import { useDeploymentSocket } from '../hooks/use-deployment-socket';
+import { useConfiguration } from '../api/get-configuration';
 import { downloadText } from '../state/download';
-import { currentRunEntries, logFileName, serverLine } from '../state/logs';
 import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
-import { LogPanel } from './log-panel';
 import { StepCard } from './step-card';
 import { StepNav } from './step-nav';
 
-export const AUTO_ADVANCE_MS = 2000;
-export const POLL_MS = 3000;
+const AUTO_ADVANCE_MS = 2000;
 
 /** The wizard's own end-of-run lines, rendered in the language of the moment. */
 const STATUS_MESSAGES = {
@@ -64,9 +68,9 @@ export function DeployStep({
     [dispatch],
   );
   const socketState = useDeploymentSocket(id, onMessage);
-  const pollMs = socketState !== 'open' && deploy.status === 'deploying' ? POLL_MS : false;
+  const pollMs = deploymentPollMs(deploy.status === 'deploying', socketState === 'open');
   const config = useConfiguration(id, { pollMs });
-  const logs = useDeploymentLogs(id, { pollMs });
+  const logs = useDeploymentLogs(id, { enabled: pollMs !== false, pollMs });
 
   React.useEffect(() => {
     if (!pollMs || !logs.data) return;
@@ -90,10 +94,10 @@ export function DeployStep({
   const deploymentId = deploy.deploymentId;
   React.useEffect(() => {
     if (!id || (deploy.status !== 'completed' && deploy.status !== 'failed')) return;
-    void queryClient.invalidateQueries({ queryKey: configurationQueryKey(id) });
+    void queryClient.invalidateQueries({ queryKey: proxyKeys.detail(id) });
     queryClient.fetchQuery({ ...deploymentLogsQueryOptions(id), staleTime: 0 }).then(
       (entries) => {
-        const run = currentRunEntries(entries ?? [], deploymentId);
+        const run = currentRunEntries(entries, deploymentId);
         dispatch({ type: 'logsReceived', lines: run.map(serverLine) });
       },
       (error: unknown) => console.error('deployment logs', error),
@@ -177,7 +181,7 @@ export function DeployStep({
           </Button>
         ) : null}
       </div>
-      <LogPanel id="wizard-log-panel" lines={deploy.logs} />
+      <LogPanel variant="run" id="wizard-log-panel" lines={deploy.logs} />
       {deploy.status === 'failed' && deploy.error ? (
         <Alert variant="destructive" data-testid="wizard-deploy-error">
           <CircleAlertIcon aria-hidden="true" />

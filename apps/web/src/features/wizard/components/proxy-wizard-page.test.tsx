@@ -4,9 +4,9 @@ import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
+import { proxyKeys } from '@/lib/query-keys';
 import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
-import { configurationQueryKey } from '../api/get-configuration';
 import { ProxyWizardPage } from './proxy-wizard-page';
 
 const id = '00000000-0000-4000-8000-0000000000aa';
@@ -32,7 +32,7 @@ async function openWizard(path: string, config: TProxyConfiguration | null, lang
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
   });
-  if (config) queryClient.setQueryData(configurationQueryKey(config.id), config);
+  if (config) queryClient.setQueryData(proxyKeys.detail(config.id), config);
   const { hook } = memoryLocation({ path });
   return renderWithProviders(
     <Router hook={hook}>

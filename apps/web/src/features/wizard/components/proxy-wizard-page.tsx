@@ -16,7 +16,7 @@ import { ServerInfoStep } from './server-info-step';
 import { StatusSidebar } from './status-sidebar';
 import { ValidationStep } from './validation-step';
 
-export const WIZARD_PATH = '/proxy-wizard';
+const WIZARD_PATH = '/proxy-wizard';
 
 /** /proxy-wizard, optionally ?continueId= to resume a configuration (docs/PRODUCT.md#proxy-wizard). */
 export function ProxyWizardPage() {

@@ -23,7 +23,7 @@ import type { TWizardAction, TWizardData } from '../state/wizard-reducer';
 import { StepCard } from './step-card';
 import { StepNav } from './step-nav';
 
-export const DUPLICATE_REDIRECT_MS = 2000;
+const DUPLICATE_REDIRECT_MS = 2000;
 
 /** A field label with a check mark once the field's value passes its rule. */
 function MarkedLabel({ text, ok }: { text: string; ok: boolean }) {

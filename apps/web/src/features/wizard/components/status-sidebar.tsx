@@ -171,6 +171,32 @@ export function StatusSidebar({
   );
 }
 
+/** One of the sidebar's quick actions: small, outline, left-aligned. */
+function QuickAction({
+  onClick,
+  icon,
+  label,
+  testId,
+}: {
+  onClick: () => void;
+  icon: React.ReactNode;
+  label: string;
+  testId: string;
+}) {
+  return (
+    <Button
+      variant="outline"
+      size="sm"
+      className="justify-start"
+      onClick={onClick}
+      data-testid={testId}
+    >
+      {icon}
+      {label}
+    </Button>
+  );
+}
+
 function QuickActions({
   step,
   deployedBefore,
@@ -198,40 +224,28 @@ function QuickActions({
       </CardHeader>
       <CardContent className="grid gap-2">
         {showLogs ? (
-          <Button
-            variant="outline"
-            size="sm"
-            className="justify-start"
+          <QuickAction
             onClick={() => document.getElementById('wizard-log-panel')?.focus()}
-            data-testid="wizard-action-logs"
-          >
-            <ScrollTextIcon aria-hidden="true" />
-            {t('wizard.sidebar.viewLogs')}
-          </Button>
+            icon={<ScrollTextIcon aria-hidden="true" />}
+            label={t('wizard.sidebar.viewLogs')}
+            testId="wizard-action-logs"
+          />
         ) : null}
         {showDeploy ? (
-          <Button
-            variant="outline"
-            size="sm"
-            className="justify-start"
+          <QuickAction
             onClick={() => dispatch({ type: 'goTo', step: 'deploy' })}
-            data-testid="wizard-action-redeploy"
-          >
-            <RocketIcon aria-hidden="true" />
-            {deployedBefore ? t('wizard.sidebar.redeploy') : t('wizard.sidebar.deploy')}
-          </Button>
+            icon={<RocketIcon aria-hidden="true" />}
+            label={deployedBefore ? t('wizard.sidebar.redeploy') : t('wizard.sidebar.deploy')}
+            testId="wizard-action-redeploy"
+          />
         ) : null}
         {canEdit ? (
-          <Button
-            variant="outline"
-            size="sm"
-            className="justify-start"
+          <QuickAction
             onClick={() => dispatch({ type: 'goTo', step: 'server-info' })}
-            data-testid="wizard-action-edit"
-          >
-            <PencilIcon aria-hidden="true" />
-            {t('wizard.sidebar.updateConfig')}
-          </Button>
+            icon={<PencilIcon aria-hidden="true" />}
+            label={t('wizard.sidebar.updateConfig')}
+            testId="wizard-action-edit"
+          />
         ) : null}
       </CardContent>
     </Card>

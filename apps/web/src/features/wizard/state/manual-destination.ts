@@ -1,6 +1,6 @@
 import { isManualDestination } from '@portico/shared/validation/rules';
 
-export type TManualDestinationCheck =
+type TManualDestinationCheck =
   | { state: 'empty' }
   | { state: 'valid'; messageKey: 'validation.target.valid' }
   | { state: 'invalid'; messageKey: 'validation.target.invalid' };

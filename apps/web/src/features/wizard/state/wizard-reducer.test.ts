@@ -1,8 +1,8 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import { describe, expect, it } from 'vitest';
+import { serverLine } from '@/lib/live-deployment/logs';
 import { aProxy } from '@/test/proxy';
-import { serverLine } from './logs';
 import {
   initialWizardState,
   type TWizardAction,

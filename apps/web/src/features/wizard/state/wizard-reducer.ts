@@ -1,13 +1,13 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
-import { localLine, mergeLogLines } from './logs';
+import { localLine, mergeLogLines } from '@/lib/live-deployment/logs';
 import { nextStep, previousStep, resumeStep } from './steps';
 import type { TWizardAction, TWizardData, TWizardState } from './wizard-types';
 
 export type * from './wizard-types';
 
-export const DEFAULT_SSH_USER = 'root';
-export const DEFAULT_SSH_PORT = 22;
+const DEFAULT_SSH_USER = 'root';
+const DEFAULT_SSH_PORT = 22;
 
 export const emptyData: TWizardData = {
   serverIp: '',

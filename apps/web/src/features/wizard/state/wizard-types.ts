@@ -5,7 +5,7 @@ import type {
   TSshTestResult,
 } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
-import type { TLogLine } from './logs';
+import type { TLogLine } from '@/lib/live-deployment/logs';
 import type { TWizardStep } from './steps';
 
 /** Where a saved SSH password may be sent: the server, port and user it was entered for. */
@@ -28,9 +28,9 @@ export type TWizardData = {
   hostKeyFingerprint: string | null;
 };
 
-export type TDnsStatus = 'waiting' | 'validating' | 'verified' | 'failed';
-export type TSshStatus = 'pending' | 'validating' | 'verified' | 'failed';
-export type TDeployStatus = 'idle' | 'deploying' | 'completed' | 'failed';
+type TDnsStatus = 'waiting' | 'validating' | 'verified' | 'failed';
+type TSshStatus = 'pending' | 'validating' | 'verified' | 'failed';
+type TDeployStatus = 'idle' | 'deploying' | 'completed' | 'failed';
 
 export type TWizardState = {
   step: TWizardStep;

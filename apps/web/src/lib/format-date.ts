@@ -2,10 +2,10 @@ import { format, formatDistance, isValid, parseISO } from 'date-fns';
 import { enUS, es } from 'date-fns/locale';
 
 // Creation and log times yyyy-MM-dd HH:mm:ss, last update yyyy-MM-dd HH:mm.
-export const DATE_TIME_SECONDS = 'yyyy-MM-dd HH:mm:ss';
-export const DATE_TIME_MINUTES = 'yyyy-MM-dd HH:mm';
+const DATE_TIME_SECONDS = 'yyyy-MM-dd HH:mm:ss';
+const DATE_TIME_MINUTES = 'yyyy-MM-dd HH:mm';
 
-function toDate(value: string | null | undefined): Date | null {
+export function toDate(value: string | null | undefined): Date | null {
   if (!value) return null;
   const date = parseISO(value);
   return isValid(date) ? date : null;

@@ -112,9 +112,10 @@ describe('log socket reconnect', () => {
     expect(FakeSocket.all).toHaveLength(2);
   });
 
-  it('passes parsed messages on and only logs bad ones', () => {
+  it('passes known messages on, ignores other types and only logs bad ones', () => {
     const { onMessage } = start();
     latest().open();
+    latest().send('{"type":"hello","data":{}}');
     latest().send('{"type":"deployment_status","data":{"status":"completed","deploymentId":"d1"}}');
     latest().send('not json');
     expect(onMessage).toHaveBeenCalledTimes(1);

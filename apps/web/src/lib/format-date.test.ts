@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateMinutes, formatDateTime, formatDay, formatRelative } from './format';
+import { formatDateMinutes, formatDateTime, formatDay, formatRelative } from './format-date';
 
 // Built from local parts so the expectations hold in any time zone.
 const local = new Date(2026, 0, 5, 7, 8, 9).toISOString();

@@ -1,11 +1,12 @@
-import { type TWsMessage, ZWsMessage } from '@portico/shared/proxy/api';
+import type { TWsMessage } from '@portico/shared/proxy/api';
 import * as React from 'react';
 import { currentLanguage } from '@/lib/i18n';
 import { logSocketUrl, ReconnectingSocket, type TSocketState } from './reconnecting-socket';
 
 /**
- * Follows a configuration's deployment over /ws while mounted with an id; closes on unmount
- * (leaving the step). Returns the socket state so the caller can poll while it is not open.
+ * Follows a configuration's deployment over /ws while mounted with an id (null: not following);
+ * closes on unmount or when the id goes away. Returns the socket state so the caller polls while
+ * it is not open (`deploymentPollMs`).
  */
 export function useDeploymentSocket(
   configurationId: string | null,
@@ -20,11 +21,7 @@ export function useDeploymentSocket(
     const socket = new ReconnectingSocket({
       url: logSocketUrl(configurationId, window.location, currentLanguage()),
       onStateChange: (next) => setState(next),
-      onMessage: (data) => {
-        const parsed = ZWsMessage.safeParse(data);
-        // Other message types are ignored.
-        if (parsed.success) handler.current(parsed.data);
-      },
+      onMessage: (message) => handler.current(message),
     });
     return () => {
       socket.close();

@@ -3,9 +3,9 @@ import type { TDeploymentLogEntry } from '@portico/shared/proxy/api';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 
 /**
- * A line in the deploy step's log panel. Server lines carry the server's id (replays and polls
- * repeat them, so they are deduplicated by it); the wizard's own lines go before ('start') or
- * after ('end') the run's lines.
+ * A line of a log panel (the wizard's deploy step and the details page). Server lines carry the
+ * server's id (the socket replays the run and polls repeat it, so they are deduplicated by it);
+ * the wizard's own lines go before ('start') or after ('end') the run's lines.
  */
 export type TLogLine = {
   key: string;
@@ -59,7 +59,7 @@ export function localLine(
   };
 }
 
-/** Adds lines not seen yet (by key) and keeps the panel in run order. */
+/** Adds lines not seen yet (by key) and keeps the panel in run order (server lines by id). */
 export function mergeLogLines(existing: readonly TLogLine[], incoming: readonly TLogLine[]) {
   const seen = new Set(existing.map((l) => l.key));
   const added = incoming.filter((l) => {
@@ -87,6 +87,19 @@ export function currentRunEntries<T extends { id: number; deploymentId: string |
     run = newest?.deploymentId ?? null;
   }
   return entries.filter((e) => e.deploymentId === run);
+}
+
+type TLogRun = { deploymentId: string | null; lines: TLogLine[] };
+
+/** Consecutive lines of the same deployment form one run, so each run can be told apart. */
+export function groupByRun(lines: readonly TLogLine[]): TLogRun[] {
+  const runs: TLogRun[] = [];
+  for (const line of lines) {
+    const last = runs[runs.length - 1];
+    if (last && last.deploymentId === line.deploymentId) last.lines.push(line);
+    else runs.push({ deploymentId: line.deploymentId, lines: [line] });
+  }
+  return runs;
 }
 
 export function logFileName(configurationId: string): string {

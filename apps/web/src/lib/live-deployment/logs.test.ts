@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { currentRunEntries, localLine, logFileName, mergeLogLines, serverLine } from './logs';
+import {
+  currentRunEntries,
+  groupByRun,
+  localLine,
+  logFileName,
+  mergeLogLines,
+  serverLine,
+} from './logs';
 
 const entry = (id: number, deploymentId: string | null = 'd1', message = `line ${id}`) => ({
   id,
@@ -48,5 +55,47 @@ describe('log lines', () => {
     expect(currentRunEntries(all, 'old').map((e) => e.id)).toEqual([1, 2]);
     expect(currentRunEntries(all, null).map((e) => e.id)).toEqual([3, 4]);
     expect(currentRunEntries([], null)).toEqual([]);
+  });
+
+  it('keeps one line per id when the socket replays what was already fetched', () => {
+    const stored = [entry(1, 'a'), entry(2, 'a')].map(serverLine);
+    const live = [entry(2, 'a'), entry(3, 'a'), entry(1, 'a')].map(serverLine);
+    expect(mergeLogLines(stored, live).map((l) => l.id)).toEqual([1, 2, 3]);
+  });
+
+  it('orders lines oldest first whatever order they arrive in', () => {
+    const merged = mergeLogLines([entry(5, 'b'), entry(4, 'b')].map(serverLine), [
+      serverLine(entry(3, 'a')),
+    ]);
+    expect(merged.map((l) => l.id)).toEqual([3, 4, 5]);
+  });
+
+  it('groups consecutive lines of one deployment into a run', () => {
+    const runs = groupByRun(
+      [entry(1, 'a'), entry(2, 'a'), entry(3, 'b'), entry(4, null)].map(serverLine),
+    );
+    expect(runs.map((r) => [r.deploymentId, r.lines.map((e) => e.id)])).toEqual([
+      ['a', [1, 2]],
+      ['b', [3]],
+      [null, [4]],
+    ]);
+  });
+
+  it('turns a progress message into a line', () => {
+    const line = serverLine({
+      id: 9,
+      deploymentId: 'd',
+      message: 'nginx -t ok',
+      level: 'success',
+      timestamp: 't',
+    });
+    expect(line).toMatchObject({
+      id: 9,
+      deploymentId: 'd',
+      message: 'nginx -t ok',
+      text: null,
+      level: 'success',
+      timestamp: 't',
+    });
   });
 });

@@ -1,9 +1,9 @@
 // Log socket (docs/PRODUCT.md#logs-and-the-live-socket): reconnect after a close, at most 5 attempts 3 s apart; the counter resets
-// when a connection opens; closing on purpose (leaving the step) stops everything.
-import { WS_CLOSE_REFUSED } from '@portico/shared/proxy/api';
+// when a connection opens; closing on purpose (leaving the step or the page) stops everything.
+import { type TWsMessage, WS_CLOSE_REFUSED, ZWsMessage } from '@portico/shared/proxy/api';
 
-export const RECONNECT_DELAY_MS = 3000;
-export const MAX_RECONNECT_ATTEMPTS = 5;
+const RECONNECT_DELAY_MS = 3000;
+const MAX_RECONNECT_ATTEMPTS = 5;
 
 export type TSocketState = 'connecting' | 'open' | 'waiting' | 'gave-up' | 'closed';
 
@@ -15,9 +15,10 @@ type TSocketLike = {
   close: () => void;
 };
 
-export type TReconnectingSocketOptions = {
+type TReconnectingSocketOptions = {
   url: string;
-  onMessage: (data: unknown) => void;
+  /** Known messages only: other types and unreadable text never reach the caller. */
+  onMessage: (message: TWsMessage) => void;
   onStateChange?: (state: TSocketState, attempts: number) => void;
   createSocket?: (url: string) => TSocketLike;
   delayMs?: number;
@@ -25,7 +26,7 @@ export type TReconnectingSocketOptions = {
 };
 
 /** The reconnect policy alone: how many tries are left and whether to try again. */
-export class ReconnectPolicy {
+class ReconnectPolicy {
   attempts = 0;
   constructor(readonly maxAttempts = MAX_RECONNECT_ATTEMPTS) {}
   opened(): void {
@@ -78,7 +79,9 @@ export class ReconnectingSocket {
     };
     socket.onmessage = (ev) => {
       try {
-        this.options.onMessage(JSON.parse(String(ev.data)));
+        const parsed = ZWsMessage.safeParse(JSON.parse(String(ev.data)));
+        // Other message types are ignored.
+        if (parsed.success) this.options.onMessage(parsed.data);
       } catch (error) {
         // Socket parse errors only go to the console.
         console.error('log socket message', error);
@@ -124,4 +127,16 @@ export class ReconnectingSocket {
   }
 }
 
-export { logSocketUrl } from '@/lib/log-socket-url';
+/**
+ * The log socket of a configuration: same host as the page, wss when the page is https.
+ * `lang` names the viewer's language, in which the server writes its lines' words.
+ */
+export function logSocketUrl(
+  configurationId: string,
+  location: Pick<Location, 'protocol' | 'host'>,
+  lang?: string,
+): string {
+  const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+  const language = lang ? `&lang=${encodeURIComponent(lang)}` : '';
+  return `${scheme}://${location.host}/ws?configId=${encodeURIComponent(configurationId)}${language}`;
+}
