@@ -1,3 +1,4 @@
+import { buildCertificateServices } from './certificate-services';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
 import { transactionOver } from './db/transaction';
@@ -18,10 +19,6 @@ import { createAdminService } from './modules/admin/admin.service';
 import { createAuditRepository } from './modules/audit/audit.repository';
 import { createAuditService } from './modules/audit/audit.service';
 import { createAuthService } from './modules/auth/auth.service';
-import { registerCertificateJobs } from './modules/certificates/certificate-jobs';
-import { type TWatchDeps, watchOne } from './modules/certificates/certificate-watch';
-import { createCertificatesRepository } from './modules/certificates/certificates.repository';
-import { createCertificatesService } from './modules/certificates/certificates.service';
 import { createChecksRepository } from './modules/checks/checks.repository';
 import { createDnsService } from './modules/checks/dns.service';
 import { createSshTestService } from './modules/checks/ssh-test.service';
@@ -40,10 +37,7 @@ import {
 import { createDestinationsRepository } from './modules/destinations/destinations.repository';
 import { createDestinationsService } from './modules/destinations/destinations.service';
 import { createHealthService } from './modules/health/health.service';
-import { createAlerts } from './modules/notifications/alerts';
-import { createMailer, type TMailer } from './modules/notifications/mailer';
-import { createNotificationsRepository } from './modules/notifications/notifications.repository';
-import { createNotificationsService } from './modules/notifications/notifications.service';
+import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
 import { createProxySecrets } from './modules/proxies/proxy-secrets';
@@ -205,42 +199,19 @@ export async function buildServices(options: TServicesOptions) {
   const scripts = createScriptsService(createScriptsRepository(db));
   const workerCount = deploy.workers ?? JOB_TIMING.concurrency;
 
-  // Certificates: alerts by e-mail and webhook, the live watch (every 6 h and on demand).
-  const { smtpUrl, mailFrom } = options.config;
-  const notifications = createNotificationsService({
-    repository: createNotificationsRepository(db),
+  const { notifications, certificates, hooks } = await buildCertificateServices({
+    db,
+    queue,
     users,
     audit,
-    secretKeyFile: options.secretKeyFile,
-    webhookAllowPrivate: options.config.webhookAllowPrivate ?? false,
-    mailer:
-      options.mailer ??
-      (smtpUrl && mailFrom ? createMailer({ smtpUrl, from: mailFrom }) : undefined),
-    log,
-  });
-  const now = () => new Date(options.clock?.() ?? Date.now());
-  const alerts = createAlerts({
-    notifications,
-    findUser: (id) => users.findById(id),
-    listUsers: () => users.list(),
-    now,
-  });
-  const certificatesRepository = createCertificatesRepository(db);
-  const watch: TWatchDeps = {
-    certificates: certificatesRepository,
-    alerts,
-    extraCaFile: settings().extraCaFile,
-    now,
-    log,
-  };
-  const certificateJobs = await registerCertificateJobs(queue, watch, {
-    work: workerCount > 0,
-  });
-  const certificates = createCertificatesService({
-    repository: certificatesRepository,
     proxies,
-    queueCheck: certificateJobs.queueCheck,
-    now,
+    secretKeyFile: options.secretKeyFile,
+    config: options.config,
+    mailer: options.mailer,
+    now: () => new Date(options.clock?.() ?? Date.now()),
+    extraCaFile: settings().extraCaFile,
+    work: workerCount > 0,
+    log,
   });
 
   const workers = createDeployWorkers({
@@ -256,17 +227,7 @@ export async function buildServices(options: TServicesOptions) {
           secrets,
           runDeployment: engine.runDeployment,
           runCertificateAction: engine.runCertificateAction,
-          certificates: {
-            recordOnServer: (id, facts) => certificatesRepository.recordOnServer(id, facts, now()),
-            recordRenewal: (id, renewal) => certificatesRepository.recordRenewal(id, renewal),
-            async checkNow(id) {
-              const [watched] = await certificatesRepository.watched(id);
-              return watched ? watchOne(watch, watched) : undefined;
-            },
-            queueCheck: certificateJobs.queueCheck,
-            renewalFailed: (config, reason) =>
-              alerts.send(config, { kind: 'renewalFailed', reason }),
-          },
+          certificates: hooks,
           settings,
           log,
           timing: deploy.timing,

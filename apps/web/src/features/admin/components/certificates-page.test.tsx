@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderWithProviders } from '@/test/render';
 import { stubFetch } from '@/test/fetch';
+import { renderWithProviders } from '@/test/render';
 import { CertificatesPage } from './certificates-page';
 
 afterEach(() => vi.unstubAllGlobals());

@@ -14,8 +14,8 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table';
-import { useCertificatesNeedingAttention } from '../api/queries';
 import { formatDateTime, formatRelative } from '@/lib/format-date';
+import { useCertificatesNeedingAttention } from '../api/queries';
 import { AdminPage, QueryStates } from './admin-page';
 
 function Expiry({ row }: { row: TAttentionRow }) {

@@ -1,0 +1,84 @@
+import type { TConfig } from './config';
+import type { TDb } from './db/client';
+import type { TQueue } from './jobs/queue';
+import type { TAuditService } from './modules/audit/audit.service';
+import { registerCertificateJobs } from './modules/certificates/certificate-jobs';
+import { type TWatchDeps, watchOne } from './modules/certificates/certificate-watch';
+import { createCertificatesRepository } from './modules/certificates/certificates.repository';
+import { createCertificatesService } from './modules/certificates/certificates.service';
+import type { TCertificateHooks } from './modules/deployments/certificate-action-job';
+import { createAlerts } from './modules/notifications/alerts';
+import { createMailer, type TMailer } from './modules/notifications/mailer';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository';
+import { createNotificationsService } from './modules/notifications/notifications.service';
+import type { TProxiesService } from './modules/proxies/proxies.service';
+import type { TUsersService } from './modules/users/users.service';
+
+/**
+ * The certificates' part of the composition root (services.ts): the notifications service with
+ * its mailer, the alerts, the live watch with its jobs on the queue (every 6 h and on demand,
+ * worked only where deploy workers run), the certificates service, and the hooks the deploy job
+ * reaches the watch through.
+ */
+export async function buildCertificateServices(deps: {
+  db: TDb;
+  queue: TQueue;
+  users: TUsersService;
+  audit: TAuditService;
+  proxies: TProxiesService;
+  secretKeyFile: string;
+  config: Partial<Pick<TConfig, 'smtpUrl' | 'mailFrom' | 'webhookAllowPrivate'>>;
+  /** Sends the alert e-mails instead of PORTICO_SMTP_URL (tests). */
+  mailer?: TMailer;
+  /** The time certificate states are judged by; tests move it. */
+  now: () => Date;
+  /** PORTICO_EXTRA_CA_FILE: trusted beside the system roots by the watch's checks. */
+  extraCaFile?: string;
+  work: boolean;
+  log: { warn(obj: unknown, msg: string): void };
+}) {
+  const { db, now, log } = deps;
+  const { smtpUrl, mailFrom } = deps.config;
+  const notifications = createNotificationsService({
+    repository: createNotificationsRepository(db),
+    users: deps.users,
+    audit: deps.audit,
+    secretKeyFile: deps.secretKeyFile,
+    webhookAllowPrivate: deps.config.webhookAllowPrivate ?? false,
+    mailer:
+      deps.mailer ?? (smtpUrl && mailFrom ? createMailer({ smtpUrl, from: mailFrom }) : undefined),
+    log,
+  });
+  const alerts = createAlerts({
+    notifications,
+    findUser: (id) => deps.users.findById(id),
+    listUsers: () => deps.users.list(),
+    now,
+  });
+  const repository = createCertificatesRepository(db);
+  const watch: TWatchDeps = {
+    certificates: repository,
+    alerts,
+    extraCaFile: deps.extraCaFile,
+    now,
+    log,
+  };
+  const jobs = await registerCertificateJobs(deps.queue, watch, { work: deps.work });
+  const certificates = createCertificatesService({
+    repository,
+    proxies: deps.proxies,
+    queueCheck: jobs.queueCheck,
+    now,
+  });
+  const hooks: TCertificateHooks = {
+    recordOnServer: (id, facts) => repository.recordOnServer(id, facts, now()),
+    recordRenewal: (id, renewal) => repository.recordRenewal(id, renewal),
+    async checkNow(id) {
+      const [watched] = await repository.watched(id);
+      return watched ? watchOne(watch, watched) : undefined;
+    },
+    queueCheck: jobs.queueCheck,
+    renewalFailed: (config, reason) => alerts.send(config, { kind: 'renewalFailed', reason }),
+  };
+  return { notifications, certificates, hooks };
+}
