@@ -117,7 +117,10 @@ async function finish(
   outcome: TDeployOutcome,
 ) {
   const now = new Date();
+  // The run is recorded finished before the configuration: whoever sees the configuration
+  // finished (a screen, a test, the next deploy) then finds its run finished too.
   if (outcome.status === 'completed') {
+    await deps.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
     const updated = await deps.proxies.update(config.id, {
       status: 'completed',
       sslConfigured: true,
@@ -128,7 +131,6 @@ async function finish(
       hostKeyFingerprint: config.hostKeyFingerprint ?? outcome.hostKeyFingerprint,
       lastFailure: null,
     });
-    await deps.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
     if (updated) deps.runLog.status(updated, deploymentId);
     await watchRenewal(deps, config.id, outcome.renewal);
     return;
@@ -136,6 +138,13 @@ async function finish(
   // What the run left on the server is already recorded (onSite): only the failure is added,
   // and, when only the renewal failed, that the site is deployed and served over HTTPS.
   const served = outcome.served;
+  await deps.deployments.update(deploymentId, {
+    status: 'failed',
+    finishedAt: now,
+    errorCode: outcome.failure.code,
+    errorMessage: outcome.failure.message,
+    errorText: outcome.failure.text,
+  });
   const updated = await deps.proxies.update(config.id, {
     status: 'failed',
     lastFailure: storedFailure(deploymentId, outcome.failure, now),
@@ -149,13 +158,6 @@ async function finish(
           hostKeyFingerprint: config.hostKeyFingerprint ?? outcome.hostKeyFingerprint,
         }
       : {}),
-  });
-  await deps.deployments.update(deploymentId, {
-    status: 'failed',
-    finishedAt: now,
-    errorCode: outcome.failure.code,
-    errorMessage: outcome.failure.message,
-    errorText: outcome.failure.text,
   });
   if (updated) deps.runLog.status(updated, deploymentId);
   // Failed at `renewal`: the site is served all the same, and nothing renews it; say both.
