@@ -1,6 +1,7 @@
 import type { TCertificateStatus } from '@portico/shared/certificates/schemas';
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { CompleteStep } from './complete-step';
 
@@ -24,8 +25,13 @@ function status(renewal: TCertificateStatus['renewal']): TCertificateStatus {
 
 const base = { method: 'cron' as const, setUpByPortico: false, checkedAt: '2026-11-24T08:00:00Z' };
 
-function serve(body: TCertificateStatus) {
+const CONF_D_PATH = '/etc/nginx/conf.d/proxy-site.example.com.conf';
+
+function serve(body: TCertificateStatus, nginxConfigPath: string | null = CONF_D_PATH) {
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+    if (String(url) === `/api/proxy-configurations/${ID}`) {
+      return Response.json(aProxy({ id: ID, status: 'completed', nginxConfigPath }));
+    }
     if (String(url) !== `/api/proxy-configurations/${ID}/certificate`) {
       throw new Error(`unexpected ${url}`);
     }
@@ -87,5 +93,30 @@ describe('the wizard says the certificate renews automatically only when it does
     const line = screen.getByTestId('wizard-complete-renewal');
     await waitFor(() => expect(line.textContent).toMatch(/could not find out/));
     expect(line.hasAttribute('data-working')).toBe(false);
+  });
+});
+
+describe('the wizard names the nginx file the deployment recorded', () => {
+  const working = { ...base, where: '/etc/cron.d/certbot', working: true, notes: [] };
+
+  it.each([
+    ['en', 'The nginx configuration is stored in'],
+    ['es', 'La configuración de nginx se guarda en'],
+  ] as const)('%s: the recorded path, whatever the layout', async (lang, sentence) => {
+    serve(status(working));
+    await renderStep(lang);
+    const line = await screen.findByTestId('wizard-complete-config');
+    expect(line.textContent).toBe(`${sentence} ${CONF_D_PATH}.`);
+    expect(screen.getByTestId('wizard-complete-statements').textContent).not.toContain(
+      'sites-available',
+    );
+  });
+
+  it('claims no path while none is recorded', async () => {
+    serve(status(working), null);
+    await renderStep('en');
+    const renewal = screen.getByTestId('wizard-complete-renewal');
+    await waitFor(() => expect(renewal.getAttribute('data-working')).toBe('true'));
+    expect(screen.queryByTestId('wizard-complete-config')).toBeNull();
   });
 });

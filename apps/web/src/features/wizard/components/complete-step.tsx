@@ -7,10 +7,12 @@ import {
   PlusIcon,
   XCircleIcon,
 } from 'lucide-react';
+import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { useCertificate } from '@/lib/certificate-status';
+import { proxyConfigurationQueryOptions } from '@/lib/live-deployment/queries';
 import { StepCard } from './step-card';
 
 function proxyUrl(domain: string): string {
@@ -48,6 +50,26 @@ function RenewalStatement({ configurationId }: { configurationId: string | undef
   );
 }
 
+/**
+ * Where the site's nginx file is, as the deployment recorded it on this server (Debian's
+ * sites-available or conf.d, and a shortened name for long domains): no path before it is known.
+ */
+function ConfigStatement({ configurationId }: { configurationId: string | undefined }) {
+  const { t } = useTranslation();
+  const { data } = useQuery({
+    ...proxyConfigurationQueryOptions(configurationId ?? ''),
+    enabled: Boolean(configurationId),
+  });
+  const path = data?.nginxConfigPath;
+  if (!path) return null;
+  return (
+    <li className="flex items-start gap-2" data-testid="wizard-complete-config">
+      <CheckCircle2Icon className="mt-0.5 size-4 shrink-0 text-success" aria-hidden="true" />
+      <span className="break-words">{t('wizard.complete.statements.config', { path })}</span>
+    </li>
+  );
+}
+
 export function CompleteStep({
   domain,
   configurationId,
@@ -69,7 +91,7 @@ export function CompleteStep({
       toast({ variant: 'destructive', title: t('wizard.complete.copyError') });
     }
   };
-  const statements = ['https', 'redirect', 'config'] as const;
+  const statements = ['https', 'redirect'] as const;
   return (
     <StepCard title={t('wizard.complete.title')} description={t('wizard.complete.description')}>
       <ul className="grid gap-2 text-sm" data-testid="wizard-complete-statements">
@@ -82,6 +104,7 @@ export function CompleteStep({
           </li>
         ))}
         <RenewalStatement configurationId={configurationId} />
+        <ConfigStatement configurationId={configurationId} />
       </ul>
       <div className="grid gap-2 rounded-lg border border-border bg-muted/50 p-4">
         <span className="text-sm font-medium" id="wizard-url-label">
