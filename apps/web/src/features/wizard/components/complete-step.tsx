@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import {
   CheckCircle2Icon,
   CircleHelpIcon,
@@ -7,7 +8,6 @@ import {
   PlusIcon,
   XCircleIcon,
 } from 'lucide-react';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
