@@ -1,7 +1,8 @@
 // The server's import boundaries (docs/CODE_STYLE.md), checked by `npm run lint`: product code
 // under apps/server/src (every file there but *.test.ts) keeps drizzle in repositories and db/,
 // ssh2 in deploy/ssh/, pg-boss and raw pg in the queue module (and db/ for pg), never reaches
-// into test code, and modules never import plugins; route files never import a repository.
+// into test code, and modules never import plugins; route files never import a repository; no
+// two folders of modules/ import each other, directly or through others (an import cycle).
 // Usage: tsx scripts/check-imports.ts [server root, default apps/server]
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -77,6 +78,7 @@ const posix = (path: string) => path.split(sep).join('/');
 export function checkImports(serverRoot: string): TViolation[] {
   const src = join(serverRoot, 'src');
   const violations: TViolation[] = [];
+  const crossModule: TModuleImport[] = [];
   for (const path of productFiles(src)) {
     const file = posix(relative(src, path));
     const text = readFileSync(path, 'utf8');
@@ -90,9 +92,47 @@ export function checkImports(serverRoot: string): TViolation[] {
           violations.push({ file: posix(relative(serverRoot, path)), specifier, rule });
         }
       }
+      const from = moduleOf(`src/${file}`);
+      const to = moduleOf(target);
+      if (from && to && from !== to) {
+        crossModule.push({ file: posix(relative(serverRoot, path)), specifier, from, to });
+      }
     }
   }
-  return violations;
+  return [...violations, ...moduleCycles(crossModule)];
+}
+
+interface TModuleImport {
+  file: string;
+  specifier: string;
+  from: string;
+  to: string;
+}
+
+/** The folder of modules/ a path (relative to the server root) lies in. */
+const moduleOf = (target: string | undefined) => target?.match(/^src\/modules\/([^/]+)\//)?.[1];
+
+const CYCLE_RULE = 'no import cycle between folders of modules/ (move the shared piece down)';
+
+/** Every import from one module to another that can reach the first one back: each is on a loop. */
+function moduleCycles(imports: TModuleImport[]): TViolation[] {
+  const next = new Map<string, Set<string>>();
+  for (const { from, to } of imports) next.set(from, (next.get(from) ?? new Set()).add(to));
+  const reaches = (start: string, goal: string) => {
+    const seen = new Set<string>();
+    const stack = [start];
+    while (stack.length > 0) {
+      const at = stack.pop()!;
+      if (at === goal) return true;
+      if (seen.has(at)) continue;
+      seen.add(at);
+      stack.push(...(next.get(at) ?? []));
+    }
+    return false;
+  };
+  return imports
+    .filter(({ from, to }) => reaches(to, from))
+    .map(({ file, specifier }) => ({ file, specifier, rule: CYCLE_RULE }));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -70,6 +70,28 @@ describe('import boundaries', () => {
     expect(violations[0]!.file).toBe(file);
   });
 
+  it('fails an import cycle between module folders, naming every import on it', () => {
+    const loop = {
+      'src/modules/account/account.service.ts': "import { u } from '../users/users.service';\n",
+      'src/modules/audit/audit.service.ts': "import { a } from '../account/account.service';\n",
+    };
+    // account -> users -> lib is no loop; closing it through audit is.
+    expect(checkImports(tree({ ...ALLOWED, ...loop }))).toEqual([]);
+    const closed = {
+      ...ALLOWED,
+      ...loop,
+      'src/modules/users/users.service.ts': "import { r } from '../audit/audit.service';\n",
+    };
+    const violations = checkImports(tree(closed));
+    expect(violations.map((v) => v.file).sort()).toEqual([
+      'src/modules/account/account.service.ts',
+      'src/modules/audit/audit.service.ts',
+      'src/modules/users/users.service.ts',
+    ]);
+    expect(new Set(violations.map((v) => v.rule)).size).toBe(1);
+    expect(violations[0]!.rule).toContain('no import cycle between folders of modules/');
+  });
+
   it('makes the lint command fail, naming the file and the rule', () => {
     const dir = tree({ ...ALLOWED, [PLANTED[0]![1]]: PLANTED[0]![2] });
     const run = spawnSync(

@@ -7,20 +7,12 @@ import { ZPublicUser } from '@portico/shared/auth/schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '../../lib/error-responses';
+import { ACCOUNT_ERRORS, ACCOUNT_TAGS, reauthLimit } from '../../lib/account-routes';
 import type { TEndpointLimits } from '../../lib/rate-limits';
 import { sessionCaller } from '../sessions/sessions.service';
-import type { TTwoFactorPolicy } from '../two-factor/two-factor-policy';
+import type { TTwoFactorPolicy } from '../users/two-factor-policy';
 import { toPublicUser } from '../users/users.service';
 import type { TAccountService } from './account.service';
-
-export const ACCOUNT_TAGS = ['account'];
-export const ACCOUNT_ERRORS = errorResponses(400, 401, 403, 404, 409, 429);
-
-/** The rate limit on checks of the password or a code made while signed in, per account. */
-export function reauthLimit(app: FastifyInstance, limits: TEndpointLimits) {
-  return app.authRateLimit('reauth', limits, (request) => request.user!.id);
-}
 
 export async function accountRoutes(
   app: FastifyInstance,

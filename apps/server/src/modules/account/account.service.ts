@@ -5,10 +5,10 @@ import type {
 } from '@portico/shared/auth/account';
 import type { TUserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { accountAudit } from '../audit/account-audit';
 import { diffFields, type TAuditService } from '../audit/audit.service';
 import type { TAccountSessions, TSessionCaller } from '../sessions/sessions.service';
 import type { TUsersService } from '../users/users.service';
-import { accountAudit } from './account-audit';
 
 export type TAccountService = ReturnType<typeof createAccountService>;
 

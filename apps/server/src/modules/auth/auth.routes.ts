@@ -11,11 +11,11 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { errorResponses } from '../../lib/error-responses';
 import type { TAuthRateLimits } from '../../lib/rate-limits';
-import { accountAudit } from '../account/account-audit';
+import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
 import { SESSION_COOKIE, startSession } from '../sessions/session-info';
 import type { TTwoFactorService } from '../two-factor/two-factor.service';
-import type { TTwoFactorPolicy } from '../two-factor/two-factor-policy';
+import type { TTwoFactorPolicy } from '../users/two-factor-policy';
 import { toPublicUser } from '../users/users.service';
 import type { TAuthService } from './auth.service';
 

@@ -8,7 +8,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ACCOUNT_ERRORS, ACCOUNT_TAGS } from '../account/account.routes';
+import { ACCOUNT_ERRORS, ACCOUNT_TAGS } from '../../lib/account-routes';
 import type { TNotificationsService } from './notifications.service';
 
 /** The Notifications section of the settings page: signed-in browser sessions only. */

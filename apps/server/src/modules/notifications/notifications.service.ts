@@ -14,7 +14,7 @@ import {
   secretAad,
   type TSecretBox,
 } from '../../lib/secrets';
-import { accountAudit } from '../account/account-audit';
+import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
 import { proxyErrors } from '../proxies/proxy-errors';
 import type { TUsersService } from '../users/users.service';

@@ -2,7 +2,7 @@ import { ZEndedSessions, ZSessionIdParams, ZSessionInfo } from '@portico/shared/
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ACCOUNT_ERRORS, ACCOUNT_TAGS } from '../account/account.routes';
+import { ACCOUNT_ERRORS, ACCOUNT_TAGS } from '../../lib/account-routes';
 import { sessionCaller, type TAccountSessions } from './sessions.service';
 
 export async function sessionsRoutes(

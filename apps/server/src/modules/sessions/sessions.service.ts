@@ -2,7 +2,7 @@ import type { TSessionInfo } from '@portico/shared/auth/account';
 import type { FastifyRequest } from 'fastify';
 import type { TUserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { accountAudit } from '../account/account-audit';
+import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
 import type { TSessionEnds } from './session-ends';
 import { destroyStoredSession, sessionPublicId } from './session-info';

@@ -3,7 +3,7 @@ import { ZIdParams } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ACCOUNT_ERRORS, ACCOUNT_TAGS } from '../account/account.routes';
+import { ACCOUNT_ERRORS, ACCOUNT_TAGS } from '../../lib/account-routes';
 import type { TTokensService } from './tokens.service';
 
 /** Tokens are managed from a browser session only: a token cannot mint or list tokens. */

@@ -8,7 +8,7 @@ import {
 } from '@portico/shared/auth/account';
 import type { TApiTokenRow, TUserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { accountAudit } from '../account/account-audit';
+import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
 import type { TTokensRepository } from './tokens.repository';
 

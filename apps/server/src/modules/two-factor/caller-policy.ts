@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { TUserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { type TTwoFactorPolicy, twoFactorSetupPending } from './two-factor-policy';
+import { type TTwoFactorPolicy, twoFactorSetupPending } from '../users/two-factor-policy';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

@@ -8,8 +8,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { ACCOUNT_ERRORS, ACCOUNT_TAGS, reauthLimit } from '../../lib/account-routes';
 import type { TEndpointLimits } from '../../lib/rate-limits';
-import { ACCOUNT_ERRORS, ACCOUNT_TAGS, reauthLimit } from '../account/account.routes';
 import type { TTwoFactorService } from './two-factor.service';
 
 export async function twoFactorRoutes(

@@ -10,12 +10,12 @@ import {
   type TSecretBox,
 } from '../../lib/secrets';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../../lib/totp';
-import { accountAudit } from '../account/account-audit';
+import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
+import { type TTwoFactorPolicy, twoFactorRequired } from '../users/two-factor-policy';
 import type { TUsersService } from '../users/users.service';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './recovery-codes';
 import type { TRecoveryCodesRepository } from './recovery-codes.repository';
-import { type TTwoFactorPolicy, twoFactorRequired } from './two-factor-policy';
 
 export type TTwoFactorService = ReturnType<typeof createTwoFactorService>;
 

@@ -2,7 +2,7 @@ import type { TPublicUser, TRole } from '@portico/shared/auth/schemas';
 import type { TUserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { hashPassword, verifyDummy, verifyPassword } from '../../lib/passwords';
-import { type TTwoFactorPolicy, twoFactorSetupPending } from '../two-factor/two-factor-policy';
+import { type TTwoFactorPolicy, twoFactorSetupPending } from './two-factor-policy';
 import {
   type TUniqueViolation,
   type TUserChanges,

@@ -1,5 +1,5 @@
 import type { TAuditChange } from '../../db/schema';
-import type { TAuditActor, TAuditService } from '../audit/audit.service';
+import type { TAuditActor, TAuditService } from './audit.service';
 
 /** Every account action the audit trail names (the web audit page has words for each). */
 export type TAccountAction =
