@@ -129,7 +129,10 @@ export async function buildServices(options: TServicesOptions) {
   const audit = createAuditService(createAuditRepository(db));
   const tokens = createTokensService({
     repository: createTokensRepository(db),
-    audit,
+    transaction: transactionOver(db, (tx) => ({
+      repository: createTokensRepository(tx),
+      audit: createAuditService(createAuditRepository(tx)),
+    })),
     now: options.clock,
   });
   const twoFactor = createTwoFactorService({

@@ -7,6 +7,7 @@ import {
   type TTokenScope,
 } from '@portico/shared/auth/account';
 import type { TApiTokenRow, TUserRow } from '../../db/schema';
+import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
@@ -44,9 +45,15 @@ function toView(row: TApiTokenRow): TApiToken {
   };
 }
 
-export function createTokensService(deps: {
+/** What a token's change writes: the token row and its audit row, together or not at all. */
+export interface TTokenWrites {
   repository: TTokensRepository;
   audit: TAuditService;
+}
+
+export function createTokensService(deps: {
+  repository: TTokensRepository;
+  transaction: TTransaction<TTokenWrites>;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -58,20 +65,27 @@ export function createTokensService(deps: {
       const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
       const expiresAt =
         input.expiresInDays === null ? null : new Date(now() + input.expiresInDays * DAY_MS);
-      const row = await deps.repository.insert({
-        userId: user.id,
-        name: input.name,
-        scope: input.scope,
-        tokenHash: tokenHash(token),
-        hint: token.slice(0, API_TOKEN_PREFIX.length + 4),
-        expiresAt,
-      });
-      await accountAudit(deps.audit, user, 'account.token_create', {
-        changes: [
-          { field: 'tokenName', before: null, after: row.name },
-          { field: 'tokenScope', before: null, after: row.scope },
-          { field: 'tokenExpiresAt', before: null, after: row.expiresAt?.toISOString() ?? null },
-        ],
+      const row = await deps.transaction(async (tx) => {
+        const inserted = await tx.repository.insert({
+          userId: user.id,
+          name: input.name,
+          scope: input.scope,
+          tokenHash: tokenHash(token),
+          hint: token.slice(0, API_TOKEN_PREFIX.length + 4),
+          expiresAt,
+        });
+        await accountAudit(tx.audit, user, 'account.token_create', {
+          changes: [
+            { field: 'tokenName', before: null, after: inserted.name },
+            { field: 'tokenScope', before: null, after: inserted.scope },
+            {
+              field: 'tokenExpiresAt',
+              before: null,
+              after: inserted.expiresAt?.toISOString() ?? null,
+            },
+          ],
+        });
+        return inserted;
       });
       return { ...toView(row), token };
     },
@@ -82,12 +96,15 @@ export function createTokensService(deps: {
 
     /** Deleted at once: the next request with it is refused. */
     async revoke(user: TUserRow, id: string): Promise<void> {
-      const row = await deps.repository.remove(user.id, id);
-      if (!row) throw new AppError('not_found', 404);
-      lastTouch.delete(row.id);
-      await accountAudit(deps.audit, user, 'account.token_revoke', {
-        changes: [{ field: 'tokenName', before: row.name, after: null }],
+      const row = await deps.transaction(async (tx) => {
+        const removed = await tx.repository.remove(user.id, id);
+        if (!removed) throw new AppError('not_found', 404);
+        await accountAudit(tx.audit, user, 'account.token_revoke', {
+          changes: [{ field: 'tokenName', before: removed.name, after: null }],
+        });
+        return removed;
       });
+      lastTouch.delete(row.id);
     },
 
     /** The token's caller, or null: unknown, revoked (deleted) or expired. Never cached. */
