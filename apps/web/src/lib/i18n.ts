@@ -91,8 +91,6 @@ export function createI18n(load: TCatalogLoader = loadCatalogChunk): TI18n {
     // catalogs have every key, catalogs.test.ts): an English visitor loads no Spanish.
     fallbackLng: (code) => (code ? [] : [DEFAULT_LANGUAGE]),
     initAsync: false,
-    // The web's `certificate` texts live in SERVER_TEXTS (locales/*-server.ts).
-    fallbackNS: SERVER_TEXTS,
     interpolation: { escapeValue: false },
     detection: {
       order: DETECTION_ORDER,
