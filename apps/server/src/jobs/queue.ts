@@ -53,6 +53,14 @@ export interface TQueue {
 }
 
 /**
+ * pg-boss records a job's completion or failure without awaiting it: a handler that ends after
+ * the queue stopped (a run past its grace) would reject on the closed database with nobody to
+ * catch it. Those late writes answer nothing instead; the run's own record already says how it
+ * ended, and pg-boss expires the job row it could not update (JOB_TIMING.expireInSeconds).
+ */
+const AFTER_CLOSE = { rows: [] };
+
+/**
  * pg-boss on PGlite. PGlite refuses several statements in one prepared statement ("cannot insert
  * multiple commands into a prepared statement"), and pg-boss sends its migrations that way: so
  * `query` when there are parameters, `exec` otherwise (rows of every statement merged). A failed
@@ -61,6 +69,7 @@ export interface TQueue {
 export function pgliteBossDb(pglite: PGlite): PgBoss.Db {
   return {
     async executeSql(text: string, values: unknown[] = []) {
+      if (pglite.closed) return AFTER_CLOSE;
       try {
         if (values.length > 0) {
           const result = await pglite.query(text, values);
@@ -86,16 +95,18 @@ function bossOptions(database: TDatabase): PgBoss.ConstructorOptions {
     maintenanceIntervalSeconds: JOB_TIMING.maintenanceIntervalSeconds,
   };
   if (database.kind === 'pglite') return { ...common, db: pgliteBossDb(database.pglite!) };
-  const pool = database.pool!;
+  return { ...common, db: poolBossDb(database.pool!) };
+}
+
+/** pg-boss on the node-postgres pool. */
+export function poolBossDb(pool: pg.Pool): PgBoss.Db {
   return {
-    ...common,
-    db: {
-      executeSql: async (text, values) => {
-        const result = await pool.query(text, values);
-        // A multi-statement text answers an array of results.
-        const results = Array.isArray(result) ? result : [result];
-        return { rows: results.flatMap((r) => r.rows ?? []) };
-      },
+    executeSql: async (text, values) => {
+      if (pool.ending) return AFTER_CLOSE;
+      const result = await pool.query(text, values);
+      // A multi-statement text answers an array of results.
+      const results = Array.isArray(result) ? result : [result];
+      return { rows: results.flatMap((r) => r.rows ?? []) };
     },
   };
 }
