@@ -83,4 +83,16 @@ describe('sidebar deploy action', () => {
       'Reverse proxy for shop.example.com',
     );
   });
+
+  it.each(['en', 'es'] as const)(
+    'offers no deployment while the SSH password must be entered again (%s)',
+    async (lang) => {
+      // The owner or an admin changed the server, port or user: the saved password was cleared.
+      await openWizard(`/proxy-wizard?continueId=${id}`, { ...saved, hasSshPassword: false }, lang);
+      // Resumed at the server info, which asks for the password; the sidebar only offers editing.
+      expect(await screen.findByDisplayValue('shop.example.com')).toBeTruthy();
+      expect(screen.getByTestId('wizard-sidebar-target').textContent).toBe(saved.targetServer);
+      expect(screen.queryByTestId('wizard-action-redeploy')).toBeNull();
+    },
+  );
 });

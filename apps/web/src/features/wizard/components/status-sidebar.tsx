@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
+import { hasUsablePassword } from '../state/server-info-schema';
 import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
 import { dnsTone, StatusIcon, sshTone, type TTone } from './status-icon';
 
@@ -162,7 +163,11 @@ export function StatusSidebar({
       <QuickActions
         step={step}
         deployedBefore={Boolean(config?.lastDeployedAt)}
-        canDeploy={Boolean(data.configurationId && data.targetServer) && !deploying}
+        canDeploy={
+          Boolean(data.configurationId && data.targetServer) &&
+          hasUsablePassword(data) &&
+          !deploying
+        }
         canEdit={!deploying && step !== 'server-info'}
         configurationId={data.configurationId}
         dispatch={dispatch}

@@ -7,7 +7,7 @@ import {
 } from '@portico/shared/proxy/schemas';
 import { ZCleanString } from '@portico/shared/validation/text';
 import { z } from 'zod';
-import type { TPasswordTarget } from './wizard-types';
+import type { TPasswordTarget, TWizardData } from './wizard-types';
 
 /** The port as typed (text), with the API's messages (validation.port.*). */
 const ZPortText = ZCleanString()
@@ -25,6 +25,14 @@ function keepsSavedPassword(
     values.serverIp?.trim() === savedFor.serverIp &&
     values.sshUser?.trim() === savedFor.sshUser &&
     Number(values.sshPort) === savedFor.sshPort
+  );
+}
+
+/** A deployment can start: a password was typed, or the saved one was entered for this target. */
+export function hasUsablePassword(data: TWizardData): boolean {
+  return (
+    data.sshPassword !== '' ||
+    keepsSavedPassword({ ...data, sshPort: String(data.sshPort) }, data.savedPasswordFor)
   );
 }
 
