@@ -105,3 +105,44 @@ export async function startSmtpSink(options: { silent?: boolean } = {}): Promise
     },
   };
 }
+
+/** Bytes written as `=XX` (quoted-printable and RFC 2047 Q words), read back as UTF-8. */
+function fromHexEscapes(text: string): string {
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text[i] === '=' ? text.slice(i + 1, i + 3) : '';
+    if (/^[0-9A-Fa-f]{2}$/.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else bytes.push(...Buffer.from(text[i]!, 'utf8'));
+  }
+  return Buffer.from(bytes).toString('utf8');
+}
+
+/** A header value with its RFC 2047 encoded words decoded (adjacent words joined). */
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?[^?]+\?([QqBb])\?([^?]*)\?=/g, (_, kind: string, text: string) =>
+      kind.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : fromHexEscapes(text.replaceAll('_', ' ')),
+    );
+}
+
+/** The subject and plain-text body of a received single-part message, as its reader sees them. */
+export function readMail(mail: TReceivedMail): { subject: string; text: string } {
+  const split = mail.data.indexOf('\r\n\r\n');
+  const head = mail.data.slice(0, split).replace(/\r\n[ \t]+/g, ' ');
+  const body = mail.data.slice(split + 4);
+  const header = (name: string) =>
+    new RegExp(`^${name}: (.*)$`, 'im').exec(head)?.[1]?.trim() ?? '';
+  const encoding = header('Content-Transfer-Encoding').toLowerCase();
+  const text =
+    encoding === 'quoted-printable'
+      ? fromHexEscapes(body.replace(/=\r\n/g, ''))
+      : encoding === 'base64'
+        ? Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8')
+        : body;
+  return { subject: decodeHeader(header('Subject')), text };
+}

@@ -11,7 +11,7 @@ import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src
 import { startHttpSink, type THttpSink } from '../../../test/support/http-sink';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
-import { startSmtpSink, type TSmtpSink } from '../../../test/support/smtp-sink';
+import { readMail, startSmtpSink, type TSmtpSink } from '../../../test/support/smtp-sink';
 import { TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { cookieHeader, progressLines, watch } from '../../../test/support/ws-test-helpers';
@@ -248,8 +248,16 @@ describe('a deployed certificate on a lab server, through the API', () => {
     expect(String(danger!.json?.text)).toContain('dentro de 3 días');
     const mail = (await smtp.waitFor(mails + 2)).slice(mails);
     expect(smtp.messages.length - mails).toBe(2);
-    expect(mail[0]!.data).toContain(domain());
-    expect(mail[1]!.data).toMatch(/^Subject: .*$/m);
+    // The e-mails as the owner reads them: the same change, in the owner's language.
+    const [warningMail, dangerMail] = mail.map(readMail);
+    expect(warningMail!.subject).toMatch(
+      new RegExp(
+        `^El certificado de ${domain().replaceAll('.', '\\.')} caduca dentro de \\d+ días$`,
+      ),
+    );
+    expect(warningMail!.text).toContain('le queda menos de un tercio de su vida');
+    expect(dangerMail!.subject).toMatch(/^Urgente: el certificado de .* caduca dentro de 3 días$/);
+    expect(dangerMail!.text).toContain('Abre el proxy en Portico y usa "Renovar ahora"');
     // Back to the real time: fine again, and an improvement is not alerted.
     clockMs = undefined;
     expect((await checkNow()).state).toBe('fine');
