@@ -84,6 +84,39 @@ describe.each(testDatabaseKinds())('stored SSH passwords stay with their server 
     }
   }
 
+  it('only the owner can enter a cleared password again: an admin’s edit or save carrying one stores nothing', async () => {
+    const { id, input } = await createProxy(owner);
+    const moved = editOf(input, { sshUser: 'deploy' });
+    const cleared = await admin.write('PUT', `/api/admin/proxy-configurations/${id}`, moved);
+    expect(cleared.json().hasSshPassword).toBe(false);
+    // The admin's edit takes no password: one sent along is dropped.
+    const edited = await admin.write('PUT', `/api/admin/proxy-configurations/${id}`, {
+      ...moved,
+      sshPassword: 'typed-by-the-admin-1',
+    });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json().hasSshPassword).toBe(false);
+    // Saving with the owner's configuration id updates only a configuration of the caller's.
+    await admin.write('POST', '/api/proxy-configurations', {
+      ...input,
+      sshUser: 'deploy',
+      configurationId: id,
+      sshPassword: 'typed-by-the-admin-2',
+    });
+    expect(await row(id)).toMatchObject({ sshPasswordEnc: null, sshPasswordTarget: null });
+    await expectDeployAsksForPassword(admin, id);
+    // The owner resumes and enters it: it is stored for the new target.
+    const resumed = await owner.write('POST', '/api/proxy-configurations', {
+      ...input,
+      sshUser: 'deploy',
+      configurationId: id,
+      sshPassword: SSH_PASSWORD,
+    });
+    expect(resumed.statusCode, resumed.body).toBe(200);
+    expect((await view(id)).hasSshPassword).toBe(true);
+    expect((await row(id)).sshPasswordTarget).toBe(`deploy@${input.serverIp}:22`);
+  });
+
   const redirects: [string, (recorderPort: number) => Record<string, unknown>][] = [
     ['the address and port', (port) => ({ serverIp: '127.0.0.1', sshPort: port })],
     ['the port', (port) => ({ sshPort: port })],
