@@ -58,7 +58,9 @@ export interface TQueue {
  * catch it. Those late writes answer nothing instead; the run's own record already says how it
  * ended, and pg-boss expires the job row it could not update (JOB_TIMING.expireInSeconds).
  */
-const AFTER_CLOSE = { rows: [] };
+// null, not an empty result: pg-boss reads `rows[0].count` of a result it is given, and reads a
+// missing result as nothing affected.
+const AFTER_CLOSE = null as unknown as { rows: unknown[] };
 
 /**
  * pg-boss on PGlite. PGlite refuses several statements in one prepared statement ("cannot insert
