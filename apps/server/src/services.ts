@@ -218,7 +218,6 @@ export async function buildServices(options: TServicesOptions) {
     db,
     queue,
     users,
-    audit,
     proxies,
     secretKeyFile: options.secretKeyFile,
     config: options.config,

@@ -87,6 +87,18 @@ describe.each(testDatabaseKinds())('writes that land together on %s', (kind) => 
     expect((await me(client)).firstName).toBe('Ada');
   });
 
+  it('certificate alert settings: e-mail alerts stay as they were', async () => {
+    const { client } = await account();
+    const settings = async () =>
+      (await client.request({ method: 'GET', url: '/api/account/notifications' })).json();
+    expect((await settings()).emailEnabled).toBe(true);
+    const saved = await refusing('account.notifications', () =>
+      client.write('PUT', '/api/account/notifications', { emailEnabled: false }),
+    );
+    expect(saved.statusCode).toBe(500);
+    expect((await settings()).emailEnabled).toBe(true);
+  });
+
   it('password: the old one still signs in and the other session is not ended', async () => {
     const { client, creds } = await account();
     const other = new TestClient(t.app, { headers: { 'accept-language': 'en' } });
