@@ -223,7 +223,6 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     rateLimits,
     twoFactor: services.twoFactor,
     twoFactorPolicy: policy,
-    audit: services.audit,
   });
   // The settings page's API (docs/PRODUCT.md#settings), under /api/account, for a signed-in
   // browser session only: profile, e-mail and password, two-factor, API tokens, sessions,

@@ -1,7 +1,9 @@
 import type { TConfig } from './config';
 import type { TDb } from './db/client';
+import { transactionOver } from './db/transaction';
 import type { TQueue } from './jobs/queue';
-import type { TAuditService } from './modules/audit/audit.service';
+import { createAuditRepository } from './modules/audit/audit.repository';
+import { createAuditService } from './modules/audit/audit.service';
 import { registerCertificateJobs } from './modules/certificates/certificate-jobs';
 import { type TWatchDeps, watchOne } from './modules/certificates/certificate-watch';
 import { createCertificatesRepository } from './modules/certificates/certificates.repository';
@@ -24,7 +26,6 @@ export async function buildCertificateServices(deps: {
   db: TDb;
   queue: TQueue;
   users: TUsersService;
-  audit: TAuditService;
   proxies: TProxiesService;
   secretKeyFile: string;
   config: Partial<Pick<TConfig, 'smtpUrl' | 'mailFrom' | 'webhookAllowPrivate'>>;
@@ -41,8 +42,11 @@ export async function buildCertificateServices(deps: {
   const { smtpUrl, mailFrom } = deps.config;
   const notifications = createNotificationsService({
     repository: createNotificationsRepository(db),
+    transaction: transactionOver(db, (tx) => ({
+      repository: createNotificationsRepository(tx),
+      audit: createAuditService(createAuditRepository(tx)),
+    })),
     users: deps.users,
-    audit: deps.audit,
     secretKeyFile: deps.secretKeyFile,
     webhookAllowPrivate: deps.config.webhookAllowPrivate ?? false,
     mailer:

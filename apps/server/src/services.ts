@@ -14,6 +14,7 @@ import { JOB_TIMING } from './jobs/queues';
 import { createWorkerLiveness } from './jobs/worker-liveness';
 import { openSecretBox, type TSecretBox } from './lib/secrets';
 import { createAccountService } from './modules/account/account.service';
+import { accountTransaction } from './modules/account/account-writes';
 import { createAdminRepository } from './modules/admin/admin.repository';
 import { createAdminService } from './modules/admin/admin.service';
 import { createAuditRepository } from './modules/audit/audit.repository';
@@ -135,10 +136,11 @@ export async function buildServices(options: TServicesOptions) {
     })),
     now: options.clock,
   });
+  const accountWrites = accountTransaction(db, usersRepository);
   const twoFactor = createTwoFactorService({
     users,
     recoveryCodes: createRecoveryCodesRepository(db),
-    audit,
+    transaction: accountWrites,
     secretKeyFile: options.secretKeyFile,
     policy: twoFactorPolicy,
     now: options.clock,
@@ -146,10 +148,14 @@ export async function buildServices(options: TServicesOptions) {
   const sessionEnds = createSessionEnds();
   const accountSessions = createAccountSessions({
     repository: sessionsRepository,
-    audit,
+    transaction: accountWrites,
     sessionEnds,
   });
-  const account = createAccountService({ users, sessions: accountSessions, audit });
+  const account = createAccountService({
+    users,
+    sessions: accountSessions,
+    transaction: accountWrites,
+  });
 
   const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
   const sshTest = createSshTestService({
@@ -187,7 +193,10 @@ export async function buildServices(options: TServicesOptions) {
   const proxies = createProxiesService({
     repository: proxiesRepository,
     secrets,
-    audit,
+    transaction: transactionOver(db, (tx) => ({
+      repository: createProxiesRepository(tx),
+      audit: createAuditService(createAuditRepository(tx)),
+    })),
     settings,
     removeSite: engine.removeSite,
     timing: deploy.timing,
@@ -195,8 +204,11 @@ export async function buildServices(options: TServicesOptions) {
   });
   const admin = createAdminService({
     repository: createAdminRepository(db),
-    audit,
-    users,
+    transaction: transactionOver(db, (tx) => ({
+      repository: createAdminRepository(tx),
+      users: createUsersService(usersRepository.within(tx)),
+      audit: createAuditService(createAuditRepository(tx)),
+    })),
     editProxy: proxies.edit,
   });
   const scripts = createScriptsService(createScriptsRepository(db));
@@ -206,7 +218,6 @@ export async function buildServices(options: TServicesOptions) {
     db,
     queue,
     users,
-    audit,
     proxies,
     secretKeyFile: options.secretKeyFile,
     config: options.config,
@@ -217,6 +228,11 @@ export async function buildServices(options: TServicesOptions) {
     log,
   });
 
+  // A run's writes: its start (the claim and the run) and its end (the run and the configuration).
+  const runWrites = transactionOver(db, (tx) => ({
+    deployments: createDeploymentsRepository(tx),
+    proxies: createProxiesRepository(tx),
+  }));
   const workers = createDeployWorkers({
     queue,
     count: workerCount,
@@ -225,6 +241,7 @@ export async function buildServices(options: TServicesOptions) {
         {
           deployments: deploymentsRepository,
           proxies: proxiesRepository,
+          transaction: runWrites,
           runLog,
           liveness,
           secrets,
@@ -248,10 +265,7 @@ export async function buildServices(options: TServicesOptions) {
     runLog,
     audit,
     queue,
-    transaction: transactionOver(db, (tx) => ({
-      deployments: createDeploymentsRepository(tx),
-      proxies: createProxiesRepository(tx),
-    })),
+    transaction: runWrites,
     wake: workers.wake,
   });
   const reaper = scheduleReaper(

@@ -4,8 +4,7 @@ import type { Command } from 'commander';
 import type { z } from 'zod';
 import { loadConfig } from '../config';
 import { AppError } from '../lib/app-error';
-import { createAuditRepository } from '../modules/audit/audit.repository';
-import { createAuditService } from '../modules/audit/audit.service';
+import { accountTransaction, type TAccountTransaction } from '../modules/account/account-writes';
 import { createSessionsRepository } from '../modules/sessions/sessions.repository';
 import { createRecoveryCodesRepository } from '../modules/two-factor/recovery-codes.repository';
 import { createTwoFactorService } from '../modules/two-factor/two-factor.service';
@@ -31,11 +30,20 @@ type TOpenStore = () => Promise<TOpenedStore>;
 
 async function withUsers(
   open: TOpenStore,
-  run: (users: TUsersService, database: TOpenedStore['database']) => Promise<void>,
+  run: (
+    users: TUsersService,
+    database: TOpenedStore['database'],
+    transaction: TAccountTransaction,
+  ) => Promise<void>,
 ) {
   const store = await open();
   try {
-    await run(createUsersService(createUsersRepository(store.database.db)), store.database);
+    const repository = createUsersRepository(store.database.db);
+    await run(
+      createUsersService(repository),
+      store.database,
+      accountTransaction(store.database.db, repository),
+    );
   } catch (error) {
     if (error instanceof AppError) {
       throw new CliError(translate(LANG, error.messageKey, error.params));
@@ -105,17 +113,16 @@ export function registerUserCommands(program: Command, open: TOpenStore) {
     .argument('<name>', 'username')
     .action(async (name: string) => {
       const { secretKeyFile, require2fa } = loadConfig();
-      await withUsers(open, async (users, database) => {
+      await withUsers(open, async (users, database, transaction) => {
         const twoFactor = createTwoFactorService({
           users,
           recoveryCodes: createRecoveryCodesRepository(database.db),
-          audit: createAuditService(createAuditRepository(database.db)),
+          transaction,
           secretKeyFile,
           policy: require2fa,
         });
-        const { user: row, wasOn } = await twoFactor.reset(name);
         // Whoever is signed in now got past two-factor; the owner signs in again and sets it up.
-        const ended = await createSessionsRepository(database.db).removeForUser(row.id);
+        const { user: row, wasOn, endedSessions: ended } = await twoFactor.reset(name);
         const state = wasOn ? 'turned off' : 'was not on (any unfinished setup was discarded)';
         const next =
           require2fa === 'all' || (require2fa === 'admins' && row.role === 'admin')

@@ -201,6 +201,23 @@ export function explicitValues(kind: TFieldKind): unknown[] {
 
 export const language = fc.constantFrom<TLanguage>(...SUPPORTED_LANGUAGES);
 
+/**
+ * Corpus fragments planted in a valid value of the field (`runs` runs, each in a random
+ * language): `refuse` sends one and checks that it was refused.
+ */
+export function assertPlantedRefused(
+  field: { kind: TFieldKind; valid: fc.Arbitrary<string> },
+  runs: number,
+  refuse: (value: string, lang: TLanguage) => Promise<void>,
+): Promise<void> {
+  return fc.assert(
+    fc.asyncProperty(plantedValues(field.kind, field.valid), language, ({ value }, lang) =>
+      refuse(value, lang),
+    ),
+    { numRuns: runs },
+  );
+}
+
 function leaves(node: unknown, out: Set<string>): Set<string> {
   if (typeof node === 'string') out.add(node);
   else if (node && typeof node === 'object') for (const v of Object.values(node)) leaves(v, out);

@@ -2,6 +2,7 @@
 import type { TServerSite } from '@portico/shared/proxy/server-record';
 import { eq } from 'drizzle-orm';
 import { proxyConfigurations, users } from '../../src/db/schema';
+import { snapshotOf } from '../../src/modules/proxies/proxy-view';
 import type { TTestApp } from './test-app';
 import { newCredentials, TestClient } from './test-client';
 
@@ -50,6 +51,21 @@ export async function createProxy(client: TestClient, overrides: Record<string, 
   const response = await client.write('POST', '/api/proxy-configurations', input);
   if (response.statusCode !== 200) throw new Error(`create failed: ${response.body}`);
   return { id: response.json().id as string, input };
+}
+
+/**
+ * Marks a configuration as a completed deployment leaves it (HTTPS on, status completed, the
+ * deployed snapshot), for tests of what needs a deployed site (the certificate actions).
+ */
+export async function markDeployed(t: TTestApp, id: string): Promise<void> {
+  const [row] = await t.database.db
+    .select()
+    .from(proxyConfigurations)
+    .where(eq(proxyConfigurations.id, id));
+  await t.database.db
+    .update(proxyConfigurations)
+    .set({ status: 'completed', sslConfigured: true, deployedSnapshot: snapshotOf(row!) })
+    .where(eq(proxyConfigurations.id, id));
 }
 
 /**

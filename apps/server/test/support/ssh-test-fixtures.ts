@@ -1,7 +1,10 @@
-// Test support for POST /api/test-ssh: a signed-in client and configuration rows to resume.
+// Test support for POST /api/test-ssh: a signed-in client, the request body, the error it
+// answers, and configuration rows to resume.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TLanguage } from '@portico/shared/api-error';
+import { translate } from '@portico/shared/i18n/translate';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import type { TDatabase } from '../../src/db/client';
@@ -21,6 +24,20 @@ export async function signedInClient(app: TTestApp['app'], lang = 'en') {
   const response = await client.register(newCredentials('ssh'));
   expect(response.statusCode).toBe(201);
   return { client, userId: response.json().user.id as string };
+}
+
+/** The error POST /api/test-ssh answers for a cause (`checks.ssh.cause.*`), in `lang`. */
+export function sshCheckFailed(lang: TLanguage, causeKey: string, params = {}): string {
+  return translate(lang, 'checks.ssh.failed', { cause: translate(lang, causeKey, params) });
+}
+
+/** A POST /api/test-ssh body for root on 127.0.0.1:`port`; `overrides` may drop a field. */
+export function testSshBody(
+  port: number,
+  password: string,
+  overrides: Record<string, unknown> = {},
+) {
+  return { serverIp: '127.0.0.1', username: 'root', port, password, ...overrides };
 }
 
 let domains = 0;

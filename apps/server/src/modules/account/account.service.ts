@@ -4,19 +4,30 @@ import type {
   TProfileInput,
 } from '@portico/shared/auth/account';
 import type { TUserRow } from '../../db/schema';
+import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { hashPassword } from '../../lib/passwords';
 import { accountAudit } from '../audit/account-audit';
-import { diffFields, type TAuditService } from '../audit/audit.service';
-import type { TAccountSessions, TSessionCaller } from '../sessions/sessions.service';
+import { diffFields } from '../audit/audit.service';
+import type {
+  TAccountSessions,
+  TSessionCaller,
+  TSessionWrites,
+} from '../sessions/sessions.service';
 import type { TUsersService } from '../users/users.service';
 
 export type TAccountService = ReturnType<typeof createAccountService>;
+
+/** What an account change writes: the user row, its audit row and, for a password, sessions. */
+export interface TAccountWrites extends TSessionWrites {
+  users: TUsersService;
+}
 
 /** One's own profile, e-mail and password; the admin's tools are elsewhere. */
 export function createAccountService(deps: {
   users: TUsersService;
   sessions: TAccountSessions;
-  audit: TAuditService;
+  transaction: TTransaction<TAccountWrites>;
 }) {
   async function requirePassword(user: TUserRow, password: string): Promise<void> {
     if (!(await deps.users.checkPassword(user, password))) {
@@ -29,9 +40,11 @@ export function createAccountService(deps: {
       const changes = { firstName: input.firstName || null, lastName: input.lastName || null };
       const diff = diffFields(user, changes, ['firstName', 'lastName']);
       if (diff.length === 0) return user;
-      const row = await deps.users.update(user.id, changes);
-      await accountAudit(deps.audit, user, 'account.profile', { changes: diff });
-      return row;
+      return deps.transaction(async (tx) => {
+        const row = await tx.users.update(user.id, changes);
+        await accountAudit(tx.audit, user, 'account.profile', { changes: diff });
+        return row;
+      });
     },
 
     /** The sign-in address: changing it asks for the password, like the password itself. */
@@ -39,28 +52,37 @@ export function createAccountService(deps: {
       await requirePassword(user, input.currentPassword);
       const email = input.email.toLowerCase();
       if (email === user.email) return user;
-      const row = await deps.users.update(user.id, { email });
-      await accountAudit(deps.audit, user, 'account.email', {
-        changes: [{ field: 'accountEmail', before: user.email, after: row.email }],
+      return deps.transaction(async (tx) => {
+        const row = await tx.users.update(user.id, { email });
+        await accountAudit(tx.audit, user, 'account.email', {
+          changes: [{ field: 'accountEmail', before: user.email, after: row.email }],
+        });
+        return row;
       });
-      return row;
     },
 
     /**
      * A new password ends every other session of the account (and their log sockets): whoever
-     * knew the old one and signed in with it is out. The caller's own session stays.
+     * knew the old one and signed in with it is out. The caller's own session stays. The
+     * password, the ended sessions' rows and the audit row are one transaction; the sessions'
+     * sockets close only once it committed.
      */
     async changePassword(
       caller: TSessionCaller,
       input: TPasswordChangeInput,
     ): Promise<{ endedSessions: number }> {
       await requirePassword(caller.user, input.currentPassword);
-      await deps.users.setPassword(caller.user.id, input.newPassword);
-      const endedSessions = await deps.sessions.endOthers(caller, { audit: false });
-      await accountAudit(deps.audit, caller.user, 'account.password', {
-        changes: [{ field: 'sessionsEnded', before: null, after: endedSessions }],
+      const passwordHash = await hashPassword(input.newPassword);
+      const ended = await deps.transaction(async (tx) => {
+        await tx.users.update(caller.user.id, { passwordHash });
+        const sids = await deps.sessions.removeOthers(tx, caller);
+        await accountAudit(tx.audit, caller.user, 'account.password', {
+          changes: [{ field: 'sessionsEnded', before: null, after: sids.length }],
+        });
+        return sids;
       });
-      return { endedSessions };
+      await deps.sessions.ended(caller, ended);
+      return { endedSessions: ended.length };
     },
   };
 }

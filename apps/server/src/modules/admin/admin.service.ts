@@ -7,6 +7,7 @@ import type { TLanguage } from '@portico/shared/api-error';
 import type { TRole } from '@portico/shared/auth/schemas';
 import type { TEditProxyInput, TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TAuditLogRow } from '../../db/schema';
+import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import type { TAuditService } from '../audit/audit.service';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
@@ -16,11 +17,17 @@ import type { TAdminRepository, TAuditFilter } from './admin.repository';
 
 export type TAdminService = ReturnType<typeof createAdminService>;
 
+/** What a role change writes: the guarded change, the row again through users, the audit row. */
+export interface TAdminWrites {
+  repository: TAdminRepository;
+  /** The users table within the transaction: writing the row through it drops the cached row. */
+  users: TUsersService;
+  audit: TAuditService;
+}
+
 export interface TAdminServiceDeps {
   repository: TAdminRepository;
-  audit: TAuditService;
-  /** The app's users service: role changes go through it so its by-id cache forgets the row. */
-  users: TUsersService;
+  transaction: TTransaction<TAdminWrites>;
   editProxy: TProxiesService['edit'];
 }
 
@@ -92,21 +99,22 @@ export function createAdminService(deps: TAdminServiceDeps) {
     },
 
     async changeRole(actor: TActor, id: string, role: TRole): Promise<TAdminUser> {
-      const outcome = await repository.setRoleKeepingAnAdmin(id, role);
-      if (outcome.kind === 'not_found') throw adminErrors.userNotFound();
-      if (outcome.kind === 'last_admin') throw adminErrors.lastAdmin();
-      if (outcome.kind === 'changed') {
-        // Same value again, through the app's repository: drops its cached row (PGlite). Not
-        // atomic with the guarded change above; a users-repository method doing both would be.
-        await deps.users.setRole(outcome.username, role);
-        await deps.audit.record(actor, {
+      const outcome = await deps.transaction(async (tx) => {
+        const result = await tx.repository.setRoleKeepingAnAdmin(id, role);
+        if (result.kind !== 'changed') return result;
+        // Same value again, through the users table: drops its cached row (PGlite).
+        await tx.users.update(id, { role });
+        await tx.audit.record(actor, {
           action: 'admin.user.role',
           targetType: 'user',
           targetId: id,
           targetOwnerId: id,
-          changes: [{ field: 'role', before: outcome.before, after: role }],
+          changes: [{ field: 'role', before: result.before, after: role }],
         });
-      }
+        return result;
+      });
+      if (outcome.kind === 'not_found') throw adminErrors.userNotFound();
+      if (outcome.kind === 'last_admin') throw adminErrors.lastAdmin();
       return userView(id);
     },
   };

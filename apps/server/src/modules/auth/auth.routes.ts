@@ -11,8 +11,6 @@ import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { errorResponses } from '../../lib/error-responses';
 import type { TAuthRateLimits } from '../../lib/rate-limits';
-import { accountAudit } from '../audit/account-audit';
-import type { TAuditService } from '../audit/audit.service';
 import { SESSION_COOKIE, startSession } from '../sessions/session-info';
 import type { TTwoFactorService } from '../two-factor/two-factor.service';
 import type { TTwoFactorPolicy } from '../users/two-factor-policy';
@@ -24,7 +22,6 @@ export interface TAuthRoutesOptions {
   rateLimits: TAuthRateLimits;
   twoFactor: TTwoFactorService;
   twoFactorPolicy: TTwoFactorPolicy;
-  audit: TAuditService;
 }
 
 const ZUserEnvelope = z.object({ user: ZPublicUser });
@@ -125,10 +122,8 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
       }
       const user = await auth.currentUser(pending.userId);
       if (!user || user.totpEnabledAt === null) throw new AppError('two_factor_expired', 401);
-      const factor = await twoFactor.check(user, request.body.code);
-      if (!factor) throw new AppError('two_factor_invalid', 401);
-      if (factor === 'recovery') {
-        await accountAudit(options.audit, user, 'account.recovery_code_used');
+      if (!(await twoFactor.signIn(user, request.body.code))) {
+        throw new AppError('two_factor_invalid', 401);
       }
       await startSession(request, user.id);
       return { user: publicUser(user) };

@@ -1,7 +1,11 @@
 import { translate } from '@portico/shared/i18n/translate';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
+import {
+  createProxy,
+  markDeployed,
+  signedInClient,
+} from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
@@ -29,24 +33,7 @@ describe.each(testDatabaseKinds())('certificates API on %s', (kind) => {
   /** A proxy as a completed deployment leaves it: HTTPS on, status completed. */
   async function deployedProxy(client: TestClient, overrides: Record<string, unknown> = {}) {
     const { id, input } = await createProxy(client, overrides);
-    const [row] = await t.database.db
-      .select()
-      .from(proxyConfigurations)
-      .where(eq(proxyConfigurations.id, id));
-    await t.database.db
-      .update(proxyConfigurations)
-      .set({
-        status: 'completed',
-        sslConfigured: true,
-        deployedSnapshot: {
-          domain: row!.domain,
-          targetServer: row!.targetServer ?? '',
-          serverIp: row!.serverIp,
-          sshPort: row!.sshPort,
-          sshUser: row!.sshUser,
-        },
-      })
-      .where(eq(proxyConfigurations.id, id));
+    await markDeployed(t, id);
     return { id, input };
   }
 

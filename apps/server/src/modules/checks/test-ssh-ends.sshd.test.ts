@@ -3,7 +3,6 @@
 // the middle of its key exchange, and a real OpenSSH given a stored password holding a NUL
 // (saved before such passwords were refused). A NUL typed now is refused before any connection.
 // On PGlite, and on PostgreSQL when TEST_DATABASE_URL is set.
-import type { TLanguage } from '@portico/shared/api-error';
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cutRelay, misbehavingPeer, type TPeer } from '../../../test/peers/test-peers';
@@ -11,7 +10,9 @@ import { startLocalSshd, type TLocalSshd } from '../../../test/peers/test-sshd';
 import {
   insertConfiguration,
   signedInClient,
+  sshCheckFailed,
   testSecretKeyFile,
+  testSshBody,
 } from '../../../test/support/ssh-test-fixtures';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
@@ -34,10 +35,6 @@ afterAll(async () => {
   await sshd?.stop();
 });
 
-function failed(lang: TLanguage, causeKey: string) {
-  return translate(lang, 'checks.ssh.failed', { cause: translate(lang, causeKey) });
-}
-
 /** The cause each peer gets; either is true of one that closes before saying anything. */
 const CAUSE: Record<string, string[]> = {
   // ssh2 sees the close before writing ("no SSH handshake") or while writing (a reset).
@@ -58,13 +55,8 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh ends on %s', (kind) => {
     await t?.close();
   });
 
-  const body = (port: number, overrides: Record<string, unknown> = {}) => ({
-    serverIp: '127.0.0.1',
-    username: 'root',
-    port,
-    password: PASSWORD,
-    ...overrides,
-  });
+  const body = (port: number, overrides: Record<string, unknown> = {}) =>
+    testSshBody(port, PASSWORD, overrides);
 
   it('the real sshd takes the right password (so each failure below is the peer’s doing)', async () => {
     const { client } = await signedInClient(t.app);
@@ -81,7 +73,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh ends on %s', (kind) => {
           const response = await client.write('POST', '/api/test-ssh', body(peers[name]!.port));
           expect(response.statusCode).toBe(200);
           expect(response.json()).toMatchObject({ connected: false, fingerprint: null });
-          const causes = CAUSE[name]!.map((key) => failed(lang, key));
+          const causes = CAUSE[name]!.map((key) => sshCheckFailed(lang, key));
           expect(causes).toContain(response.json().error);
         }),
       );

@@ -2,14 +2,15 @@
 // refused), closed ports and silent listeners; on PGlite and on PostgreSQL when
 // TEST_DATABASE_URL is set. Successful password logins are in test-ssh.lab.test.ts.
 import { createServer, type Server } from 'node:net';
-import type { TLanguage } from '@portico/shared/api-error';
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startLocalSshd, type TLocalSshd } from '../../../test/peers/test-sshd';
 import {
   insertConfiguration,
   signedInClient,
+  sshCheckFailed,
   testSecretKeyFile,
+  testSshBody,
 } from '../../../test/support/ssh-test-fixtures';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { TestClient } from '../../../test/support/test-client';
@@ -45,10 +46,6 @@ afterAll(async () => {
   notSsh?.close();
 });
 
-function failed(lang: TLanguage, causeKey: string, params = {}) {
-  return translate(lang, 'checks.ssh.failed', { cause: translate(lang, causeKey, params) });
-}
-
 describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
   let t: TTestApp;
   const keyFile = testSecretKeyFile();
@@ -59,13 +56,8 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
     await t?.close();
   });
 
-  const body = (overrides: Record<string, unknown> = {}) => ({
-    serverIp: '127.0.0.1',
-    username: 'root',
-    port: sshd.port,
-    password: PASSWORD,
-    ...overrides,
-  });
+  const body = (overrides: Record<string, unknown> = {}) =>
+    testSshBody(sshd.port, PASSWORD, overrides);
 
   it('reports a refused login as authentication failed, without the password', async () => {
     const { client } = await signedInClient(t.app);
@@ -74,7 +66,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
     expect(response.json()).toEqual({
       connected: false,
       fingerprint: null,
-      error: failed('en', 'checks.ssh.cause.authFailed'),
+      error: sshCheckFailed('en', 'checks.ssh.cause.authFailed'),
     });
     expect(response.body).not.toContain(PASSWORD);
   });
@@ -82,7 +74,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
   it('answers in Spanish by default', async () => {
     const { client } = await signedInClient(t.app, 'es-ES,es;q=0.9');
     const response = await client.write('POST', '/api/test-ssh', body());
-    expect(response.json().error).toBe(failed('es', 'checks.ssh.cause.authFailed'));
+    expect(response.json().error).toBe(sshCheckFailed('es', 'checks.ssh.cause.authFailed'));
     expect(response.json().error).toMatch(/^La conexión SSH falló/);
   });
 
@@ -92,7 +84,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
     expect(response.json()).toEqual({
       connected: false,
       fingerprint: null,
-      error: failed('en', 'checks.ssh.cause.refused'),
+      error: sshCheckFailed('en', 'checks.ssh.cause.refused'),
     });
   });
 
@@ -102,7 +94,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
     expect(response.json()).toEqual({
       connected: false,
       fingerprint: null,
-      error: failed('en', 'checks.ssh.cause.protocol'),
+      error: sshCheckFailed('en', 'checks.ssh.cause.protocol'),
     });
   });
 
@@ -112,7 +104,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
     expect(response.json()).toEqual({
       connected: false,
       fingerprint: null,
-      error: failed('en', 'checks.ssh.cause.timedOut'),
+      error: sshCheckFailed('en', 'checks.ssh.cause.timedOut'),
     });
   });
 
@@ -130,7 +122,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
     const error = response.json().error as string;
     expect(response.json().connected).toBe(false);
     expect(error).toBe(
-      failed('en', 'checks.ssh.cause.hostKeyChanged', {
+      sshCheckFailed('en', 'checks.ssh.cause.hostKeyChanged', {
         expected: OTHER_PIN,
         actual: sshd.hostKeyFingerprint,
       }),
@@ -158,7 +150,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
       hostKeyFingerprint: OTHER_PIN,
     });
     const response = await client.write('POST', '/api/test-ssh', body({ configurationId }));
-    expect(response.json().error).toBe(failed('en', 'checks.ssh.cause.authFailed'));
+    expect(response.json().error).toBe(sshCheckFailed('en', 'checks.ssh.cause.authFailed'));
     // …and never sends the stored password to another host: a password is then required.
     const noPassword = await client.write(
       'POST',

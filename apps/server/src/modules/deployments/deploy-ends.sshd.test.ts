@@ -15,6 +15,7 @@ import { cutRelay, misbehavingPeer, type TPeer } from '../../../test/peers/test-
 import { startLocalSshd, type TLocalSshd } from '../../../test/peers/test-sshd';
 import {
   createProxy,
+  markDeployed,
   seedServerSite,
   signedInClient,
   uniqueDomain,
@@ -214,24 +215,7 @@ describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind
     timeout: 120_000,
   }, async () => {
     const id = await proxyOn(peers.never.port);
-    const [row] = await t.database.db
-      .select()
-      .from(proxyConfigurations)
-      .where(eq(proxyConfigurations.id, id));
-    await t.database.db
-      .update(proxyConfigurations)
-      .set({
-        status: 'completed',
-        sslConfigured: true,
-        deployedSnapshot: {
-          domain: row!.domain,
-          targetServer: row!.targetServer ?? '',
-          serverIp: row!.serverIp,
-          sshPort: row!.sshPort,
-          sshUser: row!.sshUser,
-        },
-      })
-      .where(eq(proxyConfigurations.id, id));
+    await markDeployed(t, id);
     for (const lang of ['en', 'es'] as const) {
       const response = await client.write(
         'POST',

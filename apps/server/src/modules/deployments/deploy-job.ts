@@ -4,6 +4,7 @@ import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import { hasControlCharacter } from '@portico/shared/validation/rules';
 import type { TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
+import type { TTransaction } from '../../db/transaction';
 import type {
   TCertificateActionInput,
   TCertificateActionOutcome,
@@ -56,10 +57,17 @@ export interface TEngine {
   ): Promise<TCertificateActionOutcome>;
 }
 
+/** What a run's end writes: the run and its configuration, together or not at all. */
+export interface TRunWrites {
+  deployments: TDeploymentsRepository;
+  proxies: TProxiesRepository;
+}
+
 /** What one run of the deploy queue needs (a deployment, or a certificate action). */
 export interface TDeployJobDeps {
   deployments: TDeploymentsRepository;
   proxies: TProxiesRepository;
+  transaction: TTransaction<TRunWrites>;
   runLog: TRunLog;
   liveness: TWorkerLiveness;
   secrets: TProxySecrets;
@@ -117,19 +125,22 @@ async function finish(
   outcome: TDeployOutcome,
 ) {
   const now = new Date();
-  // The run is recorded finished before the configuration: whoever sees the configuration
-  // finished (a screen, a test, the next deploy) then finds its run finished too.
+  // The run and the configuration end in one transaction: whoever sees the configuration
+  // finished (a screen, a test, the next deploy) finds its run finished too, and a run is never
+  // recorded over while its configuration still says deploying. Sockets are told after commit.
   if (outcome.status === 'completed') {
-    await deps.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
-    const updated = await deps.proxies.update(config.id, {
-      status: 'completed',
-      sslConfigured: true,
-      nginxConfigPath: outcome.nginxConfigPath,
-      certificateExpiresAt: outcome.certificateExpiresAt,
-      lastDeployedAt: now,
-      deployedSnapshot: snapshotOf(config),
-      hostKeyFingerprint: config.hostKeyFingerprint ?? outcome.hostKeyFingerprint,
-      lastFailure: null,
+    const updated = await deps.transaction(async (tx) => {
+      await tx.deployments.update(deploymentId, { status: 'completed', finishedAt: now });
+      return tx.proxies.update(config.id, {
+        status: 'completed',
+        sslConfigured: true,
+        nginxConfigPath: outcome.nginxConfigPath,
+        certificateExpiresAt: outcome.certificateExpiresAt,
+        lastDeployedAt: now,
+        deployedSnapshot: snapshotOf(config),
+        hostKeyFingerprint: config.hostKeyFingerprint ?? outcome.hostKeyFingerprint,
+        lastFailure: null,
+      });
     });
     if (updated) deps.runLog.status(updated, deploymentId);
     await watchRenewal(deps, config.id, outcome.renewal);
@@ -138,26 +149,28 @@ async function finish(
   // What the run left on the server is already recorded (onSite): only the failure is added,
   // and, when only the renewal failed, that the site is deployed and served over HTTPS.
   const served = outcome.served;
-  await deps.deployments.update(deploymentId, {
-    status: 'failed',
-    finishedAt: now,
-    errorCode: outcome.failure.code,
-    errorMessage: outcome.failure.message,
-    errorText: outcome.failure.text,
-  });
-  const updated = await deps.proxies.update(config.id, {
-    status: 'failed',
-    lastFailure: storedFailure(deploymentId, outcome.failure, now),
-    ...(served
-      ? {
-          sslConfigured: true,
-          nginxConfigPath: served.nginxConfigPath,
-          certificateExpiresAt: served.certificateExpiresAt,
-          lastDeployedAt: now,
-          deployedSnapshot: snapshotOf(config),
-          hostKeyFingerprint: config.hostKeyFingerprint ?? outcome.hostKeyFingerprint,
-        }
-      : {}),
+  const updated = await deps.transaction(async (tx) => {
+    await tx.deployments.update(deploymentId, {
+      status: 'failed',
+      finishedAt: now,
+      errorCode: outcome.failure.code,
+      errorMessage: outcome.failure.message,
+      errorText: outcome.failure.text,
+    });
+    return tx.proxies.update(config.id, {
+      status: 'failed',
+      lastFailure: storedFailure(deploymentId, outcome.failure, now),
+      ...(served
+        ? {
+            sslConfigured: true,
+            nginxConfigPath: served.nginxConfigPath,
+            certificateExpiresAt: served.certificateExpiresAt,
+            lastDeployedAt: now,
+            deployedSnapshot: snapshotOf(config),
+            hostKeyFingerprint: config.hostKeyFingerprint ?? outcome.hostKeyFingerprint,
+          }
+        : {}),
+    });
   });
   if (updated) deps.runLog.status(updated, deploymentId);
   // Failed at `renewal`: the site is served all the same, and nothing renews it; say both.

@@ -6,6 +6,7 @@ import type {
   TNotificationTestResult,
 } from '@portico/shared/notifications/schemas';
 import type { TAuditChange, TNotificationSettingsRow, TUserRow } from '../../db/schema';
+import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import {
   openSecretBox,
@@ -46,10 +47,16 @@ const webhookAad = (userId: string) => secretAad('user', userId, 'webhookUrl');
  * The webhook URL is stored encrypted (it is the receiver's secret) and called only after its
  * host passed the address policy (webhook-address.ts), at save and at each call.
  */
+/** What saving the settings writes: the settings row and its audit row, together or not at all. */
+export interface TNotificationWrites {
+  repository: TNotificationsRepository;
+  audit: TAuditService;
+}
+
 export function createNotificationsService(deps: {
   repository: TNotificationsRepository;
+  transaction: TTransaction<TNotificationWrites>;
   users: TUsersService;
-  audit: TAuditService;
   secretKeyFile: string;
   /** PORTICO_WEBHOOK_ALLOW_PRIVATE: webhooks may point at private and loopback addresses. */
   webhookAllowPrivate: boolean;
@@ -156,10 +163,6 @@ export function createNotificationsService(deps: {
       } else {
         webhook = input.webhookUrl;
       }
-      const row = await deps.repository.save(user.id, {
-        emailEnabled: input.emailEnabled,
-        webhook,
-      });
       const changes: TAuditChange[] = [];
       const emailBefore = before?.emailEnabled ?? true;
       if (emailBefore !== input.emailEnabled) {
@@ -172,8 +175,16 @@ export function createNotificationsService(deps: {
           after: webhook === null ? null : AUDIT_SECRET_MARK,
         });
       }
-      if (changes.length > 0)
-        await accountAudit(deps.audit, user, 'account.notifications', { changes });
+      const row = await deps.transaction(async (tx) => {
+        const saved = await tx.repository.save(user.id, {
+          emailEnabled: input.emailEnabled,
+          webhook,
+        });
+        if (changes.length > 0) {
+          await accountAudit(tx.audit, user, 'account.notifications', { changes });
+        }
+        return saved;
+      });
       return view(user, row);
     },
 

@@ -7,6 +7,7 @@ import {
   type TSaveProxyInput,
 } from '@portico/shared/proxy/api';
 import type { TProxyConfigurationRow, TUserRow } from '../../db/schema';
+import type { TTransaction } from '../../db/transaction';
 import type {
   TEngineContext,
   TEngineSettings,
@@ -28,10 +29,16 @@ import { assertPasswordFor, createSiteRemoval } from './site-removal';
 export type TProxiesService = ReturnType<typeof createProxiesService>;
 export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
 
+/** What a change of a configuration writes: its row and its audit row, together or not at all. */
+export interface TProxyWrites {
+  repository: TProxiesRepository;
+  audit: TAuditService;
+}
+
 export interface TProxiesServiceDeps {
   repository: TProxiesRepository;
   secrets: TProxySecrets;
-  audit: TAuditService;
+  transaction: TTransaction<TProxyWrites>;
   settings: () => TEngineSettings;
   removeSite: (input: TRemoveInput, ctx: TEngineContext) => Promise<TRemoveOutcome>;
   /** Told after a status change, so open log sockets see it. */
@@ -57,7 +64,7 @@ async function withDomainCheck<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function createProxiesService(deps: TProxiesServiceDeps) {
-  const { repository, secrets, audit } = deps;
+  const { repository, secrets, transaction } = deps;
   const removeRecordedSite = createSiteRemoval(deps);
 
   /** The row when the actor may see it; 404 otherwise, so ids of others are not confirmed. */
@@ -81,33 +88,35 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     if (await repository.domainTaken(input.domain)) throw proxyErrors.domainTaken();
     // The id is chosen first: it is the additional data the password is encrypted with.
     const id = randomUUID();
-    const row = await withDomainCheck(() =>
-      repository.insert({
-        id,
-        userId: actor.id,
-        domain: input.domain,
-        serverIp: input.serverIp,
-        sshPort: input.sshPort,
-        sshUser: input.sshUser,
-        ...secrets.sealPassword(id, input.sshPassword!, input),
-        hostKeyFingerprint: input.hostKeyFingerprint ?? null,
-        email: input.email,
-        targetServer: input.targetServer ?? null,
-      }),
-    );
-    await audit.record(actor, {
-      action: 'proxy.create',
-      targetType: 'proxy_configuration',
-      targetId: row.id,
-      targetOwnerId: row.userId,
-      changes: diffFields(
-        {} as Record<string, unknown>,
-        { ...row },
-        [...SAVE_FIELDS],
-        ['sshPasswordEnc'],
-      ),
+    return transaction(async (tx) => {
+      const row = await withDomainCheck(() =>
+        tx.repository.insert({
+          id,
+          userId: actor.id,
+          domain: input.domain,
+          serverIp: input.serverIp,
+          sshPort: input.sshPort,
+          sshUser: input.sshUser,
+          ...secrets.sealPassword(id, input.sshPassword!, input),
+          hostKeyFingerprint: input.hostKeyFingerprint ?? null,
+          email: input.email,
+          targetServer: input.targetServer ?? null,
+        }),
+      );
+      await tx.audit.record(actor, {
+        action: 'proxy.create',
+        targetType: 'proxy_configuration',
+        targetId: row.id,
+        targetOwnerId: row.userId,
+        changes: diffFields(
+          {} as Record<string, unknown>,
+          { ...row },
+          [...SAVE_FIELDS],
+          ['sshPasswordEnc'],
+        ),
+      });
+      return row.id;
     });
-    return row.id;
   }
 
   /** Fields that name another machine: the pinned host key no longer applies to them. */
@@ -144,16 +153,39 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     else unbindPassword(row, input, changes);
     if (input.hostKeyFingerprint) changes.hostKeyFingerprint = input.hostKeyFingerprint;
     else if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
-    const updated = await withDomainCheck(() => repository.updateUnlessDeploying(id, changes));
-    if (!updated) throw proxyErrors.deploymentRunning();
-    await audit.record(actor, {
-      action: 'proxy.save',
-      targetType: 'proxy_configuration',
-      targetId: id,
-      targetOwnerId: row.userId,
-      changes: diffFields({ ...row }, changes, [...SAVE_FIELDS], ['sshPasswordEnc']),
+    await transaction(async (tx) => {
+      const updated = await withDomainCheck(() => tx.repository.updateUnlessDeploying(id, changes));
+      if (!updated) throw proxyErrors.deploymentRunning();
+      await tx.audit.record(actor, {
+        action: 'proxy.save',
+        targetType: 'proxy_configuration',
+        targetId: id,
+        targetOwnerId: row.userId,
+        changes: diffFields({ ...row }, changes, [...SAVE_FIELDS], ['sshPasswordEnc']),
+      });
     });
     return id;
+  }
+
+  /** One field set unless a deployment runs, and its audit row, in one transaction. */
+  function updateRecorded(
+    actor: TActor,
+    row: TProxyConfigurationRow,
+    changes: Pick<TProxyChanges, 'status' | 'hostKeyFingerprint'>,
+    action: 'proxy.reset' | 'proxy.forget_host_key',
+  ): Promise<TProxyConfigurationRow> {
+    return transaction(async (tx) => {
+      const updated = await tx.repository.updateUnlessDeploying(row.id, changes);
+      if (!updated) throw proxyErrors.deploymentRunning();
+      await tx.audit.record(actor, {
+        action,
+        targetType: 'proxy_configuration',
+        targetId: row.id,
+        targetOwnerId: row.userId,
+        changes: diffFields({ ...row }, changes, ['status', 'hostKeyFingerprint']),
+      });
+      return updated;
+    });
   }
 
   return {
@@ -188,19 +220,24 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       const changes: TProxyChanges = { ...input };
       if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
       unbindPassword(row, input, changes);
-      const updated = await withDomainCheck(() => repository.updateUnlessDeploying(id, changes));
-      if (!updated) throw proxyErrors.deploymentRunning();
-      await audit.record(actor, {
-        action: options.asAdmin ? 'proxy.admin_edit' : 'proxy.edit',
-        targetType: 'proxy_configuration',
-        targetId: id,
-        targetOwnerId: row.userId,
-        changes: diffFields(
-          { ...row },
-          changes,
-          [...EDIT_FIELDS, 'hostKeyFingerprint', 'sshPasswordEnc'],
-          ['sshPasswordEnc'],
-        ),
+      const updated = await transaction(async (tx) => {
+        const written = await withDomainCheck(() =>
+          tx.repository.updateUnlessDeploying(id, changes),
+        );
+        if (!written) throw proxyErrors.deploymentRunning();
+        await tx.audit.record(actor, {
+          action: options.asAdmin ? 'proxy.admin_edit' : 'proxy.edit',
+          targetType: 'proxy_configuration',
+          targetId: id,
+          targetOwnerId: row.userId,
+          changes: diffFields(
+            { ...row },
+            changes,
+            [...EDIT_FIELDS, 'hostKeyFingerprint', 'sshPasswordEnc'],
+            ['sshPasswordEnc'],
+          ),
+        });
+        return written;
       });
       return toProxyConfiguration(updated, options.language);
     },
@@ -215,15 +252,8 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
      */
     async reset(actor: TActor, id: string, language: TLanguage): Promise<TProxyConfiguration> {
       const row = await load(id, actor);
-      const updated = await repository.updateUnlessDeploying(id, { status: 'pending' });
-      if (!updated) throw proxyErrors.deploymentRunning();
-      await audit.record(actor, {
-        action: 'proxy.reset',
-        targetType: 'proxy_configuration',
-        targetId: id,
-        targetOwnerId: row.userId,
-        changes: diffFields({ ...row }, { status: 'pending' }, ['status']),
-      });
+      const updated = await updateRecorded(actor, row, { status: 'pending' }, 'proxy.reset');
+      // After the commit: open log sockets are told only what is stored.
       deps.onStatus?.(updated);
       return toProxyConfiguration(updated, language);
     },
@@ -238,15 +268,12 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       language: TLanguage,
     ): Promise<TProxyConfiguration> {
       const row = await load(id, actor);
-      const updated = await repository.updateUnlessDeploying(id, { hostKeyFingerprint: null });
-      if (!updated) throw proxyErrors.deploymentRunning();
-      await audit.record(actor, {
-        action: 'proxy.forget_host_key',
-        targetType: 'proxy_configuration',
-        targetId: id,
-        targetOwnerId: row.userId,
-        changes: diffFields({ ...row }, { hostKeyFingerprint: null }, ['hostKeyFingerprint']),
-      });
+      const updated = await updateRecorded(
+        actor,
+        row,
+        { hostKeyFingerprint: null },
+        'proxy.forget_host_key',
+      );
       return toProxyConfiguration(updated, language);
     },
 
@@ -268,13 +295,15 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         }
         removedFromServer = true;
       }
-      await repository.remove(id);
-      await audit.record(actor, {
-        action: removedFromServer ? 'proxy.delete_with_removal' : 'proxy.delete',
-        targetType: 'proxy_configuration',
-        targetId: id,
-        targetOwnerId: row.userId,
-        changes: [{ field: 'domain', before: row.domain, after: null }],
+      await transaction(async (tx) => {
+        await tx.repository.remove(id);
+        await tx.audit.record(actor, {
+          action: removedFromServer ? 'proxy.delete_with_removal' : 'proxy.delete',
+          targetType: 'proxy_configuration',
+          targetId: id,
+          targetOwnerId: row.userId,
+          changes: [{ field: 'domain', before: row.domain, after: null }],
+        });
       });
       return { removedFromServer };
     },

@@ -59,6 +59,16 @@ export function createSessionsRepository(db: TDb) {
       await db.delete(session).where(eq(session.sid, sid));
     },
 
+    /** Deletes these sessions; returns the ones that existed (the ones this call ended). */
+    async removeMany(sids: string[]): Promise<string[]> {
+      if (sids.length === 0) return [];
+      const deleted = await db
+        .delete(session)
+        .where(inArray(session.sid, sids))
+        .returning({ sid: session.sid });
+      return deleted.map((row) => row.sid);
+    },
+
     async exists(sid: string): Promise<boolean> {
       const rows = await db
         .select({ sid: session.sid })

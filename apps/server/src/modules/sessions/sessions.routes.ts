@@ -40,7 +40,7 @@ export async function sessionsRoutes(
     '/api/account/sessions/end-others',
     { schema: { tags, response: { 200: ZEndedSessions, ...ACCOUNT_ERRORS } }, ...common },
     async (request) => ({
-      ended: await sessions.endOthers(sessionCaller(request), { audit: true }),
+      ended: await sessions.endOthers(sessionCaller(request)),
     }),
   );
 }

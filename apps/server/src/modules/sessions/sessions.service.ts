@@ -1,6 +1,7 @@
 import type { TSessionInfo } from '@portico/shared/auth/account';
 import type { FastifyRequest } from 'fastify';
 import type { TUserRow } from '../../db/schema';
+import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
@@ -37,20 +38,33 @@ function lastSeen(sess: Record<string, unknown>, expire: Date): string | null {
   return typeof maxAge === 'number' ? new Date(expire.getTime() - maxAge).toISOString() : null;
 }
 
+/** What ending sessions writes: the session rows and the audit row, together or not at all. */
+export interface TSessionWrites {
+  sessions: TSessionsRepository;
+  audit: TAuditService;
+}
+
 /** One's own signed-in sessions: list them, end one, end all others (and their sockets). */
 export function createAccountSessions(deps: {
   repository: TSessionsRepository;
-  audit: TAuditService;
+  transaction: TTransaction<TSessionWrites>;
   sessionEnds: TSessionEnds;
 }) {
-  async function end(caller: TSessionCaller, sids: string[]): Promise<void> {
+  /**
+   * After the rows were deleted and that committed: the session store forgets its copies (its
+   * destroy; the row is already gone) and the sessions' log sockets close at once.
+   */
+  async function ended(caller: TSessionCaller, sids: string[]): Promise<void> {
     for (const sid of sids) await caller.destroy(sid);
     deps.sessionEnds.publish(sids);
   }
 
-  async function otherSids(caller: TSessionCaller): Promise<string[]> {
-    const rows = await deps.repository.listForUser(caller.user.id);
-    return rows.map((row) => row.sid).filter((sid) => sid !== caller.currentSid);
+  /** Inside the caller's transaction: deletes the account's other sessions; the ones it ended. */
+  async function removeOthers(tx: TSessionWrites, caller: TSessionCaller): Promise<string[]> {
+    const rows = await tx.sessions.listForUser(caller.user.id);
+    return tx.sessions.removeMany(
+      rows.map((row) => row.sid).filter((sid) => sid !== caller.currentSid),
+    );
   }
 
   return {
@@ -78,29 +92,39 @@ export function createAccountSessions(deps: {
       const row = rows.find((r) => sessionPublicId(r.sid) === publicId);
       if (!row) throw new AppError('not_found', 404);
       if (row.sid === caller.currentSid) throw new AppError('session_current', 409);
-      await end(caller, [row.sid]);
       const { browser, os } = parseUserAgent(text(row.sess.userAgent));
-      await accountAudit(deps.audit, caller.user, 'account.session_end', {
-        changes: [
-          {
-            field: 'session',
-            before: [browser, os, text(row.sess.ip)].filter(Boolean).join(', ') || publicId,
-            after: null,
-          },
-        ],
+      const sids = await deps.transaction(async (tx) => {
+        const removed = await tx.sessions.removeMany([row.sid]);
+        // Ended meanwhile (signed out, expired): nothing ended here, so nothing is recorded.
+        if (removed.length === 0) throw new AppError('not_found', 404);
+        await accountAudit(tx.audit, caller.user, 'account.session_end', {
+          changes: [
+            {
+              field: 'session',
+              before: [browser, os, text(row.sess.ip)].filter(Boolean).join(', ') || publicId,
+              after: null,
+            },
+          ],
+        });
+        return removed;
       });
+      await ended(caller, sids);
     },
 
     /** Every session of the account but the caller's; how many ended. */
-    async endOthers(caller: TSessionCaller, options: { audit: boolean }): Promise<number> {
-      const sids = await otherSids(caller);
-      await end(caller, sids);
-      if (options.audit) {
-        await accountAudit(deps.audit, caller.user, 'account.sessions_end_others', {
-          changes: [{ field: 'sessionsEnded', before: null, after: sids.length }],
+    async endOthers(caller: TSessionCaller): Promise<number> {
+      const sids = await deps.transaction(async (tx) => {
+        const removed = await removeOthers(tx, caller);
+        await accountAudit(tx.audit, caller.user, 'account.sessions_end_others', {
+          changes: [{ field: 'sessionsEnded', before: null, after: removed.length }],
         });
-      }
+        return removed;
+      });
+      await ended(caller, sids);
       return sids.length;
     },
+
+    removeOthers,
+    ended,
   };
 }

@@ -1,6 +1,7 @@
 import type { TReauthInput, TTwoFactorSetup, TTwoFactorStatus } from '@portico/shared/auth/account';
 import encodeQR from 'qr';
 import type { TUserRow } from '../../db/schema';
+import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import {
   openSecretBox,
@@ -12,6 +13,7 @@ import {
 import { matchTotp, newTotpSecret, otpauthUrl } from '../../lib/totp';
 import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
+import type { TSessionsRepository } from '../sessions/sessions.repository';
 import { type TTwoFactorPolicy, twoFactorRequired } from '../users/two-factor-policy';
 import type { TUsersService } from '../users/users.service';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './recovery-codes';
@@ -19,10 +21,21 @@ import type { TRecoveryCodesRepository } from './recovery-codes.repository';
 
 export type TTwoFactorService = ReturnType<typeof createTwoFactorService>;
 
-export interface TTwoFactorDeps {
+/**
+ * What a two-factor change writes: the user row, the recovery codes, the audit row and, for a
+ * reset, the account's sessions.
+ */
+export interface TTwoFactorWrites {
   users: TUsersService;
   recoveryCodes: TRecoveryCodesRepository;
   audit: TAuditService;
+  sessions: TSessionsRepository;
+}
+
+export interface TTwoFactorDeps {
+  users: TUsersService;
+  recoveryCodes: TRecoveryCodesRepository;
+  transaction: TTransaction<TTwoFactorWrites>;
   /** The key file that also encrypts SSH passwords (lib/secrets.ts). */
   secretKeyFile: string;
   policy: TTwoFactorPolicy;
@@ -69,9 +82,9 @@ export function createTwoFactorService(deps: TTwoFactorDeps) {
     return row;
   }
 
-  async function issueRecoveryCodes(user: TUserRow): Promise<string[]> {
+  async function issueRecoveryCodes(tx: TTwoFactorWrites, user: TUserRow): Promise<string[]> {
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    await deps.recoveryCodes.replace(
+    await tx.recoveryCodes.replace(
       user.id,
       codes.map((code) => recoveryCodeHash(user.id, code)),
     );
@@ -82,14 +95,18 @@ export function createTwoFactorService(deps: TTwoFactorDeps) {
    * Checks an authenticator code (each time step accepted once: a replayed code fails) or an
    * unused recovery code (used up by this call). Null when neither.
    */
-  async function check(user: TUserRow, code: string): Promise<TSecondFactor | null> {
+  async function check(
+    user: TUserRow,
+    code: string,
+    writes: Pick<TTwoFactorWrites, 'users' | 'recoveryCodes'> = deps,
+  ): Promise<TSecondFactor | null> {
     if (user.totpEnabledAt === null || !user.totpSecretEnc) return null;
     if (/^\d{6}$/.test(code)) {
       const step = matchTotp(secretOf(user), code, now());
       if (step === null) return null;
-      return (await deps.users.claimTotpStep(user.id, step)) ? 'totp' : null;
+      return (await writes.users.claimTotpStep(user.id, step)) ? 'totp' : null;
     }
-    return (await deps.recoveryCodes.use(user.id, recoveryCodeHash(user.id, code)))
+    return (await writes.recoveryCodes.use(user.id, recoveryCodeHash(user.id, code)))
       ? 'recovery'
       : null;
   }
@@ -105,6 +122,12 @@ export function createTwoFactorService(deps: TTwoFactorDeps) {
     }
   }
 
+  /** The secret, the last step and every recovery code go: two-factor is off. */
+  async function turnOff(tx: TTwoFactorWrites, userId: string): Promise<void> {
+    await tx.users.update(userId, { totpSecretEnc: null, totpEnabledAt: null, totpLastStep: null });
+    await tx.recoveryCodes.removeAll(userId);
+  }
+
   async function requireEnabled(user: TUserRow): Promise<TUserRow> {
     const row = await fresh(user);
     if (row.totpEnabledAt === null) throw new AppError('two_factor_off', 409);
@@ -112,7 +135,18 @@ export function createTwoFactorService(deps: TTwoFactorDeps) {
   }
 
   return {
-    check: async (user: TUserRow, code: string) => check(await fresh(user), code),
+    /**
+     * The second step of signing in. A recovery code used up and its audit row are one
+     * transaction: a code is never spent without the trail saying so.
+     */
+    async signIn(user: TUserRow, code: string): Promise<TSecondFactor | null> {
+      const row = await fresh(user);
+      return deps.transaction(async (tx) => {
+        const factor = await check(row, code, tx);
+        if (factor === 'recovery') await accountAudit(tx.audit, row, 'account.recovery_code_used');
+        return factor;
+      });
+    },
 
     async status(user: TUserRow): Promise<TTwoFactorStatus> {
       const row = await fresh(user);
@@ -152,48 +186,55 @@ export function createTwoFactorService(deps: TTwoFactorDeps) {
       if (row.totpEnabledAt !== null) throw new AppError('two_factor_on', 409);
       if (!row.totpSecretEnc) throw new AppError('two_factor_not_started', 409);
       const step = matchTotp(secretOf(row), code, now());
-      if (step === null || !(await deps.users.claimTotpStep(row.id, step))) {
-        throw new AppError('two_factor_invalid', 400);
-      }
-      const enabled = await deps.users.update(row.id, { totpEnabledAt: new Date(now()) });
-      const codes = await issueRecoveryCodes(enabled);
-      await accountAudit(deps.audit, row, 'account.two_factor_on');
-      return codes;
+      if (step === null) throw new AppError('two_factor_invalid', 400);
+      return deps.transaction(async (tx) => {
+        // Claimed inside: a failed write after it leaves the code usable again.
+        if (!(await tx.users.claimTotpStep(row.id, step))) {
+          throw new AppError('two_factor_invalid', 400);
+        }
+        const enabled = await tx.users.update(row.id, { totpEnabledAt: new Date(now()) });
+        const codes = await issueRecoveryCodes(tx, enabled);
+        await accountAudit(tx.audit, row, 'account.two_factor_on');
+        return codes;
+      });
     },
 
     async disable(user: TUserRow, input: TReauthInput): Promise<void> {
       const row = await requireEnabled(user);
       await reauthenticate(row, input);
-      await deps.users.update(row.id, {
-        totpSecretEnc: null,
-        totpEnabledAt: null,
-        totpLastStep: null,
-      });
-      await deps.recoveryCodes.removeAll(row.id);
-      await accountAudit(deps.audit, row, 'account.two_factor_off', {
-        changes: [{ field: 'proof', before: null, after: input.code ? 'code' : 'password' }],
+      await deps.transaction(async (tx) => {
+        await turnOff(tx, row.id);
+        await accountAudit(tx.audit, row, 'account.two_factor_off', {
+          changes: [{ field: 'proof', before: null, after: input.code ? 'code' : 'password' }],
+        });
       });
     },
 
     async regenerateRecoveryCodes(user: TUserRow, input: TReauthInput): Promise<string[]> {
       const row = await requireEnabled(user);
       await reauthenticate(row, input);
-      const codes = await issueRecoveryCodes(row);
-      await accountAudit(deps.audit, row, 'account.recovery_codes_new');
-      return codes;
+      return deps.transaction(async (tx) => {
+        const codes = await issueRecoveryCodes(tx, row);
+        await accountAudit(tx.audit, row, 'account.recovery_codes_new');
+        return codes;
+      });
     },
 
-    /** `portico user reset-2fa`: for an account whose owner lost the authenticator and codes. */
-    async reset(username: string): Promise<{ user: TUserRow; wasOn: boolean }> {
+    /**
+     * `portico user reset-2fa`: for an account whose owner lost the authenticator and codes. Its
+     * sessions end with it: whoever is signed in got past the two-factor that is now gone.
+     */
+    async reset(
+      username: string,
+    ): Promise<{ user: TUserRow; wasOn: boolean; endedSessions: number }> {
       const row = await deps.users.requireByUsername(username);
-      await deps.users.update(row.id, {
-        totpSecretEnc: null,
-        totpEnabledAt: null,
-        totpLastStep: null,
+      const endedSessions = await deps.transaction(async (tx) => {
+        await turnOff(tx, row.id);
+        const ended = await tx.sessions.removeForUser(row.id);
+        await accountAudit(tx.audit, null, 'account.two_factor_reset', { target: row });
+        return ended;
       });
-      await deps.recoveryCodes.removeAll(row.id);
-      await accountAudit(deps.audit, null, 'account.two_factor_reset', { target: row });
-      return { user: row, wasOn: row.totpEnabledAt !== null };
+      return { user: row, wasOn: row.totpEnabledAt !== null, endedSessions };
     },
   };
 }

@@ -4,6 +4,7 @@ import {
   type TTestDatabase,
   testDatabaseKinds,
 } from '../../../test/support/test-database';
+import { transactionOver } from '../../db/transaction';
 import { createUsersRepository, UniqueViolationError } from './users.repository';
 
 describe.each(testDatabaseKinds())('users repository on %s', (kind) => {
@@ -61,5 +62,26 @@ describe.each(testDatabaseKinds())('users repository on %s', (kind) => {
     await repo.update(row.id, { role: 'user' });
     expect((await overlapping)?.role).toBe('admin');
     expect((await repo.findById(row.id))?.role).toBe('user');
+  });
+
+  it('a write in a transaction drops the cached row on commit and leaves none stale on rollback', async () => {
+    const repo = createUsersRepository(db.database.db, { cacheById: true });
+    const transaction = transactionOver(db.database.db, (tx) => repo.within(tx));
+    const row = await repo.insert(newUser('in_a_transaction', 'tx@example.test'));
+    expect((await repo.findById(row.id))?.role).toBe('user');
+
+    const failure = new Error('the audit row failed');
+    await expect(
+      transaction(async (users) => {
+        await users.update(row.id, { role: 'admin' });
+        // Inside, the transaction sees its own write; the cache must not keep it.
+        expect((await users.findById(row.id))?.role).toBe('admin');
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect((await repo.findById(row.id))?.role).toBe('user');
+
+    await transaction((users) => users.update(row.id, { role: 'admin' }));
+    expect((await repo.findById(row.id))?.role).toBe('admin');
   });
 });

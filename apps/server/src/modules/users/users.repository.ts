@@ -3,7 +3,7 @@ import type { TDb } from '../../db/client';
 import { type TUserRow, users } from '../../db/schema';
 import { violatedConstraint } from '../../db/unique-violation';
 
-export type TUsersRepository = ReturnType<typeof createUsersRepository>;
+export type TUsersRepository = ReturnType<typeof usersTable>;
 
 export interface TNewUser {
   username: string;
@@ -56,33 +56,57 @@ export interface TUsersRepositoryOptions {
 
 const CACHE_LIMIT = 10_000;
 
-export function createUsersRepository(db: TDb, options: TUsersRepositoryOptions = {}) {
-  // Rows are kept frozen and handed out as they are (no copy per request): nothing may change one.
-  const byId = options.cacheById ? new Map<string, Readonly<TUserRow>>() : null;
+/** The by-id cache one app shares between its repository and the ones built over transactions. */
+interface TUsersCache {
+  byId: Map<string, Readonly<TUserRow>> | null;
   // Bumped before and after every write: a read that overlapped a write (and may hold the row as
   // it was) is not cached, so a demoted admin never stays admin in this process.
-  let writes = 0;
+  writes: number;
+}
+
+/**
+ * The users table for the app. `within(tx)` is the same table inside a transaction
+ * (db/transaction.ts): its writes drop the row from the shared cache like any write, and its
+ * reads neither use nor fill the cache, so a row the transaction wrote and then rolled back is
+ * never remembered. Outside reads wait for the transaction on PGlite (one session), and no cache
+ * exists on PostgreSQL, so a cached row is always a committed one.
+ */
+export function createUsersRepository(db: TDb, options: TUsersRepositoryOptions = {}) {
+  // Rows are kept frozen and handed out as they are (no copy per request): nothing may change one.
+  const cache: TUsersCache = {
+    byId: options.cacheById ? new Map<string, Readonly<TUserRow>>() : null,
+    writes: 0,
+  };
+  return {
+    ...usersTable(db, cache, false),
+    within: (tx: TDb): TUsersRepository => usersTable(tx, cache, true),
+  };
+}
+
+function usersTable(db: TDb, cache: TUsersCache, inTransaction: boolean) {
+  const byId = cache.byId;
 
   async function writing<T>(id: string, work: () => Promise<T>): Promise<T> {
-    writes += 1;
+    cache.writes += 1;
     byId?.delete(id);
     try {
       return await work();
     } finally {
-      writes += 1;
+      cache.writes += 1;
       byId?.delete(id);
     }
   }
 
   return {
     async findById(id: string): Promise<TUserRow | undefined> {
-      const hit = byId?.get(id);
+      const shared = inTransaction ? null : byId;
+      const hit = shared?.get(id);
       if (hit) return hit;
-      const writesBefore = writes;
+      const writesBefore = cache.writes;
       const rows = await db.select().from(users).where(eq(users.id, id)).limit(1);
-      if (byId && rows[0] && writes === writesBefore) {
-        if (byId.size > CACHE_LIMIT) byId.clear();
-        byId.set(id, Object.freeze(rows[0]));
+      if (shared && rows[0] && cache.writes === writesBefore) {
+        if (shared.size > CACHE_LIMIT) shared.clear();
+        shared.set(id, Object.freeze(rows[0]));
       }
       return rows[0];
     },

@@ -103,10 +103,6 @@ export function createUsersService(repository: TUsersRepository) {
     checkPassword: (user: TUserRow, password: string) =>
       verifyPassword(user.passwordHash, password),
 
-    async setPassword(id: string, password: string): Promise<TUserRow> {
-      return (await repository.update(id, { passwordHash: await hashPassword(password) }))!;
-    },
-
     /** Any other change to the row (names, e-mail, two-factor columns); a taken e-mail is 409. */
     async update(id: string, changes: TUserChanges): Promise<TUserRow> {
       try {
