@@ -57,7 +57,7 @@ if [ -z "$m" ] || [ -z "$old" ]; then echo PORTICO_RELOAD=sent; exit 0; fi
 # Live means: new workers exist, and every old worker is gone or shutting down (it has closed
 # its listening sockets; it may still finish long requests such as WebSockets).
 i=0
-while [ $i -lt 100 ]; do
+while [ $i -lt 500 ]; do
   fresh=no
   for w in $(workers "$m"); do
     case " $old " in *" $w "*) ;; *) fresh=yes ;; esac
@@ -71,7 +71,7 @@ while [ $i -lt 100 ]; do
     done
     if [ $settled = yes ]; then echo PORTICO_RELOAD=applied; exit 0; fi
   fi
-  sleep 0.1
+  sleep 0.02
   i=$((i + 1))
 done
 echo PORTICO_RELOAD=pending

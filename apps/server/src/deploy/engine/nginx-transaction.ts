@@ -139,22 +139,28 @@ function linkWithUndo(
 }
 
 // After the files are written, one round trip: the site enabled ($1 target, $2 link; both
-// empty for the conf.d layout), \`nginx -t\`, and only if it passes the reload with its wait.
+// empty for the conf.d layout), \`nginx -t\`, and only if it passes the reload with its wait
+// ($3, below, may leave out a reload that would change nothing).
 // Each part's output and exit code are marked, so every failure reads as its own command's.
 const APPLY_SCRIPT = `${FUNCTIONS}
+linked=""
 if [ -n "$2" ]; then
-  out=$( (
+  linked=$( (
 ${LINK_SCRIPT}
   ) ); rc=$?
-  printf '%s\\n' "$out"
+  printf '%s\\n' "$linked"
   echo "PORTICO_LINK_CODE=$rc"
   [ "$rc" -eq 0 ] || exit 0
-  case "$out" in *PORTICO_LINK=conflict*) exit 0 ;; esac
+  case "$linked" in *PORTICO_LINK=conflict*) exit 0 ;; esac
 fi
 out=$(nginx -t 2>&1); rc=$?
 printf '%s\\n' "$out" | sed 's/^/PORTICO_TEST:/'
 echo "PORTICO_TEST:PORTICO_CODE=$rc"
 [ "$rc" -eq 0 ] || exit 0
+# $3 = if-linked: no file was written and nginx already runs them; only a new link needs a reload.
+if [ "$3" = if-linked ]; then
+  case "$linked" in *PORTICO_LINK=created*|*PORTICO_LINK=replaced*) ;; *) echo PORTICO_RELOAD:PORTICO_SKIP=live; exit 0 ;; esac
+fi
 { (
 ${RELOAD_BODY}
 ); echo "PORTICO_CODE=$?"; } 2>&1 | sed 's/^/PORTICO_RELOAD:/'
@@ -179,6 +185,8 @@ export async function applyNginxFiles(
   step: string,
   files: TFileWrite[],
   link?: TSiteLink,
+  /** nginx already runs these files as they are on disk: reload only if something changes. */
+  live = false,
 ): Promise<{ changed: boolean }> {
   const undo: TUndo[] = [];
   const rollback = async () => {
@@ -191,8 +199,9 @@ export async function applyNginxFiles(
       const u = await writeWithUndo(c, file, before[i]!);
       if (u) undo.push(u);
     }
+    const reload = live && undo.length === 0 ? 'if-linked' : 'always';
     r = await asRoot(c.session, APPLY_SCRIPT, {
-      args: link ? [link.target, link.link] : ['', ''],
+      args: [...(link ? [link.target, link.link] : ['', '']), reload],
     });
     if (link) {
       const code = firstMarked(r.stdout, 'PORTICO_LINK_CODE');
@@ -232,6 +241,10 @@ export async function applyNginxFiles(
   for (const warning of test.warnings) c.log.warning(`nginx -t: ${warning}`);
   c.log.info(msg('nginx.testPassed'));
 
+  if (firstMarked(prefixed(r.stdout, 'PORTICO_RELOAD:').join('\n'), 'PORTICO_SKIP') === 'live') {
+    c.log.info(msg('nginx.alreadyLive'));
+    return { changed };
+  }
   try {
     logReloading(c);
     const reloaded = part(r.stdout, 'PORTICO_RELOAD:');

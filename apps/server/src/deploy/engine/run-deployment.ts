@@ -93,11 +93,14 @@ async function deploy(
 
     step = 'certificate';
     checkCancelled(ctx.signal, step);
-    await site.around({ certificate: true }, () => certificateStep(c, domain, input.email));
+    const { kept } = await site.around({ certificate: true }, () =>
+      certificateStep(c, domain, input.email),
+    );
 
     step = 'https-site';
     checkCancelled(ctx.signal, step);
-    await site.around(siteFiles, () => finalSiteStep(c, domain, target, plan));
+    // The HTTP site step's reload made the files live; with the certificate kept, nothing new.
+    await site.around(siteFiles, () => finalSiteStep(c, domain, target, plan, kept));
 
     if (input.customScript) {
       step = 'custom-script';

@@ -83,7 +83,7 @@ export async function httpSiteStep(
   domain: string,
   target: TTarget,
   plan: TSitePlan,
-): Promise<void> {
+): Promise<{ changed: boolean }> {
   const tuning = serverNamesTuning(c, domain, plan.nginxDump);
   const site = { domain, target, ipv6: c.server.ipv6 };
   if (plan.hasCertificate) {
@@ -95,20 +95,25 @@ export async function httpSiteStep(
   const link = plan.paths.enabledLink
     ? { target: plan.paths.file, link: plan.paths.enabledLink }
     : undefined;
-  await applyNginxFiles(c, 'http-site', siteFiles(plan.paths, content, tuning), link);
+  return applyNginxFiles(c, 'http-site', siteFiles(plan.paths, content, tuning), link);
 }
 
-/** Step 6: port 80 redirects to HTTPS (ACME path excepted); 443 serves TLS + HTTP/2 and proxies. */
+/**
+ * Step 6: port 80 redirects to HTTPS (ACME path excepted); 443 serves TLS + HTTP/2 and proxies.
+ * `live`: step 4 reloaded nginx and the certificate has not changed since, so unchanged files
+ * need no second reload (a redeploy).
+ */
 export async function finalSiteStep(
   c: TStepContext,
   domain: string,
   target: TTarget,
   plan: TSitePlan,
+  live = false,
 ): Promise<void> {
   c.log.info(msg('site.writingHttps', { domain }));
   const content = renderFinalSite({ domain, target, ipv6: c.server.ipv6 });
   const link = plan.paths.enabledLink
     ? { target: plan.paths.file, link: plan.paths.enabledLink }
     : undefined;
-  await applyNginxFiles(c, 'https-site', siteFiles(plan.paths, content), link);
+  await applyNginxFiles(c, 'https-site', siteFiles(plan.paths, content), link, live);
 }
