@@ -25,7 +25,7 @@ import type { TBenchmark, TFigure } from './run';
  *   `certbot --nginx --redirect`, one HTTPS check).
  * Then an unchanged redeploy, and one deployment to each lab server at once beside one, with
  * the proxy list's p99 (GET /api/user/proxy-configurations) sampled meanwhile.
- * BENCH_DEPLOY_LOG=1 prints the first deployment's log with each line's time since the start.
+ * BENCH_DEPLOY_LOG=1 prints the first deployment's and the redeploy's logs with each line's time.
  */
 
 const SERVERS = 10;
@@ -158,15 +158,19 @@ function p99(samples: number[]): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
 }
 
-async function printLog(client: HttpClient, id: string): Promise<void> {
+/** Each run's log lines of one configuration, with each line's time since its run's first. */
+async function printLogs(client: HttpClient, id: string, titles: string[]): Promise<void> {
   const { json } = await client.request('GET', `/api/deployment-logs/${id}`);
   const all = json as { deploymentId: string; level: string; message: string; timestamp: string }[];
-  const lines = all.filter((l) => l.deploymentId === all[0]?.deploymentId);
-  const t0 = Date.parse(lines[0]?.timestamp ?? '');
-  console.info('\n  first deployment log (seconds since its first line):');
-  for (const l of lines) {
-    const at = ((Date.parse(l.timestamp) - t0) / 1000).toFixed(2).padStart(6);
-    console.info(`  ${at}  ${l.level.padEnd(7)} ${l.message.split('\n')[0]}`);
+  const runs = [...new Set(all.map((l) => l.deploymentId))];
+  for (const [i, run] of runs.entries()) {
+    const lines = all.filter((l) => l.deploymentId === run);
+    const t0 = Date.parse(lines[0]?.timestamp ?? '');
+    console.info(`\n  ${titles[i] ?? 'run'} (seconds since its first line):`);
+    for (const l of lines) {
+      const at = ((Date.parse(l.timestamp) - t0) / 1000).toFixed(2).padStart(6);
+      console.info(`  ${at}  ${l.level.padEnd(7)} ${l.message.split('\n')[0]}`);
+    }
   }
 }
 
@@ -195,7 +199,9 @@ export const benchmark: TBenchmark = {
       const floor = await scriptDeploy(lab, s2, s2.domains[0]!, FLOOR_SCRIPT);
       const naive = await scriptDeploy(lab, s3, s3.domains[0]!, NAIVE_SCRIPT);
       const redeploy = await porticoDeploys(client, first, 'redeploy');
-      if (process.env.BENCH_DEPLOY_LOG) await printLog(client, first[0]!);
+      if (process.env.BENCH_DEPLOY_LOG) {
+        await printLogs(client, first[0]!, ['first deploy', 'unchanged redeploy']);
+      }
 
       const all = await saveConfigurations(
         client,
