@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { renderFinalSite, renderHttpSite } from '../apps/server/src/deploy/nginx-site';
 import { certName } from '../apps/server/src/deploy/site-names';
 import { connectSsh } from '../apps/server/src/deploy/ssh';
+import { JOB_TIMING } from '../apps/server/src/jobs/queues';
 import {
   HttpClient,
   labEnv,
@@ -17,11 +18,17 @@ import type { TBenchmark, TFigure } from './run';
 
 /**
  * Deploy wall time through Portico (POST /api/deploy → job → engine → completed, as a real
- * process on PGlite) beside the floor: the same remote work done by one plain SSH session from
- * here (HTTP site, nginx -t, reload, certbot webroot, final site, nginx -t, reload, one HTTPS
- * check). Then four deployments to four servers at once beside one.
+ * process on PGlite) beside two floors on the same kind of lab server, in the same run:
+ * - same steps: the remote work Portico does, by one plain SSH session from here (HTTP site,
+ *   nginx -t, reload, certbot webroot, final site, nginx -t, reload, one HTTPS check);
+ * - naive: what a person types over one SSH session (write the site, reload,
+ *   `certbot --nginx --redirect`, one HTTPS check).
+ * Then an unchanged redeploy, and one deployment to each lab server at once beside one, with
+ * the proxy list's p99 (GET /api/user/proxy-configurations) sampled meanwhile.
+ * BENCH_DEPLOY_LOG=1 prints the first deployment's and the redeploy's logs with each line's time.
  */
 
+const SERVERS = 10;
 const RELOAD =
   'if [ -d /run/systemd/system ]; then systemctl reload nginx; else nginx -s reload; fi';
 // $1 domain, $2 HTTP site, $3 final site, $4 ACME directory, $5 cert name.
@@ -37,8 +44,19 @@ printf '%s\\n' "$3" > "/etc/nginx/sites-available/floor-$1"
 nginx -t 2>&1
 ${RELOAD}
 sleep 0.2`;
+// $1 domain, $2 a plain proxy site on port 80, $4 ACME directory (same argument shape).
+const NAIVE_SCRIPT = `set -e
+printf '%s\\n' "$2" > "/etc/nginx/sites-available/naive-$1"
+ln -sf "/etc/nginx/sites-available/naive-$1" "/etc/nginx/sites-enabled/naive-$1"
+${RELOAD}
+certbot --nginx --redirect -d "$1" --server "$4" --email ops@example.com --agree-tos --no-eff-email --non-interactive 2>&1`;
 
-async function floorDeploy(lab: TLab, server: TLabServer, domain: string): Promise<number> {
+async function scriptDeploy(
+  lab: TLab,
+  server: TLabServer,
+  domain: string,
+  script: string,
+): Promise<number> {
   const root = server.users.find((u) => u.name === 'root')!;
   const target = `http://${lab.status.upstream.address}:${lab.status.upstream.port}`;
   const started = performance.now();
@@ -50,7 +68,7 @@ async function floorDeploy(lab: TLab, server: TLabServer, domain: string): Promi
     expectedFingerprint: server.hostKeyFingerprint,
   });
   try {
-    const r = await session.run(FLOOR_SCRIPT, {
+    const r = await session.run(script, {
       args: [
         domain,
         renderHttpSite({ domain, target }),
@@ -60,20 +78,20 @@ async function floorDeploy(lab: TLab, server: TLabServer, domain: string): Promi
       ],
       timeoutMs: 300_000,
     });
-    if (r.code !== 0) throw new Error(`floor script failed: ${r.stdout}${r.stderr}`);
+    if (r.code !== 0) throw new Error(`script failed: ${r.stdout}${r.stderr}`);
   } finally {
     session.close();
   }
   const page = await httpsGet(lab.status, server.address, domain, '/');
-  if (page.status !== 200) throw new Error(`floor site answered ${page.status}`);
+  if (page.status !== 200) throw new Error(`script's site answered ${page.status}`);
   return performance.now() - started;
 }
 
-async function porticoDeploys(
+async function saveConfigurations(
   client: HttpClient,
   lab: TLab,
   targets: { server: TLabServer; domain: string }[],
-): Promise<number> {
+): Promise<string[]> {
   const ids: string[] = [];
   for (const { server, domain } of targets) {
     const root = server.users.find((u) => u.name === 'root')!;
@@ -89,8 +107,24 @@ async function porticoDeploys(
     if (saved.status !== 200) throw new Error(`save answered ${saved.status}`);
     ids.push(saved.json.id);
   }
+  return ids;
+}
+
+/** Deploys (or redeploys) every configuration at once; milliseconds until all completed. */
+async function porticoDeploys(
+  client: HttpClient,
+  ids: string[],
+  kind: 'deploy' | 'redeploy' = 'deploy',
+): Promise<number> {
   const started = performance.now();
-  await Promise.all(ids.map((id) => client.request('POST', `/api/deploy/${id}`)));
+  await Promise.all(
+    ids.map(async (id) => {
+      const path =
+        kind === 'deploy' ? `/api/deploy/${id}` : `/api/proxy-configurations/${id}/redeploy`;
+      const r = await client.request('POST', path);
+      if (r.status !== 202) throw new Error(`${kind} answered ${r.status}`);
+    }),
+  );
   const pending = new Set(ids);
   while (pending.size > 0) {
     for (const id of [...pending]) {
@@ -103,22 +137,55 @@ async function porticoDeploys(
   return performance.now() - started;
 }
 
+/** Milliseconds of each proxy-list request, one after another, until `done` settles. */
+async function sampleList(client: HttpClient, done: Promise<unknown>): Promise<number[]> {
+  let over = false;
+  void done.finally(() => {
+    over = true;
+  });
+  const samples: number[] = [];
+  while (!over) {
+    const started = performance.now();
+    const r = await client.request('GET', '/api/user/proxy-configurations');
+    if (r.status !== 200) throw new Error(`proxy list answered ${r.status}`);
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+function p99(samples: number[]): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
+}
+
+/** Each run's log lines of one configuration, with each line's time since its run's first. */
+async function printLogs(client: HttpClient, id: string, titles: string[]): Promise<void> {
+  const { json } = await client.request('GET', `/api/deployment-logs/${id}`);
+  const all = json as { deploymentId: string; level: string; message: string; timestamp: string }[];
+  const runs = [...new Set(all.map((l) => l.deploymentId))];
+  for (const [i, run] of runs.entries()) {
+    const lines = all.filter((l) => l.deploymentId === run);
+    const t0 = Date.parse(lines[0]?.timestamp ?? '');
+    console.info(`\n  ${titles[i] ?? 'run'} (seconds since its first line):`);
+    for (const l of lines) {
+      const at = ((Date.parse(l.timestamp) - t0) / 1000).toFixed(2).padStart(6);
+      console.info(`  ${at}  ${l.level.padEnd(7)} ${l.message.split('\n')[0]}`);
+    }
+  }
+}
+
 const unavailable = labUnavailableReason();
 
 export const benchmark: TBenchmark = {
-  name: 'Deploy on a lab server: Portico (API → job → engine) vs one plain SSH session',
+  name: 'Deploy on lab servers: Portico (API → job → engine) vs plain SSH scripts',
   unavailable: unavailable ? `skipped: the lab cannot run here (${unavailable})` : undefined,
   async run(): Promise<TFigure[]> {
-    const lab = await startLab({ servers: 4 });
+    const lab = await startLab({ servers: SERVERS });
     const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-deploy-'));
     const portico = await startPortico({ ...labEnv(lab.status), PORTICO_DATA_DIR: dataDir });
     try {
-      const [s1, s2, s3, s4] = lab.status.servers as TLabServer[] as [
-        TLabServer,
-        TLabServer,
-        TLabServer,
-        TLabServer,
-      ];
+      const servers = lab.status.servers as TLabServer[];
+      const [s1, s2, s3] = servers as [TLabServer, TLabServer, TLabServer];
       const client = new HttpClient(portico.base);
       const registered = await client.request('POST', '/api/register', {
         username: 'bench_deploy',
@@ -127,16 +194,58 @@ export const benchmark: TBenchmark = {
       });
       if (registered.status !== 201) throw new Error(`register answered ${registered.status}`);
 
-      const one = await porticoDeploys(client, lab, [{ server: s1, domain: s1.domains[0]! }]);
-      const floor = await floorDeploy(lab, s2, s2.domains[0]!);
-      const four = await porticoDeploys(
+      const first = await saveConfigurations(client, lab, [{ server: s1, domain: s1.domains[0]! }]);
+      const one = await porticoDeploys(client, first);
+      const floor = await scriptDeploy(lab, s2, s2.domains[0]!, FLOOR_SCRIPT);
+      const naive = await scriptDeploy(lab, s3, s3.domains[0]!, NAIVE_SCRIPT);
+      const redeploy = await porticoDeploys(client, first, 'redeploy');
+      if (process.env.BENCH_DEPLOY_LOG) {
+        await printLogs(client, first[0]!, ['first deploy', 'unchanged redeploy']);
+      }
+
+      const all = await saveConfigurations(
         client,
         lab,
-        [s1, s2, s3, s4].map((server) => ({ server, domain: server.domains[2]! })),
+        servers.map((server) => ({ server, domain: server.domains[2]! })),
       );
+      const many = porticoDeploys(client, all);
+      const [manyMs, samples] = await Promise.all([many, sampleList(client, many)]);
       return [
-        { label: 'one deploy', value: one / 1000, floor: floor / 1000, unit: ' s' },
-        { label: '4 at once', value: four / 1000, floor: one / 1000, unit: ' s' },
+        {
+          label: 'first deploy',
+          value: one / 1000,
+          floor: floor / 1000,
+          unit: ' s',
+          goal: 'same steps; goal ≤ 110 %',
+        },
+        {
+          label: 'first deploy',
+          value: one / 1000,
+          floor: naive / 1000,
+          unit: ' s',
+          goal: 'naive certbot --nginx script; goal ≤ 60 %',
+        },
+        {
+          label: 'unchanged redeploy',
+          value: redeploy / 1000,
+          floor: 1.5,
+          unit: ' s',
+          goal: 'goal ≤ 1.5 s',
+        },
+        {
+          label: `${servers.length} at once`,
+          value: manyMs / 1000,
+          floor: one / 1000,
+          unit: ' s',
+          goal: `one deploy; goal ≤ 200 %; ${JOB_TIMING.concurrency} deploy workers run them in ${Math.ceil(servers.length / JOB_TIMING.concurrency)} waves`,
+        },
+        {
+          label: 'proxy list p99',
+          value: p99(samples),
+          floor: 50,
+          unit: ' ms',
+          goal: `${samples.length} requests during the ${servers.length}; goal < 50 ms`,
+        },
       ];
     } finally {
       await stopPortico(portico);

@@ -11,6 +11,8 @@ export interface TFigure {
   value: number;
   floor: number;
   unit: string;
+  /** The target, printed after the ratio (e.g. "goal ≤ 110 %"). */
+  goal?: string;
 }
 
 export interface TBenchmark {
@@ -42,7 +44,7 @@ for (const file of files) {
   for (const f of figures) {
     const ratio = f.floor === 0 ? 'n/a' : `${((f.value / f.floor) * 100).toFixed(0)} % of floor`;
     console.info(
-      `  ${f.label.padEnd(18)} ${`${fmt(f.value)}${f.unit}`.padStart(10)}   floor ${`${fmt(f.floor)}${f.unit}`.padStart(10)}   ${ratio}`,
+      `  ${f.label.padEnd(18)} ${`${fmt(f.value)}${f.unit}`.padStart(10)}   floor ${`${fmt(f.floor)}${f.unit}`.padStart(10)}   ${ratio}${f.goal ? `   (${f.goal})` : ''}`,
     );
   }
 }

@@ -86,7 +86,7 @@ async function act(
   try {
     const domain = assertDomain(input.domain);
     step = 'connect';
-    session = await connectStep(input, ctx, log);
+    ({ session } = await connectStep(input, ctx, log));
     if (ctx.signal?.aborted) session.close();
     step = 'detect-os';
     const server = await detectOs(session, log);

@@ -117,7 +117,7 @@ export async function certificateStep(
   c: TStepContext,
   domain: string,
   email: string,
-): Promise<void> {
+): Promise<{ kept: boolean }> {
   const mail = assertEmail(email);
   let server: string;
   try {
@@ -158,7 +158,8 @@ export async function certificateStep(
   }
   if (/not yet due for renewal|Keeping the existing certificate/i.test(r.stdout)) {
     c.log.info(msg('certificate.kept', { domain }));
-  } else {
-    c.log.success(msg('certificate.obtained', { domain }));
+    return { kept: true };
   }
+  c.log.success(msg('certificate.obtained', { domain }));
+  return { kept: false };
 }

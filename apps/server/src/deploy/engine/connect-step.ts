@@ -14,15 +14,20 @@ export interface TConnectInput {
   expectedFingerprint?: string;
 }
 
+const ROOT_CHECK = 'printf "PORTICO_UID=%s\\n" "$(id -u)"';
+
 /**
  * Step 1a: log in with the pinned host key, report the key to the caller before anything runs,
- * and prove that we can act as root (directly or through sudo).
+ * and prove that we can act as root (directly or through sudo). `probe` is a read-only script
+ * that prints `PORTICO_UID` first (the remote preflight): it rides on the same sudo round trip,
+ * and its output is returned for the next steps to read.
  */
 export async function connectStep(
   input: TConnectInput,
   ctx: TEngineContext,
   log: EngineLog,
-): Promise<TSshSession> {
+  probe: { script: string; args: string[] } = { script: ROOT_CHECK, args: [] },
+): Promise<{ session: TSshSession; stdout: string }> {
   const host = assertIpv4(input.serverIp, 'serverIp');
   const port = assertPort(input.sshPort, 'sshPort');
   const username = assertSshUser(input.sshUser, 'sshUser');
@@ -46,9 +51,15 @@ export async function connectStep(
     log.info(msg('connect.connected', { fingerprint: session.fingerprint }));
     await ctx.onHostKey?.(session.fingerprint);
     if (!session.isRoot) log.info(msg('connect.checkingSudo', { user: username }));
-    const id = await asRoot(session, 'printf "PORTICO_UID=%s\\n" "$(id -u)"');
+    const id = await asRoot(session, probe.script, { args: probe.args });
     if (firstMarked(id.stdout, 'PORTICO_UID') !== '0') {
-      const said = id.stdout.trim() || msg('connect.nothing');
+      // What sudo printed: the probe's own marked lines are not its words.
+      const said =
+        id.stdout
+          .split('\n')
+          .filter((l) => !l.startsWith('PORTICO_') || l.startsWith('PORTICO_UID='))
+          .join('\n')
+          .trim() || msg('connect.nothing');
       throw new StepError(
         'sudo_refused',
         'connect',
@@ -56,7 +67,7 @@ export async function connectStep(
       );
     }
     log.info(session.isRoot ? msg('connect.root') : msg('connect.sudoWorks', { user: username }));
-    return session;
+    return { session, stdout: id.stdout };
   } catch (error) {
     session.close();
     throw error;

@@ -98,6 +98,10 @@ describe('a deployment as root (s1)', () => {
     expect(await remoteFileSums(lab, s1.name)).toBe(before);
     expect(log.text()).toContain('nothing was rewritten');
     expect(log.text()).toContain('certbot kept it');
+    // One reload: the HTTPS site step finds the files and certificate the first reload made live.
+    expect(log.text()).toContain('no second reload');
+    expect(log.text().match(/nginx reloaded; the new configuration is live/g)).toHaveLength(1);
+    expect((await httpsGet(lab.status, s1.address, domain(), '/')).status).toBe(200);
   });
 
   it('a login script printing to stdout: unchanged files are recognised; a transfer is refused clearly', async () => {

@@ -37,15 +37,20 @@ export function osFamily(fields: Record<string, string>): TOsFamily | undefined 
 }
 
 // Every line marked: a login shell's rc files may print to stdout too.
-const PROBE = `if [ -r /etc/os-release ]; then sed 's/^/PORTICO_OS:/' /etc/os-release; fi
+export const OS_PROBE = `if [ -r /etc/os-release ]; then sed 's/^/PORTICO_OS:/' /etc/os-release; fi
 if [ -d /run/systemd/system ]; then echo PORTICO_SYSTEMD=yes; else echo PORTICO_SYSTEMD=no; fi
 if [ -e /proc/net/if_inet6 ]; then echo PORTICO_IPV6=yes; else echo PORTICO_IPV6=no; fi`;
 
 /** Step 1b: the OS family decides package manager and site paths; systemd decides reloads. */
 export async function detectOs(session: TSshSession, log: EngineLog): Promise<TServerFacts> {
   log.info(msg('os.reading'));
-  const r = await asRoot(session, PROBE);
-  const osText = prefixed(r.stdout, 'PORTICO_OS:').join('\n');
+  const r = await asRoot(session, OS_PROBE);
+  return reportOs(r.stdout, log);
+}
+
+/** The OS facts from what `OS_PROBE` printed (alone or within the remote preflight), logged. */
+export function reportOs(stdout: string, log: EngineLog): TServerFacts {
+  const osText = prefixed(stdout, 'PORTICO_OS:').join('\n');
   const fields = parseOsRelease(osText);
   const name: TText = fields.PRETTY_NAME ?? fields.NAME ?? fields.ID ?? msg('os.unknownSystem');
   const family = osFamily(fields);
@@ -59,8 +64,8 @@ export async function detectOs(session: TSshSession, log: EngineLog): Promise<TS
       msg('os.unsupported', { name, id: fields.ID ?? '?' }),
     );
   }
-  const systemd = firstMarked(r.stdout, 'PORTICO_SYSTEMD') === 'yes';
-  const ipv6 = marked(r.stdout, 'PORTICO_IPV6')[0] !== 'no';
+  const systemd = firstMarked(stdout, 'PORTICO_SYSTEMD') === 'yes';
+  const ipv6 = marked(stdout, 'PORTICO_IPV6')[0] !== 'no';
   log.info(
     msg('os.runs', {
       name,

@@ -1,3 +1,4 @@
+import type { TRunResult } from '../ssh/run';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
@@ -8,7 +9,7 @@ import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context
  * names a live, non-zombie process. A reload only signals the master, so the scripts wait until
  * new worker processes exist (the new configuration is live) before the next step relies on it.
  */
-const FUNCTIONS = `pidfile() {
+export const FUNCTIONS = `pidfile() {
   p=$(sed -n 's/^[[:space:]]*pid[[:space:]]\\{1,\\}\\([^;[:space:]]*\\);.*/\\1/p' /etc/nginx/nginx.conf 2>/dev/null | head -n 1)
   [ -n "$p" ] || p=$(nginx -V 2>&1 | sed -n 's/.*--pid-path=\\([^ ]*\\).*/\\1/p')
   echo "\${p:-/run/nginx.pid}"
@@ -31,7 +32,7 @@ start() {
 }
 `;
 
-const STATUS_SCRIPT = `${FUNCTIONS}
+export const STATUS_SCRIPT = `${FUNCTIONS}
 if command -v nginx >/dev/null 2>&1; then echo PORTICO_NGINX=installed; else echo PORTICO_NGINX=missing; fi
 if command -v nginx >/dev/null 2>&1 && running; then echo PORTICO_RUNNING=yes; else echo PORTICO_RUNNING=no; fi
 nginx -v 2>&1 | sed 's/^/PORTICO_VERSION=/'`;
@@ -41,8 +42,8 @@ if running; then echo PORTICO_START=already; exit 0; fi
 start || exit $?
 echo PORTICO_START=started`;
 
-const RELOAD_SCRIPT = `${FUNCTIONS}
-if ! running; then
+/** Reloads (or starts) nginx and waits; uses `FUNCTIONS`, ends with `exit`. */
+export const RELOAD_BODY = `if ! running; then
   start || exit $?
   echo PORTICO_RELOAD=started
   exit 0
@@ -56,7 +57,7 @@ if [ -z "$m" ] || [ -z "$old" ]; then echo PORTICO_RELOAD=sent; exit 0; fi
 # Live means: new workers exist, and every old worker is gone or shutting down (it has closed
 # its listening sockets; it may still finish long requests such as WebSockets).
 i=0
-while [ $i -lt 100 ]; do
+while [ $i -lt 500 ]; do
   fresh=no
   for w in $(workers "$m"); do
     case " $old " in *" $w "*) ;; *) fresh=yes ;; esac
@@ -70,12 +71,14 @@ while [ $i -lt 100 ]; do
     done
     if [ $settled = yes ]; then echo PORTICO_RELOAD=applied; exit 0; fi
   fi
-  sleep 0.1
+  sleep 0.02
   i=$((i + 1))
 done
 echo PORTICO_RELOAD=pending
 tail -n 5 /var/log/nginx/error.log 2>/dev/null
 exit 0`;
+
+const RELOAD_SCRIPT = `${FUNCTIONS}\n${RELOAD_BODY}`;
 
 export interface TNginxStatus {
   installed: boolean;
@@ -84,11 +87,15 @@ export interface TNginxStatus {
 }
 
 export async function nginxStatus(c: TStepContext): Promise<TNginxStatus> {
-  const r = await asRoot(c.session, STATUS_SCRIPT);
-  const version = /nginx\/([0-9.]+)/.exec(firstMarked(r.stdout, 'PORTICO_VERSION') ?? '')?.[1];
+  return parseNginxStatus((await asRoot(c.session, STATUS_SCRIPT)).stdout);
+}
+
+/** What `STATUS_SCRIPT` printed (alone or within the remote preflight). */
+export function parseNginxStatus(stdout: string): TNginxStatus {
+  const version = /nginx\/([0-9.]+)/.exec(firstMarked(stdout, 'PORTICO_VERSION') ?? '')?.[1];
   return {
-    installed: firstMarked(r.stdout, 'PORTICO_NGINX') === 'installed',
-    running: firstMarked(r.stdout, 'PORTICO_RUNNING') === 'yes',
+    installed: firstMarked(stdout, 'PORTICO_NGINX') === 'installed',
+    running: firstMarked(stdout, 'PORTICO_RUNNING') === 'yes',
     ...(version ? { version } : {}),
   };
 }
@@ -134,8 +141,16 @@ export async function startNginx(c: TStepContext, step: string): Promise<void> {
 
 /** Reloads (or starts) nginx and waits until the new configuration is live. */
 export async function reloadNginx(c: TStepContext, step: string): Promise<void> {
+  logReloading(c);
+  reportReload(c, step, await asRoot(c.session, RELOAD_SCRIPT));
+}
+
+export function logReloading(c: TStepContext): void {
   c.log.info(msg(c.server.systemd ? 'nginx.reloadingSystemd' : 'nginx.reloadingSignal'));
-  const r = await asRoot(c.session, RELOAD_SCRIPT);
+}
+
+/** What `RELOAD_BODY` printed and its exit code: logged, or the step's failure. */
+export function reportReload(c: TStepContext, step: string, r: TRunResult): void {
   const state = firstMarked(r.stdout, 'PORTICO_RELOAD');
   if (r.code !== 0 || !state) {
     throw new StepError(

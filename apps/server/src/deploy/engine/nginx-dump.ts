@@ -1,11 +1,12 @@
-import { asRoot, type TStepContext } from './step-context';
+import { prefixed } from './step-context';
 
 // Only the lines Portico looks at: which file is which, server names, the bucket size.
-const DUMP = `nginx -T 2>/dev/null | grep -E '^# configuration file |^[[:space:]]*(server_name|server_names_hash_bucket_size)[[:space:]]'; exit 0`;
+// Marked lines, so that the remote preflight can carry them among its other facts.
+export const DUMP_PROBE = `nginx -T 2>/dev/null | grep -E '^# configuration file |^[[:space:]]*(server_name|server_names_hash_bucket_size)[[:space:]]' | sed 's/^/PORTICO_DUMP:/'`;
 
-/** The relevant lines of `nginx -T` (empty when the current configuration does not parse). */
-export async function readNginxDump(c: TStepContext): Promise<string> {
-  return (await asRoot(c.session, DUMP)).stdout;
+/** The relevant lines of `nginx -T` from what `DUMP_PROBE` printed. */
+export function dumpOf(stdout: string): string {
+  return prefixed(stdout, 'PORTICO_DUMP:').join('\n');
 }
 
 function eachDirective(text: string, name: string, visit: (file: string, value: string) => void) {

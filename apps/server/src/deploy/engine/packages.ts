@@ -1,9 +1,9 @@
 import { StepError, withOutput } from './failure';
 import { joinAnd, msg } from './messages';
-import { nginxStatus, startNginx } from './nginx-control';
+import { nginxStatus, parseNginxStatus, startNginx } from './nginx-control';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 
-const PRESENT = `for c in nginx certbot; do
+export const PRESENT = `for c in nginx certbot; do
   if command -v "$c" >/dev/null 2>&1; then echo "PORTICO_HAS=$c"; else echo "PORTICO_MISSING=$c"; fi
 done`;
 
@@ -25,13 +25,11 @@ $pm -y install "$@" 2>&1`;
 
 // Under SELinux (RHEL family) nginx may not open connections to upstreams until this boolean
 // is on; without it every request through the proxy answers 502 ("Permission denied").
-const SELINUX = `if command -v getenforce >/dev/null 2>&1 && [ "$(getenforce 2>/dev/null)" = Enforcing ]; then
-  if getsebool httpd_can_network_connect 2>/dev/null | grep -q -- '--> off'; then
-    if setsebool -P httpd_can_network_connect 1 2>&1; then echo PORTICO_SELINUX=enabled; else echo PORTICO_SELINUX=failed; fi
-  else
-    echo PORTICO_SELINUX=ok
-  fi
+// Reading it is part of the remote preflight; it is set only once the preflight has passed.
+export const SELINUX_STATE = `if command -v getenforce >/dev/null 2>&1 && [ "$(getenforce 2>/dev/null)" = Enforcing ]; then
+  if getsebool httpd_can_network_connect 2>/dev/null | grep -q -- '--> off'; then echo PORTICO_SELINUX=off; else echo PORTICO_SELINUX=ok; fi
 fi`;
+const SELINUX_SET = `if setsebool -P httpd_can_network_connect 1 2>&1; then echo PORTICO_SELINUX=enabled; else echo PORTICO_SELINUX=failed; fi`;
 
 const INSTALL_TIMEOUT_MS = 15 * 60_000;
 
@@ -55,11 +53,18 @@ export async function installPackages(c: TStepContext, names: readonly string[])
   return { tool, result };
 }
 
-/** Step 3: nginx and certbot installed (only when missing), and nginx running. */
-export async function ensurePackages(c: TStepContext): Promise<void> {
+/**
+ * Step 3: nginx and certbot installed (only when missing), and nginx running. `r.stdout` is the
+ * remote preflight's output (`PRESENT`, `SELINUX_STATE` and the nginx status within it). After
+ * an install those facts are stale and are read again. Returns whether anything was installed.
+ */
+export async function ensurePackages(
+  c: TStepContext,
+  r: { stdout: string },
+): Promise<{ installed: boolean }> {
   c.log.info(msg('packages.checking'));
-  const r = await asRoot(c.session, PRESENT);
   const missing = marked(r.stdout, 'PORTICO_MISSING');
+  let facts = r.stdout;
   if (missing.length === 0) {
     c.log.info(msg('packages.present'));
   } else {
@@ -81,18 +86,21 @@ export async function ensurePackages(c: TStepContext): Promise<void> {
       );
     }
     c.log.success(msg('packages.installed', { missing: joinAnd(missing) }));
+    facts = (await asRoot(c.session, SELINUX_STATE)).stdout;
   }
 
-  const selinux = await asRoot(c.session, SELINUX);
-  const state = marked(selinux.stdout, 'PORTICO_SELINUX')[0];
-  if (state === 'enabled') {
-    c.log.info(msg('packages.selinuxOn'));
-  } else if (state === 'failed') {
-    const output = selinux.stdout.replace(/^PORTICO_SELINUX=.*$/m, '').trim();
-    c.log.warning(msg('packages.selinuxFailed', { output }));
+  if (marked(facts, 'PORTICO_SELINUX')[0] === 'off') {
+    const selinux = await asRoot(c.session, SELINUX_SET);
+    const state = marked(selinux.stdout, 'PORTICO_SELINUX')[0];
+    if (state === 'enabled') {
+      c.log.info(msg('packages.selinuxOn'));
+    } else {
+      const output = selinux.stdout.replace(/^PORTICO_SELINUX=.*$/m, '').trim();
+      c.log.warning(msg('packages.selinuxFailed', { output }));
+    }
   }
 
-  const status = await nginxStatus(c);
+  const status = missing.length === 0 ? parseNginxStatus(r.stdout) : await nginxStatus(c);
   if (status.version) c.log.info(msg('packages.version', { version: status.version }));
   if (!status.running) {
     c.log.info(msg('packages.notRunning'));
@@ -100,4 +108,5 @@ export async function ensurePackages(c: TStepContext): Promise<void> {
   } else {
     c.log.info(msg('packages.running'));
   }
+  return { installed: missing.length > 0 };
 }

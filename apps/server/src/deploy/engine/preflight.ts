@@ -3,12 +3,12 @@ import { joinAnd, msg, quantity } from './messages';
 import { checkDns } from './preflight-dns';
 import { firewallAdvice, firewalldBlockedPorts, ufwBlockedPorts } from './preflight-firewall';
 import { foreignListeners, parseDf, parseListeners } from './preflight-ports';
-import { asRoot, firstMarked, marked, outputOf, prefixed, type TStepContext } from './step-context';
+import { firstMarked, marked, prefixed, type TStepContext } from './step-context';
 
 /** Enough for nginx, certbot and their dependencies, with room for logs. */
 const MIN_FREE_KB = 150 * 1024;
 
-const PROBE = `if command -v ss >/dev/null 2>&1; then
+export const PORTS_PROBE = `if command -v ss >/dev/null 2>&1; then
   ss -ltnp 2>&1 | sed 's/^/PORTICO_LISTEN:/'
 else
   echo PORTICO_SS=missing
@@ -20,20 +20,16 @@ if command -v firewall-cmd >/dev/null 2>&1 && firewall-cmd --state >/dev/null 2>
   echo "PORTICO_FWD_PORTS=$(firewall-cmd --list-ports 2>/dev/null)"
 fi`;
 
-/** Step 2: who holds ports 80/443, free disk, and the domain's A record. */
+/**
+ * Step 2: who holds ports 80/443, free disk, and the domain's A record. The server's side was
+ * gathered by the remote preflight (`PORTS_PROBE` within it): `r.stdout` is its output.
+ */
 export async function preflight(
   c: TStepContext,
   input: { domain: string; serverIp: string },
+  r: { stdout: string },
 ): Promise<void> {
   c.log.info(msg('preflight.checking'));
-  const r = await asRoot(c.session, PROBE);
-  if (r.code !== 0) {
-    throw new StepError(
-      'internal',
-      'preflight',
-      withOutput(msg('preflight.probeFailed'), outputOf(r)),
-    );
-  }
   if (marked(r.stdout, 'PORTICO_SS').includes('missing')) {
     c.log.warning(msg('preflight.ssMissing'));
   } else {

@@ -83,7 +83,7 @@ async function remove(
     const domain = assertDomain(input.domain);
     log.info(msg('remove.removing', { domain, serverIp: input.serverIp }));
     step = 'connect';
-    session = await connectStep(input, ctx, log);
+    ({ session } = await connectStep(input, ctx, log));
     step = 'detect-os';
     const server = await detectOs(session, log);
     const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };

@@ -3,12 +3,13 @@ import { assertDomain, assertEmail, assertIpv4, formatTarget, normalizeTarget } 
 import { certificateStep } from './certificate';
 import { connectStep } from './connect-step';
 import { customScriptStep } from './custom-script';
-import { detectOs } from './detect-os';
+import { reportOs } from './detect-os';
 import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
 import { msg, quantity } from './messages';
 import { ensurePackages } from './packages';
 import { preflight } from './preflight';
+import { checkRemotePreflight, remotePreflightProbe } from './remote-preflight';
 import { RenewalStepError, renewalHealthStep } from './renewal-health';
 import { onServer } from './server-address';
 import { SiteRecord } from './site-record';
@@ -57,25 +58,31 @@ async function deploy(
 
     step = 'connect';
     checkCancelled(ctx.signal, step);
-    session = await connectStep(input, ctx, log);
+    // The remote preflight gathers every fact up to the HTTP site in the root check's round
+    // trip; the steps below report them one by one as before.
+    const connected = await connectStep(input, ctx, log, remotePreflightProbe(domain));
+    session = connected.session;
+    const facts = { stdout: connected.stdout };
     if (ctx.signal?.aborted) session.close();
 
     step = 'detect-os';
     checkCancelled(ctx.signal, step);
-    const server = await detectOs(session, log);
+    log.info(msg('os.reading'));
+    checkRemotePreflight(facts.stdout);
+    const server = reportOs(facts.stdout, log);
     const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };
 
     step = 'preflight';
     checkCancelled(ctx.signal, step);
-    await preflight(c, { domain, serverIp });
+    await preflight(c, { domain, serverIp }, facts);
 
     step = 'packages';
     checkCancelled(ctx.signal, step);
-    await ensurePackages(c);
+    const { installed } = await ensurePackages(c, facts);
 
     step = 'http-site';
     checkCancelled(ctx.signal, step);
-    const plan = await planSite(c, domain);
+    const plan = await planSite(c, domain, installed ? undefined : facts);
     // The caller's record of what is on the server follows every write from here on.
     const site = new SiteRecord(c, domain, ctx.onSite);
     await site.survey();
@@ -86,11 +93,14 @@ async function deploy(
 
     step = 'certificate';
     checkCancelled(ctx.signal, step);
-    await site.around({ certificate: true }, () => certificateStep(c, domain, input.email));
+    const { kept } = await site.around({ certificate: true }, () =>
+      certificateStep(c, domain, input.email),
+    );
 
     step = 'https-site';
     checkCancelled(ctx.signal, step);
-    await site.around(siteFiles, () => finalSiteStep(c, domain, target, plan));
+    // The HTTP site step's reload made the files live; with the certificate kept, nothing new.
+    await site.around(siteFiles, () => finalSiteStep(c, domain, target, plan, kept));
 
     if (input.customScript) {
       step = 'custom-script';

@@ -1,23 +1,27 @@
-import { ACME_WEBROOT, LETSENCRYPT_DIR, renderFinalSite, renderHttpSite } from '../nginx-site';
+import { LETSENCRYPT_DIR, renderFinalSite, renderHttpSite } from '../nginx-site';
 import { certName, porticoSiteFiles, sitePaths, type TSitePaths } from '../site-names';
 import type { TTarget } from '../validate';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
-import { readNginxDump, serverNameOwners } from './nginx-dump';
+import { DUMP_PROBE, dumpOf, serverNameOwners } from './nginx-dump';
 import { applyNginxFiles, type TFileWrite } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
 
 // Debian-family nginx from nginx.org has no sites-enabled include: such servers get the
-// conf.d layout, like the Red Hat family.
-const LAYOUT_SCRIPT = `if grep -Eqs '^[[:space:]]*include[[:space:]]+/etc/nginx/sites-enabled/' /etc/nginx/nginx.conf; then
+// conf.d layout, like the Red Hat family. $1 is the domain's live certificate directory.
+// Read-only: part of the remote preflight (the directories are made when the site is written).
+export const LAYOUT_PROBE = `if grep -Eqs '^[[:space:]]*include[[:space:]]+/etc/nginx/sites-enabled/' /etc/nginx/nginx.conf; then
   echo PORTICO_LAYOUT=debian
 else
   echo PORTICO_LAYOUT=rhel
 fi
-umask 022
-mkdir -p ${ACME_WEBROOT} /etc/nginx/conf.d || exit 1
 if [ -f "$1/fullchain.pem" ] && [ -f "$1/privkey.pem" ]; then echo PORTICO_CERT=yes; else echo PORTICO_CERT=no; fi`;
+
+/** The argument `LAYOUT_PROBE` reads as $1. */
+export function liveDir(domain: string): string {
+  return `${LETSENCRYPT_DIR}/live/${certName(domain)}`;
+}
 
 export interface TSitePlan {
   paths: TSitePaths;
@@ -27,16 +31,27 @@ export interface TSitePlan {
   nginxDump: string;
 }
 
-/** Where the site lives on this server and whether a certificate is already there. */
-export async function planSite(c: TStepContext, domain: string): Promise<TSitePlan> {
-  const live = `${LETSENCRYPT_DIR}/live/${certName(domain)}`;
-  const r = await asRoot(c.session, LAYOUT_SCRIPT, { args: [live] });
+/**
+ * Where the site lives on this server and whether a certificate is already there, from the
+ * remote preflight's output (`LAYOUT_PROBE` and `DUMP_PROBE` within it) when it is still
+ * current, else read now (after packages were installed).
+ */
+export async function planSite(
+  c: TStepContext,
+  domain: string,
+  preflight?: { stdout: string },
+): Promise<TSitePlan> {
+  const r = preflight
+    ? { code: 0, stdout: preflight.stdout, stderr: '' }
+    : await asRoot(c.session, `${LAYOUT_PROBE}\n${DUMP_PROBE}\nexit 0`, {
+        args: [liveDir(domain)],
+      });
   const layout = firstMarked(r.stdout, 'PORTICO_LAYOUT');
   if (r.code !== 0 || !layout) {
     throw new StepError('internal', 'http-site', withOutput(msg('site.layoutFailed'), outputOf(r)));
   }
   const family = c.server.family === 'debian' && layout === 'debian' ? 'debian' : 'rhel';
-  const nginxDump = await readNginxDump(c);
+  const nginxDump = dumpOf(r.stdout);
   // Never take over a site someone else wrote: nginx would serve only one of the two anyway.
   const ours = porticoSiteFiles(domain);
   const others = serverNameOwners(nginxDump, domain).filter((f) => !ours.includes(f));
@@ -68,7 +83,7 @@ export async function httpSiteStep(
   domain: string,
   target: TTarget,
   plan: TSitePlan,
-): Promise<void> {
+): Promise<{ changed: boolean }> {
   const tuning = serverNamesTuning(c, domain, plan.nginxDump);
   const site = { domain, target, ipv6: c.server.ipv6 };
   if (plan.hasCertificate) {
@@ -80,20 +95,25 @@ export async function httpSiteStep(
   const link = plan.paths.enabledLink
     ? { target: plan.paths.file, link: plan.paths.enabledLink }
     : undefined;
-  await applyNginxFiles(c, 'http-site', siteFiles(plan.paths, content, tuning), link);
+  return applyNginxFiles(c, 'http-site', siteFiles(plan.paths, content, tuning), link);
 }
 
-/** Step 6: port 80 redirects to HTTPS (ACME path excepted); 443 serves TLS + HTTP/2 and proxies. */
+/**
+ * Step 6: port 80 redirects to HTTPS (ACME path excepted); 443 serves TLS + HTTP/2 and proxies.
+ * `live`: step 4 reloaded nginx and the certificate has not changed since, so unchanged files
+ * need no second reload (a redeploy).
+ */
 export async function finalSiteStep(
   c: TStepContext,
   domain: string,
   target: TTarget,
   plan: TSitePlan,
+  live = false,
 ): Promise<void> {
   c.log.info(msg('site.writingHttps', { domain }));
   const content = renderFinalSite({ domain, target, ipv6: c.server.ipv6 });
   const link = plan.paths.enabledLink
     ? { target: plan.paths.file, link: plan.paths.enabledLink }
     : undefined;
-  await applyNginxFiles(c, 'https-site', siteFiles(plan.paths, content), link);
+  await applyNginxFiles(c, 'https-site', siteFiles(plan.paths, content), link, live);
 }
