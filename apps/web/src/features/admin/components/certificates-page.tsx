@@ -1,6 +1,5 @@
 import type { TAttentionRow } from '@portico/shared/certificates/schemas';
 import { ExternalLinkIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
@@ -15,11 +14,12 @@ import {
   TableRow,
 } from '@/components/ui/table';
 import { formatDateTime, formatRelative } from '@/lib/format-date';
+import { useCertificateTexts } from '@/lib/use-certificate-texts';
 import { useCertificatesNeedingAttention } from '../api/queries';
 import { AdminPage, QueryStates } from './admin-page';
 
 function Expiry({ row }: { row: TAttentionRow }) {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   if (!row.state) return <span className="text-muted-foreground">{t('admin.common.na')}</span>;
   return (
     <ExpiryBadge
@@ -32,7 +32,7 @@ function Expiry({ row }: { row: TAttentionRow }) {
 }
 
 function Reasons({ row }: { row: TAttentionRow }) {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   return (
     <ul className="grid gap-0.5" data-testid="attention-reasons">
       {row.reasons.map((reason) => (
@@ -45,7 +45,7 @@ function Reasons({ row }: { row: TAttentionRow }) {
 }
 
 function Checked({ row }: { row: TAttentionRow }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useCertificateTexts();
   if (!row.checkedAt) return <>{t('certificate.admin.never')}</>;
   return (
     <time dateTime={row.checkedAt} title={formatDateTime(row.checkedAt) ?? undefined}>
@@ -55,7 +55,7 @@ function Checked({ row }: { row: TAttentionRow }) {
 }
 
 function OpenButton({ row }: { row: TAttentionRow }) {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   return (
     <Button asChild size="sm" variant="outline">
       <Link
@@ -71,7 +71,7 @@ function OpenButton({ row }: { row: TAttentionRow }) {
 
 /** Every user's certificates needing attention, most urgent first (GET /api/admin/certificates). */
 export function CertificatesPage() {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   const query = useCertificatesNeedingAttention();
   return (
     <AdminPage

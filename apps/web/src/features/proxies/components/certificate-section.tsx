@@ -2,7 +2,6 @@ import type { TCertificateStatus } from '@portico/shared/certificates/schemas';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { TriangleAlertIcon } from 'lucide-react';
 import type * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Breakable } from '@/components/ui/breakable';
@@ -11,6 +10,7 @@ import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCertificate } from '@/lib/certificate-status';
 import { formatDateTime, formatRelative } from '@/lib/format-date';
+import { useCertificateTexts } from '@/lib/use-certificate-texts';
 import { CertificateActions } from './certificate-actions';
 
 function Row({
@@ -33,7 +33,7 @@ function Row({
 }
 
 function LastCheck({ status, domain }: { status: TCertificateStatus; domain: string }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useCertificateTexts();
   const { check } = status;
   if (!check) return <>{t(status.checkPending ? 'certificate.section.checking' : 'proxies.na')}</>;
   return (
@@ -57,7 +57,7 @@ function LastCheck({ status, domain }: { status: TCertificateStatus; domain: str
 }
 
 function Renewal({ status }: { status: TCertificateStatus }) {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   const { renewal } = status;
   if (!renewal) return <>{t('certificate.section.renewalUnknown')}</>;
   return (
@@ -98,7 +98,7 @@ export function CertificateSection({
   proxy: TProxyConfiguration;
   onRunStarted: () => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useCertificateTexts();
   const query = useCertificate(proxy.id);
   const status = query.data;
   const served = status?.served;
