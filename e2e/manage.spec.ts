@@ -240,6 +240,111 @@ test.describe('a deployed proxy, managed step by step', () => {
     await capture(page, AREA, 'home-badges');
   });
 
+  // Issue 15's admin list, on a real reason: nginx on s4 stops serving the site, the admin's
+  // "Check now" finds the connection refused, and the certificate needs attention until nginx runs
+  // again and the next check passes.
+  test('an admin sees a certificate that needs attention, in es and en, and its certificate section', async ({
+    page,
+    browser,
+    labApp,
+  }) => {
+    const domain = labApp.server('s4').domains[0] as string;
+    const context = await browser.newContext({ baseURL: labApp.url, locale: 'fr-FR' });
+    const admin = await context.newPage();
+    await signIn(admin, labApp.admin, 'login');
+    const list = admin.getByTestId('admin-certificates-page');
+    const certificate = `/api/proxy-configurations/${ids.other}/certificate`;
+    /** The admin's Check now on the details page, then the server's word on its outcome. */
+    async function checkNow(ok: boolean) {
+      await admin.goto(`/proxy-details/${ids.other}`);
+      const section = admin.getByTestId('certificate-section');
+      await section.getByTestId('action-check-now').click();
+      await expect
+        .poll(
+          async () => {
+            const { json } = await api(admin.request, 'GET', certificate);
+            return json?.checkPending ? 'pending' : (json?.check?.ok ?? null);
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(ok);
+      await admin.reload();
+      await expect(section.getByTestId('certificate-check-result')).toHaveAttribute(
+        'data-ok',
+        String(ok),
+      );
+      return section;
+    }
+
+    try {
+      const stopped = await labApp.lab.exec('s4', ['nginx', '-s', 'stop']);
+      expect(stopped.code, stopped.stderr).toBe(0);
+      // The admin's view of the owner's certificate section: the failed check, said as such.
+      const section = await checkNow(false);
+      await expect(section.getByTestId('certificate-badge')).toHaveAttribute(
+        'data-state',
+        'danger',
+      );
+      await expect(section.getByTestId('certificate-check-result')).toContainText(
+        text('es', 'certificate.section.checkFailed'),
+      );
+      await capture(admin, AREA, 'admin-certificate-section');
+      // The owner's home says so too.
+      await page.goto('/');
+      await expect(card(page, ids.other).getByTestId('certificate-badge')).toHaveAttribute(
+        'data-state',
+        'danger',
+      );
+
+      await admin.goto('/admin/certificates');
+      const row = list.locator(`[data-testid="attention-row"][data-proxy-id="${ids.other}"]`);
+      await expect(row).toContainText(domain);
+      await expect(row).toContainText(user.username);
+      await expect(row.getByTestId('certificate-badge')).toHaveAttribute('data-state', 'danger');
+      await expect(row.locator('[data-reason="checkFailed"]')).toHaveText(
+        text('es', 'certificate.admin.reason.checkFailed'),
+      );
+      await capture(admin, AREA, 'admin-certificates');
+      // A phone gets cards, the Open button on screen.
+      await admin.setViewportSize(WIDTHS.phone);
+      const phoneCard = list.locator(
+        `[data-testid="attention-card"][data-proxy-id="${ids.other}"]`,
+      );
+      await expect(phoneCard).toBeVisible();
+      expect(await expectActionsInView(admin, phoneCard)).toBe(1);
+      await expectNoSidewaysScroll(admin);
+      await admin.setViewportSize(WIDTHS.desktop);
+
+      // Switched to English on the list, then on the section it opens: real text, no keys.
+      await chooseLanguage(admin, 'es', 'en');
+      await expect(list.getByRole('heading', { level: 1 })).toHaveText(
+        text('en', 'certificate.admin.title'),
+      );
+      await expect(row.locator('[data-reason="checkFailed"]')).toHaveText(
+        text('en', 'certificate.admin.reason.checkFailed'),
+      );
+      await capture(admin, AREA, 'admin-certificates-en');
+      await row
+        .getByRole('link', { name: text('en', 'certificate.admin.openOf', { domain }) })
+        .click();
+      await expect(admin).toHaveURL(new RegExp(`/proxy-details/${ids.other}$`));
+      await expect(admin.getByTestId('certificate-check-result')).toContainText(
+        text('en', 'certificate.section.checkFailed'),
+      );
+      await expect(admin.getByTestId('certificate-section')).not.toContainText('certificate.');
+      await capture(admin, AREA, 'admin-certificate-section-en');
+      await chooseLanguage(admin, 'en', 'es');
+    } finally {
+      const started = await labApp.lab.exec('s4', ['nginx']);
+      expect(started.code, started.stderr).toBe(0);
+    }
+    // nginx serves again: the next check passes and the list has nothing left to show.
+    await checkNow(true);
+    await admin.goto('/admin/certificates');
+    await expect(list).toContainText(text('es', 'certificate.admin.empty'));
+    await context.close();
+  });
+
   test('re-run streams new lines and ends completed', async ({ page }) => {
     await page.goto(`/proxy-details/${ids.main}`);
     const lines = page.getByTestId('log-line');

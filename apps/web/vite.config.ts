@@ -2,14 +2,16 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { jsonGroup } from './build/json-group.ts';
 import { precompress } from './build/precompress.ts';
 
 // `npm run dev` starts the server with the same environment: follow its PORT (default 3000).
 const api = `http://127.0.0.1:${process.env.PORT ?? '3000'}`;
 
 export default defineConfig({
+  // jsonGroup: part of a catalog as a module of its own (the texts of screens behind sign-in).
   // precompress: brotli and gzip beside each file of the build, served by Accept-Encoding.
-  plugins: [react(), tailwindcss(), precompress()],
+  plugins: [jsonGroup(), react(), tailwindcss(), precompress()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
   server: {
     host: '127.0.0.1',

@@ -1,5 +1,5 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
-import { loadServerTexts } from '@/lib/i18n';
+import { CERTIFICATE_TEXTS, loadTexts, SERVER_TEXTS, type TNamespace } from '@/lib/i18n';
 
 /**
  * The screens behind sign-in, each fetched the first time it shows (the router wraps them in
@@ -12,19 +12,35 @@ function lazyNamed<P, K extends string>(
   return lazy(() => load().then((module) => ({ default: module[name] })));
 }
 
-/** A screen that shows deployment logs and failures: it arrives with the server's sentences. */
-async function withServerTexts<M>(load: () => Promise<M>): Promise<M> {
-  const [module] = await Promise.all([load(), loadServerTexts()]);
+/**
+ * A screen that arrives with the texts it shows beyond the landing catalog: the server's
+ * sentences (deployment logs, failures) or the certificate texts (expiry badges, the certificate
+ * section). Fetched beside its code, so it never renders a key; i18next loads them again with
+ * each language switch.
+ */
+async function withTexts<M>(load: () => Promise<M>, namespaces: TNamespace[]): Promise<M> {
+  const [module] = await Promise.all([load(), ...namespaces.map((ns) => loadTexts(ns))]);
   return module;
 }
 
-export const HomeRoute = lazyNamed(() => import('./routes/home-route'), 'HomeRoute');
+export const HomeRoute = lazyNamed(
+  () => withTexts(() => import('./routes/home-route'), [CERTIFICATE_TEXTS]),
+  'HomeRoute',
+);
 export const ProxyDetailsPage = lazyNamed(
-  () => withServerTexts(() => import('@/features/proxies/components/proxy-details-page')),
+  () =>
+    withTexts(
+      () => import('@/features/proxies/components/proxy-details-page'),
+      [SERVER_TEXTS, CERTIFICATE_TEXTS],
+    ),
   'ProxyDetailsPage',
 );
 export const ProxyWizardPage = lazyNamed(
-  () => withServerTexts(() => import('@/features/wizard/components/proxy-wizard-page')),
+  () =>
+    withTexts(
+      () => import('@/features/wizard/components/proxy-wizard-page'),
+      [SERVER_TEXTS, CERTIFICATE_TEXTS],
+    ),
   'ProxyWizardPage',
 );
 export const AuditPage = lazyNamed(
@@ -40,7 +56,8 @@ export const DestinationsPage = lazyNamed(
   'DestinationsPage',
 );
 export const CertificatesPage = lazyNamed(
-  () => import('@/features/admin/components/certificates-page'),
+  () =>
+    withTexts(() => import('@/features/admin/components/certificates-page'), [CERTIFICATE_TEXTS]),
   'CertificatesPage',
 );
 export const SettingsPage = lazyNamed(

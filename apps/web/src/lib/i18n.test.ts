@@ -7,7 +7,7 @@ import {
   DETECTION_ORDER,
   i18nReady,
   LANGUAGE_STORAGE_KEY,
-  loadServerTexts,
+  loadTexts,
   SERVER_TEXTS,
   type TCatalogLoader,
 } from './i18n';
@@ -110,7 +110,7 @@ describe('catalogs loaded per language', () => {
     expect(i18n.t('landing.tabs.login')).toBe('Log in');
     await i18n.changeLanguage('es');
     expect(i18n.t('errors.network')).toBe('Error de red. Comprueba tu conexión.');
-    await loadServerTexts(i18n);
+    await loadTexts(SERVER_TEXTS, i18n);
     expect(i18n.t('deployLog.nginx.testPassed', { ns: SERVER_TEXTS })).toBe(
       sharedEs.deployLog.nginx.testPassed,
     );
@@ -126,7 +126,7 @@ describe('the server’s sentences (deployment log, failures, checks)', () => {
       'deployLog.nginx.testPassed',
     );
 
-    await loadServerTexts(i18n);
+    await loadTexts(SERVER_TEXTS, i18n);
     expect(load.mock.calls.at(-1)).toEqual(['es', SERVER_TEXTS]);
     expect(i18n.t('deployLog.nginx.testPassed', { ns: SERVER_TEXTS })).toBe(
       sharedEs.deployLog.nginx.testPassed,
@@ -152,8 +152,8 @@ describe('the server’s sentences (deployment log, failures, checks)', () => {
       return loadCatalogNow(language, namespace);
     });
     await i18nReady(i18n);
-    await expect(loadServerTexts(i18n)).rejects.toBe(gone);
+    await expect(loadTexts(SERVER_TEXTS, i18n)).rejects.toBe(gone);
     // Asked again (another screen), still refused: i18next does not fetch a failed one twice.
-    await expect(loadServerTexts(i18n)).rejects.toThrow(SERVER_TEXTS);
+    await expect(loadTexts(SERVER_TEXTS, i18n)).rejects.toThrow(SERVER_TEXTS);
   });
 });

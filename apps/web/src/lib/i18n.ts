@@ -15,12 +15,19 @@ export type TCatalog = Record<string, unknown>;
  * the screens that show them load it; from then on each language switch loads it too.
  */
 export const SERVER_TEXTS = 'server';
-const NAMESPACES = ['translation', SERVER_TEXTS] as const;
-type TNamespace = (typeof NAMESPACES)[number];
+/**
+ * The namespace of the web's `certificate` group (expiry badges, the certificate section, the
+ * admin's certificate list): only screens behind sign-in show them, so they stay out of the
+ * landing page's catalog. Its keys keep their `certificate.` prefix; useCertificateTexts looks
+ * them up.
+ */
+export const CERTIFICATE_TEXTS = 'certificate';
+const NAMESPACES = ['translation', SERVER_TEXTS, CERTIFICATE_TEXTS] as const;
+export type TNamespace = (typeof NAMESPACES)[number];
 
 /**
  * A language's texts: `translation` holds the screen texts with the shared validation and error
- * texts; SERVER_TEXTS the shared catalog whole.
+ * texts; SERVER_TEXTS the shared catalog whole; CERTIFICATE_TEXTS the web's certificate group.
  */
 export type TCatalogLoader = (
   language: TLanguage,
@@ -32,6 +39,11 @@ export type TCatalogLoader = (
  * a visitor downloads only the language on screen, and the other one when switching to it.
  */
 const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
+  if (namespace === CERTIFICATE_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-certificate')).catalog
+      : (await import('@/locales/es-certificate')).catalog;
+  }
   if (namespace === SERVER_TEXTS) {
     return language === 'en'
       ? (await import('@/locales/en-server')).catalog
@@ -113,17 +125,18 @@ export function i18nReady(instance: TI18n): Promise<void> {
 export const i18n = createI18n();
 
 /**
- * Loads the server's sentences (SERVER_TEXTS) of the language on screen. Rejects when their
- * chunk did not arrive (i18next itself would go on without them), so a screen that needs them
+ * Loads a namespace of the language on screen; i18next then loads it with every language switch
+ * before it announces the new language, so a screen never re-renders without it. Rejects when
+ * its chunk did not arrive (i18next itself would go on without it), so a screen that needs it
  * fails where it loads and the error boundary says so, instead of showing catalog keys.
  */
-export function loadServerTexts(instance: TI18n = i18n): Promise<void> {
+export function loadTexts(namespace: TNamespace, instance: TI18n = i18n): Promise<void> {
   return new Promise((resolve, reject) => {
-    instance.loadNamespaces(SERVER_TEXTS, (errors: unknown) => {
+    instance.loadNamespaces(namespace, (errors: unknown) => {
       const lang = instance.resolvedLanguage ?? instance.language;
-      if (instance.hasResourceBundle(lang, SERVER_TEXTS)) return resolve();
+      if (instance.hasResourceBundle(lang, namespace)) return resolve();
       const first: unknown = Array.isArray(errors) ? errors[0] : errors;
-      reject(first instanceof Error ? first : new Error(`no ${SERVER_TEXTS} texts for ${lang}`));
+      reject(first instanceof Error ? first : new Error(`no ${namespace} texts for ${lang}`));
     });
   });
 }

@@ -1,13 +1,13 @@
 import type { TText } from '@portico/shared/i18n/text';
 import { RUN_COMPLETE_TEXT as complete } from '@portico/shared/i18n/text-examples';
 import { describe, expect, it } from 'vitest';
-import { createI18n, loadServerTexts } from './i18n';
+import { createI18n, loadTexts, SERVER_TEXTS } from './i18n';
 import { formatLogDownload, logText } from './log-text';
 
 async function words(lang: 'en' | 'es') {
   const i18n = createI18n();
   await i18n.changeLanguage(lang);
-  await loadServerTexts(i18n);
+  await loadTexts(SERVER_TEXTS, i18n);
   return logText(i18n);
 }
 

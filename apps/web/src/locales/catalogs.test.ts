@@ -1,7 +1,11 @@
 import sharedEn from '@portico/shared/locales/en.json';
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
+import { catalog as enLanding } from './en-catalog';
+import { catalog as enCertificate } from './en-certificate';
 import es from './es.json';
+import { catalog as esLanding } from './es-catalog';
+import { catalog as esCertificate } from './es-certificate';
 
 type TCatalog = { [key: string]: string | TCatalog };
 
@@ -29,5 +33,16 @@ describe('web catalogs', () => {
   it('do not overwrite the shared catalogs when merged', () => {
     const sharedTop = Object.keys(sharedEn);
     expect(Object.keys(en).filter((k) => sharedTop.includes(k))).toEqual([]);
+  });
+
+  it('split into the first catalog and the certificate namespace, every group in one of them', () => {
+    for (const [web, first, certificate] of [
+      [en, enLanding, enCertificate],
+      [es, esLanding, esCertificate],
+    ] as const) {
+      expect(Object.keys(first)).not.toContain('certificate');
+      expect({ ...first, ...certificate }).toMatchObject(web);
+      expect(certificate).toEqual({ certificate: web.certificate });
+    }
   });
 });

@@ -1,17 +1,22 @@
 import sharedEn from '@portico/shared/locales/en.json';
 import sharedEs from '@portico/shared/locales/es.json';
-import { SERVER_TEXTS, type TCatalogLoader } from '@/lib/i18n';
+import { CERTIFICATE_TEXTS, SERVER_TEXTS, type TCatalogLoader } from '@/lib/i18n';
 import { catalog as en } from '@/locales/en-catalog';
+import { catalog as enCertificate } from '@/locales/en-certificate';
 import { catalog as enServer } from '@/locales/en-server';
 import { catalog as es } from '@/locales/es-catalog';
+import { catalog as esCertificate } from '@/locales/es-certificate';
 import { catalog as esServer } from '@/locales/es-server';
 
 const screen = { en, es };
 const server = { en: enServer, es: esServer };
+const certificate = { en: enCertificate, es: esCertificate };
 
 /** Every catalog at hand: an i18n instance made with it is ready as soon as it is created. */
 export const loadCatalogNow: TCatalogLoader = (language, namespace) =>
-  (namespace === SERVER_TEXTS ? server : screen)[language];
+  (namespace === SERVER_TEXTS ? server : namespace === CERTIFICATE_TEXTS ? certificate : screen)[
+    language
+  ];
 
 type TCatalog = { [key: string]: string | TCatalog };
 const shared = { en: sharedEn as TCatalog, es: sharedEs as TCatalog };

@@ -1,6 +1,6 @@
 import type { TCertificateState } from '@portico/shared/certificates/state';
 import { ShieldAlertIcon, ShieldCheckIcon, ShieldXIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useCertificateTexts } from '@/lib/use-certificate-texts';
 import { Badge } from './badge';
 
 const VARIANT = { fine: 'success', warning: 'warning', danger: 'destructive' } as const;
@@ -20,7 +20,7 @@ export interface TExpiryBadgeProps {
  * technology and on hover, so colour is never the only sign.
  */
 export function ExpiryBadge({ state, daysLeft, checkFailed, notReloaded }: TExpiryBadgeProps) {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   const Icon = ICON[state];
   const text =
     daysLeft === null

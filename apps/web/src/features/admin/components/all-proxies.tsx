@@ -5,16 +5,10 @@ import { EditProxyButton } from '@/components/edit-proxy-button';
 import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
+import { TableOrCards, type TColumn } from '@/components/ui/data-table';
 import { formatDateTime, formatRelative } from '@/lib/format-date';
 import { useAllProxies } from '../api/queries';
+import { domainAndOwnerColumns, OwnerCell } from './admin-columns';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
 import { QueryStates } from './admin-page';
 
@@ -42,17 +36,6 @@ function Created({ value }: { value: string }) {
   );
 }
 
-function Owner({ row }: { row: TAdminProxyRow }) {
-  return (
-    <div className="min-w-0 [overflow-wrap:anywhere]">
-      <div className="font-medium">{row.username}</div>
-      <div className="text-xs text-muted-foreground">
-        <Breakable text={row.email} />
-      </div>
-    </div>
-  );
-}
-
 /** All Proxies: a table on wide screens, cards on phones and tablets (the six columns need ~1000 px). */
 export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
   const { t } = useTranslation();
@@ -60,6 +43,36 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
   const { data } = proxies;
   const [editing, setEditing] = React.useState<TAdminProxyRow | null>(null);
   const notSet = t('admin.common.notSet');
+  const shared = domainAndOwnerColumns<TAdminProxyRow>(
+    t('admin.proxies.domain'),
+    t('admin.proxies.owner'),
+  );
+  const columns: TColumn<TAdminProxyRow>[] = [
+    shared.domain,
+    {
+      key: 'target',
+      header: t('admin.proxies.target'),
+      className: 'max-w-[12rem] text-muted-foreground [overflow-wrap:anywhere]',
+      cell: (row) => (row.targetServer ? <Breakable text={row.targetServer} /> : notSet),
+    },
+    {
+      key: 'status',
+      header: t('admin.proxies.status'),
+      cell: (row) => <ProxyStatusBadge status={row.status} testId="admin-proxy-status" />,
+    },
+    shared.owner,
+    {
+      key: 'created',
+      header: t('admin.proxies.created'),
+      className: 'whitespace-nowrap',
+      cell: (row) => <Created value={row.createdAt} />,
+    },
+    {
+      key: 'actions',
+      header: t('admin.proxies.actions'),
+      cell: (row) => <EditButton row={row} onEdit={setEditing} />,
+    },
+  ];
 
   const body = (
     <QueryStates
@@ -72,85 +85,48 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
       isEmpty={(rows) => rows.length === 0}
     >
       {(rows) => (
-        <>
-          <div className="hidden lg:block">
-            <Table data-testid="admin-proxy-table">
-              <TableHeader>
-                <TableRow>
-                  <TableHead>{t('admin.proxies.domain')}</TableHead>
-                  <TableHead>{t('admin.proxies.target')}</TableHead>
-                  <TableHead>{t('admin.proxies.status')}</TableHead>
-                  <TableHead>{t('admin.proxies.owner')}</TableHead>
-                  <TableHead>{t('admin.proxies.created')}</TableHead>
-                  <TableHead>{t('admin.proxies.actions')}</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {rows.map((row) => (
-                  <TableRow key={row.id} data-testid="admin-proxy-row" data-proxy-id={row.id}>
-                    <TableCell className="max-w-[14rem] font-medium [overflow-wrap:anywhere]">
-                      <Breakable text={row.domain} />
-                    </TableCell>
-                    <TableCell className="max-w-[12rem] text-muted-foreground [overflow-wrap:anywhere]">
-                      {row.targetServer ? <Breakable text={row.targetServer} /> : notSet}
-                    </TableCell>
-                    <TableCell>
-                      <ProxyStatusBadge status={row.status} testId="admin-proxy-status" />
-                    </TableCell>
-                    <TableCell className="max-w-[14rem]">
-                      <Owner row={row} />
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap">
-                      <Created value={row.createdAt} />
-                    </TableCell>
-                    <TableCell>
-                      <EditButton row={row} onEdit={setEditing} />
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </div>
-          <ul className="grid gap-3 sm:grid-cols-2 lg:hidden" data-testid="admin-proxy-cards">
-            {rows.map((row) => (
-              <li
-                key={row.id}
-                className="rounded-lg border border-border p-4"
-                data-testid="admin-proxy-card"
-              >
-                <div className="flex flex-wrap items-start justify-between gap-2">
-                  <span className="min-w-0 font-medium [overflow-wrap:anywhere]">
-                    <Breakable text={row.domain} />
-                  </span>
-                  <ProxyStatusBadge status={row.status} testId="admin-proxy-status" />
+        <TableOrCards
+          rows={rows}
+          rowKey={(row) => row.id}
+          columns={columns}
+          testId="admin-proxy-table"
+          rowAttributes={(row) => ({ 'data-testid': 'admin-proxy-row', 'data-proxy-id': row.id })}
+          cardsTestId="admin-proxy-cards"
+          cardAttributes={() => ({ 'data-testid': 'admin-proxy-card' })}
+          card={(row) => (
+            <>
+              <div className="flex flex-wrap items-start justify-between gap-2">
+                <span className="min-w-0 font-medium [overflow-wrap:anywhere]">
+                  <Breakable text={row.domain} />
+                </span>
+                <ProxyStatusBadge status={row.status} testId="admin-proxy-status" />
+              </div>
+              <dl className="mt-2 grid gap-1 text-sm">
+                <div className="[overflow-wrap:anywhere]">
+                  <dt className="inline text-muted-foreground">{t('admin.proxies.target')}: </dt>
+                  <dd className="inline">
+                    {row.targetServer ? <Breakable text={row.targetServer} /> : notSet}
+                  </dd>
                 </div>
-                <dl className="mt-2 grid gap-1 text-sm">
-                  <div className="[overflow-wrap:anywhere]">
-                    <dt className="inline text-muted-foreground">{t('admin.proxies.target')}: </dt>
-                    <dd className="inline">
-                      {row.targetServer ? <Breakable text={row.targetServer} /> : notSet}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt className="text-muted-foreground">{t('admin.proxies.owner')}</dt>
-                    <dd>
-                      <Owner row={row} />
-                    </dd>
-                  </div>
-                  <div>
-                    <dt className="inline text-muted-foreground">{t('admin.proxies.created')}: </dt>
-                    <dd className="inline">
-                      <Created value={row.createdAt} />
-                    </dd>
-                  </div>
-                </dl>
-                <div className="mt-3">
-                  <EditButton row={row} onEdit={setEditing} />
+                <div>
+                  <dt className="text-muted-foreground">{t('admin.proxies.owner')}</dt>
+                  <dd>
+                    <OwnerCell username={row.username} email={row.email} />
+                  </dd>
                 </div>
-              </li>
-            ))}
-          </ul>
-        </>
+                <div>
+                  <dt className="inline text-muted-foreground">{t('admin.proxies.created')}: </dt>
+                  <dd className="inline">
+                    <Created value={row.createdAt} />
+                  </dd>
+                </div>
+              </dl>
+              <div className="mt-3">
+                <EditButton row={row} onEdit={setEditing} />
+              </div>
+            </>
+          )}
+        />
       )}
     </QueryStates>
   );

@@ -1,10 +1,10 @@
 import type { TCertificateAction, TCertificateStatus } from '@portico/shared/certificates/schemas';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { FlaskConicalIcon, RefreshCwIcon, ScanSearchIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { toastOutcome } from '@/lib/toast-outcome';
+import { useCertificateTexts } from '@/lib/use-certificate-texts';
 import { useCertificateAction, useCheckCertificate } from '../api/certificate';
 import { ConfirmDialog } from './confirm-dialog';
 
@@ -32,7 +32,7 @@ export function CertificateActions({
   status: TCertificateStatus | undefined;
   onRunStarted: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   const check = useCheckCertificate(proxy.id);
   const action = useCertificateAction(proxy.id);
   const why = unavailable(proxy, status);

@@ -1,8 +1,6 @@
 import type { TCertificateStatus } from '@portico/shared/certificates/schemas';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { TriangleAlertIcon } from 'lucide-react';
-import type * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Breakable } from '@/components/ui/breakable';
@@ -11,29 +9,12 @@ import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCertificate } from '@/lib/certificate-status';
 import { formatDateTime, formatRelative } from '@/lib/format-date';
+import { useCertificateTexts } from '@/lib/use-certificate-texts';
 import { CertificateActions } from './certificate-actions';
-
-function Row({
-  label,
-  children,
-  testId,
-}: {
-  label: string;
-  children: React.ReactNode;
-  testId?: string;
-}) {
-  return (
-    <>
-      <dt className="text-muted-foreground">{label}</dt>
-      <dd className="min-w-0 [overflow-wrap:anywhere]" data-testid={testId}>
-        {children}
-      </dd>
-    </>
-  );
-}
+import { dlClass, Row } from './details-sections';
 
 function LastCheck({ status, domain }: { status: TCertificateStatus; domain: string }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useCertificateTexts();
   const { check } = status;
   if (!check) return <>{t(status.checkPending ? 'certificate.section.checking' : 'proxies.na')}</>;
   return (
@@ -57,7 +38,7 @@ function LastCheck({ status, domain }: { status: TCertificateStatus; domain: str
 }
 
 function Renewal({ status }: { status: TCertificateStatus }) {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   const { renewal } = status;
   if (!renewal) return <>{t('certificate.section.renewalUnknown')}</>;
   return (
@@ -98,7 +79,7 @@ export function CertificateSection({
   proxy: TProxyConfiguration;
   onRunStarted: () => void;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useCertificateTexts();
   const query = useCertificate(proxy.id);
   const status = query.data;
   const served = status?.served;
@@ -140,13 +121,21 @@ export function CertificateSection({
                 </AlertDescription>
               </Alert>
             ) : null}
-            <dl className="grid gap-x-4 gap-y-2.5 text-sm sm:grid-cols-[11rem_1fr]">
+            <dl className={dlClass}>
               {served ? (
                 <>
-                  <Row label={t('certificate.section.issuer')} testId="certificate-issuer">
+                  <Row
+                    wrap="anywhere"
+                    label={t('certificate.section.issuer')}
+                    testId="certificate-issuer"
+                  >
                     {served.issuer}
                   </Row>
-                  <Row label={t('certificate.section.names')} testId="certificate-names">
+                  <Row
+                    wrap="anywhere"
+                    label={t('certificate.section.names')}
+                    testId="certificate-names"
+                  >
                     {served.names.map((name, i) => (
                       <span key={name}>
                         {i > 0 ? ', ' : ''}
@@ -154,14 +143,19 @@ export function CertificateSection({
                       </span>
                     ))}
                   </Row>
-                  <Row label={t('certificate.section.validFrom')}>
+                  <Row wrap="anywhere" label={t('certificate.section.validFrom')}>
                     {formatDateTime(served.notBefore)}
                   </Row>
-                  <Row label={t('certificate.section.expires')} testId="certificate-expires">
+                  <Row
+                    wrap="anywhere"
+                    label={t('certificate.section.expires')}
+                    testId="certificate-expires"
+                  >
                     {formatDateTime(served.notAfter)} (
                     {formatRelative(served.notAfter, i18n.language)})
                   </Row>
                   <Row
+                    wrap="anywhere"
                     label={t('certificate.section.fingerprint')}
                     testId="certificate-fingerprint"
                   >
@@ -169,29 +163,49 @@ export function CertificateSection({
                   </Row>
                 </>
               ) : null}
-              <Row label={t('certificate.section.lastCheck')} testId="certificate-last-check">
+              <Row
+                wrap="anywhere"
+                label={t('certificate.section.lastCheck')}
+                testId="certificate-last-check"
+              >
                 <LastCheck status={status} domain={proxy.domain} />
               </Row>
               {status.check ? (
-                <Row label={t('certificate.section.httpRedirect')} testId="certificate-redirect">
+                <Row
+                  wrap="anywhere"
+                  label={t('certificate.section.httpRedirect')}
+                  testId="certificate-redirect"
+                >
                   {status.check.httpRedirects
                     ? t('certificate.section.redirects')
                     : (status.check.httpProblem ?? t('certificate.section.noRedirect'))}
                 </Row>
               ) : null}
               {status.onServer ? (
-                <Row label={t('certificate.section.onServer')} testId="certificate-on-server">
+                <Row
+                  wrap="anywhere"
+                  label={t('certificate.section.onServer')}
+                  testId="certificate-on-server"
+                >
                   {t('certificate.section.onServerValue', {
                     date: formatDateTime(status.onServer.notAfter),
                     read: formatRelative(status.onServer.readAt, i18n.language),
                   })}
                 </Row>
               ) : null}
-              <Row label={t('certificate.section.renewal')} testId="certificate-renewal">
+              <Row
+                wrap="anywhere"
+                label={t('certificate.section.renewal')}
+                testId="certificate-renewal"
+              >
                 <Renewal status={status} />
               </Row>
               {status.lastAction ? (
-                <Row label={t('certificate.section.lastAction')} testId="certificate-last-action">
+                <Row
+                  wrap="anywhere"
+                  label={t('certificate.section.lastAction')}
+                  testId="certificate-last-action"
+                >
                   {t(`certificate.section.actionKind.${status.lastAction.kind}`)}:{' '}
                   {t(`certificate.section.actionStatus.${status.lastAction.status}`)} (
                   {formatRelative(status.lastAction.at, i18n.language)}).{' '}

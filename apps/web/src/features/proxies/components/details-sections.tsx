@@ -14,20 +14,32 @@ import { SslBadge } from './status-badge';
 
 type TProps = { proxy: TProxyConfiguration };
 
+/**
+ * How a value breaks when wider than its column: `all` anywhere (names and addresses, in the
+ * medium weight of a value), `anywhere` between words first, only long words anywhere (sentences,
+ * in the body weight).
+ */
+const WRAP = {
+  all: 'break-all font-medium',
+  anywhere: '[overflow-wrap:anywhere]',
+} as const;
+
 /** A label and its value in the details page's lists. */
 export function Row({
   label,
   children,
   testId,
+  wrap = 'all',
 }: {
   label: string;
   children: React.ReactNode;
   testId?: string;
+  wrap?: keyof typeof WRAP;
 }) {
   return (
     <>
       <dt className="text-muted-foreground">{label}</dt>
-      <dd className="min-w-0 break-all font-medium" data-testid={testId}>
+      <dd className={`min-w-0 ${WRAP[wrap]}`} data-testid={testId}>
         {children}
       </dd>
     </>

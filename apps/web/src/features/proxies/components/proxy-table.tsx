@@ -4,15 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { Breakable } from '@/components/ui/breakable';
+import { DataTable, type TColumn } from '@/components/ui/data-table';
 import { ExpiryBadge } from '@/components/ui/expiry-badge';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table';
 import { detailsHref, isContinuable } from '../lib/status';
 import { ContinueButton, ProxyActions } from './proxy-actions';
 import { SslBadge } from './status-badge';
@@ -42,55 +35,61 @@ function CertificateCell({ summary }: { summary: TCertificateSummary | undefined
  */
 export function ProxyTable({ proxies, certificates, onEdit }: TProps) {
   const { t } = useTranslation();
+  const columns: TColumn<TProxyConfiguration>[] = [
+    {
+      key: 'domain',
+      header: t('proxies.fields.domain'),
+      className: 'max-w-[16rem] font-medium [overflow-wrap:anywhere]',
+      cell: (proxy) => (
+        <Link
+          href={detailsHref(proxy.id)}
+          className="rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
+          <Breakable text={proxy.domain} />
+        </Link>
+      ),
+    },
+    {
+      key: 'target',
+      header: t('proxies.fields.targetServer'),
+      className: 'max-w-[14rem] text-muted-foreground [overflow-wrap:anywhere]',
+      cell: (proxy) =>
+        proxy.targetServer ? <Breakable text={proxy.targetServer} /> : t('proxies.notSet'),
+    },
+    {
+      key: 'status',
+      header: t('proxies.fields.status'),
+      cell: (proxy) => <ProxyStatusBadge status={proxy.status} />,
+    },
+    {
+      key: 'ssl',
+      header: t('proxies.fields.ssl'),
+      cell: (proxy) => <SslBadge configured={proxy.sslConfigured} />,
+    },
+    {
+      key: 'certificate',
+      header: t('proxies.fields.certificate'),
+      cell: (proxy) => <CertificateCell summary={certificates?.get(proxy.id)} />,
+    },
+    {
+      key: 'actions',
+      header: t('proxies.fields.actions'),
+      cell: (proxy) => <ProxyActions proxy={proxy} onEdit={onEdit} showContinue={false} compact />,
+    },
+    {
+      key: 'continue',
+      header: <span className="sr-only">{t('proxies.actions.continue')}</span>,
+      cell: (proxy) =>
+        isContinuable(proxy.status) ? <ContinueButton id={proxy.id} domain={proxy.domain} /> : null,
+    },
+  ];
   return (
-    <Table data-testid="proxy-table">
-      <TableHeader>
-        <TableRow>
-          <TableHead>{t('proxies.fields.domain')}</TableHead>
-          <TableHead>{t('proxies.fields.targetServer')}</TableHead>
-          <TableHead>{t('proxies.fields.status')}</TableHead>
-          <TableHead>{t('proxies.fields.ssl')}</TableHead>
-          <TableHead>{t('proxies.fields.certificate')}</TableHead>
-          <TableHead>{t('proxies.fields.actions')}</TableHead>
-          <TableHead>
-            <span className="sr-only">{t('proxies.actions.continue')}</span>
-          </TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {proxies.map((proxy) => (
-          <TableRow key={proxy.id} data-testid="proxy-row" data-proxy-id={proxy.id}>
-            <TableCell className="max-w-[16rem] font-medium [overflow-wrap:anywhere]">
-              <Link
-                href={detailsHref(proxy.id)}
-                className="rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
-              >
-                <Breakable text={proxy.domain} />
-              </Link>
-            </TableCell>
-            <TableCell className="max-w-[14rem] text-muted-foreground [overflow-wrap:anywhere]">
-              {proxy.targetServer ? <Breakable text={proxy.targetServer} /> : t('proxies.notSet')}
-            </TableCell>
-            <TableCell>
-              <ProxyStatusBadge status={proxy.status} />
-            </TableCell>
-            <TableCell>
-              <SslBadge configured={proxy.sslConfigured} />
-            </TableCell>
-            <TableCell>
-              <CertificateCell summary={certificates?.get(proxy.id)} />
-            </TableCell>
-            <TableCell>
-              <ProxyActions proxy={proxy} onEdit={onEdit} showContinue={false} compact />
-            </TableCell>
-            <TableCell>
-              {isContinuable(proxy.status) ? (
-                <ContinueButton id={proxy.id} domain={proxy.domain} />
-              ) : null}
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <DataTable
+      columns={columns}
+      rows={proxies}
+      rowKey={(proxy) => proxy.id}
+      rowAttributes={(proxy) => ({ 'data-testid': 'proxy-row', 'data-proxy-id': proxy.id })}
+      testId="proxy-table"
+    />
   );
 }

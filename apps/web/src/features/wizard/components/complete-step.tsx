@@ -13,6 +13,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { useCertificate } from '@/lib/certificate-status';
 import { proxyConfigurationQueryOptions } from '@/lib/live-deployment/queries';
+import { useCertificateTexts } from '@/lib/use-certificate-texts';
 import { StepCard } from './step-card';
 
 function proxyUrl(domain: string): string {
@@ -24,7 +25,7 @@ function proxyUrl(domain: string): string {
  * scheduler on the server; otherwise what is missing and what to do, as the server said it.
  */
 function RenewalStatement({ configurationId }: { configurationId: string | undefined }) {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   const { data, isPending } = useCertificate(configurationId);
   const renewal = data?.renewal;
   const className = 'mt-0.5 size-4 shrink-0';

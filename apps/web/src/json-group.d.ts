@@ -1,0 +1,9 @@
+// Imports of part of a catalog (build/json-group.ts).
+declare module '*.json?group=certificate' {
+  const group: Record<string, unknown>;
+  export default group;
+}
+declare module '*.json?without=certificate' {
+  const catalog: Record<string, unknown>;
+  export default catalog;
+}
