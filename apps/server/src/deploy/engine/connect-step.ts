@@ -14,7 +14,7 @@ export interface TConnectInput {
   expectedFingerprint?: string;
 }
 
-const ROOT_CHECK = 'printf "PORTICO_UID=%s\\n" "$(id -u)"';
+export const ROOT_CHECK = 'printf "PORTICO_UID=%s\\n" "$(id -u)"';
 
 /**
  * Step 1a: log in with the pinned host key, report the key to the caller before anything runs,

@@ -90,13 +90,12 @@ async function writeWithUndo(
   ) {
     return undefined;
   }
-  const previous = before.exists ? before.content : undefined;
   await c.session.writeFile(file.path, file.content, file.mode);
   c.log.info(msg(before.exists ? 'nginx.updated' : 'nginx.wrote', { path: file.path }));
-  if (previous !== undefined && before.exists) {
-    const mode = before.mode;
+  if (before.exists) {
+    const { content, mode } = before;
     return async () => {
-      await c.session.writeFile(file.path, previous, mode);
+      await c.session.writeFile(file.path, content, mode);
       c.log.info(msg('nginx.restored', { path: file.path }));
     };
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROOT_CHECK } from './connect-step';
 import { OS_PROBE } from './detect-os';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
@@ -20,7 +21,7 @@ import { marked } from './step-context';
  * $1 is the domain's live certificate directory (an allowlisted domain, passed as an argument).
  */
 export const REMOTE_PREFLIGHT = [
-  'printf "PORTICO_UID=%s\\n" "$(id -u)"',
+  ROOT_CHECK,
   OS_PROBE,
   PORTS_PROBE,
   PRESENT,
