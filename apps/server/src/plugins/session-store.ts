@@ -17,6 +17,13 @@ export interface TSessionStoreOptions {
 
 const CACHE_LIMIT = 10_000;
 
+/**
+ * Marks a session handed out by `get`: @fastify/session copies it onto the request's session and
+ * back into `set`, which tells that way a session read from the table from a new one. Never
+ * written to the table.
+ */
+const STORED = '_stored';
+
 /** An account read in the same query as a session: the session's userId then, and its row. */
 export interface TLoadedUser {
   userId: string | undefined;
@@ -69,9 +76,11 @@ export function createSessionStore(
 
   return {
     set(sid, sessionObject, callback) {
-      const { cookie, ...data } = sessionObject as unknown as Record<string, unknown> & {
-        cookie: TStoredCookie;
-      };
+      const {
+        cookie,
+        [STORED]: wasStored,
+        ...data
+      } = sessionObject as unknown as Record<string, unknown> & { cookie: TStoredCookie };
       const expires = cookie?.expires ? new Date(cookie.expires) : null;
       const expire = expires ?? new Date(Date.now() + DEFAULT_TTL_MS);
       const serialized = JSON.stringify(data);
@@ -85,11 +94,21 @@ export function createSessionStore(
         cookie: { originalMaxAge: cookie?.originalMaxAge ?? null, expires: expire.toISOString() },
       };
       writes += 1;
-      repository.upsert(sid, sess, expire).then(
-        () => {
+      // A session read from the table is only ever updated: if it was ended (signed out, ended
+      // from another device, by an admin, expired) while this request ran, it stays ended.
+      const written = wasStored
+        ? repository.update(sid, sess, expire)
+        : repository.upsert(sid, sess, expire).then(() => true);
+      written.then(
+        (kept) => {
           writes += 1;
-          remember(sid, serialized);
-          cacheSet(sid, sess, expire);
+          if (kept) {
+            remember(sid, serialized);
+            cacheSet(sid, sess, expire);
+          } else {
+            lastWrite.delete(sid);
+            cache?.delete(sid);
+          }
           callback();
         },
         (error) => {
@@ -103,7 +122,7 @@ export function createSessionStore(
     get(sid, callback) {
       const hit = cache?.get(sid);
       if (hit && hit.expire > Date.now()) {
-        callback(null, JSON.parse(hit.json));
+        callback(null, { ...JSON.parse(hit.json), [STORED]: true });
         return;
       }
       const writesBefore = writes;
@@ -117,7 +136,7 @@ export function createSessionStore(
           const userId = typeof found.sess.userId === 'string' ? found.sess.userId : undefined;
           loadedWith.set(sid, { userId, user: found.user });
           try {
-            callback(null, found.sess as never);
+            callback(null, { ...found.sess, [STORED]: true } as never);
           } finally {
             loadedWith.delete(sid);
           }

@@ -55,6 +55,16 @@ export function createSessionsRepository(db: TDb) {
         .onConflictDoUpdate({ target: session.sid, set: { sess, expire } });
     },
 
+    /** Writes an existing session; false when it no longer exists (nothing is written then). */
+    async update(sid: string, sess: Record<string, unknown>, expire: Date): Promise<boolean> {
+      const rows = await db
+        .update(session)
+        .set({ sess, expire })
+        .where(eq(session.sid, sid))
+        .returning({ sid: session.sid });
+      return rows.length > 0;
+    },
+
     async remove(sid: string): Promise<void> {
       await db.delete(session).where(eq(session.sid, sid));
     },
