@@ -212,7 +212,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   // Before CSRF: a request with a valid API token needs no CSRF token.
   await app.register(apiToken, { tokens: services.tokens });
   await app.register(csrf);
-  await app.register(rateLimit);
+  await app.register(rateLimit, { store: services.rateLimitStore });
   await app.register(authGuard, { auth: services.auth, checkCaller: callerPolicy(policy) });
   await app.register(swagger);
 

@@ -42,6 +42,8 @@ import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
 import { createProxySecrets } from './modules/proxies/proxy-secrets';
+import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
+import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
 import { createScriptsRepository } from './modules/scripts/scripts.repository';
 import { createScriptsService } from './modules/scripts/scripts.service';
 import { createSessionEnds } from './modules/sessions/session-ends';
@@ -315,6 +317,16 @@ export async function buildServices(options: TServicesOptions) {
     bus,
     queue,
     health: createHealthService(database),
+    /**
+     * Where rate limits count: PostgreSQL, so attempts spread over instances add up; on PGlite
+     * (one process) the limiter's own memory.
+     */
+    rateLimitStore: soleWriter
+      ? undefined
+      : databaseRateLimitStore(
+          createRateLimitHitsRepository(db),
+          warn('forgetting ended rate-limit windows failed'),
+        ),
     /** Background work that waits for the app to be ready: interrupted runs are looked for. */
     ready: () => reaper.runNow(),
     /**

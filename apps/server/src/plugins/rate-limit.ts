@@ -1,4 +1,4 @@
-import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyRateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
@@ -18,10 +18,18 @@ declare module 'fastify' {
   }
 }
 
-async function rateLimitPlugin(app: FastifyInstance) {
+export interface TRateLimitPluginOptions {
+  /**
+   * Where hits are counted: the shared database when several instances may serve (PostgreSQL,
+   * modules/rate-limits/rate-limit-store.ts); left out, this process's memory (PGlite).
+   */
+  store?: RateLimitPluginOptions['store'];
+}
+
+async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOptions) {
   // Only the limiter factory is used: @fastify/rate-limit runs one limit per route, we need two.
   // request.ip honours trustProxy, so X-Forwarded-For counts only when PORTICO_TRUST_PROXY says.
-  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifyRateLimit, { global: false, store: options.store });
 
   app.decorate('authRateLimit', (name, limits, identifierOf) => {
     const byIp = app.createRateLimit({

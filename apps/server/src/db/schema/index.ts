@@ -3,6 +3,7 @@ export * from './audit-log';
 export * from './certificates';
 export * from './deployments';
 export * from './destination-servers';
+export * from './instances';
 export * from './proxy-configurations';
 export * from './session';
 export * from './ssh-servers';
