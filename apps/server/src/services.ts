@@ -11,6 +11,8 @@ import {
 } from './deploy/engine';
 import { startQueue, type TQueue } from './jobs/queue';
 import { JOB_TIMING } from './jobs/queues';
+import { createScheduledRunsRepository } from './jobs/scheduled-runs.repository';
+import { createSharedLocks } from './jobs/shared-locks';
 import { createWorkerLiveness } from './jobs/worker-liveness';
 import { openSecretBox, type TSecretBox } from './lib/secrets';
 import { createAccountService } from './modules/account/account.service';
@@ -173,9 +175,12 @@ export async function buildServices(options: TServicesOptions) {
 
   const deploy = options.deploy ?? {};
   const engine = deploy.engine ?? { runDeployment, removeSite, runCertificateAction };
+  // One run at a time per server across every instance on the database (PostgreSQL).
+  const sharedLocks = createSharedLocks(database);
   const settings = () => ({
     ...(deploy.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT_DIRECTORY }),
     allowLoopback,
+    sharedLocks,
   });
   const secrets = createProxySecrets(options.secretKeyFile);
   const queue: TQueue = await startQueue(database, (error) =>
@@ -280,6 +285,7 @@ export async function buildServices(options: TServicesOptions) {
       log,
     },
     warn('looking for interrupted deployments failed'),
+    soleWriter ? undefined : createScheduledRunsRepository(db).claim,
   );
   if (options.destinationProbe && workerCount !== 0) {
     await registerDestinationProbe(queue, database, { onError: warn('destination probe failed') });

@@ -3,6 +3,7 @@ import pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { TDatabase } from '../db/client';
 import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from './queues';
+import { createScheduledRunsRepository, type TScheduledRuns } from './scheduled-runs.repository';
 
 /**
  * The one module that talks to pg-boss and opens raw `pg` connections: the deploy queue, the
@@ -27,19 +28,22 @@ export interface TQueue {
   wake(workerIds: string[]): void;
   /**
    * A job every minute, worked here. Several instances may all call it: the schedule is one row
-   * shared by all, and the `stately` policy keeps at most one queued and one running, so a slow
-   * run never lets minutes pile up.
+   * shared by all, pg-boss sends one job a minute, the `stately` policy keeps at most one queued
+   * and one running (a slow run never lets minutes pile up), and the work runs only for the
+   * instance that claims the minute (scheduled-runs.repository.ts), so a job delivered twice
+   * still runs once.
    */
   everyMinute(name: string, work: () => Promise<void>): Promise<void>;
   /**
    * A job on a cron schedule (UTC), worked here when `work` is given; as `everyMinute`, one
-   * schedule shared by all instances and at most one queued and one running. `expireInSeconds`
-   * is only the backstop for a run that hangs.
+   * schedule shared by all instances, at most one queued and one running, and the work run once
+   * per `periodMs` slot (the cron's period). `expireInSeconds` is only the backstop for a run
+   * that hangs.
    */
   recurring(
     name: string,
     cron: string,
-    options: { expireInSeconds: number; work?: () => Promise<void> },
+    options: { expireInSeconds: number; periodMs: number; work?: () => Promise<void> },
   ): Promise<void>;
   /**
    * A queue of one-off jobs, worked here one at a time when `work` is given; `send` queues one
@@ -113,8 +117,12 @@ export function poolBossDb(pool: pg.Pool): PgBoss.Db {
   };
 }
 
-/** Wraps a started pg-boss; tests that start their own (cron off) use it too. */
-export function queueOver(boss: PgBoss): TQueue {
+/**
+ * Wraps a started pg-boss; tests that start their own (cron off) use it too. With `scheduled`
+ * (PostgreSQL, where several instances may work the schedules) a recurring job's work runs only
+ * for the instance that claims its slot.
+ */
+export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns): TQueue {
   const recurring: TQueue['recurring'] = async (name, cron, options) => {
     await boss.createQueue(name, {
       name,
@@ -124,7 +132,10 @@ export function queueOver(boss: PgBoss): TQueue {
     });
     await boss.schedule(name, cron, {}, { tz: 'UTC' });
     const work = options.work;
-    if (work) await boss.work(name, () => work());
+    if (!work) return;
+    await boss.work(name, async () => {
+      if (!scheduled || (await scheduled.claim(name, options.periodMs))) await work();
+    });
   };
   return {
     boss,
@@ -162,7 +173,8 @@ export function queueOver(boss: PgBoss): TQueue {
       for (const id of workerIds) boss.notifyWorker(id);
     },
     // A run older than a minute is stale: the next one is already due.
-    everyMinute: (name, work) => recurring(name, '* * * * *', { expireInSeconds: 55, work }),
+    everyMinute: (name, work) =>
+      recurring(name, '* * * * *', { expireInSeconds: 55, periodMs: 60_000, work }),
     recurring,
     async onDemand(name, options) {
       await boss.createQueue(name, {
@@ -207,7 +219,10 @@ export async function startQueue(
     expireInSeconds: JOB_TIMING.expireInSeconds,
     retryLimit: JOB_TIMING.retryLimit,
   });
-  return queueOver(boss);
+  // PGlite is one process: nothing else can work its schedules.
+  const scheduled =
+    database.kind === 'postgres' ? createScheduledRunsRepository(database.db) : undefined;
+  return queueOver(boss, scheduled);
 }
 
 export type TPgClient = pg.Client;

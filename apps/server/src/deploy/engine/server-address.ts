@@ -65,8 +65,12 @@ export async function onServer<TInput extends { serverIp: string; sshPort: unkno
     const serverIp = await resolveServerAddress(input.serverIp, ctx.settings.dnsServers, log);
     refuseNonServer(serverIp, ctx.settings.allowLoopback);
     step = 'connect';
-    return await withServerLock(`${serverIp}:${port}`, log, ctx.signal, () =>
-      work({ ...input, serverIp }),
+    return await withServerLock(
+      `${serverIp}:${port}`,
+      log,
+      ctx.signal,
+      () => work({ ...input, serverIp }),
+      ctx.settings.sharedLocks,
     );
   } catch (error) {
     const failure = toFailure(error, step, log, ctx.signal);

@@ -2,11 +2,14 @@ import { settleWithin } from '../../lib/deadline';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
 import { msg } from './messages';
+import type { TSharedLocks } from './types';
 
 /**
- * One run at a time per server in this process. Two sites deployed to the same server at once
- * would otherwise trip over each other: certbot refuses a second instance, and one run's
- * `nginx -t` would judge the other run's half-written files.
+ * One run at a time per server. Two sites deployed to the same server at once would otherwise
+ * trip over each other: certbot refuses a second instance, and one run's `nginx -t` would judge
+ * the other run's half-written files. Runs in this process queue here in arrival order; then,
+ * with `shared` (several instances on PostgreSQL), the run also takes the server's lock that
+ * every instance sees.
  */
 const tails = new Map<string, Promise<void>>();
 
@@ -22,6 +25,7 @@ export async function withServerLock<T>(
   log: EngineLog,
   signal: AbortSignal | undefined,
   work: () => Promise<T>,
+  shared?: TSharedLocks,
 ): Promise<T> {
   const previous = tails.get(key);
   let release!: () => void;
@@ -30,12 +34,17 @@ export async function withServerLock<T>(
   });
   const tail = (previous ?? Promise.resolve()).then(() => mine);
   tails.set(key, tail);
+  let said = false;
+  const sayWaiting = () => {
+    if (!said) log.info(msg('run.waitingLock', { key }));
+    said = true;
+  };
+  let releaseShared: (() => Promise<void>) | undefined;
   try {
     if (previous) {
-      log.info(msg('run.waitingLock', { key }));
+      sayWaiting();
       await new Promise<void>((resolve, reject) => {
-        const onAbort = () =>
-          reject(new StepError('cancelled', 'connect', msg('run.cancelledWaiting')));
+        const onAbort = () => reject(cancelledWaiting());
         if (signal?.aborted) onAbort();
         signal?.addEventListener('abort', onAbort, { once: true });
         previous.then(() => {
@@ -44,9 +53,18 @@ export async function withServerLock<T>(
         });
       });
     }
+    if (shared) {
+      releaseShared = await shared.acquire(key, signal, sayWaiting).catch((error: unknown) => {
+        throw signal?.aborted ? cancelledWaiting() : error;
+      });
+    }
     return await settleWithin(work(), signal, LOCK_GRACE_MS);
   } finally {
+    // Let go everywhere first: the next run in this process then finds the server free.
+    await releaseShared?.().catch(() => {});
     release();
     if (tails.get(key) === tail) tails.delete(key);
   }
 }
+
+const cancelledWaiting = () => new StepError('cancelled', 'connect', msg('run.cancelledWaiting'));

@@ -40,6 +40,24 @@ export interface TEngineSettings {
   language?: TLanguage;
   /** Servers on 127.0.0.0/8 may be used (PORTICO_SSH_ALLOW_LOOPBACK: development and tests). */
   allowLoopback?: boolean;
+  /**
+   * The per-server lock as every instance on one database sees it (PostgreSQL); without it the
+   * lock holds within this process only, which is all there is on PGlite.
+   */
+  sharedLocks?: TSharedLocks;
+}
+
+/** Locks held across processes; a process that dies lets go of its own. */
+export interface TSharedLocks {
+  /**
+   * Waits until `key` is free everywhere and takes it; `onWait` is called once if it is held
+   * elsewhere. Rejects if `signal` aborts first. The answer lets the lock go.
+   */
+  acquire(
+    key: string,
+    signal: AbortSignal | undefined,
+    onWait: () => void,
+  ): Promise<() => Promise<void>>;
 }
 
 /** A log line: `message` in the run's language, `text` what it says (see shared/i18n/text). */

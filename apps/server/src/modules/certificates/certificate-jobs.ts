@@ -20,6 +20,8 @@ export async function registerCertificateJobs(
 ): Promise<{ queueCheck: (configurationId: string) => Promise<void> }> {
   await queue.recurring(CERTIFICATE_SWEEP_QUEUE, CERTIFICATE_SWEEP_CRON, {
     expireInSeconds: 3 * 60 * 60,
+    // The cron's period: one sweep per 6-hour slot across instances.
+    periodMs: 6 * 60 * 60_000,
     work: options.work
       ? async () => {
           await sweep(deps);

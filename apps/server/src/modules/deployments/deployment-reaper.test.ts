@@ -5,10 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
+import { openDatabase } from '../../db/client';
 import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
+import { createScheduledRunsRepository } from '../../jobs/scheduled-runs.repository';
 import { createWorkerLiveness } from '../../jobs/worker-liveness';
 import { createProxiesRepository } from '../proxies/proxies.repository';
-import { reapDeployments, type TReaperDeps } from './deployment-reaper';
+import { reapDeployments, scheduleReaper, type TReaperDeps } from './deployment-reaper';
 import { createDeploymentsRepository } from './deployments.repository';
 import { createRunLog } from './run-log';
 
@@ -162,6 +164,53 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
     } finally {
       await holder.release(run.id);
       if (holder !== deps.liveness) await holder.close();
+    }
+  });
+
+  // Two instances on one PostgreSQL (each its own pool) tick every interval: the reap runs on
+  // the one that claims the interval. Counted by the reaps that read the unfinished runs.
+  const onPostgres = kind === 'postgres' ? it : undefined;
+  onPostgres?.('two instances ticking in one interval reap once', async () => {
+    const second = await openDatabase({
+      databaseUrl: t.database.pool!.options.connectionString!,
+      poolSize: 2,
+    });
+    const reapers: ReturnType<typeof scheduleReaper>[] = [];
+    try {
+      let reaps = 0;
+      const counted = {
+        ...deps,
+        deployments: {
+          ...deps.deployments,
+          unfinished: () => {
+            reaps += 1;
+            return deps.deployments.unfinished();
+          },
+        },
+      };
+      const slot = async () => {
+        const { rows } = await t.database.pool!.query<{ slot: string }>(
+          `select floor(extract(epoch from now()) / 3600)::bigint as slot`,
+        );
+        return Number(rows[0]!.slot);
+      };
+      // A name of its own (the app's own reaper claims the real one) and an hour-long interval.
+      for (const database of [t.database, second]) {
+        const runs = createScheduledRunsRepository(database.db);
+        reapers.push(
+          scheduleReaper(
+            counted,
+            () => {},
+            (name) => runs.claim(`${name}-test`, 3_600_000),
+          ),
+        );
+      }
+      const before = await slot();
+      await Promise.all([...reapers, ...reapers, ...reapers].map((r) => r.tick()));
+      expect(reaps).toBe((await slot()) - before + 1);
+    } finally {
+      for (const reaper of reapers) reaper.stop();
+      await second.close();
     }
   });
 });

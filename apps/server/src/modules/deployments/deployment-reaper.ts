@@ -110,10 +110,25 @@ export async function reapDeployments(deps: TReaperDeps): Promise<number> {
   return reaped;
 }
 
-/** Reaps now (`runNow`, at start-up) and then every JOB_TIMING.reaperIntervalMs until `stop`. */
-export function scheduleReaper(deps: TReaperDeps, onError: (error: unknown) => void) {
+/** The reaper's schedule as the scheduled-runs slots know it. */
+export const REAPER_JOB = 'deployment-reaper';
+
+/**
+ * Reaps now (`runNow`, at start-up) and then every JOB_TIMING.reaperIntervalMs until `stop`.
+ * With `claim` (several instances on PostgreSQL) each interval's reap runs on the one instance
+ * that claims it (`tick`); a starting instance still looks once for itself.
+ */
+export function scheduleReaper(
+  deps: TReaperDeps,
+  onError: (error: unknown) => void,
+  claim?: (name: string, periodMs: number) => Promise<boolean>,
+) {
   const runNow = () => reapDeployments(deps).then(() => undefined, onError);
-  const timer = setInterval(runNow, JOB_TIMING.reaperIntervalMs);
+  const tick = async () => {
+    const mine = claim ? await claim(REAPER_JOB, JOB_TIMING.reaperIntervalMs).catch(onError) : true;
+    if (mine) await runNow();
+  };
+  const timer = setInterval(tick, JOB_TIMING.reaperIntervalMs);
   timer.unref();
-  return { runNow, stop: () => clearInterval(timer) };
+  return { runNow, tick, stop: () => clearInterval(timer) };
 }

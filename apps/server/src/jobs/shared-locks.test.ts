@@ -1,0 +1,151 @@
+// The per-server lock across instances on one PostgreSQL: each instance (its own pool, as its
+// own process would have) sees the lock another holds, waits saying so, starts when it is let
+// go, and takes it at once when the holder dies. PGlite (one process) needs no shared lock.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestDatabase,
+  type TTestDatabase,
+  testDatabaseKinds,
+} from '../../test/support/test-database';
+import { openDatabase, type TDatabase } from '../db/client';
+import { StepError } from '../deploy/engine/failure';
+import { EngineLog } from '../deploy/engine/logger';
+import { withServerLock } from '../deploy/engine/server-lock';
+import type { TSharedLocks } from '../deploy/engine/types';
+import { createSharedLocks } from './shared-locks';
+
+const WAITING = 'Another deployment to 192.0.2.7:22 is running; waiting for it to finish.';
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { open, opened };
+}
+
+describe.each(testDatabaseKinds())('shared locks on %s', (kind) => {
+  let testDb: TTestDatabase;
+  let other: TDatabase | undefined;
+  let mine: TSharedLocks | undefined;
+  let theirs: TSharedLocks | undefined;
+  beforeAll(async () => {
+    testDb = await createTestDatabase(kind, { migrated: false });
+    mine = createSharedLocks(testDb.database);
+    if (kind === 'postgres') {
+      other = await openDatabase({ databaseUrl: testDb.url!, poolSize: 2 });
+      theirs = createSharedLocks(other);
+    }
+  });
+  afterAll(async () => {
+    await other?.close();
+    await testDb?.drop();
+  });
+
+  it('exist only where several instances can share the database', () => {
+    expect(mine === undefined).toBe(kind === 'pglite');
+  });
+
+  const onPostgres = kind === 'postgres' ? it : undefined;
+
+  onPostgres?.('a run waits, saying so once, while another instance holds the server', async () => {
+    const lines: string[] = [];
+    const log = new EngineLog((_level, message) => void lines.push(message));
+    const events: string[] = [];
+    const letGo = await theirs!.acquire('192.0.2.7:22', undefined, () => events.push('unexpected'));
+    const started = gate();
+    const run = withServerLock(
+      '192.0.2.7:22',
+      log,
+      undefined,
+      async () => {
+        events.push('mine runs');
+        started.open();
+      },
+      mine,
+    );
+    // The waiting line is written while the other instance still holds the server.
+    await expect
+      .poll(async () => {
+        await log.flush();
+        return lines;
+      })
+      .toEqual([WAITING]);
+    expect(events).toEqual([]);
+    events.push('theirs ends');
+    await letGo();
+    await started.opened;
+    await run;
+    await log.flush();
+    expect(events).toEqual(['theirs ends', 'mine runs']);
+    expect(lines).toEqual([WAITING]);
+    // And mine was let go: the other instance takes the server without waiting.
+    let waited = false;
+    const again = await theirs!.acquire('192.0.2.7:22', undefined, () => {
+      waited = true;
+    });
+    expect(waited).toBe(false);
+    await again();
+  });
+
+  onPostgres?.('another server is not held up', async () => {
+    const letGo = await theirs!.acquire('192.0.2.7:22', undefined, () => {});
+    let waited = false;
+    const other = await mine!.acquire('192.0.2.8:22', undefined, () => {
+      waited = true;
+    });
+    expect(waited).toBe(false);
+    await other();
+    await letGo();
+  });
+
+  onPostgres?.('a holder that dies lets the server go; the waiter starts', async () => {
+    await theirs!.acquire('192.0.2.7:22', undefined, () => {});
+    let waited = false;
+    const waiting = mine!.acquire('192.0.2.7:22', undefined, () => {
+      waited = true;
+    });
+    await expect.poll(() => waited).toBe(true);
+    // The other instance's lock connection ends as it would when its process is killed.
+    const admin = await openDatabase({ databaseUrl: testDb.url!, poolSize: 1 });
+    try {
+      await admin.pool!.query(
+        `select pg_terminate_backend(l.pid) from pg_locks l
+          where l.locktype = 'advisory' and l.granted and l.pid <> pg_backend_pid()
+            and l.database = (select oid from pg_database where datname = current_database())`,
+      );
+    } finally {
+      await admin.close();
+    }
+    const letGo = await waiting;
+    await letGo();
+  });
+
+  onPostgres?.('a waiter that is cancelled gives up without taking the server', async () => {
+    const letGo = await theirs!.acquire('192.0.2.7:22', undefined, () => {});
+    const controller = new AbortController();
+    const log = new EngineLog(() => undefined);
+    const cancelled = withServerLock(
+      '192.0.2.7:22',
+      log,
+      controller.signal,
+      async () => 'ran',
+      mine,
+    );
+    let waiting = false;
+    const probe = mine!.acquire('192.0.2.7:22', controller.signal, () => {
+      waiting = true;
+    });
+    await expect.poll(() => waiting).toBe(true);
+    controller.abort();
+    await expect(probe).rejects.toBeDefined();
+    await expect(cancelled).rejects.toBeInstanceOf(StepError);
+    await letGo();
+    let waited = false;
+    const next = await theirs!.acquire('192.0.2.7:22', undefined, () => {
+      waited = true;
+    });
+    expect(waited).toBe(false);
+    await next();
+  });
+});
