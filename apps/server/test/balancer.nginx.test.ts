@@ -1,0 +1,255 @@
+// Two Portico instances on one PostgreSQL behind a real nginx on loopback, configured with the
+// block docs/OPERATIONS.md gives (between its balancer-config markers; only the ports change and
+// TLS is left out). Round robin, no stickiness: a client's requests land on both instances.
+// Needs TEST_DATABASE_URL and /usr/sbin/nginx; PostgreSQL only (PGlite is one process).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app';
+import { openDatabase, type TDatabase } from '../src/db/client';
+import { proxyInput } from './support/proxies-test-helpers';
+import { testSecretKeyFile } from './support/ssh-test-fixtures';
+import { TEST_APP_OPTIONS } from './support/test-app';
+import { newCredentials } from './support/test-client';
+import { createTestDatabase, type TTestDatabase, testDatabaseKinds } from './support/test-database';
+import { progressLines, statuses, watch } from './support/ws-test-helpers';
+
+const DOC = join(import.meta.dirname, '../../../docs/OPERATIONS.md');
+
+/** The doc's balancer block, for these ports, without TLS; every change must apply. */
+function balancerConfig(ports: number[], listen: number): string {
+  const doc = readFileSync(DOC, 'utf8');
+  const block =
+    /<!-- balancer-config:start -->\n```nginx\n([\s\S]*?)```\n<!-- balancer-config:end -->/.exec(
+      doc,
+    );
+  if (!block) throw new Error('docs/OPERATIONS.md has no balancer-config block');
+  const edits: [RegExp, string][] = [
+    [/127\.0\.0\.1:3001/, `127.0.0.1:${ports[0]}`],
+    [/127\.0\.0\.1:3002/, `127.0.0.1:${ports[1]}`],
+    [/listen 443 ssl http2;/, `listen 127.0.0.1:${listen};`],
+    [/ *ssl_certificate .*\n/, ''],
+    [/ *ssl_certificate_key .*\n/, ''],
+  ];
+  let text = block[1]!;
+  for (const [pattern, replacement] of edits) {
+    if (!pattern.test(text)) throw new Error(`the balancer block no longer has ${pattern}`);
+    text = text.replace(pattern, replacement);
+  }
+  return text;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** A browser-like client over real HTTP: cookies and the CSRF token kept between calls. */
+class HttpClient {
+  readonly cookies = new Map<string, string>();
+  private csrf: string | undefined;
+  constructor(readonly base: string) {}
+
+  cookieHeader() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  async call(method: string, path: string, body?: unknown) {
+    const headers: Record<string, string> = { 'accept-language': 'en' };
+    if (method !== 'GET') {
+      this.csrf ??= (
+        (await (await this.call('GET', '/api/csrf-token')).json()) as { token: string }
+      ).token;
+      headers['x-csrf-token'] = this.csrf;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+    }
+    // After the token: fetching it may have started the session.
+    if (this.cookies.size > 0) headers.cookie = this.cookieHeader();
+    const response = await fetch(`${this.base}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      const name = pair!.slice(0, at);
+      const value = pair!.slice(at + 1);
+      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    // A sign-in or sign-out starts a new session, with a new CSRF secret (a refused one not).
+    if (response.ok && /^\/api\/(login|register|logout)$/.test(path)) this.csrf = undefined;
+    return response;
+  }
+}
+
+const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
+
+describe.each(postgresOnly)('two instances behind nginx on %s', () => {
+  let testDb: TTestDatabase;
+  let second: TDatabase;
+  let nginx: ChildProcess | undefined;
+  let prefix = '';
+  let base = '';
+  const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
+  /** Which instance served each request: [instance, method, path]. */
+  const served: [number, string, string][] = [];
+
+  beforeAll(async () => {
+    testDb = await createTestDatabase('postgres');
+    second = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
+    const secretKeyFile = testSecretKeyFile();
+    const ports: number[] = [];
+    for (const [i, database] of [testDb.database, second].entries()) {
+      const app = await buildApp({
+        ...TEST_APP_OPTIONS,
+        database,
+        config: { ...TEST_APP_OPTIONS.config, trustProxy: ['127.0.0.1'], secretKeyFile },
+        // A short socket session check, so a sign-out elsewhere shows within the test.
+        deploy: { socketSessionRecheckMs: 300 },
+      });
+      app.addHook('onRequest', async (request) => {
+        served.push([i, request.method, request.url.split('?')[0]!]);
+      });
+      const address = await app.listen({ port: 0, host: '127.0.0.1' });
+      ports.push(Number(new URL(address).port));
+      apps.push(app);
+    }
+    const listen = await freePort();
+    prefix = mkdtempSync(join(tmpdir(), 'portico-balancer-'));
+    writeFileSync(join(prefix, 'portico.conf'), balancerConfig(ports, listen));
+    writeFileSync(
+      join(prefix, 'nginx.conf'),
+      [
+        'user root;',
+        'worker_processes 1;',
+        `pid ${prefix}/nginx.pid;`,
+        `error_log ${prefix}/error.log;`,
+        'events {}',
+        'http {',
+        '  access_log off;',
+        `  client_body_temp_path ${prefix}/body;`,
+        `  proxy_temp_path ${prefix}/proxy;`,
+        `  include ${prefix}/portico.conf;`,
+        '}',
+      ].join('\n'),
+    );
+    nginx = spawn(
+      '/usr/sbin/nginx',
+      ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'],
+      {
+        stdio: 'inherit',
+      },
+    );
+    base = `http://127.0.0.1:${listen}`;
+    // Until nginx listens (it starts in well under a second).
+    for (let i = 0; ; i++) {
+      const status = (await fetch(`${base}/readyz`).catch(() => null))?.status;
+      if (status === 200) break;
+      if (i >= 100) throw new Error(`nginx did not come up: ${status}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+
+  afterAll(async () => {
+    nginx?.kill('SIGTERM');
+    for (const app of apps) await app.close();
+    await second?.close();
+    await testDb?.drop();
+    if (prefix) rmSync(prefix, { recursive: true, force: true });
+  });
+
+  it('wrong passwords spread over both instances hit the limit at the same count as on one', async () => {
+    const client = new HttpClient(base);
+    const from = served.length;
+    const codes: number[] = [];
+    // The default limit: 10 wrong passwords for one account in 10 minutes, then 429.
+    for (let i = 0; i < 11; i++) {
+      codes.push(
+        (
+          await client.call('POST', '/api/login', {
+            identifier: 'spread_user',
+            password: 'Wrong1234',
+          })
+        ).status,
+      );
+    }
+    expect(codes).toEqual([...Array(10).fill(401), 429]);
+    const logins = served.slice(from).filter(([, m, p]) => m === 'POST' && p === '/api/login');
+    expect(new Set(logins.map(([i]) => i))).toEqual(new Set([0, 1]));
+  });
+
+  it('a socket on one instance shows every line of a run once, in order, while the API calls land on both', async () => {
+    const client = new HttpClient(base);
+    expect((await client.call('POST', '/api/register', newCredentials('lb'))).status).toBe(201);
+    const created = await client.call(
+      'POST',
+      '/api/proxy-configurations',
+      proxyInput({ serverIp: '127.0.0.1', sshPort: await freePort() }),
+    );
+    expect(created.status).toBe(200);
+    const id = ((await created.json()) as { id: string }).id;
+    const from = served.length;
+    const socket = watch(base, id, { cookie: client.cookieHeader(), 'accept-language': 'en' });
+    await socket.waitFor((m) => statuses(m).length > 0);
+    const socketOn = served.slice(from).find(([, , p]) => p === '/ws')![0];
+    // Nothing listens on the port: the run fails at its connection, wherever it is worked.
+    const started = await client.call('POST', `/api/deploy/${id}`);
+    expect(started.status).toBe(202);
+    const run = ((await started.json()) as { deploymentId: string }).deploymentId;
+    await socket.waitFor((m) => ['completed', 'failed'].includes(statuses(m).at(-1) ?? ''));
+    expect(statuses(socket.messages).at(-1)).toBe('failed');
+    const stored = (await (await client.call('GET', `/api/deployment-logs/${id}`)).json()) as {
+      id: number;
+      deploymentId: string;
+    }[];
+    const streamed = progressLines(socket.messages).filter((l) => l.deploymentId === run);
+    expect(streamed.length).toBeGreaterThan(0);
+    expect(streamed.map((l) => l.id)).toEqual(
+      stored.filter((l) => l.deploymentId === run).map((l) => l.id),
+    );
+    const api = served.slice(from).filter(([, , p]) => p.startsWith('/api/'));
+    expect(api.some(([i]) => i !== socketOn)).toBe(true);
+    socket.close();
+  });
+
+  it('a sign-out served by one instance ends the socket held by the other', async () => {
+    const client = new HttpClient(base);
+    expect((await client.call('POST', '/api/register', newCredentials('lbout'))).status).toBe(201);
+    const created = await client.call('POST', '/api/proxy-configurations', proxyInput());
+    const id = ((await created.json()) as { id: string }).id;
+    const from = served.length;
+    const socket = watch(base, id, { cookie: client.cookieHeader() });
+    expect(await socket.opened).toBe(true);
+    const socketOn = served.slice(from).find(([, , p]) => p === '/ws')![0];
+    // Straight to the other instance, so the sign-out is certain to be served there.
+    const other = apps[1 - socketOn]!;
+    const direct = new HttpClient(
+      `http://127.0.0.1:${(other.server.address() as { port: number }).port}`,
+    );
+    for (const [k, v] of client.cookies) direct.cookies.set(k, v);
+    expect((await direct.call('POST', '/api/logout')).status).toBe(200);
+    // Closed by its own instance at its next session check (1008: policy violation).
+    expect(await socket.ended).toEqual({ code: 1008, reason: 'session ended' });
+  });
+
+  // Last: it stops an instance.
+  it('with one instance stopped, every request is answered by the other', async () => {
+    await apps[1]!.close();
+    const from = served.length;
+    const answers: number[] = [];
+    for (let i = 0; i < 6; i++) answers.push((await fetch(`${base}/readyz`)).status);
+    expect(answers).toEqual(Array(6).fill(200));
+    expect(new Set(served.slice(from).map(([i]) => i))).toEqual(new Set([0]));
+  });
+});
