@@ -1,6 +1,8 @@
-// Two Portico instances on one PostgreSQL, a real deployment on a lab server: the instance that
-// does not work the run streams the same lines to its socket (LISTEN/NOTIFY). Needs
-// TEST_DATABASE_URL; like every PostgreSQL suite here it has no cases without it.
+// Two Portico instances on one PostgreSQL, real deployments on a lab server: the instance that
+// does not work a run streams the same lines to its socket (LISTEN/NOTIFY), and two runs to one
+// server started on both at once take turns. Needs TEST_DATABASE_URL; like every PostgreSQL suite
+// here it has no cases without it.
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
@@ -14,6 +16,7 @@ import {
 } from '../../../test/support/ws-test-helpers';
 import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
+import { deployments } from '../../db/schema';
 
 const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
 
@@ -81,6 +84,89 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
       expect(streamed.map((l) => l.id)).toEqual(stored.map((l: { id: number }) => l.id));
       expect(streamed.at(-1)!.message).toMatch(/^Deployment complete/);
       socket.close();
+    } finally {
+      await a.close();
+      await b.close();
+      await secondDb.close();
+      await testDb.drop();
+    }
+  });
+  it('two runs to one server, started on both instances at once, take turns and both complete', async () => {
+    const testDb = await createTestDatabase('postgres');
+    const secondDb = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
+    const settings = {
+      acmeDirectoryUrl: lab.status.acmeDirectoryUrl,
+      extraCaFile: lab.status.caRootPath,
+      dnsServers: [lab.status.dnsServer],
+    };
+    // One worker each: the second run can only start while the first holds the server if the
+    // other instance works it, so its waiting line proves the lock was held across instances.
+    const a = await buildApp({
+      ...TEST_APP_OPTIONS,
+      database: testDb.database,
+      deploy: { settings, workers: 1 },
+    });
+    const b = await buildApp({
+      ...TEST_APP_OPTIONS,
+      database: secondDb,
+      deploy: { settings, workers: 1 },
+    });
+    try {
+      await Promise.all([a.ready(), b.ready()]);
+      const root = s1.users.find((u) => u.name === 'root')!;
+      const clients = await Promise.all(
+        [a, b].map(async (app, i) => {
+          const database = i === 0 ? testDb.database : secondDb;
+          const { client } = await signedInClient({ app, database, close: async () => {} });
+          const saved = await client.write('POST', '/api/proxy-configurations', {
+            serverIp: s1.address,
+            domain: s1.domains[i + 1]!,
+            sshUser: 'root',
+            sshPassword: root.password,
+            email: 'ops@example.com',
+            targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
+          });
+          return { client, id: saved.json().id as string };
+        }),
+      );
+      const runs = await Promise.all(
+        clients.map(async ({ client, id }) => {
+          const started = await client.write('POST', `/api/deploy/${id}`);
+          expect(started.statusCode).toBe(200);
+          return started.json().deploymentId as string;
+        }),
+      );
+      const { db } = testDb.database;
+      const ended = async () => {
+        const rows = await Promise.all(
+          runs.map(
+            async (run) => (await db.select().from(deployments).where(eq(deployments.id, run)))[0]!,
+          ),
+        );
+        return rows.every((row) => row.finishedAt !== null) ? rows : undefined;
+      };
+      await expect.poll(ended, { timeout: 240_000, interval: 1_000 }).toBeDefined();
+      expect((await ended())!.map((row) => row.status)).toEqual(['completed', 'completed']);
+      const logs = await Promise.all(
+        clients.map(
+          async ({ client, id }) =>
+            (await client.request({ method: 'GET', url: `/api/deployment-logs/${id}` })).json() as {
+              id: number;
+              message: string;
+            }[],
+        ),
+      );
+      const waiting = /^Another deployment to \S+ is running; waiting for it to finish\.$/;
+      const waiters = logs.filter((lines) => lines.some((line) => waiting.test(line.message)));
+      expect(waiters).toHaveLength(1);
+      // One after the other (line ids are one sequence over both instances): everything the
+      // waiting run did after its waiting line comes after the other run's last line.
+      const waiter = waiters[0]!;
+      const holder = logs.find((lines) => lines !== waiter)!;
+      const after = waiter.slice(waiter.findIndex((line) => waiting.test(line.message)) + 1);
+      expect(after.length).toBeGreaterThan(5);
+      expect(after[0]!.id).toBeGreaterThan(holder.at(-1)!.id);
+      for (const lines of logs) expect(lines.at(-1)!.message).toMatch(/^Deployment complete/);
     } finally {
       await a.close();
       await b.close();
