@@ -1,6 +1,7 @@
 // The per-server lock across instances on one PostgreSQL: each instance (its own pool, as its
 // own process would have) sees the lock another holds, waits saying so, starts when it is let
 // go, and takes it at once when the holder dies. PGlite (one process) needs no shared lock.
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createTestDatabase,
@@ -8,10 +9,10 @@ import {
   testDatabaseKinds,
 } from '../../test/support/test-database';
 import { openDatabase, type TDatabase } from '../db/client';
-import { StepError } from '../deploy/engine/failure';
+import { StepError, toFailure } from '../deploy/engine/failure';
 import { EngineLog } from '../deploy/engine/logger';
 import { withServerLock } from '../deploy/engine/server-lock';
-import type { TSharedLocks } from '../deploy/engine/types';
+import { LOCK_LOST, type TSharedLocks } from '../deploy/engine/types';
 import { createSharedLocks } from './shared-locks';
 
 const WAITING = 'Another deployment to 192.0.2.7:22 is running; waiting for it to finish.';
@@ -158,4 +159,69 @@ describe.each(testDatabaseKinds())('shared locks on %s', (kind) => {
     expect(waited).toBe(false);
     await next();
   });
+  /** Ends, from outside, the connection that holds the server lock of `name` (as a restart would). */
+  async function dropLockConnection(name: string) {
+    const ended = (await testDb.database.db.execute(sql`
+      select pg_terminate_backend(pid) as ended from pg_locks
+      where locktype = 'advisory' and granted
+        and ((classid::bigint << 32) | objid::bigint) = hashtextextended(${`portico-server:${name}`}, 0)`)) as unknown as {
+      rows: { ended: boolean }[];
+    };
+    expect(ended.rows.map((row) => row.ended)).toEqual([true]);
+  }
+
+  onPostgres?.(
+    'a lock whose connection drops says it is lost; the server is free for others',
+    async () => {
+      const held = await mine!.acquire('192.0.2.9:22', undefined, () => {});
+      expect(held.lost.aborted).toBe(false);
+      await dropLockConnection('192.0.2.9:22');
+      await expect.poll(() => held.lost.aborted).toBe(true);
+      expect(held.lost.reason).toBe(LOCK_LOST);
+      const next = await theirs!.acquire('192.0.2.9:22', undefined, () => {});
+      expect(next.lost.aborted).toBe(false);
+      await held();
+      await next();
+      // Let go on purpose: that is not a loss.
+      expect(next.lost.aborted).toBe(false);
+    },
+  );
+
+  onPostgres?.(
+    'a run whose lock is lost is stopped, and its failure says why in each language',
+    async () => {
+      const log = new EngineLog(() => undefined);
+      let given: AbortSignal | undefined;
+      const run = withServerLock(
+        '192.0.2.10:22',
+        log,
+        undefined,
+        (signal) => {
+          given = signal;
+          // Work that ends only when it is told to stop, as an SSH command does when its session closes.
+          return new Promise((_resolve, reject) => {
+            signal?.addEventListener('abort', () => reject(new Error('ssh session closed')));
+          });
+        },
+        mine,
+      ).then(
+        () => 'ran',
+        (error: unknown) => error,
+      );
+      await expect.poll(() => given).toBeDefined();
+      await dropLockConnection('192.0.2.10:22');
+      expect(await run).toBeInstanceOf(Error);
+      expect(given!.reason).toBe(LOCK_LOST);
+      expect(toFailure(await run, 'certbot', 'en', given)).toMatchObject({
+        code: 'cancelled',
+        step: 'certbot',
+        message: expect.stringMatching(
+          /^Stopped during certbot: this Portico instance lost its hold on the server/,
+        ),
+      });
+      expect(toFailure(await run, 'certbot', 'es', given).message).toMatch(
+        /^Detenido durante el paso certbot: esta instancia de Portico perdió su reserva del servidor/,
+      );
+    },
+  );
 });

@@ -1,5 +1,5 @@
 import type { TDatabase } from '../db/client';
-import type { TSharedLocks } from '../deploy/engine/types';
+import { LOCK_LOST, type THeldLock, type TSharedLocks } from '../deploy/engine/types';
 import { dedicatedClient, type TPgClient } from './queue';
 
 /** How often a run waiting on a lock held by another instance asks again. */
@@ -64,12 +64,23 @@ export function createSharedLocks(database: TDatabase): TSharedLocks | undefined
         await drop();
         throw error;
       }
-      return async () => {
+      // The lock lives as long as its connection: if that drops (the database restarted, the
+      // network failed, an administrator ended it), another instance may take the server now.
+      const lost = new AbortController();
+      let released = false;
+      const onLost = () => {
+        if (!released) lost.abort(LOCK_LOST);
+      };
+      client.on('error', onLost);
+      client.on('end', onLost);
+      const release = async () => {
+        released = true;
         // Unlocked first (the next run may take it at once), then the connection closed; a
         // connection that does not answer is dropped, which lets the lock go just the same.
         await bounded(client.query(`select ${UNLOCK}`, [key]), RELEASE_MS);
         await drop();
       };
+      return Object.assign(release, { lost: lost.signal }) satisfies THeldLock;
     },
   };
 }

@@ -71,7 +71,7 @@ export async function runCertificateAction(
   ctx: TEngineContext,
 ): Promise<TCertificateActionOutcome> {
   const log = new EngineLog(ctx.log, ctx.settings.language);
-  return onServer(input, ctx, log, (resolved) => act(resolved, ctx, log));
+  return onServer(input, ctx, log, (resolved, held) => act(resolved, held, log));
 }
 
 async function act(

@@ -4,7 +4,7 @@ import { deadlineOf, formatLimit } from '../../lib/deadline';
 import { SshError } from '../ssh';
 import { DeployValidationError } from '../validate';
 import { msg } from './messages';
-import type { TDeployFailure, TDeployFailureCode } from './types';
+import { LOCK_LOST, type TDeployFailure, type TDeployFailureCode } from './types';
 
 /** The last lines of a tool's output, enough to carry its reason without flooding the log. */
 const MAX_OUTPUT_LINES = 40;
@@ -80,6 +80,9 @@ function failureText(
 ): { code: TDeployFailureCode; step: string; text: TText } {
   const limit = deadlineOf(signal);
   if (limit) return deadlineFailure(step, limit.ms);
+  if (signal?.aborted && signal.reason === LOCK_LOST) {
+    return { code: 'cancelled', step, text: msg('failure.lockLost', { step }) };
+  }
   if (signal?.aborted) {
     return { code: 'cancelled', step, text: msg('failure.cancelledDuring', { step }) };
   }

@@ -69,7 +69,7 @@ export async function removeSite(
   ctx: TEngineContext,
 ): Promise<TRemoveOutcome> {
   const log = new EngineLog(ctx.log, ctx.settings.language);
-  return onServer(input, ctx, log, (resolved) => remove(resolved, ctx, log));
+  return onServer(input, ctx, log, (resolved, held) => remove(resolved, held, log));
 }
 
 async function remove(

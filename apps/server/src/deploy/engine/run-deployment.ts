@@ -34,7 +34,7 @@ export async function runDeployment(
   ctx: TEngineContext,
 ): Promise<TDeployOutcome> {
   const log = new EngineLog(ctx.log, ctx.settings.language);
-  return onServer(input, ctx, log, (resolved) => deploy(resolved, ctx, log));
+  return onServer(input, ctx, log, (resolved, held) => deploy(resolved, held, log));
 }
 
 async function deploy(

@@ -57,7 +57,7 @@ export async function onServer<TInput extends { serverIp: string; sshPort: unkno
   input: TInput,
   ctx: TEngineContext,
   log: EngineLog,
-  work: (resolved: TInput) => Promise<TOutcome>,
+  work: (resolved: TInput, ctx: TEngineContext) => Promise<TOutcome>,
 ): Promise<TOutcome | { status: 'failed'; failure: TDeployFailure }> {
   let step = 'validate';
   try {
@@ -69,7 +69,7 @@ export async function onServer<TInput extends { serverIp: string; sshPort: unkno
       `${serverIp}:${port}`,
       log,
       ctx.signal,
-      () => work({ ...input, serverIp }),
+      (signal) => work({ ...input, serverIp }, signal === ctx.signal ? ctx : { ...ctx, signal }),
       ctx.settings.sharedLocks,
     );
   } catch (error) {

@@ -2,7 +2,7 @@ import { settleWithin } from '../../lib/deadline';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
 import { msg } from './messages';
-import type { TSharedLocks } from './types';
+import type { THeldLock, TSharedLocks } from './types';
 
 /**
  * One run at a time per server. Two sites deployed to the same server at once would otherwise
@@ -24,7 +24,7 @@ export async function withServerLock<T>(
   key: string,
   log: EngineLog,
   signal: AbortSignal | undefined,
-  work: () => Promise<T>,
+  work: (signal: AbortSignal | undefined) => Promise<T>,
   shared?: TSharedLocks,
 ): Promise<T> {
   const previous = tails.get(key);
@@ -39,7 +39,7 @@ export async function withServerLock<T>(
     if (!said) log.info(msg('run.waitingLock', { key }));
     said = true;
   };
-  let releaseShared: (() => Promise<void>) | undefined;
+  let releaseShared: THeldLock | undefined;
   try {
     if (previous) {
       sayWaiting();
@@ -58,7 +58,11 @@ export async function withServerLock<T>(
         throw signal?.aborted ? cancelledWaiting() : error;
       });
     }
-    return await settleWithin(work(), signal, LOCK_GRACE_MS);
+    // Work stops as for a cancel if the shared lock is lost while it runs (see THeldLock).
+    const held = releaseShared
+      ? AbortSignal.any([releaseShared.lost, ...(signal ? [signal] : [])])
+      : signal;
+    return await settleWithin(work(held), held, LOCK_GRACE_MS);
   } finally {
     // Let go everywhere first: the next run in this process then finds the server free.
     await releaseShared?.().catch(() => {});

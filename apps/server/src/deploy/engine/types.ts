@@ -53,12 +53,17 @@ export interface TSharedLocks {
    * Waits until `key` is free everywhere and takes it; `onWait` is called once if it is held
    * elsewhere. Rejects if `signal` aborts first. The answer lets the lock go.
    */
-  acquire(
-    key: string,
-    signal: AbortSignal | undefined,
-    onWait: () => void,
-  ): Promise<() => Promise<void>>;
+  acquire(key: string, signal: AbortSignal | undefined, onWait: () => void): Promise<THeldLock>;
 }
+
+/**
+ * Lets a shared lock go; `lost` aborts (reason: `LOCK_LOST`) if the lock was lost while held
+ * (its database connection dropped), when another process may take it at once.
+ */
+export type THeldLock = (() => Promise<void>) & { lost: AbortSignal };
+
+/** The abort reason of a run whose server lock was lost while it held it. */
+export const LOCK_LOST = Symbol('server lock lost');
 
 /** A log line: `message` in the run's language, `text` what it says (see shared/i18n/text). */
 export type TLogSink = (level: TLogLevel, message: string, text: TText) => void | Promise<void>;
