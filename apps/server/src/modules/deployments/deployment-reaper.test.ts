@@ -80,7 +80,7 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
     expect(await reapDeployments(deps)).toBeGreaterThanOrEqual(1);
     const lines = await linesOf(id);
     expect(lines[0]!.message).toMatch(
-      /^The previous attempt was interrupted \(Portico restarted\); starting it again/,
+      /^The previous attempt was interrupted \(the Portico process working it stopped\); starting it again/,
     );
     const deadline = Date.now() + 30_000;
     for (;;) {
@@ -118,7 +118,7 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
     expect(config!.status).toBe('failed');
     expect((await linesOf(id)).at(-1)).toMatchObject({
       level: 'error',
-      message: expect.stringContaining('se volvió a interrumpir (Portico se reinició)'),
+      message: expect.stringContaining('se volvió a interrumpir (se detuvo el proceso de Portico que lo ejecutaba)'),
     });
   });
 

@@ -83,7 +83,7 @@ describe.each(testDatabaseKinds())('a run cut by a graceful stop on %s', (kind) 
         expect(
           messages.some((m) =>
             m.startsWith(
-              'The previous attempt was interrupted (Portico restarted); starting it again',
+              'The previous attempt was interrupted (the Portico process working it stopped); starting it again',
             ),
           ),
         ).toBe(true);

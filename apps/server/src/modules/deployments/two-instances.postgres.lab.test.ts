@@ -1,10 +1,22 @@
 // Two Portico instances on one PostgreSQL, real deployments on a lab server: the instance that
 // does not work a run streams the same lines to its socket (LISTEN/NOTIFY), and two runs to one
-// server started on both at once take turns. Needs TEST_DATABASE_URL; like every PostgreSQL suite
+// server started on both at once take turns, and a run whose instance is SIGKILLed is ended by
+// another (real processes). Needs TEST_DATABASE_URL; like every PostgreSQL suite
 // here it has no cases without it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import {
+  HttpClient,
+  labEnv,
+  startPortico,
+  stopPortico,
+  type TPorticoProcess,
+} from '../../../test/support/lab-app-helpers';
+import { httpsGet } from '../../../test/support/lab-helpers';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { createTestDatabase, testDatabaseKinds } from '../../../test/support/test-database';
@@ -23,9 +35,10 @@ const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
 describe.each(postgresOnly)('two instances on one %s database', () => {
   let lab: TLab;
   let s1: TLabServer;
+  let s2: TLabServer;
   beforeAll(async () => {
-    lab = await startLab({ servers: 1 });
-    [s1] = lab.status.servers as [TLabServer];
+    lab = await startLab({ servers: 2 });
+    [s1, s2] = lab.status.servers as [TLabServer, TLabServer];
   });
   afterAll(async () => lab?.stop());
 
@@ -172,6 +185,80 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
       await b.close();
       await secondDb.close();
       await testDb.drop();
+    }
+  });
+  it('an instance SIGKILLed mid-run: another ends the run within 2 minutes and the site serves', async () => {
+    const testDb = await createTestDatabase('postgres');
+    // One data directory: the instances share the key file and the session secret.
+    const dataDir = mkdtempSync(join(tmpdir(), 'portico-two-kill-'));
+    const env = { ...labEnv(lab.status), PORTICO_DATA_DIR: dataDir, DATABASE_URL: testDb.url! };
+    let first: TPorticoProcess | undefined;
+    let second: TPorticoProcess | undefined;
+    try {
+      first = await startPortico(env);
+      const client = new HttpClient(first.base);
+      const registered = await client.request('POST', '/api/register', {
+        username: 'two_killer',
+        email: 'two-killer@example.com',
+        password: 'Secret123',
+      });
+      expect(registered.status).toBe(201);
+      const root = s2.users.find((u) => u.name === 'root')!;
+      const saved = await client.request('POST', '/api/proxy-configurations', {
+        serverIp: s2.address,
+        domain: s2.domains[0]!,
+        sshUser: 'root',
+        sshPassword: root.password,
+        email: 'ops@example.com',
+        targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
+      });
+      expect(saved.status).toBe(200);
+      const id = saved.json.id as string;
+      expect((await client.request('POST', `/api/deploy/${id}`)).status).toBe(202);
+      // The first instance works the run (the second is not up yet); killed a few lines in.
+      const underWay = Date.now() + 60_000;
+      for (;;) {
+        const logs = (await client.request('GET', `/api/deployment-logs/${id}`)).json as unknown[];
+        if (logs.length >= 4) break;
+        if (Date.now() > underWay) throw new Error('the run never started');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      second = await startPortico(env);
+      await stopPortico(first, 'SIGKILL');
+      const killedAt = Date.now();
+
+      const after = new HttpClient(second.base);
+      for (const [k, v] of client.cookies) after.cookies.set(k, v);
+      let status = 'deploying';
+      while (status === 'deploying') {
+        if (Date.now() - killedAt > 120_000)
+          throw new Error('still deploying 2 minutes after the kill');
+        await new Promise((r) => setTimeout(r, 500));
+        status = (await after.request('GET', `/api/proxy-configurations/${id}`)).json.status;
+      }
+      const logs = (await after.request('GET', `/api/deployment-logs/${id}`)).json as {
+        message: string;
+      }[];
+      expect(status, logs.map((l) => l.message).join('\n')).toBe('completed');
+      expect(
+        logs.some((l) =>
+          l.message.startsWith(
+            'The previous attempt was interrupted (the Portico process working it stopped); starting it again',
+          ),
+        ),
+      ).toBe(true);
+      const { db } = testDb.database;
+      const unfinished = (await db.select().from(deployments)).filter(
+        (row) => row.finishedAt === null,
+      );
+      expect(unfinished).toEqual([]);
+      const page = await httpsGet(lab.status, s2.address, s2.domains[0]!, '/');
+      expect(page.status).toBe(200);
+    } finally {
+      await stopPortico(first, 'SIGKILL');
+      await stopPortico(second);
+      await testDb.drop();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });
