@@ -7,9 +7,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app';
 import { openDatabase, type TDatabase } from '../src/db/client';
+import { users } from '../src/db/schema';
 import { proxyInput } from './support/proxies-test-helpers';
 import { testSecretKeyFile } from './support/ssh-test-fixtures';
 import { TEST_APP_OPTIONS } from './support/test-app';
@@ -241,6 +243,78 @@ describe.each(postgresOnly)('two instances behind nginx on %s', () => {
     expect((await direct.call('POST', '/api/logout')).status).toBe(200);
     // Closed by its own instance at its next session check (1008: policy violation).
     expect(await socket.ended).toEqual({ code: 1008, reason: 'session ended' });
+  });
+
+  /** Whichever instance served the socket opened since `from`, and a client sent straight to the other. */
+  function otherInstance(from: number, cookiesOf: HttpClient) {
+    const socketOn = served.slice(from).find(([, , p]) => p === '/ws')![0];
+    const other = apps[1 - socketOn]!;
+    const direct = new HttpClient(
+      `http://127.0.0.1:${(other.server.address() as { port: number }).port}`,
+    );
+    for (const [k, v] of cookiesOf.cookies) direct.cookies.set(k, v);
+    return direct;
+  }
+
+  it("a new password set on one instance ends the sockets of the account's other sessions held by the other", async () => {
+    const creds = newCredentials('lbpw');
+    const laptop = new HttpClient(base);
+    expect((await laptop.call('POST', '/api/register', creds)).status).toBe(201);
+    const phone = new HttpClient(base);
+    expect(
+      (
+        await phone.call('POST', '/api/login', {
+          identifier: creds.username,
+          password: creds.password,
+        })
+      ).status,
+    ).toBe(200);
+    const created = await laptop.call('POST', '/api/proxy-configurations', proxyInput());
+    const id = ((await created.json()) as { id: string }).id;
+    const from = served.length;
+    const socket = watch(base, id, { cookie: phone.cookieHeader() });
+    expect(await socket.opened).toBe(true);
+    const direct = otherInstance(from, laptop);
+    const changed = await direct.call('PUT', '/api/account/password', {
+      currentPassword: creds.password,
+      newPassword: 'Changed123',
+    });
+    expect(changed.status).toBe(200);
+    expect(await changed.json()).toEqual({ endedSessions: 1 });
+    expect(await socket.ended).toEqual({ code: 1008, reason: 'session ended' });
+  });
+
+  it("an admin demoted on one instance loses the socket on another user's proxy held by the other", async () => {
+    const owner = new HttpClient(base);
+    expect((await owner.call('POST', '/api/register', newCredentials('lbown'))).status).toBe(201);
+    const created = await owner.call('POST', '/api/proxy-configurations', proxyInput());
+    const id = ((await created.json()) as { id: string }).id;
+    const admins: { client: HttpClient; id: string }[] = [];
+    for (const prefix of ['lbadm', 'lbdem']) {
+      const client = new HttpClient(base);
+      const response = await client.call('POST', '/api/register', newCredentials(prefix));
+      const user = ((await response.json()) as { user: { id: string } }).user;
+      admins.push({ client, id: user.id });
+    }
+    await testDb.database.db
+      .update(users)
+      .set({ role: 'admin' })
+      .where(
+        inArray(
+          users.id,
+          admins.map((a) => a.id),
+        ),
+      );
+    const [admin, demoted] = admins as [(typeof admins)[0], (typeof admins)[0]];
+    const from = served.length;
+    const socket = watch(base, id, { cookie: demoted.client.cookieHeader() });
+    expect(await socket.opened).toBe(true);
+    const direct = otherInstance(from, admin.client);
+    const changed = await direct.call('PATCH', `/api/admin/users/${demoted.id}/role`, {
+      role: 'user',
+    });
+    expect(changed.status).toBe(200);
+    expect(await socket.ended).toEqual({ code: 1008, reason: 'demoted' });
   });
 
   // Last: it stops an instance.
