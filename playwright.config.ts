@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { CHROMIUM_LAUNCH, chromiumUnavailable } from './e2e/fixtures/chromium';
-import { LAB_SPECS } from './e2e/fixtures/lab-specs';
+import { LAB_SPECS, POSTGRES_SPECS } from './e2e/fixtures/lab-specs';
 import { CLOSED_PORT, CLOSED_URL, OPEN_PORT, OPEN_URL } from './e2e/fixtures/servers';
 import { labUnavailableReason } from './testbed/src/prereqs';
 
@@ -21,6 +21,13 @@ const labWhy = labUnavailableReason();
 const skipLab = labWhy !== undefined && process.env.CI !== 'true';
 if (skipLab && process.env.TEST_WORKER_INDEX === undefined) {
   console.info(`e2e: lab specs (${LAB_SPECS.join(', ')}) skipped, ${labWhy}`);
+}
+// Specs on PostgreSQL need TEST_DATABASE_URL (.ci/run starts PostgreSQL and sets it).
+const skipPostgres = !process.env.TEST_DATABASE_URL;
+if (skipPostgres && process.env.TEST_WORKER_INDEX === undefined) {
+  console.info(
+    `e2e: PostgreSQL specs (${POSTGRES_SPECS.join(', ')}) skipped, TEST_DATABASE_URL is not set`,
+  );
 }
 
 // The browser tier runs the built app (the same bundle `npm start` serves) on throwaway data
@@ -48,7 +55,7 @@ const gracefulShutdown = { signal: 'SIGTERM', timeout: 10_000 } as const;
 
 export default defineConfig({
   testDir: 'e2e',
-  testIgnore: skipLab ? LAB_SPECS : [],
+  testIgnore: [...(skipLab ? LAB_SPECS : []), ...(skipPostgres ? POSTGRES_SPECS : [])],
   globalSetup: './e2e/global-setup.ts',
   outputDir: 'artifacts/e2e-results',
   fullyParallel: false,

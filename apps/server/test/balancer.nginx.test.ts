@@ -2,13 +2,9 @@
 // block docs/OPERATIONS.md gives (between its balancer-config markers; only the ports change and
 // TLS is left out). Round robin, no stickiness: a client's requests land on both instances.
 // Needs TEST_DATABASE_URL and /usr/sbin/nginx; PostgreSQL only (PGlite is one process).
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startBalancer, type TBalancer } from '../../../testbed/src/balancer';
 import { buildApp } from '../src/app';
 import { openDatabase, type TDatabase } from '../src/db/client';
 import { users } from '../src/db/schema';
@@ -18,42 +14,6 @@ import { TEST_APP_OPTIONS } from './support/test-app';
 import { newCredentials } from './support/test-client';
 import { createTestDatabase, type TTestDatabase, testDatabaseKinds } from './support/test-database';
 import { progressLines, statuses, watch } from './support/ws-test-helpers';
-
-const DOC = join(import.meta.dirname, '../../../docs/OPERATIONS.md');
-
-/** The doc's balancer block, for these ports, without TLS; every change must apply. */
-function balancerConfig(ports: number[], listen: number): string {
-  const doc = readFileSync(DOC, 'utf8');
-  const block =
-    /<!-- balancer-config:start -->\n```nginx\n([\s\S]*?)```\n<!-- balancer-config:end -->/.exec(
-      doc,
-    );
-  if (!block) throw new Error('docs/OPERATIONS.md has no balancer-config block');
-  const edits: [RegExp, string][] = [
-    [/127\.0\.0\.1:3001/, `127.0.0.1:${ports[0]}`],
-    [/127\.0\.0\.1:3002/, `127.0.0.1:${ports[1]}`],
-    [/listen 443 ssl http2;/, `listen 127.0.0.1:${listen};`],
-    [/ *ssl_certificate .*\n/, ''],
-    [/ *ssl_certificate_key .*\n/, ''],
-  ];
-  let text = block[1]!;
-  for (const [pattern, replacement] of edits) {
-    if (!pattern.test(text)) throw new Error(`the balancer block no longer has ${pattern}`);
-    text = text.replace(pattern, replacement);
-  }
-  return text;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** A browser-like client over real HTTP: cookies and the CSRF token kept between calls. */
 class HttpClient {
@@ -100,8 +60,7 @@ const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
 describe.each(postgresOnly)('two instances behind nginx on %s', () => {
   let testDb: TTestDatabase;
   let second: TDatabase;
-  let nginx: ChildProcess | undefined;
-  let prefix = '';
+  let balancer: TBalancer | undefined;
   let base = '';
   const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
   /** Which instance served each request: [instance, method, path]. */
@@ -127,48 +86,15 @@ describe.each(postgresOnly)('two instances behind nginx on %s', () => {
       ports.push(Number(new URL(address).port));
       apps.push(app);
     }
-    const listen = await freePort();
-    prefix = mkdtempSync(join(tmpdir(), 'portico-balancer-'));
-    writeFileSync(join(prefix, 'portico.conf'), balancerConfig(ports, listen));
-    writeFileSync(
-      join(prefix, 'nginx.conf'),
-      [
-        'user root;',
-        'worker_processes 1;',
-        `pid ${prefix}/nginx.pid;`,
-        `error_log ${prefix}/error.log;`,
-        'events {}',
-        'http {',
-        '  access_log off;',
-        `  client_body_temp_path ${prefix}/body;`,
-        `  proxy_temp_path ${prefix}/proxy;`,
-        `  include ${prefix}/portico.conf;`,
-        '}',
-      ].join('\n'),
-    );
-    nginx = spawn(
-      '/usr/sbin/nginx',
-      ['-p', prefix, '-c', join(prefix, 'nginx.conf'), '-g', 'daemon off;'],
-      {
-        stdio: 'inherit',
-      },
-    );
-    base = `http://127.0.0.1:${listen}`;
-    // Until nginx listens (it starts in well under a second).
-    for (let i = 0; ; i++) {
-      const status = (await fetch(`${base}/readyz`).catch(() => null))?.status;
-      if (status === 200) break;
-      if (i >= 100) throw new Error(`nginx did not come up: ${status}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    balancer = await startBalancer(ports);
+    base = balancer.base;
   });
 
   afterAll(async () => {
-    nginx?.kill('SIGTERM');
+    await balancer?.stop();
     for (const app of apps) await app.close();
     await second?.close();
     await testDb?.drop();
-    if (prefix) rmSync(prefix, { recursive: true, force: true });
   });
 
   it('wrong passwords spread over both instances hit the limit at the same count as on one', async () => {
