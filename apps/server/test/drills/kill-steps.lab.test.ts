@@ -95,8 +95,15 @@ async function drillOn(server: TLabServer, step: (typeof STEPS)[number], languag
   return { step: step.step, start, language, server, domain, id, deploymentId: '', before };
 }
 
-/** Waits for the `count`-th line starting the drill's step, then freezes its server there. */
+/**
+ * Waits for the `count`-th line starting the drill's step, then freezes its server there. The
+ * connect step's server is frozen before the run starts instead: its first line comes just
+ * before the login, whose answer (carrying the preflight's facts too) can be back before a
+ * freeze sent on seeing that line lands, and a frozen sshd holds the login itself.
+ */
 async function holdAt(drill: TDrill, count = 1): Promise<void> {
+  const beforehand = drill.step === 'connect' && count === 1;
+  if (beforehand) freeze(lab, drill.server);
   const live = watch(
     portico.base,
     drill.id,
@@ -107,7 +114,7 @@ async function holdAt(drill: TDrill, count = 1): Promise<void> {
     const seen = () =>
       progressLines(live.messages).filter((l) => l.message.startsWith(drill.start));
     await live.waitFor(() => seen().length >= count, 90_000);
-    freeze(lab, drill.server);
+    if (!beforehand) freeze(lab, drill.server);
   } finally {
     live.close();
   }
