@@ -145,7 +145,7 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
       const runs = await Promise.all(
         clients.map(async ({ client, id }) => {
           const started = await client.write('POST', `/api/deploy/${id}`);
-          expect(started.statusCode).toBe(200);
+          expect(started.statusCode).toBe(202);
           return started.json().deploymentId as string;
         }),
       );
