@@ -128,7 +128,12 @@ describe.each(postgresOnly)('two instances behind nginx on %s', () => {
     expect(created.status).toBe(200);
     const id = ((await created.json()) as { id: string }).id;
     const from = served.length;
-    const socket = watch(base, id, { cookie: client.cookieHeader(), 'accept-language': 'en' });
+    const socket = watch(base, id, {
+      cookie: client.cookieHeader(),
+      'accept-language': 'en',
+      // As a browser sends it: the socket is accepted from the same origin only.
+      origin: base,
+    });
     await socket.waitFor((m) => statuses(m).length > 0);
     const socketOn = served.slice(from).find(([, , p]) => p === '/ws')![0];
     // Nothing listens on the port: the run fails at its connection, wherever it is worked.
@@ -157,7 +162,7 @@ describe.each(postgresOnly)('two instances behind nginx on %s', () => {
     const created = await client.call('POST', '/api/proxy-configurations', proxyInput());
     const id = ((await created.json()) as { id: string }).id;
     const from = served.length;
-    const socket = watch(base, id, { cookie: client.cookieHeader() });
+    const socket = watch(base, id, { cookie: client.cookieHeader(), origin: base });
     expect(await socket.opened).toBe(true);
     const socketOn = served.slice(from).find(([, , p]) => p === '/ws')![0];
     // Straight to the other instance, so the sign-out is certain to be served there.
@@ -198,7 +203,7 @@ describe.each(postgresOnly)('two instances behind nginx on %s', () => {
     const created = await laptop.call('POST', '/api/proxy-configurations', proxyInput());
     const id = ((await created.json()) as { id: string }).id;
     const from = served.length;
-    const socket = watch(base, id, { cookie: phone.cookieHeader() });
+    const socket = watch(base, id, { cookie: phone.cookieHeader(), origin: base });
     expect(await socket.opened).toBe(true);
     const direct = otherInstance(from, laptop);
     const changed = await direct.call('PUT', '/api/account/password', {
@@ -233,7 +238,7 @@ describe.each(postgresOnly)('two instances behind nginx on %s', () => {
       );
     const [admin, demoted] = admins as [(typeof admins)[0], (typeof admins)[0]];
     const from = served.length;
-    const socket = watch(base, id, { cookie: demoted.client.cookieHeader() });
+    const socket = watch(base, id, { cookie: demoted.client.cookieHeader(), origin: base });
     expect(await socket.opened).toBe(true);
     const direct = otherInstance(from, admin.client);
     const changed = await direct.call('PATCH', `/api/admin/users/${demoted.id}/role`, {
