@@ -46,8 +46,8 @@ export function freePort(): Promise<number> {
 export interface TBalancer {
   /** http://127.0.0.1:<port> */
   base: string;
-  /** Which instance (index into the ports) answered each request so far: [instance, path]. */
-  served(): [number, string][];
+  /** Which instance (index into the ports) answered each request so far: [instance, path, status]. */
+  served(): [number, string, number][];
   stop(): Promise<void>;
 }
 
@@ -68,7 +68,7 @@ export async function startBalancer(ports: number[]): Promise<TBalancer> {
       `error_log ${prefix}/error.log;`,
       'events {}',
       'http {',
-      "  log_format upstream '$uri|$upstream_addr';",
+      "  log_format upstream '$uri|$upstream_addr|$status';",
       `  access_log ${prefix}/access.log upstream;`,
       `  client_body_temp_path ${prefix}/body;`,
       `  proxy_temp_path ${prefix}/proxy;`,
@@ -101,11 +101,13 @@ export async function startBalancer(ports: number[]): Promise<TBalancer> {
         .split('\n')
         .filter(Boolean)
         .flatMap((line) => {
-          const [path = '', upstream = ''] = line.split('|');
+          const [path = '', upstream = '', status = ''] = line.split('|');
           // A request retried on the next upstream lists both ("a, b"): the last one answered.
           const port = Number(upstream.split(', ').at(-1)?.split(':').at(-1));
           const instance = ports.indexOf(port);
-          return instance >= 0 ? [[instance, path] as [number, string]] : [];
+          return instance >= 0
+            ? [[instance, path, Number(status)] as [number, string, number]]
+            : [];
         });
     },
     async stop() {
