@@ -14,7 +14,6 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
-import { sshServers } from './ssh-servers';
 import { users } from './users';
 
 export const proxyStatusEnum = pgEnum('proxy_status', PROXY_STATUSES);
@@ -46,7 +45,6 @@ export const proxyConfigurations = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    sshServerId: uuid('ssh_server_id').references(() => sshServers.id, { onDelete: 'set null' }),
     // Stored lower-case; unique across all users (docs/PRODUCT.md#proxy-states-and-transitions).
     domain: text('domain').notNull(),
     serverIp: text('server_ip').notNull(),

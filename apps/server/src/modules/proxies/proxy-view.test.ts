@@ -7,7 +7,6 @@ import { changedSinceDeploy, snapshotOf, toProxyConfiguration } from './proxy-vi
 const row: TProxyConfigurationRow = {
   id: '00000000-0000-4000-8000-000000000001',
   userId: '00000000-0000-4000-8000-000000000002',
-  sshServerId: null,
   domain: 'app.example.com',
   serverIp: '203.0.113.5',
   sshPort: 22,

@@ -1,0 +1,61 @@
+// Migration 0008 on a database an earlier release left at 0007: the never-used ssh_servers table
+// and proxy_configurations.ssh_server_id go; every proxy row reads as before.
+import { rmSync } from 'node:fs';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { migrationsBefore } from '../../test/support/migrations-before';
+import {
+  createTestDatabase,
+  type TTestDatabase,
+  testDatabaseKinds,
+} from '../../test/support/test-database';
+import { migrationsApplied, runMigrations } from './migrate';
+import { proxyConfigurations } from './schema';
+
+const USER = '00000000-0000-4000-8000-0000000000c1';
+const PROXY = '00000000-0000-4000-8000-0000000000c2';
+
+describe.each(testDatabaseKinds())('migration 0008 (unused ssh_servers dropped) on %s', (kind) => {
+  let test: TTestDatabase;
+  let older: string;
+  beforeAll(async () => {
+    test = await createTestDatabase(kind, { migrated: false });
+    older = migrationsBefore(8);
+  });
+  afterAll(async () => {
+    await test?.drop();
+    if (older) rmSync(older, { recursive: true, force: true });
+  });
+
+  async function columnsOf(table: string): Promise<string[]> {
+    const result = (await test.database.db.execute(
+      sql`select column_name from information_schema.columns where table_name = ${table}`,
+    )) as unknown as { rows: { column_name: string }[] };
+    return result.rows.map((row) => row.column_name);
+  }
+
+  it('drops the table and the column; proxies read as before', async () => {
+    const { db } = test.database;
+    await runMigrations(test.database, older);
+    expect(await migrationsApplied(test.database)).toBe(false);
+    expect(await columnsOf('ssh_servers')).toContain('password_enc');
+    expect(await columnsOf('proxy_configurations')).toContain('ssh_server_id');
+    await db.execute(sql`insert into users (id, username, email, password_hash)
+      values (${USER}, 'before', 'before@example.com', 'x')`);
+    await db.execute(sql`insert into proxy_configurations
+      (id, user_id, domain, server_ip, email, status, ssl_configured)
+      values (${PROXY}, ${USER}, 'app.example.com', '198.51.100.1', 'ops@example.com',
+       'completed', true)`);
+
+    await runMigrations(test.database);
+    expect(await migrationsApplied(test.database)).toBe(true);
+
+    expect(await columnsOf('ssh_servers')).toEqual([]);
+    expect(await columnsOf('proxy_configurations')).not.toContain('ssh_server_id');
+    const [proxy] = await db
+      .select()
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.id, PROXY));
+    expect(proxy).toMatchObject({ domain: 'app.example.com', status: 'completed' });
+  });
+});
