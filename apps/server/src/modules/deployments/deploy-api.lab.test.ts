@@ -239,7 +239,9 @@ describe('Portico killed with SIGKILL in the middle of a deployment', () => {
     }[];
     expect(
       logs.some((l) =>
-        l.message.startsWith('The previous attempt was interrupted (the Portico process working it stopped)'),
+        l.message.startsWith(
+          'The previous attempt was interrupted (the Portico process working it stopped)',
+        ),
       ),
     ).toBe(true);
     expect(status, logs.map((l) => l.message).join('\n')).toBe('completed');

@@ -118,7 +118,9 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
     expect(config!.status).toBe('failed');
     expect((await linesOf(id)).at(-1)).toMatchObject({
       level: 'error',
-      message: expect.stringContaining('se volvió a interrumpir (se detuvo el proceso de Portico que lo ejecutaba)'),
+      message: expect.stringContaining(
+        'se volvió a interrumpir (se detuvo el proceso de Portico que lo ejecutaba)',
+      ),
     });
   });
 

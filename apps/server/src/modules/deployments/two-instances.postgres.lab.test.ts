@@ -42,7 +42,8 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
   });
   afterAll(async () => lab?.stop());
 
-  it('a socket on the second instance receives every line of a run worked by the first', async () => {
+  /** Two in-process instances on a fresh database, each with its own pool, as two processes. */
+  async function twoInstances(workers: { a?: number; b: number }) {
     const testDb = await createTestDatabase('postgres');
     const secondDb = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
     const settings = {
@@ -53,14 +54,30 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
     const a = await buildApp({
       ...TEST_APP_OPTIONS,
       database: testDb.database,
-      deploy: { settings },
+      deploy: { settings, ...(workers.a === undefined ? {} : { workers: workers.a }) },
     });
-    // No workers: every line this instance streams came from the first one through NOTIFY.
     const b = await buildApp({
       ...TEST_APP_OPTIONS,
       database: secondDb,
-      deploy: { settings, workers: 0 },
+      deploy: { settings, workers: workers.b },
     });
+    return {
+      testDb,
+      secondDb,
+      a,
+      b,
+      async close() {
+        await a.close();
+        await b.close();
+        await secondDb.close();
+        await testDb.drop();
+      },
+    };
+  }
+
+  it('a socket on the second instance receives every line of a run worked by the first', async () => {
+    // No workers on the second: every line it streams came from the first through NOTIFY.
+    const { testDb, a, b, close } = await twoInstances({ b: 0 });
     try {
       await a.ready();
       const baseB = await b.listen({ port: 0, host: '127.0.0.1' });
@@ -98,32 +115,13 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
       expect(streamed.at(-1)!.message).toMatch(/^Deployment complete/);
       socket.close();
     } finally {
-      await a.close();
-      await b.close();
-      await secondDb.close();
-      await testDb.drop();
+      await close();
     }
   });
   it('two runs to one server, started on both instances at once, take turns and both complete', async () => {
-    const testDb = await createTestDatabase('postgres');
-    const secondDb = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
-    const settings = {
-      acmeDirectoryUrl: lab.status.acmeDirectoryUrl,
-      extraCaFile: lab.status.caRootPath,
-      dnsServers: [lab.status.dnsServer],
-    };
     // One worker each: the second run can only start while the first holds the server if the
     // other instance works it, so its waiting line proves the lock was held across instances.
-    const a = await buildApp({
-      ...TEST_APP_OPTIONS,
-      database: testDb.database,
-      deploy: { settings, workers: 1 },
-    });
-    const b = await buildApp({
-      ...TEST_APP_OPTIONS,
-      database: secondDb,
-      deploy: { settings, workers: 1 },
-    });
+    const { testDb, secondDb, a, b, close } = await twoInstances({ a: 1, b: 1 });
     try {
       await Promise.all([a.ready(), b.ready()]);
       const root = s1.users.find((u) => u.name === 'root')!;
@@ -181,10 +179,7 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
       expect(after[0]!.id).toBeGreaterThan(holder.at(-1)!.id);
       for (const lines of logs) expect(lines.at(-1)!.message).toMatch(/^Deployment complete/);
     } finally {
-      await a.close();
-      await b.close();
-      await secondDb.close();
-      await testDb.drop();
+      await close();
     }
   });
   it('an instance SIGKILLed mid-run: another ends the run within 2 minutes and the site serves', async () => {
