@@ -1,17 +1,15 @@
 import type { TCertificateAction } from '@portico/shared/certificates/schemas';
 import { LETS_ENCRYPT_DIRECTORY } from '../acme';
 import { certName } from '../site-names';
-import type { TSshSession } from '../ssh';
 import { assertDomain } from '../validate';
 import { certbotFailure, runCertbot, uploadCaBundle, validUrl } from './certificate';
 import { readServerCertificate } from './certificate-files';
-import { connectStep } from './connect-step';
-import { detectOs } from './detect-os';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
 import { msg } from './messages';
 import { reloadNginx } from './nginx-control';
 import { onServer } from './server-address';
+import { ServerVisit } from './server-visit';
 import type { TStepContext } from './step-context';
 import type { TCertificateActionInput, TCertificateActionOutcome, TEngineContext } from './types';
 
@@ -79,27 +77,19 @@ async function act(
   ctx: TEngineContext,
   log: EngineLog,
 ): Promise<TCertificateActionOutcome> {
-  let step = 'validate';
-  let session: TSshSession | undefined;
-  const onAbort = () => session?.close();
-  ctx.signal?.addEventListener('abort', onAbort, { once: true });
+  const visit = new ServerVisit(ctx, log);
   try {
     const domain = assertDomain(input.domain);
-    step = 'connect';
-    ({ session } = await connectStep(input, ctx, log));
-    if (ctx.signal?.aborted) session.close();
-    step = 'detect-os';
-    const server = await detectOs(session, log);
-    const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };
-    step = 'renewal';
+    const c = await visit.open(input);
+    visit.step = 'renewal';
     const name = certName(domain);
     if (!(await readServerCertificate(c, domain))) {
-      throw new StepError('certbot_failed', step, msg('certAction.noCertificate', { name }));
+      throw new StepError('certbot_failed', visit.step, msg('certAction.noCertificate', { name }));
     }
     await certbotRenew(c, domain, input.action);
     if (input.action === 'renew') {
-      step = 'reload';
-      await reloadNginx(c, step);
+      visit.step = 'reload';
+      await reloadNginx(c, visit.step);
     }
     const onServerNow = await readServerCertificate(c, domain);
     if (onServerNow) {
@@ -114,14 +104,19 @@ async function act(
     if (input.action === 'renew_test') log.success(msg('certAction.testPassed', { name }));
     else log.success(msg('certAction.renewed', { name }));
     await log.flush();
-    return { status: 'completed', hostKeyFingerprint: session.fingerprint, onServer: onServerNow };
+    return {
+      status: 'completed',
+      hostKeyFingerprint: c.session.fingerprint,
+      onServer: onServerNow,
+    };
   } catch (error) {
-    const failure = toFailure(error, step, log, ctx.signal);
+    const failure = toFailure(error, visit.step, log, ctx.signal);
     log.error(failure.text);
     await log.flush();
     let onServerNow = null;
     // What certbot holds now, when the connection still works (a renewal may have happened).
-    if (session && step !== 'connect' && !ctx.signal?.aborted) {
+    const { session } = visit;
+    if (session && visit.step !== 'connect' && !ctx.signal?.aborted) {
       onServerNow = await readServerCertificate({ session }, input.domain).catch(() => null);
     }
     return {
@@ -131,7 +126,6 @@ async function act(
       onServer: onServerNow,
     };
   } finally {
-    ctx.signal?.removeEventListener('abort', onAbort);
-    session?.close();
+    visit.close();
   }
 }

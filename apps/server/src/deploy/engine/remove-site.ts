@@ -1,13 +1,11 @@
 import { certName, porticoSiteFiles } from '../site-names';
-import type { TSshSession } from '../ssh';
 import { assertDomain } from '../validate';
-import { connectStep } from './connect-step';
-import { detectOs } from './detect-os';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
 import { msg } from './messages';
 import { nginxStatus, reloadNginx, testNginx } from './nginx-control';
 import { onServer } from './server-address';
+import { ServerVisit } from './server-visit';
 import { SiteRecord } from './site-record';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 import type { TEngineContext, TRemoveInput, TRemoveOutcome } from './types';
@@ -77,17 +75,12 @@ async function remove(
   ctx: TEngineContext,
   log: EngineLog,
 ): Promise<TRemoveOutcome> {
-  let step = 'validate';
-  let session: TSshSession | undefined;
+  const visit = new ServerVisit(ctx, log);
   try {
     const domain = assertDomain(input.domain);
     log.info(msg('remove.removing', { domain, serverIp: input.serverIp }));
-    step = 'connect';
-    ({ session } = await connectStep(input, ctx, log));
-    step = 'detect-os';
-    const server = await detectOs(session, log);
-    const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };
-    step = 'remove';
+    const c = await visit.open(input);
+    visit.step = 'remove';
     const site = new SiteRecord(c, domain, ctx.onSite);
     try {
       await removeFiles(c, domain);
@@ -95,9 +88,9 @@ async function remove(
       await site.survey().catch(() => undefined);
     }
     if (input.removeCertificate) {
-      step = 'remove-certificate';
+      visit.step = 'remove-certificate';
       log.info(msg('remove.deletingCert', { name: certName(domain) }));
-      const r = await asRoot(session, CERT_DELETE, {
+      const r = await asRoot(c.session, CERT_DELETE, {
         args: [certName(domain)],
         onLine: log.stream('certbot'),
       });
@@ -105,7 +98,7 @@ async function remove(
       if (r.code !== 0) {
         throw new StepError(
           'certbot_failed',
-          step,
+          visit.step,
           withOutput(msg('remove.certDeleteFailed'), outputOf(r)),
         );
       }
@@ -119,11 +112,11 @@ async function remove(
     await log.flush();
     return { status: 'removed' };
   } catch (error) {
-    const failure = toFailure(error, step, log, ctx.signal);
+    const failure = toFailure(error, visit.step, log, ctx.signal);
     log.error(failure.text);
     await log.flush();
     return { status: 'failed', failure };
   } finally {
-    session?.close();
+    visit.close();
   }
 }
