@@ -1,4 +1,5 @@
 import { ACME_WEBROOT } from '../nginx-site';
+import { sameFile } from '../ssh/file-state';
 import type { TRunResult } from '../ssh/run';
 import { assertRemotePath } from '../ssh/write-file';
 import { StepError, withOutput } from './failure';
@@ -83,13 +84,7 @@ async function writeWithUndo(
   file: TFileWrite,
   before: TBefore,
 ): Promise<TUndo | undefined> {
-  if (
-    before.exists &&
-    before.mode === file.mode &&
-    before.content.equals(Buffer.from(file.content))
-  ) {
-    return undefined;
-  }
+  if (sameFile(before, file.content, file.mode)) return undefined;
   await c.session.writeFile(file.path, file.content, file.mode);
   c.log.info(msg(before.exists ? 'nginx.updated' : 'nginx.wrote', { path: file.path }));
   if (before.exists) {
