@@ -112,3 +112,46 @@ export class HttpClient {
     return { status: response.status, json: text ? JSON.parse(text) : undefined };
   }
 }
+
+/**
+ * Registers `username`, saves `proxy` and starts its deployment; resolves with the configuration's
+ * id once the run has written a few lines (it is under way on the server).
+ */
+export async function deploymentUnderWay(
+  client: HttpClient,
+  username: string,
+  proxy: Record<string, unknown>,
+): Promise<string> {
+  const registered = await client.request('POST', '/api/register', {
+    username,
+    email: `${username.replace(/_/g, '-')}@example.com`,
+    password: 'Secret123',
+  });
+  if (registered.status !== 201) throw new Error(`register answered ${registered.status}`);
+  const saved = await client.request('POST', '/api/proxy-configurations', proxy);
+  if (saved.status !== 200) throw new Error(`save answered ${saved.status}`);
+  const id = saved.json.id as string;
+  const started = await client.request('POST', `/api/deploy/${id}`);
+  if (started.status !== 202) throw new Error(`deploy answered ${started.status}`);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const logs = (await client.request('GET', `/api/deployment-logs/${id}`)).json as unknown[];
+    if (logs.length >= 4) return id;
+    if (Date.now() > deadline) throw new Error('the run never started');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The configuration's status once it is no longer deploying; fails if that takes 2 minutes from `since`. */
+export async function statusWithin2Minutes(
+  client: HttpClient,
+  id: string,
+  since: number,
+): Promise<string> {
+  for (;;) {
+    const status = (await client.request('GET', `/api/proxy-configurations/${id}`)).json.status;
+    if (status !== 'deploying') return status as string;
+    if (Date.now() - since > 120_000) throw new Error('still deploying 2 minutes on');
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}

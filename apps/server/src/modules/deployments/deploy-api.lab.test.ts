@@ -6,9 +6,11 @@ import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import {
+  deploymentUnderWay,
   HttpClient,
   labEnv,
   startPortico,
+  statusWithin2Minutes,
   stopPortico,
   type TPorticoProcess,
 } from '../../../test/support/lab-app-helpers';
@@ -200,25 +202,8 @@ describe('Portico killed with SIGKILL in the middle of a deployment', () => {
     const env = { ...labEnv(lab.status), PORTICO_DATA_DIR: dataDir };
     portico = await startPortico(env);
     const client = new HttpClient(portico.base);
-    const registered = await client.request('POST', '/api/register', {
-      username: 'killer',
-      email: 'killer@example.com',
-      password: 'Secret123',
-    });
-    expect(registered.status).toBe(201);
-    const saved = await client.request('POST', '/api/proxy-configurations', proxyFor(s2));
-    expect(saved.status).toBe(200);
-    const id = saved.json.id as string;
-    expect((await client.request('POST', `/api/deploy/${id}`)).status).toBe(202);
-
     // Killed once the run is under way on the server (a few lines in).
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      const logs = (await client.request('GET', `/api/deployment-logs/${id}`)).json as unknown[];
-      if (logs.length >= 4) break;
-      if (Date.now() > deadline) throw new Error('the run never started');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const id = await deploymentUnderWay(client, 'killer', proxyFor(s2));
     await stopPortico(portico, 'SIGKILL');
 
     portico = await startPortico(env);
@@ -226,13 +211,7 @@ describe('Portico killed with SIGKILL in the middle of a deployment', () => {
     const after = new HttpClient(portico.base);
     after.cookies.clear();
     for (const [k, v] of client.cookies) after.cookies.set(k, v);
-    let status = 'deploying';
-    while (status === 'deploying') {
-      if (Date.now() - restartedAt > 120_000)
-        throw new Error('still deploying 2 minutes after restart');
-      await new Promise((r) => setTimeout(r, 500));
-      status = (await after.request('GET', `/api/proxy-configurations/${id}`)).json.status;
-    }
+    const status = await statusWithin2Minutes(after, id, restartedAt);
     expect(['completed', 'failed']).toContain(status);
     const logs = (await after.request('GET', `/api/deployment-logs/${id}`)).json as {
       message: string;

@@ -10,9 +10,11 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import {
+  deploymentUnderWay,
   HttpClient,
   labEnv,
   startPortico,
+  statusWithin2Minutes,
   stopPortico,
   type TPorticoProcess,
 } from '../../../test/support/lab-app-helpers';
@@ -192,14 +194,9 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
     try {
       first = await startPortico(env);
       const client = new HttpClient(first.base);
-      const registered = await client.request('POST', '/api/register', {
-        username: 'two_killer',
-        email: 'two-killer@example.com',
-        password: 'Secret123',
-      });
-      expect(registered.status).toBe(201);
       const root = s2.users.find((u) => u.name === 'root')!;
-      const saved = await client.request('POST', '/api/proxy-configurations', {
+      // The first instance works the run (the second is not up yet); killed a few lines in.
+      const id = await deploymentUnderWay(client, 'two_killer', {
         serverIp: s2.address,
         domain: s2.domains[0]!,
         sshUser: 'root',
@@ -207,30 +204,13 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
         email: 'ops@example.com',
         targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
       });
-      expect(saved.status).toBe(200);
-      const id = saved.json.id as string;
-      expect((await client.request('POST', `/api/deploy/${id}`)).status).toBe(202);
-      // The first instance works the run (the second is not up yet); killed a few lines in.
-      const underWay = Date.now() + 60_000;
-      for (;;) {
-        const logs = (await client.request('GET', `/api/deployment-logs/${id}`)).json as unknown[];
-        if (logs.length >= 4) break;
-        if (Date.now() > underWay) throw new Error('the run never started');
-        await new Promise((r) => setTimeout(r, 100));
-      }
       second = await startPortico(env);
       await stopPortico(first, 'SIGKILL');
       const killedAt = Date.now();
 
       const after = new HttpClient(second.base);
       for (const [k, v] of client.cookies) after.cookies.set(k, v);
-      let status = 'deploying';
-      while (status === 'deploying') {
-        if (Date.now() - killedAt > 120_000)
-          throw new Error('still deploying 2 minutes after the kill');
-        await new Promise((r) => setTimeout(r, 500));
-        status = (await after.request('GET', `/api/proxy-configurations/${id}`)).json.status;
-      }
+      const status = await statusWithin2Minutes(after, id, killedAt);
       const logs = (await after.request('GET', `/api/deployment-logs/${id}`)).json as {
         message: string;
       }[];
