@@ -159,7 +159,6 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
         return rows.every((row) => row.finishedAt !== null) ? rows : undefined;
       };
       await expect.poll(ended, { timeout: 240_000, interval: 1_000 }).toBeDefined();
-      expect((await ended())!.map((row) => row.status)).toEqual(['completed', 'completed']);
       const logs = await Promise.all(
         clients.map(
           async ({ client, id }) =>
@@ -169,6 +168,10 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
             }[],
         ),
       );
+      expect(
+        (await ended())!.map((row) => row.status),
+        logs.map((lines) => lines.map((line) => line.message).join('\n')).join('\n---\n'),
+      ).toEqual(['completed', 'completed']);
       const waiting = /^Another deployment to \S+ is running; waiting for it to finish\.$/;
       const waiters = logs.filter((lines) => lines.some((line) => waiting.test(line.message)));
       expect(waiters).toHaveLength(1);
