@@ -20,6 +20,7 @@ import {
 } from '../../../test/support/lab-app-helpers';
 import { httpsGet } from '../../../test/support/lab-helpers';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
+import { testSecretKeyFile } from '../../../test/support/ssh-test-fixtures';
 import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { createTestDatabase, testDatabaseKinds } from '../../../test/support/test-database';
 import {
@@ -53,13 +54,18 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
       extraCaFile: lab.status.caRootPath,
       dnsServers: [lab.status.dnsServer],
     };
+    // One key file, as docs/OPERATIONS.md asks: a run saved on one instance may be worked by the
+    // other, which must read its stored SSH password.
+    const config = { ...TEST_APP_OPTIONS.config, secretKeyFile: testSecretKeyFile() };
     const a = await buildApp({
       ...TEST_APP_OPTIONS,
+      config,
       database: testDb.database,
       deploy: { settings, ...(workers.a === undefined ? {} : { workers: workers.a }) },
     });
     const b = await buildApp({
       ...TEST_APP_OPTIONS,
+      config,
       database: secondDb,
       deploy: { settings, workers: workers.b },
     });
