@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { freePort, startBalancer, type TBalancer } from '../testbed/src/balancer';
+import { postgresAdminQuery } from '../testbed/src/postgres-admin';
 import { signIn } from './fixtures/auth';
 import { text } from './fixtures/catalog';
 import { deploymentLogs } from './fixtures/lab-api';
@@ -16,16 +16,6 @@ import { capture, expectStep, fillServerInfo } from './fixtures/wizard';
 // wizard in Chromium through it to a live HTTPS site on a lab server. Needs TEST_DATABASE_URL
 // (playwright.config.ts leaves this spec out without it, saying so).
 
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 test('through a load balancer: the wizard to a live site, the socket on one instance, the API on both, every line once and in order', async ({
   labApp,
   browser,
@@ -38,7 +28,7 @@ test('through a load balancer: the wizard to a live site, the socket on one inst
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-e2e-lb-'));
   const instances: TPorticoProcess[] = [];
   let balancer: TBalancer | undefined;
-  await adminQuery(`create database ${database}`);
+  await postgresAdminQuery(`create database ${database}`);
   try {
     const ports = [await freePort(), await freePort()];
     // One after the other: the first applies the migrations.
@@ -146,7 +136,7 @@ test('through a load balancer: the wizard to a live site, the socket on one inst
   } finally {
     await balancer?.stop();
     for (const instance of instances) await instance.stop();
-    await adminQuery(`drop database if exists ${database} with (force)`);
+    await postgresAdminQuery(`drop database if exists ${database} with (force)`);
     rmSync(dataDir, { recursive: true, force: true });
   }
 });

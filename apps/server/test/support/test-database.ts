@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import { inject } from 'vitest';
+import { postgresAdminQuery } from '../../../../testbed/src/postgres-admin';
 import { openDatabase, type TDatabase } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
 
@@ -22,16 +22,6 @@ export interface TTestDatabase {
   drop(): Promise<void>;
 }
 
-async function adminQuery(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 /** A fresh, migrated database for one test file (empty with `migrated: false`). */
 export async function createTestDatabase(
   kind: TDatabaseKind,
@@ -49,7 +39,7 @@ export async function createTestDatabase(
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = `portico_t_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`create database ${name}`);
+  await postgresAdminQuery(`create database ${name}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
@@ -59,7 +49,7 @@ export async function createTestDatabase(
     url: url.toString(),
     drop: async () => {
       await database.close();
-      await adminQuery(`drop database if exists ${name} with (force)`);
+      await postgresAdminQuery(`drop database if exists ${name} with (force)`);
     },
   };
 }
