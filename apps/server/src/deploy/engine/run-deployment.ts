@@ -18,8 +18,10 @@ import type { TStepContext } from './step-context';
 import type { TDeployInput, TDeployOutcome, TEngineContext } from './types';
 import { verifyStep } from './verify';
 
-function checkCancelled(signal: AbortSignal | undefined, step: string): void {
-  if (signal?.aborted) {
+/** Where the run is now: told to the caller, and a cancel seen here stops the run before it. */
+function enterStep(ctx: TEngineContext, step: string): void {
+  ctx.onStep?.(step);
+  if (ctx.signal?.aborted) {
     throw new StepError('cancelled', step, msg('run.cancelledBefore', { step }));
   }
 }
@@ -57,7 +59,7 @@ async function deploy(
     log.info(msg('run.deploying', { domain, target: targetText, serverIp }));
 
     step = 'connect';
-    checkCancelled(ctx.signal, step);
+    enterStep(ctx, step);
     // The remote preflight gathers every fact up to the HTTP site in the root check's round
     // trip; the steps below report them one by one as before.
     const connected = await connectStep(input, ctx, log, remotePreflightProbe(domain));
@@ -66,22 +68,22 @@ async function deploy(
     if (ctx.signal?.aborted) session.close();
 
     step = 'detect-os';
-    checkCancelled(ctx.signal, step);
+    enterStep(ctx, step);
     log.info(msg('os.reading'));
     checkRemotePreflight(facts.stdout);
     const server = reportOs(facts.stdout, log);
     const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };
 
     step = 'preflight';
-    checkCancelled(ctx.signal, step);
+    enterStep(ctx, step);
     await preflight(c, { domain, serverIp }, facts);
 
     step = 'packages';
-    checkCancelled(ctx.signal, step);
+    enterStep(ctx, step);
     const { installed } = await ensurePackages(c, facts);
 
     step = 'http-site';
-    checkCancelled(ctx.signal, step);
+    enterStep(ctx, step);
     const plan = await planSite(c, domain, installed ? undefined : facts);
     // The caller's record of what is on the server follows every write from here on.
     const site = new SiteRecord(c, domain, ctx.onSite);
@@ -92,24 +94,24 @@ async function deploy(
     await site.around(siteFiles, () => httpSiteStep(c, domain, target, plan));
 
     step = 'certificate';
-    checkCancelled(ctx.signal, step);
+    enterStep(ctx, step);
     const { kept } = await site.around({ certificate: true }, () =>
       certificateStep(c, domain, input.email),
     );
 
     step = 'https-site';
-    checkCancelled(ctx.signal, step);
+    enterStep(ctx, step);
     // The HTTP site step's reload made the files live; with the certificate kept, nothing new.
     await site.around(siteFiles, () => finalSiteStep(c, domain, target, plan, kept));
 
     if (input.customScript) {
       step = 'custom-script';
-      checkCancelled(ctx.signal, step);
+      enterStep(ctx, step);
       await customScriptStep(c, input.customScript, { domain, target: targetText });
     }
 
     step = 'verify';
-    checkCancelled(ctx.signal, step);
+    enterStep(ctx, step);
     const verified = await verifyStep(
       { domain, serverIp, target: targetText, extraCaFile: ctx.settings.extraCaFile },
       log,
@@ -117,7 +119,7 @@ async function deploy(
     // Last: the site is verified, so a server where nothing renews fails here with it served.
     served = { nginxConfigPath: plan.paths.file, certificateExpiresAt: verified.expiresAt };
     step = 'renewal';
-    checkCancelled(ctx.signal, step);
+    enterStep(ctx, step);
     const renewal = await renewalHealthStep(c);
 
     const seconds = quantity((Date.now() - started) / 1000, 1);

@@ -60,20 +60,30 @@ export async function onServer<TInput extends { serverIp: string; sshPort: unkno
   work: (resolved: TInput, ctx: TEngineContext) => Promise<TOutcome>,
 ): Promise<TOutcome | { status: 'failed'; failure: TDeployFailure }> {
   let step = 'validate';
+  // The signal the work ran under (it also aborts when the server's shared lock is lost) and
+  // the step it reached: a work that ignored its abort is failed here, with why and where.
+  let held = ctx.signal;
   try {
     const port = assertPort(input.sshPort, 'sshPort');
     const serverIp = await resolveServerAddress(input.serverIp, ctx.settings.dnsServers, log);
     refuseNonServer(serverIp, ctx.settings.allowLoopback);
     step = 'connect';
+    const onStep = (entered: string) => {
+      step = entered;
+      ctx.onStep?.(entered);
+    };
     return await withServerLock(
       `${serverIp}:${port}`,
       log,
       ctx.signal,
-      (signal) => work({ ...input, serverIp }, signal === ctx.signal ? ctx : { ...ctx, signal }),
+      (signal) => {
+        held = signal;
+        return work({ ...input, serverIp }, { ...ctx, signal, onStep });
+      },
       ctx.settings.sharedLocks,
     );
   } catch (error) {
-    const failure = toFailure(error, step, log, ctx.signal);
+    const failure = toFailure(error, step, log, held);
     log.error(failure.text);
     await log.flush();
     return { status: 'failed', failure };

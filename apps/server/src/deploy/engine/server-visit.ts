@@ -11,7 +11,7 @@ import type { TEngineContext } from './types';
  * SSH session closes when the run's signal aborts, and at `close()`.
  */
 export class ServerVisit {
-  step = 'validate';
+  private current = 'validate';
   session: TSshSession | undefined;
   private readonly onAbort = () => this.session?.close();
 
@@ -20,6 +20,15 @@ export class ServerVisit {
     private readonly log: EngineLog,
   ) {
     ctx.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  get step(): string {
+    return this.current;
+  }
+
+  set step(step: string) {
+    this.current = step;
+    this.ctx.onStep?.(step);
   }
 
   /** Connects, proves root and reads the OS: the context the caller's steps run in. */

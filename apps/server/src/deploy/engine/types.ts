@@ -97,6 +97,8 @@ export interface TEngineContext {
    * nothing before the caller has recorded that it is about to. A throw stops the run.
    */
   onSite?: (state: TSiteState, hostKeyFingerprint: string) => void | Promise<void>;
+  /** Told each step as the run enters it: a run stopped from outside still names where it was. */
+  onStep?: (step: string) => void;
 }
 
 /** Why a run failed, in a stable code plus plain words (already including the tool's output). */
