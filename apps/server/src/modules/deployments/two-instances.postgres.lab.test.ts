@@ -1,12 +1,13 @@
 // Two Portico instances on one PostgreSQL, real deployments on a lab server: the instance that
 // does not work a run streams the same lines to its socket (LISTEN/NOTIFY), and two runs to one
 // server started on both at once take turns, and a run whose instance is SIGKILLed is ended by
-// another (real processes). Needs TEST_DATABASE_URL; like every PostgreSQL suite
+// another (real processes), and a run whose hold on the server is lost stops and says so. Needs
+// TEST_DATABASE_URL; like every PostgreSQL suite
 // here it has no cases without it.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import {
@@ -189,6 +190,81 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
       expect(after.length).toBeGreaterThan(5);
       expect(after[0]!.id).toBeGreaterThan(holder.at(-1)!.id);
       for (const lines of logs) expect(lines.at(-1)!.message).toMatch(/^Deployment complete/);
+    } finally {
+      await close();
+    }
+  });
+  it('a run whose server lock connection drops stops, says so as its last line, and the next run completes', async () => {
+    const { testDb, a, close } = await twoInstances({ b: 0 });
+    try {
+      await a.ready();
+      const { client } = await signedInClient({
+        app: a,
+        database: testDb.database,
+        close: async () => {},
+      });
+      const root = s2.users.find((u) => u.name === 'root')!;
+      const saved = await client.write('POST', '/api/proxy-configurations', {
+        serverIp: s2.address,
+        domain: s2.domains[1]!,
+        sshUser: 'root',
+        sshPassword: root.password,
+        email: 'ops@example.com',
+        targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
+      });
+      const id = saved.json().id as string;
+      const logsOf = async () =>
+        (await client.request({ method: 'GET', url: `/api/deployment-logs/${id}` })).json() as {
+          message: string;
+        }[];
+      const { db } = testDb.database;
+      const runOf = async (run: string) =>
+        (await db.select().from(deployments).where(eq(deployments.id, run)))[0]!;
+
+      const first = (await client.write('POST', `/api/deploy/${id}`)).json().deploymentId as string;
+      // Logged in and under way: the lock is held by then (it is taken before the login).
+      await expect
+        .poll(async () => (await logsOf()).length, { timeout: 60_000 })
+        .toBeGreaterThan(3);
+      // As a database restart or an administrator would: the lock's connection ends.
+      const ended = (await db.execute(sql`
+        select pg_terminate_backend(pid) as ended from pg_locks
+        where locktype = 'advisory' and granted
+          and ((classid::bigint << 32) | objid::bigint)
+            = hashtextextended(${`portico-server:${s2.address}:22`}, 0)`)) as unknown as {
+        rows: { ended: boolean }[];
+      };
+      expect(ended.rows.map((row) => row.ended)).toEqual([true]);
+      await expect
+        .poll(async () => (await runOf(first)).finishedAt, { timeout: 60_000 })
+        .not.toBeNull();
+      const stopped = await logsOf();
+      const said = stopped.map((line) => line.message).join('\n');
+      expect((await runOf(first)).status, said).toBe('failed');
+      expect(stopped.at(-1)!.message, said).toMatch(
+        /^Stopped during [a-z-]+: this Portico instance lost its hold on the server \(its database connection dropped\), and another run could then start on the same server\. Check the server and deploy again\.$/,
+      );
+      const shown = (
+        await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` })
+      ).json();
+      expect(shown.status).toBe('failed');
+      expect(shown.lastFailure).toMatchObject({
+        code: 'cancelled',
+        message: stopped.at(-1)!.message,
+      });
+
+      // The server is free again: deploying again takes it and completes.
+      const second = (await client.write('POST', `/api/deploy/${id}`)).json()
+        .deploymentId as string;
+      await expect
+        .poll(async () => (await runOf(second)).finishedAt, { timeout: 180_000, interval: 1_000 })
+        .not.toBeNull();
+      const again = await logsOf();
+      expect((await runOf(second)).status, again.map((l) => l.message).join('\n')).toBe(
+        'completed',
+      );
+      const page = await httpsGet(lab.status, s2.address, s2.domains[1]!, '/');
+      expect(page.status).toBe(200);
     } finally {
       await close();
     }
