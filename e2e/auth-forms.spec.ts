@@ -228,3 +228,33 @@ test('an unknown user gets the same answer as a wrong password; F8 reaches the t
   await page.keyboard.press('F8');
   await expect(page.getByRole('region', { name: label }).locator('ol')).toBeFocused();
 });
+
+test('a slow press on Sign in submits even when leaving the password shows its error', async ({
+  page,
+}) => {
+  await page.goto('/');
+  await expectLanding(page, 'es');
+  await page.locator('#login-identifier').fill('');
+  await page.locator('#login-password').fill('');
+  // Leaving the first field checked it: its error shows (the form's checks have loaded).
+  await expect(fieldError(page, 'login-identifier')).toHaveText(
+    text('es', 'validation.identifier.required'),
+  );
+  await expect(fieldError(page, 'login-password')).toHaveCount(0);
+  // A person's press: down near the button's top edge, up a moment later at the same place.
+  // Had the press taken the focus, the password's error would show in between and push the
+  // button down from under the pointer, and the release would land beside it: nothing submitted.
+  const button = page
+    .getByRole('form', { name: text('es', 'landing.tabs.login') })
+    .getByRole('button', { name: text('es', 'landing.login.submit') });
+  const box = (await button.boundingBox())!;
+  await page.mouse.move(box.x + box.width / 2, box.y + 4);
+  await page.mouse.down();
+  await page.waitForTimeout(300);
+  await page.mouse.up();
+  // Submitted: every field checked, and the focus on the first one in error.
+  await expect(fieldError(page, 'login-password')).toHaveText(
+    text('es', 'validation.loginPassword.required'),
+  );
+  await expect(page.locator('#login-identifier')).toBeFocused();
+});

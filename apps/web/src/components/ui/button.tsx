@@ -32,14 +32,31 @@ export const buttonVariants = cva(
 export type TButtonProps = React.ComponentProps<'button'> &
   VariantProps<typeof buttonVariants> & { asChild?: boolean };
 
+/**
+ * A mouse press on a submit button leaves the focus in the field being edited until the click
+ * lands. Moving it to the button would blur the field first, and a form that checks a field on
+ * leaving it would then show that field's error above the button, pushing the button down from
+ * under the pointer before the release: the press would submit nothing. The submit itself checks
+ * every field and focuses the first one in error.
+ */
+function keepFieldFocus(
+  event: React.MouseEvent<HTMLButtonElement>,
+  own?: React.MouseEventHandler<HTMLButtonElement>,
+) {
+  own?.(event);
+  if (event.button === 0 && !event.defaultPrevented) event.preventDefault();
+}
+
 export function Button({ className, variant, size, asChild = false, ...props }: TButtonProps) {
   const Comp = asChild ? Slot.Root : 'button';
+  const submit = !asChild && props.type === 'submit';
   return (
     <Comp
       data-slot="button"
       className={cn(buttonVariants({ variant, size, className }))}
       {...(asChild ? {} : { type: props.type ?? 'button' })}
       {...props}
+      {...(submit ? { onMouseDown: (event) => keepFieldFocus(event, props.onMouseDown) } : {})}
     />
   );
 }
