@@ -2,7 +2,13 @@ import type { TCertificateAction } from '@portico/shared/certificates/schemas';
 import { LETS_ENCRYPT_DIRECTORY } from '../acme';
 import { certName } from '../site-names';
 import { assertDomain } from '../validate';
-import { certbotFailure, runCertbot, uploadCaBundle, validUrl } from './certificate';
+import {
+  AWAIT_OTHER_CERTBOT,
+  certbotFailure,
+  runCertbot,
+  uploadCaBundle,
+  validUrl,
+} from './certificate';
 import { readServerCertificate } from './certificate-files';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
@@ -14,7 +20,8 @@ import type { TStepContext } from './step-context';
 import type { TCertificateActionInput, TCertificateActionOutcome, TEngineContext } from './types';
 
 // Values arrive as arguments, quoted by the SSH layer; the CA bundle path first (may be empty).
-const CERTBOT_RENEW = `bundle=$1; shift
+const CERTBOT_RENEW = `${AWAIT_OTHER_CERTBOT}
+bundle=$1; shift
 if [ -n "$bundle" ]; then export REQUESTS_CA_BUNDLE="$bundle"; fi
 exec certbot renew "$@" 2>&1`;
 

@@ -17,6 +17,14 @@ describe('certbotHintKey', () => {
     ).toBe('caUnreachableHint');
   });
 
+  it('names another certbot still at work as the cause, before anything else it said', () => {
+    expect(
+      certbotHintKey(
+        'Another instance of Certbot is already running.\nAsk for help or search for solutions at https://community.letsencrypt.org.',
+      ),
+    ).toBe('busyHint');
+  });
+
   it('keeps the challenge hint for what the CA found at the domain', () => {
     expect(
       certbotHintKey(

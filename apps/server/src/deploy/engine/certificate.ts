@@ -16,8 +16,41 @@ const RENEW_DEPLOY_HOOK =
 /** Where a test CA bundle for certbot goes on the server (only when settings ask for one). */
 const SERVER_CA_BUNDLE = '/etc/letsencrypt/portico-acme-ca.pem';
 
+/** How long a certbot script waits for another certbot on the server to finish. */
+export const CERTBOT_WAIT_S = 120;
+const BUSY_MARK = 'PORTICO_CERTBOT_BUSY';
+
+/**
+ * certbot works one at a time on a server (it locks its directories), and another one may be at
+ * work: the renewal timer, or the certbot of a run whose Portico stopped mid-request (it goes on
+ * without the SSH session). Ours would fail at once ("Another instance of Certbot is already
+ * running"), so every certbot script first waits for the others, saying so once (BUSY_MARK).
+ * A certbot is a process whose first argument is certbot's path, or its python's and then certbot's;
+ * only shell builtins read /proc, so a server with many processes checks them in milliseconds.
+ */
+export const AWAIT_OTHER_CERTBOT = `certbot_running() {
+  local p a b
+  for p in /proc/[0-9]*; do
+    [ "\${p#/proc/}" = "$$" ] && continue
+    a='' b=''
+    { IFS= read -r -d '' a; IFS= read -r -d '' b; } 2>/dev/null < "$p/cmdline"
+    case "$a" in
+      certbot | */certbot) return 0 ;;
+      python* | */python*) case "$b" in certbot | */certbot) return 0 ;; esac ;;
+    esac
+  done
+  return 1
+}
+i=0
+while certbot_running && [ $i -lt ${CERTBOT_WAIT_S * 5} ]; do
+  [ $i -eq 0 ] && echo ${BUSY_MARK}
+  sleep 0.2
+  i=$((i + 1))
+done`;
+
 // All values arrive as arguments ($1…), quoted by the SSH layer after validation here.
-const CERTBOT = `bundle=$1; shift
+const CERTBOT = `${AWAIT_OTHER_CERTBOT}
+bundle=$1; shift
 if [ -n "$bundle" ]; then export REQUESTS_CA_BUNDLE="$bundle"; fi
 exec certbot certonly --webroot "$@" 2>&1`;
 
@@ -32,7 +65,11 @@ const CA_UNREACHABLE =
 export const CERTBOT_TIMEOUT_MS = 5 * 60_000;
 
 /** certbot's lines that are noise in a failure message. */
-const NOISE = [/^Saving debug log to /, /^Ask for help or search for solutions at /];
+const NOISE = [
+  /^Saving debug log to /,
+  /^Ask for help or search for solutions at /,
+  new RegExp(`^${BUSY_MARK}$`),
+];
 /** certbot's lines that are noise in the log (banners, donation requests). */
 const CHATTER = [/^(- )+-\s*$/, /^If you like Certbot/, /^ \* Donating to /];
 
@@ -44,8 +81,11 @@ export function certbotReason(output: string): string {
 }
 
 /** Which cause certbot's output points at, for the hint in the failure message. */
-export function certbotHintKey(output: string): 'caUnreachableHint' | 'challengeHint' | undefined {
-  // First: "Connection refused" from the CA itself would otherwise read as a challenge problem.
+export function certbotHintKey(
+  output: string,
+): 'busyHint' | 'caUnreachableHint' | 'challengeHint' | undefined {
+  if (/Another instance of Certbot is already running/i.test(output)) return 'busyHint';
+  // Then: "Connection refused" from the CA itself would otherwise read as a challenge problem.
   if (CA_UNREACHABLE.test(output)) return 'caUnreachableHint';
   if (CHALLENGE_TROUBLE.test(output)) return 'challengeHint';
   return undefined;
@@ -66,11 +106,13 @@ export async function uploadCaBundle(c: TStepContext): Promise<string> {
   return SERVER_CA_BUNDLE;
 }
 
-/** certbot's output line by line into the log, without its banners. */
-function certbotLines(c: TStepContext) {
+/** certbot's output line by line into the log, without its banners; the wait in our words. */
+export function certbotLines(c: Pick<TStepContext, 'log'>) {
   const log = c.log.stream('certbot');
   return (stream: 'stdout' | 'stderr', line: string) => {
-    if (!CHATTER.some((re) => re.test(line))) log(stream, line);
+    if (line === BUSY_MARK)
+      c.log.info(msg('certificate.waitingOther', { seconds: CERTBOT_WAIT_S }));
+    else if (!CHATTER.some((re) => re.test(line))) log(stream, line);
   };
 }
 
@@ -108,7 +150,9 @@ export function certbotFailure(
 ): { output: string; hint: TText } {
   const output = certbotReason(r.stdout || r.stderr);
   const hintKey = certbotHintKey(output);
-  const hint = hintKey ? msg(`certificate.${hintKey}`, { domain, server }) : '';
+  const hint = hintKey
+    ? msg(`certificate.${hintKey}`, { domain, server, seconds: String(CERTBOT_WAIT_S) })
+    : '';
   return { output, hint };
 }
 

@@ -1,5 +1,6 @@
 // Deployments that must fail, each naming its cause with the tool's own output, on lab servers
-// (testbed/). s1: a plain server; s2: port 80 held by another program.
+// (testbed/). s1: a plain server; s2: port 80 held by another program. And one that waits for
+// another certbot already at work on the server, then completes.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
@@ -9,6 +10,7 @@ import {
   engineContext,
   type TCapturedLog,
 } from '../../../test/support/lab-helpers';
+import { AWAIT_OTHER_CERTBOT } from './certificate';
 import { runDeployment } from './run-deployment';
 import type { TDeployFailure, TDeployInput, TEngineSettings } from './types';
 
@@ -209,6 +211,68 @@ describe('warnings that do not stop a deployment', () => {
     } finally {
       await lab.exec(s1.name, ['rm', '-f', '/usr/local/sbin/ufw']);
     }
+  });
+});
+
+describe('another certbot at work on the server', () => {
+  // A python script named certbot stands for one (certbot runs as "python3 /usr/bin/certbot").
+  const FAKE = `mkdir -p /tmp/fake && printf '#!/usr/bin/python3\\nimport time\\ntime.sleep(%s)\\n' "$1" > /tmp/fake/certbot && chmod +x /tmp/fake/certbot`;
+
+  /** Starts `background` on s1 (detached), then runs the wait; what it printed and its rounds. */
+  async function waitBeside(background: string): Promise<{ busy: boolean; rounds: number }> {
+    const script = `${background} >/dev/null 2>&1 &
+sleep 0.3
+${AWAIT_OTHER_CERTBOT}
+echo "PORTICO_ROUNDS=$i"`;
+    const r = await lab.exec('s1', ['bash', '-c', `${FAKE}\n${script}`, 'wait', '2']);
+    expect(r.code, r.stderr).toBe(0);
+    return {
+      busy: r.stdout.includes('PORTICO_CERTBOT_BUSY'),
+      rounds: Number(/PORTICO_ROUNDS=(\d+)/.exec(r.stdout)?.[1]),
+    };
+  }
+
+  it('the wait knows a certbot by its command line, and not a shell that only names one', async () => {
+    const python = await waitBeside('setsid /tmp/fake/certbot');
+    expect(python.busy).toBe(true);
+    expect(python.rounds).toBeGreaterThanOrEqual(5);
+    const alone = await waitBeside("setsid bash -c 'exec -a /usr/bin/certbot sleep 2'");
+    expect(alone.busy).toBe(true);
+    expect(alone.rounds).toBeGreaterThanOrEqual(5);
+    // The renewal timer's shell while it sleeps: certbot is not running yet.
+    const wrapper = await waitBeside("setsid sh -c 'sleep 2; : certbot -q renew'");
+    expect(wrapper).toEqual({ busy: false, rounds: 0 });
+  });
+
+  it('a deployment waits for it, says so, and completes', async () => {
+    const zone = s1.domains[0]!.replace(/^site1\./, '');
+    const domain = `certbot-busy.${zone}`;
+    await lab.point(domain, 's1');
+    const started = await lab.exec('s1', [
+      'bash',
+      '-c',
+      `${FAKE}\nsetsid /tmp/fake/certbot >/dev/null 2>&1 &`,
+      'fake',
+      '4',
+    ]);
+    expect(started.code, started.stderr).toBe(0);
+    const log = captureLog();
+    const outcome = await runDeployment(
+      deployInput(lab.status, s1, 'root', domain),
+      engineContext(lab.status, log),
+    );
+    expect(outcome.status, log.text()).toBe('completed');
+    const waiting = log.lines.findIndex((l) =>
+      l.message.startsWith('Another certbot is running on the server'),
+    );
+    const requesting = log.lines.findIndex((l) => l.message.startsWith('Requesting a certificate'));
+    expect(waiting, log.text()).toBeGreaterThan(requesting);
+    expect(log.lines[waiting]).toEqual({
+      level: 'info',
+      message:
+        'Another certbot is running on the server (its renewal timer, or the request of a run that was interrupted); waiting up to 120 s for it to finish.',
+    });
+    expect(log.text()).not.toContain('PORTICO_CERTBOT_BUSY');
   });
 });
 

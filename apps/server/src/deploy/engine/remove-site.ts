@@ -1,5 +1,6 @@
 import { certName, porticoSiteFiles } from '../site-names';
 import { assertDomain } from '../validate';
+import { AWAIT_OTHER_CERTBOT, CERTBOT_WAIT_S, certbotLines } from './certificate';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
 import { msg } from './messages';
@@ -22,7 +23,8 @@ for f in "$@"; do mv -f -- "$(dirname "$f")/.$(basename "$f").portico-removed-$s
 const DISCARD = `stamp=$1; shift
 for f in "$@"; do rm -f -- "$(dirname "$f")/.$(basename "$f").portico-removed-$stamp"; done`;
 
-const CERT_DELETE = `if [ -e "/etc/letsencrypt/renewal/$1.conf" ] || [ -d "/etc/letsencrypt/live/$1" ]; then
+const CERT_DELETE = `${AWAIT_OTHER_CERTBOT}
+if [ -e "/etc/letsencrypt/renewal/$1.conf" ] || [ -d "/etc/letsencrypt/live/$1" ]; then
   certbot delete --non-interactive --cert-name "$1" 2>&1
 else
   echo PORTICO_NO_CERT=1
@@ -92,7 +94,8 @@ async function remove(
       log.info(msg('remove.deletingCert', { name: certName(domain) }));
       const r = await asRoot(c.session, CERT_DELETE, {
         args: [certName(domain)],
-        onLine: log.stream('certbot'),
+        onLine: certbotLines(c),
+        timeoutMs: (CERTBOT_WAIT_S + 60) * 1000,
       });
       await site.survey().catch(() => undefined);
       if (r.code !== 0) {
