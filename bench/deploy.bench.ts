@@ -14,6 +14,7 @@ import {
 import { httpsGet } from '../apps/server/test/support/lab-helpers';
 import { startLab, type TLab, type TLabServer } from '../testbed/src/lab';
 import { labUnavailableReason } from '../testbed/src/prereqs';
+import { benchNodeArgs } from './lib/process';
 import type { TBenchmark, TFigure } from './run';
 
 /**
@@ -205,7 +206,10 @@ export const benchmark: TBenchmark = {
     // real server could. Portico and this measuring process go first, as on a machine of their
     // own: every thread of this process now, and Portico (started after) inherits it.
     niceThisProcess(-10);
-    const portico = await startPortico({ ...labEnv(lab.status), PORTICO_DATA_DIR: dataDir });
+    const portico = await startPortico(
+      { ...labEnv(lab.status), PORTICO_DATA_DIR: dataDir },
+      benchNodeArgs(),
+    );
     try {
       const servers = lab.status.servers as TLabServer[];
       const client = new HttpClient(portico.base);

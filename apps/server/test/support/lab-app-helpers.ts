@@ -29,9 +29,13 @@ export interface TPorticoProcess {
 }
 
 /** Starts src/main.ts through tsx and resolves once it listens. */
-export async function startPortico(env: Record<string, string>): Promise<TPorticoProcess> {
+export async function startPortico(
+  env: Record<string, string>,
+  /** Extra node flags (the deploy bench passes BENCH_NODE_ARGS, e.g. to profile). */
+  nodeArgs: string[] = [],
+): Promise<TPorticoProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_ROOT,
     env: {
       PATH: process.env.PATH,

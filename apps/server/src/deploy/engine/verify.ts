@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import https from 'node:https';
 import tls from 'node:tls';
 import { renderText, type TText } from '@portico/shared/i18n/text';
+import { secureContextFor, trustedRoots } from '../tls-probe';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
 import { msg, quantity } from './messages';
@@ -17,12 +17,6 @@ export interface TVerifyInput {
   /** The normalised target, named in the warning when nginx cannot reach it. */
   target: string;
   extraCaFile?: string;
-}
-
-async function trustedRoots(extraCaFile?: string): Promise<string[]> {
-  const roots = [...tls.rootCertificates];
-  if (extraCaFile) roots.push(await readFile(extraCaFile, 'utf8'));
-  return roots;
 }
 
 /** A network failure of ours, with its words as a text (the reader's language later). */
@@ -46,13 +40,13 @@ interface THandshake {
   alpn: string | false | null;
 }
 
-function handshake(input: TVerifyInput, ca: string[]): Promise<THandshake> {
+function handshake(input: TVerifyInput, secureContext: tls.SecureContext): Promise<THandshake> {
   return new Promise((resolve, reject) => {
     const socket = tls.connect({
       host: input.serverIp,
       port: 443,
       servername: input.domain,
-      ca,
+      secureContext,
       ALPNProtocols: ['h2', 'http/1.1'],
       timeout: ATTEMPT_TIMEOUT_MS,
     });
@@ -75,25 +69,24 @@ function handshake(input: TVerifyInput, ca: string[]): Promise<THandshake> {
   });
 }
 
-function fetchHome(input: TVerifyInput, ca: string[]): Promise<number> {
+function fetchHome(input: TVerifyInput, secureContext: tls.SecureContext): Promise<number> {
+  // Node hands these options on to tls.connect; its https types do not list secureContext.
+  const options: https.RequestOptions & Pick<tls.ConnectionOptions, 'secureContext'> = {
+    host: input.serverIp,
+    port: 443,
+    servername: input.domain,
+    path: '/',
+    method: 'GET',
+    headers: { host: input.domain, 'user-agent': 'Portico deployment check' },
+    secureContext,
+    timeout: 15_000,
+    agent: false,
+  };
   return new Promise((resolve, reject) => {
-    const request = https.request(
-      {
-        host: input.serverIp,
-        port: 443,
-        servername: input.domain,
-        path: '/',
-        method: 'GET',
-        headers: { host: input.domain, 'user-agent': 'Portico deployment check' },
-        ca,
-        timeout: 15_000,
-        agent: false,
-      },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
+    const request = https.request(options, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
     request.once('timeout', () => {
       request.destroy(new VerifyError(msg('verify.noAnswer', { seconds: quantity(15) })));
     });
@@ -129,13 +122,13 @@ export async function verifyStep(
   log: EngineLog,
 ): Promise<{ expiresAt: Date; warnings: TText[] }> {
   log.info(msg('verify.connecting', { serverIp: input.serverIp, domain: input.domain }));
-  const ca = await trustedRoots(input.extraCaFile);
+  const context = secureContextFor(await trustedRoots(input.extraCaFile));
   const started = Date.now();
   let shake: THandshake | undefined;
   let last: (Error & { code?: string }) | undefined;
   while (!shake) {
     try {
-      shake = await handshake(input, ca);
+      shake = await handshake(input, context);
     } catch (error) {
       last = error as Error & { code?: string };
       if (Date.now() - started > RETRY_FOR_MS) {
@@ -159,7 +152,7 @@ export async function verifyStep(
 
   const warnings: TText[] = [];
   try {
-    const status = await fetchHome(input, ca);
+    const status = await fetchHome(input, context);
     if (UPSTREAM_ERRORS.has(status)) {
       warnings.push(
         msg('verify.upstreamError', { status, domain: input.domain, target: input.target }),
