@@ -104,7 +104,7 @@ describe('a deployment as root (s1)', () => {
     expect((await httpsGet(lab.status, s1.address, domain(), '/')).status).toBe(200);
   });
 
-  it('a login script printing to stdout: unchanged files are recognised; a transfer is refused clearly', async () => {
+  it('a login script printing to stdout: unchanged files are recognised, a site file is written; an SFTP transfer is refused clearly', async () => {
     await lab.exec(s1.name, [
       'bash',
       '-c',
@@ -116,15 +116,25 @@ describe('a deployment as root (s1)', () => {
       completed(same.outcome, same.log);
       expect(await remoteFileSums(lab, s1.name)).toBe(before);
 
-      // SFTP cannot work through such a script: the run fails, saying why, and nothing changed.
+      // SFTP cannot work through such a script: a private file (the custom script, 0700) is
+      // refused, saying why, and nothing changed.
+      const scripted = await deploy(
+        deployInput(lab.status, s1, 'root', domain(), { customScript: 'echo hello' }),
+      );
+      expect(scripted.outcome.status).toBe('failed');
+      if (scripted.outcome.status !== 'failed') return;
+      expect(scripted.outcome.failure.step).toBe('custom-script');
+      expect(scripted.outcome.failure.message).toMatch(/login script .* prints text/);
+      expect(await remoteFileSums(lab, s1.name)).toBe(before);
+
+      // A site file (world-readable) travels on the command line: a changed target is written.
       const target = `http://${lab.status.upstream.address}:${lab.status.upstream.port}/other`;
       const changed = await deploy(
         deployInput(lab.status, s1, 'root', domain(), { targetServer: target }),
       );
-      expect(changed.outcome.status).toBe('failed');
-      if (changed.outcome.status !== 'failed') return;
-      expect(changed.outcome.failure.message).toMatch(/login script .* prints text/);
-      expect(await remoteFileSums(lab, s1.name)).toBe(before);
+      completed(changed.outcome, changed.log);
+      const page = await httpsGet(lab.status, s1.address, domain(), '/items');
+      expect(JSON.parse(page.body).path).toBe('/other/items');
     } finally {
       await lab.exec(s1.name, ['mv', '/root/.bashrc.orig', '/root/.bashrc']);
     }

@@ -199,23 +199,47 @@ describe('writeFile', () => {
     expect(readdirSync(scratch)).toEqual(['site.conf']);
   });
 
-  it('replaces a file atomically: a reader never sees a partial file', async () => {
-    const path = join(scratch, 'big');
-    const a = Buffer.alloc(512 * 1024, 'a');
-    const b = Buffer.alloc(768 * 1024, 'b');
-    const hash = (x: Buffer) => createHash('sha256').update(x).digest('hex');
-    const stop = join(scratch, 'stop');
-    writeFileSync(path, a);
-    // Reads until told to stop, so the reads surely overlap the writes.
-    const reader = session.run('while [ ! -e "$2" ]; do sha256sum < "$1" | cut -d" " -f1; done', {
-      args: [path, stop],
-    });
-    for (let i = 0; i < 10; i++) await session.writeFile(path, i % 2 ? a : b, 0o644);
-    writeFileSync(stop, '');
-    const seen = new Set((await reader).stdout.trim().split('\n'));
-    expect(seen).toContain(hash(b));
-    for (const h of seen) expect([hash(a), hash(b)]).toContain(h);
-    rmSync(stop);
+  // Small world-readable content goes in one command line, the rest through SFTP.
+  it.each([
+    ['through SFTP', 512 * 1024, 768 * 1024],
+    ['in one command', 20 * 1024, 30 * 1024],
+  ])(
+    'replaces a file atomically %s: a reader never sees a partial file',
+    async (_how, sizeA, sizeB) => {
+      const path = join(scratch, 'big');
+      const a = Buffer.alloc(sizeA, 'a');
+      const b = Buffer.alloc(sizeB, 'b');
+      const hash = (x: Buffer) => createHash('sha256').update(x).digest('hex');
+      const stop = join(scratch, 'stop');
+      writeFileSync(path, a);
+      // Reads until told to stop, so the reads surely overlap the writes.
+      const reader = session.run('while [ ! -e "$2" ]; do sha256sum < "$1" | cut -d" " -f1; done', {
+        args: [path, stop],
+      });
+      for (let i = 0; i < 10; i++) await session.writeFile(path, i % 2 ? a : b, 0o644);
+      writeFileSync(stop, '');
+      const seen = new Set((await reader).stdout.trim().split('\n'));
+      expect(seen).toContain(hash(b));
+      for (const h of seen) expect([hash(a), hash(b)]).toContain(h);
+      rmSync(stop);
+      expect(readdirSync(scratch).filter((n) => n.includes('portico'))).toEqual([]);
+    },
+  );
+
+  it('writes any bytes exactly with the mode given, in one command or through SFTP', async () => {
+    for (const [size, mode] of [
+      [40 * 1024, 0o644],
+      [40 * 1024, 0o604],
+      [40 * 1024, 0o640],
+      [100 * 1024, 0o644],
+    ] as const) {
+      const path = join(scratch, `bytes-${size}-${mode.toString(8)}`);
+      const bytes = randomBytes(size);
+      await session.writeFile(path, bytes, mode);
+      expect(readFileSync(path).equals(bytes)).toBe(true);
+      expect(statSync(path).mode & 0o7777).toBe(mode);
+      expect(statSync(path).uid).toBe(0);
+    }
     expect(readdirSync(scratch).filter((n) => n.includes('portico'))).toEqual([]);
   });
 
