@@ -45,7 +45,9 @@ describe('the TLS contexts of the site probes', () => {
       expect((await handshake(withCa)).authorized).toBe(true);
       const refused = await handshake(withoutCa);
       expect(refused.authorized).toBe(false);
-      expect(refused.authorizationError).toMatch(/UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT/);
+      expect(refused.authorizationError).toMatch(
+        /UNABLE_TO_VERIFY_LEAF_SIGNATURE|UNABLE_TO_GET_ISSUER_CERT/,
+      );
     }
   });
 });
