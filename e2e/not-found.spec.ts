@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { createUser, signIn } from './fixtures/auth';
+import { createUser, endSessionOnServer, signIn } from './fixtures/auth';
 import { expectAccessible } from './fixtures/axe';
 import { type TLang, text } from './fixtures/catalog';
 import { saveUndeployedProxy } from './fixtures/lab-api';
@@ -83,7 +83,6 @@ for (const lang of ['es', 'en'] as const) {
 
     test('a session that ends mid-use asks to sign in and returns to the page', async ({
       page,
-      context,
       request,
     }) => {
       const user = member;
@@ -96,7 +95,7 @@ for (const lang of ['es', 'en'] as const) {
       await page.goto('/');
       await expectSignedIn(page, lang, user);
       // The session ends (expired, or signed out elsewhere): the next request gets a 401.
-      await context.clearCookies();
+      await endSessionOnServer(page);
       await page
         .locator(`[data-testid="proxy-card"][data-proxy-id="${id}"]`)
         .getByTestId('proxy-card-link')
