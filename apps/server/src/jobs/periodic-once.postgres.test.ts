@@ -3,15 +3,10 @@
 // schedule, not once per instance. Counted by triggers this test adds: every probe run writes its
 // result to the destination row, every search first claims its slot. Needs TEST_DATABASE_URL;
 // like every PostgreSQL suite here it has no cases without it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TEST_APP_OPTIONS } from '../../test/support/test-app';
-import {
-  createTestDatabase,
-  type TTestDatabase,
-  testDatabaseKinds,
-} from '../../test/support/test-database';
+import { postgresWithSecondPool, testDatabaseKinds } from '../../test/support/test-database';
 import { buildApp } from '../app';
-import { openDatabase, type TDatabase } from '../db/client';
 import { REAPER_JOB } from '../modules/deployments/deployment-reaper';
 import { DESTINATION_PROBE_JOB } from '../modules/destinations/destination-probe';
 import { createDestinationsRepository } from '../modules/destinations/destinations.repository';
@@ -20,19 +15,10 @@ import { JOB_TIMING } from './queues';
 const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
 
 describe.each(postgresOnly)('periodic jobs of two instances on %s', () => {
-  let testDb: TTestDatabase;
-  let second: TDatabase;
-  beforeAll(async () => {
-    testDb = await createTestDatabase('postgres');
-    second = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
-  });
-  afterAll(async () => {
-    await second?.close();
-    await testDb?.drop();
-  });
+  const shared = postgresWithSecondPool();
 
   it('the probe and the search for interrupted runs each run once per slot, counted', async () => {
-    const pool = testDb.database.pool!;
+    const pool = shared.testDb.database.pool!;
     await pool.query(`
       create table seen_runs (job text not null, at timestamptz not null default clock_timestamp());
       create function seen_probe() returns trigger language plpgsql as $$
@@ -44,7 +30,7 @@ describe.each(postgresOnly)('periodic jobs of two instances on %s', () => {
       create trigger seen_claim after insert or update on scheduled_runs
         for each row execute function seen_claim();`);
     // One destination, on a port nothing listens on: each probe records it offline, at once.
-    await createDestinationsRepository(testDb.database.db).insert({
+    await createDestinationsRepository(shared.testDb.database.db).insert({
       name: 'counted',
       endpoint: '127.0.0.1:9',
       description: null,
@@ -53,8 +39,8 @@ describe.each(postgresOnly)('periodic jobs of two instances on %s', () => {
     });
     const options = { ...TEST_APP_OPTIONS, destinationProbe: true };
     const apps = [
-      await buildApp({ ...options, database: testDb.database }),
-      await buildApp({ ...options, database: second }),
+      await buildApp({ ...options, database: shared.testDb.database }),
+      await buildApp({ ...options, database: shared.second }),
     ];
     try {
       await Promise.all(apps.map((app) => app.ready()));

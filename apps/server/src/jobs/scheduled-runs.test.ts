@@ -1,13 +1,8 @@
 // Periodic jobs run once per slot of their schedule across instances on one PostgreSQL: each
 // instance (its own pool and pg-boss, as its own process would have) claims the slot, and only
 // the one that moves it forward runs the work.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createTestDatabase,
-  type TTestDatabase,
-  testDatabaseKinds,
-} from '../../test/support/test-database';
-import { openDatabase, type TDatabase } from '../db/client';
+import { describe, expect, it } from 'vitest';
+import { postgresWithSecondPool, testDatabaseKinds } from '../../test/support/test-database';
 import { startQueue, type TQueue } from './queue';
 import { createScheduledRunsRepository } from './scheduled-runs.repository';
 
@@ -15,20 +10,11 @@ const HOUR = 3_600_000;
 const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
 
 describe.each(postgresOnly)('scheduled runs on %s', () => {
-  let testDb: TTestDatabase;
-  let second: TDatabase;
-  beforeAll(async () => {
-    testDb = await createTestDatabase('postgres');
-    second = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
-  });
-  afterAll(async () => {
-    await second?.close();
-    await testDb?.drop();
-  });
+  const shared = postgresWithSecondPool();
 
   /** The slot the database is in now, for a period. */
   async function slotNow(periodMs: number): Promise<number> {
-    const { rows } = await testDb.database.pool!.query<{ slot: string }>(
+    const { rows } = await shared.testDb.database.pool!.query<{ slot: string }>(
       'select floor(extract(epoch from now()) * 1000 / $1)::bigint as slot',
       [periodMs],
     );
@@ -36,8 +22,8 @@ describe.each(postgresOnly)('scheduled runs on %s', () => {
   }
 
   it('of many claims for one slot from two instances, exactly one wins; the next slot is new', async () => {
-    const a = createScheduledRunsRepository(testDb.database.db);
-    const b = createScheduledRunsRepository(second.db);
+    const a = createScheduledRunsRepository(shared.testDb.database.db);
+    const b = createScheduledRunsRepository(shared.second.db);
     const before = await slotNow(HOUR);
     const wins = await Promise.all(
       Array.from({ length: 12 }, (_, i) => (i % 2 ? a : b).claim('claims', HOUR)),
@@ -54,8 +40,8 @@ describe.each(postgresOnly)('scheduled runs on %s', () => {
   it('a recurring job handed to both instances in one slot is worked once', async () => {
     const queues: TQueue[] = [];
     try {
-      queues.push(await startQueue(testDb.database, () => {}));
-      queues.push(await startQueue(second, () => {}));
+      queues.push(await startQueue(shared.testDb.database, () => {}));
+      queues.push(await startQueue(shared.second, () => {}));
       const runs: string[] = [];
       const before = await slotNow(HOUR);
       // A cron that never fires during the test: the jobs are sent by hand below, one per
@@ -69,7 +55,7 @@ describe.each(postgresOnly)('scheduled runs on %s', () => {
       }
       const states = async () =>
         (
-          await testDb.database.pool!.query<{ state: string }>(
+          await shared.testDb.database.pool!.query<{ state: string }>(
             `select state from pgboss.job where name = 'count-test'`,
           )
         ).rows.map((r) => r.state);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { postgresAdminQuery } from '../../../../testbed/src/postgres-admin';
 import { openDatabase, type TDatabase } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
@@ -50,6 +50,34 @@ export async function createTestDatabase(
     drop: async () => {
       await database.close();
       await postgresAdminQuery(`drop database if exists ${name} with (force)`);
+    },
+  };
+}
+
+/**
+ * A migrated PostgreSQL database for a test file, and a second pool on it (as a second instance
+ * would have): made before the file's tests, dropped after them.
+ */
+export function postgresWithSecondPool(): {
+  readonly testDb: TTestDatabase;
+  readonly second: TDatabase;
+} {
+  let testDb: TTestDatabase | undefined;
+  let second: TDatabase | undefined;
+  beforeAll(async () => {
+    testDb = await createTestDatabase('postgres');
+    second = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
+  });
+  afterAll(async () => {
+    await second?.close();
+    await testDb?.drop();
+  });
+  return {
+    get testDb() {
+      return testDb!;
+    },
+    get second() {
+      return second!;
     },
   };
 }
