@@ -8,6 +8,7 @@ import { JOB_TIMING } from '../apps/server/src/jobs/queues';
 import {
   HttpClient,
   labEnv,
+  rootProxy,
   startPortico,
   stopPortico,
 } from '../apps/server/test/support/lab-app-helpers';
@@ -113,14 +114,8 @@ async function saveConfigurations(
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const { server, domain } of targets) {
-    const root = server.users.find((u) => u.name === 'root')!;
     const saved = await client.request('POST', '/api/proxy-configurations', {
-      serverIp: server.address,
-      domain,
-      sshUser: 'root',
-      sshPassword: root.password,
-      email: 'ops@example.com',
-      targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
+      ...rootProxy(lab.status, server, domain),
       hostKeyFingerprint: server.hostKeyFingerprint,
     });
     if (saved.status !== 200) throw new Error(`save answered ${saved.status}`);

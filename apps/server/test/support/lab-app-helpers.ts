@@ -2,7 +2,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
-import type { TLabStatus } from '../../../../testbed/src/lab';
+import type { TLabServer, TLabStatus } from '../../../../testbed/src/lab';
 import { SERVER_ROOT } from './spawn';
 
 export async function freePort(): Promise<number> {
@@ -158,4 +158,17 @@ export async function statusWithin2Minutes(
     if (Date.now() - since > 120_000) throw new Error('still deploying 2 minutes on');
     await new Promise((r) => setTimeout(r, 500));
   }
+}
+
+/** What the API saves for a proxy to `domain` on a lab server, as root, to the lab's upstream. */
+export function rootProxy(status: TLabStatus, server: TLabServer, domain: string) {
+  const root = server.users.find((u) => u.name === 'root')!;
+  return {
+    serverIp: server.address,
+    domain,
+    sshUser: 'root',
+    sshPassword: root.password,
+    email: 'ops@example.com',
+    targetServer: `http://${status.upstream.address}:${status.upstream.port}`,
+  };
 }

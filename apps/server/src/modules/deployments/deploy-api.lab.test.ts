@@ -9,6 +9,7 @@ import {
   deploymentUnderWay,
   HttpClient,
   labEnv,
+  rootProxy,
   startPortico,
   statusWithin2Minutes,
   stopPortico,
@@ -40,15 +41,7 @@ afterAll(async () => {
 });
 
 function proxyFor(server: TLabServer) {
-  const root = server.users.find((u) => u.name === 'root')!;
-  return {
-    serverIp: server.address,
-    domain: server.domains[0]!,
-    sshUser: 'root',
-    sshPassword: root.password,
-    email: 'ops@example.com',
-    targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
-  };
+  return rootProxy(lab.status, server, server.domains[0]!);
 }
 
 describe('a deployment through the API (in-process app on PGlite)', () => {

@@ -14,6 +14,7 @@ import {
   deploymentUnderWay,
   HttpClient,
   labEnv,
+  rootProxy,
   startPortico,
   statusWithin2Minutes,
   stopPortico,
@@ -95,15 +96,11 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
         database: testDb.database,
         close: async () => {},
       });
-      const root = s1.users.find((u) => u.name === 'root')!;
-      const saved = await client.write('POST', '/api/proxy-configurations', {
-        serverIp: s1.address,
-        domain: s1.domains[0]!,
-        sshUser: 'root',
-        sshPassword: root.password,
-        email: 'ops@example.com',
-        targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
-      });
+      const saved = await client.write(
+        'POST',
+        '/api/proxy-configurations',
+        rootProxy(lab.status, s1, s1.domains[0]!),
+      );
       const id = saved.json().id as string;
       const socket = watch(baseB, id, {
         cookie: cookieHeader(client.cookies),
@@ -133,19 +130,15 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
     const { testDb, secondDb, a, b, close } = await twoInstances({ a: 1, b: 1 });
     try {
       await Promise.all([a.ready(), b.ready()]);
-      const root = s1.users.find((u) => u.name === 'root')!;
       const clients = await Promise.all(
         [a, b].map(async (app, i) => {
           const database = i === 0 ? testDb.database : secondDb;
           const { client } = await signedInClient({ app, database, close: async () => {} });
-          const saved = await client.write('POST', '/api/proxy-configurations', {
-            serverIp: s1.address,
-            domain: s1.domains[i + 1]!,
-            sshUser: 'root',
-            sshPassword: root.password,
-            email: 'ops@example.com',
-            targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
-          });
+          const saved = await client.write(
+            'POST',
+            '/api/proxy-configurations',
+            rootProxy(lab.status, s1, s1.domains[i + 1]!),
+          );
           return { client, id: saved.json().id as string };
         }),
       );
@@ -203,15 +196,11 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
         database: testDb.database,
         close: async () => {},
       });
-      const root = s2.users.find((u) => u.name === 'root')!;
-      const saved = await client.write('POST', '/api/proxy-configurations', {
-        serverIp: s2.address,
-        domain: s2.domains[1]!,
-        sshUser: 'root',
-        sshPassword: root.password,
-        email: 'ops@example.com',
-        targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
-      });
+      const saved = await client.write(
+        'POST',
+        '/api/proxy-configurations',
+        rootProxy(lab.status, s2, s2.domains[1]!),
+      );
       const id = saved.json().id as string;
       const logsOf = async () =>
         (await client.request({ method: 'GET', url: `/api/deployment-logs/${id}` })).json() as {
@@ -279,16 +268,12 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
     try {
       first = await startPortico(env);
       const client = new HttpClient(first.base);
-      const root = s2.users.find((u) => u.name === 'root')!;
       // The first instance works the run (the second is not up yet); killed a few lines in.
-      const id = await deploymentUnderWay(client, 'two_killer', {
-        serverIp: s2.address,
-        domain: s2.domains[0]!,
-        sshUser: 'root',
-        sshPassword: root.password,
-        email: 'ops@example.com',
-        targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
-      });
+      const id = await deploymentUnderWay(
+        client,
+        'two_killer',
+        rootProxy(lab.status, s2, s2.domains[0]!),
+      );
       second = await startPortico(env);
       await stopPortico(first, 'SIGKILL');
       const killedAt = Date.now();
