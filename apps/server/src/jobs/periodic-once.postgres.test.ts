@@ -62,8 +62,9 @@ describe.each(postgresOnly)('periodic jobs of two instances on %s', () => {
       const probeClaims = await seen(`claim:${DESTINATION_PROBE_JOB}`);
       expect(probeClaims.map((s) => s.runs)).toEqual(probeClaims.map(() => 1));
       // The search for interrupted runs: one claim per 30 s slot over the same time, not two.
+      // Two probe minutes take just over 60 s at the least: two of its slots have passed by then.
       const reaps = await seen(`claim:${REAPER_JOB}`);
-      expect(reaps.length).toBeGreaterThanOrEqual(3);
+      expect(reaps.length).toBeGreaterThanOrEqual(2);
       expect(reaps.map((s) => s.runs)).toEqual(reaps.map(() => 1));
     } finally {
       for (const app of apps) await app.close();
