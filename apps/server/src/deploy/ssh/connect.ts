@@ -3,7 +3,7 @@ import { HostKeyMismatchError, SshError } from './errors';
 import { readRemoteFile, remoteFileState, sameFile, type TFileState } from './file-state';
 import { fingerprintOf } from './fingerprint';
 import { runScript, type TRunOptions, type TRunResult } from './run';
-import { writeRemoteFile } from './write-file';
+import { inlineWritable, writeInline, writeRemoteFile } from './write-file';
 
 export interface TConnectOptions {
   host: string;
@@ -238,6 +238,9 @@ export function connectSsh(options: TConnectOptions): Promise<TSshSession> {
     if (options.passphrase !== undefined) config.passphrase = options.passphrase;
     try {
       client.connect(config);
+      // Each exec is a few small packets each way; with Nagle's algorithm a packet waits for
+      // the server's delayed ACK (40 ms on Linux) before it leaves, for every exec.
+      client.setNoDelay(true);
     } catch (error) {
       // ssh2 parses the private key synchronously.
       fail(classify(error as Error, address, false, timeoutMs));
@@ -275,6 +278,12 @@ function makeSession(client: Client, options: TConnectOptions, fingerprint: stri
       return writeRemoteFile(client, identity, session, path, content, mode);
     },
     syncFile: async (path, content, mode) => {
+      const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      // Content that may travel inline is compared and written by one script on the server.
+      if (inlineWritable(data, mode)) {
+        ensureOpen();
+        return writeInline(session, path, data, mode, 'sync');
+      }
       if (sameFile(await session.fileState(path), content, mode)) return false;
       await session.writeFile(path, content, mode);
       return true;

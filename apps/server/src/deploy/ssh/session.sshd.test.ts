@@ -289,6 +289,13 @@ describe('fileState, readFile, syncFile', () => {
     expect(statSync(path).mode & 0o7777).toBe(0o600);
     expect(await session.syncFile(path, 'two\n', 0o600)).toBe(true);
     expect(readFileSync(path, 'utf8')).toBe('two\n');
+    // World-readable content is compared and written on the server by one script: the mode
+    // alone differing is a write too, and the same bytes and mode again are not.
+    expect(await session.syncFile(path, 'two\n', 0o644)).toBe(true);
+    expect(statSync(path).mode & 0o7777).toBe(0o644);
+    const third = statSync(path);
+    expect(await session.syncFile(path, 'two\n', 0o644)).toBe(false);
+    expect(statSync(path).ino).toBe(third.ino);
   });
 });
 

@@ -78,13 +78,50 @@ const INLINE_SCRIPT = `set -eu
 dst=$1 tmp=$2 mode=$3
 trap 'rm -f -- "$tmp"' EXIT
 (umask 077 && printf '%s' "$4" | base64 -d > "$tmp")
+# $5 = sync: a file that already holds these bytes with this mode is left alone.
+if [ "\${5:-}" = sync ] && [ -f "$dst" ] && [ "$(stat -c %a -- "$dst")" = "$(printf '%o' "0$mode")" ] \
+  && [ "$(sha256sum < "$tmp")" = "$(sha256sum < "$dst")" ]; then
+  echo PORTICO_SYNC=same
+  exit 0
+fi
 chown 0:0 -- "$tmp"
 chmod "$mode" -- "$tmp"
 sync "$tmp" 2>/dev/null || true
-mv -f -- "$tmp" "$dst"
-trap - EXIT`;
+mv -fT -- "$tmp" "$dst"
+trap - EXIT
+echo PORTICO_SYNC=wrote`;
+
+/** Whether the content may travel as an argument of `INLINE_SCRIPT` (see `INLINE_MAX`). */
+export function inlineWritable(data: Buffer, mode: number): boolean {
+  return (mode & 0o004) !== 0 && data.length <= INLINE_MAX;
+}
 
 type TRun = (script: string, options?: TRunOptions) => Promise<TRunResult>;
+
+/**
+ * One root script writes the file (`always`), or only when its bytes or mode differ (`sync`).
+ * Resolves true when it wrote.
+ */
+export async function writeInline(
+  session: { run: TRun },
+  path: string,
+  data: Buffer,
+  mode: number,
+  when: 'always' | 'sync',
+): Promise<boolean> {
+  assertRemotePath(path);
+  assertMode(mode);
+  const octal = mode.toString(8).padStart(4, '0');
+  const r = await session.run(INLINE_SCRIPT, {
+    sudo: true,
+    args: [path, tempPathFor(path), octal, data.toString('base64'), when],
+  });
+  const outcome = /^PORTICO_SYNC=(same|wrote)$/m.exec(r.stdout)?.[1];
+  if (r.code !== 0 || !outcome) {
+    throw new SshError('protocol', `Could not write ${path}: ${r.stderr.trim()}`);
+  }
+  return outcome === 'wrote';
+}
 
 export async function writeRemoteFile(
   client: Client,
@@ -99,15 +136,8 @@ export async function writeRemoteFile(
   const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
   const temp = tempPathFor(path);
 
-  if ((mode & 0o004) !== 0 && data.length <= INLINE_MAX) {
-    const octal = mode.toString(8).padStart(4, '0');
-    const written = await session.run(INLINE_SCRIPT, {
-      sudo: true,
-      args: [path, temp, octal, data.toString('base64')],
-    });
-    if (written.code !== 0) {
-      throw new SshError('protocol', `Could not write ${path}: ${written.stderr.trim()}`);
-    }
+  if (inlineWritable(data, mode)) {
+    await writeInline(session, path, data, mode, 'always');
     return;
   }
 
