@@ -7,6 +7,7 @@ import type { TRunResult } from '../ssh/run';
 import { assertEmail } from '../validate';
 import { StepError, withOutput } from './failure';
 import { msg, quantity } from './messages';
+import { SURVEY_PART, type TSiteLook } from './site-record';
 import { asRoot, type TStepContext } from './step-context';
 
 /** What certbot runs after each renewal: constant, and right with or without systemd. */
@@ -48,11 +49,26 @@ while certbot_running && [ $i -lt ${CERTBOT_WAIT_S * 5} ]; do
   i=$((i + 1))
 done`;
 
-// All values arrive as arguments ($1…), quoted by the SSH layer after validation here.
+// All values arrive as arguments ($1…), quoted by the SSH layer after validation here. $2 holds
+// the site record's look's arguments as words (allowlisted paths and names, no blanks): the
+// look follows certbot in the same round trip.
 const CERTBOT = `${AWAIT_OTHER_CERTBOT}
-bundle=$1; shift
+bundle=$1 look=$2; shift 2
 if [ -n "$bundle" ]; then export REQUESTS_CA_BUNDLE="$bundle"; fi
-exec certbot certonly --webroot "$@" 2>&1`;
+certbot certonly --webroot "$@" 2>&1; rc=$?
+if [ -n "$look" ]; then
+  set -f; set -- $look
+  ${SURVEY_PART}
+fi
+exit $rc`;
+
+/** The look's arguments as one word list for `CERTBOT`'s $2. */
+function lookWords(look: TSiteLook | undefined): string {
+  if (!look) return '';
+  if (look.args.some((a) => !/^[A-Za-z0-9._@+/-]+$/.test(a)))
+    throw new Error('unsafe look argument');
+  return look.args.join(' ');
+}
 
 const CHALLENGE_TROUBLE =
   /failed to authenticate|challenge|unauthorized|connection refused|timeout|dns|rate ?limit|too many/i;
@@ -69,6 +85,7 @@ const NOISE = [
   /^Saving debug log to /,
   /^Ask for help or search for solutions at /,
   new RegExp(`^${BUSY_MARK}$`),
+  /^PORTICO_SURVEY:/,
 ];
 /** certbot's lines that are noise in the log (banners, donation requests). */
 const CHATTER = [/^(- )+-\s*$/, /^If you like Certbot/, /^ \* Donating to /];
@@ -112,6 +129,7 @@ export function certbotLines(c: Pick<TStepContext, 'log'>) {
   return (stream: 'stdout' | 'stderr', line: string) => {
     if (line === BUSY_MARK)
       c.log.info(msg('certificate.waitingOther', { seconds: CERTBOT_WAIT_S }));
+    else if (line.startsWith('PORTICO_SURVEY:')) return;
     else if (!CHATTER.some((re) => re.test(line))) log(stream, line);
   };
 }
@@ -161,6 +179,7 @@ export async function certificateStep(
   c: TStepContext,
   domain: string,
   email: string,
+  look?: TSiteLook,
 ): Promise<{ kept: boolean }> {
   const mail = assertEmail(email);
   let server: string;
@@ -172,6 +191,7 @@ export async function certificateStep(
   const bundle = await uploadCaBundle(c);
   const args = [
     bundle,
+    lookWords(look),
     '-w',
     ACME_WEBROOT,
     '-d',
@@ -191,6 +211,7 @@ export async function certificateStep(
   ];
   c.log.info(msg('certificate.requesting', { domain, server }));
   const r = await runCertbot(c, CERTBOT, args, 'certificate');
+  look?.took(r.stdout);
   if (r.code !== 0) {
     const { output, hint } = certbotFailure(r, domain, server);
     const exitNote = r.code === 127 ? msg('certificate.notInstalled') : '';

@@ -273,6 +273,39 @@ echo "PORTICO_ROUNDS=$i"`;
         'Another certbot is running on the server (its renewal timer, or the request of a run that was interrupted); waiting up to 120 s for it to finish.',
     });
     expect(log.text()).not.toContain('PORTICO_CERTBOT_BUSY');
+    // Nor the site record's look that the certbot script takes after certbot.
+    expect(log.text()).not.toContain('PORTICO_');
+  });
+});
+
+describe('a site file that cannot be written', () => {
+  it('fails the HTTP site naming the file and what the server said; nothing is enabled or reloaded', async () => {
+    const zone = s1.domains[0]!.replace(/^site1\./, '');
+    const domain = `not-a-file.${zone}`;
+    const path = `/etc/nginx/sites-available/proxy-${domain}`;
+    await lab.point(domain, 's1');
+    // A directory where the site file goes: the rename onto it must fail, not land inside.
+    await lab.exec('s1', ['mkdir', '-p', `${path}/keep`]);
+    const workers = async () =>
+      (await lab.exec('s1', ['bash', '-c', 'pgrep -P "$(cat /run/nginx.pid)" | sort'])).stdout;
+    const look = (dir: string) => lab.exec('s1', ['ls', '-A', dir]).then((r) => r.stdout);
+    try {
+      const before = await workers();
+      const { failure, log } = await failed(deployInput(lab.status, s1, 'root', domain));
+      expect(failure.code).toBe('internal');
+      expect(failure.step).toBe('http-site');
+      expect(failure.message).toContain(`Could not write ${path}:`);
+      expect(failure.message).toMatch(/cannot overwrite directory/);
+      expect(log.text()).not.toContain('Enabled the site');
+      expect(log.text()).not.toContain('Reloading nginx');
+      expect(await look(path)).toBe('keep\n');
+      expect(await look('/etc/nginx/sites-enabled')).not.toContain(domain);
+      // No temporary file left beside it.
+      expect(await look('/etc/nginx/sites-available')).not.toMatch(/\.tmp$/m);
+      expect(await workers()).toBe(before);
+    } finally {
+      await lab.exec('s1', ['rm', '-rf', path]);
+    }
   });
 });
 

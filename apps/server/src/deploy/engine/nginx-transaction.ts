@@ -1,18 +1,16 @@
-import { ACME_WEBROOT } from '../nginx-site';
-import { sameFile } from '../ssh/file-state';
 import type { TRunResult } from '../ssh/run';
-import { assertRemotePath } from '../ssh/write-file';
+import { assertRemotePath, inlineWritable } from '../ssh/write-file';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
+import { APPLY_SCRIPT } from './nginx-apply-script';
 import {
-  FUNCTIONS,
   logReloading,
   parseNginxTest,
-  RELOAD_BODY,
   reloadNginx,
   reportReload,
   testNginx,
 } from './nginx-control';
+import type { TSiteLook } from './site-record';
 import { asRoot, firstMarked, outputOf, prefixed, type TStepContext } from './step-context';
 
 export interface TFileWrite {
@@ -28,41 +26,21 @@ export interface TSiteLink {
 
 type TUndo = () => Promise<void>;
 
-const LINK_SCRIPT = `t=$1 l=$2
-if [ -L "$l" ]; then
-  old=$(readlink -- "$l")
-  if [ "$old" = "$t" ]; then echo PORTICO_LINK=same; exit 0; fi
-  ln -sfn -- "$t" "$l" || exit 1
-  printf 'PORTICO_LINK_OLD=%s\\n' "$old"
-  echo PORTICO_LINK=replaced
-elif [ -e "$l" ]; then
-  echo PORTICO_LINK=conflict
-else
-  ln -s -- "$t" "$l" || exit 1
-  echo PORTICO_LINK=created
-fi`;
-
-// One round trip before writing: the directories a site needs, and each file's mode and
-// content as it is now (what a rollback puts back). Arguments: the files' paths.
-const PREPARE_SCRIPT = `umask 022
-mkdir -p ${ACME_WEBROOT} /etc/nginx/conf.d || exit 1
-i=0
-for f in "$@"; do
-  if [ -f "$f" ]; then
-    printf 'PORTICO_PREV=%s %s ' "$i" "$(stat -c %a -- "$f")"; base64 -w0 < "$f"; echo
-  else
-    echo "PORTICO_PREV=$i absent"
-  fi
-  i=$((i + 1))
-done`;
+/** A part of `APPLY_SCRIPT`'s answer as if its command had run alone; undefined if it did not. */
+function part(stdout: string, prefix: string): TRunResult | undefined {
+  const lines = prefixed(stdout, prefix);
+  const code = firstMarked(lines.join('\n'), 'PORTICO_CODE');
+  if (code === undefined || !/^\d+$/.test(code)) return undefined;
+  const out = lines.filter((l) => !l.startsWith('PORTICO_CODE=')).join('\n');
+  return { code: Number(code), stdout: out, stderr: '' };
+}
 
 type TBefore = { exists: false } | { exists: true; mode: number; content: Buffer };
 
-async function readBefore(c: TStepContext, step: string, files: TFileWrite[]): Promise<TBefore[]> {
-  for (const f of files) assertRemotePath(f.path);
-  const r = await asRoot(c.session, PREPARE_SCRIPT, { args: files.map((f) => f.path) });
+/** Each file as it was before the script wrote it, from its `PORTICO_PREV` lines. */
+function beforeOf(stdout: string): Map<number, TBefore> {
   const found = new Map<number, TBefore>();
-  for (const line of prefixed(r.stdout, 'PORTICO_PREV=')) {
+  for (const line of prefixed(stdout, 'PORTICO_PREV=')) {
     const m = /^(\d+) (?:(absent)|([0-7]{3,4}) ([A-Za-z0-9+/=]*))$/.exec(line);
     if (!m) continue;
     found.set(
@@ -72,32 +50,46 @@ async function readBefore(c: TStepContext, step: string, files: TFileWrite[]): P
         : { exists: true, mode: Number.parseInt(m[3]!, 8), content: Buffer.from(m[4]!, 'base64') },
     );
   }
-  const before = files.map((_, i) => found.get(i));
-  if (r.code !== 0 || before.some((b) => b === undefined)) {
-    throw new StepError('internal', step, withOutput(msg('site.layoutFailed'), r.stderr));
-  }
-  return before as TBefore[];
+  return found;
 }
 
-async function writeWithUndo(
+/** The files the script wrote, logged, each with how to put back what was there. */
+function writesWithUndo(
   c: TStepContext,
-  file: TFileWrite,
-  before: TBefore,
-): Promise<TUndo | undefined> {
-  if (sameFile(before, file.content, file.mode)) return undefined;
-  await c.session.writeFile(file.path, file.content, file.mode);
-  c.log.info(msg(before.exists ? 'nginx.updated' : 'nginx.wrote', { path: file.path }));
-  if (before.exists) {
-    const { content, mode } = before;
-    return async () => {
-      await c.session.writeFile(file.path, content, mode);
-      c.log.info(msg('nginx.restored', { path: file.path }));
-    };
+  step: string,
+  files: TFileWrite[],
+  r: TRunResult,
+): { undo: TUndo[]; failed?: TFileWrite } {
+  const before = beforeOf(r.stdout);
+  const outcome = new Map(
+    prefixed(r.stdout, 'PORTICO_WRITE=').map((line) => {
+      const [i, state] = line.split(' ');
+      return [Number(i), state] as const;
+    }),
+  );
+  if (firstMarked(r.stdout, 'PORTICO_PREPARE') === 'failed') {
+    throw new StepError('internal', step, withOutput(msg('site.layoutFailed'), r.stderr));
   }
-  return async () => {
-    await asRoot(c.session, 'rm -f -- "$1"', { args: [file.path] });
-    c.log.info(msg('nginx.removedNew', { path: file.path }));
-  };
+  const undo: TUndo[] = [];
+  for (const [i, file] of files.entries()) {
+    const state = outcome.get(i);
+    if (state === 'same') continue;
+    const was = before.get(i);
+    if (state !== 'wrote' || !was) return { undo, failed: file };
+    c.log.info(msg(was.exists ? 'nginx.updated' : 'nginx.wrote', { path: file.path }));
+    undo.push(
+      was.exists
+        ? async () => {
+            await c.session.writeFile(file.path, was.content, was.mode);
+            c.log.info(msg('nginx.restored', { path: file.path }));
+          }
+        : async () => {
+            await asRoot(c.session, 'rm -f -- "$1"', { args: [file.path] });
+            c.log.info(msg('nginx.removedNew', { path: file.path }));
+          },
+    );
+  }
+  return { undo };
 }
 
 /** What `LINK_SCRIPT` printed (within `APPLY_SCRIPT`): logged, and how to undo it. */
@@ -105,10 +97,11 @@ function linkWithUndo(
   c: TStepContext,
   link: TSiteLink,
   step: string,
-  r: { code: number; stdout: string; stderr: string },
+  r: TRunResult,
 ): TUndo | undefined {
   const state = firstMarked(r.stdout, 'PORTICO_LINK');
-  if (r.code !== 0 || !state) {
+  const code = firstMarked(r.stdout, 'PORTICO_LINK_CODE');
+  if (code !== '0' || !state) {
     throw new StepError(
       'internal',
       step,
@@ -132,75 +125,63 @@ function linkWithUndo(
   };
 }
 
-// After the files are written, one round trip: the site enabled ($1 target, $2 link; both
-// empty for the conf.d layout), \`nginx -t\`, and only if it passes the reload with its wait
-// ($3, below, may leave out a reload that would change nothing).
-// Each part's output and exit code are marked, so every failure reads as its own command's.
-const APPLY_SCRIPT = `${FUNCTIONS}
-linked=""
-if [ -n "$2" ]; then
-  linked=$( (
-${LINK_SCRIPT}
-  ) ); rc=$?
-  printf '%s\\n' "$linked"
-  echo "PORTICO_LINK_CODE=$rc"
-  [ "$rc" -eq 0 ] || exit 0
-  case "$linked" in *PORTICO_LINK=conflict*) exit 0 ;; esac
-fi
-out=$(nginx -t 2>&1); rc=$?
-printf '%s\\n' "$out" | sed 's/^/PORTICO_TEST:/'
-echo "PORTICO_TEST:PORTICO_CODE=$rc"
-[ "$rc" -eq 0 ] || exit 0
-# $3 = if-linked: no file was written and nginx already runs them; only a new link needs a reload.
-if [ "$3" = if-linked ]; then
-  case "$linked" in *PORTICO_LINK=created*|*PORTICO_LINK=replaced*) ;; *) echo PORTICO_RELOAD:PORTICO_SKIP=live; exit 0 ;; esac
-fi
-{ (
-${RELOAD_BODY}
-); echo "PORTICO_CODE=$?"; } 2>&1 | sed 's/^/PORTICO_RELOAD:/'
-exit 0`;
-
-/** A part of `APPLY_SCRIPT`'s answer as if its command had run alone; undefined if it did not. */
-function part(stdout: string, prefix: string): TRunResult | undefined {
-  const lines = prefixed(stdout, prefix);
-  const code = firstMarked(lines.join('\n'), 'PORTICO_CODE');
-  if (code === undefined || !/^\d+$/.test(code)) return undefined;
-  const out = lines.filter((l) => !l.startsWith('PORTICO_CODE=')).join('\n');
-  return { code: Number(code), stdout: out, stderr: '' };
+function applyArgs(
+  files: TFileWrite[],
+  link: TSiteLink | undefined,
+  live: boolean,
+  look: TSiteLook | undefined,
+): string[] {
+  const perFile = files.flatMap((f) => {
+    const data = Buffer.from(f.content, 'utf8');
+    assertRemotePath(f.path);
+    // Site files are public configuration and small: they travel as arguments.
+    if (!inlineWritable(data, f.mode)) throw new Error(`${f.path} cannot travel inline`);
+    return [f.path, f.mode.toString(8).padStart(4, '0'), data.toString('base64')];
+  });
+  return [
+    ...(link ? [link.target, link.link] : ['', '']),
+    live ? 'live' : 'always',
+    String(files.length),
+    ...perFile,
+    ...(look?.args ?? []),
+  ];
 }
 
 /**
  * Writes nginx files (only those that differ), enables the site, and lets `nginx -t` decide:
  * on failure every changed file is put back as it was and nothing is reloaded, so the sites
  * already on the server keep running. Then reloads nginx and waits until the change is live.
+ * One round trip on the way that succeeds; `look` takes the site record's look at its end.
  */
 export async function applyNginxFiles(
   c: TStepContext,
   step: string,
   files: TFileWrite[],
-  link?: TSiteLink,
-  /** nginx already runs these files as they are on disk: reload only if something changes. */
-  live = false,
+  options: {
+    link?: TSiteLink;
+    /** nginx already runs these files as they are on disk: reload only if something changes. */
+    live?: boolean;
+    look?: TSiteLook;
+  } = {},
 ): Promise<{ changed: boolean }> {
+  const { link, live = false, look } = options;
   const undo: TUndo[] = [];
   const rollback = async () => {
     for (const u of undo.reverse()) await u();
   };
-  const before = await readBefore(c, step, files);
-  let r: TRunResult;
+  const r = await asRoot(c.session, APPLY_SCRIPT, { args: applyArgs(files, link, live, look) });
   try {
-    for (const [i, file] of files.entries()) {
-      const u = await writeWithUndo(c, file, before[i]!);
-      if (u) undo.push(u);
+    const written = writesWithUndo(c, step, files, r);
+    undo.push(...written.undo);
+    if (written.failed) {
+      throw new StepError(
+        'internal',
+        step,
+        withOutput(msg('nginx.writeFailed', { path: written.failed.path }), r.stderr),
+      );
     }
-    const reload = live && undo.length === 0 ? 'if-linked' : 'always';
-    r = await asRoot(c.session, APPLY_SCRIPT, {
-      args: [...(link ? [link.target, link.link] : ['', '']), reload],
-    });
     if (link) {
-      const code = firstMarked(r.stdout, 'PORTICO_LINK_CODE');
-      const linked = { code: code === '0' ? 0 : 1, stdout: r.stdout, stderr: r.stderr };
-      const u = linkWithUndo(c, link, step, linked);
+      const u = linkWithUndo(c, link, step, r);
       if (u) undo.push(u);
     }
   } catch (error) {
@@ -237,6 +218,7 @@ export async function applyNginxFiles(
 
   if (firstMarked(prefixed(r.stdout, 'PORTICO_RELOAD:').join('\n'), 'PORTICO_SKIP') === 'live') {
     c.log.info(msg('nginx.alreadyLive'));
+    look?.took(r.stdout);
     return { changed };
   }
   try {
@@ -251,5 +233,6 @@ export async function applyNginxFiles(
     }
     throw error;
   }
+  look?.took(r.stdout);
   return { changed };
 }

@@ -3,6 +3,7 @@ import { renderText } from '@portico/shared/i18n/text';
 import { describe, expect, it } from 'vitest';
 import { StepError } from './failure';
 import { checkRemotePreflight, REMOTE_PREFLIGHT, remotePreflightProbe } from './remote-preflight';
+import { surveyArgs } from './site-record';
 
 const ANSWER = [
   'PORTICO_UID=0',
@@ -32,11 +33,15 @@ function refusal(stdout: string): StepError {
 describe('the remote preflight', () => {
   it('runs as one script whose answer the engine accepts (this machine, as a server)', () => {
     const probe = remotePreflightProbe('example.com');
-    expect(probe.args).toEqual(['/etc/letsencrypt/live/example.com']);
+    expect(probe.args).toEqual(['/etc/letsencrypt/live/example.com', ...surveyArgs('example.com')]);
     const stdout = execFileSync('bash', ['-c', REMOTE_PREFLIGHT, 'portico', ...probe.args], {
       encoding: 'utf8',
     });
     expect(stdout).toMatch(/^PORTICO_UID=\d+$/m);
+    // The site record's first look, whole, in the same answer.
+    expect(stdout).toMatch(/^PORTICO_SURVEY:PORTICO_SURVEYED=done$/m);
+    // And the renewal step's, whole.
+    expect(stdout).toMatch(/^PORTICO_RENEWAL:PORTICO_PROBED=done$/m);
     expect(() => checkRemotePreflight(stdout)).not.toThrow();
   });
 

@@ -87,22 +87,23 @@ async function deploy(
     const plan = await planSite(c, domain, installed ? undefined : facts);
     // The caller's record of what is on the server follows every write from here on.
     const site = new SiteRecord(c, domain, ctx.onSite);
-    await site.survey();
+    // The preflight took the first look, unless packages were installed since.
+    await site.survey(installed ? undefined : facts.stdout);
     const siteFiles = {
       files: [plan.paths.file, ...(plan.paths.enabledLink ? [plan.paths.enabledLink] : [])],
     };
-    await site.around(siteFiles, () => httpSiteStep(c, domain, target, plan));
+    await site.around(siteFiles, (look) => httpSiteStep(c, domain, target, plan, look));
 
     step = 'certificate';
     enterStep(ctx, step);
-    const { kept } = await site.around({ certificate: true }, () =>
-      certificateStep(c, domain, input.email),
+    const { kept } = await site.around({ certificate: true }, (look) =>
+      certificateStep(c, domain, input.email, look),
     );
 
     step = 'https-site';
     enterStep(ctx, step);
     // The HTTP site step's reload made the files live; with the certificate kept, nothing new.
-    await site.around(siteFiles, () => finalSiteStep(c, domain, target, plan, kept));
+    await site.around(siteFiles, (look) => finalSiteStep(c, domain, target, plan, kept, look));
 
     if (input.customScript) {
       step = 'custom-script';
@@ -120,7 +121,10 @@ async function deploy(
     served = { nginxConfigPath: plan.paths.file, certificateExpiresAt: verified.expiresAt };
     step = 'renewal';
     enterStep(ctx, step);
-    const renewal = await renewalHealthStep(c);
+    // The preflight's look at how the server renews stands unless the run installed packages
+    // or ran the user's script since.
+    const untouched = !installed && !input.customScript;
+    const renewal = await renewalHealthStep(c, untouched ? facts.stdout : undefined);
 
     const seconds = quantity((Date.now() - started) / 1000, 1);
     log.success(msg('run.complete', { seconds, domain, serverIp, target: targetText }));

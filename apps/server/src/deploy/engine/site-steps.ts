@@ -6,6 +6,7 @@ import { msg } from './messages';
 import { DUMP_PROBE, dumpOf, serverNameOwners } from './nginx-dump';
 import { applyNginxFiles, type TFileWrite } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
+import type { TSiteLook } from './site-record';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
 
 // Debian-family nginx from nginx.org has no sites-enabled include: such servers get the
@@ -83,6 +84,7 @@ export async function httpSiteStep(
   domain: string,
   target: TTarget,
   plan: TSitePlan,
+  look?: TSiteLook,
 ): Promise<{ changed: boolean }> {
   const tuning = serverNamesTuning(c, domain, plan.nginxDump);
   const site = { domain, target, ipv6: c.server.ipv6 };
@@ -95,7 +97,7 @@ export async function httpSiteStep(
   const link = plan.paths.enabledLink
     ? { target: plan.paths.file, link: plan.paths.enabledLink }
     : undefined;
-  return applyNginxFiles(c, 'http-site', siteFiles(plan.paths, content, tuning), link);
+  return applyNginxFiles(c, 'http-site', siteFiles(plan.paths, content, tuning), { link, look });
 }
 
 /**
@@ -109,11 +111,12 @@ export async function finalSiteStep(
   target: TTarget,
   plan: TSitePlan,
   live = false,
+  look?: TSiteLook,
 ): Promise<void> {
   c.log.info(msg('site.writingHttps', { domain }));
   const content = renderFinalSite({ domain, target, ipv6: c.server.ipv6 });
   const link = plan.paths.enabledLink
     ? { target: plan.paths.file, link: plan.paths.enabledLink }
     : undefined;
-  await applyNginxFiles(c, 'https-site', siteFiles(plan.paths, content), link, live);
+  await applyNginxFiles(c, 'https-site', siteFiles(plan.paths, content), { link, live, look });
 }

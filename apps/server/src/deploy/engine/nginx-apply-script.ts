@@ -1,0 +1,84 @@
+import { ACME_WEBROOT } from '../nginx-site';
+import { FUNCTIONS, RELOAD_BODY } from './nginx-control';
+import { SURVEY_PART } from './site-record';
+
+// Runs inside APPLY_SCRIPT with $t (target) and $l (link) set.
+const LINK_SCRIPT = `if [ -L "$l" ]; then
+  old=$(readlink -- "$l")
+  if [ "$old" = "$t" ]; then echo PORTICO_LINK=same; exit 0; fi
+  ln -sfn -- "$t" "$l" || exit 1
+  printf 'PORTICO_LINK_OLD=%s\\n' "$old"
+  echo PORTICO_LINK=replaced
+elif [ -e "$l" ]; then
+  echo PORTICO_LINK=conflict
+else
+  ln -s -- "$t" "$l" || exit 1
+  echo PORTICO_LINK=created
+fi`;
+
+// The whole change in one round trip, each part's output marked so that every failure reads as
+// its own command's:
+// - the directories a site needs;
+// - per file: its mode and content as they are now (what a rollback puts back), then the new
+//   bytes renamed in beside it, unless the file already holds them with that mode;
+// - the site enabled ($t target, $l link; both empty for the conf.d layout);
+// - `nginx -t`, and only if it passes the reload with its wait ($reload = live: no file was
+//   written and nginx already runs them, so only a new link needs one);
+// - the site record's look (SURVEY_PART) once the change is live.
+// Arguments: target, link, always|live, the number of files, then path, mode (octal) and
+// content (base64) of each; what is left is the look's.
+export const APPLY_SCRIPT = `${FUNCTIONS}
+umask 022
+mkdir -p ${ACME_WEBROOT} /etc/nginx/conf.d || { echo PORTICO_PREPARE=failed; exit 0; }
+t=$1 l=$2 reload=$3 n=$4
+shift 4
+wrote=no i=0
+while [ "$i" -lt "$n" ]; do
+  f=$1 mode=$2 data=$3
+  shift 3
+  if [ -f "$f" ]; then
+    printf 'PORTICO_PREV=%s %s ' "$i" "$(stat -c %a -- "$f")"; base64 -w0 < "$f"; echo
+  else
+    echo "PORTICO_PREV=$i absent"
+  fi
+  tmp="\${f%/*}/.\${f##*/}.portico-$$.tmp"
+  if ! (umask 077 && printf '%s' "$data" | base64 -d > "$tmp"); then
+    rm -f -- "$tmp"; echo "PORTICO_WRITE=$i failed"; exit 0
+  fi
+  if [ -f "$f" ] && [ "$(stat -c %a -- "$f")" = "$(printf '%o' "0$mode")" ] \\
+    && [ "$(sha256sum < "$tmp")" = "$(sha256sum < "$f")" ]; then
+    rm -f -- "$tmp"; echo "PORTICO_WRITE=$i same"
+  elif chown 0:0 -- "$tmp" && chmod "$mode" -- "$tmp" && mv -fT -- "$tmp" "$f"; then
+    wrote=yes; echo "PORTICO_WRITE=$i wrote"
+  else
+    rm -f -- "$tmp"; echo "PORTICO_WRITE=$i failed"; exit 0
+  fi
+  i=$((i + 1))
+done
+linked=""
+if [ -n "$l" ]; then
+  linked=$( (
+${LINK_SCRIPT}
+  ) ); rc=$?
+  printf '%s\\n' "$linked"
+  echo "PORTICO_LINK_CODE=$rc"
+  [ "$rc" -eq 0 ] || exit 0
+  case "$linked" in *PORTICO_LINK=conflict*) exit 0 ;; esac
+fi
+out=$(nginx -t 2>&1); rc=$?
+printf '%s\\n' "$out" | sed 's/^/PORTICO_TEST:/'
+echo "PORTICO_TEST:PORTICO_CODE=$rc"
+[ "$rc" -eq 0 ] || exit 0
+skip=no
+if [ "$reload" = live ] && [ $wrote = no ]; then
+  case "$linked" in *PORTICO_LINK=created*|*PORTICO_LINK=replaced*) ;; *) skip=yes ;; esac
+fi
+if [ $skip = yes ]; then
+  echo PORTICO_RELOAD:PORTICO_SKIP=live
+else
+  { (
+${RELOAD_BODY}
+); echo "PORTICO_CODE=$?"; } 2>&1 | sed 's/^/PORTICO_RELOAD:/'
+fi
+[ "$#" -eq 0 ] || ${SURVEY_PART}
+exit 0`;
