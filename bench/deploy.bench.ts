@@ -31,8 +31,11 @@ import type { TBenchmark, TFigure } from './run';
  * BENCH_DEPLOY_LOG=1 prints the first deployment's and the redeploy's logs with each line's time.
  */
 
-const SERVERS = 10;
-const FIRST_ROUNDS = 3;
+/** Ten deploy at once; the first deploys and their floors each take a fresh server of their own. */
+const AT_ONCE = 10;
+const FIRST_ROUNDS = 5;
+const SERVERS = Math.max(AT_ONCE, FIRST_ROUNDS * 3);
+const SAMPLE_EVERY_MS = 25;
 
 /** Linux keeps a nice value per thread: sets it on every thread of this process. */
 function niceThisProcess(priority: number): void {
@@ -139,12 +142,15 @@ async function porticoDeploys(
       if (r.status !== 202) throw new Error(`${kind} answered ${r.status}`);
     }),
   );
-  // One list request per look, as the proxies screen reads every status at once; a request per
-  // proxy every 50 ms would itself load Portico with ten times the reads of any screen.
+  // One proxy is read alone; many through one list request per look, as the proxies screen
+  // reads every status at once (a request per proxy every 50 ms would itself load Portico).
   const pending = new Set(ids);
   while (pending.size > 0) {
-    const { json } = await client.request('GET', '/api/user/proxy-configurations');
-    for (const proxy of json as { id: string; status: string }[]) {
+    const { json } = await client.request(
+      'GET',
+      ids.length === 1 ? `/api/proxy-configurations/${ids[0]}` : '/api/user/proxy-configurations',
+    );
+    for (const proxy of (ids.length === 1 ? [json] : json) as { id: string; status: string }[]) {
       if (!pending.has(proxy.id)) continue;
       if (proxy.status === 'completed') pending.delete(proxy.id);
       else if (proxy.status !== 'deploying') throw new Error(`deployment ended ${proxy.status}`);
@@ -154,18 +160,40 @@ async function porticoDeploys(
   return performance.now() - started;
 }
 
-/** Milliseconds of each proxy-list request, one after another, until `done` settles. */
+/**
+ * Milliseconds of proxy-list requests started every SAMPLE_EVERY_MS (right after the last one
+ * when it took longer) until `done` settles: a steady reader, far busier than any screen, rather
+ * than requests back to back, which would make this bench the machine's busiest client.
+ */
 async function sampleList(client: HttpClient, done: Promise<unknown>): Promise<number[]> {
   let over = false;
   void done.finally(() => {
     over = true;
   });
   const samples: number[] = [];
+  const at: number[] = [];
+  const t0 = performance.now();
   while (!over) {
     const started = performance.now();
     const r = await client.request('GET', '/api/user/proxy-configurations');
     if (r.status !== 200) throw new Error(`proxy list answered ${r.status}`);
-    samples.push(performance.now() - started);
+    const took = performance.now() - started;
+    samples.push(took);
+    at.push(started - t0);
+    if (took < SAMPLE_EVERY_MS) await new Promise((r) => setTimeout(r, SAMPLE_EVERY_MS - took));
+  }
+  if (process.env.BENCH_DEPLOY_LOG) {
+    const slowest = samples
+      .map((ms, i) => ({ ms, at: at[i]! }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 12)
+      .sort((a, b) => a.at - b.at);
+    console.info('\n  slowest proxy-list requests during the ten (start since the deploys began):');
+    for (const s of slowest) {
+      console.info(
+        `  ${(s.at / 1000).toFixed(2).padStart(6)} s  ${s.ms.toFixed(0).padStart(5)} ms`,
+      );
+    }
   }
   return samples;
 }
@@ -200,21 +228,20 @@ export const benchmark: TBenchmark = {
     // Every server runs cron, as a real one does (certbot's package schedules its renewal): the
     // lab's default, a container whose cron is stopped, would add Portico's setting up of renewal
     // to the first deploy, which neither script does.
-    // The lab's servers, CA and DNS stand for machines elsewhere, yet here they share this
-    // machine's two cores with Portico: ten certbot runs at once would take CPU from it that no
-    // real server could. The lab (started now) runs at the lowest priority, then Portico and this
-    // measuring process at a high one, as on a machine of their own: every thread of this
-    // process, and Portico (started after) inherits it. Both floors run on the same lab.
-    niceThisProcess(19);
     const lab = await startLab({ servers: SERVERS, variants: { '*': ['cron-running'] } });
     const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-deploy-'));
+    // The lab's servers, CA and DNS stand for machines elsewhere, yet here they share this
+    // machine's two cores with Portico: ten certbot runs at once would take CPU from it that no
+    // real server could. Portico and this measuring process go first, as on a machine of their
+    // own: every thread of this process now, and Portico (started after) inherits it.
     niceThisProcess(-10);
     const portico = await startPortico(
       { ...labEnv(lab.status), PORTICO_DATA_DIR: dataDir },
       benchNodeArgs(),
     );
     try {
-      const servers = lab.status.servers as TLabServer[];
+      const labServers = lab.status.servers as TLabServer[];
+      const servers = labServers.slice(0, AT_ONCE);
       const client = new HttpClient(portico.base);
       const registered = await client.request('POST', '/api/register', {
         username: 'bench_deploy',
@@ -223,14 +250,14 @@ export const benchmark: TBenchmark = {
       });
       if (registered.status !== 201) throw new Error(`register answered ${registered.status}`);
 
-      // A first deploy, the same steps and the naive script, each on its own fresh server, three
-      // rounds taken in turn: each figure is the median of its three.
+      // A first deploy, the same steps and the naive script, each on its own fresh server, in
+      // rounds taken in turn: each figure is the median of its rounds.
       const ones: number[] = [];
       const floors: number[] = [];
       const naives: number[] = [];
       let first: string[] = [];
       for (let round = 0; round < FIRST_ROUNDS; round++) {
-        const [a, b, c] = servers.slice(round * 3, round * 3 + 3) as [
+        const [a, b, c] = labServers.slice(round * 3, round * 3 + 3) as [
           TLabServer,
           TLabServer,
           TLabServer,
@@ -254,6 +281,7 @@ export const benchmark: TBenchmark = {
       );
       const many = porticoDeploys(client, all);
       const [manyMs, samples] = await Promise.all([many, sampleList(client, many)]);
+      if (process.env.BENCH_DEPLOY_LOG) await printLogs(client, all[0]!, ['one of the ten']);
       const scriptsStarted = performance.now();
       await Promise.all(
         servers.map((server) => scriptDeploy(lab, server, server.domains[1]!, FLOOR_SCRIPT)),
