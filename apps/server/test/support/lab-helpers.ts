@@ -73,6 +73,24 @@ export function deployInput(
 }
 
 /** SHA-256 and mtime of every file under /etc/nginx and /etc/letsencrypt/renewal, and links. */
+/**
+ * A shell snippet that writes /tmp/fake/certbot on a lab server: a python script named certbot
+ * that sleeps $1 seconds, standing for a certbot at work (certbot runs as "python3 …/certbot").
+ */
+export const FAKE_CERTBOT = `mkdir -p /tmp/fake && printf '#!/usr/bin/python3\\nimport time\\ntime.sleep(%s)\\n' "$1" > /tmp/fake/certbot && chmod +x /tmp/fake/certbot`;
+
+/** Starts a fake certbot (FAKE_CERTBOT) on a lab server, detached, for `seconds`. */
+export async function startFakeCertbot(lab: TLab, server: string, seconds: number): Promise<void> {
+  const started = await lab.exec(server, [
+    'bash',
+    '-c',
+    `${FAKE_CERTBOT}\nsetsid /tmp/fake/certbot >/dev/null 2>&1 &`,
+    'fake',
+    String(seconds),
+  ]);
+  if (started.code !== 0) throw new Error(`fake certbot: ${started.stderr}`);
+}
+
 export async function remoteFileSums(lab: TLab, server: string): Promise<string> {
   const r = await lab.exec(server, [
     'bash',

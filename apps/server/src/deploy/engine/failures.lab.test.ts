@@ -8,6 +8,8 @@ import {
   captureLog,
   deployInput,
   engineContext,
+  FAKE_CERTBOT,
+  startFakeCertbot,
   type TCapturedLog,
 } from '../../../test/support/lab-helpers';
 import { AWAIT_OTHER_CERTBOT } from './certificate';
@@ -215,16 +217,13 @@ describe('warnings that do not stop a deployment', () => {
 });
 
 describe('another certbot at work on the server', () => {
-  // A python script named certbot stands for one (certbot runs as "python3 /usr/bin/certbot").
-  const FAKE = `mkdir -p /tmp/fake && printf '#!/usr/bin/python3\\nimport time\\ntime.sleep(%s)\\n' "$1" > /tmp/fake/certbot && chmod +x /tmp/fake/certbot`;
-
   /** Starts `background` on s1 (detached), then runs the wait; what it printed and its rounds. */
   async function waitBeside(background: string): Promise<{ busy: boolean; rounds: number }> {
     const script = `${background} >/dev/null 2>&1 &
 sleep 0.3
 ${AWAIT_OTHER_CERTBOT}
 echo "PORTICO_ROUNDS=$i"`;
-    const r = await lab.exec('s1', ['bash', '-c', `${FAKE}\n${script}`, 'wait', '2']);
+    const r = await lab.exec('s1', ['bash', '-c', `${FAKE_CERTBOT}\n${script}`, 'wait', '2']);
     expect(r.code, r.stderr).toBe(0);
     return {
       busy: r.stdout.includes('PORTICO_CERTBOT_BUSY'),
@@ -248,14 +247,7 @@ echo "PORTICO_ROUNDS=$i"`;
     const zone = s1.domains[0]!.replace(/^site1\./, '');
     const domain = `certbot-busy.${zone}`;
     await lab.point(domain, 's1');
-    const started = await lab.exec('s1', [
-      'bash',
-      '-c',
-      `${FAKE}\nsetsid /tmp/fake/certbot >/dev/null 2>&1 &`,
-      'fake',
-      '4',
-    ]);
-    expect(started.code, started.stderr).toBe(0);
+    await startFakeCertbot(lab, 's1', 4);
     const log = captureLog();
     const outcome = await runDeployment(
       deployInput(lab.status, s1, 'root', domain),

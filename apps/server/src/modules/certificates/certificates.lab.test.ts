@@ -9,12 +9,14 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import { startHttpSink, type THttpSink } from '../../../test/support/http-sink';
+import { startFakeCertbot } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
 import { readMail, startSmtpSink, type TSmtpSink } from '../../../test/support/smtp-sink';
 import { TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { cookieHeader, progressLines, watch } from '../../../test/support/ws-test-helpers';
+import { CERTBOT_WAIT_S } from '../../deploy/engine/certificate';
 import { say } from '../../deploy/engine/messages';
 import { certName } from '../../deploy/site-names';
 import { tlsHandshake } from '../../deploy/tls-probe';
@@ -214,6 +216,20 @@ describe('a deployed certificate on a lab server, through the API', () => {
         notAfter: { date: shown.served.notAfter },
       }),
     );
+  });
+
+  it('Test renewal waits for a certbot already at work on the server, says so once, and completes', async () => {
+    const name = certName(domain());
+    await startFakeCertbot(lab, s1.name, 4);
+    const test = await action('renew-test', 'en');
+    expect(test.run.status, test.lines.join('\n')).toBe('completed');
+    const waiting = say('en', 'certificate.waitingOther', { seconds: CERTBOT_WAIT_S });
+    expect(test.lines.filter((l) => l === waiting)).toHaveLength(1);
+    expect(test.lines.indexOf(waiting)).toBeGreaterThan(
+      test.lines.indexOf(say('en', 'certAction.testing', { name })),
+    );
+    expect(test.lines.at(-1)).toBe(say('en', 'certAction.testPassed', { name }));
+    expect(test.lines.join('\n')).not.toContain('PORTICO_');
   });
 
   it('the watch, its clock moved: fine → warning → danger, one alert per change by webhook and e-mail, in Spanish', async () => {
