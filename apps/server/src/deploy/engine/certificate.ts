@@ -20,6 +20,7 @@ const SERVER_CA_BUNDLE = '/etc/letsencrypt/portico-acme-ca.pem';
 /** How long a certbot script waits for another certbot on the server to finish. */
 export const CERTBOT_WAIT_S = 120;
 const BUSY_MARK = 'PORTICO_CERTBOT_BUSY';
+const STILL_MARK = 'PORTICO_CERTBOT_STILL';
 
 /**
  * certbot works one at a time on a server (it locks its directories), and another one may be at
@@ -45,6 +46,9 @@ export const AWAIT_OTHER_CERTBOT = `certbot_running() {
 i=0
 while certbot_running && [ $i -lt ${CERTBOT_WAIT_S * 5} ]; do
   [ $i -eq 0 ] && echo ${BUSY_MARK}
+  # A line a second: once the connection that started this is gone (the run was stopped), the
+  # write fails and the wait ends here, so a stopped run never goes on to act on the server.
+  if [ $((i % 5)) -eq 4 ]; then echo ${STILL_MARK} || exit 1; fi
   sleep 0.2
   i=$((i + 1))
 done`;
@@ -84,7 +88,7 @@ export const CERTBOT_TIMEOUT_MS = 5 * 60_000;
 const NOISE = [
   /^Saving debug log to /,
   /^Ask for help or search for solutions at /,
-  new RegExp(`^${BUSY_MARK}$`),
+  new RegExp(`^(${BUSY_MARK}|${STILL_MARK})$`),
   /^PORTICO_SURVEY:/,
 ];
 /** certbot's lines that are noise in the log (banners, donation requests). */
@@ -129,7 +133,7 @@ export function certbotLines(c: Pick<TStepContext, 'log'>) {
   return (stream: 'stdout' | 'stderr', line: string) => {
     if (line === BUSY_MARK)
       c.log.info(msg('certificate.waitingOther', { seconds: CERTBOT_WAIT_S }));
-    else if (line.startsWith('PORTICO_SURVEY:')) return;
+    else if (line === STILL_MARK || line.startsWith('PORTICO_SURVEY:')) return;
     else if (!CHATTER.some((re) => re.test(line))) log(stream, line);
   };
 }

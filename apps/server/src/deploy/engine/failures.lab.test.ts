@@ -270,6 +270,46 @@ echo "PORTICO_ROUNDS=$i"`;
   });
 });
 
+describe('a run stopped while it waits for another certbot', () => {
+  it('leaves no wait behind on the server to act later', async () => {
+    const zone = s1.domains[0]!.replace(/^site1\./, '');
+    const domain = `certbot-stopped.${zone}`;
+    await lab.point(domain, 's1');
+    await startFakeCertbot(lab, 's1', 30);
+    // The waiting script, found by a word of its own text ("[r]" keeps this search out).
+    const waiting = async () =>
+      (
+        await lab.exec('s1', [
+          'bash',
+          '-c',
+          'grep -ls "certbot_[r]unning" /proc/[0-9]*/cmdline | grep -vc self || true',
+        ])
+      ).stdout.trim();
+    try {
+      const controller = new AbortController();
+      const log = captureLog();
+      const ctx = engineContext(lab.status, log);
+      ctx.signal = controller.signal;
+      ctx.log = (level, message) => {
+        log.lines.push({ level, message });
+        if (message.startsWith('Another certbot is running on the server')) controller.abort();
+      };
+      const outcome = await runDeployment(deployInput(lab.status, s1, 'root', domain), ctx);
+      expect(outcome.status, log.text()).toBe('failed');
+      if (outcome.status !== 'failed') return;
+      expect(outcome.failure).toMatchObject({ code: 'cancelled', step: 'certificate' });
+      // Within about a second the wait's next line finds nobody reading and it ends: it will
+      // not run certbot for a run that was stopped once the other certbot is done.
+      await expect.poll(waiting, { timeout: 10_000, interval: 250 }).toBe('0');
+      const fake = await lab.exec('s1', ['pgrep', '-f', '/tmp/fake/certbot']);
+      expect(fake.code).toBe(0);
+      expect(log.text()).not.toContain('PORTICO_');
+    } finally {
+      await lab.exec('s1', ['pkill', '-f', '/tmp/fake/certbot']);
+    }
+  });
+});
+
 describe('a site file that cannot be written', () => {
   it('fails the HTTP site naming the file and what the server said; nothing is enabled or reloaded', async () => {
     const zone = s1.domains[0]!.replace(/^site1\./, '');

@@ -46,7 +46,7 @@ describe('bucketSizeSettings', () => {
 });
 
 describe('certbotReason', () => {
-  it('drops the debug-log and help lines, keeps the CA’s reason verbatim', () => {
+  it('drops the debug-log and help lines and Portico’s marks, keeps the CA’s reason verbatim', () => {
     const out = [
       'Saving debug log to /var/log/letsencrypt/letsencrypt.log',
       'Certbot failed to authenticate some domains (authenticator: webroot). The Certificate Authority reported these problems:',
@@ -54,6 +54,10 @@ describe('certbotReason', () => {
       '  Type:   dns',
       '  Detail: no valid A records found for a.test',
       'Ask for help or search for solutions at https://community.letsencrypt.org. See the logfile /tmp/x/log or re-run Certbot with -v for more details.',
+      // Portico's own marks: the wait for another certbot, and the site record's look.
+      'PORTICO_CERTBOT_BUSY',
+      'PORTICO_CERTBOT_STILL',
+      'PORTICO_SURVEY:PORTICO_SURVEYED=done',
     ].join('\n');
     expect(certbotReason(out)).toBe(
       [

@@ -1,6 +1,6 @@
 import { certName, porticoSiteFiles } from '../site-names';
 import { assertDomain } from '../validate';
-import { AWAIT_OTHER_CERTBOT, CERTBOT_WAIT_S, certbotLines } from './certificate';
+import { AWAIT_OTHER_CERTBOT, CERTBOT_WAIT_S, certbotLines, certbotReason } from './certificate';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
 import { msg } from './messages';
@@ -102,7 +102,7 @@ async function remove(
         throw new StepError(
           'certbot_failed',
           visit.step,
-          withOutput(msg('remove.certDeleteFailed'), outputOf(r)),
+          withOutput(msg('remove.certDeleteFailed'), certbotReason(outputOf(r))),
         );
       }
       log.info(
