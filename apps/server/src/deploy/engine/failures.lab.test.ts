@@ -14,7 +14,7 @@ import {
 } from '../../../test/support/lab-helpers';
 import { AWAIT_OTHER_CERTBOT } from './certificate';
 import { runDeployment } from './run-deployment';
-import type { TDeployFailure, TDeployInput, TEngineSettings } from './types';
+import type { TDeployFailure, TDeployInput, TEngineContext, TEngineSettings } from './types';
 
 let lab: TLab;
 let s1: TLabServer;
@@ -41,6 +41,19 @@ async function failed(
   // The run ends with an error line that carries the same message.
   expect(log.lines.at(-1)).toEqual({ level: 'error', message: outcome.failure.message });
   return { failure: outcome.failure, log, hostKeyFingerprint: outcome.hostKeyFingerprint };
+}
+
+/** An engine context whose run is stopped (its signal aborted) when a log line starts so. */
+function stoppedAt(linePrefix: string): { ctx: TEngineContext; log: TCapturedLog } {
+  const controller = new AbortController();
+  const log = captureLog();
+  const ctx = engineContext(lab.status, log);
+  ctx.signal = controller.signal;
+  ctx.log = (level, message) => {
+    log.lines.push({ level, message });
+    if (message.startsWith(linePrefix)) controller.abort();
+  };
+  return { ctx, log };
 }
 
 describe('connection failures', () => {
@@ -286,14 +299,7 @@ describe('a run stopped while it waits for another certbot', () => {
         ])
       ).stdout.trim();
     try {
-      const controller = new AbortController();
-      const log = captureLog();
-      const ctx = engineContext(lab.status, log);
-      ctx.signal = controller.signal;
-      ctx.log = (level, message) => {
-        log.lines.push({ level, message });
-        if (message.startsWith('Another certbot is running on the server')) controller.abort();
-      };
+      const { ctx, log } = stoppedAt('Another certbot is running on the server');
       const outcome = await runDeployment(deployInput(lab.status, s1, 'root', domain), ctx);
       expect(outcome.status, log.text()).toBe('failed');
       if (outcome.status !== 'failed') return;
@@ -343,14 +349,7 @@ describe('a site file that cannot be written', () => {
 
 describe('cancellation', () => {
   it('an aborted deployment stops at once and reports cancelled', async () => {
-    const controller = new AbortController();
-    const log = captureLog();
-    const ctx = engineContext(lab.status, log);
-    ctx.signal = controller.signal;
-    ctx.log = (level, message) => {
-      log.lines.push({ level, message });
-      if (message.startsWith('Requesting a certificate')) controller.abort();
-    };
+    const { ctx, log } = stoppedAt('Requesting a certificate');
     const outcome = await runDeployment(deployInput(lab.status, s1, 'root', s1.domains[1]!), ctx);
     expect(outcome.status).toBe('failed');
     if (outcome.status !== 'failed') return;
