@@ -119,11 +119,20 @@ function servicePids(lab: TLab, server: TLabServer): number[] {
  * keepalive gives up after 30 s, so the hold must be shorter.
  */
 export function freeze(lab: TLab, server: TLabServer): void {
-  for (const pid of servicePids(lab, server)) process.kill(pid, 'SIGSTOP');
+  for (const pid of servicePids(lab, server)) signal(pid, 'SIGSTOP');
 }
 
 export function thaw(lab: TLab, server: TLabServer): void {
-  for (const pid of servicePids(lab, server)) process.kill(pid, 'SIGCONT');
+  for (const pid of servicePids(lab, server)) signal(pid, 'SIGCONT');
+}
+
+/** A process that ended since it was listed (an SSH session closing, an old nginx worker) is skipped. */
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
 }
 
 /** Takes the server's link to the lab bridge down or up again (its host side, a lab link). */

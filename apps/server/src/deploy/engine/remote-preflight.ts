@@ -7,7 +7,6 @@ import { STATUS_SCRIPT } from './nginx-control';
 import { DUMP_PROBE } from './nginx-dump';
 import { PRESENT, SELINUX_STATE } from './packages';
 import { PORTS_PROBE } from './preflight';
-import { RENEWAL_PROBE_PART } from './renewal-health';
 import { SURVEY_PART, surveyArgs } from './site-record';
 import { LAYOUT_PROBE, liveDir } from './site-steps';
 import { marked } from './step-context';
@@ -17,8 +16,7 @@ import { marked } from './step-context';
  * connect step's root check), that prints every fact the steps up to the HTTP site need, one
  * marked line each: the user id, /etc/os-release, systemd, IPv6, listeners on 80/443, free
  * disk, firewalls, which packages are there, SELinux, nginx's status and version, the site
- * layout, an existing certificate, the relevant lines of `nginx -T`, the site record's first look
- * and how the server renews certificates (for the last step). Each step then reports
+ * layout, an existing certificate, the relevant lines of `nginx -T` and the site record's first look. Each step then reports
  * its facts from this output as it did from its own probe, so the log and every failure's step
  * stay the same; a round trip per fact is saved (about 100 ms each over a real network).
  * $1 is the domain's live certificate directory (an allowlisted domain, passed as an argument);
@@ -35,8 +33,6 @@ export const REMOTE_PREFLIGHT = [
   DUMP_PROBE,
   // The site record's first look ($2…), taken here to save its round trip.
   `shift; [ "$#" -eq 0 ] || ${SURVEY_PART}`,
-  // How the server renews certificates, for the last step when nothing changed it meanwhile.
-  RENEWAL_PROBE_PART,
   'echo PORTICO_PREFLIGHT=done',
   'exit 0',
 ].join('\n');

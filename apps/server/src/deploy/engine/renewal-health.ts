@@ -3,7 +3,7 @@ import type { TText } from '@portico/shared/i18n/text';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
 import { installPackages } from './packages';
-import { asRoot, firstMarked, marked, outputOf, prefixed, type TStepContext } from './step-context';
+import { asRoot, firstMarked, marked, outputOf, type TStepContext } from './step-context';
 
 // How the server renews its certificates. certbot's packages schedule `certbot renew` with a
 // systemd timer (certbot.timer, or snap.certbot.renew.timer for the snap) and, on Debian, also
@@ -34,11 +34,7 @@ for p in /proc/[0-9]*/comm; do
   case "$n" in cron|crond) echo PORTICO_CRON_RUNNING=yes; break ;; esac
 done
 for n in cron crond; do p=$(command -v "$n" 2>/dev/null) && echo "PORTICO_CRON_BIN=$n"; done
-echo PORTICO_PROBED=done
 exit 0`;
-
-/** `PROBE` as part of the remote preflight, its lines marked (see `renewalHealthStep`). */
-export const RENEWAL_PROBE_PART = `( ${PROBE} ) 2>/dev/null | sed 's/^/PORTICO_RENEWAL:/'`;
 
 /** Where Portico's own entries go: named for Portico, so a removal or a reader knows whose. */
 export const PORTICO_CRON_FILE = '/etc/cron.d/portico-certbot';
@@ -96,11 +92,8 @@ interface TProbe {
   cronBin?: string;
 }
 
-async function probe(c: TStepContext, preflight?: string): Promise<TProbe> {
-  const given = preflight === undefined ? [] : prefixed(preflight, 'PORTICO_RENEWAL:');
-  const r = marked(given.join('\n'), 'PORTICO_PROBED').includes('done')
-    ? { stdout: given.join('\n') }
-    : await asRoot(c.session, PROBE);
+async function probe(c: TStepContext): Promise<TProbe> {
+  const r = await asRoot(c.session, PROBE);
   return {
     systemd: firstMarked(r.stdout, 'PORTICO_SYSTEMD') === 'yes',
     timers: marked(r.stdout, 'PORTICO_TIMER'),
@@ -258,16 +251,9 @@ export class RenewalStepError extends StepError {
  * up, throws a RenewalStepError with the reason and the way out: the site is served, but its
  * certificate would expire unrenewed, and saying "deployed" would hide that.
  */
-export async function renewalHealthStep(
-  c: TStepContext,
-  /**
-   * The remote preflight's output, when nothing the run did since can have changed how the
-   * server renews (no package installed, no custom script run): its look is used.
-   */
-  preflight?: string,
-): Promise<TRenewalHealth> {
+export async function renewalHealthStep(c: TStepContext): Promise<TRenewalHealth> {
   c.log.info(msg('renewal.checking'));
-  const found = await probe(c, preflight);
+  const found = await probe(c);
   let health: TRenewalHealth | undefined;
   if (found.systemd) health = await underSystemd(c, found);
   if (!health?.working) {

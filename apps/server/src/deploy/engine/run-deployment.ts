@@ -121,10 +121,7 @@ async function deploy(
     served = { nginxConfigPath: plan.paths.file, certificateExpiresAt: verified.expiresAt };
     step = 'renewal';
     enterStep(ctx, step);
-    // The preflight's look at how the server renews stands unless the run installed packages
-    // or ran the user's script since.
-    const untouched = !installed && !input.customScript;
-    const renewal = await renewalHealthStep(c, untouched ? facts.stdout : undefined);
+    const renewal = await renewalHealthStep(c);
 
     const seconds = quantity((Date.now() - started) / 1000, 1);
     log.success(msg('run.complete', { seconds, domain, serverIp, target: targetText }));
