@@ -31,7 +31,7 @@ import type { TBenchmark, TFigure } from './run';
  * BENCH_DEPLOY_LOG=1 prints the first deployment's and the redeploy's logs with each line's time.
  */
 
-/** Ten deploy at once; the first deploys and their floors each take a fresh server of their own. */
+/** Ten deploys at once; the first deploys and their floors each take a fresh server of their own. */
 const AT_ONCE = 10;
 const FIRST_ROUNDS = 5;
 const SERVERS = Math.max(AT_ONCE, FIRST_ROUNDS * 3);

@@ -1,4 +1,5 @@
 import { ACME_WEBROOT } from '../nginx-site';
+import { PUT_FILE } from '../ssh/write-file';
 import { FUNCTIONS, RELOAD_BODY } from './nginx-control';
 import { SURVEY_PART } from './site-record';
 
@@ -19,8 +20,8 @@ fi`;
 // The whole change in one round trip, each part's output marked so that every failure reads as
 // its own command's:
 // - the directories a site needs;
-// - per file: its mode and content as they are now (what a rollback puts back), then the new
-//   bytes renamed in beside it, unless the file already holds them with that mode;
+// - per file: its mode and content as they are now (what a rollback puts back), then
+//   `put_file ... sync` (the new bytes renamed in, unless the file already holds them);
 // - the site enabled ($t target, $l link; both empty for the conf.d layout);
 // - `nginx -t`, and only if it passes the reload with its wait ($reload = live: no file was
 //   written and nginx already runs them, so only a new link needs one);
@@ -28,6 +29,7 @@ fi`;
 // Arguments: target, link, always|live, the number of files, then path, mode (octal) and
 // content (base64) of each; what is left is the look's.
 export const APPLY_SCRIPT = `${FUNCTIONS}
+${PUT_FILE}
 umask 022
 mkdir -p ${ACME_WEBROOT} /etc/nginx/conf.d || { echo PORTICO_PREPARE=failed; exit 0; }
 t=$1 l=$2 reload=$3 n=$4
@@ -41,18 +43,10 @@ while [ "$i" -lt "$n" ]; do
   else
     echo "PORTICO_PREV=$i absent"
   fi
-  tmp="\${f%/*}/.\${f##*/}.portico-$$.tmp"
-  if ! (umask 077 && printf '%s' "$data" | base64 -d > "$tmp"); then
-    rm -f -- "$tmp"; echo "PORTICO_WRITE=$i failed"; exit 0
-  fi
-  if [ -f "$f" ] && [ "$(stat -c %a -- "$f")" = "$(printf '%o' "0$mode")" ] \\
-    && [ "$(sha256sum < "$tmp")" = "$(sha256sum < "$f")" ]; then
-    rm -f -- "$tmp"; echo "PORTICO_WRITE=$i same"
-  elif chown 0:0 -- "$tmp" && chmod "$mode" -- "$tmp" && mv -fT -- "$tmp" "$f"; then
-    wrote=yes; echo "PORTICO_WRITE=$i wrote"
-  else
-    rm -f -- "$tmp"; echo "PORTICO_WRITE=$i failed"; exit 0
-  fi
+  state=$(put_file "$f" "\${f%/*}/.\${f##*/}.portico-$$.tmp" "$mode" "$data" sync) \\
+    || { echo "PORTICO_WRITE=$i failed"; exit 0; }
+  [ "$state" = wrote ] && wrote=yes
+  echo "PORTICO_WRITE=$i $state"
   i=$((i + 1))
 done
 linked=""

@@ -103,9 +103,9 @@ export class SiteRecord {
    */
   async survey(taken?: string): Promise<void> {
     if (!this.onSite) return;
-    const given = taken === undefined ? [] : prefixed(taken, SURVEY_MARK);
-    const stdout = marked(given.join('\n'), 'PORTICO_SURVEYED').includes('done')
-      ? given.join('\n')
+    const given = taken === undefined ? '' : prefixed(taken, SURVEY_MARK).join('\n');
+    const stdout = marked(given, 'PORTICO_SURVEYED').includes('done')
+      ? given
       : await this.lookNow();
     if (stdout === undefined) return;
     const name = certName(this.domain);

@@ -5,10 +5,8 @@ import { sameFile } from './file-state';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('sameFile: a write that would change nothing is left out', () => {
-  it.each([
-    ['by its bytes', { exists: true as const, mode: 0o644, content: Buffer.from('server {}\n') }],
-    ['by their SHA-256', { exists: true as const, mode: 0o644, sha256: sha256('server {}\n') }],
-  ])('known %s: the same content and mode only', (_known, state) => {
+  it('known by their SHA-256: the same content and mode only', () => {
+    const state = { exists: true as const, mode: 0o644, sha256: sha256('server {}\n') };
     expect(sameFile(state, 'server {}\n', 0o644)).toBe(true);
     expect(sameFile(state, Buffer.from('server {}\n'), 0o644)).toBe(true);
     expect(sameFile(state, 'server { }\n', 0o644)).toBe(false);

@@ -41,19 +41,8 @@ export async function readRemoteFile(run: TRun, path: string): Promise<Buffer | 
   return Buffer.from(data, 'base64');
 }
 
-/**
- * True when the file already holds exactly this content with this mode; what is known of it is
- * its bytes (read before a write that may be undone) or their SHA-256 (`remoteFileState`).
- */
-export function sameFile(
-  state:
-    | { exists: false }
-    | { exists: true; mode: number; sha256: string }
-    | { exists: true; mode: number; content: Buffer },
-  content: string | Buffer,
-  mode: number,
-): boolean {
+/** True when the file (as `remoteFileState` found it) already holds this content with this mode. */
+export function sameFile(state: TFileState, content: string | Buffer, mode: number): boolean {
   if (!state.exists || state.mode !== mode) return false;
-  if ('content' in state) return state.content.equals(Buffer.from(content));
   return state.sha256 === createHash('sha256').update(content).digest('hex');
 }

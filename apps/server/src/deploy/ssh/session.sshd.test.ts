@@ -2,7 +2,15 @@
 // (util-linux) and openssh-server. Password and sudo logins are tested on the lab servers
 // (session.lab.test.ts).
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -250,6 +258,18 @@ describe('writeFile', () => {
     expect((await failure(session.writeFile(join(scratch, 'm'), 'x', 0o10000))).code).toBe(
       'protocol',
     );
+  });
+
+  it('refuses a directory standing at the path, in one command and through SFTP, writing nothing into it', async () => {
+    const path = join(scratch, 'taken');
+    mkdirSync(path);
+    for (const mode of [0o644, 0o600]) {
+      const error = await failure(session.writeFile(path, 'x', mode));
+      expect(error.message).toContain('taken');
+      expect(readdirSync(path)).toEqual([]);
+    }
+    expect(readdirSync(scratch).filter((n) => n.includes('portico'))).toEqual([]);
+    rmSync(path, { recursive: true });
   });
 
   it('fails cleanly when the directory does not exist', async () => {

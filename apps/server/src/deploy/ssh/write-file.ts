@@ -65,7 +65,27 @@ src=$1 dst=$2 tmp=$3 mode=$4 stage=$5
 trap 'rm -f -- "$tmp"; rm -rf -- "$stage"' EXIT
 install -m "$mode" -o root -g root -- "$src" "$tmp"
 sync "$tmp" 2>/dev/null || true
-mv -f -- "$tmp" "$dst"`;
+mv -fT -- "$tmp" "$dst"`;
+
+/**
+ * `put_file DST TMP MODE BASE64 [sync]`, as root: the bytes are written to TMP (beside DST) and
+ * renamed over DST with MODE, owned by root; with `sync`, a DST that already holds these bytes
+ * with this mode is left alone. Prints `same` or `wrote`; on failure returns non-zero with TMP
+ * removed. `mv -T`: a directory standing at DST is refused, never written into.
+ */
+export const PUT_FILE = `put_file() {
+  if ! (umask 077 && printf '%s' "$4" | base64 -d > "$2"); then rm -f -- "$2"; return 1; fi
+  if [ "\${5:-}" = sync ] && [ -f "$1" ] && [ "$(stat -c %a -- "$1")" = "$(printf '%o' "0$3")" ] \\
+    && [ "$(sha256sum < "$2")" = "$(sha256sum < "$1")" ]; then
+    rm -f -- "$2"; echo same; return 0
+  fi
+  if chown 0:0 -- "$2" && chmod "$3" -- "$2" && { sync "$2" 2>/dev/null || true; } \\
+    && mv -fT -- "$2" "$1"; then
+    echo wrote
+  else
+    rm -f -- "$2"; return 1
+  fi
+}`;
 
 /**
  * Content every local user may read once written (mode o+r, an nginx site, a cron entry) and of
@@ -74,22 +94,9 @@ mv -f -- "$tmp" "$dst"`;
  * secret (a custom script is 0700), goes through SFTP, never onto a command line.
  */
 const INLINE_MAX = 48 * 1024;
-const INLINE_SCRIPT = `set -eu
-dst=$1 tmp=$2 mode=$3
-trap 'rm -f -- "$tmp"' EXIT
-(umask 077 && printf '%s' "$4" | base64 -d > "$tmp")
-# $5 = sync: a file that already holds these bytes with this mode is left alone.
-if [ "\${5:-}" = sync ] && [ -f "$dst" ] && [ "$(stat -c %a -- "$dst")" = "$(printf '%o' "0$mode")" ] \
-  && [ "$(sha256sum < "$tmp")" = "$(sha256sum < "$dst")" ]; then
-  echo PORTICO_SYNC=same
-  exit 0
-fi
-chown 0:0 -- "$tmp"
-chmod "$mode" -- "$tmp"
-sync "$tmp" 2>/dev/null || true
-mv -fT -- "$tmp" "$dst"
-trap - EXIT
-echo PORTICO_SYNC=wrote`;
+const INLINE_SCRIPT = `${PUT_FILE}
+state=$(put_file "$1" "$2" "$3" "$4" "\${5:-}") || exit 1
+echo "PORTICO_SYNC=$state"`;
 
 /** Whether the content may travel as an argument of `INLINE_SCRIPT` (see `INLINE_MAX`). */
 export function inlineWritable(data: Buffer, mode: number): boolean {
