@@ -30,6 +30,7 @@ import { sessionsRoutes } from './modules/sessions/sessions.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { callerPolicy } from './modules/two-factor/caller-policy';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
+import { answerCache } from './plugins/answer-cache';
 import { apiToken } from './plugins/api-token';
 import { authGuard } from './plugins/auth-guard';
 import { csrf } from './plugins/csrf';
@@ -214,6 +215,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(csrf);
   await app.register(rateLimit, { store: services.rateLimitStore });
   await app.register(authGuard, { auth: services.auth, checkCaller: callerPolicy(policy) });
+  await app.register(answerCache, { writes: options.database.writes });
   await app.register(swagger);
 
   // Every route module, each given the services it calls.

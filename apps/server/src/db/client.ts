@@ -6,6 +6,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import { createPgliteDir, isNewPgliteDir, PGLITE_START_PARAMS } from './pglite-dir';
 import * as schema from './schema';
+import { countingWrites, type TWriteCount } from './write-count';
 
 export type TDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -16,6 +17,11 @@ export interface TDatabase {
   pglite?: PGlite;
   /** The node-postgres pool when on PostgreSQL (migrations take an advisory lock on it). */
   pool?: pg.Pool;
+  /**
+   * On PGlite, the writes made through `db` (db/write-count.ts). Absent on PostgreSQL, where
+   * other instances write too and a snapshot tells instead.
+   */
+  writes?: TWriteCount;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -63,11 +69,13 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
     loadDataDir: options.pgliteTemplate,
     startParams: PGLITE_START_PARAMS,
   });
-  const db = drizzlePglite(pglite, { schema }) as unknown as TDb;
+  const counting = countingWrites(pglite);
+  const db = drizzlePglite(counting.client, { schema }) as unknown as TDb;
   return {
     db,
     kind: 'pglite',
     pglite,
+    writes: counting.writes,
     ping: async () => {
       await db.execute(sql`select 1`);
     },

@@ -41,7 +41,11 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
 
   r.get(
     '/api/admin/all-proxies',
-    { schema: { tags, response: { 200: z.array(ZAdminProxyRow), ...errors } }, preValidation },
+    {
+      schema: { tags, response: { 200: z.array(ZAdminProxyRow), ...errors } },
+      preValidation,
+      config: { cachedAnswer: true },
+    },
     async () => admin.allProxies(),
   );
 

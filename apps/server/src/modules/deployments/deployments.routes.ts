@@ -65,6 +65,7 @@ export async function deploymentsRoutes(
         response: { 200: z.array(ZDeploymentLogEntry), ...errors },
       },
       preValidation,
+      config: { cachedAnswer: true },
     },
     async (request) =>
       deployments.logs(

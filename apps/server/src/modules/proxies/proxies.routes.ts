@@ -46,13 +46,18 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     {
       schema: { tags, params: ZIdParams, response: { 200: ZProxyConfiguration, ...errors } },
       preValidation,
+      config: { cachedAnswer: true },
     },
     async (request) => proxies.get(request.user!, request.params.id, languageOf(request)),
   );
 
   r.get(
     '/api/user/proxy-configurations',
-    { schema: { tags, response: { 200: z.array(ZProxyConfiguration), ...errors } }, preValidation },
+    {
+      schema: { tags, response: { 200: z.array(ZProxyConfiguration), ...errors } },
+      preValidation,
+      config: { cachedAnswer: true },
+    },
     async (request) => proxies.listMine(request.user!, languageOf(request)),
   );
 

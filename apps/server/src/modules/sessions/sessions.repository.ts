@@ -9,8 +9,10 @@ const userIdOf = sql`(case when ${session.sess}->>'userId' ~* '^[0-9a-f]{8}-[0-9
 
 export function createSessionsRepository(db: TDb) {
   // Read on every signed-in request: built once, and prepared once per connection on PostgreSQL.
+  // With the database's snapshot of the moment (plugins/answer-cache.ts): two equal snapshots
+  // mean that no transaction committed in between, on any connection of any instance.
   const findWithUser = db
-    .select({ sess: session.sess, user: users })
+    .select({ sess: session.sess, user: users, snapshot: sql<string>`pg_current_snapshot()::text` })
     .from(session)
     .leftJoin(users, eq(users.id, userIdOf))
     .where(and(eq(session.sid, sql.placeholder('sid')), gt(session.expire, sql.placeholder('now'))))
@@ -33,7 +35,9 @@ export function createSessionsRepository(db: TDb) {
      */
     async findWithUser(
       sid: string,
-    ): Promise<{ sess: Record<string, unknown>; user: TUserRow | null } | undefined> {
+    ): Promise<
+      { sess: Record<string, unknown>; user: TUserRow | null; snapshot: string } | undefined
+    > {
       const rows = await findWithUser.execute({ sid, now: new Date() });
       return rows[0];
     },

@@ -1,0 +1,117 @@
+import { pickLanguage } from '@portico/shared/api-error';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { TWriteCount } from '../db/write-count';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's 200 answer may be kept and sent again, byte for byte, to the same account in
+     * the same language while the database has not changed (plugins/answer-cache.ts). Only for
+     * reads whose answer is made of the database's rows, the caller and the language alone.
+     */
+    cachedAnswer?: boolean;
+  }
+}
+
+export interface TAnswerCacheOptions {
+  /**
+   * PGlite: the writes this process makes, the only ones there are. Absent on PostgreSQL, where
+   * the snapshot read with the session (`pg_current_snapshot()`) tells whether any instance
+   * committed anything since.
+   */
+  writes?: TWriteCount;
+  /** Bytes of answers kept at most; the oldest go first. */
+  maxBytes?: number;
+}
+
+interface TKept {
+  version: string;
+  payload: string;
+}
+
+interface TPending {
+  key: string;
+  version: string;
+  /** The answer is the kept one: nothing to keep again. */
+  sent: boolean;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Keeps the serialized answers of the routes marked `cachedAnswer` and sends them again while
+ * the database holds what they were made of. Every other step of the request still runs: the
+ * session, the account read for the guard (so an ended session, a demotion or a deleted account
+ * refuses at once), the checks of the request; only the handler and its serialization are
+ * skipped. An answer is kept under the version seen before the handler read anything, and on
+ * PGlite only when no write started or ended while it was made: an answer never reflects less
+ * than its version says. API tokens get no kept answers (a token narrows its owner's rights).
+ */
+async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOptions) {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const kept = new Map<string, TKept>();
+  const pending = new WeakMap<FastifyRequest, TPending>();
+  let bytes = 0;
+  let writesSeen = options.writes?.current() ?? 0;
+
+  function versionOf(request: FastifyRequest): string | undefined {
+    if (request.apiToken || !request.user) return undefined;
+    if (options.writes) {
+      const now = options.writes.current();
+      // Everything kept is older than the last write: let it go now rather than by age.
+      if (now !== writesSeen) {
+        kept.clear();
+        bytes = 0;
+        writesSeen = now;
+      }
+      return `w${now}`;
+    }
+    const loaded = request.sessionUser;
+    if (!loaded || loaded.userId !== request.user.id) return undefined;
+    return `s${loaded.snapshot}`;
+  }
+
+  function keep(key: string, entry: TKept) {
+    const old = kept.get(key);
+    if (old) {
+      bytes -= old.payload.length;
+      kept.delete(key);
+    }
+    if (entry.payload.length > maxBytes / 4) return;
+    for (const [oldestKey, oldest] of kept) {
+      if (bytes + entry.payload.length <= maxBytes) break;
+      kept.delete(oldestKey);
+      bytes -= oldest.payload.length;
+    }
+    kept.set(key, entry);
+    bytes += entry.payload.length;
+  }
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    // GET only: the HEAD route Fastify adds beside it shares its config, and sends no body.
+    if (!request.routeOptions.config.cachedAnswer || request.method !== 'GET') return;
+    const version = versionOf(request);
+    if (version === undefined) return;
+    const user = request.user!;
+    const language = pickLanguage(request.headers['accept-language']);
+    const key = `${user.id}\n${user.role}\n${language}\n${request.url}`;
+    const hit = kept.get(key);
+    const sent = hit?.version === version;
+    pending.set(request, { key, version, sent });
+    if (sent) {
+      reply.header('content-type', JSON_TYPE);
+      return reply.send(hit.payload);
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const entry = pending.get(request);
+    if (!entry || entry.sent || reply.statusCode !== 200 || typeof payload !== 'string') return;
+    if (options.writes && `w${options.writes.current()}` !== entry.version) return;
+    keep(entry.key, { version: entry.version, payload });
+  });
+}
+
+export const answerCache = fp(answerCachePlugin, { name: 'portico-answer-cache' });
