@@ -154,12 +154,13 @@ async function expectRetried(drill: TDrill) {
   const steps = STEPS.filter((s) => s.step !== 'custom-script' || drill.step === 'custom-script');
   // detect-os, preflight and packages (nothing to install here) log from the remote preflight's
   // answer, which came with the connect step's root check: from detect-os the run asks the
-  // server nothing until the http-site step's look at the site, so that is where the freeze
-  // holds it, and http-site's first line is the one it must not reach.
-  const afterNext =
-    drill.step === 'detect-os'
-      ? steps.find((s) => s.step === 'http-site')
-      : steps[steps.findIndex((s) => s.step === drill.step) + 2];
+  // server nothing until the http-site step's script, so that is where the freeze holds it.
+  // http-site's first line is logged before that script and may come before the kill; the
+  // script's own answer ("Wrote …") is the line it must not reach.
+  const heldInHttpSite = drill.step === 'detect-os' || drill.step === 'preflight';
+  const afterNext = heldInHttpSite
+    ? { key: 'nginx.wrote' }
+    : steps[steps.findIndex((s) => s.step === drill.step) + 2];
   if (afterNext) {
     const beyond = startOf(drill.language, afterNext.key);
     expect(
