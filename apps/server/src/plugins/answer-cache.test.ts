@@ -167,6 +167,43 @@ describe.each(testDatabaseKinds())('answers kept between reads on %s', (kind) =>
     expect((await get(owner, mine)).statusCode).toBe(401);
   });
 
+  it('reads again for an admin after any commit, and for a user after a change of their own', async () => {
+    const { client: owner } = await signedInClient(t);
+    const { client: neighbour } = await signedInClient(t);
+    const { client: admin } = await namedClient(t, 'keptwatcher', 'admin');
+    const { id } = await createProxy(owner);
+    const theirs = await createProxy(neighbour);
+    const mine = '/api/user/proxy-configurations';
+    const all = '/api/admin/all-proxies';
+    const ownerBefore = (await get(owner, mine)).body;
+    expect((await get(admin, all)).statusCode).toBe(200);
+
+    await other.db
+      .update(proxyConfigurations)
+      .set({ targetServer: 'http://10.0.0.7:7000' })
+      .where(eq(proxyConfigurations.id, theirs.id));
+    const shown = (await get(admin, all)).json() as { id: string; targetServer: string }[];
+    expect(shown.find((p) => p.id === theirs.id)?.targetServer).toBe('http://10.0.0.7:7000');
+    const neighbourList = (await get(neighbour, mine)).json() as { targetServer: string }[];
+    expect(neighbourList.map((p) => p.targetServer)).toEqual(['http://10.0.0.7:7000']);
+    if (kind === 'postgres') {
+      // Another account's change leaves this one's kept answer: sent again without reading.
+      const reads = proxyReads.count();
+      expect((await get(owner, mine)).body).toBe(ownerBefore);
+      expect(proxyReads.count()).toBe(reads);
+    }
+    await other.db
+      .update(proxyConfigurations)
+      .set({ targetServer: 'http://10.0.0.8:8000' })
+      .where(eq(proxyConfigurations.id, id));
+    const ownerList = (await get(owner, mine)).json() as { targetServer: string }[];
+    expect(ownerList.map((p) => p.targetServer)).toEqual(['http://10.0.0.8:8000']);
+    // Deleted elsewhere: gone at the next read.
+    await other.db.delete(proxyConfigurations).where(eq(proxyConfigurations.id, id));
+    expect((await get(owner, mine)).json()).toEqual([]);
+    expect((await get(owner, `/api/proxy-configurations/${id}`)).statusCode).toBe(404);
+  });
+
   it('shows a log line written since the last read', async () => {
     const { client } = await signedInClient(t);
     const { id } = await createProxy(client);

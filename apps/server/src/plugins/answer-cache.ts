@@ -8,7 +8,8 @@ declare module 'fastify' {
     /**
      * The route's 200 answer may be kept and sent again, byte for byte, to the same account in
      * the same language while the database has not changed (plugins/answer-cache.ts). Only for
-     * reads whose answer is made of the database's rows, the caller and the language alone.
+     * reads whose answer is made of the database's rows, the caller and the language alone,
+     * and, for a caller who is not an admin, of the caller's own configurations and their logs.
      */
     cachedAnswer?: boolean;
   }
@@ -17,8 +18,8 @@ declare module 'fastify' {
 export interface TAnswerCacheOptions {
   /**
    * PGlite: the writes this process makes, the only ones there are. Absent on PostgreSQL, where
-   * the snapshot read with the session (`pg_current_snapshot()`) tells whether any instance
-   * committed anything since.
+   * what is read with the session tells: the account's answer version for a user, the
+   * database's snapshot (`pg_current_snapshot()`) for an admin.
    */
   writes?: TWriteCount;
   /** Bytes of answers kept at most; the oldest go first. */
@@ -70,7 +71,10 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
     }
     const loaded = request.sessionUser;
     if (!loaded || loaded.userId !== request.user.id) return undefined;
-    return `s${loaded.snapshot}`;
+    // An admin may read anyone's rows: any commit anywhere. Anyone else reads only their own
+    // configurations and logs, whose every change moves their account's version.
+    if (request.user.role === 'admin') return `s${loaded.snapshot}`;
+    return `a${loaded.answersVersion}`;
   }
 
   function keep(key: string, entry: TKept) {

@@ -29,6 +29,8 @@ export interface TLoadedUser {
   userId: string | undefined;
   /** null when the session named no account, or one that no longer exists. */
   user: TUserRow | null;
+  /** How often the account's own rows had changed then (db/schema/answer-versions.ts). */
+  answersVersion: number;
   /** The database's snapshot when they were read (`pg_current_snapshot()`). */
   snapshot: string;
 }
@@ -136,7 +138,12 @@ export function createSessionStore(
             cacheSet(sid, found.sess, new Date(expire));
           }
           const userId = typeof found.sess.userId === 'string' ? found.sess.userId : undefined;
-          loadedWith.set(sid, { userId, user: found.user, snapshot: found.snapshot });
+          loadedWith.set(sid, {
+            userId,
+            user: found.user,
+            answersVersion: found.answersVersion ?? 0,
+            snapshot: found.snapshot,
+          });
           try {
             callback(null, { ...found.sess, [STORED]: true } as never);
           } finally {

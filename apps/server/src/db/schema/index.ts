@@ -1,4 +1,5 @@
 export * from './account-secrets';
+export * from './answer-versions';
 export * from './audit-log';
 export * from './certificates';
 export * from './deployments';

@@ -1,6 +1,6 @@
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { session, type TUserRow, users } from '../../db/schema';
+import { answerVersions, session, type TUserRow, users } from '../../db/schema';
 
 export type TSessionsRepository = ReturnType<typeof createSessionsRepository>;
 
@@ -9,12 +9,19 @@ const userIdOf = sql`(case when ${session.sess}->>'userId' ~* '^[0-9a-f]{8}-[0-9
 
 export function createSessionsRepository(db: TDb) {
   // Read on every signed-in request: built once, and prepared once per connection on PostgreSQL.
-  // With the database's snapshot of the moment (plugins/answer-cache.ts): two equal snapshots
-  // mean that no transaction committed in between, on any connection of any instance.
+  // With what tells whether an answer kept earlier still holds (plugins/answer-cache.ts): the
+  // account's answer version, and the database's snapshot (two equal snapshots mean that no
+  // transaction committed in between, on any connection of any instance).
   const findWithUser = db
-    .select({ sess: session.sess, user: users, snapshot: sql<string>`pg_current_snapshot()::text` })
+    .select({
+      sess: session.sess,
+      user: users,
+      answersVersion: answerVersions.version,
+      snapshot: sql<string>`pg_current_snapshot()::text`,
+    })
     .from(session)
     .leftJoin(users, eq(users.id, userIdOf))
+    .leftJoin(answerVersions, eq(answerVersions.userId, users.id))
     .where(and(eq(session.sid, sql.placeholder('sid')), gt(session.expire, sql.placeholder('now'))))
     .limit(1)
     .prepare('session_with_user');
@@ -33,10 +40,14 @@ export function createSessionsRepository(db: TDb) {
      * The live session `sid` and, in the same read, the account it is signed in to (null when
      * it is signed in to none, or to one that no longer exists).
      */
-    async findWithUser(
-      sid: string,
-    ): Promise<
-      { sess: Record<string, unknown>; user: TUserRow | null; snapshot: string } | undefined
+    async findWithUser(sid: string): Promise<
+      | {
+          sess: Record<string, unknown>;
+          user: TUserRow | null;
+          answersVersion: number | null;
+          snapshot: string;
+        }
+      | undefined
     > {
       const rows = await findWithUser.execute({ sid, now: new Date() });
       return rows[0];
