@@ -103,8 +103,9 @@ export const benchmark: TBenchmark = {
           value: app.requests / (app.elapsedMs / 1000),
           floor: floor.requests / (floor.elapsedMs / 1000),
           unit: '',
+          goal: 'goal ≥ 40 %',
         },
-        { label: 'errors', value: app.errors, floor: floor.errors, unit: '' },
+        { label: 'errors', value: app.errors, floor: floor.errors, unit: '', goal: 'goal 0' },
         {
           label: 'latency p50',
           value: percentile(app.latenciesMs, 0.5),
@@ -116,6 +117,7 @@ export const benchmark: TBenchmark = {
           value: percentile(app.latenciesMs, 0.99),
           floor: percentile(floor.latenciesMs, 0.99),
           unit: ' ms',
+          goal: 'goal < 100 ms',
         },
         // Portico's process only: on PostgreSQL the database's own CPU comes on top.
         { label: 'CPU/request', value: cpuUs, floor: floorCpuUs, unit: ' µs' },

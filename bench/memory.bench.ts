@@ -74,8 +74,8 @@ export const benchmark: TBenchmark = {
     const floor = await settledRss(floorServer).finally(() => floorServer.stop());
     const pglite = await onPglite();
     const figures: TFigure[] = [
-      { label: 'PGlite new dir', value: pglite.fresh, floor, unit: ' MiB' },
-      { label: 'PGlite existing', value: pglite.warm, floor, unit: ' MiB' },
+      { label: 'PGlite new dir', value: pglite.fresh, floor, unit: ' MiB', goal: 'goal ≤ 300 MiB' },
+      { label: 'PGlite existing', value: pglite.warm, floor, unit: ' MiB', goal: 'goal ≤ 300 MiB' },
     ];
     if (noPostgres) {
       console.info(`  PostgreSQL ${noPostgres}`);
@@ -83,8 +83,20 @@ export const benchmark: TBenchmark = {
     }
     const postgres = await onPostgres();
     figures.push(
-      { label: 'PostgreSQL idle', value: postgres.idle, floor, unit: ' MiB' },
-      { label: 'PostgreSQL loaded', value: postgres.loaded, floor, unit: ' MiB' },
+      {
+        label: 'PostgreSQL idle',
+        value: postgres.idle,
+        floor,
+        unit: ' MiB',
+        goal: 'goal ≤ 120 MiB',
+      },
+      {
+        label: 'PostgreSQL loaded',
+        value: postgres.loaded,
+        floor,
+        unit: ' MiB',
+        goal: 'after the mix; goal ≤ 250 MiB',
+      },
     );
     return figures;
   },

@@ -180,12 +180,14 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
               value: mine.result.requests.average,
               floor: floor.result.requests.average,
               unit: '',
+              goal: 'goal ≥ 50 %',
             },
             {
               label: `${read.name} p99`,
               value: mine.result.latency.p99,
               floor: floor.result.latency.p99,
               unit: ' ms',
+              goal: 'goal ≤ 300 %',
             },
             { label: `${read.name} CPU/req`, value: mine.cpuUs, floor: floor.cpuUs, unit: ' µs' },
           );
