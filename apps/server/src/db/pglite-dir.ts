@@ -22,8 +22,18 @@ import { PGlite } from '@electric-sql/pglite';
  * whole at start. PostgreSQL's default (128 MB) would be half of Portico's resident memory; 16 MB
  * holds Portico's working set many times over (100 users with 1,000 proxies and their logs are a
  * few MB). Figures: docs/ARCHITECTURE.md, "Memory".
+ *
+ * `portico.answer_versions=off`: the triggers that keep `answer_versions` (migration 0009) serve
+ * instances on PostgreSQL; PGlite's one process counts its own writes instead
+ * (db/write-count.ts), and each trigger would double the cost of a log line's insert.
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+export const PGLITE_START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  '-c',
+  'shared_buffers=16MB',
+  '-c',
+  'portico.answer_versions=off',
+];
 
 /** Whether `dir` holds no database yet (PostgreSQL writes PG_VERSION into every data dir). */
 export function isNewPgliteDir(dir: string): boolean {

@@ -6,7 +6,7 @@ import { createTestApp, type TTestApp } from '../../test/support/test-app';
 import type { TestClient } from '../../test/support/test-client';
 import { testDatabaseKinds } from '../../test/support/test-database';
 import { openDatabase, type TDatabase } from '../db/client';
-import { deploymentLogs, proxyConfigurations } from '../db/schema';
+import { deploymentLogs, deployments, proxyConfigurations } from '../db/schema';
 
 /** Counts the statements that read the proxies table, on every connection of the app. */
 function countProxyReads(t: TTestApp): { count(): number } {
@@ -215,5 +215,39 @@ describe.each(testDatabaseKinds())('answers kept between reads on %s', (kind) =>
       .values({ configurationId: id, level: 'info', message: 'line one', text: 'line one' });
     const lines = (await get(client, url)).json() as { message: string }[];
     expect(lines.map((line) => line.message)).toEqual(['line one']);
+  });
+
+  it('shows a run gone with its lines, and keeps the list while only lines are written', async () => {
+    const { client } = await signedInClient(t);
+    const { id } = await createProxy(client);
+    const [run] = await other.db
+      .insert(deployments)
+      .values({ configurationId: id, trigger: 'deploy', status: 'completed' })
+      .returning({ id: deployments.id });
+    await other.db.insert(deploymentLogs).values({
+      configurationId: id,
+      deploymentId: run!.id,
+      level: 'info',
+      message: 'from the run',
+      text: 'from the run',
+    });
+    const url = `/api/deployment-logs/${id}`;
+    const mine = '/api/user/proxy-configurations';
+    expect(((await get(client, url)).json() as unknown[]).length).toBe(1);
+    const list = (await get(client, mine)).body;
+    if (kind === 'pglite') {
+      // A log line is no part of the list: written, it leaves the list's kept answer alone.
+      await other.db
+        .insert(deploymentLogs)
+        .values({ configurationId: id, level: 'info', message: 'another', text: 'another' });
+      const reads = proxyReads.count();
+      expect((await get(client, mine)).body).toBe(list);
+      expect(proxyReads.count()).toBe(reads);
+      expect(((await get(client, url)).json() as unknown[]).length).toBe(2);
+    }
+    // The run deleted: its lines go with it (the schema's cascade), and the answer shows it.
+    await other.db.delete(deployments).where(eq(deployments.id, run!.id));
+    const left = (await get(client, url)).json() as { message: string }[];
+    expect(left.map((line) => line.message)).not.toContain('from the run');
   });
 });

@@ -8,10 +8,11 @@ declare module 'fastify' {
     /**
      * The route's 200 answer may be kept and sent again, byte for byte, to the same account in
      * the same language while the database has not changed (plugins/answer-cache.ts). Only for
-     * reads whose answer is made of the database's rows, the caller and the language alone,
-     * and, for a caller who is not an admin, of the caller's own configurations and their logs.
+     * reads whose answer is made of the rows of the tables `madeOf` names, the caller and the
+     * language alone, and, for a caller who is not an admin, of the caller's own
+     * configurations and their logs.
      */
-    cachedAnswer?: boolean;
+    cachedAnswer?: { madeOf: readonly string[] };
   }
 }
 
@@ -33,6 +34,7 @@ interface TKept {
 
 interface TPending {
   key: string;
+  madeOf: readonly string[];
   version: string;
   /** The answer is the kept one: nothing to keep again. */
   sent: boolean;
@@ -55,20 +57,10 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
   const kept = new Map<string, TKept>();
   const pending = new WeakMap<FastifyRequest, TPending>();
   let bytes = 0;
-  let writesSeen = options.writes?.current() ?? 0;
 
-  function versionOf(request: FastifyRequest): string | undefined {
+  function versionOf(request: FastifyRequest, madeOf: readonly string[]): string | undefined {
     if (request.apiToken || !request.user) return undefined;
-    if (options.writes) {
-      const now = options.writes.current();
-      // Everything kept is older than the last write: let it go now rather than by age.
-      if (now !== writesSeen) {
-        kept.clear();
-        bytes = 0;
-        writesSeen = now;
-      }
-      return `w${now}`;
-    }
+    if (options.writes) return `w${options.writes.current(madeOf)}`;
     const loaded = request.sessionUser;
     if (!loaded || loaded.userId !== request.user.id) return undefined;
     // An admin may read anyone's rows: any commit anywhere. Anyone else reads only their own
@@ -95,15 +87,16 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     // GET only: the HEAD route Fastify adds beside it shares its config, and sends no body.
-    if (!request.routeOptions.config.cachedAnswer || request.method !== 'GET') return;
-    const version = versionOf(request);
+    const cached = request.routeOptions.config.cachedAnswer;
+    if (!cached || request.method !== 'GET') return;
+    const version = versionOf(request, cached.madeOf);
     if (version === undefined) return;
     const user = request.user!;
     const language = pickLanguage(request.headers['accept-language']);
     const key = `${user.id}\n${user.role}\n${language}\n${request.url}`;
     const hit = kept.get(key);
     const sent = hit?.version === version;
-    pending.set(request, { key, version, sent });
+    pending.set(request, { key, madeOf: cached.madeOf, version, sent });
     if (sent) {
       reply.header('content-type', JSON_TYPE);
       return reply.send(hit.payload);
@@ -113,7 +106,7 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
   app.addHook('onSend', async (request, reply, payload) => {
     const entry = pending.get(request);
     if (!entry || entry.sent || reply.statusCode !== 200 || typeof payload !== 'string') return;
-    if (options.writes && `w${options.writes.current()}` !== entry.version) return;
+    if (options.writes && `w${options.writes.current(entry.madeOf)}` !== entry.version) return;
     keep(entry.key, { version: entry.version, payload });
   });
 }

@@ -5,6 +5,8 @@ CREATE TABLE "answer_versions" (
 --> statement-breakpoint
 -- Statement-level, with the changed rows as transition tables: one upsert per statement, the
 -- accounts' rows taken in id order, so two statements never wait on each other's in turn.
+-- PGlite (one process, which counts its own writes) has no use for them and starts with
+-- portico.answer_versions=off; PostgreSQL never sets it.
 CREATE FUNCTION "answer_versions_proxies_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP = 'INSERT' THEN
@@ -27,15 +29,18 @@ END $$;
 --> statement-breakpoint
 CREATE TRIGGER "answer_versions_proxies_insert" AFTER INSERT ON "proxy_configurations"
   REFERENCING NEW TABLE AS "changed_new"
-  FOR EACH STATEMENT EXECUTE FUNCTION "answer_versions_proxies_changed"();
+  FOR EACH STATEMENT WHEN (current_setting('portico.answer_versions', true) IS DISTINCT FROM 'off')
+  EXECUTE FUNCTION "answer_versions_proxies_changed"();
 --> statement-breakpoint
 CREATE TRIGGER "answer_versions_proxies_update" AFTER UPDATE ON "proxy_configurations"
   REFERENCING OLD TABLE AS "changed_old" NEW TABLE AS "changed_new"
-  FOR EACH STATEMENT EXECUTE FUNCTION "answer_versions_proxies_changed"();
+  FOR EACH STATEMENT WHEN (current_setting('portico.answer_versions', true) IS DISTINCT FROM 'off')
+  EXECUTE FUNCTION "answer_versions_proxies_changed"();
 --> statement-breakpoint
 CREATE TRIGGER "answer_versions_proxies_delete" AFTER DELETE ON "proxy_configurations"
   REFERENCING OLD TABLE AS "changed_old"
-  FOR EACH STATEMENT EXECUTE FUNCTION "answer_versions_proxies_changed"();
+  FOR EACH STATEMENT WHEN (current_setting('portico.answer_versions', true) IS DISTINCT FROM 'off')
+  EXECUTE FUNCTION "answer_versions_proxies_changed"();
 --> statement-breakpoint
 -- A configuration's log lines are part of its owner's answers (the logs screen).
 CREATE FUNCTION "answer_versions_logs_changed"() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -56,8 +61,10 @@ END $$;
 --> statement-breakpoint
 CREATE TRIGGER "answer_versions_logs_insert" AFTER INSERT ON "deployment_logs"
   REFERENCING NEW TABLE AS "changed_new"
-  FOR EACH STATEMENT EXECUTE FUNCTION "answer_versions_logs_changed"();
+  FOR EACH STATEMENT WHEN (current_setting('portico.answer_versions', true) IS DISTINCT FROM 'off')
+  EXECUTE FUNCTION "answer_versions_logs_changed"();
 --> statement-breakpoint
 CREATE TRIGGER "answer_versions_logs_delete" AFTER DELETE ON "deployment_logs"
   REFERENCING OLD TABLE AS "changed_old"
-  FOR EACH STATEMENT EXECUTE FUNCTION "answer_versions_logs_changed"();
+  FOR EACH STATEMENT WHEN (current_setting('portico.answer_versions', true) IS DISTINCT FROM 'off')
+  EXECUTE FUNCTION "answer_versions_logs_changed"();

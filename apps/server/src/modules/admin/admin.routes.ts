@@ -44,7 +44,7 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
     {
       schema: { tags, response: { 200: z.array(ZAdminProxyRow), ...errors } },
       preValidation,
-      config: { cachedAnswer: true },
+      config: { cachedAnswer: { madeOf: ['proxy_configurations', 'users'] } },
     },
     async () => admin.allProxies(),
   );

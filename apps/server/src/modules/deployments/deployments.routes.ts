@@ -65,7 +65,7 @@ export async function deploymentsRoutes(
         response: { 200: z.array(ZDeploymentLogEntry), ...errors },
       },
       preValidation,
-      config: { cachedAnswer: true },
+      config: { cachedAnswer: { madeOf: ['deployment_logs', 'proxy_configurations'] } },
     },
     async (request) =>
       deployments.logs(

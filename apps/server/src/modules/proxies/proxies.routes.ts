@@ -46,7 +46,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     {
       schema: { tags, params: ZIdParams, response: { 200: ZProxyConfiguration, ...errors } },
       preValidation,
-      config: { cachedAnswer: true },
+      config: { cachedAnswer: { madeOf: ['proxy_configurations'] } },
     },
     async (request) => proxies.get(request.user!, request.params.id, languageOf(request)),
   );
@@ -56,7 +56,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     {
       schema: { tags, response: { 200: z.array(ZProxyConfiguration), ...errors } },
       preValidation,
-      config: { cachedAnswer: true },
+      config: { cachedAnswer: { madeOf: ['proxy_configurations'] } },
     },
     async (request) => proxies.listMine(request.user!, languageOf(request)),
   );
