@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
+import { JOB_TIMING } from './jobs/queues';
 
 /**
  * Every environment variable Portico reads, parsed once at start-up. A bad value stops the
@@ -161,6 +162,15 @@ const ZEnv = z.object({
   ),
   PORTICO_WEBHOOK_ALLOW_PRIVATE: falseUnlessTrue,
   PORTICO_SSH_ALLOW_LOOPBACK: falseUnlessTrue,
+  PORTICO_DEPLOY_WORKERS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number between 0 and 64' })
+      .int('must be a whole number between 0 and 64')
+      .min(0, 'must be a whole number between 0 and 64')
+      .max(64, 'must be a whole number between 0 and 64')
+      .default(JOB_TIMING.concurrency),
+  ),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
     z
@@ -197,6 +207,8 @@ export interface TConfig {
    * connection test and deployments refuse it (docs/SECURITY.md, reachability).
    */
   sshAllowLoopback: boolean;
+  /** Deployments this instance works at once; 0 makes an instance that only serves the API. */
+  deployWorkers: number;
   logLevel: string;
 }
 
@@ -247,6 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     mailFrom: e.PORTICO_MAIL_FROM,
     webhookAllowPrivate: e.PORTICO_WEBHOOK_ALLOW_PRIVATE,
     sshAllowLoopback: e.PORTICO_SSH_ALLOW_LOOPBACK,
+    deployWorkers: e.PORTICO_DEPLOY_WORKERS,
     logLevel: e.LOG_LEVEL,
   };
 }

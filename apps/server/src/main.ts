@@ -33,6 +33,7 @@ async function start(config: TConfig) {
     database: store.database,
     sessionSecret,
     deploy: {
+      workers: config.deployWorkers,
       settings: {
         acmeDirectoryUrl: config.acmeDirectoryUrl,
         extraCaFile: config.extraCaFile,

@@ -18,7 +18,7 @@ export const JOB_TIMING = {
   reaperIntervalMs: 30_000,
   pollingIntervalSeconds: 1,
   // Runs one instance works at once (each is mostly waiting on a remote server).
-  concurrency: 4,
+  concurrency: 10,
   // A run's own time limit, well inside the expiry: at it the run is asked to stop (its SSH
   // connection closes), and it is recorded failed with a line saying so. It holds the server's
   // lock and a worker at most abandonGraceMs longer, even if the engine never answers.
