@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderFinalSite, renderHttpSite } from '../apps/server/src/deploy/nginx-site';
@@ -39,6 +39,14 @@ const SAMPLE_EVERY_MS = 25;
 
 /** Linux keeps a nice value per thread: sets it on every thread of this process. */
 function niceThisProcess(priority: number): void {
+  // With the kernel's autogroup scheduling (on here), a nice value only weighs against the
+  // processes of the same session: the whole group gets the priority too, or the lab's
+  // sessions share the CPU equally with Portico's whatever its nice says.
+  try {
+    writeFileSync('/proc/self/autogroup', String(priority));
+  } catch {
+    // No autogroup scheduling on this kernel: the threads' nice values are enough.
+  }
   for (const thread of readdirSync('/proc/self/task')) {
     try {
       setPriority(Number(thread), priority);

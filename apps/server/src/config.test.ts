@@ -150,4 +150,15 @@ describe('configWarnings', () => {
       expect.stringContaining('PORTICO_SSH_ALLOW_LOOPBACK=true lets every signed-in user'),
     ]);
   });
+
+  it('reads PORTICO_DEPLOY_WORKERS: 10 by default, 0 to 64', () => {
+    expect(loadConfig({}).deployWorkers).toBe(10);
+    expect(loadConfig({ PORTICO_DEPLOY_WORKERS: '0' }).deployWorkers).toBe(0);
+    expect(loadConfig({ PORTICO_DEPLOY_WORKERS: ' 64 ' }).deployWorkers).toBe(64);
+    for (const bad of ['65', '-1', '2.5', 'many']) {
+      expect(problemsOf({ PORTICO_DEPLOY_WORKERS: bad })).toEqual([
+        `PORTICO_DEPLOY_WORKERS: must be a whole number between 0 and 64 (got "${bad}")`,
+      ]);
+    }
+  });
 });

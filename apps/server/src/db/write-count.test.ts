@@ -58,10 +58,19 @@ describe('countingWrites on PGlite', () => {
     const start = logs();
     await client.query('select * from deployment_logs');
     expect(logs()).toBe(start);
-    const insert = client.query('insert into "deployment_logs" values (1)');
-    const during = logs();
-    await insert;
-    expect(during).toBe(start + 1);
+    // The count moves before the statement runs, and again once it has.
+    const seen: number[] = [];
+    const query = pglite.query.bind(pglite);
+    pglite.query = ((...args: Parameters<typeof query>) => {
+      seen.push(logs());
+      return query(...args);
+    }) as typeof pglite.query;
+    try {
+      await client.query('insert into "deployment_logs" values (1)');
+    } finally {
+      pglite.query = query;
+    }
+    expect(seen).toEqual([start + 1]);
     expect(logs()).toBe(start + 2);
     await client.transaction(async (tx) => {
       await tx.query('select * from deployment_logs');

@@ -21,6 +21,14 @@ export class RunUnfinishedError extends Error {
   }
 }
 
+type TNewLogLine = {
+  configurationId: string;
+  deploymentId: string | null;
+  level: TLevel;
+  message: string;
+  text?: TText | null;
+};
+
 export function createDeploymentsRepository(db: TDb) {
   // The log screen's read: built once, prepared once per connection.
   const logsOf = db
@@ -90,15 +98,16 @@ export function createDeploymentsRepository(db: TDb) {
         .where(inArray(deployments.status, ['queued', 'running']));
     },
 
-    async addLog(line: {
-      configurationId: string;
-      deploymentId: string | null;
-      level: TLevel;
-      message: string;
-      text?: TText | null;
-    }): Promise<TDeploymentLogRow> {
+    async addLog(line: TNewLogLine): Promise<TDeploymentLogRow> {
       const rows = await db.insert(deploymentLogs).values(line).returning();
       return rows[0]!;
+    },
+
+    /** Several lines in one insert, returned in the order given (their ids grow in it). */
+    async addLogs(lines: TNewLogLine[]): Promise<TDeploymentLogRow[]> {
+      if (lines.length === 0) return [];
+      const rows = await db.insert(deploymentLogs).values(lines).returning();
+      return rows.sort((a, b) => a.id - b.id);
     },
 
     async findLog(id: number): Promise<TDeploymentLogRow | undefined> {
