@@ -41,7 +41,7 @@ interface TPending {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
+const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 
 /**
  * Keeps the serialized answers of the routes marked `cachedAnswer` and sends them again while
