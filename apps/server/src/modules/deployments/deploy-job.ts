@@ -87,31 +87,18 @@ export function runLanguage(row: { language: string }): TLanguage {
 }
 
 /**
- * Lines are written in the order the engine produced them: those that come while the previous
- * write is under way wait and go together, in one insert (the preflight's facts, certbot's
- * output), so a burst of lines costs the database one statement rather than one each. Once
- * closed (the run is over), lines are dropped: an engine that was given up on must not add to a
- * finished log.
+ * Lines are written one after another, in the order the engine produced them. Once closed (the
+ * run is over), lines are dropped: an engine that was given up on must not add to a finished log.
  */
 function lineSink(deps: TDeployJobDeps, configurationId: string, deploymentId: string) {
   let chain: Promise<unknown> = Promise.resolve();
-  let waiting: { level: TLogLevel; line: { message: string; text: TText } }[] = [];
   let closed = false;
-  const writeWaiting = () => {
-    const lines = waiting;
-    waiting = [];
-    return deps.runLog
-      .writeMany(configurationId, deploymentId, lines)
-      .catch((error) =>
-        deps.log.warn({ err: error, lines: lines.length }, 'deployment log lines lost'),
-      );
-  };
   return {
     log(level: TLogLevel, message: string, text: TText) {
       if (closed) return Promise.resolve();
-      waiting.push({ level, line: { message, text } });
-      // The first line to wait schedules the write that takes every line waiting by then.
-      if (waiting.length === 1) chain = chain.then(writeWaiting);
+      chain = chain
+        .then(() => deps.runLog.write(configurationId, deploymentId, level, { message, text }))
+        .catch((error) => deps.log.warn({ err: error }, 'deployment log line lost'));
       return chain.then(() => undefined);
     },
     flush: () => chain,

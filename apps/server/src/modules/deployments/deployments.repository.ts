@@ -103,13 +103,6 @@ export function createDeploymentsRepository(db: TDb) {
       return rows[0]!;
     },
 
-    /** Several lines in one insert, returned in the order given (their ids grow in it). */
-    async addLogs(lines: TNewLogLine[]): Promise<TDeploymentLogRow[]> {
-      if (lines.length === 0) return [];
-      const rows = await db.insert(deploymentLogs).values(lines).returning();
-      return rows.sort((a, b) => a.id - b.id);
-    },
-
     async findLog(id: number): Promise<TDeploymentLogRow | undefined> {
       const rows = await db.select().from(deploymentLogs).where(eq(deploymentLogs.id, id)).limit(1);
       return rows[0];

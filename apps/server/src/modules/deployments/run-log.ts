@@ -71,25 +71,6 @@ export function createRunLog(deps: { deployments: TDeploymentsRepository; bus: T
       return row;
     },
 
-    /** Lines that came together, stored in one insert, then published in their order. */
-    async writeMany(
-      configurationId: string,
-      deploymentId: string | null,
-      lines: { level: TLogLevel; line: TLine }[],
-    ) {
-      const rows = await deps.deployments.addLogs(
-        lines.map(({ level, line }) => ({
-          configurationId,
-          deploymentId,
-          level,
-          message: line.message,
-          text: typeof line.text === 'string' ? null : line.text,
-        })),
-      );
-      for (const row of rows) deps.bus.publish(configurationId, progressMessage(row));
-      return rows;
-    },
-
     status(row: Pick<TProxyConfigurationRow, 'id' | 'status'>, deploymentId: string | null) {
       deps.bus.publish(row.id, {
         type: 'deployment_status',
