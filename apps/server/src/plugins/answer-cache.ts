@@ -34,7 +34,6 @@ interface TKept {
 
 interface TPending {
   key: string;
-  madeOf: readonly string[];
   version: string;
   /** The answer is the kept one: nothing to keep again. */
   sent: boolean;
@@ -96,7 +95,7 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
     const key = `${user.id}\n${user.role}\n${language}\n${request.url}`;
     const hit = kept.get(key);
     const sent = hit?.version === version;
-    pending.set(request, { key, madeOf: cached.madeOf, version, sent });
+    pending.set(request, { key, version, sent });
     if (sent) {
       reply.header('content-type', JSON_TYPE);
       return reply.send(hit.payload);
@@ -106,7 +105,9 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
   app.addHook('onSend', async (request, reply, payload) => {
     const entry = pending.get(request);
     if (!entry || entry.sent || reply.statusCode !== 200 || typeof payload !== 'string') return;
-    if (options.writes && `w${options.writes.current(entry.madeOf)}` !== entry.version) return;
+    // On PGlite, only when no write to what it is made of started or ended meanwhile.
+    const madeOf = request.routeOptions.config.cachedAnswer!.madeOf;
+    if (options.writes && `w${options.writes.current(madeOf)}` !== entry.version) return;
     keep(entry.key, { version: entry.version, payload });
   });
 }

@@ -21,14 +21,6 @@ export class RunUnfinishedError extends Error {
   }
 }
 
-type TNewLogLine = {
-  configurationId: string;
-  deploymentId: string | null;
-  level: TLevel;
-  message: string;
-  text?: TText | null;
-};
-
 export function createDeploymentsRepository(db: TDb) {
   // The log screen's read: built once, prepared once per connection.
   const logsOf = db
@@ -98,7 +90,13 @@ export function createDeploymentsRepository(db: TDb) {
         .where(inArray(deployments.status, ['queued', 'running']));
     },
 
-    async addLog(line: TNewLogLine): Promise<TDeploymentLogRow> {
+    async addLog(line: {
+      configurationId: string;
+      deploymentId: string | null;
+      level: TLevel;
+      message: string;
+      text?: TText | null;
+    }): Promise<TDeploymentLogRow> {
       const rows = await db.insert(deploymentLogs).values(line).returning();
       return rows[0]!;
     },
