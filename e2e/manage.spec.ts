@@ -353,16 +353,22 @@ test.describe('a deployed proxy, managed step by step', () => {
     await page.getByTestId('action-redeploy').click();
     await expect(page.getByTestId('redeploy-dialog')).toBeVisible();
     await capture(page, AREA, 'dialog-redeploy');
+    // New lines on screen while the run is still going (no reload, no refresh button), with
+    // the redeploy action unavailable meanwhile. A redeploy on the lab takes about two seconds,
+    // less than the toast's checks: the page is watched from before the click, in every frame,
+    // so that moment cannot be missed by starting to look too late.
+    const seenWhileRunning = page.waitForFunction((count) => {
+      const status = document.querySelector('[data-testid="proxy-status"]');
+      const redeploy = document.querySelector('[data-testid="action-redeploy"]');
+      return (
+        status?.getAttribute('data-status') === 'deploying' &&
+        redeploy?.getAttribute('aria-disabled') === 'true' &&
+        document.querySelectorAll('[data-testid="log-line"]').length > count + 1
+      );
+    }, before);
     await page.getByTestId('redeploy-confirm').click();
     await expectToast(page, text('es', 'proxies.details.redeploySuccess'));
-    // New lines on screen while the run is still going (no reload, no refresh button).
-    await page.waitForFunction(
-      (count) =>
-        document.querySelector('[data-testid="proxy-status"]')?.getAttribute('data-status') ===
-          'deploying' && document.querySelectorAll('[data-testid="log-line"]').length > count + 1,
-      before,
-    );
-    await expect(page.getByTestId('action-redeploy')).toHaveAttribute('aria-disabled', 'true');
+    await seenWhileRunning;
     // The server's word first, then the page must agree without a reload.
     expect((await waitForRunEnd(page.request, ids.main)).status).toBe('completed');
     await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(

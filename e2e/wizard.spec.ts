@@ -1,7 +1,13 @@
 import type { Page } from '@playwright/test';
 import { signIn } from './fixtures/auth';
 import { type TLang, text } from './fixtures/catalog';
-import { api, deploymentLogs, saveConfiguration, waitForRunEnd } from './fixtures/lab-api';
+import {
+  api,
+  deploymentLogs,
+  saveConfiguration,
+  uploadScript,
+  waitForRunEnd,
+} from './fixtures/lab-api';
 import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
 import { capturePng } from './fixtures/screenshots';
 import { watchBrowserTraffic } from './fixtures/secret-watch';
@@ -387,22 +393,37 @@ test.describe('checks and resume', () => {
       s1.domains[2] as string,
       labApp.upstream,
     );
+    // The run waits at its script step until the marker is there: the reload lands while it
+    // is still going, however quick the steps before it are.
+    const marker = '/tmp/portico-e2e-reload-release';
+    await labApp.lab.exec('s1', ['rm', '-f', marker]);
+    await uploadScript(
+      page.request,
+      id,
+      'hold.sh',
+      `echo holding; i=0; while [ $i -lt 120 ]; do [ -f ${marker} ] && exit 0; sleep 1; i=$((i + 1)); done; exit 1\n`,
+    );
     await page.goto(`/proxy-wizard?continueId=${id}`);
     await expectStep(page, 'deploy');
-    await page.getByTestId('wizard-deploy-start').click();
-    await expect
-      .poll(async () => (await deploymentLogs(page.request, id)).length)
-      .toBeGreaterThanOrEqual(2);
-    await page.reload();
-    await expectStep(page, 'deploy');
-    await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute(
-      'data-status',
-      'deploying',
-    );
-    // Every line the server stored before the reload is back in the panel (read, as the page
-    // shows them, in Spanish).
-    const before = (await deploymentLogs(page.request, id, 'es')).map((e) => e.message);
-    await expect.poll(() => panelMessages(page)).toEqual(expect.arrayContaining(before));
+    let before: string[] = [];
+    try {
+      await page.getByTestId('wizard-deploy-start').click();
+      await expect
+        .poll(async () => (await deploymentLogs(page.request, id)).length)
+        .toBeGreaterThanOrEqual(2);
+      await page.reload();
+      await expectStep(page, 'deploy');
+      await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute(
+        'data-status',
+        'deploying',
+      );
+      // Every line the server stored before the reload is back in the panel (read, as the page
+      // shows them, in Spanish).
+      before = (await deploymentLogs(page.request, id, 'es')).map((e) => e.message);
+      await expect.poll(() => panelMessages(page)).toEqual(expect.arrayContaining(before));
+    } finally {
+      await labApp.lab.exec('s1', ['touch', marker]);
+    }
     // And at the end the panel holds the whole run.
     await page.waitForFunction(
       () =>
