@@ -74,6 +74,8 @@ export interface TAppOptions {
   /** The built web app; defaults to apps/web/dist found from this file or the bundle. */
   webRoot?: string | null;
   sessionSweepIntervalMs?: number;
+  /** How long an unchanged session goes before its row and cookie expiry move (default 60 s). */
+  sessionTouchAfterMs?: number;
   /** Secret key file, engine settings (ACME, extra CA, DNS) for proxies and deployments. */
   deploy?: TDeployOptions;
   /** Probe destination servers every minute (pg-boss cron); off in tests unless asked for. */
@@ -209,6 +211,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     repository: services.sessionsRepository,
     cache: options.database.kind === 'pglite',
     sweepIntervalMs: options.sessionSweepIntervalMs,
+    touchAfterMs: options.sessionTouchAfterMs,
   });
   // Before CSRF: a request with a valid API token needs no CSRF token.
   await app.register(apiToken, { tokens: services.tokens });

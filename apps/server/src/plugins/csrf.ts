@@ -10,6 +10,8 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  */
 async function csrfPlugin(app: FastifyInstance) {
   await app.register(fastifyCsrf, {
+    // Its '@fastify/session' mode keeps the secret as the session's `_csrf` property, which is
+    // what Portico's own session (plugins/session.ts) stores.
     sessionPlugin: '@fastify/session',
     getToken: (request) => {
       const header = request.headers['x-csrf-token'];

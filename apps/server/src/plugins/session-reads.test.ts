@@ -33,9 +33,12 @@ describe.each(testDatabaseKinds())('what a signed-in request reads on %s', (kind
     t = await createTestApp(kind);
     client = new TestClient(t.app);
     expect((await client.register(newCredentials('reads'))).statusCode).toBe(201);
-    // The first read after sign-up may write the session again (rolling expiry); not counted.
-    expect((await client.request({ method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
     statements = countAuthStatements(t);
+    // The first read after sign-up: on PostgreSQL the one query and no write (the data as jsonb
+    // hands it back, keys in its own order, is the data just written); on PGlite the account
+    // is read into memory once.
+    expect((await client.request({ method: 'GET', url: '/api/auth/user' })).statusCode).toBe(200);
+    expect(statements.count()).toBe(1);
   });
   afterAll(async () => t?.close());
 

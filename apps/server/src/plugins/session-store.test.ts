@@ -1,33 +1,40 @@
-import type { SessionStore } from '@fastify/session';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TTestDatabase } from '../../test/support/test-database';
 import {
   createSessionsRepository,
   type TSessionsRepository,
 } from '../modules/sessions/sessions.repository';
-import { createSessionStore } from './session-store';
+import { createSessionStore, type TPorticoSessionStore } from './session-store';
+
+const HOUR = 3_600_000;
 
 const promisify = {
-  set: (store: SessionStore, sid: string, sess: object) =>
-    new Promise<void>((resolve, reject) =>
-      store.set(sid, sess as never, (e?: unknown) => (e ? reject(e) : resolve())),
+  /** Whether the row was written. */
+  set: (
+    store: TPorticoSessionStore,
+    sid: string,
+    data: Record<string, unknown>,
+    { expires = new Date(Date.now() + HOUR), stored = false } = {},
+  ) =>
+    new Promise<boolean>((resolve, reject) =>
+      store.set(sid, data, { expires, maxAgeMs: HOUR, stored }, (e, wrote) =>
+        e ? reject(e) : resolve(wrote === true),
+      ),
     ),
-  get: (store: SessionStore, sid: string) =>
+  get: (store: TPorticoSessionStore, sid: string) =>
     new Promise<Record<string, unknown> | null>((resolve, reject) =>
-      store.get(sid, (e: unknown, s: unknown) => (e ? reject(e) : resolve(s as never))),
+      store.get(sid, (e, s) => (e ? reject(e) : resolve(s))),
     ),
-  destroy: (store: SessionStore, sid: string) =>
+  destroy: (store: TPorticoSessionStore, sid: string) =>
     new Promise<void>((resolve, reject) =>
       store.destroy(sid, (e?: unknown) => (e ? reject(e) : resolve())),
     ),
 };
 
-const inOneHour = () => ({ originalMaxAge: 3_600_000, expires: new Date(Date.now() + 3_600_000) });
-
 describe.each([false, true])('session store (memory cache: %s)', (cache) => {
   let db: TTestDatabase;
   let repository: TSessionsRepository;
-  let store: SessionStore;
+  let store: TPorticoSessionStore;
   beforeAll(async () => {
     db = await createTestDatabase('pglite');
     repository = createSessionsRepository(db.database.db);
@@ -35,42 +42,48 @@ describe.each([false, true])('session store (memory cache: %s)', (cache) => {
   });
   afterAll(async () => db?.drop());
 
-  it('persists only the data and the expiry, not the cookie flags', async () => {
-    await promisify.set(store, 's1', { userId: 'u1', cookie: { ...inOneHour(), secure: false } });
+  it('persists only the data and the expiry', async () => {
+    expect(await promisify.set(store, 's1', { userId: 'u1' })).toBe(true);
     const row = await repository.find('s1');
-    expect(row).toMatchObject({ userId: 'u1', cookie: { originalMaxAge: 3_600_000 } });
-    expect(row?.cookie).not.toHaveProperty('secure');
+    expect(row).toMatchObject({ userId: 'u1', cookie: { originalMaxAge: HOUR } });
+    expect(Object.keys(row?.cookie as object).sort()).toEqual(['expires', 'originalMaxAge']);
     expect(await promisify.get(store, 's1')).toMatchObject({ userId: 'u1' });
   });
 
   it('hands out copies: mutating a read session changes nothing stored', async () => {
-    await promisify.set(store, 's2', { userId: 'u2', cookie: inOneHour() });
+    await promisify.set(store, 's2', { userId: 'u2' });
     const first = await promisify.get(store, 's2');
     first!.userId = 'someone else';
     expect((await promisify.get(store, 's2'))?.userId).toBe('u2');
   });
 
-  it('writes a changed session at once, an unchanged one at most once a minute', async () => {
-    await promisify.set(store, 's3', { userId: 'u3', cookie: inOneHour() });
+  it('writes a changed session at once, an unchanged one at most once a minute, and says so', async () => {
+    expect(await promisify.set(store, 's3', { userId: 'u3' })).toBe(true);
     const firstExpire = (await repository.find('s3'))?.cookie;
-    await promisify.set(store, 's3', { userId: 'u3', cookie: inOneHour() });
+    expect(await promisify.set(store, 's3', { userId: 'u3' }, { stored: true })).toBe(false);
     expect((await repository.find('s3'))?.cookie).toEqual(firstExpire);
-    await promisify.set(store, 's3', { userId: 'u3b', cookie: inOneHour() });
+    expect(await promisify.set(store, 's3', { userId: 'u3b' }, { stored: true })).toBe(true);
     expect((await repository.find('s3'))?.userId).toBe('u3b');
   });
 
+  it('never brings back a session ended while a request held it', async () => {
+    await promisify.set(store, 's6', { userId: 'u6' });
+    await repository.remove('s6');
+    expect(await promisify.set(store, 's6', { userId: 'u6', more: 1 }, { stored: true })).toBe(
+      false,
+    );
+    expect(await repository.exists('s6')).toBe(false);
+  });
+
   it('forgets a destroyed session everywhere', async () => {
-    await promisify.set(store, 's4', { userId: 'u4', cookie: inOneHour() });
+    await promisify.set(store, 's4', { userId: 'u4' });
     await promisify.destroy(store, 's4');
     expect(await promisify.get(store, 's4')).toBeNull();
     expect(await repository.exists('s4')).toBe(false);
   });
 
   it('does not serve an expired session', async () => {
-    await promisify.set(store, 's5', {
-      userId: 'u5',
-      cookie: { originalMaxAge: 1, expires: new Date(Date.now() - 1000) },
-    });
+    await promisify.set(store, 's5', { userId: 'u5' }, { expires: new Date(Date.now() - 1000) });
     expect(await promisify.get(store, 's5')).toBeNull();
   });
 });

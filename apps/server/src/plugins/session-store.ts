@@ -1,8 +1,5 @@
-import type { SessionStore } from '@fastify/session';
 import type { TUserRow } from '../db/schema';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
-
-const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface TSessionStoreOptions {
   /** A rolling session is re-written at most this often when its data did not change. */
@@ -17,13 +14,6 @@ export interface TSessionStoreOptions {
 
 const CACHE_LIMIT = 10_000;
 
-/**
- * Marks a session handed out by `get`: @fastify/session copies it onto the request's session and
- * back into `set`, which tells that way a session read from the table from a new one. Never
- * written to the table.
- */
-const STORED = '_stored';
-
 /** An account read in the same query as a session: the session's userId then, and its row. */
 export interface TLoadedUser {
   userId: string | undefined;
@@ -35,24 +25,54 @@ export interface TLoadedUser {
   snapshot: string;
 }
 
-export type TPorticoSessionStore = SessionStore & {
+/** A session as the table keeps it: its data, and the cookie's expiry. */
+export type TStoredSession = Record<string, unknown> & { cookie?: TStoredCookie };
+
+export interface TPorticoSessionStore {
   /**
-   * The account read together with session `sid` by the `get` whose callback is running now, so
-   * that the request being set up need not read it again; undefined when the session did not
-   * come from the table (the cache) or outside that callback.
+   * The live session `sid` (null when there is none), and the account read with it when it came
+   * from the table (not from this process's memory).
    */
-  userLoadedWith(sid: string): TLoadedUser | undefined;
-};
+  get(
+    sid: string,
+    callback: (error: unknown, found: TStoredSession | null, loaded?: TLoadedUser) => void,
+  ): void;
+  /**
+   * Keeps `data` until `expires`. A session read from the table (`stored`) is only updated.
+   * `wrote` says whether the row (and so its expiry) changed: an unchanged session is
+   * written again at most once per `touchAfterMs`.
+   */
+  set(
+    sid: string,
+    data: Record<string, unknown>,
+    options: { expires: Date; maxAgeMs: number; stored: boolean },
+    callback: (error?: unknown, wrote?: boolean) => void,
+  ): void;
+  destroy(sid: string, callback: (error?: unknown) => void): void;
+}
+
+/**
+ * The data as JSON with its keys in one order: PostgreSQL's jsonb hands a session's keys back
+ * in its own order, and the same data must compare equal to what was written.
+ */
+function keyOrderFree(data: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const key of Object.keys(data).sort()) {
+    const value = JSON.stringify(data[key]);
+    if (value !== undefined) parts.push(`${JSON.stringify(key)}:${value}`);
+  }
+  return `{${parts.join(',')}}`;
+}
 
 type TStoredCookie = { originalMaxAge?: number | null; expires?: string | Date | null };
 
 /**
- * @fastify/session store on the `session` table. Only the data and the expiry are persisted: the
- * cookie flags (Secure, SameSite, HttpOnly) come from the plugin options on every request, so a
- * session first created over plain HTTP does not keep `secure: false` forever.
+ * The sessions' store on the `session` table (plugins/session.ts). Only the data and the expiry
+ * are persisted: the cookie flags (Secure, SameSite, HttpOnly) are decided on every response, so
+ * a session first created over plain HTTP does not keep `secure: false` forever.
  *
- * With rolling sessions every request would otherwise write the row; an unchanged session is
- * re-written at most once per `touchAfterMs`, so the row's expiry lags the cookie by that much.
+ * A rolling session would otherwise write its row on every request; an unchanged session is
+ * re-written at most once per `touchAfterMs`, and its cookie is sent again with that write.
  */
 export function createSessionStore(
   repository: TSessionsRepository,
@@ -65,7 +85,6 @@ export function createSessionStore(
   // Bumped before and after every write here: a read that overlapped one is not kept, so a
   // destroyed session never comes back from the cache.
   let writes = 0;
-  const loadedWith = new Map<string, TLoadedUser>();
 
   function remember(sid: string, data: string) {
     if (lastWrite.size > CACHE_LIMIT) lastWrite.clear();
@@ -79,41 +98,34 @@ export function createSessionStore(
   }
 
   return {
-    set(sid, sessionObject, callback) {
-      const {
-        cookie,
-        [STORED]: wasStored,
-        ...data
-      } = sessionObject as unknown as Record<string, unknown> & { cookie: TStoredCookie };
-      const expires = cookie?.expires ? new Date(cookie.expires) : null;
-      const expire = expires ?? new Date(Date.now() + DEFAULT_TTL_MS);
-      const serialized = JSON.stringify(data);
+    set(sid, data, { expires, maxAgeMs, stored }, callback) {
+      const serialized = keyOrderFree(data);
       const previous = lastWrite.get(sid);
       if (previous && previous.data === serialized && Date.now() - previous.at < touchAfterMs) {
-        callback();
+        callback(undefined, false);
         return;
       }
       const sess = {
         ...data,
-        cookie: { originalMaxAge: cookie?.originalMaxAge ?? null, expires: expire.toISOString() },
+        cookie: { originalMaxAge: maxAgeMs, expires: expires.toISOString() },
       };
       writes += 1;
       // A session read from the table is only ever updated: if it was ended (signed out, ended
       // from another device, by an admin, expired) while this request ran, it stays ended.
-      const written = wasStored
-        ? repository.update(sid, sess, expire)
-        : repository.upsert(sid, sess, expire).then(() => true);
+      const written = stored
+        ? repository.update(sid, sess, expires)
+        : repository.upsert(sid, sess, expires).then(() => true);
       written.then(
         (kept) => {
           writes += 1;
           if (kept) {
             remember(sid, serialized);
-            cacheSet(sid, sess, expire);
+            cacheSet(sid, sess, expires);
           } else {
             lastWrite.delete(sid);
             cache?.delete(sid);
           }
-          callback();
+          callback(undefined, kept);
         },
         (error) => {
           writes += 1;
@@ -126,35 +138,28 @@ export function createSessionStore(
     get(sid, callback) {
       const hit = cache?.get(sid);
       if (hit && hit.expire > Date.now()) {
-        callback(null, { ...JSON.parse(hit.json), [STORED]: true });
+        callback(null, JSON.parse(hit.json));
         return;
       }
       const writesBefore = writes;
       repository.findWithUser(sid).then(
         (found) => {
-          if (!found) return callback(null, null as never);
+          if (!found) return callback(null, null);
           const expire = Date.parse(String((found.sess.cookie as TStoredCookie)?.expires));
           if (writes === writesBefore && Number.isFinite(expire)) {
             cacheSet(sid, found.sess, new Date(expire));
           }
           const userId = typeof found.sess.userId === 'string' ? found.sess.userId : undefined;
-          loadedWith.set(sid, {
+          callback(null, found.sess, {
             userId,
             user: found.user,
             answersVersion: found.answersVersion ?? 0,
             snapshot: found.snapshot,
           });
-          try {
-            callback(null, { ...found.sess, [STORED]: true } as never);
-          } finally {
-            loadedWith.delete(sid);
-          }
         },
-        (error) => callback(error, null as never),
+        (error) => callback(error, null),
       );
     },
-
-    userLoadedWith: (sid) => loadedWith.get(sid),
 
     destroy(sid, callback) {
       writes += 1;

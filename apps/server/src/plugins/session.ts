@@ -1,17 +1,13 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import fastifySession from '@fastify/session';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, Session } from 'fastify';
 import fp from 'fastify-plugin';
 import { SESSION_COOKIE } from '../modules/sessions/session-info';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
+import { newSessionId, PorticoSession, SESSION_STATE } from './session-object';
 import { createSessionStore, type TLoadedUser } from './session-store';
 
 declare module 'fastify' {
-  interface Session {
-    userId?: string;
-    _csrf?: string;
-  }
   interface FastifyRequest {
     /**
      * The account of the session when it was read in the same query as the session; undefined
@@ -28,6 +24,8 @@ export interface TSessionPluginOptions {
   repository: TSessionsRepository;
   /** Keep sessions in memory too; only when this process is the table's sole writer. */
   cache?: boolean;
+  /** How long an unchanged session goes before its expiry moves (row and cookie); 60 s. */
+  touchAfterMs?: number;
   /** How often expired rows are deleted; 0 turns the sweeper off. */
   sweepIntervalMs?: number;
 }
@@ -35,9 +33,9 @@ export interface TSessionPluginOptions {
 const SIGNATURES_KEPT = 10_000;
 
 /**
- * Signs session ids as @fastify/cookie's signer does (HMAC-SHA256, base64 without padding) and
- * checks them in constant time, remembering each id's signature: @fastify/session computes it
- * twice per request (to read the cookie, then to set it again), always for the same few ids.
+ * Signs session ids as @fastify/cookie's signer does (HMAC-SHA256, base64 without padding: the
+ * cookies @fastify/session handed out still verify) and checks them in constant time,
+ * remembering each id's signature: every request of a session checks the same one.
  */
 export function sessionSigner(secret: string) {
   const signatures = new Map<string, Buffer>();
@@ -66,33 +64,104 @@ export function sessionSigner(secret: string) {
   };
 }
 
+/**
+ * The server-side session: a signed cookie carries the id; the data lives in the `session` table
+ * (plugins/session-store.ts). Anonymous visitors get no row and no cookie until something (the
+ * CSRF secret, a sign-in) is kept. The 7-day expiry rolls: it moves with the row, written again
+ * when the data changes and otherwise at most once a minute, and the cookie is sent again
+ * with each such write (never on the other requests, which need neither a hash of the session
+ * nor a Set-Cookie header).
+ */
 async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOptions) {
   await app.register(fastifyCookie);
-  const store = createSessionStore(options.repository, { cache: options.cache });
-  await app.register(fastifySession, {
-    secret: sessionSigner(options.secret),
-    cookieName: SESSION_COOKIE,
-    store,
-    // Anonymous visitors get no row until something (the CSRF token, a login) is stored.
-    saveUninitialized: false,
-    rolling: true,
-    cookie: {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'lax',
-      // request.protocol, which believes X-Forwarded-Proto only as far as trustProxy allows.
-      secure: 'auto',
-      maxAge: SESSION_MAX_AGE_MS,
-    },
+  const store = createSessionStore(options.repository, {
+    cache: options.cache,
+    touchAfterMs: options.touchAfterMs,
+  });
+  const signer = sessionSigner(options.secret);
+
+  app.decorateRequest('session', null as never);
+  app.decorateRequest('sessionUser', undefined);
+  app.decorateRequest('sessionStore', { getter: () => store });
+
+  const fresh = (request: FastifyRequest) =>
+    new PorticoSession({
+      id: newSessionId(),
+      request,
+      store,
+      stored: false,
+      namedByCookie: false,
+    }) as unknown as Session;
+
+  app.addHook('onRequest', (request, _reply, done) => {
+    const cookie = request.cookies[SESSION_COOKIE];
+    if (!cookie) {
+      request.session = fresh(request);
+      done();
+      return;
+    }
+    const sid = signer.unsign(cookie).value;
+    // A cookie that names no session (forged, ended, expired) is cleared when the answer goes.
+    if (!sid) {
+      request.session = fresh(request);
+      done();
+      return;
+    }
+    store.get(sid, (error, found, loaded) => {
+      if (error) {
+        done(error as Error);
+        return;
+      }
+      if (!found) {
+        request.session = fresh(request);
+        done();
+        return;
+      }
+      request.session = new PorticoSession(
+        { id: sid, request, store, stored: true, namedByCookie: true },
+        found,
+      ) as unknown as Session;
+      request.sessionUser = loaded;
+      done();
+    });
   });
 
-  // Runs right after @fastify/session's hook, still inside the store's read callback (hooks
-  // call the next one synchronously), where the account read with the session is at hand.
-  app.decorateRequest('sessionUser', undefined);
-  app.addHook('onRequest', (request, _reply, done) => {
-    const sid = request.session?.sessionId;
-    request.sessionUser = sid ? store.userLoadedWith(sid) : undefined;
-    done();
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const session = request.session as unknown as PorticoSession | null;
+    if (!session) {
+      done(null, payload);
+      return;
+    }
+    const state = session[SESSION_STATE];
+    if (!state.stored && Object.keys(session).length === 0) {
+      // Nothing to keep; a cookie that named no live session goes.
+      if (request.cookies[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      done(null, payload);
+      return;
+    }
+    const expires = new Date(Date.now() + SESSION_MAX_AGE_MS);
+    store.set(
+      state.id,
+      session as unknown as Record<string, unknown>,
+      { expires, maxAgeMs: SESSION_MAX_AGE_MS, stored: state.stored },
+      (error, wrote) => {
+        if (error) {
+          done(error as Error);
+          return;
+        }
+        if (wrote || !state.namedByCookie) {
+          reply.setCookie(SESSION_COOKIE, signer.sign(state.id), {
+            path: '/',
+            httpOnly: true,
+            sameSite: 'lax',
+            // request.protocol, which believes X-Forwarded-Proto only as far as trustProxy allows.
+            secure: request.protocol === 'https',
+            expires,
+          });
+        }
+        done(null, payload);
+      },
+    );
   });
 
   const interval = options.sweepIntervalMs ?? 10 * 60 * 1000;

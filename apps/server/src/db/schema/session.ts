@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** Server-side sessions (@fastify/session store); the cookie only carries the signed sid. */
+/** Server-side sessions (plugins/session.ts); the cookie only carries the signed sid. */
 export const session = pgTable(
   'session',
   {

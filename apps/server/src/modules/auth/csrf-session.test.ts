@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TTestApp } from '../../../test/support/test-app';
+import { createTestApp, TEST_SESSION_SECRET, type TTestApp } from '../../../test/support/test-app';
 import { newCredentials, TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
+import { sessionSigner } from '../../plugins/session';
 import { createSessionsRepository } from '../sessions/sessions.repository';
 
 /** The session id inside the signed cookie value `<sid>.<signature>`. */
@@ -18,13 +19,16 @@ function setCookieHeader(response: { headers: Record<string, unknown> }): string
 describe.each(testDatabaseKinds())('CSRF and sessions on %s', (kind) => {
   let t: TTestApp;
   let proxied: TTestApp;
+  let rolling: TTestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);
     proxied = await createTestApp(kind, { config: { trustProxy: true } });
+    rolling = await createTestApp(kind, { sessionTouchAfterMs: 0 });
   });
   afterAll(async () => {
     await t?.close();
     await proxied?.close();
+    await rolling?.close();
   });
 
   describe('CSRF', () => {
@@ -178,6 +182,57 @@ describe.each(testDatabaseKinds())('CSRF and sessions on %s', (kind) => {
       expect(await repo.find('expired-sid')).toBeUndefined();
       expect(await repo.sweepExpired()).toBeGreaterThanOrEqual(1);
       expect(await repo.exists('expired-sid')).toBe(false);
+    });
+  });
+
+  describe('the rolling expiry', () => {
+    /** The cookie's Expires, and the row's expiry, of `client`'s session. */
+    const expiries = async (client: TestClient, cookie: string, app = t) => {
+      const repository = createSessionsRepository(app.database.db);
+      const row = (await repository.find(sidOf(client)))?.cookie as { expires: string };
+      return {
+        cookie: Date.parse(/Expires=([^;]+)/.exec(cookie)?.[1] ?? ''),
+        row: Date.parse(row.expires),
+      };
+    };
+
+    it('sends the cookie with each write of the row, the same expiry in both, and not between', async () => {
+      const client = new TestClient(t.app);
+      const registered = await client.register(newCredentials('roll'));
+      expect(registered.statusCode).toBe(201);
+      const written = await expiries(client, setCookieHeader(registered));
+      expect(written.cookie).toBeGreaterThan(Date.now() + 6.9 * 24 * 3600_000);
+      // Seconds only in the cookie's date.
+      expect(Math.abs(written.cookie - written.row)).toBeLessThan(1000);
+      // Within the minute an unchanged session is neither written nor sent again.
+      const read = await client.me();
+      expect(read.statusCode).toBe(200);
+      expect(setCookieHeader(read)).toBe('');
+      expect((await expiries(client, '')).row).toBe(written.row);
+    });
+
+    it('moves both once the minute has passed (here: at once)', async () => {
+      const client = new TestClient(rolling.app);
+      expect((await client.register(newCredentials('roll'))).statusCode).toBe(201);
+      const before = (await expiries(client, '', rolling)).row;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const read = await client.me();
+      expect(read.statusCode).toBe(200);
+      const after = await expiries(client, setCookieHeader(read), rolling);
+      expect(after.row).toBeGreaterThan(before);
+      expect(Math.abs(after.cookie - after.row)).toBeLessThan(1000);
+      expect(setCookieHeader(read)).toMatch(/HttpOnly/);
+    });
+
+    it('clears a cookie that names no live session, and keeps no row for it', async () => {
+      const client = new TestClient(t.app);
+      const signed = sessionSigner(TEST_SESSION_SECRET).sign('no-such-session');
+      client.cookies.set('portico.sid', encodeURIComponent(signed));
+      const read = await client.me();
+      expect(read.statusCode).toBe(401);
+      expect(setCookieHeader(read)).toMatch(/portico\.sid=;/);
+      expect(client.cookies.has('portico.sid')).toBe(false);
+      expect(await createSessionsRepository(t.database.db).exists('no-such-session')).toBe(false);
     });
   });
 });
