@@ -79,7 +79,8 @@ export function createSessionStore(
   options: TSessionStoreOptions = {},
 ): TPorticoSessionStore {
   const touchAfterMs = options.touchAfterMs ?? 60_000;
-  const lastWrite = new Map<string, { data: string; at: number }>();
+  // sid -> the data last written (keys in one order), when, and as it last came back.
+  const lastWrite = new Map<string, { data: string; plain: string; at: number }>();
   // sid -> the stored JSON and its expiry; parsed on every read so callers never share objects.
   const cache = options.cache ? new Map<string, { json: string; expire: number }>() : null;
   // Bumped before and after every write here: a read that overlapped one is not kept, so a
@@ -88,7 +89,7 @@ export function createSessionStore(
 
   function remember(sid: string, data: string) {
     if (lastWrite.size > CACHE_LIMIT) lastWrite.clear();
-    lastWrite.set(sid, { data, at: Date.now() });
+    lastWrite.set(sid, { data, plain: '', at: Date.now() });
   }
 
   function cacheSet(sid: string, sess: Record<string, unknown>, expire: Date) {
@@ -99,12 +100,17 @@ export function createSessionStore(
 
   return {
     set(sid, data, { expires, maxAgeMs, stored }, callback) {
-      const serialized = keyOrderFree(data);
       const previous = lastWrite.get(sid);
-      if (previous && previous.data === serialized && Date.now() - previous.at < touchAfterMs) {
-        callback(undefined, false);
-        return;
+      if (previous && Date.now() - previous.at < touchAfterMs) {
+        // Most often the data comes back in the order it was written: one native stringify.
+        const plain = JSON.stringify(data);
+        if (plain === previous.plain || keyOrderFree(data) === previous.data) {
+          previous.plain = plain;
+          callback(undefined, false);
+          return;
+        }
       }
+      const serialized = keyOrderFree(data);
       const sess = {
         ...data,
         cookie: { originalMaxAge: maxAgeMs, expires: expires.toISOString() },
