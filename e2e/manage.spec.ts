@@ -6,6 +6,7 @@ import {
   api,
   configuration,
   deploymentLogs,
+  holdScript,
   saveConfiguration,
   uploadScript,
   waitForRunEnd,
@@ -649,9 +650,9 @@ test('while a deployment runs: in progress everywhere, refused actions say why',
     page.request,
     id,
     'hold.sh',
-    // Plain sh, no seq (not every server has it): wait for the marker, at most 500 s (the
-    // screenshots of four screens at two widths take minutes on a loaded machine).
-    `echo holding; i=0; while [ $i -lt 500 ]; do [ -f ${marker} ] && exit 0; sleep 1; i=$((i + 1)); done; exit 1\n`,
+    // At most 500 s: the screenshots of four screens at two widths take minutes on a loaded
+    // machine.
+    holdScript(marker, 500),
   );
   await page.goto('/');
   try {

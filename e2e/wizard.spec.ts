@@ -4,6 +4,7 @@ import { type TLang, text } from './fixtures/catalog';
 import {
   api,
   deploymentLogs,
+  holdScript,
   saveConfiguration,
   uploadScript,
   waitForRunEnd,
@@ -397,12 +398,7 @@ test.describe('checks and resume', () => {
     // is still going, however quick the steps before it are.
     const marker = '/tmp/portico-e2e-reload-release';
     await labApp.lab.exec('s1', ['rm', '-f', marker]);
-    await uploadScript(
-      page.request,
-      id,
-      'hold.sh',
-      `echo holding; i=0; while [ $i -lt 120 ]; do [ -f ${marker} ] && exit 0; sleep 1; i=$((i + 1)); done; exit 1\n`,
-    );
+    await uploadScript(page.request, id, 'hold.sh', holdScript(marker, 120));
     await page.goto(`/proxy-wizard?continueId=${id}`);
     await expectStep(page, 'deploy');
     let before: string[] = [];

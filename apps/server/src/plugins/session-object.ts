@@ -34,8 +34,10 @@ export interface TSessionState {
   store: TPorticoSessionStore;
   /** Read from the table: only ever updated there, so a session ended meanwhile stays ended. */
   stored: boolean;
-  /** The request's cookie named this very session. */
-  namedByCookie: boolean;
+  /** The data as read (JSON, keys in the order read): the same at the end means unchanged. */
+  readAs: string;
+  /** When the row was last written (ms since the epoch), from the expiry it holds; 0 if unknown. */
+  writtenAt: number;
 }
 
 /** 24 random bytes, base64url: as unguessable as the ids @fastify/session handed out. */
@@ -43,16 +45,11 @@ export function newSessionId(): string {
   return randomBytes(24).toString('base64url');
 }
 
-function ended(store: TPorticoSessionStore, sid: string): Promise<void> {
-  return new Promise((resolve, reject) =>
-    store.destroy(sid, (error?: unknown) => (error ? reject(error) : resolve())),
-  );
-}
-
 export class PorticoSession {
   declare [SESSION_STATE]: TSessionState;
 
-  constructor(state: TSessionState, data?: Record<string, unknown>) {
+  constructor(given: Omit<TSessionState, 'readAs'>, data?: Record<string, unknown>) {
+    const state: TSessionState = { ...given, readAs: '{}' };
     Object.defineProperty(this, SESSION_STATE, { value: state, enumerable: false });
     // The cookie's expiry is kept beside the data in the table; the rest is the data.
     if (data) {
@@ -62,6 +59,7 @@ export class PorticoSession {
         }
       }
     }
+    state.readAs = JSON.stringify(this);
   }
 
   get sessionId(): string {
@@ -70,16 +68,17 @@ export class PorticoSession {
 
   async regenerate(): Promise<void> {
     const state = this[SESSION_STATE];
-    if (state.stored) await ended(state.store, state.id);
+    if (state.stored) await state.store.destroy(state.id);
     for (const key of Object.keys(this)) delete (this as Record<string, unknown>)[key];
     state.id = newSessionId();
     state.stored = false;
-    state.namedByCookie = false;
+    state.readAs = '{}';
+    state.writtenAt = 0;
   }
 
   async destroy(): Promise<void> {
     const state = this[SESSION_STATE];
-    await ended(state.store, state.id);
+    await state.store.destroy(state.id);
     (state.request as { session: unknown }).session = null;
   }
 }

@@ -2,8 +2,6 @@ import type { TUserRow } from '../db/schema';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
 
 export interface TSessionStoreOptions {
-  /** A rolling session is re-written at most this often when its data did not change. */
-  touchAfterMs?: number;
   /**
    * Keep sessions in memory as well (what is written and read here). Only correct when this process is the sole
    * writer of the table: true on PGlite, whose data-dir lock guarantees it; false on PostgreSQL,
@@ -38,59 +36,36 @@ export interface TPorticoSessionStore {
     callback: (error: unknown, found: TStoredSession | null, loaded?: TLoadedUser) => void,
   ): void;
   /**
-   * Keeps `data` until `expires`. A session read from the table (`stored`) is only updated.
-   * `wrote` says whether the row (and so its expiry) changed: an unchanged session is
-   * written again at most once per `touchAfterMs`.
+   * Keeps `data` until `expires`. A session read from the table (`stored`) is only updated:
+   * `kept` is false when it was ended meanwhile, and nothing is written then.
    */
   set(
     sid: string,
     data: Record<string, unknown>,
     options: { expires: Date; maxAgeMs: number; stored: boolean },
-    callback: (error?: unknown, wrote?: boolean) => void,
+    callback: (error?: unknown, kept?: boolean) => void,
   ): void;
-  destroy(sid: string, callback: (error?: unknown) => void): void;
-}
-
-/**
- * The data as JSON with its keys in one order: PostgreSQL's jsonb hands a session's keys back
- * in its own order, and the same data must compare equal to what was written.
- */
-function keyOrderFree(data: Record<string, unknown>): string {
-  const parts: string[] = [];
-  for (const key of Object.keys(data).sort()) {
-    const value = JSON.stringify(data[key]);
-    if (value !== undefined) parts.push(`${JSON.stringify(key)}:${value}`);
-  }
-  return `{${parts.join(',')}}`;
+  /** Ends the session in the table and in this process's memory. */
+  destroy(sid: string): Promise<void>;
 }
 
 type TStoredCookie = { originalMaxAge?: number | null; expires?: string | Date | null };
 
 /**
- * The sessions' store on the `session` table (plugins/session.ts). Only the data and the expiry
- * are persisted: the cookie flags (Secure, SameSite, HttpOnly) are decided on every response, so
- * a session first created over plain HTTP does not keep `secure: false` forever.
- *
- * A rolling session would otherwise write its row on every request; an unchanged session is
- * re-written at most once per `touchAfterMs`, and its cookie is sent again with that write.
+ * The sessions' store on the `session` table (plugins/session.ts decides when to write). Only the
+ * data and the expiry are persisted: the cookie flags (Secure, SameSite, HttpOnly) are decided on
+ * every response, so a session first created over plain HTTP does not keep `secure: false`
+ * forever.
  */
 export function createSessionStore(
   repository: TSessionsRepository,
   options: TSessionStoreOptions = {},
 ): TPorticoSessionStore {
-  const touchAfterMs = options.touchAfterMs ?? 60_000;
-  // sid -> the data last written (keys in one order), when, and as it last came back.
-  const lastWrite = new Map<string, { data: string; plain: string; at: number }>();
   // sid -> the stored JSON and its expiry; parsed on every read so callers never share objects.
   const cache = options.cache ? new Map<string, { json: string; expire: number }>() : null;
   // Bumped before and after every write here: a read that overlapped one is not kept, so a
   // destroyed session never comes back from the cache.
   let writes = 0;
-
-  function remember(sid: string, data: string) {
-    if (lastWrite.size > CACHE_LIMIT) lastWrite.clear();
-    lastWrite.set(sid, { data, plain: '', at: Date.now() });
-  }
 
   function cacheSet(sid: string, sess: Record<string, unknown>, expire: Date) {
     if (!cache) return;
@@ -100,17 +75,6 @@ export function createSessionStore(
 
   return {
     set(sid, data, { expires, maxAgeMs, stored }, callback) {
-      const previous = lastWrite.get(sid);
-      if (previous && Date.now() - previous.at < touchAfterMs) {
-        // Most often the data comes back in the order it was written: one native stringify.
-        const plain = JSON.stringify(data);
-        if (plain === previous.plain || keyOrderFree(data) === previous.data) {
-          previous.plain = plain;
-          callback(undefined, false);
-          return;
-        }
-      }
-      const serialized = keyOrderFree(data);
       const sess = {
         ...data,
         cookie: { originalMaxAge: maxAgeMs, expires: expires.toISOString() },
@@ -124,13 +88,8 @@ export function createSessionStore(
       written.then(
         (kept) => {
           writes += 1;
-          if (kept) {
-            remember(sid, serialized);
-            cacheSet(sid, sess, expires);
-          } else {
-            lastWrite.delete(sid);
-            cache?.delete(sid);
-          }
+          if (kept) cacheSet(sid, sess, expires);
+          else cache?.delete(sid);
           callback(undefined, kept);
         },
         (error) => {
@@ -167,21 +126,15 @@ export function createSessionStore(
       );
     },
 
-    destroy(sid, callback) {
+    async destroy(sid) {
       writes += 1;
-      lastWrite.delete(sid);
       cache?.delete(sid);
-      repository.remove(sid).then(
-        () => {
-          writes += 1;
-          cache?.delete(sid);
-          callback();
-        },
-        (error) => {
-          writes += 1;
-          callback(error);
-        },
-      );
+      try {
+        await repository.remove(sid);
+      } finally {
+        writes += 1;
+        cache?.delete(sid);
+      }
     },
   };
 }

@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { SESSION_COOKIE } from '../modules/sessions/session-info';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
 import { newSessionId, PorticoSession, SESSION_STATE } from './session-object';
-import { createSessionStore, type TLoadedUser } from './session-store';
+import { createSessionStore, type TLoadedUser, type TStoredSession } from './session-store';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,6 +18,16 @@ declare module 'fastify' {
 }
 
 const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+/**
+ * When a row was last written: its expiry less the max age it was given then (rows that
+ * @fastify/session wrote have both too); 0 when it cannot be told, so the row is written.
+ */
+function writtenAt(cookie: TStoredSession['cookie']): number {
+  const expires = Date.parse(String(cookie?.expires));
+  const maxAge = cookie?.originalMaxAge;
+  return Number.isFinite(expires) && typeof maxAge === 'number' ? expires - maxAge : 0;
+}
 
 export interface TSessionPluginOptions {
   secret: string;
@@ -68,16 +78,14 @@ export function sessionSigner(secret: string) {
  * The server-side session: a signed cookie carries the id; the data lives in the `session` table
  * (plugins/session-store.ts). Anonymous visitors get no row and no cookie until something (the
  * CSRF secret, a sign-in) is kept. The 7-day expiry rolls: it moves with the row, written again
- * when the data changes and otherwise at most once a minute, and the cookie is sent again
- * with each such write (never on the other requests, which need neither a hash of the session
- * nor a Set-Cookie header).
+ * when the data changes and otherwise once its last write (told by the expiry it holds, so on
+ * every instance and after a restart alike) is a minute old, and the cookie is sent again with
+ * each such write, on no other answer.
  */
 async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOptions) {
   await app.register(fastifyCookie);
-  const store = createSessionStore(options.repository, {
-    cache: options.cache,
-    touchAfterMs: options.touchAfterMs,
-  });
+  const store = createSessionStore(options.repository, { cache: options.cache });
+  const touchAfterMs = options.touchAfterMs ?? 60_000;
   const signer = sessionSigner(options.secret);
 
   app.decorateRequest('session', null as never);
@@ -90,7 +98,7 @@ async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOption
       request,
       store,
       stored: false,
-      namedByCookie: false,
+      writtenAt: 0,
     }) as unknown as Session;
 
   app.addHook('onRequest', (request, _reply, done) => {
@@ -118,7 +126,7 @@ async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOption
         return;
       }
       request.session = new PorticoSession(
-        { id: sid, request, store, stored: true, namedByCookie: true },
+        { id: sid, request, store, stored: true, writtenAt: writtenAt(found.cookie) },
         found,
       ) as unknown as Session;
       request.sessionUser = loaded;
@@ -133,9 +141,15 @@ async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOption
       return;
     }
     const state = session[SESSION_STATE];
-    if (!state.stored && Object.keys(session).length === 0) {
+    const data = JSON.stringify(session);
+    if (!state.stored && data === '{}') {
       // Nothing to keep; a cookie that named no live session goes.
       if (request.cookies[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      done(null, payload);
+      return;
+    }
+    // Unchanged and written less than a minute ago: no write, no cookie.
+    if (state.stored && data === state.readAs && Date.now() - state.writtenAt < touchAfterMs) {
       done(null, payload);
       return;
     }
@@ -144,12 +158,13 @@ async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOption
       state.id,
       session as unknown as Record<string, unknown>,
       { expires, maxAgeMs: SESSION_MAX_AGE_MS, stored: state.stored },
-      (error, wrote) => {
+      (error, kept) => {
         if (error) {
           done(error as Error);
           return;
         }
-        if (wrote || !state.namedByCookie) {
+        // Not kept: ended while this request ran, and it stays ended.
+        if (kept) {
           reply.setCookie(SESSION_COOKIE, signer.sign(state.id), {
             path: '/',
             httpOnly: true,

@@ -35,9 +35,7 @@ export function sessionPublicId(sid: string): string {
   return createHash('sha256').update(`session:${sid}`).digest('hex').slice(0, 32);
 }
 
-/** request.sessionStore.destroy as a promise: the store forgets any copy it keeps in memory. */
+/** Ends session `sid` through the store, which forgets any copy it keeps in memory. */
 export function destroyStoredSession(request: FastifyRequest, sid: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    request.sessionStore.destroy(sid, (error?: unknown) => (error ? reject(error) : resolve()));
-  });
+  return request.sessionStore.destroy(sid);
 }
