@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../apps/server/src/db/client';
-import { postgresUnavailable, scratchDatabase } from './lib/load-postgres';
+import { benchDatabaseUrl, postgresUnavailable, scratchDatabase } from './lib/load-postgres';
 import { readsBenchmark } from './lib/reads';
 import type { TBenchmark } from './run';
 
@@ -14,6 +14,7 @@ export const benchmark: TBenchmark = unavailable
   ? { name: 'API reads on PostgreSQL', unavailable, run: async () => [] }
   : readsBenchmark({
       label: 'PostgreSQL',
+      floorDatabaseUrl: benchDatabaseUrl,
       async prepare() {
         const database = await scratchDatabase();
         const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-reads-pg-'));

@@ -14,6 +14,11 @@ const MAIN = 'apps/server/src/main.ts';
 
 export interface TReadsTarget {
   label: string;
+  /**
+   * A database the floor may ask: a second floor then asks it once per request (see
+   * reads-floor-server.ts), and each read is also printed beside that one.
+   */
+  floorDatabaseUrl?: string;
   /** Environment for Portico, a way in to its database while it is stopped, and cleanup. */
   prepare(): Promise<{
     env: NodeJS.ProcessEnv;
@@ -82,6 +87,28 @@ async function load(server: TServerProcess, path: string, cookie?: string): Prom
   // is counted and reported.
   if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers under load`);
   return { result, cpuUs: ((cpuMs(server.child) - cpuBefore) * 1000) / result.requests.total };
+}
+
+const fmtPercent = (part: TRun, whole: TRun) =>
+  `${((part.result.requests.average / whole.result.requests.average) * 100).toFixed(0)} %`;
+
+/** Each read's path under load on a floor server (reads-floor-server.ts) started for it. */
+async function loadFloor(
+  floorFile: string,
+  paths: Map<string, string>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Map<string, TRun>> {
+  const server = await startServer('bench/reads-floor-server.ts', {
+    FLOOR_DATA: floorFile,
+    ...env,
+  });
+  const runs = new Map<string, TRun>();
+  try {
+    for (const read of READS) runs.set(read.name, await load(server, paths.get(read.name)!));
+  } finally {
+    await server.stop();
+  }
+  return runs;
 }
 
 /**
@@ -165,14 +192,15 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
       const floorDir = mkdtempSync(join(tmpdir(), 'portico-bench-reads-floor-'));
       const floorFile = join(floorDir, 'bodies.json');
       writeFileSync(floorFile, JSON.stringify(bodies));
-      const floorServer = await startServer('bench/reads-floor-server.ts', {
-        FLOOR_DATA: floorFile,
-      });
       const figures: TFigure[] = [];
       const failed: TFigure = { label: 'failed requests', value: 0, floor: 0, unit: '' };
       try {
+        const floors = await loadFloor(floorFile, paths);
+        const oneQuery = target.floorDatabaseUrl
+          ? await loadFloor(floorFile, paths, { FLOOR_DATABASE_URL: target.floorDatabaseUrl })
+          : undefined;
         for (const read of READS) {
-          const floor = await load(floorServer, paths.get(read.name)!);
+          const floor = floors.get(read.name)!;
           const mine = app.get(read.name)!;
           figures.push(
             {
@@ -191,11 +219,20 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
             },
             { label: `${read.name} CPU/req`, value: mine.cpuUs, floor: floor.cpuUs, unit: ' µs' },
           );
+          const withQuery = oneQuery?.get(read.name);
+          if (withQuery) {
+            figures.push({
+              label: `${read.name} req/s`,
+              value: mine.result.requests.average,
+              floor: withQuery.result.requests.average,
+              unit: '',
+              goal: `floor asking the database once: ${fmtPercent(withQuery, floor)} of the bare floor`,
+            });
+          }
           failed.value += mine.result.errors;
-          failed.floor += floor.result.errors;
+          failed.floor += floor.result.errors + (withQuery?.result.errors ?? 0);
         }
       } finally {
-        await floorServer.stop();
         rmSync(floorDir, { recursive: true, force: true });
       }
       return [...figures, failed];

@@ -100,11 +100,13 @@ export class HttpClient {
       'accept-language': 'en',
     };
     if (method !== 'GET') headers['x-csrf-token'] = this.token!;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // A form (an upload) sets its own multipart content type.
+    const form = body instanceof FormData;
+    if (body !== undefined && !form) headers['content-type'] = 'application/json';
     const response = await fetch(`${this.base}${path}`, {
       method,
       headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : form ? body : JSON.stringify(body),
     });
     for (const c of response.headers.getSetCookie()) {
       const [pair = ''] = c.split(';');
@@ -119,12 +121,15 @@ export class HttpClient {
 
 /**
  * Registers `username`, saves `proxy` and starts its deployment; resolves with the configuration's
- * id once the run has written a few lines (it is under way on the server).
+ * id once the run has written a few lines (it is under way on the server). With `script` (see
+ * testbed/src/hold-script.ts) the run then waits at its script step, so it is still under way
+ * whatever the test does next, until the test releases it.
  */
 export async function deploymentUnderWay(
   client: HttpClient,
   username: string,
   proxy: Record<string, unknown>,
+  script?: string,
 ): Promise<string> {
   const registered = await client.request('POST', '/api/register', {
     username,
@@ -135,6 +140,12 @@ export async function deploymentUnderWay(
   const saved = await client.request('POST', '/api/proxy-configurations', proxy);
   if (saved.status !== 200) throw new Error(`save answered ${saved.status}`);
   const id = saved.json.id as string;
+  if (script !== undefined) {
+    const form = new FormData();
+    form.append('script', new Blob([script], { type: 'application/x-sh' }), 'hold.sh');
+    const uploaded = await client.request('POST', `/api/upload-script?configurationId=${id}`, form);
+    if (uploaded.status !== 200) throw new Error(`upload answered ${uploaded.status}`);
+  }
   const started = await client.request('POST', `/api/deploy/${id}`);
   if (started.status !== 202) throw new Error(`deploy answered ${started.status}`);
   const deadline = Date.now() + 60_000;

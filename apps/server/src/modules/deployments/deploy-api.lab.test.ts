@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdScript } from '../../../../../testbed/src/hold-script';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import {
   deploymentUnderWay,
@@ -195,9 +196,13 @@ describe('Portico killed with SIGKILL in the middle of a deployment', () => {
     const env = { ...labEnv(lab.status), PORTICO_DATA_DIR: dataDir };
     portico = await startPortico(env);
     const client = new HttpClient(portico.base);
-    // Killed once the run is under way on the server (a few lines in).
-    const id = await deploymentUnderWay(client, 'killer', proxyFor(s2));
+    // Killed once the run is under way on the server: it waits at its script step until the
+    // marker exists on s2, which only comes after the kill.
+    const marker = '/tmp/portico-killer-release';
+    await lab.exec(s2.name, ['rm', '-f', marker]);
+    const id = await deploymentUnderWay(client, 'killer', proxyFor(s2), holdScript(marker, 120));
     await stopPortico(portico, 'SIGKILL');
+    await lab.exec(s2.name, ['touch', marker]);
 
     portico = await startPortico(env);
     const restartedAt = Date.now();

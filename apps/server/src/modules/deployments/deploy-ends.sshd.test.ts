@@ -145,23 +145,33 @@ async function expectBothFail(
 describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind) => {
   let t: TTestApp;
   let client: TestClient;
+  // The engines that never answer are given up on after their grace, so they get an app of their
+  // own with a short one; the real engine's app leaves it long, so a slow but honest stop under
+  // load is never mistaken for an engine that ignored the deadline.
+  let tNever: TTestApp;
+  let clientNever: TestClient;
   const keyFile = testSecretKeyFile();
-  beforeAll(async () => {
-    t = await createTestApp(kind, {
+  const appWith = (abandonGraceMs: number) =>
+    createTestApp(kind, {
       config: { secretKeyFile: keyFile },
       deploy: {
         workers: 1,
         engine,
-        timing: { runDeadlineMs: 2000, abandonGraceMs: 8000, removeDeadlineMs: 2000 },
+        timing: { runDeadlineMs: 2000, abandonGraceMs, removeDeadlineMs: 2000 },
       },
     });
-    ({ client } = await signedInClient(t));
+  beforeAll(async () => {
+    [t, tNever] = await Promise.all([appWith(8000), appWith(500)]);
+    [{ client }, { client: clientNever }] = await Promise.all([
+      signedInClient(t),
+      signedInClient(tNever),
+    ]);
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => Promise.all([t?.close(), tNever?.close()]));
 
-  const proxyOn = async (port: number, domain = uniqueDomain()) => {
+  const proxyOn = async (port: number, domain = uniqueDomain(), on = client) => {
     const overrides = { serverIp: '127.0.0.1', sshPort: port, sshPassword: PASSWORD, domain };
-    return (await createProxy(client, overrides)).id;
+    return (await createProxy(on, overrides)).id;
   };
   const closedEarly = (port: number) => (lang: TLanguage) =>
     [
@@ -206,7 +216,8 @@ describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind
   });
 
   it('an engine that never answers: the job gives up on it', { timeout: 120_000 }, async () => {
-    await expectBothFail(t, client, await proxyOn(peers.never.port), 'timeout', (lang) =>
+    const id = await proxyOn(peers.never.port, undefined, clientNever);
+    await expectBothFail(tNever, clientNever, id, 'timeout', (lang) =>
       say(lang, 'job.deadline', { limit: '2 s' }),
     );
   });
@@ -214,7 +225,8 @@ describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind
   it('a certificate action whose engine never answers ends at the run limit too', {
     timeout: 120_000,
   }, async () => {
-    const id = await proxyOn(peers.never.port);
+    const [t, client] = [tNever, clientNever];
+    const id = await proxyOn(peers.never.port, undefined, client);
     await markDeployed(t, id);
     for (const lang of ['en', 'es'] as const) {
       const response = await client.write(
@@ -270,8 +282,8 @@ describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind
     expect(peers.bannerClose.connections()).toBe(before);
   });
   /** A delete with removal of the site the record places on `port`: refused, naming why. */
-  async function expectRemovalEnds(port: number, step: string) {
-    const id = await proxyOn(port);
+  async function expectRemovalEnds(t: TTestApp, client: TestClient, port: number, step: string) {
+    const id = await proxyOn(port, undefined, client);
     await seedServerSite(t, id);
     for (const lang of ['es', 'en'] as const) {
       const removal = await client.write(
@@ -296,10 +308,10 @@ describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind
   }
 
   it('a removal from a server that goes silent ends at its limit, naming it', async () => {
-    await expectRemovalEnds(peers.bannerSilence.port, 'connect');
+    await expectRemovalEnds(t, client, peers.bannerSilence.port, 'connect');
   });
 
   it('a removal whose engine never answers is given up on', { timeout: 120_000 }, async () => {
-    await expectRemovalEnds(peers.never.port, 'remove');
+    await expectRemovalEnds(tNever, clientNever, peers.never.port, 'remove');
   });
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdScript } from '../../../../../testbed/src/hold-script';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import {
   deploymentUnderWay,
@@ -265,6 +266,10 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
     const env = { ...labEnv(lab.status), PORTICO_DATA_DIR: dataDir, DATABASE_URL: testDb.url! };
     let first: TPorticoProcess | undefined;
     let second: TPorticoProcess | undefined;
+    // The run waits at its script step until this exists on s2: the first instance is killed
+    // while it works the run, however long the second takes to start.
+    const marker = '/tmp/portico-two-kill-release';
+    await lab.exec(s2.name, ['rm', '-f', marker]);
     try {
       first = await startPortico(env);
       const client = new HttpClient(first.base);
@@ -273,10 +278,12 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
         client,
         'two_killer',
         rootProxy(lab.status, s2, s2.domains[0]!),
+        holdScript(marker, 120),
       );
       second = await startPortico(env);
       await stopPortico(first, 'SIGKILL');
       const killedAt = Date.now();
+      await lab.exec(s2.name, ['touch', marker]);
 
       const after = new HttpClient(second.base);
       for (const [k, v] of client.cookies) after.cookies.set(k, v);
@@ -300,6 +307,7 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
       const page = await httpsGet(lab.status, s2.address, s2.domains[0]!, '/');
       expect(page.status).toBe(200);
     } finally {
+      await lab.exec(s2.name, ['rm', '-f', marker]);
       await stopPortico(first, 'SIGKILL');
       await stopPortico(second);
       await testDb.drop();

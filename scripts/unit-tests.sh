@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Every Vitest tier. Vitest runs a project that takes its files one at a time (the lab tiers:
+# they share the lab's servers) only after all the others, so the lab's ~7 minutes of mostly
+# waiting on real servers would follow the rest. Two Vitest processes instead: the lab tiers
+# beside the others. Either failing stops both. Extra arguments go to both (a file filter).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+lab=(vitest run --project lab --project testbed "$@")
+rest=(vitest run --project shared --project server --project web "$@")
+exec npx concurrently --names lab,rest --kill-others-on-fail --success all \
+  "$(printf '%q ' "${lab[@]}")" "$(printf '%q ' "${rest[@]}")"
