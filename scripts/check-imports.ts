@@ -1,7 +1,7 @@
 // The server's import boundaries (docs/CODE_STYLE.md), checked by `npm run lint`: product code
 // under apps/server/src (every file there but *.test.ts) keeps drizzle in repositories and db/,
 // ssh2 in deploy/ssh/, pg-boss and raw pg in the queue module (and db/ for pg), never reaches
-// into test code, and modules never import plugins; route files never import a repository; no
+// into test code, and modules never import plugins; only db/ and the queue reach the raw PGlite; route files never import a repository; no
 // two folders of modules/ import each other, directly or through others (an import cycle).
 // Usage: tsx scripts/check-imports.ts [server root, default apps/server]
 import { readdirSync, readFileSync } from 'node:fs';
@@ -59,6 +59,14 @@ const RULES: TRule[] = [
   },
 ];
 
+/**
+ * The raw PGlite instance (`database.pglite`, or the package itself): a write through it would go
+ * uncounted, and an answer kept from before it (plugins/answer-cache.ts) would be served stale.
+ */
+const RAW_PGLITE = /\.pglite\b|['"]@electric-sql\/pglite['"/]/;
+const RAW_PGLITE_RULE =
+  'only db/ and the queue module (jobs/queue.ts, whose pg-boss keeps its own schema) reach the raw PGlite instance: every other statement goes through the counting proxy (db/write-count.ts)';
+
 const IMPORT =
   /(?:^|[^\w.])(?:import|export)\s*(?:type\s+)?(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
 
@@ -82,6 +90,13 @@ export function checkImports(serverRoot: string): TViolation[] {
   for (const path of productFiles(src)) {
     const file = posix(relative(src, path));
     const text = readFileSync(path, 'utf8');
+    if (RAW_PGLITE.test(text) && !file.startsWith('db/') && file !== 'jobs/queue.ts') {
+      violations.push({
+        file: posix(relative(serverRoot, path)),
+        specifier: '.pglite',
+        rule: RAW_PGLITE_RULE,
+      });
+    }
     for (const match of text.matchAll(IMPORT)) {
       const specifier = (match[1] ?? match[2])!;
       const target = specifier.startsWith('.')

@@ -30,7 +30,9 @@ const ALLOWED = {
   'src/db/client.ts': "import pg from 'pg';\nimport { sql } from 'drizzle-orm';\n",
   'src/modules/users/users.repository.ts': "import { eq } from 'drizzle-orm';\n",
   'src/deploy/ssh/connect.ts': "import { Client } from 'ssh2';\n",
-  'src/jobs/queue.ts': "import PgBoss from 'pg-boss';\nimport pg from 'pg';\n",
+  'src/jobs/queue.ts':
+    "import PgBoss from 'pg-boss';\nimport pg from 'pg';\nexport const raw = (d) => d.pglite;\n",
+  'src/db/pglite-dir.ts': "import { PGlite } from '@electric-sql/pglite';\n",
   'src/modules/users/users.routes.ts': "import type { TUsersService } from './users.service';\n",
   'src/modules/users/users.service.ts': "import { AppError } from '../../lib/app-error';\n",
   'src/lib/app-error.ts': 'export class AppError {}\n',
@@ -46,6 +48,16 @@ const PLANTED: [string, string, string][] = [
   ['pg-boss', 'src/modules/deployments/deployments.service.ts', "import PgBoss from 'pg-boss';\n"],
   ['pg', 'src/modules/deployments/log-bus.ts', "import pg from 'pg';\n"],
   ['test code', 'src/app.ts', "import { createTestApp } from '../test/support/test-app';\n"],
+  [
+    'the raw PGlite instance',
+    'src/modules/users/users.repository.ts',
+    'export const raw = (d) => d.pglite;\n',
+  ],
+  [
+    'the PGlite package',
+    'src/plugins/answer-cache.ts',
+    "import { PGlite } from '@electric-sql/pglite';\n",
+  ],
   ['a test file', 'src/lib/helper.ts', "export { x } from './helper.test';\n"],
   [
     'plugins',

@@ -7,6 +7,7 @@ import pg from 'pg';
 import { createPgliteDir, isNewPgliteDir, PGLITE_START_PARAMS } from './pglite-dir';
 import * as schema from './schema';
 import { countingWrites, type TWriteCount } from './write-count';
+import { yieldingQueries } from './yielding-queries';
 
 export type TDb = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -69,8 +70,9 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
     loadDataDir: options.pgliteTemplate,
     startParams: PGLITE_START_PARAMS,
   });
+  // Drizzle's statements yield to waiting I/O, then are counted (write-count.ts), then run.
   const counting = countingWrites(pglite);
-  const db = drizzlePglite(counting.client, { schema }) as unknown as TDb;
+  const db = drizzlePglite(yieldingQueries(counting.client), { schema }) as unknown as TDb;
   return {
     db,
     kind: 'pglite',

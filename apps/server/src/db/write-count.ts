@@ -1,5 +1,6 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
+import { withOverrides } from './instance-proxy';
 import * as schema from './schema';
 
 /**
@@ -88,12 +89,7 @@ export function countingWrites(pglite: PGlite): { client: PGlite; writes: TWrite
     }
   }
   const wrapped: Record<PropertyKey, unknown> = {
-    query: async (text: string, ...rest: unknown[]) => {
-      // PGlite runs each statement synchronously on this thread, and the next one queued from
-      // the promise of the last: ten deployments' statements back to back would hold every
-      // HTTP request until all were done (300 ms and more, measured). Each statement first lets
-      // the event loop take its waiting I/O.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+    query: (text: string, ...rest: unknown[]) => {
       const run = () => (pglite.query as (...args: unknown[]) => Promise<unknown>)(text, ...rest);
       return isPlainRead(text) ? run() : counted(writtenTable(text), run);
     },
@@ -104,14 +100,7 @@ export function countingWrites(pglite: PGlite): { client: PGlite; writes: TWrite
         (pglite.transaction as (...a: unknown[]) => Promise<unknown>)(...args),
       ),
   };
-  const client = new Proxy(pglite, {
-    get(target, property) {
-      if (Object.hasOwn(wrapped, property)) return wrapped[property];
-      const value = Reflect.get(target, property, target);
-      // PGlite's methods use private fields: they must run on the instance, not the proxy.
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  const client = withOverrides(pglite, wrapped);
   const sources = cascadeSources();
   const expanded = new Map<string, string[]>();
   const sourcesOf = (tables: readonly string[]) => {
