@@ -29,5 +29,4 @@ for (const [path, body] of Object.entries(bodies)) {
     return reply;
   });
 }
-app.addHook('onClose', async () => pool?.end());
 await app.listen({ port: Number(process.env.PORT), host: process.env.HOST ?? '127.0.0.1' });

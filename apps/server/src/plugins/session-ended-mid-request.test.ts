@@ -6,7 +6,6 @@ import {
   type TTestDatabase,
   testDatabaseKinds,
 } from '../../test/support/test-database';
-import { destroyStoredSession } from '../modules/sessions/session-info';
 import {
   createSessionsRepository,
   type TSessionsRepository,
@@ -43,14 +42,14 @@ describe.each(testDatabaseKinds())('a session ended while a request runs (%s)', 
       return { sid: request.session.sessionId };
     });
     app.post('/sign-out', async (request) => {
-      await destroyStoredSession(request, request.session.sessionId);
+      await request.sessionStore.destroy(request.session.sessionId);
       return {};
     });
     // As the account and admin services end sessions: delete the rows, then the store forgets.
     app.post('/end', async (request) => {
       const { sid } = request.body as { sid: string };
       const removed = await repository.removeMany([sid]);
-      await destroyStoredSession(request, sid);
+      await request.sessionStore.destroy(sid);
       return { removed };
     });
     app.get('/me', async (request) => ({ userId: request.session.userId ?? null }));

@@ -48,8 +48,11 @@ export function newSessionId(): string {
 export class PorticoSession {
   declare [SESSION_STATE]: TSessionState;
 
-  constructor(given: Omit<TSessionState, 'readAs'>, data?: Record<string, unknown>) {
-    const state: TSessionState = { ...given, readAs: '{}' };
+  /** `state` becomes the session's own (its `readAs` is set here). */
+  constructor(
+    state: Omit<TSessionState, 'readAs'> & { readAs?: string },
+    data?: Record<string, unknown>,
+  ) {
     Object.defineProperty(this, SESSION_STATE, { value: state, enumerable: false });
     // The cookie's expiry is kept beside the data in the table; the rest is the data.
     if (data) {

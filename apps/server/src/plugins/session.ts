@@ -2,10 +2,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest, Session } from 'fastify';
 import fp from 'fastify-plugin';
-import { SESSION_COOKIE } from '../modules/sessions/session-info';
+import { SESSION_COOKIE, sessionWrittenAt } from '../modules/sessions/session-info';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
 import { newSessionId, PorticoSession, SESSION_STATE } from './session-object';
-import { createSessionStore, type TLoadedUser, type TStoredSession } from './session-store';
+import { createSessionStore, type TLoadedUser } from './session-store';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,16 +18,6 @@ declare module 'fastify' {
 }
 
 const SESSION_MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
-
-/**
- * When a row was last written: its expiry less the max age it was given then (rows that
- * @fastify/session wrote have both too); 0 when it cannot be told, so the row is written.
- */
-function writtenAt(cookie: TStoredSession['cookie']): number {
-  const expires = Date.parse(String(cookie?.expires));
-  const maxAge = cookie?.originalMaxAge;
-  return Number.isFinite(expires) && typeof maxAge === 'number' ? expires - maxAge : 0;
-}
 
 export interface TSessionPluginOptions {
   secret: string;
@@ -125,8 +115,10 @@ async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOption
         done();
         return;
       }
+      // Unknown (0): the row is written at the end of this request.
+      const writtenAt = sessionWrittenAt(found, Date.parse(String(found.cookie?.expires))) ?? 0;
       request.session = new PorticoSession(
-        { id: sid, request, store, stored: true, writtenAt: writtenAt(found.cookie) },
+        { id: sid, request, store, stored: true, writtenAt },
         found,
       ) as unknown as Session;
       request.sessionUser = loaded;

@@ -225,11 +225,10 @@ describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind
   it('a certificate action whose engine never answers ends at the run limit too', {
     timeout: 120_000,
   }, async () => {
-    const [t, client] = [tNever, clientNever];
-    const id = await proxyOn(peers.never.port, undefined, client);
-    await markDeployed(t, id);
+    const id = await proxyOn(peers.never.port, undefined, clientNever);
+    await markDeployed(tNever, id);
     for (const lang of ['en', 'es'] as const) {
-      const response = await client.write(
+      const response = await clientNever.write(
         'POST',
         `/api/proxy-configurations/${id}/certificate/renew`,
         undefined,
@@ -238,18 +237,21 @@ describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind
       expect(response.statusCode, response.body).toBe(202);
       const deploymentId = response.json().deploymentId as string;
       let run = (
-        await t.database.db.select().from(deployments).where(eq(deployments.id, deploymentId))
+        await tNever.database.db.select().from(deployments).where(eq(deployments.id, deploymentId))
       )[0]!;
       for (let i = 0; i < 300 && (run.status === 'queued' || run.status === 'running'); i++) {
         await new Promise((r) => setTimeout(r, 200));
         run = (
-          await t.database.db.select().from(deployments).where(eq(deployments.id, deploymentId))
+          await tNever.database.db
+            .select()
+            .from(deployments)
+            .where(eq(deployments.id, deploymentId))
         )[0]!;
       }
       const limit = say(lang, 'job.deadline', { limit: '2 s' });
       expect(run).toMatchObject({ status: 'failed', errorCode: 'timeout', errorMessage: limit });
       const logs = (
-        await client.request({
+        await clientNever.request({
           method: 'GET',
           url: `/api/deployment-logs/${id}`,
           headers: { 'accept-language': lang },
@@ -258,7 +260,7 @@ describe.each(testDatabaseKinds())('a deployment ends, naming why, on %s', (kind
       expect(logs.filter((l) => l.deploymentId === deploymentId).at(-1)?.message).toBe(limit);
     }
     // The proxy's own status is an action's to leave alone: the site kept working.
-    const [after] = await t.database.db
+    const [after] = await tNever.database.db
       .select()
       .from(proxyConfigurations)
       .where(eq(proxyConfigurations.id, id));

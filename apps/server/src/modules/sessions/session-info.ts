@@ -35,7 +35,13 @@ export function sessionPublicId(sid: string): string {
   return createHash('sha256').update(`session:${sid}`).digest('hex').slice(0, 32);
 }
 
-/** Ends session `sid` through the store, which forgets any copy it keeps in memory. */
-export function destroyStoredSession(request: FastifyRequest, sid: string): Promise<void> {
-  return request.sessionStore.destroy(sid);
+/**
+ * When a session's row was last written (ms since the epoch): its expiry less the lifetime it
+ * was given then. A rolling session's row is written when its data changes and otherwise at most
+ * once a minute (plugins/session.ts), so this is also when it was last used, to within that
+ * minute. null when the row does not tell (rows that @fastify/session wrote do).
+ */
+export function sessionWrittenAt(sess: Record<string, unknown>, expireMs: number): number | null {
+  const maxAge = (sess.cookie as { originalMaxAge?: unknown } | undefined)?.originalMaxAge;
+  return Number.isFinite(expireMs) && typeof maxAge === 'number' ? expireMs - maxAge : null;
 }

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error';
 import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
 import type { TSessionEnds } from './session-ends';
-import { destroyStoredSession, sessionPublicId } from './session-info';
+import { sessionPublicId, sessionWrittenAt } from './session-info';
 import type { TSessionsRepository } from './sessions.repository';
 import { parseUserAgent } from './user-agent';
 
@@ -23,19 +23,17 @@ export function sessionCaller(request: FastifyRequest): TSessionCaller {
   return {
     user: request.user!,
     currentSid: request.session.sessionId,
-    destroy: (sid) => destroyStoredSession(request, sid),
+    // The store also forgets any copy it keeps in memory.
+    destroy: (sid) => request.sessionStore.destroy(sid),
   };
 }
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
 
-/**
- * A rolling session's row expires one lifetime after it was last used (the store writes it at
- * most once a minute), so "last seen" is the expiry minus the lifetime, to within that minute.
- */
+/** "Last seen": when the rolling session's row was last written, to within a minute. */
 function lastSeen(sess: Record<string, unknown>, expire: Date): string | null {
-  const maxAge = (sess.cookie as { originalMaxAge?: unknown } | undefined)?.originalMaxAge;
-  return typeof maxAge === 'number' ? new Date(expire.getTime() - maxAge).toISOString() : null;
+  const at = sessionWrittenAt(sess, expire.getTime());
+  return at === null ? null : new Date(at).toISOString();
 }
 
 /** What ending sessions writes: the session rows and the audit row, together or not at all. */
