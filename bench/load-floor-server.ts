@@ -1,11 +1,16 @@
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
+import pg from 'pg';
 import type { TFloorData } from './lib/load-floor';
 
 /**
  * The load benchmark's floor: a bare Fastify process (node + tsx, as Portico runs in the
  * benchmark) answering the mix's four routes with Portico's own answers held in memory. No
  * session, CSRF, validation, database or audit: whatever Portico adds is what it costs.
+ *
+ * With FLOOR_DATABASE_URL it first asks PostgreSQL one prepared `select 1` per request, through
+ * the driver and pool size Portico uses: the least any server pays that checks a session in the
+ * database on every request (revocable at once), so the floor of that design.
  */
 const data = JSON.parse(readFileSync(process.env.FLOOR_DATA ?? '', 'utf8')) as TFloorData;
 type TProxy = Record<string, unknown>;
@@ -14,8 +19,17 @@ for (const list of Object.values(data.lists)) {
   for (const p of list) proxies.set(String(p.id), p);
 }
 
+const databaseUrl = process.env.FLOOR_DATABASE_URL;
+const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 10 }) : null;
+const ONE = { name: 'floor_one', text: 'select 1 as one' };
+
 const app = Fastify({ logger: false });
 app.get('/healthz', async () => ({ status: 'ok' }));
+if (pool) {
+  app.addHook('onRequest', async (request) => {
+    if (request.url !== '/healthz') await pool.query(ONE);
+  });
+}
 app.get(
   '/api/user/proxy-configurations',
   async (request) => data.lists[request.headers.cookie ?? ''] ?? [],

@@ -1,10 +1,9 @@
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
-import { createPgliteDir, isNewPgliteDir, PGLITE_START_PARAMS } from './pglite-dir';
+import { createPgliteDir, isNewPgliteDir, loadPglite, pgliteStartParams } from './pglite-dir';
 import * as schema from './schema';
 import { countingWrites, type TWriteCount } from './write-count';
 import { yieldingQueries } from './yielding-queries';
@@ -65,10 +64,14 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
   if (!options.pgliteTemplate && !dataDir.includes('://') && isNewPgliteDir(dataDir)) {
     await createPgliteDir(dataDir, options.pgliteEmptyDump);
   }
+  const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
+    loadPglite(),
+    import('drizzle-orm/pglite'),
+  ]);
   const pglite = await PGlite.create({
     dataDir,
     loadDataDir: options.pgliteTemplate,
-    startParams: PGLITE_START_PARAMS,
+    startParams: await pgliteStartParams(),
   });
   // Drizzle's statements yield to waiting I/O, then are counted (write-count.ts), then run.
   const counting = countingWrites(pglite);

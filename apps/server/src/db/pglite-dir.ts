@@ -15,7 +15,6 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { createGunzip } from 'node:zlib';
-import { PGlite } from '@electric-sql/pglite';
 
 /**
  * PGlite runs PostgreSQL inside this process, so its buffer pool is this process's memory, taken
@@ -27,13 +26,20 @@ import { PGlite } from '@electric-sql/pglite';
  * instances on PostgreSQL; PGlite's one process counts its own writes instead
  * (db/write-count.ts), and each trigger would double the cost of a log line's insert.
  */
-export const PGLITE_START_PARAMS = [
-  ...PGlite.defaultStartParams,
-  '-c',
-  'shared_buffers=16MB',
-  '-c',
-  'portico.answer_versions=off',
-];
+const OWN_START_PARAMS = ['-c', 'shared_buffers=16MB', '-c', 'portico.answer_versions=off'];
+
+/**
+ * PGlite, loaded when the embedded database is opened: an instance on PostgreSQL never holds
+ * the package (about 6 MiB resident).
+ */
+export function loadPglite() {
+  return import('@electric-sql/pglite');
+}
+
+export async function pgliteStartParams(): Promise<string[]> {
+  const { PGlite } = await loadPglite();
+  return [...PGlite.defaultStartParams, ...OWN_START_PARAMS];
+}
 
 /** Whether `dir` holds no database yet (PostgreSQL writes PG_VERSION into every data dir). */
 export function isNewPgliteDir(dir: string): boolean {
@@ -42,7 +48,8 @@ export function isNewPgliteDir(dir: string): boolean {
 
 /** Writes the dump a new data dir starts from: initdb's output, as PGlite dumps it (tar.gz). */
 export async function writeEmptyDump(file: string): Promise<void> {
-  const empty = await PGlite.create({ startParams: PGLITE_START_PARAMS });
+  const { PGlite } = await loadPglite();
+  const empty = await PGlite.create({ startParams: await pgliteStartParams() });
   try {
     const dump = await empty.dumpDataDir('gzip');
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
@@ -129,7 +136,7 @@ async function initdbInChild(dir: string): Promise<void> {
 PGlite.create({ dataDir: process.argv[2], startParams: JSON.parse(process.argv[3]) })
   .then((db) => db.close())
   .catch((error) => { console.error(error); process.exit(1); });`;
-  const params = JSON.stringify(PGLITE_START_PARAMS);
+  const params = JSON.stringify(await pgliteStartParams());
   await execFileAsync(process.execPath, ['--liftoff-only', '-e', script, entry, dir, params]);
 }
 

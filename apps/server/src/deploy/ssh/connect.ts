@@ -1,4 +1,4 @@
-import { Client, type ConnectConfig } from 'ssh2';
+import type { Client, ConnectConfig } from 'ssh2';
 import { HostKeyMismatchError, SshError } from './errors';
 import { readRemoteFile, remoteFileState, sameFile, type TFileState } from './file-state';
 import { fingerprintOf } from './fingerprint';
@@ -129,6 +129,9 @@ function classify(
   });
 }
 
+/** ssh2, loaded at the first connection: an instance that never connects never holds it. */
+let ssh2: Promise<typeof import('ssh2')> | undefined;
+
 /**
  * Opens an SSH connection; rejects with a classified SshError. It settles on every way the
  * attempt can end: ready, an error, the server closing or ending the connection at any point
@@ -136,10 +139,15 @@ function classify(
  * OpenSSH does so on a password holding a NUL), an abort, or this function's own deadline of
  * `timeoutMs`, which counts from the call and does not rely on ssh2's.
  */
-export function connectSsh(options: TConnectOptions): Promise<TSshSession> {
+export async function connectSsh(options: TConnectOptions): Promise<TSshSession> {
+  ssh2 ??= import('ssh2');
+  const { Client } = await ssh2;
+  return connectClient(new Client(), options);
+}
+
+function connectClient(client: Client, options: TConnectOptions): Promise<TSshSession> {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const address = `${options.host}:${options.port}`;
-  const client = new Client();
   let observed: string | undefined;
   let tcpConnected = false;
 

@@ -11,6 +11,7 @@ import type { TCertificateStatusRow, TProxyConfigurationRow } from '../../db/sch
 import type { TCertificateActionOutcome, TDeployFailure } from '../../deploy/engine';
 import { msg } from '../../deploy/engine/messages';
 import type { TDeployJobDeps } from './deploy-job';
+import type { TLineSink } from './line-sink';
 import { lineOf } from './run-log';
 
 /** What runs tell the certificate watch (modules/certificates), and what they ask of it. */
@@ -37,13 +38,8 @@ export interface TActionRun {
   language: TLanguage;
 }
 
-interface TSink {
-  log(level: TLogLevel, message: string, text: TText): Promise<void>;
-  flush(): Promise<unknown>;
-}
-
 /** A line of Portico's own, its words in the run's language. */
-function write(sink: TSink, lang: TLanguage, level: TLogLevel, text: TText): Promise<void> {
+function write(sink: TLineSink, lang: TLanguage, level: TLogLevel, text: TText): Promise<void> {
   const line = lineOf(lang, text);
   return sink.log(level, line.message, line.text);
 }
@@ -96,7 +92,7 @@ async function checkServed(
   deps: TDeployJobDeps,
   config: TProxyConfigurationRow,
   renewed: TCertificateFacts | null,
-  sink: TSink,
+  sink: TLineSink,
   lang: TLanguage,
 ): Promise<TDeployFailure | undefined> {
   const { domain } = deployedTarget(config);
@@ -138,7 +134,7 @@ export async function runCertificateActionJob(
     deployment: TActionRun;
     config: TProxyConfigurationRow;
     password: string;
-    sink: TSink;
+    sink: TLineSink;
     signal: AbortSignal;
     /** Runs the engine under the run's deadline (deploy-job's, shared with deployments). */
     bounded: (
@@ -157,7 +153,7 @@ export async function runCertificateActionJob(
       },
       {
         settings: { ...deps.settings(), language: run.language },
-        log: sink.log,
+        log: sink.say,
         signal: runSignal,
       },
     ),

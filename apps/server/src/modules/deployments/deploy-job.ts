@@ -1,7 +1,6 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TRenewalHealth } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
-import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import { hasControlCharacter } from '@portico/shared/validation/rules';
 import type { TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
@@ -38,6 +37,7 @@ import {
   type TCertificateHooks,
 } from './certificate-action-job';
 import type { TDeploymentsRepository } from './deployments.repository';
+import { createLineSink } from './line-sink';
 import { lineOf, type TLine, type TRunLog } from './run-log';
 
 /** A run's and a removal's time limits, and how long either may then take to stop. */
@@ -84,28 +84,6 @@ export interface TDeployJobDeps {
 /** The run's language as stored; rows written before the column existed read as the default. */
 export function runLanguage(row: { language: string }): TLanguage {
   return row.language === 'en' ? 'en' : 'es';
-}
-
-/**
- * Lines are written one after another, in the order the engine produced them. Once closed (the
- * run is over), lines are dropped: an engine that was given up on must not add to a finished log.
- */
-function lineSink(deps: TDeployJobDeps, configurationId: string, deploymentId: string) {
-  let chain: Promise<unknown> = Promise.resolve();
-  let closed = false;
-  return {
-    log(level: TLogLevel, message: string, text: TText) {
-      if (closed) return Promise.resolve();
-      chain = chain
-        .then(() => deps.runLog.write(configurationId, deploymentId, level, { message, text }))
-        .catch((error) => deps.log.warn({ err: error }, 'deployment log line lost'));
-      return chain.then(() => undefined);
-    },
-    flush: () => chain,
-    close() {
-      closed = true;
-    },
-  };
 }
 
 /** A failure as the configuration keeps it (last_failure): beside what is on the server. */
@@ -253,7 +231,7 @@ export async function runDeployJob(
       return;
     }
     await deps.deployments.update(deployment.id, { status: 'running', startedAt: new Date() });
-    const sink = lineSink(deps, config.id, deployment.id);
+    const sink = createLineSink(deps, config.id, deployment.id);
     const language = runLanguage(deployment);
     const say = (text: TText): TLine => lineOf(language, text);
 
@@ -306,7 +284,7 @@ export async function runDeployJob(
           },
           {
             settings: { ...deps.settings(), language },
-            log: sink.log,
+            log: sink.say,
             signal: runSignal,
             onHostKey: async (fingerprint) => {
               // Trust on first use: pinned before anything runs on the server.

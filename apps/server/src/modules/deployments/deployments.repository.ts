@@ -13,6 +13,16 @@ import { violatedConstraint } from '../../db/unique-violation';
 export type TDeploymentsRepository = ReturnType<typeof createDeploymentsRepository>;
 type TLevel = TDeploymentLogRow['level'];
 
+/** A log line to store; without a timestamp it is stamped by the database. */
+export interface TNewLogLine {
+  configurationId: string;
+  deploymentId: string | null;
+  level: TLevel;
+  message: string;
+  text?: TText | null;
+  timestamp?: Date;
+}
+
 /** Another run of the configuration is queued or running (deployments_one_unfinished_idx). */
 export class RunUnfinishedError extends Error {
   constructor() {
@@ -90,15 +100,16 @@ export function createDeploymentsRepository(db: TDb) {
         .where(inArray(deployments.status, ['queued', 'running']));
     },
 
-    async addLog(line: {
-      configurationId: string;
-      deploymentId: string | null;
-      level: TLevel;
-      message: string;
-      text?: TText | null;
-    }): Promise<TDeploymentLogRow> {
+    async addLog(line: TNewLogLine): Promise<TDeploymentLogRow> {
       const rows = await db.insert(deploymentLogs).values(line).returning();
       return rows[0]!;
+    },
+
+    /** Several lines in one statement; the rows come back in the order given (by id). */
+    async addLogs(lines: TNewLogLine[]): Promise<TDeploymentLogRow[]> {
+      if (lines.length === 0) return [];
+      const rows = await db.insert(deploymentLogs).values(lines).returning();
+      return rows.sort((a, b) => a.id - b.id);
     },
 
     async findLog(id: number): Promise<TDeploymentLogRow | undefined> {

@@ -51,24 +51,34 @@ export type TRunLog = ReturnType<typeof createRunLog>;
  * sockets here and on other instances; each status change published likewise.
  */
 export function createRunLog(deps: { deployments: TDeploymentsRepository; bus: TLogBus }) {
-  return {
-    async write(
-      configurationId: string,
-      deploymentId: string | null,
-      level: TLogLevel,
-      line: TLine,
-    ) {
-      // Verbatim output (a plain string) reads the same in every language: its words are its text.
-      const text = typeof line.text === 'string' ? null : line.text;
-      const row = await deps.deployments.addLog({
+  /**
+   * Lines of one configuration stored in one statement, then published in their order. Each is
+   * stamped when it was said (`at`), not when its batch reached the database.
+   */
+  async function writeMany(
+    configurationId: string,
+    deploymentId: string | null,
+    lines: { level: TLogLevel; line: TLine; at: Date }[],
+  ) {
+    const rows = await deps.deployments.addLogs(
+      lines.map(({ level, line, at }) => ({
         configurationId,
         deploymentId,
         level,
         message: line.message,
-        text,
-      });
-      deps.bus.publish(configurationId, progressMessage(row));
-      return row;
+        // Verbatim output (a plain string) reads the same in every language: its words are its text.
+        text: typeof line.text === 'string' ? null : line.text,
+        timestamp: at,
+      })),
+    );
+    for (const row of rows) deps.bus.publish(configurationId, progressMessage(row));
+  }
+
+  return {
+    writeMany,
+
+    write(configurationId: string, deploymentId: string | null, level: TLogLevel, line: TLine) {
+      return writeMany(configurationId, deploymentId, [{ level, line, at: new Date() }]);
     },
 
     status(row: Pick<TProxyConfigurationRow, 'id' | 'status'>, deploymentId: string | null) {

@@ -1,5 +1,3 @@
-import nodemailer from 'nodemailer';
-
 /** One message gets this long, from the connection to the server's final answer. */
 export const MAIL_DEADLINE_MS = 20_000;
 
@@ -28,7 +26,9 @@ export function createMailer(options: {
   const deadlineMs = options.deadlineMs ?? MAIL_DEADLINE_MS;
   return {
     async send(mail) {
-      const transport = nodemailer.createTransport({
+      // Loaded at the first message: an instance that never sends mail never holds it.
+      const { createTransport } = await import('nodemailer');
+      const transport = createTransport({
         url: options.smtpUrl,
         connectionTimeout: Math.min(10_000, deadlineMs),
         greetingTimeout: Math.min(10_000, deadlineMs),

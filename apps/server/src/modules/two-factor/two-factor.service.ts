@@ -1,5 +1,4 @@
 import type { TReauthInput, TTwoFactorSetup, TTwoFactorStatus } from '@portico/shared/auth/account';
-import encodeQR from 'qr';
 import type { TUserRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
@@ -172,6 +171,8 @@ export function createTwoFactorService(deps: TTwoFactorDeps) {
         totpLastStep: null,
       });
       const url = otpauthUrl(secret, row.username);
+      // Loaded at the first setup: most instances never draw a QR code.
+      const { default: encodeQR } = await import('qr');
       const svg = encodeQR(url, 'svg', { ecc: 'medium', border: 2 });
       return {
         secret,
