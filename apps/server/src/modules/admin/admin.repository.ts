@@ -1,5 +1,6 @@
 import type { TRole } from '@portico/shared/auth/schemas';
 import { and, asc, count, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import { auditLog, proxyConfigurations, type TAuditLogRow, users } from '../../db/schema';
 
@@ -20,21 +21,23 @@ export type TRoleOutcome =
 /** The joins and aggregates of the admin screens; writes go through the owning services. */
 export function createAdminRepository(db: TDb) {
   // The all-proxies screen: built once, prepared once per connection.
-  const allProxies = db
-    .select({
-      id: proxyConfigurations.id,
-      domain: proxyConfigurations.domain,
-      targetServer: proxyConfigurations.targetServer,
-      status: proxyConfigurations.status,
-      createdAt: proxyConfigurations.createdAt,
-      userId: users.id,
-      username: users.username,
-      email: users.email,
-    })
-    .from(proxyConfigurations)
-    .innerJoin(users, eq(users.id, proxyConfigurations.userId))
-    .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
-    .prepare('admin_all_proxies');
+  const allProxies = builtOnce(() =>
+    db
+      .select({
+        id: proxyConfigurations.id,
+        domain: proxyConfigurations.domain,
+        targetServer: proxyConfigurations.targetServer,
+        status: proxyConfigurations.status,
+        createdAt: proxyConfigurations.createdAt,
+        userId: users.id,
+        username: users.username,
+        email: users.email,
+      })
+      .from(proxyConfigurations)
+      .innerJoin(users, eq(users.id, proxyConfigurations.userId))
+      .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
+      .prepare('admin_all_proxies'),
+  );
 
   const proxyCount = count(proxyConfigurations.id).mapWith(Number);
 
@@ -60,7 +63,7 @@ export function createAdminRepository(db: TDb) {
     },
 
     async allProxies() {
-      return allProxies.execute();
+      return allProxies().execute();
     },
 
     /** Every user, or the one with `id`, with the number of proxies they own. */

@@ -1,6 +1,7 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TText } from '@portico/shared/i18n/text';
 import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import {
   deploymentLogs,
@@ -33,12 +34,14 @@ export class RunUnfinishedError extends Error {
 
 export function createDeploymentsRepository(db: TDb) {
   // The log screen's read: built once, prepared once per connection.
-  const logsOf = db
-    .select()
-    .from(deploymentLogs)
-    .where(eq(deploymentLogs.configurationId, sql.placeholder('configurationId')))
-    .orderBy(asc(deploymentLogs.id))
-    .prepare('logs_of_configuration');
+  const logsOf = builtOnce(() =>
+    db
+      .select()
+      .from(deploymentLogs)
+      .where(eq(deploymentLogs.configurationId, sql.placeholder('configurationId')))
+      .orderBy(asc(deploymentLogs.id))
+      .prepare('logs_of_configuration'),
+  );
 
   return {
     /** Throws RunUnfinishedError while another run of the configuration is unfinished. */
@@ -119,7 +122,7 @@ export function createDeploymentsRepository(db: TDb) {
 
     /** Every line of a configuration, oldest first. */
     async logsFor(configurationId: string): Promise<TDeploymentLogRow[]> {
-      return logsOf.execute({ configurationId });
+      return logsOf().execute({ configurationId });
     },
 
     /** The lines of one run, oldest first, optionally only those after a given id. */

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, lt, ne, notExists, sql } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import {
   deployments,
@@ -24,27 +25,32 @@ function isDomainViolation(error: unknown): boolean {
 export type TProxyChanges = Partial<Omit<TNewProxyConfigurationRow, 'id' | 'userId' | 'createdAt'>>;
 
 export function createProxiesRepository(db: TDb) {
-  // The reads behind the screens every user opens: built once, prepared once per connection.
-  const byId = db
-    .select()
-    .from(proxyConfigurations)
-    .where(eq(proxyConfigurations.id, sql.placeholder('id')))
-    .limit(1)
-    .prepare('proxy_by_id');
-  const byUser = db
-    .select()
-    .from(proxyConfigurations)
-    .where(eq(proxyConfigurations.userId, sql.placeholder('userId')))
-    .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
-    .prepare('proxies_by_user');
+  // The reads behind the screens every user opens: built at first use, prepared once per
+  // connection.
+  const byId = builtOnce(() =>
+    db
+      .select()
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.id, sql.placeholder('id')))
+      .limit(1)
+      .prepare('proxy_by_id'),
+  );
+  const byUser = builtOnce(() =>
+    db
+      .select()
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.userId, sql.placeholder('userId')))
+      .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
+      .prepare('proxies_by_user'),
+  );
 
   return {
     async findById(id: string): Promise<TProxyConfigurationRow | undefined> {
-      return (await byId.execute({ id }))[0];
+      return (await byId().execute({ id }))[0];
     },
 
     async listByUser(userId: string): Promise<TProxyConfigurationRow[]> {
-      return byUser.execute({ userId });
+      return byUser().execute({ userId });
     },
 
     /** Whether another configuration (any owner) already uses the domain. */

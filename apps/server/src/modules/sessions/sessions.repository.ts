@@ -1,4 +1,5 @@
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import { answerVersions, session, type TUserRow, users } from '../../db/schema';
 
@@ -12,19 +13,23 @@ export function createSessionsRepository(db: TDb) {
   // With what tells whether an answer kept earlier still holds (plugins/answer-cache.ts): the
   // account's answer version, and the database's snapshot (two equal snapshots mean that no
   // transaction committed in between, on any connection of any instance).
-  const findWithUser = db
-    .select({
-      sess: session.sess,
-      user: users,
-      answersVersion: answerVersions.version,
-      snapshot: sql<string>`pg_current_snapshot()::text`,
-    })
-    .from(session)
-    .leftJoin(users, eq(users.id, userIdOf))
-    .leftJoin(answerVersions, eq(answerVersions.userId, users.id))
-    .where(and(eq(session.sid, sql.placeholder('sid')), gt(session.expire, sql.placeholder('now'))))
-    .limit(1)
-    .prepare('session_with_user');
+  const findWithUser = builtOnce(() =>
+    db
+      .select({
+        sess: session.sess,
+        user: users,
+        answersVersion: answerVersions.version,
+        snapshot: sql<string>`pg_current_snapshot()::text`,
+      })
+      .from(session)
+      .leftJoin(users, eq(users.id, userIdOf))
+      .leftJoin(answerVersions, eq(answerVersions.userId, users.id))
+      .where(
+        and(eq(session.sid, sql.placeholder('sid')), gt(session.expire, sql.placeholder('now'))),
+      )
+      .limit(1)
+      .prepare('session_with_user'),
+  );
 
   return {
     async find(sid: string): Promise<Record<string, unknown> | undefined> {
@@ -49,7 +54,7 @@ export function createSessionsRepository(db: TDb) {
         }
       | undefined
     > {
-      const rows = await findWithUser.execute({ sid, now: new Date() });
+      const rows = await findWithUser().execute({ sid, now: new Date() });
       return rows[0];
     },
 
