@@ -1,7 +1,8 @@
 // The server's import boundaries (docs/CODE_STYLE.md), checked by `npm run lint`: product code
 // under apps/server/src (every file there but *.test.ts) keeps drizzle in repositories and db/,
 // ssh2 in deploy/ssh/, pg-boss and raw pg in the queue module (and db/ for pg), never reaches
-// into test code, and modules never import plugins; only db/ and the queue reach the raw PGlite; route files never import a repository; no
+// into test code, loads the packages an idle instance has no use for only with import(), and
+// modules never import plugins; only db/ and the queue reach the raw PGlite; route files never import a repository; no
 // two folders of modules/ import each other, directly or through others (an import cycle).
 // Usage: tsx scripts/check-imports.ts [server root, default apps/server]
 import { readdirSync, readFileSync } from 'node:fs';
@@ -14,11 +15,27 @@ export interface TViolation {
   rule: string;
 }
 
+/** How a file imports: its values at load time, only its types, or with import() when used. */
+type TImportKind = 'static' | 'type' | 'dynamic';
+
 interface TRule {
   rule: string;
   /** Whether `file` (posix path under src/) may not import `specifier` (resolved when relative). */
-  forbids(file: string, specifier: string, target: string | undefined): boolean;
+  forbids(file: string, specifier: string, target: string | undefined, kind: TImportKind): boolean;
 }
+
+/**
+ * Packages an idle instance has no use for: loaded with import() at their first use, so an
+ * instance that never connects, mails, draws a QR code or (on PostgreSQL) opens PGlite never
+ * holds them (docs/ARCHITECTURE.md, "Memory").
+ */
+const LOADED_AT_FIRST_USE = [
+  'ssh2',
+  'nodemailer',
+  'qr',
+  '@electric-sql/pglite',
+  'drizzle-orm/pglite',
+];
 
 const isPackage = (specifier: string, name: string) =>
   specifier === name || specifier.startsWith(`${name}/`);
@@ -51,6 +68,11 @@ const RULES: TRule[] = [
     rule: 'modules/ does not import plugins/',
     forbids: (file, _spec, target) =>
       file.startsWith('modules/') && target?.startsWith('src/plugins/') === true,
+  },
+  {
+    rule: `${LOADED_AT_FIRST_USE.join(', ')} are loaded at first use: import their types, or import() them where used`,
+    forbids: (_file, spec, _target, kind) =>
+      kind === 'static' && LOADED_AT_FIRST_USE.some((name) => isPackage(spec, name)),
   },
   {
     rule: 'route files do not import repositories (services.ts builds them)',
@@ -99,11 +121,17 @@ export function checkImports(serverRoot: string): TViolation[] {
     }
     for (const match of text.matchAll(IMPORT)) {
       const specifier = (match[1] ?? match[2])!;
+      const kind: TImportKind =
+        match[2] !== undefined
+          ? 'dynamic'
+          : /^\W?(?:import|export)\s+type\s/.test(match[0])
+            ? 'type'
+            : 'static';
       const target = specifier.startsWith('.')
         ? posix(relative(serverRoot, resolve(dirname(path), specifier)))
         : undefined;
       for (const { rule, forbids } of RULES) {
-        if (forbids(file, specifier, target)) {
+        if (forbids(file, specifier, target, kind)) {
           violations.push({ file: posix(relative(serverRoot, path)), specifier, rule });
         }
       }

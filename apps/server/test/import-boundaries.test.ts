@@ -27,12 +27,14 @@ function tree(files: Record<string, string>): string {
 }
 
 const ALLOWED = {
-  'src/db/client.ts': "import pg from 'pg';\nimport { sql } from 'drizzle-orm';\n",
   'src/modules/users/users.repository.ts': "import { eq } from 'drizzle-orm';\n",
-  'src/deploy/ssh/connect.ts': "import { Client } from 'ssh2';\n",
+  'src/deploy/ssh/connect.ts':
+    "import type { Client } from 'ssh2';\nexport const load = () => import('ssh2');\n",
   'src/jobs/queue.ts':
     "import PgBoss from 'pg-boss';\nimport pg from 'pg';\nexport const raw = (d) => d.pglite;\n",
-  'src/db/pglite-dir.ts': "import { PGlite } from '@electric-sql/pglite';\n",
+  'src/db/pglite-dir.ts': "export const load = () => import('@electric-sql/pglite');\n",
+  'src/db/client.ts':
+    "import pg from 'pg';\nimport { sql } from 'drizzle-orm';\nimport type { PGlite } from '@electric-sql/pglite';\n",
   'src/modules/users/users.routes.ts': "import type { TUsersService } from './users.service';\n",
   'src/modules/users/users.service.ts': "import { AppError } from '../../lib/app-error';\n",
   'src/lib/app-error.ts': 'export class AppError {}\n',
@@ -56,9 +58,24 @@ const PLANTED: [string, string, string][] = [
   [
     'the PGlite package',
     'src/plugins/answer-cache.ts',
-    "import { PGlite } from '@electric-sql/pglite';\n",
+    "import type { PGlite } from '@electric-sql/pglite';\n",
   ],
   ['a test file', 'src/lib/helper.ts', "export { x } from './helper.test';\n"],
+  [
+    'a package loaded at first use, at load time',
+    'src/modules/notifications/mailer.ts',
+    "import nodemailer from 'nodemailer';\n",
+  ],
+  [
+    'PGlite at load time, in db/',
+    'src/db/pglite-dir.ts',
+    "import { PGlite } from '@electric-sql/pglite';\n",
+  ],
+  [
+    'ssh2 at load time, in deploy/ssh/',
+    'src/deploy/ssh/connect.ts',
+    "import { Client } from 'ssh2';\n",
+  ],
   [
     'plugins',
     'src/modules/auth/auth.routes.ts',

@@ -5,7 +5,6 @@ import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { TDatabase } from './client';
 
 // Beside this file in the source tree (src/db/migrations); the build copies the folder next to
@@ -21,6 +20,8 @@ export async function runMigrations(
   folder: string = MIGRATIONS_FOLDER,
 ): Promise<void> {
   if (database.kind === 'pglite') {
+    // Loaded here only: an instance on PostgreSQL never loads PGlite (scripts/check-imports.ts).
+    const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: folder });
     return;
   }
