@@ -71,7 +71,7 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
   const pglite = await PGlite.create({
     dataDir,
     loadDataDir: options.pgliteTemplate,
-    startParams: await pgliteStartParams(),
+    startParams: pgliteStartParams(PGlite),
   });
   // Drizzle's statements yield to waiting I/O, then are counted (write-count.ts), then run.
   const counting = countingWrites(pglite);

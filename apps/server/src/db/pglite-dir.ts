@@ -36,8 +36,8 @@ export function loadPglite() {
   return import('@electric-sql/pglite');
 }
 
-export async function pgliteStartParams(): Promise<string[]> {
-  const { PGlite } = await loadPglite();
+/** PGlite's own start parameters with Portico's, for the class `loadPglite` gave. */
+export function pgliteStartParams(PGlite: { defaultStartParams: readonly string[] }): string[] {
   return [...PGlite.defaultStartParams, ...OWN_START_PARAMS];
 }
 
@@ -49,7 +49,7 @@ export function isNewPgliteDir(dir: string): boolean {
 /** Writes the dump a new data dir starts from: initdb's output, as PGlite dumps it (tar.gz). */
 export async function writeEmptyDump(file: string): Promise<void> {
   const { PGlite } = await loadPglite();
-  const empty = await PGlite.create({ startParams: await pgliteStartParams() });
+  const empty = await PGlite.create({ startParams: pgliteStartParams(PGlite) });
   try {
     const dump = await empty.dumpDataDir('gzip');
     writeFileSync(file, Buffer.from(await dump.arrayBuffer()));
@@ -136,7 +136,7 @@ async function initdbInChild(dir: string): Promise<void> {
 PGlite.create({ dataDir: process.argv[2], startParams: JSON.parse(process.argv[3]) })
   .then((db) => db.close())
   .catch((error) => { console.error(error); process.exit(1); });`;
-  const params = JSON.stringify(await pgliteStartParams());
+  const params = JSON.stringify(pgliteStartParams((await loadPglite()).PGlite));
   await execFileAsync(process.execPath, ['--liftoff-only', '-e', script, entry, dir, params]);
 }
 

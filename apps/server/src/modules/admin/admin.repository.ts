@@ -20,7 +20,7 @@ export type TRoleOutcome =
 
 /** The joins and aggregates of the admin screens; writes go through the owning services. */
 export function createAdminRepository(db: TDb) {
-  // The all-proxies screen: built once, prepared once per connection.
+  // The all-proxies screen: built at first use, prepared once per connection.
   const allProxies = builtOnce(() =>
     db
       .select({

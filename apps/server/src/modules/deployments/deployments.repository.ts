@@ -33,7 +33,7 @@ export class RunUnfinishedError extends Error {
 }
 
 export function createDeploymentsRepository(db: TDb) {
-  // The log screen's read: built once, prepared once per connection.
+  // The log screen's read: built at first use, prepared once per connection.
   const logsOf = builtOnce(() =>
     db
       .select()
@@ -42,6 +42,13 @@ export function createDeploymentsRepository(db: TDb) {
       .orderBy(asc(deploymentLogs.id))
       .prepare('logs_of_configuration'),
   );
+
+  /** Several lines in one statement; the rows come back in the order given (by id). */
+  async function addLogs(lines: TNewLogLine[]): Promise<TDeploymentLogRow[]> {
+    if (lines.length === 0) return [];
+    const rows = await db.insert(deploymentLogs).values(lines).returning();
+    return rows.sort((a, b) => a.id - b.id);
+  }
 
   return {
     /** Throws RunUnfinishedError while another run of the configuration is unfinished. */
@@ -103,16 +110,10 @@ export function createDeploymentsRepository(db: TDb) {
         .where(inArray(deployments.status, ['queued', 'running']));
     },
 
-    async addLog(line: TNewLogLine): Promise<TDeploymentLogRow> {
-      const rows = await db.insert(deploymentLogs).values(line).returning();
-      return rows[0]!;
-    },
+    addLogs,
 
-    /** Several lines in one statement; the rows come back in the order given (by id). */
-    async addLogs(lines: TNewLogLine[]): Promise<TDeploymentLogRow[]> {
-      if (lines.length === 0) return [];
-      const rows = await db.insert(deploymentLogs).values(lines).returning();
-      return rows.sort((a, b) => a.id - b.id);
+    async addLog(line: TNewLogLine): Promise<TDeploymentLogRow> {
+      return (await addLogs([line]))[0]!;
     },
 
     async findLog(id: number): Promise<TDeploymentLogRow | undefined> {

@@ -9,7 +9,7 @@ export type TSessionsRepository = ReturnType<typeof createSessionsRepository>;
 const userIdOf = sql`(case when ${session.sess}->>'userId' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${session.sess}->>'userId')::uuid end)`;
 
 export function createSessionsRepository(db: TDb) {
-  // Read on every signed-in request: built once, and prepared once per connection on PostgreSQL.
+  // Read on every signed-in request: built at first use, prepared once per connection on PostgreSQL.
   // With what tells whether an answer kept earlier still holds (plugins/answer-cache.ts): the
   // account's answer version, and the database's snapshot (two equal snapshots mean that no
   // transaction committed in between, on any connection of any instance).
