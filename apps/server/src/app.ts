@@ -36,7 +36,7 @@ import { authGuard } from './plugins/auth-guard';
 import { csrf } from './plugins/csrf';
 import { errors } from './plugins/errors';
 import { rateLimit } from './plugins/rate-limit';
-import { OneLinePerRequest } from './plugins/request-log';
+import { LOG_REDACTION, OneLinePerRequest } from './plugins/request-log';
 import { securityHeaders } from './plugins/security-headers';
 import { responseSerializer } from './plugins/serializer';
 import { session } from './plugins/session';
@@ -139,19 +139,7 @@ function loggerOptions(
   return {
     level: options.config.logLevel,
     stream,
-    // Never a password, cookie or token in a log line, whatever a plugin decides to log.
-    redact: {
-      paths: [
-        'req.headers.cookie',
-        'req.headers.authorization',
-        'req.headers["x-csrf-token"]',
-        'res.headers["set-cookie"]',
-        '*.password',
-        '*.passwordHash',
-        '*.sshPassword',
-      ],
-      censor: '[redacted]',
-    },
+    redact: LOG_REDACTION,
   };
 }
 
@@ -163,12 +151,14 @@ function trustProxyOption(value: TConfig['trustProxy']) {
 
 export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const logs = options.logger === undefined || options.logger === true ? batchedStdout() : null;
+  const requestLog = new OneLinePerRequest();
   const app = Fastify({
     logger: loggerOptions(options, logs?.stream),
-    logController: new OneLinePerRequest(),
+    logController: requestLog,
     trustProxy: trustProxyOption(options.config.trustProxy),
     bodyLimit: 1024 * 1024,
   });
+  requestLog.useLogger(app.log);
   if (logs) {
     logStreams.set(app, logs.stream);
     app.addHook('onClose', async () => logs.stop());

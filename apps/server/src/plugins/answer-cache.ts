@@ -29,7 +29,8 @@ export interface TAnswerCacheOptions {
 
 interface TKept {
   version: string;
-  payload: string;
+  /** Encoded once: sending a string would encode it to UTF-8 again on every request. */
+  payload: Buffer;
 }
 
 interface TPending {
@@ -68,7 +69,8 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
     return `a${loaded.answersVersion}`;
   }
 
-  function keep(key: string, entry: TKept) {
+  function keep(key: string, version: string, text: string) {
+    const entry: TKept = { version, payload: Buffer.from(text) };
     const old = kept.get(key);
     if (old) {
       bytes -= old.payload.length;
@@ -97,6 +99,7 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
     const sent = hit?.version === version;
     pending.set(request, { key, version, sent });
     if (sent) {
+      // Set before sending: Fastify would call a Buffer application/octet-stream.
       reply.header('content-type', JSON_TYPE);
       return reply.send(hit.payload);
     }
@@ -108,7 +111,7 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
     // On PGlite, only when no write to what it is made of started or ended meanwhile.
     const madeOf = request.routeOptions.config.cachedAnswer!.madeOf;
     if (options.writes && `w${options.writes.current(madeOf)}` !== entry.version) return;
-    keep(entry.key, { version: entry.version, payload });
+    keep(entry.key, entry.version, payload);
   });
 }
 

@@ -36,33 +36,72 @@ export interface TSessionState {
   stored: boolean;
   /** The data as read (JSON, keys in the order read): the same at the end means unchanged. */
   readAs: string;
+  /** The data as read, never changed: compared key by key first (see `unchangedSince`). */
+  readData: Readonly<Record<string, unknown>>;
   /** When the row was last written (ms since the epoch), from the expiry it holds; 0 if unknown. */
   writtenAt: number;
 }
+
+const EMPTY: TSessionRead = { data: Object.freeze({}), json: '{}' };
 
 /** 24 random bytes, base64url: as unguessable as the ids @fastify/session handed out. */
 export function newSessionId(): string {
   return randomBytes(24).toString('base64url');
 }
 
+/** A stored session's data, and that data as JSON. */
+export interface TSessionRead {
+  data: Readonly<Record<string, unknown>>;
+  json: string;
+}
+
+/**
+ * What of a stored session is its data (the cookie's expiry is kept beside it in the table), and
+ * that data as JSON. Done once per row read: a session kept in memory reuses both.
+ */
+export function sessionDataOf(stored: Record<string, unknown>): TSessionRead {
+  const data: Record<string, unknown> = {};
+  for (const key of Object.keys(stored)) {
+    if (key !== 'cookie' && !(key in PorticoSession.prototype)) data[key] = stored[key];
+  }
+  return { data: Object.freeze(data), json: JSON.stringify(data) };
+}
+
 export class PorticoSession {
   declare [SESSION_STATE]: TSessionState;
 
-  /** `state` becomes the session's own (its `readAs` is set here). */
-  constructor(
-    state: Omit<TSessionState, 'readAs'> & { readAs?: string },
-    data?: Record<string, unknown>,
-  ) {
+  /**
+   * `state` becomes the session's own (its `readAs` and `readData` are set here). `read` is
+   * shared with other requests and is never changed: nested values are copied.
+   */
+  constructor(state: Omit<TSessionState, 'readAs' | 'readData'>, read: TSessionRead = EMPTY) {
     Object.defineProperty(this, SESSION_STATE, { value: state, enumerable: false });
-    // The cookie's expiry is kept beside the data in the table; the rest is the data.
-    if (data) {
-      for (const key of Object.keys(data)) {
-        if (key !== 'cookie' && !(key in PorticoSession.prototype)) {
-          (this as Record<string, unknown>)[key] = data[key];
+    const self = this as Record<string, unknown>;
+    for (const key in read.data) {
+      const value = read.data[key];
+      self[key] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
+    }
+    (state as TSessionState).readAs = read.json;
+    (state as TSessionState).readData = read.data;
+  }
+
+  /** True when the data is what was read (or, for a new session, still empty). */
+  static unchanged(session: PorticoSession): boolean {
+    const state = session[SESSION_STATE];
+    const keys = Object.keys(session);
+    // Same keys holding the same plain values: the common case, without serializing.
+    if (keys.length === Object.keys(state.readData).length) {
+      let same = true;
+      for (const key of keys) {
+        const value = (session as unknown as Record<string, unknown>)[key];
+        if (typeof value === 'object' || value !== state.readData[key]) {
+          same = false;
+          break;
         }
       }
+      if (same) return true;
     }
-    state.readAs = JSON.stringify(this);
+    return JSON.stringify(session) === state.readAs;
   }
 
   get sessionId(): string {
@@ -75,7 +114,8 @@ export class PorticoSession {
     for (const key of Object.keys(this)) delete (this as Record<string, unknown>)[key];
     state.id = newSessionId();
     state.stored = false;
-    state.readAs = '{}';
+    state.readAs = EMPTY.json;
+    state.readData = EMPTY.data;
     state.writtenAt = 0;
   }
 

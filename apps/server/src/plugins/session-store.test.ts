@@ -1,10 +1,12 @@
+import type { Session } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TTestDatabase } from '../../test/support/test-database';
 import {
   createSessionsRepository,
   type TSessionsRepository,
 } from '../modules/sessions/sessions.repository';
-import { createSessionStore, type TPorticoSessionStore } from './session-store';
+import { PorticoSession } from './session-object';
+import { createSessionStore, type TFoundSession, type TPorticoSessionStore } from './session-store';
 
 const HOUR = 3_600_000;
 
@@ -21,8 +23,13 @@ const promisify = {
         e ? reject(e) : resolve(wrote === true),
       ),
     ),
+  /** The session's data as read (without the cookie). */
   get: (store: TPorticoSessionStore, sid: string) =>
     new Promise<Record<string, unknown> | null>((resolve, reject) =>
+      store.get(sid, (e, s) => (e ? reject(e) : resolve(s ? { ...s.read.data } : null))),
+    ),
+  found: (store: TPorticoSessionStore, sid: string) =>
+    new Promise<TFoundSession | null>((resolve, reject) =>
       store.get(sid, (e, s) => (e ? reject(e) : resolve(s))),
     ),
 };
@@ -46,11 +53,19 @@ describe.each([false, true])('session store (memory cache: %s)', (cache) => {
     expect(await promisify.get(store, 's1')).toMatchObject({ userId: 'u1' });
   });
 
-  it('hands out copies: mutating a read session changes nothing stored', async () => {
-    await promisify.set(store, 's2', { userId: 'u2' });
-    const first = await promisify.get(store, 's2');
-    first!.userId = 'someone else';
-    expect((await promisify.get(store, 's2'))?.userId).toBe('u2');
+  it('a request changing its session changes nothing another request reads', async () => {
+    await promisify.set(store, 's2', {
+      userId: 'u2',
+      twoFactorPending: { userId: 'u2', since: 1 },
+    });
+    const found = await promisify.found(store, 's2');
+    const state = { id: 's2', request: {} as never, store, stored: true, writtenAt: 0 };
+    const first = new PorticoSession(state, found!.read) as unknown as Session;
+    first.userId = 'someone else';
+    first.twoFactorPending!.since = 2;
+    expect(Object.isFrozen(found!.read.data)).toBe(true);
+    const again = new PorticoSession({ ...state }, (await promisify.found(store, 's2'))!.read);
+    expect(again).toMatchObject({ userId: 'u2', twoFactorPending: { userId: 'u2', since: 1 } });
   });
 
   it('writes each time it is asked, moving the expiry (plugins/session.ts decides when)', async () => {

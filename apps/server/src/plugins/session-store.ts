@@ -1,5 +1,7 @@
 import type { TUserRow } from '../db/schema';
+import { sessionWrittenAt } from '../modules/sessions/session-info';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
+import { sessionDataOf, type TSessionRead } from './session-object';
 
 export interface TSessionStoreOptions {
   /**
@@ -26,6 +28,20 @@ export interface TLoadedUser {
 /** A session as the table keeps it: its data, and the cookie's expiry. */
 export type TStoredSession = Record<string, unknown> & { cookie?: TStoredCookie };
 
+/** A live session as read: shared by every request of it, so never changed. */
+export interface TFoundSession {
+  /** Its data, without the cookie (a PorticoSession copies it). */
+  read: TSessionRead;
+  /** When it expires (ms since the epoch). */
+  expire: number;
+  /** When its row was last written (modules/sessions/session-info.ts); null if unknown. */
+  writtenAt: number | null;
+}
+
+function foundSession(stored: TStoredSession, expire: number): TFoundSession {
+  return { read: sessionDataOf(stored), expire, writtenAt: sessionWrittenAt(stored, expire) };
+}
+
 export interface TPorticoSessionStore {
   /**
    * The live session `sid` (null when there is none), and the account read with it when it came
@@ -33,7 +49,7 @@ export interface TPorticoSessionStore {
    */
   get(
     sid: string,
-    callback: (error: unknown, found: TStoredSession | null, loaded?: TLoadedUser) => void,
+    callback: (error: unknown, found: TFoundSession | null, loaded?: TLoadedUser) => void,
   ): void;
   /**
    * Keeps `data` until `expires`. A session read from the table (`stored`) is only updated:
@@ -61,16 +77,16 @@ export function createSessionStore(
   repository: TSessionsRepository,
   options: TSessionStoreOptions = {},
 ): TPorticoSessionStore {
-  // sid -> the stored JSON and its expiry; parsed on every read so callers never share objects.
-  const cache = options.cache ? new Map<string, { json: string; expire: number }>() : null;
+  // sid -> the session as read; its data is copied by each request's PorticoSession.
+  const cache = options.cache ? new Map<string, TFoundSession>() : null;
   // Bumped before and after every write here: a read that overlapped one is not kept, so a
   // destroyed session never comes back from the cache.
   let writes = 0;
 
-  function cacheSet(sid: string, sess: Record<string, unknown>, expire: Date) {
+  function cacheSet(sid: string, found: TFoundSession) {
     if (!cache) return;
     if (cache.size > CACHE_LIMIT) cache.clear();
-    cache.set(sid, { json: JSON.stringify(sess), expire: expire.getTime() });
+    cache.set(sid, found);
   }
 
   return {
@@ -88,7 +104,9 @@ export function createSessionStore(
       written.then(
         (kept) => {
           writes += 1;
-          if (kept) cacheSet(sid, sess, expires);
+          // Through JSON, as a read from the table would be: nothing shared with the request.
+          if (kept)
+            cacheSet(sid, foundSession(JSON.parse(JSON.stringify(sess)), expires.getTime()));
           else cache?.delete(sid);
           callback(undefined, kept);
         },
@@ -103,7 +121,7 @@ export function createSessionStore(
     get(sid, callback) {
       const hit = cache?.get(sid);
       if (hit && hit.expire > Date.now()) {
-        callback(null, JSON.parse(hit.json));
+        callback(null, hit);
         return;
       }
       const writesBefore = writes;
@@ -111,11 +129,10 @@ export function createSessionStore(
         (found) => {
           if (!found) return callback(null, null);
           const expire = Date.parse(String((found.sess.cookie as TStoredCookie)?.expires));
-          if (writes === writesBefore && Number.isFinite(expire)) {
-            cacheSet(sid, found.sess, new Date(expire));
-          }
+          const session = foundSession(found.sess, expire);
+          if (writes === writesBefore && Number.isFinite(expire)) cacheSet(sid, session);
           const userId = typeof found.sess.userId === 'string' ? found.sess.userId : undefined;
-          callback(null, found.sess, {
+          callback(null, session, {
             userId,
             user: found.user,
             answersVersion: found.answersVersion ?? 0,

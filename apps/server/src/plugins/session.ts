@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest, Session } from 'fastify';
 import fp from 'fastify-plugin';
-import { SESSION_COOKIE, sessionWrittenAt } from '../modules/sessions/session-info';
+import { SESSION_COOKIE } from '../modules/sessions/session-info';
 import type { TSessionsRepository } from '../modules/sessions/sessions.repository';
 import { newSessionId, PorticoSession, SESSION_STATE } from './session-object';
 import { createSessionStore, type TLoadedUser } from './session-store';
@@ -116,10 +116,9 @@ async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOption
         return;
       }
       // Unknown (0): the row is written at the end of this request.
-      const writtenAt = sessionWrittenAt(found, Date.parse(String(found.cookie?.expires))) ?? 0;
       request.session = new PorticoSession(
-        { id: sid, request, store, stored: true, writtenAt },
-        found,
+        { id: sid, request, store, stored: true, writtenAt: found.writtenAt ?? 0 },
+        found.read,
       ) as unknown as Session;
       request.sessionUser = loaded;
       done();
@@ -133,15 +132,15 @@ async function sessionPlugin(app: FastifyInstance, options: TSessionPluginOption
       return;
     }
     const state = session[SESSION_STATE];
-    const data = JSON.stringify(session);
-    if (!state.stored && data === '{}') {
+    const unchanged = PorticoSession.unchanged(session);
+    if (!state.stored && unchanged) {
       // Nothing to keep; a cookie that named no live session goes.
       if (request.cookies[SESSION_COOKIE]) reply.clearCookie(SESSION_COOKIE, { path: '/' });
       done(null, payload);
       return;
     }
     // Unchanged and written less than a minute ago: no write, no cookie.
-    if (state.stored && data === state.readAs && Date.now() - state.writtenAt < touchAfterMs) {
+    if (state.stored && unchanged && Date.now() - state.writtenAt < touchAfterMs) {
       done(null, payload);
       return;
     }
