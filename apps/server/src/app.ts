@@ -36,7 +36,7 @@ import { authGuard } from './plugins/auth-guard';
 import { csrf } from './plugins/csrf';
 import { errors } from './plugins/errors';
 import { rateLimit } from './plugins/rate-limit';
-import { LOG_REDACTION, OneLinePerRequest } from './plugins/request-log';
+import { LOG_REDACTION, OneLinePerRequest, requestLoggerFactory } from './plugins/request-log';
 import { securityHeaders } from './plugins/security-headers';
 import { responseSerializer } from './plugins/serializer';
 import { session } from './plugins/session';
@@ -155,6 +155,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: loggerOptions(options, logs?.stream),
     logController: requestLog,
+    childLoggerFactory: requestLoggerFactory,
     trustProxy: trustProxyOption(options.config.trustProxy),
     bodyLimit: 1024 * 1024,
   });

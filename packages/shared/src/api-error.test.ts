@@ -9,6 +9,13 @@ describe('pickLanguage', () => {
     ['fr-FR,en;q=0.5,es;q=0.8', 'es'],
     ['de', 'es'],
   ])('%s → %s', (header, lang) => expect(pickLanguage(header)).toBe(lang));
+
+  it('answers the same when asked again, and after 300 other headers', () => {
+    expect(pickLanguage('en-US,en;q=0.9')).toBe('en');
+    for (let i = 0; i < 300; i++) pickLanguage(`x${i},es;q=0.${i % 9}`);
+    expect(pickLanguage('en-US,en;q=0.9')).toBe('en');
+    expect(pickLanguage('fr-FR,en;q=0.5,es;q=0.8')).toBe('es');
+  });
 });
 
 describe('translate', () => {

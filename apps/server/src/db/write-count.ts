@@ -102,10 +102,10 @@ export function countingWrites(pglite: PGlite): { client: PGlite; writes: TWrite
   };
   const client = withOverrides(pglite, wrapped);
   const sources = cascadeSources();
-  const expanded = new Map<string, string[]>();
+  // By the list itself: a route passes the same one on every request.
+  const expanded = new WeakMap<readonly string[], string[]>();
   const sourcesOf = (tables: readonly string[]) => {
-    const key = tables.join(',');
-    let all = expanded.get(key);
+    let all = expanded.get(tables);
     if (!all) {
       const set = new Set<string>();
       for (const table of tables) {
@@ -113,7 +113,7 @@ export function countingWrites(pglite: PGlite): { client: PGlite; writes: TWrite
         for (const source of sources.get(table)!) set.add(source);
       }
       all = [...set];
-      expanded.set(key, all);
+      expanded.set(tables, all);
     }
     return all;
   };

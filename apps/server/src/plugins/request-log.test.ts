@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import Fastify from 'fastify';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOG_REDACTION, OneLinePerRequest } from './request-log';
+import { LOG_REDACTION, OneLinePerRequest, requestLoggerFactory } from './request-log';
 
 describe('one log line per request', () => {
   const lines: Record<string, unknown>[] = [];
@@ -16,11 +16,17 @@ describe('one log line per request', () => {
   const app = Fastify({
     loggerInstance: pino({ level: 'info', redact: LOG_REDACTION }, capture),
     logController: controller,
+    childLoggerFactory: requestLoggerFactory,
   });
   controller.useLogger(app.log);
   app.get('/fine', async () => ({ ok: true }));
   app.get('/boom', async () => {
     throw Object.assign(new Error('refused'), { password: 'hunter2', statusCode: 500 });
+  });
+  app.get('/own', async (request) => {
+    request.log.warn({ account: { password: 'hunter3' } }, 'own line');
+    request.log.child({ step: 'two' }).info('a child of it');
+    return { ok: true };
   });
   beforeAll(() => app.ready());
   afterAll(() => app.close());
@@ -52,5 +58,15 @@ describe('one log line per request', () => {
     const errorLine = ofRequest.find((l) => l.level === 50);
     expect(errorLine).toMatchObject({ err: { message: 'refused', password: '[redacted]' } });
     expect(JSON.stringify(ofRequest)).not.toContain('hunter2');
+  });
+
+  it("a handler's own lines carry the request's id, through the redaction", async () => {
+    await app.inject({ url: '/own' });
+    const [line] = linesOf('/own');
+    const ofRequest = lines.filter((l) => l.reqId === line?.reqId);
+    expect(ofRequest.map((l) => l.msg)).toEqual(['own line', 'a child of it', 'request']);
+    expect(ofRequest[0]).toMatchObject({ level: 40, account: { password: '[redacted]' } });
+    expect(ofRequest[1]).toMatchObject({ level: 30, step: 'two' });
+    expect(JSON.stringify(ofRequest)).not.toContain('hunter3');
   });
 });

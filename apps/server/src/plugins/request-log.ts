@@ -2,8 +2,10 @@ import {
   type FastifyBaseLogger,
   type FastifyReply,
   type FastifyRequest,
+  type FastifyServerOptions,
   LogController,
 } from 'fastify';
+import type { Bindings, ChildLoggerOptions } from 'pino';
 
 /** Never a password, cookie or token in a log line, whatever a plugin decides to log. */
 export const LOG_REDACTION = {
@@ -55,3 +57,63 @@ export class OneLinePerRequest extends LogController {
     else request.log.info(line, 'request');
   }
 }
+
+type TLogArgs = [unknown, ...unknown[]];
+type TLogMethod = (...args: TLogArgs) => void;
+const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'] as const;
+
+/**
+ * A request's logger, made into pino's child at its first line. Fastify makes a child for every
+ * request, and pino's child runs the redaction pass over its bindings when made: most requests
+ * log nothing of their own (their one line goes through `OneLinePerRequest`).
+ */
+class RequestLogger {
+  #child: FastifyBaseLogger | undefined;
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Bindings;
+  readonly #options: ChildLoggerOptions;
+  declare fatal: TLogMethod;
+  declare error: TLogMethod;
+  declare warn: TLogMethod;
+  declare info: TLogMethod;
+  declare debug: TLogMethod;
+  declare trace: TLogMethod;
+
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  /** The pino child, made now if it was not yet. */
+  made(): FastifyBaseLogger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#options);
+    return this.#child;
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#options.level ?? this.#parent.level;
+  }
+
+  set level(level: string) {
+    this.made().level = level;
+  }
+
+  silent() {}
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.made().child(bindings, options);
+  }
+}
+
+for (const level of LEVELS) {
+  RequestLogger.prototype[level] = function (this: RequestLogger, ...args: TLogArgs) {
+    (this.made()[level] as TLogMethod)(...args);
+  };
+}
+
+export const requestLoggerFactory: NonNullable<FastifyServerOptions['childLoggerFactory']> = (
+  logger,
+  bindings,
+  options,
+) => new RequestLogger(logger, bindings, options) as unknown as FastifyBaseLogger;

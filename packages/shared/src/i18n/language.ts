@@ -2,9 +2,24 @@ export const SUPPORTED_LANGUAGES = ['es', 'en'] as const;
 export type TLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: TLanguage = 'es';
 
+// Header -> language. Bounded: anyone can send any header.
+const picks = new Map<string, TLanguage>();
+const PICKS_KEPT = 256;
+
 /** Picks en or es from an Accept-Language header; Spanish is the default and fallback (§1). */
 export function pickLanguage(header: string | undefined | null): TLanguage {
   if (!header) return DEFAULT_LANGUAGE;
+  // A browser sends the same header on every request: the server asks once per answer.
+  let picked = picks.get(header);
+  if (picked === undefined) {
+    picked = rank(header);
+    if (picks.size >= PICKS_KEPT) picks.clear();
+    picks.set(header, picked);
+  }
+  return picked;
+}
+
+function rank(header: string): TLanguage {
   const ranked = header
     .split(',')
     .map((part) => {

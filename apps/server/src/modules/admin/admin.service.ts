@@ -9,6 +9,7 @@ import type { TEditProxyInput, TProxyConfiguration } from '@portico/shared/proxy
 import type { TAuditLogRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { isoTime } from '../../lib/iso-time';
 import type { TAuditService } from '../audit/audit.service';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { KeyedAppError } from '../proxies/proxy-errors';
@@ -46,7 +47,7 @@ function toAuditEntry(row: TAuditLogRow): TAuditEntryView {
     targetId: row.targetId,
     targetOwnerId: row.targetOwnerId,
     changes: row.changes,
-    createdAt: row.createdAt.toISOString(),
+    createdAt: isoTime(row.createdAt),
   };
 }
 
@@ -56,7 +57,7 @@ export function createAdminService(deps: TAdminServiceDeps) {
   async function userView(id: string): Promise<TAdminUser> {
     const row = (await repository.listUsers(id))[0];
     if (!row) throw adminErrors.userNotFound();
-    return { ...row, createdAt: row.createdAt.toISOString() };
+    return { ...row, createdAt: isoTime(row.createdAt) };
   }
 
   return {
@@ -69,7 +70,7 @@ export function createAdminService(deps: TAdminServiceDeps) {
     async allProxies(): Promise<TAdminProxyRow[]> {
       return (await repository.allProxies()).map((row) => ({
         ...row,
-        createdAt: row.createdAt.toISOString(),
+        createdAt: isoTime(row.createdAt),
       }));
     },
 
@@ -94,7 +95,7 @@ export function createAdminService(deps: TAdminServiceDeps) {
     async listUsers(): Promise<TAdminUser[]> {
       return (await repository.listUsers()).map((row) => ({
         ...row,
-        createdAt: row.createdAt.toISOString(),
+        createdAt: isoTime(row.createdAt),
       }));
     },
 

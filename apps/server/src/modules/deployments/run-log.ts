@@ -2,6 +2,7 @@ import type { TLanguage } from '@portico/shared/api-error';
 import { renderStored, renderText, type TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { TDeploymentLogRow, TProxyConfigurationRow } from '../../db/schema';
+import { isoTime } from '../../lib/iso-time';
 import type { TDeploymentsRepository } from './deployments.repository';
 import type { TLogBus } from './log-bus';
 
@@ -18,7 +19,7 @@ export function progressMessage(row: TDeploymentLogRow) {
       message: row.message,
       text: row.text ?? null,
       level: row.level,
-      timestamp: row.timestamp.toISOString(),
+      timestamp: isoTime(row.timestamp),
     },
   };
 }
@@ -32,7 +33,7 @@ export function toLogEntry(row: TDeploymentLogRow, language: TLanguage) {
     level: row.level,
     message: renderStored(language, row),
     text: row.text ?? null,
-    timestamp: row.timestamp.toISOString(),
+    timestamp: isoTime(row.timestamp),
   };
 }
 

@@ -2,6 +2,7 @@ import type { TLanguage } from '@portico/shared/api-error';
 import { renderText } from '@portico/shared/i18n/text';
 import type { TLastFailure, TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TDeployedSnapshot, TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
+import { isoTime } from '../../lib/iso-time';
 import { passwordBoundTo } from './proxy-secrets';
 
 export function snapshotOf(row: TProxyConfigurationRow): TDeployedSnapshot | null {
@@ -55,13 +56,13 @@ export function toProxyConfiguration(
     sslConfigured: row.sslConfigured,
     nginxConfigPath: row.nginxConfigPath,
     hostKeyFingerprint: row.hostKeyFingerprint,
-    certificateExpiresAt: row.certificateExpiresAt?.toISOString() ?? null,
-    lastDeployedAt: row.lastDeployedAt?.toISOString() ?? null,
+    certificateExpiresAt: row.certificateExpiresAt ? isoTime(row.certificateExpiresAt) : null,
+    lastDeployedAt: row.lastDeployedAt ? isoTime(row.lastDeployedAt) : null,
     changedSinceDeploy: changedSinceDeploy(row),
     serverSites: row.serverSites,
     lastFailure: lastFailureOf(row.lastFailure, language),
     customScriptName: row.customScriptName,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
   };
 }

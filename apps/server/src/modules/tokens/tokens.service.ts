@@ -9,6 +9,7 @@ import {
 import type { TApiTokenRow, TUserRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
+import { isoTime } from '../../lib/iso-time';
 import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
 import type { TTokensRepository } from './tokens.repository';
@@ -39,9 +40,9 @@ function toView(row: TApiTokenRow): TApiToken {
     name: row.name,
     scope: row.scope,
     hint: row.hint,
-    createdAt: row.createdAt.toISOString(),
-    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
-    expiresAt: row.expiresAt?.toISOString() ?? null,
+    createdAt: isoTime(row.createdAt),
+    lastUsedAt: row.lastUsedAt ? isoTime(row.lastUsedAt) : null,
+    expiresAt: row.expiresAt ? isoTime(row.expiresAt) : null,
   };
 }
 
@@ -81,7 +82,7 @@ export function createTokensService(deps: {
             {
               field: 'tokenExpiresAt',
               before: null,
-              after: inserted.expiresAt?.toISOString() ?? null,
+              after: inserted.expiresAt ? isoTime(inserted.expiresAt) : null,
             },
           ],
         });

@@ -1,6 +1,7 @@
 import type { TPublicUser, TRole } from '@portico/shared/auth/schemas';
 import type { TUserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { isoTime } from '../../lib/iso-time';
 import { hashPassword, verifyDummy, verifyPassword } from '../../lib/passwords';
 import { type TTwoFactorPolicy, twoFactorSetupPending } from './two-factor-policy';
 import {
@@ -37,8 +38,8 @@ export function toPublicUser(row: TUserRow, policy: TTwoFactorPolicy = 'off'): T
     firstName: row.firstName,
     lastName: row.lastName,
     profileImageUrl: row.profileImageUrl,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
+    createdAt: isoTime(row.createdAt),
+    updatedAt: isoTime(row.updatedAt),
     twoFactorEnabled: row.totpEnabledAt !== null,
     twoFactorSetupRequired: twoFactorSetupPending(row, policy),
   };
