@@ -1,5 +1,5 @@
 import { pickLanguage } from '@portico/shared/api-error';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TWriteCount } from '../db/write-count';
 
@@ -29,8 +29,13 @@ export interface TAnswerCacheOptions {
 
 interface TKept {
   version: string;
-  /** Encoded once: sending a string would encode it to UTF-8 again on every request. */
-  payload: Buffer;
+  /**
+   * A large answer is kept encoded: a string is encoded to UTF-8 again on every send. A small
+   * one stays a string, which Node sends in one write with the headers (bytes go as a second
+   * chunk), and that saves more than its encoding costs.
+   */
+  payload: string | Buffer;
+  bytes: number;
 }
 
 interface TPending {
@@ -42,6 +47,7 @@ interface TPending {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
+const ENCODED_FROM = 16 * 1024;
 
 /**
  * Keeps the serialized answers of the routes marked `cachedAnswer` and sends them again while
@@ -70,48 +76,62 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
   }
 
   function keep(key: string, version: string, text: string) {
-    const entry: TKept = { version, payload: Buffer.from(text) };
+    const size = Buffer.byteLength(text);
+    const entry: TKept = {
+      version,
+      payload: size < ENCODED_FROM ? text : Buffer.from(text),
+      bytes: size,
+    };
     const old = kept.get(key);
     if (old) {
-      bytes -= old.payload.length;
+      bytes -= old.bytes;
       kept.delete(key);
     }
-    if (entry.payload.length > maxBytes / 4) return;
+    if (entry.bytes > maxBytes / 4) return;
     for (const [oldestKey, oldest] of kept) {
-      if (bytes + entry.payload.length <= maxBytes) break;
+      if (bytes + entry.bytes <= maxBytes) break;
       kept.delete(oldestKey);
-      bytes -= oldest.payload.length;
+      bytes -= oldest.bytes;
     }
     kept.set(key, entry);
-    bytes += entry.payload.length;
+    bytes += entry.bytes;
   }
 
-  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Callback hooks, not async ones: they run on every request.
+  app.addHook('preHandler', (request, reply, done) => {
     // GET only: the HEAD route Fastify adds beside it shares its config, and sends no body.
     const cached = request.routeOptions.config.cachedAnswer;
-    if (!cached || request.method !== 'GET') return;
-    const version = versionOf(request, cached.madeOf);
-    if (version === undefined) return;
+    const version =
+      cached && request.method === 'GET' ? versionOf(request, cached.madeOf) : undefined;
+    if (version === undefined) {
+      done();
+      return;
+    }
     const user = request.user!;
     const language = pickLanguage(request.headers['accept-language']);
     const key = `${user.id}\n${user.role}\n${language}\n${request.url}`;
     const hit = kept.get(key);
     const sent = hit?.version === version;
     pending.set(request, { key, version, sent });
-    if (sent) {
-      // Set before sending: Fastify would call a Buffer application/octet-stream.
-      reply.header('content-type', JSON_TYPE);
-      return reply.send(hit.payload);
+    if (!sent) {
+      done();
+      return;
     }
+    // Set before sending: Fastify would call a Buffer application/octet-stream.
+    reply.header('content-type', JSON_TYPE);
+    reply.send(hit.payload);
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const entry = pending.get(request);
-    if (!entry || entry.sent || reply.statusCode !== 200 || typeof payload !== 'string') return;
-    // On PGlite, only when no write to what it is made of started or ended meanwhile.
-    const madeOf = request.routeOptions.config.cachedAnswer!.madeOf;
-    if (options.writes && `w${options.writes.current(madeOf)}` !== entry.version) return;
-    keep(entry.key, entry.version, payload);
+    if (entry && !entry.sent && reply.statusCode === 200 && typeof payload === 'string') {
+      // On PGlite, only when no write to what it is made of started or ended meanwhile.
+      const madeOf = request.routeOptions.config.cachedAnswer!.madeOf;
+      if (!options.writes || `w${options.writes.current(madeOf)}` === entry.version) {
+        keep(entry.key, entry.version, payload);
+      }
+    }
+    done();
   });
 }
 

@@ -35,9 +35,12 @@ export interface TApiTokenPluginOptions {
 async function apiTokenPlugin(app: FastifyInstance, options: TApiTokenPluginOptions) {
   app.decorateRequest('apiToken', null);
 
-  async function authenticate(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const header = request.headers.authorization;
-    if (!header || !/^bearer\b/i.test(header)) return;
+  /** `header` is an `Authorization: Bearer …` header. */
+  async function authenticate(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    header: string,
+  ): Promise<void> {
     const token = BEARER.exec(header)?.[1];
     const caller = token ? await options.tokens.authenticate(token) : null;
     if (!caller) {
@@ -54,19 +57,31 @@ async function apiTokenPlugin(app: FastifyInstance, options: TApiTokenPluginOpti
   // A WebSocket upgrade is decided one step later: @fastify/websocket frees the connection of a
   // refused upgrade only if its own onRequest hook (registered after this one) has run.
   const isUpgrade = (request: FastifyRequest) => request.headers.upgrade !== undefined;
-  app.addHook('onRequest', async (request, reply) => {
-    if (!isUpgrade(request)) await authenticate(request, reply);
+  // Callback hooks, not async ones: they run on every request, and most carry no token.
+  const authenticated = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    done: (error?: Error) => void,
+  ) => {
+    const header = request.headers.authorization;
+    if (!header || !/^bearer\b/i.test(header)) done();
+    else authenticate(request, reply, header).then(() => done(), done);
+  };
+  app.addHook('onRequest', (request, reply, done) => {
+    if (isUpgrade(request)) done();
+    else authenticated(request, reply, done);
   });
-  app.addHook('preValidation', async (request, reply) => {
-    if (isUpgrade(request)) await authenticate(request, reply);
+  app.addHook('preValidation', (request, reply, done) => {
+    if (isUpgrade(request)) authenticated(request, reply, done);
+    else done();
   });
 
   // "Last used" means used successfully; written before the answer leaves, so a caller that
   // reads the list right after sees it.
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, _payload, done) => {
     if (request.apiToken && reply.statusCode < 400) {
-      await options.tokens.markUsed(request.apiToken.id);
-    }
+      options.tokens.markUsed(request.apiToken.id).then(() => done(), done);
+    } else done();
   });
 }
 

@@ -3,7 +3,7 @@ import { pickLanguage, SUPPORTED_LANGUAGES, type TLanguage } from '@portico/shar
 import { renderText } from '@portico/shared/i18n/text';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import { WS_CLOSE_REFUSED, ZUuid } from '@portico/shared/proxy/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { AppError } from '../../lib/app-error';
 import type { TSessionEnds } from '../sessions/session-ends';
@@ -186,12 +186,14 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
 
   // A session ends on sign-out, and on sign-in or registration from the same browser (the
   // session is replaced): its sockets must not outlive it.
-  app.addHook('onRequest', async (request) => {
+  // Callback hooks, not async ones: they run on every request, and do nothing on almost all.
+  app.addHook('onRequest', (request, _reply, done) => {
     if (request.method === 'POST' && SESSION_ENDING.has(request.routeOptions.url ?? '')) {
       (request as { endingSession?: string }).endingSession = request.session?.sessionId;
     }
+    done();
   });
-  app.addHook('onResponse', async (request, reply) => {
+  const endSocketsAfter = (request: FastifyRequest, reply: FastifyReply) => {
     if (reply.statusCode >= 400) return;
     const sid = (request as { endingSession?: string }).endingSession;
     if (sid) {
@@ -203,6 +205,10 @@ export async function wsGateway(app: FastifyInstance, options: TWsGatewayOptions
       if ((request.body as { role?: string }).role !== 'admin')
         closeAll(byAdmin.get(id), 'demoted');
     }
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    endSocketsAfter(request, reply);
+    done();
   });
   // A session can also end where no hook here sees it: expiry, a password reset from the CLI,
   // a sign-out on another instance. Now and then the open sockets' sessions are looked up in one
