@@ -76,6 +76,9 @@ async function onFloor(
     ...(databaseUrl ? { FLOOR_DATABASE_URL: databaseUrl } : {}),
   });
   const pointed = sessions.map((s) => ({ ...s, client: s.client.pointedAt(new URL(floor.url)) }));
+  // Each floor starts from the answers Portico left (the floor file), so the sessions' idea of
+  // their proxies must start there too: what one floor's edits changed is put back after it.
+  const asLeft = sessions.map((s) => s.proxies.map((p) => ({ ...p })));
   try {
     const cpuBefore = cpuMs(floor.child);
     const result = await runMix(pointed, { durationMs: DURATION_MS });
@@ -83,6 +86,9 @@ async function onFloor(
     return { result, cpuUs: ((cpuMs(floor.child) - cpuBefore) * 1000) / result.requests };
   } finally {
     for (const s of pointed) s.client.close();
+    for (const [i, s] of sessions.entries()) {
+      for (const [j, p] of s.proxies.entries()) Object.assign(p, asLeft[i]![j]);
+    }
     await floor.stop();
   }
 }
