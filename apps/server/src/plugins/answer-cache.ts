@@ -76,11 +76,11 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
   }
 
   function keep(key: string, version: string, text: string) {
-    const size = Buffer.byteLength(text);
+    const encoded = Buffer.from(text);
     const entry: TKept = {
       version,
-      payload: size < ENCODED_FROM ? text : Buffer.from(text),
-      bytes: size,
+      payload: encoded.length < ENCODED_FROM ? text : encoded,
+      bytes: encoded.length,
     };
     const old = kept.get(key);
     if (old) {

@@ -34,10 +34,8 @@ export interface TSessionState {
   store: TPorticoSessionStore;
   /** Read from the table: only ever updated there, so a session ended meanwhile stays ended. */
   stored: boolean;
-  /** The data as read (JSON, keys in the order read): the same at the end means unchanged. */
-  readAs: string;
-  /** The data as read, never changed: compared key by key first (see `unchangedSince`). */
-  readData: Readonly<Record<string, unknown>>;
+  /** The data as read (never changed) and its JSON: the same at the end means unchanged. */
+  read: TSessionRead;
   /** When the row was last written (ms since the epoch), from the expiry it holds; 0 if unknown. */
   writtenAt: number;
 }
@@ -71,37 +69,36 @@ export class PorticoSession {
   declare [SESSION_STATE]: TSessionState;
 
   /**
-   * `state` becomes the session's own (its `readAs` and `readData` are set here). `read` is
-   * shared with other requests and is never changed: nested values are copied.
+   * `state` becomes the session's own (its `read` is set here). `read` is shared with other
+   * requests and is never changed: nested values are copied.
    */
-  constructor(state: Omit<TSessionState, 'readAs' | 'readData'>, read: TSessionRead = EMPTY) {
+  constructor(state: Omit<TSessionState, 'read'>, read: TSessionRead = EMPTY) {
     Object.defineProperty(this, SESSION_STATE, { value: state, enumerable: false });
     const self = this as Record<string, unknown>;
     for (const key in read.data) {
       const value = read.data[key];
       self[key] = typeof value === 'object' && value !== null ? structuredClone(value) : value;
     }
-    (state as TSessionState).readAs = read.json;
-    (state as TSessionState).readData = read.data;
+    (state as TSessionState).read = read;
   }
 
   /** True when the data is what was read (or, for a new session, still empty). */
   static unchanged(session: PorticoSession): boolean {
-    const state = session[SESSION_STATE];
+    const { data, json } = session[SESSION_STATE].read;
     const keys = Object.keys(session);
     // Same keys holding the same plain values: the common case, without serializing.
-    if (keys.length === Object.keys(state.readData).length) {
+    if (keys.length === Object.keys(data).length) {
       let same = true;
       for (const key of keys) {
         const value = (session as unknown as Record<string, unknown>)[key];
-        if (typeof value === 'object' || value !== state.readData[key]) {
+        if (typeof value === 'object' || value !== data[key]) {
           same = false;
           break;
         }
       }
       if (same) return true;
     }
-    return JSON.stringify(session) === state.readAs;
+    return JSON.stringify(session) === json;
   }
 
   get sessionId(): string {
@@ -114,8 +111,7 @@ export class PorticoSession {
     for (const key of Object.keys(this)) delete (this as Record<string, unknown>)[key];
     state.id = newSessionId();
     state.stored = false;
-    state.readAs = EMPTY.json;
-    state.readData = EMPTY.data;
+    state.read = EMPTY;
     state.writtenAt = 0;
   }
 
