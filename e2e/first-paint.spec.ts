@@ -5,6 +5,7 @@ import { signIn } from './fixtures/auth';
 import { expectAccessible } from './fixtures/axe';
 import { text } from './fixtures/catalog';
 import { screenshotScreen } from './fixtures/screenshots';
+import { OPEN_URL } from './fixtures/servers';
 import { expectLanding, expectSignedIn } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 import { fillServerInfo } from './fixtures/wizard';
@@ -115,6 +116,81 @@ test('the landing page loads no signed-in screen, only the Spanish texts, all co
   await expectLanding(page, 'en');
   expect([...scripts.keys()]).toEqual(expect.arrayContaining([built.languageMenu, built.english]));
 });
+
+// The server sends a visitor without a session the landing page already rendered, in the
+// language it picks (Accept-Language here; the language cookie first): it shows before any script
+// has run, and the app then takes over those same nodes.
+for (const [locale, lang] of [
+  ['fr-FR', 'es'],
+  ['en-GB', 'en'],
+] as const) {
+  test(`the landing page arrives rendered (${lang}): readable before its scripts, inert until the app holds it`, async ({
+    browser,
+  }) => {
+    // The page as it stands before its scripts arrive: here they never do.
+    const bare = await browser.newContext({ locale });
+    try {
+      const page = await bare.newPage();
+      await page.route('**/*.js', (route) => route.abort());
+      await page.goto(`${OPEN_URL}/`);
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(lang, 'landing.title'));
+      const submit = page.getByRole('button', { name: text(lang, 'landing.login.submit') });
+      await expect(submit).toBeDisabled();
+      await expect(page.getByTestId('tab-register')).toBeDisabled();
+      await expect(page.getByTestId('language-switcher')).toBeDisabled();
+      for (const field of ['#login-identifier', '#login-password']) {
+        await expect(page.locator(field)).not.toBeEditable();
+      }
+      await screenshotScreen(page, 'first-paint', `landing-prerendered-${lang}`);
+    } finally {
+      await bare.close();
+    }
+
+    const context = await browser.newContext({ locale });
+    try {
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('pageerror', (error) => errors.push(error.message));
+      page.on('console', (message) => {
+        // The session check's 401 (signed out) is logged by Chromium itself; a hydration
+        // mismatch would be logged by React.
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+          errors.push(message.text());
+        }
+      });
+      // The texts' chunk is held until the prerendered heading has been marked: the app cannot
+      // take the page over before, so the mark tells whether it kept the server's nodes.
+      const built = chunks();
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(`**/${lang === 'es' ? built.spanish : built.english}`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/');
+      await page.getByRole('heading', { level: 1 }).evaluate((h1) => {
+        h1.dataset.fromServer = 'yes';
+      });
+      release();
+      const submit = page.getByRole('button', { name: text(lang, 'landing.login.submit') });
+      await expect(submit).toBeEnabled();
+      await expect(page.locator('#login-password')).toBeEditable();
+      await expect(page.getByRole('heading', { level: 1 })).toHaveAttribute(
+        'data-from-server',
+        'yes',
+      );
+      // Live: the register tab opens.
+      await page.getByTestId('tab-register').click();
+      await expect(page.locator('#register-username')).toBeEditable();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+}
 
 test('signed in, the home screen and the wizard arrive as their own chunks while the header stays', async ({
   page,

@@ -6,6 +6,7 @@ import { jsonGroup } from './build/json-group.ts';
 export default defineProject({
   plugins: [jsonGroup(), react()],
   resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   test: {
     name: 'web',
     environment: 'jsdom',

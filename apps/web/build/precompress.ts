@@ -30,30 +30,31 @@ async function filesUnder(dir: string): Promise<string[]> {
  */
 export async function precompressDir(dir: string): Promise<TCompressed[]> {
   const files = (await filesUnder(dir)).filter((f) => COMPRESSIBLE.has(extname(f)));
-  return Promise.all(
-    files.map(async (file) => {
-      const content = await readFile(file);
-      const [br, gzipped] = await Promise.all([
-        brotli(content, {
-          params: {
-            [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
-            [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
-          },
-        }),
-        gz(content, { level: 9 }),
-      ]);
-      const result: TCompressed = { file, bytes: content.length };
-      if (br.length < content.length) {
-        await writeFile(`${file}.br`, br);
-        result.br = br.length;
-      }
-      if (gzipped.length < content.length) {
-        await writeFile(`${file}.gz`, gzipped);
-        result.gzip = gzipped.length;
-      }
-      return result;
+  return Promise.all(files.map(precompressFile));
+}
+
+/** Writes `<file>.br` and `<file>.gz` beside `file`, each only if smaller than the file. */
+export async function precompressFile(file: string): Promise<TCompressed> {
+  const content = await readFile(file);
+  const [br, gzipped] = await Promise.all([
+    brotli(content, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: content.length,
+      },
     }),
-  );
+    gz(content, { level: 9 }),
+  ]);
+  const result: TCompressed = { file, bytes: content.length };
+  if (br.length < content.length) {
+    await writeFile(`${file}.br`, br);
+    result.br = br.length;
+  }
+  if (gzipped.length < content.length) {
+    await writeFile(`${file}.gz`, gzipped);
+    result.gzip = gzipped.length;
+  }
+  return result;
 }
 
 /** Vite plugin: after the build is written, precompress its output directory. */

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TTestApp } from '../../test/support/test-app';
+import { describe, expect, it } from 'vitest';
+import { appServingWebRoot } from '../../test/support/web-root-app';
 
 // A web build as `vite build` leaves it: each text file with its .br and .gz beside it (the
 // build's precompress step), and one small file the build left without variants.
@@ -30,17 +30,10 @@ const TYPES = {
 const decode = { br: brotliDecompressSync, gzip: gunzipSync } as const;
 
 describe('static files, compressed at build', () => {
-  let web: TTestApp;
-  beforeAll(async () => {
-    web = await createTestApp('pglite', { webRoot });
-  });
-  afterAll(async () => {
-    await web?.close();
-    rmSync(webRoot, { recursive: true, force: true });
-  });
+  const web = appServingWebRoot(webRoot);
 
   const get = (url: string, acceptEncoding?: string, accept = '*/*') =>
-    web.app.inject({
+    web().app.inject({
       url,
       headers: { accept, ...(acceptEncoding ? { 'accept-encoding': acceptEncoding } : {}) },
     });
@@ -94,7 +87,7 @@ describe('static files, compressed at build', () => {
       [undefined, 'gzip', 'br'].map(async (e) => (await get(url, e)).headers.etag),
     );
     expect(new Set(tags).size).toBe(3);
-    const otherEncoding = await web.app.inject({
+    const otherEncoding = await web().app.inject({
       url,
       headers: { 'accept-encoding': 'gzip', 'if-none-match': String(tags[2]) },
     });

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import type { i18n as TI18n } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { AppProvider } from './provider';
 import { AppRouter } from './router';
@@ -15,9 +16,9 @@ function SkipLink() {
   );
 }
 
-export function App({ queryClient }: { queryClient?: QueryClient }) {
+export function App({ queryClient, i18n }: { queryClient?: QueryClient; i18n?: TI18n }) {
   return (
-    <AppProvider queryClient={queryClient}>
+    <AppProvider queryClient={queryClient} i18n={i18n}>
       <SkipLink />
       <AppRouter />
     </AppProvider>

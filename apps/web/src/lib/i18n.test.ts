@@ -1,3 +1,4 @@
+import { LANGUAGE_COOKIE } from '@portico/shared/i18n/language';
 import sharedEn from '@portico/shared/locales/en.json';
 import sharedEs from '@portico/shared/locales/es.json';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -29,8 +30,17 @@ afterEach(() => {
 });
 
 describe('language detection', () => {
-  it('looks in local storage, then the browser language, then the page language tag', () => {
-    expect(DETECTION_ORDER).toEqual(['localStorage', 'navigator', 'htmlTag']);
+  it('looks in local storage, its cookie, then the browser language, then the page language tag', () => {
+    expect(DETECTION_ORDER).toEqual(['localStorage', 'cookie', 'navigator', 'htmlTag']);
+  });
+
+  it('keeps the choice as a cookie the server reads too, and reads it back', async () => {
+    setBrowserLanguages(['es-ES']);
+    const i18n = createI18n(loadCatalogNow);
+    await i18n.changeLanguage('en');
+    expect(document.cookie).toContain(`${LANGUAGE_COOKIE}=en`);
+    localStorage.clear();
+    expect(createI18n(loadCatalogNow).resolvedLanguage).toBe('en');
   });
 
   it('prefers the language stored in local storage over the browser language', () => {

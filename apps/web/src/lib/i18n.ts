@@ -1,5 +1,6 @@
 import {
   DEFAULT_LANGUAGE,
+  LANGUAGE_COOKIE,
   SUPPORTED_LANGUAGES,
   type TLanguage,
 } from '@portico/shared/i18n/language';
@@ -55,7 +56,7 @@ const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
 };
 
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
-export const DETECTION_ORDER = ['localStorage', 'navigator', 'htmlTag'];
+export const DETECTION_ORDER = ['localStorage', 'cookie', 'navigator', 'htmlTag'];
 
 function isSupported(language: string): language is TLanguage {
   return (SUPPORTED_LANGUAGES as readonly string[]).includes(language);
@@ -89,9 +90,10 @@ function syncHtmlLang(instance: TI18n): void {
 
 /**
  * A configured instance; tests create their own to start from a clean detection, with a loader
- * that has every catalog at hand.
+ * that has every catalog at hand. `language` skips detection (the build's prerender has no
+ * browser to detect from).
  */
-export function createI18n(load: TCatalogLoader = loadCatalogChunk): TI18n {
+export function createI18n(load: TCatalogLoader = loadCatalogChunk, language?: TLanguage): TI18n {
   const instance = createInstance();
   instance.use(LanguageDetector).use(initReactI18next).use(catalogBackend(load));
   instance.on('languageChanged', () => syncHtmlLang(instance));
@@ -103,11 +105,15 @@ export function createI18n(load: TCatalogLoader = loadCatalogChunk): TI18n {
     // catalogs have every key, catalogs.test.ts): an English visitor loads no Spanish.
     fallbackLng: (code) => (code ? [] : [DEFAULT_LANGUAGE]),
     initAsync: false,
+    ...(language ? { lng: language } : {}),
     interpolation: { escapeValue: false },
     detection: {
       order: DETECTION_ORDER,
-      caches: ['localStorage'],
+      caches: ['localStorage', 'cookie'],
       lookupLocalStorage: LANGUAGE_STORAGE_KEY,
+      lookupCookie: LANGUAGE_COOKIE,
+      cookieMinutes: 60 * 24 * 365,
+      cookieOptions: { path: '/', sameSite: 'lax' },
       // Keep only the language part, so local storage and <html lang> hold 'en', not 'en-GB'.
       convertDetectedLanguage: (lng: string) => lng.split('-')[0]?.toLowerCase() ?? lng,
     },

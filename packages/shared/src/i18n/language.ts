@@ -2,6 +2,12 @@ export const SUPPORTED_LANGUAGES = ['es', 'en'] as const;
 export type TLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: TLanguage = 'es';
 
+/**
+ * The language chosen in the web app, kept as a cookie beside its local storage: the server
+ * reads it (before Accept-Language) to send the landing page already written in it.
+ */
+export const LANGUAGE_COOKIE = 'portico.lang';
+
 // Header -> language. Bounded: anyone can send any header.
 const picks = new Map<string, TLanguage>();
 const PICKS_KEPT = 256;

@@ -3,6 +3,8 @@ import { ChevronDownIcon, LanguagesIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { INERT_LOOK, useHydrated } from '@/hooks/use-hydrated';
+import { cn } from '@/lib/utils';
 import { DeferredMenu } from './deferred-menu';
 
 // English first, then Español.
@@ -18,11 +20,13 @@ function SwitcherButton({
   ...props
 }: React.ComponentProps<typeof Button> & { current: TLanguage }) {
   const { t } = useTranslation();
+  const inert = !useHydrated();
   return (
     <Button
       variant="ghost"
       size="sm"
-      className="gap-1.5 px-2 sm:px-3"
+      className={cn('gap-1.5 px-2 sm:px-3', inert && INERT_LOOK)}
+      disabled={inert}
       data-testid="language-switcher"
       aria-haspopup="menu"
       aria-expanded={false}

@@ -7,6 +7,7 @@ import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
 import { CodeInput } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
+import { useHydrated } from '@/hooks/use-hydrated';
 import { fieldErrorText } from '@/lib/form-errors';
 import { lazyResolver } from '@/lib/lazy-resolver';
 import { useLogin } from '../api/login';
@@ -50,6 +51,9 @@ function PasswordStep({ onNeedsCode }: { onNeedsCode: () => void }) {
   });
 
   const pending = loginMutation.isPending;
+  // Read-only on the prerendered page until React holds the form: hydration sets each field to
+  // its default, which would wipe what was typed before.
+  const readOnly = !useHydrated();
   return (
     <Form onSubmit={onSubmit} aria-label={t('landing.tabs.login')}>
       <Field
@@ -62,6 +66,7 @@ function PasswordStep({ onNeedsCode }: { onNeedsCode: () => void }) {
             {...aria}
             autoComplete="username"
             placeholder={t('landing.login.identifierPlaceholder')}
+            readOnly={readOnly}
             {...form.register('identifier')}
           />
         )}
@@ -72,7 +77,12 @@ function PasswordStep({ onNeedsCode }: { onNeedsCode: () => void }) {
         error={fieldErrorText(errors.password, t)}
       >
         {(aria) => (
-          <PasswordInput {...aria} autoComplete="current-password" {...form.register('password')} />
+          <PasswordInput
+            {...aria}
+            autoComplete="current-password"
+            readOnly={readOnly}
+            {...form.register('password')}
+          />
         )}
       </Field>
       <AuthSubmitButton pending={pending} prefix="landing.login" icon={LogInIcon} />
