@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from 'react';
+import { cn } from '@/lib/utils';
 
 const never = () => () => {};
 
@@ -18,5 +19,14 @@ export function useHydrated(): boolean {
   );
 }
 
-/** What a quiet control needs, drawn as usual, until React holds it (useHydrated). */
-export const INERT_LOOK = 'disabled:opacity-100';
+/**
+ * A control of the prerendered page: disabled until React holds it (useHydrated), and drawn as
+ * usual meanwhile (`className` with the disabled fading undone), so nothing flickers.
+ */
+export function useInertUntilHydrated(className?: string): {
+  disabled: boolean;
+  className: string | undefined;
+} {
+  const inert = !useHydrated();
+  return { disabled: inert, className: inert ? cn(className, 'disabled:opacity-100') : className };
+}

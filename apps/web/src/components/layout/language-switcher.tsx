@@ -3,8 +3,7 @@ import { ChevronDownIcon, LanguagesIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { INERT_LOOK, useHydrated } from '@/hooks/use-hydrated';
-import { cn } from '@/lib/utils';
+import { useInertUntilHydrated } from '@/hooks/use-hydrated';
 import { DeferredMenu } from './deferred-menu';
 
 // English first, then Español.
@@ -20,13 +19,12 @@ function SwitcherButton({
   ...props
 }: React.ComponentProps<typeof Button> & { current: TLanguage }) {
   const { t } = useTranslation();
-  const inert = !useHydrated();
+  const inert = useInertUntilHydrated('gap-1.5 px-2 sm:px-3');
   return (
     <Button
       variant="ghost"
       size="sm"
-      className={cn('gap-1.5 px-2 sm:px-3', inert && INERT_LOOK)}
-      disabled={inert}
+      {...inert}
       data-testid="language-switcher"
       aria-haspopup="menu"
       aria-expanded={false}

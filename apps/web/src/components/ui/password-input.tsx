@@ -1,7 +1,7 @@
 import { EyeIcon, EyeOffIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { INERT_LOOK, useHydrated } from '@/hooks/use-hydrated';
+import { useInertUntilHydrated } from '@/hooks/use-hydrated';
 import { cn } from '@/lib/utils';
 import { Input } from './input';
 
@@ -12,7 +12,9 @@ export function PasswordInput({
 }: Omit<React.ComponentProps<'input'>, 'type'>) {
   const { t } = useTranslation();
   const [visible, setVisible] = React.useState(false);
-  const inert = !useHydrated();
+  const inert = useInertUntilHydrated(
+    'absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60',
+  );
   return (
     <div className="relative">
       <Input
@@ -30,11 +32,8 @@ export function PasswordInput({
         aria-pressed={visible}
         aria-controls={props.id}
         title={visible ? t('password.hide') : t('password.show')}
-        disabled={props.disabled || inert}
-        className={cn(
-          'absolute inset-y-0 right-0 flex w-10 items-center justify-center rounded-r-md text-muted-foreground transition-colors hover:text-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:opacity-60',
-          inert && INERT_LOOK,
-        )}
+        disabled={props.disabled || inert.disabled}
+        className={inert.className}
       >
         {visible ? (
           <EyeOffIcon className="size-4" aria-hidden="true" />

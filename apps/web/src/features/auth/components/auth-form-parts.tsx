@@ -3,11 +3,10 @@ import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
-import { INERT_LOOK, useHydrated } from '@/hooks/use-hydrated';
+import { useInertUntilHydrated } from '@/hooks/use-hydrated';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
-import { cn } from '@/lib/utils';
 
 type TAuthPrefix = 'landing.login' | 'landing.register';
 
@@ -50,13 +49,9 @@ export function AuthSubmitButton({
   const { t } = useTranslation();
   // On the prerendered landing page, until React holds the form: disabled (no native submit,
   // not even on Enter) but drawn as usual, so nothing flickers when it becomes live.
-  const hydrated = useHydrated();
+  const inert = useInertUntilHydrated('mt-2 w-full');
   return (
-    <Button
-      type="submit"
-      className={cn('mt-2 w-full', !hydrated && INERT_LOOK)}
-      disabled={pending || !hydrated}
-    >
+    <Button type="submit" className={inert.className} disabled={pending || inert.disabled}>
       {pending ? <Spinner className="text-current" /> : <Icon aria-hidden="true" />}
       {pending ? t(`${prefix}.submitting`) : t(`${prefix}.submit`)}
     </Button>

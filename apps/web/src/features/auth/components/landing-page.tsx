@@ -6,7 +6,7 @@ import { Header } from '@/components/layout/header';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { INERT_LOOK, useHydrated } from '@/hooks/use-hydrated';
+import { useInertUntilHydrated } from '@/hooks/use-hydrated';
 import { LoginForm } from './login-form';
 import { RegisterPanel } from './register-panel';
 
@@ -23,7 +23,7 @@ type TSignInNotice = 'signedOut' | 'expired';
 export function LandingPage({ notice }: { notice?: TSignInNotice }) {
   const { t } = useTranslation();
   const [tab, setTab] = useState<TTab>('login');
-  const inert = !useHydrated();
+  const inert = useInertUntilHydrated();
   return (
     <div className="flex min-h-dvh flex-col">
       <Header />
@@ -71,20 +71,10 @@ export function LandingPage({ notice }: { notice?: TSignInNotice }) {
             ) : null}
             <Tabs value={tab} onValueChange={(v) => setTab(v as TTab)}>
               <TabsList className="grid w-full grid-cols-2">
-                <TabsTrigger
-                  value="login"
-                  data-testid="tab-login"
-                  disabled={inert}
-                  className={inert ? INERT_LOOK : undefined}
-                >
+                <TabsTrigger value="login" data-testid="tab-login" {...inert}>
                   {t('landing.tabs.login')}
                 </TabsTrigger>
-                <TabsTrigger
-                  value="register"
-                  data-testid="tab-register"
-                  disabled={inert}
-                  className={inert ? INERT_LOOK : undefined}
-                >
+                <TabsTrigger value="register" data-testid="tab-register" {...inert}>
                   {t('landing.tabs.register')}
                 </TabsTrigger>
               </TabsList>

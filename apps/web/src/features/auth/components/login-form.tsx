@@ -51,8 +51,8 @@ function PasswordStep({ onNeedsCode }: { onNeedsCode: () => void }) {
   });
 
   const pending = loginMutation.isPending;
-  // Read-only on the prerendered page until React holds the form: hydration sets each field to
-  // its default, which would wipe what was typed before.
+  // Read-only on the prerendered page until React holds the form: react-hook-form sets each
+  // field to its default when it attaches, which would wipe what was typed before.
   const readOnly = !useHydrated();
   return (
     <Form onSubmit={onSubmit} aria-label={t('landing.tabs.login')}>
