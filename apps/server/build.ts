@@ -28,6 +28,10 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
+  // main.js loads the server as a chunk of its own, after setting V8's flags (src/main.ts).
+  splitting: true,
+  // Chunks sit beside main.js: files are found relative to the code (web/dist, migrations).
+  chunkNames: '[name]-[hash]',
   plugins: [externalPackages],
   // Bundled CommonJS helpers may still call require(); give ESM output one.
   banner: {

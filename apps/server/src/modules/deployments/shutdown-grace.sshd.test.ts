@@ -18,7 +18,7 @@ import { newCredentials, TestClient } from '../../../test/support/test-client';
 import { watch } from '../../../test/support/ws-test-helpers';
 
 const PASSWORD = 'Right-pw-1';
-/** The grace docs/OPERATIONS.md promises (main.ts SHUTDOWN_GRACE_MS). */
+/** The grace docs/OPERATIONS.md promises (server.ts SHUTDOWN_GRACE_MS). */
 const GRACE_MS = 20_000;
 /** Room for the process to be scheduled on a loaded machine after the grace. */
 const SLACK_MS = 10_000;

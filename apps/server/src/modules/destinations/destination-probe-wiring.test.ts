@@ -1,4 +1,4 @@
-// The app schedules the destination probe every minute when asked to (main.ts asks), and not
+// The app schedules the destination probe every minute when asked to (server.ts asks), and not
 // in API-only instances.
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';

@@ -36,7 +36,7 @@ describe.each(testDatabaseKinds())('destination servers on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    // Probes on save, as main.ts asks; no minute cron (destinationProbe is off).
+    // Probes on save, as server.ts asks; no minute cron (destinationProbe is off).
     t = await createTestApp(kind, { probeOnSave: true });
     admin = await client('admin');
     user = await client('user');
