@@ -1,5 +1,5 @@
 import type { TDb } from '../../db/client';
-import { auditLog, type TAuditChange, type TAuditLogRow } from '../../db/schema';
+import { auditLog, type TAuditChange } from '../../db/schema';
 
 export type TAuditRepository = ReturnType<typeof createAuditRepository>;
 
@@ -15,9 +15,9 @@ export interface TNewAuditRow {
 
 export function createAuditRepository(db: TDb) {
   return {
-    async insert(row: TNewAuditRow): Promise<TAuditLogRow> {
-      const rows = await db.insert(auditLog).values(row).returning();
-      return rows[0]!;
+    // Nothing reads the row back: no RETURNING, whose row description pg would parse each time.
+    async insert(row: TNewAuditRow): Promise<void> {
+      await db.insert(auditLog).values(row);
     },
   };
 }

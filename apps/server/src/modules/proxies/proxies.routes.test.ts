@@ -265,6 +265,36 @@ describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
       sshUser: 'root',
     });
     expect(response.statusCode).toBe(409);
+    const upperCase = await client.write('PUT', `/api/user/proxy-configurations/${b.id}`, {
+      domain: a.input.domain.toUpperCase(),
+      targetServer: 'http://10.0.0.5:8080',
+      serverIp: '203.0.113.10',
+      sshUser: 'root',
+    });
+    expect(upperCase.statusCode).toBe(409);
+    const [stored] = await t.database.db
+      .select({ domain: proxyConfigurations.domain })
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.id, b.id));
+    expect(stored!.domain).toBe(b.input.domain);
+  });
+
+  it('keeps its own domain through an edit, in any case, while the domain stays unique', async () => {
+    // From an address of its own: the file's other tests use up the register limit of the default.
+    const { client } = await signedInClient(t, 'user', '192.0.2.77');
+    const { id, input } = await createProxy(client);
+    const edit = (domain: string) =>
+      client.write('PUT', `/api/user/proxy-configurations/${id}`, {
+        domain,
+        targetServer: 'http://10.0.0.5:8081',
+        serverIp: input.serverIp,
+        sshUser: 'root',
+      });
+    expect((await edit(input.domain)).statusCode).toBe(200);
+    const upper = await edit(input.domain.toUpperCase());
+    expect(upper.statusCode).toBe(200);
+    const other = await createProxy(client);
+    expect((await edit(other.input.domain)).statusCode).toBe(409);
   });
 
   it('checks duplicates globally, excluding the configuration being resumed', async () => {

@@ -216,7 +216,11 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     ): Promise<TProxyConfiguration> {
       const row = await load(id, actor, !options.asAdmin);
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
-      if (await repository.domainTaken(input.domain, id)) throw proxyErrors.domainTaken();
+      // An unchanged domain (the unique index is on its lower case) was checked when it was set.
+      const domainChanged = input.domain.toLowerCase() !== row.domain.toLowerCase();
+      if (domainChanged && (await repository.domainTaken(input.domain, id))) {
+        throw proxyErrors.domainTaken();
+      }
       const changes: TProxyChanges = { ...input };
       if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
       unbindPassword(row, input, changes);
