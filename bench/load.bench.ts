@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '../apps/server/src/db/client';
-import { KINDS, percentile, runMix, type TMixResult } from '../apps/server/test/load/load-mix';
+import {
+  KINDS,
+  percentile,
+  runMix,
+  type TKind,
+  type TMixResult,
+} from '../apps/server/test/load/load-mix';
 import { seedSessions, type TSeededSession } from '../apps/server/test/load/load-seed';
 import { captureFloorData } from './lib/load-floor';
 import { benchDatabaseUrl, postgresUnavailable, scratchDatabase } from './lib/load-postgres';
@@ -19,6 +25,13 @@ import type { TBenchmark, TFigure } from './run';
 
 const SHAPE = { sessions: 200, proxiesPerSession: 3, logLinesPerProxy: 30 };
 const DURATION_MS = 60_000;
+// LOAD_KIND=edit (or list, details, logs): every session sends only that kind, on Portico and
+// on the floors alike, to see what one kind of request costs.
+const LOAD_KIND = process.env.LOAD_KIND;
+if (LOAD_KIND !== undefined && !(KINDS as readonly string[]).includes(LOAD_KIND)) {
+  throw new Error(`LOAD_KIND must be one of ${KINDS.join(', ')}`);
+}
+const MIX = { durationMs: DURATION_MS, only: LOAD_KIND as TKind | undefined };
 
 function describeRun(who: string, r: TMixResult) {
   const seconds = (r.elapsedMs / 1000).toFixed(1);
@@ -53,7 +66,7 @@ async function onPortico(
       `  seeded ${SHAPE.sessions} users × ${SHAPE.proxiesPerSession} proxies × ${SHAPE.logLinesPerProxy} log lines in ${seconds} s`,
     );
     const cpuBefore = cpuMs(portico.child);
-    const result = await runMix(sessions, { durationMs: DURATION_MS });
+    const result = await runMix(sessions, MIX);
     const cpuUs = ((cpuMs(portico.child) - cpuBefore) * 1000) / result.requests;
     describeRun('Portico', result);
     await captureFloorData(sessions, floorFile);
@@ -81,7 +94,7 @@ async function onFloor(
   const asLeft = sessions.map((s) => s.proxies.map((p) => ({ ...p })));
   try {
     const cpuBefore = cpuMs(floor.child);
-    const result = await runMix(pointed, { durationMs: DURATION_MS });
+    const result = await runMix(pointed, MIX);
     describeRun(databaseUrl ? 'one-query floor' : 'floor', result);
     return { result, cpuUs: ((cpuMs(floor.child) - cpuBefore) * 1000) / result.requests };
   } finally {
@@ -96,7 +109,7 @@ async function onFloor(
 const unavailable = await postgresUnavailable();
 
 export const benchmark: TBenchmark = {
-  name: `Load: ${SHAPE.sessions} signed-in sessions, list/details/logs/edit for ${DURATION_MS / 1000} s (PostgreSQL)`,
+  name: `Load: ${SHAPE.sessions} signed-in sessions, ${LOAD_KIND ?? 'list/details/logs/edit'} for ${DURATION_MS / 1000} s (PostgreSQL)`,
   unavailable,
   async run(): Promise<TFigure[]> {
     // Portico, PostgreSQL, the floor and this load generator share the machine's cores.

@@ -61,4 +61,21 @@ describe.each(testDatabaseKinds())('the load mix on %s', (kind) => {
     const runs = await db.select({ status: deployments.status }).from(deployments);
     expect(runs.map((r) => r.status)).toEqual(ids.map(() => 'completed'));
   });
+
+  it('sends one kind only when asked (LOAD_KIND in the benchmark), each answered and stored', async () => {
+    const ids = sessions.flatMap((s) => s.proxies.map((p) => p.id));
+    const editsIn = async () =>
+      (
+        await t.database.db
+          .select({ n: count() })
+          .from(auditLog)
+          .where(and(eq(auditLog.action, 'proxy.edit'), inArray(auditLog.targetId, ids)))
+      )[0]!.n;
+    const before = await editsIn();
+    const edits = await runMix(sessions, { requestsPerSession: 2, seed: 11, only: 'edit' });
+    expect(edits.firstErrors).toEqual([]);
+    expect(edits.byKind.edit.requests).toBe(SHAPE.sessions * 2);
+    for (const k of KINDS.filter((k) => k !== 'edit')) expect(edits.byKind[k].requests, k).toBe(0);
+    expect((await editsIn()) - before).toBe(SHAPE.sessions * 2);
+  });
 });

@@ -142,6 +142,8 @@ export interface TMixOptions {
   /** ...or exactly this many requests per session (the test). */
   requestsPerSession?: number;
   seed?: number;
+  /** Only this kind of request, instead of the mix (to see what one kind costs). */
+  only?: TKind;
 }
 
 /**
@@ -168,7 +170,7 @@ export async function runMix(
   const loop = async (session: TSeededSession) => {
     const random = seededRandom((options.seed ?? 1) * 100_003 + session.index);
     for (let i = 0; i < limit && performance.now() < deadline; i++) {
-      const kind = pickKind(random);
+      const kind = options.only ?? pickKind(random);
       const { send, check } = requestFor(session, kind, random);
       const t0 = performance.now();
       let wrong: string | undefined;
