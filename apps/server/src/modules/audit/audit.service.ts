@@ -1,6 +1,6 @@
 import { AUDIT_SECRET_MARK } from '@portico/shared/admin/api';
 import type { TAuditChange } from '../../db/schema';
-import type { TAuditRepository } from './audit.repository';
+import type { TAuditRepository, TNewAuditRow } from './audit.repository';
 
 export type TAuditService = ReturnType<typeof createAuditService>;
 
@@ -41,19 +41,23 @@ export function diffFields<T extends Record<string, unknown>>(
   return changes;
 }
 
+/** The row an entry is kept as. A null actor is Portico itself (the command line): "System". */
+export function auditRowOf(actor: TAuditActor | null, entry: TAuditEntry): TNewAuditRow {
+  return {
+    actorId: actor?.id ?? null,
+    actorUsername: actor?.username ?? '',
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    targetOwnerId: entry.targetOwnerId ?? null,
+    changes: entry.changes ?? [],
+  };
+}
+
 export function createAuditService(repository: TAuditRepository) {
   return {
-    /** A null actor is Portico itself (the command line): the trail shows "System". */
     async record(actor: TAuditActor | null, entry: TAuditEntry): Promise<void> {
-      await repository.insert({
-        actorId: actor?.id ?? null,
-        actorUsername: actor?.username ?? '',
-        action: entry.action,
-        targetType: entry.targetType,
-        targetId: entry.targetId,
-        targetOwnerId: entry.targetOwnerId ?? null,
-        changes: entry.changes ?? [],
-      });
+      await repository.insert(auditRowOf(actor, entry));
     },
   };
 }

@@ -1,4 +1,15 @@
-import { and, desc, eq, inArray, lt, ne, notExists, sql } from 'drizzle-orm';
+import {
+  and,
+  desc,
+  eq,
+  getTableColumns,
+  inArray,
+  lt,
+  ne,
+  notExists,
+  type SQLWrapper,
+  sql,
+} from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import {
@@ -8,6 +19,7 @@ import {
   type TProxyConfigurationRow,
 } from '../../db/schema';
 import { violatedConstraint } from '../../db/unique-violation';
+import { auditInsertFrom, auditPlaceholdersOf, type TNewAuditRow } from '../audit/audit.repository';
 
 export type TProxiesRepository = ReturnType<typeof createProxiesRepository>;
 
@@ -23,6 +35,19 @@ function isDomainViolation(error: unknown): boolean {
 }
 
 export type TProxyChanges = Partial<Omit<TNewProxyConfigurationRow, 'id' | 'userId' | 'createdAt'>>;
+
+/** What the edit dialog changes: its five fields, and what moving the server forgets. */
+export interface TProxyEdit {
+  domain: string;
+  targetServer: string;
+  serverIp: string;
+  sshUser: string;
+  sshPort: number;
+  /** The pinned host key goes (another server). */
+  forgetHostKey: boolean;
+  /** The saved password goes (no longer the server, port and user it was entered for). */
+  forgetPassword: boolean;
+}
 
 export function createProxiesRepository(db: TDb) {
   // The reads behind the screens every user opens: built at first use, prepared once per
@@ -43,6 +68,33 @@ export function createProxiesRepository(db: TDb) {
       .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
       .prepare('proxies_by_user'),
   );
+
+  // The edit and its audit row in one statement, prepared once: as atomic as a transaction, in
+  // one round trip instead of four (begin, update, insert, commit), and not built again for each
+  // edit (building it through drizzle costs more than the round trips it saves).
+  const editStatement = builtOnce(() => {
+    const p = proxyConfigurations;
+    const forgetting = (name: string, column: SQLWrapper) =>
+      sql`case when ${sql.placeholder(name)}::boolean then null else ${column} end`;
+    const update = db
+      .update(p)
+      .set({
+        domain: sql`${sql.placeholder('domain')}::text`,
+        targetServer: sql`${sql.placeholder('targetServer')}::text`,
+        serverIp: sql`${sql.placeholder('serverIp')}::text`,
+        sshUser: sql`${sql.placeholder('sshUser')}::text`,
+        sshPort: sql`${sql.placeholder('sshPort')}::integer`,
+        hostKeyFingerprint: forgetting('forgetHostKey', p.hostKeyFingerprint),
+        sshPasswordEnc: forgetting('forgetPassword', p.sshPasswordEnc),
+        sshPasswordTarget: forgetting('forgetPassword', p.sshPasswordTarget),
+        updatedAt: sql`${sql.placeholder('updatedAt')}::timestamptz`,
+      })
+      .where(and(eq(p.id, sql.placeholder('id')), ne(p.status, 'deploying')))
+      .returning();
+    const written = db.$with('written', getTableColumns(p)).as(update.getSQL());
+    const recorded = db.$with('recorded', {}).as(auditInsertFrom('written'));
+    return db.with(written, recorded).select().from(written).prepare('proxy_edit');
+  });
 
   return {
     async findById(id: string): Promise<TProxyConfigurationRow | undefined> {
@@ -103,6 +155,29 @@ export function createProxiesRepository(db: TDb) {
           .set({ ...changes, updatedAt: new Date() })
           .where(and(eq(proxyConfigurations.id, id), ne(proxyConfigurations.status, 'deploying')))
           .returning();
+        return rows[0];
+      } catch (error) {
+        if (isDomainViolation(error)) throw new DomainTakenError();
+        throw error;
+      }
+    },
+
+    /**
+     * The edit dialog's change, unless the row is deploying, with its audit row: both or neither.
+     * Undefined (nothing written) when the row is deploying or gone.
+     */
+    async edit(
+      id: string,
+      edit: TProxyEdit,
+      audit: TNewAuditRow,
+    ): Promise<TProxyConfigurationRow | undefined> {
+      try {
+        const rows = await editStatement().execute({
+          ...edit,
+          id,
+          updatedAt: new Date().toISOString(),
+          ...auditPlaceholdersOf(audit),
+        });
         return rows[0];
       } catch (error) {
         if (isDomainViolation(error)) throw new DomainTakenError();

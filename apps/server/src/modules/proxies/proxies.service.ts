@@ -15,7 +15,7 @@ import type {
   TRemoveOutcome,
 } from '../../deploy/engine';
 import { AppError } from '../../lib/app-error';
-import { diffFields, type TAuditService } from '../audit/audit.service';
+import { auditRowOf, diffFields, type TAuditService } from '../audit/audit.service';
 import {
   DomainTakenError,
   type TProxiesRepository,
@@ -224,25 +224,25 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       const changes: TProxyChanges = { ...input };
       if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
       unbindPassword(row, input, changes);
-      const updated = await transaction(async (tx) => {
-        const written = await withDomainCheck(() =>
-          tx.repository.updateUnlessDeploying(id, changes),
-        );
-        if (!written) throw proxyErrors.deploymentRunning();
-        await tx.audit.record(actor, {
-          action: options.asAdmin ? 'proxy.admin_edit' : 'proxy.edit',
-          targetType: 'proxy_configuration',
-          targetId: id,
-          targetOwnerId: row.userId,
-          changes: diffFields(
-            { ...row },
-            changes,
-            [...EDIT_FIELDS, 'hostKeyFingerprint', 'sshPasswordEnc'],
-            ['sshPasswordEnc'],
-          ),
-        });
-        return written;
+      const audit = auditRowOf(actor, {
+        action: options.asAdmin ? 'proxy.admin_edit' : 'proxy.edit',
+        targetType: 'proxy_configuration',
+        targetId: id,
+        targetOwnerId: row.userId,
+        changes: diffFields(
+          { ...row },
+          changes,
+          [...EDIT_FIELDS, 'hostKeyFingerprint', 'sshPasswordEnc'],
+          ['sshPasswordEnc'],
+        ),
       });
+      const edit = {
+        ...input,
+        forgetHostKey: 'hostKeyFingerprint' in changes,
+        forgetPassword: 'sshPasswordEnc' in changes,
+      };
+      const updated = await withDomainCheck(() => repository.edit(id, edit, audit));
+      if (!updated) throw proxyErrors.deploymentRunning();
       return toProxyConfiguration(updated, options.language);
     },
 
