@@ -14,37 +14,39 @@ export interface TNewAuditRow {
   changes: TAuditChange[];
 }
 
+// The audit row's columns in one list, each with its SQL type: the insert below names them and
+// its placeholders in the same order, and `auditPlaceholdersOf` fills them from it.
+const AUDIT_COLUMNS: [keyof TNewAuditRow, string][] = [
+  ['actorId', 'uuid'],
+  ['actorUsername', 'text'],
+  ['action', 'text'],
+  ['targetType', 'text'],
+  ['targetId', 'text'],
+  ['targetOwnerId', 'uuid'],
+  ['changes', 'jsonb'],
+];
+
 /**
  * `insert into audit_log … select … from <gate>` for a prepared statement: the row's values are
  * its placeholders (`auditPlaceholdersOf` fills them), written once for each row of `gate` (a
  * WITH query of the same statement), so with the change it records or not at all.
  */
 export function auditInsertFrom(gate: string): SQL {
-  const c = auditLog;
-  const columns = [
-    c.actorId,
-    c.actorUsername,
-    c.action,
-    c.targetType,
-    c.targetId,
-    c.targetOwnerId,
-    c.changes,
-  ].map((column) => sql.identifier(column.name));
-  const p = (name: keyof TNewAuditRow) => sql.placeholder(`audit_${name}`);
-  return sql`insert into ${auditLog} (${sql.join(columns, sql`, `)}) select ${p('actorId')}::uuid, ${p('actorUsername')}::text, ${p('action')}::text, ${p('targetType')}::text, ${p('targetId')}::text, ${p('targetOwnerId')}::uuid, ${p('changes')}::jsonb from ${sql.identifier(gate)}`;
+  const columns = AUDIT_COLUMNS.map(([key]) => sql.identifier(auditLog[key].name));
+  const values = AUDIT_COLUMNS.map(
+    ([key, type]) => sql`${sql.placeholder(`audit_${key}`)}::${sql.raw(type)}`,
+  );
+  return sql`insert into ${auditLog} (${sql.join(columns, sql`, `)}) select ${sql.join(values, sql`, `)} from ${sql.identifier(gate)}`;
 }
 
 /** The values of `auditInsertFrom`'s placeholders. */
 export function auditPlaceholdersOf(row: TNewAuditRow): Record<string, unknown> {
-  return {
-    audit_actorId: row.actorId,
-    audit_actorUsername: row.actorUsername,
-    audit_action: row.action,
-    audit_targetType: row.targetType,
-    audit_targetId: row.targetId,
-    audit_targetOwnerId: row.targetOwnerId,
-    audit_changes: JSON.stringify(row.changes),
-  };
+  return Object.fromEntries(
+    AUDIT_COLUMNS.map(([key]) => [
+      `audit_${key}`,
+      key === 'changes' ? JSON.stringify(row.changes) : row[key],
+    ]),
+  );
 }
 
 export function createAuditRepository(db: TDb) {
