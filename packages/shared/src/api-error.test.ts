@@ -1,6 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { pickLanguage } from './api-error';
+import { isLanguage, pickLanguage } from './api-error';
 import { translate } from './i18n/translate';
+
+describe('isLanguage', () => {
+  it.each([
+    ['es', true],
+    ['en', true],
+    ['EN', false],
+    ['fr', false],
+    ['', false],
+    ['constructor', false],
+    [undefined, false],
+    [['en'], false],
+  ])('%s → %s', (value, expected) => expect(isLanguage(value)).toBe(expected));
+});
 
 describe('pickLanguage', () => {
   it.each([

@@ -13,6 +13,7 @@ export type TApiError = z.infer<typeof ZApiError>;
 // them without the validation library); the server's many importers keep reading them here.
 export {
   DEFAULT_LANGUAGE,
+  isLanguage,
   pickLanguage,
   SUPPORTED_LANGUAGES,
   type TLanguage,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import {
+  isLanguage,
   LANGUAGE_COOKIE,
   pickLanguage,
   SUPPORTED_LANGUAGES,
@@ -39,10 +40,7 @@ const landingFile = (language: TLanguage) => `landing-${language}.html`;
 function prerenderedLanding(request: FastifyRequest): string | null {
   if (!isHomePage(request) || request.cookies[SESSION_COOKIE] !== undefined) return null;
   const chosen = request.cookies[LANGUAGE_COOKIE];
-  const language =
-    chosen && (SUPPORTED_LANGUAGES as readonly string[]).includes(chosen)
-      ? (chosen as TLanguage)
-      : pickLanguage(request.headers['accept-language']);
+  const language = isLanguage(chosen) ? chosen : pickLanguage(request.headers['accept-language']);
   return landingFile(language);
 }
 

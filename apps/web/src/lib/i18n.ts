@@ -1,5 +1,6 @@
 import {
   DEFAULT_LANGUAGE,
+  isLanguage,
   LANGUAGE_COOKIE,
   SUPPORTED_LANGUAGES,
   type TLanguage,
@@ -58,10 +59,6 @@ const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
 export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 export const DETECTION_ORDER = ['localStorage', 'cookie', 'navigator', 'htmlTag'];
 
-function isSupported(language: string): language is TLanguage {
-  return (SUPPORTED_LANGUAGES as readonly string[]).includes(language);
-}
-
 function isNamespace(namespace: string): namespace is TNamespace {
   return (NAMESPACES as readonly string[]).includes(namespace);
 }
@@ -71,7 +68,7 @@ function catalogBackend(load: TCatalogLoader): BackendModule {
     type: 'backend',
     init() {},
     read(language, namespace, callback) {
-      if (!isSupported(language) || !isNamespace(namespace)) return callback(null, {});
+      if (!isLanguage(language) || !isNamespace(namespace)) return callback(null, {});
       const catalog = load(language, namespace);
       // A loader that answers at once (tests) keeps i18next synchronous.
       if (!(catalog instanceof Promise)) return callback(null, catalog);
@@ -149,5 +146,5 @@ export function loadTexts(namespace: TNamespace, instance: TI18n = i18n): Promis
 
 export function currentLanguage(): TLanguage {
   const lng = i18n.resolvedLanguage ?? i18n.language;
-  return isSupported(lng) ? lng : DEFAULT_LANGUAGE;
+  return isLanguage(lng) ? lng : DEFAULT_LANGUAGE;
 }

@@ -2,6 +2,11 @@ export const SUPPORTED_LANGUAGES = ['es', 'en'] as const;
 export type TLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 export const DEFAULT_LANGUAGE: TLanguage = 'es';
 
+/** Whether a value from outside (a cookie, a query, a header's tag) names a language Portico speaks. */
+export function isLanguage(value: unknown): value is TLanguage {
+  return typeof value === 'string' && (SUPPORTED_LANGUAGES as readonly string[]).includes(value);
+}
+
 /**
  * The language chosen in the web app, kept as a cookie beside its local storage: the server
  * reads it (before Accept-Language) to send the landing page already written in it.
@@ -35,8 +40,6 @@ function rank(header: string): TLanguage {
     })
     .filter((entry) => !Number.isNaN(entry.q))
     .sort((a, b) => b.q - a.q);
-  const hit = ranked.find((entry) =>
-    (SUPPORTED_LANGUAGES as readonly string[]).includes(entry.lang),
-  );
-  return (hit?.lang as TLanguage | undefined) ?? DEFAULT_LANGUAGE;
+  for (const entry of ranked) if (isLanguage(entry.lang)) return entry.lang;
+  return DEFAULT_LANGUAGE;
 }

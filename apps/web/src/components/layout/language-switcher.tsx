@@ -1,4 +1,4 @@
-import { SUPPORTED_LANGUAGES, type TLanguage } from '@portico/shared/i18n/language';
+import { isLanguage, type TLanguage } from '@portico/shared/i18n/language';
 import { ChevronDownIcon, LanguagesIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
@@ -7,9 +7,7 @@ import { useInertUntilHydrated } from '@/hooks/use-hydrated';
 import { DeferredMenu } from './deferred-menu';
 
 // English first, then Español.
-const ORDER: readonly TLanguage[] = ['en', 'es'].filter((l): l is TLanguage =>
-  (SUPPORTED_LANGUAGES as readonly string[]).includes(l),
-);
+const ORDER: readonly TLanguage[] = ['en', 'es'].filter(isLanguage);
 
 const loadMenu = () => import('./language-menu');
 const LanguageMenu = React.lazy(async () => ({ default: (await loadMenu()).LanguageMenu }));
