@@ -2,6 +2,7 @@ import { pickLanguage } from '@portico/shared/api-error';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TWriteCount } from '../db/write-count';
+import type { TLoadedUser } from './session-store';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -10,7 +11,10 @@ declare module 'fastify' {
      * the same language while the database has not changed (plugins/answer-cache.ts). Only for
      * reads whose answer is made of the rows of the tables `madeOf` names, the caller and the
      * language alone, and, for a caller who is not an admin, of the caller's own
-     * configurations and their logs.
+     * configurations and their logs. `deployment_logs` covers, besides the lines, which
+     * configurations exist and whose they are (what a logs read checks of a configuration): a
+     * configuration's deletion cascades to its lines, and its owner's logs version moves with
+     * either (migration 0010).
      */
     cachedAnswer?: { madeOf: readonly string[] };
   }
@@ -50,6 +54,20 @@ const DEFAULT_MAX_BYTES = 4 * 1024 * 1024;
 const ENCODED_FROM = 16 * 1024;
 
 /**
+ * What the account's counters (db/schema/answer-versions.ts) say of the tables an answer is made
+ * of; none when one of them is counted by neither (such an answer is never kept).
+ */
+function accountVersionOf(loaded: TLoadedUser, madeOf: readonly string[]): string | undefined {
+  let version = 'a';
+  for (const table of madeOf) {
+    if (table === 'proxy_configurations') version += `p${loaded.answersVersion}`;
+    else if (table === 'deployment_logs') version += `l${loaded.logsVersion}`;
+    else return undefined;
+  }
+  return version;
+}
+
+/**
  * Keeps the serialized answers of the routes marked `cachedAnswer` and sends them again while
  * the database holds what they were made of. Every other step of the request still runs: the
  * session, the account read for the guard (so an ended session, a demotion or a deleted account
@@ -72,7 +90,7 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
     // An admin may read anyone's rows: any commit anywhere. Anyone else reads only their own
     // configurations and logs, whose every change moves their account's version.
     if (request.user.role === 'admin') return `s${loaded.snapshot}`;
-    return `a${loaded.answersVersion}`;
+    return accountVersionOf(loaded, madeOf);
   }
 
   function keep(key: string, version: string, text: string) {

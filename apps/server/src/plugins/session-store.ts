@@ -21,6 +21,8 @@ export interface TLoadedUser {
   user: TUserRow | null;
   /** How often the account's own rows had changed then (db/schema/answer-versions.ts). */
   answersVersion: number;
+  /** How often their log lines, or which configurations it owns, had changed then. */
+  logsVersion: number;
   /** The database's snapshot when they were read (`pg_current_snapshot()`). */
   snapshot: string;
 }
@@ -136,6 +138,7 @@ export function createSessionStore(
             userId,
             user: found.user,
             answersVersion: found.answersVersion ?? 0,
+            logsVersion: found.logsVersion ?? 0,
             snapshot: found.snapshot,
           });
         },

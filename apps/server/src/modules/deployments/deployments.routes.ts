@@ -65,7 +65,9 @@ export async function deploymentsRoutes(
         response: { 200: z.array(ZDeploymentLogEntry), ...errors },
       },
       preValidation,
-      config: { cachedAnswer: { madeOf: ['deployment_logs', 'proxy_configurations'] } },
+      // Of the configuration only its owner is read (the 404 for another's), which
+      // `deployment_logs` covers: an edit leaves this answer kept.
+      config: { cachedAnswer: { madeOf: ['deployment_logs'] } },
     },
     async (request) =>
       deployments.logs(

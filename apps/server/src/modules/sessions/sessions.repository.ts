@@ -11,7 +11,7 @@ const userIdOf = sql`(case when ${session.sess}->>'userId' ~* '^[0-9a-f]{8}-[0-9
 export function createSessionsRepository(db: TDb) {
   // Read on every signed-in request: built at first use, prepared once per connection on PostgreSQL.
   // With what tells whether an answer kept earlier still holds (plugins/answer-cache.ts): the
-  // account's answer version, and the database's snapshot (two equal snapshots mean that no
+  // account's answer versions, and the database's snapshot (two equal snapshots mean that no
   // transaction committed in between, on any connection of any instance).
   const findWithUser = builtOnce(() =>
     db
@@ -19,6 +19,7 @@ export function createSessionsRepository(db: TDb) {
         sess: session.sess,
         user: users,
         answersVersion: answerVersions.version,
+        logsVersion: answerVersions.logsVersion,
         snapshot: sql<string>`pg_current_snapshot()::text`,
       })
       .from(session)
@@ -50,6 +51,7 @@ export function createSessionsRepository(db: TDb) {
           sess: Record<string, unknown>;
           user: TUserRow | null;
           answersVersion: number | null;
+          logsVersion: number | null;
           snapshot: string;
         }
       | undefined
