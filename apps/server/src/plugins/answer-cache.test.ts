@@ -235,17 +235,14 @@ describe.each(testDatabaseKinds())('answers kept between reads on %s', (kind) =>
     const mine = '/api/user/proxy-configurations';
     expect(((await get(client, url)).json() as unknown[]).length).toBe(1);
     const list = (await get(client, mine)).body;
-    if (kind === 'pglite') {
-      // A log line is no part of the list: written, it leaves the list's kept answer alone.
-      // (On PostgreSQL the account's version moves with it: migration 0010 tells why.)
-      await other.db
-        .insert(deploymentLogs)
-        .values({ configurationId: id, level: 'info', message: 'another', text: 'another' });
-      const reads = proxyReads.count();
-      expect((await get(client, mine)).body).toBe(list);
-      expect(proxyReads.count()).toBe(reads);
-      expect(((await get(client, url)).json() as unknown[]).length).toBe(2);
-    }
+    // A log line is no part of the list: written, it leaves the list's kept answer alone.
+    await other.db
+      .insert(deploymentLogs)
+      .values({ configurationId: id, level: 'info', message: 'another', text: 'another' });
+    const reads = proxyReads.count();
+    expect((await get(client, mine)).body).toBe(list);
+    expect(proxyReads.count()).toBe(reads);
+    expect(((await get(client, url)).json() as unknown[]).length).toBe(2);
     // The run deleted: its lines go with it (the schema's cascade), and the answer shows it.
     await other.db.delete(deployments).where(eq(deployments.id, run!.id));
     const left = (await get(client, url)).json() as { message: string }[];
@@ -274,17 +271,28 @@ describe.each(testDatabaseKinds())('answers kept between reads on %s', (kind) =>
       const reads = proxyReads.count();
       expect((await get(client, logs)).body).toBe(before);
       expect(proxyReads.count()).toBe(reads);
-      // The account's first counter still moves with every change (what an instance not yet
-      // upgraded reads alone); the second with the lines only.
+      // `version` still moves with every change: an instance from before migration 0010
+      // reads it alone.
       const counters = async () =>
-        (await other.db.select().from(answerVersions).where(eq(answerVersions.userId, owner)))[0];
+        (await other.db.select().from(answerVersions).where(eq(answerVersions.userId, owner)))[0]!;
       const was = await counters();
       await other.db
         .insert(deploymentLogs)
         .values({ configurationId: second.id, level: 'info', message: 'x', text: 'x' });
-      expect(await counters()).toMatchObject({
-        version: was!.version + 1,
-        logsVersion: was!.logsVersion + 1,
+      const afterLine = await counters();
+      expect(afterLine).toEqual({
+        ...was,
+        version: was.version + 1,
+        logsVersion: was.logsVersion + 1,
+      });
+      await other.db
+        .update(proxyConfigurations)
+        .set({ targetServer: 'http://10.0.0.5:5000' })
+        .where(eq(proxyConfigurations.id, second.id));
+      expect(await counters()).toEqual({
+        ...afterLine,
+        version: afterLine.version + 1,
+        proxiesVersion: afterLine.proxiesVersion + 1,
       });
     } else {
       expect((await get(client, logs)).body).toBe(before);

@@ -13,7 +13,7 @@ declare module 'fastify' {
      * language alone, and, for a caller who is not an admin, of the caller's own
      * configurations and their logs. `deployment_logs` covers, besides the lines, which
      * configurations exist and whose they are (what a logs read checks of a configuration): a
-     * configuration's deletion cascades to its lines, and its owner's logs version moves with
+     * configuration's deletion cascades to its lines, and its owner's logs counter moves with
      * either (migration 0010).
      */
     cachedAnswer?: { madeOf: readonly string[] };
@@ -60,7 +60,7 @@ const ENCODED_FROM = 16 * 1024;
 function accountVersionOf(loaded: TLoadedUser, madeOf: readonly string[]): string | undefined {
   let version = 'a';
   for (const table of madeOf) {
-    if (table === 'proxy_configurations') version += `p${loaded.answersVersion}`;
+    if (table === 'proxy_configurations') version += `p${loaded.proxiesVersion}`;
     else if (table === 'deployment_logs') version += `l${loaded.logsVersion}`;
     else return undefined;
   }
@@ -88,7 +88,7 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
     const loaded = request.sessionUser;
     if (!loaded || loaded.userId !== request.user.id) return undefined;
     // An admin may read anyone's rows: any commit anywhere. Anyone else reads only their own
-    // configurations and logs, whose every change moves their account's version.
+    // configurations and logs, whose every change moves one of their account's counters.
     if (request.user.role === 'admin') return `s${loaded.snapshot}`;
     return accountVersionOf(loaded, madeOf);
   }

@@ -19,8 +19,8 @@ export interface TLoadedUser {
   userId: string | undefined;
   /** null when the session named no account, or one that no longer exists. */
   user: TUserRow | null;
-  /** How often the account's own rows had changed then (db/schema/answer-versions.ts). */
-  answersVersion: number;
+  /** How often the account's configurations had changed then (db/schema/answer-versions.ts). */
+  proxiesVersion: number;
   /** How often their log lines, or which configurations it owns, had changed then. */
   logsVersion: number;
   /** The database's snapshot when they were read (`pg_current_snapshot()`). */
@@ -137,7 +137,7 @@ export function createSessionStore(
           callback(null, session, {
             userId,
             user: found.user,
-            answersVersion: found.answersVersion ?? 0,
+            proxiesVersion: found.proxiesVersion ?? 0,
             logsVersion: found.logsVersion ?? 0,
             snapshot: found.snapshot,
           });

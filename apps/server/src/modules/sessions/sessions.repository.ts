@@ -18,7 +18,7 @@ export function createSessionsRepository(db: TDb) {
       .select({
         sess: session.sess,
         user: users,
-        answersVersion: answerVersions.version,
+        proxiesVersion: answerVersions.proxiesVersion,
         logsVersion: answerVersions.logsVersion,
         snapshot: sql<string>`pg_current_snapshot()::text`,
       })
@@ -50,7 +50,7 @@ export function createSessionsRepository(db: TDb) {
       | {
           sess: Record<string, unknown>;
           user: TUserRow | null;
-          answersVersion: number | null;
+          proxiesVersion: number | null;
           logsVersion: number | null;
           snapshot: string;
         }
