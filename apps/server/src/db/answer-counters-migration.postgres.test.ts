@@ -1,18 +1,7 @@
-// Migration 0010 (the answer counters) on a PostgreSQL database an earlier release left at 0009:
-// an account's row keeps its `version` and starts both new counters at 0, and from then on
-// each kind of change moves what plugins/answer-cache.ts reads for it (and `version`, which an
-// instance from before 0010 still reads alone). PGlite starts with these triggers off
-// (db/pglite-dir.ts), so like every PostgreSQL suite here it has no cases without
-// TEST_DATABASE_URL.
-import { rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsBefore } from '../../test/support/migrations-before';
-import {
-  createTestDatabase,
-  type TTestDatabase,
-  testDatabaseKinds,
-} from '../../test/support/test-database';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../../test/support/migrations-before';
+import { testDatabaseKinds } from '../../test/support/test-database';
 import { migrationsApplied, runMigrations } from './migrate';
 import { answerVersions, deploymentLogs, proxyConfigurations } from './schema';
 
@@ -23,20 +12,10 @@ const PROXY = '00000000-0000-4000-8000-0000000000c3';
 const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
 
 describe.each(postgresOnly)('migration 0010 (answer counters) on %s', (kind) => {
-  let test: TTestDatabase;
-  let older: string;
-  beforeAll(async () => {
-    test = await createTestDatabase(kind, { migrated: false });
-    older = migrationsBefore(10);
-  });
-  afterAll(async () => {
-    await test?.drop();
-    if (older) rmSync(older, { recursive: true, force: true });
-  });
+  const test = databaseBeforeMigration(kind, 10);
 
   it('keeps the version an earlier release counted, and each change moves its own counter', async () => {
     const { db } = test.database;
-    await runMigrations(test.database, older);
     expect(await migrationsApplied(test.database)).toBe(false);
     for (const [id, name] of [
       [OWNER, 'owner'],

@@ -1,16 +1,7 @@
-// Migration 0006 (certificate watch) on a database an earlier release left at 0005 (saved SSH
-// passwords bound to their server): it applies cleanly over existing rows, which read as before,
-// and what it adds works at once: the certificate action runs, the certificate's status row,
-// notification settings, the user's language (unset until a request says it).
-import { rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsBefore } from '../../test/support/migrations-before';
-import {
-  createTestDatabase,
-  type TTestDatabase,
-  testDatabaseKinds,
-} from '../../test/support/test-database';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../../test/support/migrations-before';
+import { testDatabaseKinds } from '../../test/support/test-database';
 import { migrationsApplied, runMigrations } from './migrate';
 import {
   certificateStatus,
@@ -24,20 +15,10 @@ const USER = '00000000-0000-4000-8000-0000000000b1';
 const PROXY = '00000000-0000-4000-8000-0000000000b2';
 
 describe.each(testDatabaseKinds())('migration 0006 (certificate watch) on %s', (kind) => {
-  let test: TTestDatabase;
-  let older: string;
-  beforeAll(async () => {
-    test = await createTestDatabase(kind, { migrated: false });
-    older = migrationsBefore(6);
-  });
-  afterAll(async () => {
-    await test?.drop();
-    if (older) rmSync(older, { recursive: true, force: true });
-  });
+  const test = databaseBeforeMigration(kind, 6);
 
   it('applies over a database at 0005 and its rows read as before', async () => {
     const { db } = test.database;
-    await runMigrations(test.database, older);
     expect(await migrationsApplied(test.database)).toBe(false);
     await db.execute(sql`insert into users (id, username, email, password_hash)
       values (${USER}, 'before', 'before@example.com', 'x')`);

@@ -1,14 +1,7 @@
-// Migration 0008 on a database an earlier release left at 0007: the never-used ssh_servers table
-// and proxy_configurations.ssh_server_id go; every proxy row reads as before.
-import { rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsBefore } from '../../test/support/migrations-before';
-import {
-  createTestDatabase,
-  type TTestDatabase,
-  testDatabaseKinds,
-} from '../../test/support/test-database';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../../test/support/migrations-before';
+import { testDatabaseKinds } from '../../test/support/test-database';
 import { migrationsApplied, runMigrations } from './migrate';
 import { proxyConfigurations } from './schema';
 
@@ -16,16 +9,7 @@ const USER = '00000000-0000-4000-8000-0000000000c1';
 const PROXY = '00000000-0000-4000-8000-0000000000c2';
 
 describe.each(testDatabaseKinds())('migration 0008 (unused ssh_servers dropped) on %s', (kind) => {
-  let test: TTestDatabase;
-  let older: string;
-  beforeAll(async () => {
-    test = await createTestDatabase(kind, { migrated: false });
-    older = migrationsBefore(8);
-  });
-  afterAll(async () => {
-    await test?.drop();
-    if (older) rmSync(older, { recursive: true, force: true });
-  });
+  const test = databaseBeforeMigration(kind, 8);
 
   async function columnsOf(table: string): Promise<string[]> {
     const result = (await test.database.db.execute(
@@ -36,7 +20,6 @@ describe.each(testDatabaseKinds())('migration 0008 (unused ssh_servers dropped) 
 
   it('drops the table and the column; proxies read as before', async () => {
     const { db } = test.database;
-    await runMigrations(test.database, older);
     expect(await migrationsApplied(test.database)).toBe(false);
     expect(await columnsOf('ssh_servers')).toContain('password_enc');
     expect(await columnsOf('proxy_configurations')).toContain('ssh_server_id');

@@ -1,15 +1,8 @@
-// Migration 0004 on rows written before it: every proxy that was deployed, or whose run started,
-// gets an unconfirmed record of what may be on its server, so a delete with removal goes there.
-import { rmSync } from 'node:fs';
 import { renderStored } from '@portico/shared/i18n/text';
 import { asc, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrationsBefore } from '../../test/support/migrations-before';
-import {
-  createTestDatabase,
-  type TTestDatabase,
-  testDatabaseKinds,
-} from '../../test/support/test-database';
+import { describe, expect, it } from 'vitest';
+import { databaseBeforeMigration } from '../../test/support/migrations-before';
+import { testDatabaseKinds } from '../../test/support/test-database';
 import { certName } from '../deploy/site-names';
 import { runMigrations } from './migrate';
 import { deploymentLogs, proxyConfigurations } from './schema';
@@ -17,20 +10,10 @@ import { deploymentLogs, proxyConfigurations } from './schema';
 const LONG = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(40)}.example.com`;
 
 describe.each(testDatabaseKinds())('migration 0004 (server record) on %s', (kind) => {
-  let test: TTestDatabase;
-  let older: string;
-  beforeAll(async () => {
-    test = await createTestDatabase(kind, { migrated: false });
-    older = migrationsBefore(4);
-  });
-  afterAll(async () => {
-    await test?.drop();
-    if (older) rmSync(older, { recursive: true, force: true });
-  });
+  const test = databaseBeforeMigration(kind, 4);
 
   it('records what earlier rows may have on their servers, and older log lines still read', async () => {
     const { db } = test.database;
-    await runMigrations(test.database, older);
     await db.execute(sql`insert into users (id, username, email, password_hash)
       values ('00000000-0000-4000-8000-00000000000a', 'old', 'old@example.com', 'x')`);
     const insert = (id: string, domain: string, extra: string) =>
