@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
 import { CodeInput } from '@/components/ui/input';
-import { PasswordField } from '@/components/ui/password-field';
+import { PasswordInput } from '@/components/ui/password-input';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { fieldErrorText } from '@/lib/form-errors';
 import { lazyResolver } from '@/lib/lazy-resolver';
@@ -71,14 +71,20 @@ function PasswordStep({ onNeedsCode }: { onNeedsCode: () => void }) {
           />
         )}
       </Field>
-      <PasswordField
+      <Field
         id="login-password"
         label={t('landing.login.password')}
         error={fieldErrorText(errors.password, t)}
-        autoComplete="current-password"
-        readOnly={readOnly}
-        {...form.register('password')}
-      />
+      >
+        {(aria) => (
+          <PasswordInput
+            {...aria}
+            autoComplete="current-password"
+            readOnly={readOnly}
+            {...form.register('password')}
+          />
+        )}
+      </Field>
       <AuthSubmitButton pending={pending} prefix="landing.login" icon={LogInIcon} />
     </Form>
   );

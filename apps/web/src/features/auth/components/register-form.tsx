@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
 import { CodeInput, Input } from '@/components/ui/input';
-import { PasswordField } from '@/components/ui/password-field';
+import { PasswordInput } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
 import { lazyResolver } from '@/lib/lazy-resolver';
 import { useRegister } from '../api/register';
@@ -68,21 +68,29 @@ export function RegisterForm() {
           />
         )}
       </Field>
-      <PasswordField
+      <Field
         id="register-password"
         label={t('landing.register.password')}
         hint={t('validation.password.hint')}
         error={fieldErrorText(errors.password, t)}
-        autoComplete="new-password"
-        {...form.register('password')}
-      />
-      <PasswordField
+      >
+        {(aria) => (
+          <PasswordInput {...aria} autoComplete="new-password" {...form.register('password')} />
+        )}
+      </Field>
+      <Field
         id="register-confirm-password"
         label={t('landing.register.confirmPassword')}
         error={fieldErrorText(errors.confirmPassword, t)}
-        autoComplete="new-password"
-        {...form.register('confirmPassword')}
-      />
+      >
+        {(aria) => (
+          <PasswordInput
+            {...aria}
+            autoComplete="new-password"
+            {...form.register('confirmPassword')}
+          />
+        )}
+      </Field>
       <AuthSubmitButton pending={pending} prefix="landing.register" icon={UserPlusIcon} />
     </Form>
   );

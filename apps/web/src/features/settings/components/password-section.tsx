@@ -2,8 +2,9 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type TPasswordChangeForm, ZPasswordChangeForm } from '@portico/shared/auth/account';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
-import { PasswordField } from '@/components/ui/password-field';
+import { PasswordInput } from '@/components/ui/password-input';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useChangePassword } from '../api/account';
 import { useFormSubmit } from '../lib/use-form-submit';
@@ -32,29 +33,47 @@ export function PasswordSection() {
   });
   return (
     <Form onSubmit={onSubmit} aria-label={t('settings.password.title')}>
-      <PasswordField
+      <Field
         id="password-current"
         label={t('settings.currentPassword')}
         error={fieldErrorText(errors.currentPassword, t)}
-        autoComplete="current-password"
-        {...form.register('currentPassword')}
-      />
+      >
+        {(aria) => (
+          <PasswordInput
+            {...aria}
+            autoComplete="current-password"
+            {...form.register('currentPassword')}
+          />
+        )}
+      </Field>
       <div className="grid items-start gap-4 sm:grid-cols-2">
-        <PasswordField
+        <Field
           id="password-new"
           label={t('settings.password.new')}
           hint={t('validation.password.hint')}
           error={fieldErrorText(errors.newPassword, t)}
-          autoComplete="new-password"
-          {...form.register('newPassword')}
-        />
-        <PasswordField
+        >
+          {(aria) => (
+            <PasswordInput
+              {...aria}
+              autoComplete="new-password"
+              {...form.register('newPassword')}
+            />
+          )}
+        </Field>
+        <Field
           id="password-confirm"
           label={t('settings.password.confirm')}
           error={fieldErrorText(errors.confirmPassword, t)}
-          autoComplete="new-password"
-          {...form.register('confirmPassword')}
-        />
+        >
+          {(aria) => (
+            <PasswordInput
+              {...aria}
+              autoComplete="new-password"
+              {...form.register('confirmPassword')}
+            />
+          )}
+        </Field>
       </div>
       <div>
         <SubmitButton pending={change.isPending} data-testid="password-save">

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
 import { CodeInput, Input } from '@/components/ui/input';
-import { PasswordField } from '@/components/ui/password-field';
+import { PasswordInput } from '@/components/ui/password-input';
 import { Separator } from '@/components/ui/separator';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useChangeEmail, useSaveProfile } from '../api/account';
@@ -89,14 +89,20 @@ function EmailForm({ user }: TSettingsSectionProps) {
             <CodeInput {...aria} type="email" autoComplete="email" {...form.register('email')} />
           )}
         </Field>
-        <PasswordField
+        <Field
           id="profile-email-password"
           label={t('settings.currentPassword')}
           hint={t('settings.profile.emailPasswordHint')}
           error={fieldErrorText(errors.currentPassword, t)}
-          autoComplete="current-password"
-          {...form.register('currentPassword')}
-        />
+        >
+          {(aria) => (
+            <PasswordInput
+              {...aria}
+              autoComplete="current-password"
+              {...form.register('currentPassword')}
+            />
+          )}
+        </Field>
       </div>
       <div>
         <SubmitButton pending={change.isPending} data-testid="email-save">

@@ -13,7 +13,7 @@ import {
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { CodeInput } from '@/components/ui/input';
-import { PasswordField } from '@/components/ui/password-field';
+import { PasswordInput } from '@/components/ui/password-input';
 import { errorDescription } from '@/lib/form-errors';
 import { SubmitButton } from './submit-button';
 
@@ -91,13 +91,16 @@ export function ReauthDialog({
             )}
           </Field>
           <p className="text-center text-sm text-muted-foreground">{t('settings.twoFactor.or')}</p>
-          <PasswordField
-            id={`${testId}-password`}
-            label={t('settings.currentPassword')}
-            autoComplete="current-password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
+          <Field id={`${testId}-password`} label={t('settings.currentPassword')}>
+            {(aria) => (
+              <PasswordInput
+                {...aria}
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            )}
+          </Field>
           {error ? (
             <Alert variant="destructive">
               <AlertDescription>{error}</AlertDescription>

@@ -7,7 +7,7 @@ import { useLocation } from 'wouter';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
-import { PasswordField } from '@/components/ui/password-field';
+import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { fieldErrorText } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
@@ -165,19 +165,25 @@ export function ServerInfoStep({
           >
             {(aria) => <CodeInput {...aria} {...form.register('sshUser', target)} />}
           </Field>
-          <PasswordField
+          <Field
             id="wizard-ssh-password"
             label={
               <MarkedLabel text={t('wizard.serverInfo.sshPassword')} ok={passing.sshPassword} />
             }
             hint={savedPassword ? t('wizard.serverInfo.savedPassword') : undefined}
             error={fieldErrorText(errors.sshPassword, t)}
-            autoComplete="new-password"
-            placeholder={
-              savedPassword ? t('wizard.serverInfo.savedPasswordPlaceholder') : undefined
-            }
-            {...form.register('sshPassword')}
-          />
+          >
+            {(aria) => (
+              <PasswordInput
+                {...aria}
+                autoComplete="new-password"
+                placeholder={
+                  savedPassword ? t('wizard.serverInfo.savedPasswordPlaceholder') : undefined
+                }
+                {...form.register('sshPassword')}
+              />
+            )}
+          </Field>
         </div>
         <input type="hidden" {...form.register('email')} data-testid="wizard-email" />
         {emailError && !errors.domain ? (
