@@ -30,8 +30,16 @@ export class DomainTakenError extends Error {
   }
 }
 
-function isDomainViolation(error: unknown): boolean {
-  return violatedConstraint(error) === 'proxy_configurations_domain_key';
+/** Runs a write, turning the unique domain index's refusal into `DomainTakenError`. */
+async function domainGuarded<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (violatedConstraint(error) === 'proxy_configurations_domain_key') {
+      throw new DomainTakenError();
+    }
+    throw error;
+  }
 }
 
 export type TProxyChanges = Partial<Omit<TNewProxyConfigurationRow, 'id' | 'userId' | 'createdAt'>>;
@@ -121,27 +129,21 @@ export function createProxiesRepository(db: TDb) {
     },
 
     async insert(row: TNewProxyConfigurationRow): Promise<TProxyConfigurationRow> {
-      try {
+      return domainGuarded(async () => {
         const rows = await db.insert(proxyConfigurations).values(row).returning();
         return rows[0]!;
-      } catch (error) {
-        if (isDomainViolation(error)) throw new DomainTakenError();
-        throw error;
-      }
+      });
     },
 
     async update(id: string, changes: TProxyChanges): Promise<TProxyConfigurationRow | undefined> {
-      try {
+      return domainGuarded(async () => {
         const rows = await db
           .update(proxyConfigurations)
           .set({ ...changes, updatedAt: new Date() })
           .where(eq(proxyConfigurations.id, id))
           .returning();
         return rows[0];
-      } catch (error) {
-        if (isDomainViolation(error)) throw new DomainTakenError();
-        throw error;
-      }
+      });
     },
 
     /** Changes the row only when it is not deploying: the one-run-at-a-time gate. */
@@ -149,17 +151,14 @@ export function createProxiesRepository(db: TDb) {
       id: string,
       changes: TProxyChanges,
     ): Promise<TProxyConfigurationRow | undefined> {
-      try {
+      return domainGuarded(async () => {
         const rows = await db
           .update(proxyConfigurations)
           .set({ ...changes, updatedAt: new Date() })
           .where(and(eq(proxyConfigurations.id, id), ne(proxyConfigurations.status, 'deploying')))
           .returning();
         return rows[0];
-      } catch (error) {
-        if (isDomainViolation(error)) throw new DomainTakenError();
-        throw error;
-      }
+      });
     },
 
     /**
@@ -171,7 +170,7 @@ export function createProxiesRepository(db: TDb) {
       edit: TProxyEdit,
       audit: TNewAuditRow,
     ): Promise<TProxyConfigurationRow | undefined> {
-      try {
+      return domainGuarded(async () => {
         const rows = await editStatement().execute({
           ...edit,
           id,
@@ -179,10 +178,7 @@ export function createProxiesRepository(db: TDb) {
           ...auditPlaceholdersOf(audit),
         });
         return rows[0];
-      } catch (error) {
-        if (isDomainViolation(error)) throw new DomainTakenError();
-        throw error;
-      }
+      });
     },
 
     /**
