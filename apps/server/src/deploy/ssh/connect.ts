@@ -266,25 +266,31 @@ function makeSession(client: Client, options: TConnectOptions, fingerprint: stri
   client.on('close', () => {
     closed = true;
   });
+  const lost = () =>
+    new SshError('connection_lost', 'The SSH connection is closed.', { text: { key: 'closed' } });
   const ensureOpen = () => {
-    if (closed) {
-      throw new SshError('connection_lost', 'The SSH connection is closed.', {
-        text: { key: 'closed' },
-      });
+    if (closed) throw lost();
+  };
+  // A connection that died while a request was pending (a channel opened, its exec not yet
+  // answered) fails that request with ssh2's bare "Unable to exec", which reads as the server
+  // refusing the command. ssh2 emits 'close' before it fails the pending requests, so by then
+  // `closed` is set and the failure is named for what it is.
+  const whileOpen = async <T>(operation: () => Promise<T>): Promise<T> => {
+    ensureOpen();
+    try {
+      return await operation();
+    } catch (error) {
+      if (closed && error instanceof SshError && error.code === 'protocol') throw lost();
+      throw error;
     }
   };
   const session: TSshSession = {
     fingerprint,
     username: identity.username,
     isRoot: identity.isRoot,
-    run: async (script, runOptions) => {
-      ensureOpen();
-      return runScript(client, identity, script, runOptions);
-    },
-    writeFile: async (path, content, mode) => {
-      ensureOpen();
-      return writeRemoteFile(client, identity, session, path, content, mode);
-    },
+    run: (script, runOptions) => whileOpen(() => runScript(client, identity, script, runOptions)),
+    writeFile: (path, content, mode) =>
+      whileOpen(() => writeRemoteFile(client, identity, session, path, content, mode)),
     syncFile: async (path, content, mode) => {
       const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
       // Content that may travel inline is compared and written by one script on the server.
