@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
 import { CodeInput } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PasswordField } from '@/components/ui/password-field';
 import { useHydrated } from '@/hooks/use-hydrated';
 import { fieldErrorText } from '@/lib/form-errors';
 import { lazyResolver } from '@/lib/lazy-resolver';
@@ -71,20 +71,15 @@ function PasswordStep({ onNeedsCode }: { onNeedsCode: () => void }) {
           />
         )}
       </Field>
-      <Field
+      <PasswordField
         id="login-password"
         label={t('landing.login.password')}
         error={fieldErrorText(errors.password, t)}
-      >
-        {(aria) => (
-          <PasswordInput
-            {...aria}
-            autoComplete="current-password"
-            readOnly={readOnly}
-            {...form.register('password')}
-          />
-        )}
-      </Field>
+        autoComplete="current-password"
+        readOnly={readOnly}
+        register={form.register}
+        name="password"
+      />
       <AuthSubmitButton pending={pending} prefix="landing.login" icon={LogInIcon} />
     </Form>
   );

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
 import { CodeInput, Input } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PasswordField } from '@/components/ui/password-field';
 import { fieldErrorText } from '@/lib/form-errors';
 import { lazyResolver } from '@/lib/lazy-resolver';
 import { useRegister } from '../api/register';
@@ -68,29 +68,23 @@ export function RegisterForm() {
           />
         )}
       </Field>
-      <Field
+      <PasswordField
         id="register-password"
         label={t('landing.register.password')}
         hint={t('validation.password.hint')}
         error={fieldErrorText(errors.password, t)}
-      >
-        {(aria) => (
-          <PasswordInput {...aria} autoComplete="new-password" {...form.register('password')} />
-        )}
-      </Field>
-      <Field
+        autoComplete="new-password"
+        register={form.register}
+        name="password"
+      />
+      <PasswordField
         id="register-confirm-password"
         label={t('landing.register.confirmPassword')}
         error={fieldErrorText(errors.confirmPassword, t)}
-      >
-        {(aria) => (
-          <PasswordInput
-            {...aria}
-            autoComplete="new-password"
-            {...form.register('confirmPassword')}
-          />
-        )}
-      </Field>
+        autoComplete="new-password"
+        register={form.register}
+        name="confirmPassword"
+      />
       <AuthSubmitButton pending={pending} prefix="landing.register" icon={UserPlusIcon} />
     </Form>
   );

@@ -2,9 +2,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type TPasswordChangeForm, ZPasswordChangeForm } from '@portico/shared/auth/account';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PasswordField } from '@/components/ui/password-field';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useChangePassword } from '../api/account';
 import { useFormSubmit } from '../lib/use-form-submit';
@@ -33,47 +32,32 @@ export function PasswordSection() {
   });
   return (
     <Form onSubmit={onSubmit} aria-label={t('settings.password.title')}>
-      <Field
+      <PasswordField
         id="password-current"
         label={t('settings.currentPassword')}
         error={fieldErrorText(errors.currentPassword, t)}
-      >
-        {(aria) => (
-          <PasswordInput
-            {...aria}
-            autoComplete="current-password"
-            {...form.register('currentPassword')}
-          />
-        )}
-      </Field>
+        autoComplete="current-password"
+        register={form.register}
+        name="currentPassword"
+      />
       <div className="grid items-start gap-4 sm:grid-cols-2">
-        <Field
+        <PasswordField
           id="password-new"
           label={t('settings.password.new')}
           hint={t('validation.password.hint')}
           error={fieldErrorText(errors.newPassword, t)}
-        >
-          {(aria) => (
-            <PasswordInput
-              {...aria}
-              autoComplete="new-password"
-              {...form.register('newPassword')}
-            />
-          )}
-        </Field>
-        <Field
+          autoComplete="new-password"
+          register={form.register}
+          name="newPassword"
+        />
+        <PasswordField
           id="password-confirm"
           label={t('settings.password.confirm')}
           error={fieldErrorText(errors.confirmPassword, t)}
-        >
-          {(aria) => (
-            <PasswordInput
-              {...aria}
-              autoComplete="new-password"
-              {...form.register('confirmPassword')}
-            />
-          )}
-        </Field>
+          autoComplete="new-password"
+          register={form.register}
+          name="confirmPassword"
+        />
       </div>
       <div>
         <SubmitButton pending={change.isPending} data-testid="password-save">

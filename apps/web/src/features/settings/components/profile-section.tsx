@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
 import { CodeInput, Input } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PasswordField } from '@/components/ui/password-field';
 import { Separator } from '@/components/ui/separator';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useChangeEmail, useSaveProfile } from '../api/account';
@@ -89,20 +89,15 @@ function EmailForm({ user }: TSettingsSectionProps) {
             <CodeInput {...aria} type="email" autoComplete="email" {...form.register('email')} />
           )}
         </Field>
-        <Field
+        <PasswordField
           id="profile-email-password"
           label={t('settings.currentPassword')}
           hint={t('settings.profile.emailPasswordHint')}
           error={fieldErrorText(errors.currentPassword, t)}
-        >
-          {(aria) => (
-            <PasswordInput
-              {...aria}
-              autoComplete="current-password"
-              {...form.register('currentPassword')}
-            />
-          )}
-        </Field>
+          autoComplete="current-password"
+          register={form.register}
+          name="currentPassword"
+        />
       </div>
       <div>
         <SubmitButton pending={change.isPending} data-testid="email-save">

@@ -7,7 +7,7 @@ import { useLocation } from 'wouter';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
-import { PasswordInput } from '@/components/ui/password-input';
+import { PasswordField } from '@/components/ui/password-field';
 import { toast } from '@/hooks/use-toast';
 import { fieldErrorText } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
@@ -165,25 +165,20 @@ export function ServerInfoStep({
           >
             {(aria) => <CodeInput {...aria} {...form.register('sshUser', target)} />}
           </Field>
-          <Field
+          <PasswordField
             id="wizard-ssh-password"
             label={
               <MarkedLabel text={t('wizard.serverInfo.sshPassword')} ok={passing.sshPassword} />
             }
             hint={savedPassword ? t('wizard.serverInfo.savedPassword') : undefined}
             error={fieldErrorText(errors.sshPassword, t)}
-          >
-            {(aria) => (
-              <PasswordInput
-                {...aria}
-                autoComplete="new-password"
-                placeholder={
-                  savedPassword ? t('wizard.serverInfo.savedPasswordPlaceholder') : undefined
-                }
-                {...form.register('sshPassword')}
-              />
-            )}
-          </Field>
+            autoComplete="new-password"
+            placeholder={
+              savedPassword ? t('wizard.serverInfo.savedPasswordPlaceholder') : undefined
+            }
+            register={form.register}
+            name="sshPassword"
+          />
         </div>
         <input type="hidden" {...form.register('email')} data-testid="wizard-email" />
         {emailError && !errors.domain ? (
