@@ -1,0 +1,120 @@
+// The shell functions every reload and status check runs on the server, run here by bash on
+// real processes: a live one, a zombie (a child its parent never waits for), one whose title
+// says it is shutting down (as an old nginx worker's does after a reload), and one gone.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FUNCTIONS } from './nginx-control';
+
+const started: ChildProcess[] = [];
+let dir: string;
+
+/** Starts `bash -c script`; resolves with the lines it printed first (`lines` of them). */
+function background(script: string, lines = 0): Promise<{ pid: number; printed: string[] }> {
+  const child = spawn('bash', ['--norc', '-c', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+  started.push(child);
+  if (lines === 0) return Promise.resolve({ pid: child.pid!, printed: [] });
+  return new Promise((resolve) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const printed = out.split('\n').filter(Boolean);
+      if (printed.length >= lines) resolve({ pid: child.pid!, printed });
+    });
+  });
+}
+
+/** Runs FUNCTIONS then `call` in bash; its exit code and output. */
+function call(script: string, env: Record<string, string> = {}) {
+  const r = spawnSync('bash', ['--norc', '-c', `${FUNCTIONS}\n${script}`], {
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env },
+  });
+  return { code: r.status, out: r.stdout.trim(), err: r.stderr };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 600));
+
+let live: number;
+let zombie: number;
+let zombieParent: number;
+let closingWorker: number;
+let worker: number;
+let gone: number;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'portico-nginx-control-'));
+  live = (await background('exec sleep 60')).pid;
+  // The child ends once its parent has become a sleep, which never waits for it.
+  const z = await background('sleep 0.3 & echo $!; exec sleep 60', 1);
+  zombieParent = z.pid;
+  zombie = Number(z.printed[0]);
+  closingWorker = (await background('exec -a "nginx: worker process is shutting down" sleep 60'))
+    .pid;
+  worker = (await background('exec -a "nginx: worker process" sleep 60')).pid;
+  const ended = spawnSync('bash', ['--norc', '-c', 'sleep 0 & echo $!; wait'], {
+    encoding: 'utf8',
+  });
+  gone = Number(ended.stdout.trim());
+  await settle();
+});
+
+afterAll(() => {
+  for (const child of started) child.kill('SIGKILL');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('zombie', () => {
+  it('is true only for a process that ended and was not waited for', () => {
+    expect(call(`zombie ${zombie}`).code).toBe(0);
+    expect(call(`zombie ${live}`).code).toBe(1);
+    expect(call(`zombie ${gone}`)).toEqual({ code: 1, out: '', err: '' });
+  });
+});
+
+describe('closing (an old worker no longer taking connections)', () => {
+  it('gone, a zombie, or titled "shutting down": yes; a worker still at work: no', () => {
+    expect(call(`closing ${gone}`).code).toBe(0);
+    expect(call(`closing ${zombie}`).code).toBe(0);
+    expect(call(`closing ${closingWorker}`).code).toBe(0);
+    expect(call(`closing ${worker}`)).toEqual({ code: 1, out: '', err: '' });
+    expect(call(`closing ${live}`).code).toBe(1);
+  });
+});
+
+describe('master (the pid file names a live nginx master)', () => {
+  const withPidFile = (content: string | null, name: string) => {
+    const file = join(dir, name);
+    if (content !== null) writeFileSync(file, content);
+    return call('master', { portico_pidfile: file });
+  };
+
+  it('prints the pid of a live process, with or without the final newline', () => {
+    expect(withPidFile(`${live}\n`, 'a.pid')).toEqual({ code: 0, out: String(live), err: '' });
+    expect(withPidFile(String(live), 'b.pid')).toEqual({ code: 0, out: String(live), err: '' });
+  });
+
+  it('fails, silently, for a zombie, an ended process, an empty file or no file', () => {
+    for (const [content, name] of [
+      [`${zombie}\n`, 'z.pid'],
+      [`${gone}\n`, 'g.pid'],
+      ['', 'e.pid'],
+      [null, 'missing.pid'],
+    ] as const) {
+      const r = withPidFile(content, name);
+      expect(r, name).toEqual({ code: 1, out: '', err: '' });
+    }
+  });
+});
+
+describe('workers', () => {
+  it("lists a process's children from the kernel's list", async () => {
+    const parent = await background('sleep 60 & echo $!; sleep 60 & echo $!; exec sleep 60', 2);
+    await settle();
+    const listed = call(`workers ${parent.pid}`).out.split(/\s+/).map(Number).sort();
+    expect(listed).toEqual(parent.printed.map(Number).sort());
+    expect(call(`workers ${zombieParent}`).out).toBe(String(zombie));
+  });
+});
