@@ -6,17 +6,20 @@ import { runMix } from '../apps/server/test/load/load-mix';
 import { seedSessions } from '../apps/server/test/load/load-seed';
 import { BUILT_MAIN, buildServer, FLOOR_JS } from './lib/built';
 import { postgresUnavailable, scratchDatabase } from './lib/load-postgres';
-import { rssMiB, startServer, type TServerProcess } from './lib/process';
+import { cpuMs, rssMiB, startServer, type TServerProcess } from './lib/process';
 import type { TBenchmark, TFigure } from './run';
 
 /**
  * Resident memory of the built server (`npm start` runs the bundle on plain node), settled a
  * few seconds after /healthz first answers, beside a bare Fastify process on plain node. On
  * PGlite, the embedded default, for a new data dir and for an existing one; on PostgreSQL after
- * start and after the 200-session mix (the load benchmark's users, for LOAD_S seconds).
+ * start and after the 200-session mix (the load benchmark's users, for LOAD_S seconds). Also the
+ * CPU an idle instance on an existing PGlite dir uses, in % of one core over IDLE_CPU_MS, beside
+ * the bare process's: a small server's Portico should cost nothing while nobody uses it.
  */
 const SETTLE_MS = 5000;
 const LOAD_S = 20;
+const IDLE_CPU_MS = 20_000;
 const LOAD_SHAPE = { sessions: 200, proxiesPerSession: 3, logLinesPerProxy: 30 };
 
 async function settledRss(server: TServerProcess): Promise<number> {
@@ -24,15 +27,29 @@ async function settledRss(server: TServerProcess): Promise<number> {
   return rssMiB(server.child);
 }
 
-async function onPglite(): Promise<{ fresh: number; warm: number }> {
+/** % of one core the process uses over IDLE_CPU_MS, doing nothing asked of it. */
+async function idleCpu(server: TServerProcess): Promise<number> {
+  const before = cpuMs(server.child);
+  await new Promise((r) => setTimeout(r, IDLE_CPU_MS));
+  return ((cpuMs(server.child) - before) / IDLE_CPU_MS) * 100;
+}
+
+async function onPglite(): Promise<{ fresh: number; warm: number; idleCpu: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-memory-'));
   const env = { PORTICO_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info' };
   try {
     const first = await startServer(BUILT_MAIN, env);
     const fresh = await settledRss(first).finally(() => first.stop());
     const second = await startServer(BUILT_MAIN, env);
-    const warm = await settledRss(second).finally(() => second.stop());
-    return { fresh, warm };
+    let warm = 0;
+    let idle = 0;
+    try {
+      warm = await settledRss(second);
+      idle = await idleCpu(second);
+    } finally {
+      await second.stop();
+    }
+    return { fresh, warm, idleCpu: idle };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -71,11 +88,25 @@ export const benchmark: TBenchmark = {
   async run(): Promise<TFigure[]> {
     buildServer();
     const floorServer = await startServer(FLOOR_JS, {});
-    const floor = await settledRss(floorServer).finally(() => floorServer.stop());
+    let floor = 0;
+    let floorIdleCpu = 0;
+    try {
+      floor = await settledRss(floorServer);
+      floorIdleCpu = await idleCpu(floorServer);
+    } finally {
+      await floorServer.stop();
+    }
     const pglite = await onPglite();
     const figures: TFigure[] = [
       { label: 'PGlite new dir', value: pglite.fresh, floor, unit: ' MiB', goal: 'goal ≤ 300 MiB' },
       { label: 'PGlite existing', value: pglite.warm, floor, unit: ' MiB', goal: 'goal ≤ 300 MiB' },
+      {
+        label: 'PGlite idle CPU',
+        value: pglite.idleCpu,
+        floor: floorIdleCpu,
+        unit: ' %',
+        goal: `of one core over ${IDLE_CPU_MS / 1000} s; goal ≤ 1 %`,
+      },
     ];
     if (noPostgres) {
       console.info(`  PostgreSQL ${noPostgres}`);

@@ -273,7 +273,6 @@ export async function buildServices(options: TServicesOptions) {
     audit,
     queue,
     transaction: runWrites,
-    wake: workers.wake,
   });
   const reaper = scheduleReaper(
     {

@@ -1,9 +1,14 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import type PgBoss from 'pg-boss';
-import { describe, expect, it } from 'vitest';
-import { testDatabaseKinds } from '../../test/support/test-database';
-import { pgliteBossDb, poolBossDb } from './queue';
+import PgBoss from 'pg-boss';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestDatabase,
+  type TTestDatabase,
+  testDatabaseKinds,
+} from '../../test/support/test-database';
+import { pgliteBossDb, poolBossDb, queueOver } from './queue';
+import { DEPLOY_QUEUE } from './queues';
 
 // pg-boss writes a job's completion or failure without awaiting it, so a handler that ends after
 // the queue stopped must not meet a rejection from the closed database (it would be unhandled).
@@ -28,3 +33,62 @@ describe.each(testDatabaseKinds())('the queue database on %s', (kind) => {
     await expect(adapter.db.executeSql('select 1 as one', [])).resolves.toBeNull();
   });
 });
+
+describe.each(testDatabaseKinds())(
+  'deploy workers alone with their database (a poll once a minute), on %s',
+  (kind) => {
+    let t: TTestDatabase;
+    let boss: PgBoss;
+    beforeAll(async () => {
+      t = await createTestDatabase(kind);
+      const common = { schedule: false, supervise: false };
+      boss =
+        kind === 'pglite'
+          ? new PgBoss({ ...common, db: pgliteBossDb(t.database.pglite!) })
+          : new PgBoss({ ...common, connectionString: t.url! });
+      boss.on('error', () => {});
+      await boss.start();
+      await boss.createQueue(DEPLOY_QUEUE, { name: DEPLOY_QUEUE, policy: 'standard' });
+    });
+    afterAll(async () => {
+      await boss?.stop({ graceful: false, wait: true });
+      await t?.drop();
+    });
+
+    // Well inside the minute a poll would take: only a wake-up starts a run this soon.
+    const SOON_MS = 15_000;
+    const until = async (what: string, done: () => boolean) => {
+      const deadline = Date.now() + SOON_MS;
+      while (!done()) {
+        if (Date.now() > deadline) throw new Error(`${what} did not happen within ${SOON_MS} ms`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+
+    it('a run queued starts at once, and one queued while the worker is busy starts when it ends', async () => {
+      const queue = queueOver(boss, undefined, true);
+      const started: string[] = [];
+      let release = () => {};
+      const busy = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await queue.workDeploys(async (_jobId, data) => {
+        started.push(data.deploymentId);
+        if (data.deploymentId === 'first') await busy;
+      });
+      // The worker's first look, at its start, found nothing: it now waits a minute.
+      await new Promise((r) => setTimeout(r, 300));
+
+      const data = (deploymentId: string) => ({ deploymentId, configurationId: 'c', attempt: 1 });
+      await queue.deployJob(data('first')).send();
+      await until('the first run', () => started.includes('first'));
+
+      await queue.deployJob(data('second')).send();
+      await new Promise((r) => setTimeout(r, 500));
+      expect(started).toEqual(['first']);
+      release();
+      await until('the second run', () => started.includes('second'));
+      expect(started).toEqual(['first', 'second']);
+    });
+  },
+);

@@ -23,9 +23,11 @@ export interface TQueue {
   deployJob(data: TDeployJob): { id: string; send(): Promise<unknown> };
   deployJobInfo(jobId: string): Promise<TDeployJobInfo | null>;
   failDeployJob(jobId: string, reason: string): Promise<void>;
-  /** Works deploy jobs one at a time; the returned id wakes this worker (wake). */
+  /**
+   * Works deploy jobs one at a time. This instance's deploy workers are woken when it sends a
+   * deploy job and when one of them ends a run.
+   */
   workDeploys(handler: (jobId: string, data: TDeployJobData) => Promise<void>): Promise<string>;
-  wake(workerIds: string[]): void;
   /**
    * A job every minute, worked here. Several instances may all call it: the schedule is one row
    * shared by all, pg-boss sends one job a minute, the `stately` policy keeps at most one queued
@@ -122,7 +124,17 @@ export function poolBossDb(pool: pg.Pool): PgBoss.Db {
  * (PostgreSQL, where several instances may work the schedules) a recurring job's work runs only
  * for the instance that claims its slot.
  */
-export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns): TQueue {
+export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns, solo = false): TQueue {
+  // This instance's deploy workers are woken when it queues a run and when one of them ends
+  // one (a run queued while all were busy starts at once), and an on-demand worker when a job
+  // is sent to it, so polling only finds jobs queued by another instance; `solo` (PGlite, which
+  // has no other) makes it a rare backstop. A recurring job, which pg-boss's cron queues, is
+  // still looked for every few seconds.
+  const polling = solo ? JOB_TIMING.soloPolling : JOB_TIMING.polling;
+  const deployWorkers: string[] = [];
+  const wakeDeployWorkers = () => {
+    for (const id of deployWorkers) boss.notifyWorker(id);
+  };
   const recurring: TQueue['recurring'] = async (name, cron, options) => {
     await boss.createQueue(name, {
       name,
@@ -133,7 +145,7 @@ export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns): TQueue {
     await boss.schedule(name, cron, {}, { tz: 'UTC' });
     const work = options.work;
     if (!work) return;
-    await boss.work(name, async () => {
+    await boss.work(name, { pollingIntervalSeconds: polling.recurringSeconds }, async () => {
       if (!scheduled || (await scheduled.claim(name, options.periodMs))) await work();
     });
   };
@@ -143,12 +155,15 @@ export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns): TQueue {
       const id = crypto.randomUUID();
       return {
         id,
-        send: () =>
-          boss.send(DEPLOY_QUEUE, data, {
+        send: async () => {
+          const sent = await boss.send(DEPLOY_QUEUE, data, {
             id,
             expireInSeconds: JOB_TIMING.expireInSeconds,
             retryLimit: JOB_TIMING.retryLimit,
-          }),
+          });
+          wakeDeployWorkers();
+          return sent;
+        },
       };
     },
     async deployJobInfo(jobId) {
@@ -160,17 +175,21 @@ export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns): TQueue {
     async failDeployJob(jobId, reason) {
       await boss.fail(DEPLOY_QUEUE, jobId, { reason }).catch(() => {});
     },
-    workDeploys(handler) {
-      return boss.work<TDeployJobData>(
+    async workDeploys(handler) {
+      const id = await boss.work<TDeployJobData>(
         DEPLOY_QUEUE,
-        { batchSize: 1, pollingIntervalSeconds: JOB_TIMING.pollingIntervalSeconds },
+        { batchSize: 1, pollingIntervalSeconds: polling.wokenSeconds },
         async ([job]) => {
-          if (job) await handler(job.id, job.data);
+          if (!job) return;
+          try {
+            await handler(job.id, job.data);
+          } finally {
+            wakeDeployWorkers();
+          }
         },
       );
-    },
-    wake(workerIds) {
-      for (const id of workerIds) boss.notifyWorker(id);
+      deployWorkers.push(id);
+      return id;
     },
     // A run older than a minute is stale: the next one is already due.
     everyMinute: (name, work) =>
@@ -187,7 +206,7 @@ export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns): TQueue {
       const worker = work
         ? await boss.work<Parameters<typeof work>[0]>(
             name,
-            { batchSize: 1, pollingIntervalSeconds: 1 },
+            { batchSize: 1, pollingIntervalSeconds: polling.wokenSeconds },
             async ([job]) => {
               if (job) await work(job.data);
             },
@@ -222,7 +241,7 @@ export async function startQueue(
   // PGlite is one process: nothing else can work its schedules.
   const scheduled =
     database.kind === 'postgres' ? createScheduledRunsRepository(database.db) : undefined;
-  return queueOver(boss, scheduled);
+  return queueOver(boss, scheduled, database.kind === 'pglite');
 }
 
 export type TPgClient = pg.Client;

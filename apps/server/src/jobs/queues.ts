@@ -16,7 +16,13 @@ export const JOB_TIMING = {
   maintenanceIntervalSeconds: 60,
   // How often each instance looks for runs whose worker died.
   reaperIntervalMs: 30_000,
-  pollingIntervalSeconds: 1,
+  // How often an idle worker looks for a job: one woken when this instance queues its jobs
+  // (deploys, on-demand) only finds there the jobs of another instance (PostgreSQL); a recurring
+  // one finds what pg-boss's cron queued. Alone on PGlite, where every woken worker looking each
+  // second cost an idle instance 2.5 % of a core (a PGlite query each), the woken ones look once
+  // a minute, a backstop (jobs/queue.ts).
+  polling: { wokenSeconds: 1, recurringSeconds: 2 },
+  soloPolling: { wokenSeconds: 60, recurringSeconds: 10 },
   // Runs one instance works at once (each is mostly waiting on a remote server).
   concurrency: 10,
   // A run's own time limit, well inside the expiry: at it the run is asked to stop (its SSH

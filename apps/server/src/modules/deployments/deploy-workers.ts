@@ -13,25 +13,20 @@ export function createDeployWorkers(deps: {
 }) {
   const abort = new AbortController();
   const running = new Set<Promise<void>>();
-  const workerIds: string[] = [];
   return {
     async start() {
       for (let i = 0; i < deps.count; i += 1) {
-        workerIds.push(
-          await deps.queue.workDeploys(async (jobId, data) => {
-            const run = deps.run(jobId, data, abort.signal);
-            running.add(run);
-            try {
-              await run;
-            } finally {
-              running.delete(run);
-            }
-          }),
-        );
+        await deps.queue.workDeploys(async (jobId, data) => {
+          const run = deps.run(jobId, data, abort.signal);
+          running.add(run);
+          try {
+            await run;
+          } finally {
+            running.delete(run);
+          }
+        });
       }
     },
-    /** Wakes idle workers so a run starts without waiting for a poll. */
-    wake: () => deps.queue.wake(workerIds),
     async stop() {
       abort.abort();
       await Promise.allSettled([...running]);

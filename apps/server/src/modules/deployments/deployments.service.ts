@@ -27,8 +27,6 @@ export interface TDeploymentsServiceDeps {
   /** Claiming the configuration and recording its run, together or not at all. */
   transaction: TTransaction<TRunScope>;
   queue: TQueue;
-  /** Wakes this instance's idle workers so a run starts without waiting for a poll. */
-  wake: () => void;
 }
 
 /** A run of another kind (a certificate action, a deployment) holds the configuration. */
@@ -99,7 +97,6 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
         await deps.proxies.update(row.id, { status: row.status });
         throw error;
       }
-      deps.wake();
       deps.runLog.status(claimed, deployment.id);
       await deps.audit.record(actor, {
         action: trigger === 'deploy' ? 'proxy.deploy' : 'proxy.redeploy',
@@ -134,7 +131,6 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       );
       // A send that fails leaves a queued run without a job: the reaper tells it apart.
       await job.send();
-      deps.wake();
       await deps.audit.record(actor, {
         action: action === 'renew' ? 'proxy.certificate_renew' : 'proxy.certificate_test',
         targetType: 'proxy_configuration',
