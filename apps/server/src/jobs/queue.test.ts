@@ -1,7 +1,8 @@
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestBoss } from '../../test/support/test-boss';
 import {
   createTestDatabase,
   type TTestDatabase,
@@ -41,13 +42,7 @@ describe.each(testDatabaseKinds())(
     let boss: PgBoss;
     beforeAll(async () => {
       t = await createTestDatabase(kind);
-      const common = { schedule: false, supervise: false };
-      boss =
-        kind === 'pglite'
-          ? new PgBoss({ ...common, db: pgliteBossDb(t.database.pglite!) })
-          : new PgBoss({ ...common, connectionString: t.url! });
-      boss.on('error', () => {});
-      await boss.start();
+      boss = await startTestBoss(t);
       await boss.createQueue(DEPLOY_QUEUE, { name: DEPLOY_QUEUE, policy: 'standard' });
     });
     afterAll(async () => {

@@ -1,16 +1,17 @@
 // The destination probe: real TCP connects to a listener on 127.0.0.1 (online) and to a closed
 // port (offline), recorded in PGlite and in PostgreSQL when TEST_DATABASE_URL is set.
 import { eq } from 'drizzle-orm';
-import PgBoss from 'pg-boss';
+import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestEndpoints } from '../../../test/peers/test-endpoints';
+import { startTestBoss } from '../../../test/support/test-boss';
 import {
   createTestDatabase,
   type TTestDatabase,
   testDatabaseKinds,
 } from '../../../test/support/test-database';
 import { destinationServers } from '../../db/schema';
-import { pgliteBossDb, queueOver } from '../../jobs/queue';
+import { queueOver } from '../../jobs/queue';
 import {
   createImmediateProber,
   DESTINATION_PROBE_JOB,
@@ -161,13 +162,7 @@ describe.each(testDatabaseKinds())('registerDestinationProbe on %s', (kind) => {
   beforeAll(async () => {
     t = await createTestDatabase(kind);
     // The cron monitor is off: the test sends the job itself instead of waiting for a minute.
-    const common = { schedule: false, supervise: false };
-    boss =
-      kind === 'pglite'
-        ? new PgBoss({ ...common, db: pgliteBossDb(t.database.pglite!) })
-        : new PgBoss({ ...common, connectionString: t.url! });
-    boss.on('error', () => {});
-    await boss.start();
+    boss = await startTestBoss(t);
   });
   afterAll(async () => {
     await boss?.stop({ graceful: false, wait: true });
