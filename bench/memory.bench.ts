@@ -34,22 +34,24 @@ async function idleCpu(server: TServerProcess): Promise<number> {
   return ((cpuMs(server.child) - before) / IDLE_CPU_MS) * 100;
 }
 
+/** A started server's settled memory, then its idle CPU; the server is stopped after. */
+async function settledThenIdle(server: TServerProcess): Promise<{ rss: number; cpu: number }> {
+  try {
+    const rss = await settledRss(server);
+    return { rss, cpu: await idleCpu(server) };
+  } finally {
+    await server.stop();
+  }
+}
+
 async function onPglite(): Promise<{ fresh: number; warm: number; idleCpu: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-memory-'));
   const env = { PORTICO_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'info' };
   try {
     const first = await startServer(BUILT_MAIN, env);
     const fresh = await settledRss(first).finally(() => first.stop());
-    const second = await startServer(BUILT_MAIN, env);
-    let warm = 0;
-    let idle = 0;
-    try {
-      warm = await settledRss(second);
-      idle = await idleCpu(second);
-    } finally {
-      await second.stop();
-    }
-    return { fresh, warm, idleCpu: idle };
+    const warm = await settledThenIdle(await startServer(BUILT_MAIN, env));
+    return { fresh, warm: warm.rss, idleCpu: warm.cpu };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -87,15 +89,9 @@ export const benchmark: TBenchmark = {
   name: `Memory: resident set (MiB) of the built server, ${SETTLE_MS / 1000} s after start, beside bare Fastify`,
   async run(): Promise<TFigure[]> {
     buildServer();
-    const floorServer = await startServer(FLOOR_JS, {});
-    let floor = 0;
-    let floorIdleCpu = 0;
-    try {
-      floor = await settledRss(floorServer);
-      floorIdleCpu = await idleCpu(floorServer);
-    } finally {
-      await floorServer.stop();
-    }
+    const { rss: floor, cpu: floorIdleCpu } = await settledThenIdle(
+      await startServer(FLOOR_JS, {}),
+    );
     const pglite = await onPglite();
     const figures: TFigure[] = [
       { label: 'PGlite new dir', value: pglite.fresh, floor, unit: ' MiB', goal: 'goal ≤ 300 MiB' },
