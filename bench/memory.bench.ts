@@ -19,6 +19,7 @@ import type { TBenchmark, TFigure } from './run';
  */
 const SETTLE_MS = 5000;
 const LOAD_S = 20;
+const IDLE_FROM_MS = 10_000;
 const IDLE_CPU_MS = 20_000;
 const LOAD_SHAPE = { sessions: 200, proxiesPerSession: 3, logLinesPerProxy: 30 };
 
@@ -27,8 +28,13 @@ async function settledRss(server: TServerProcess): Promise<number> {
   return rssMiB(server.child);
 }
 
-/** % of one core the process uses over IDLE_CPU_MS, doing nothing asked of it. */
+/**
+ * % of one core the process uses over IDLE_CPU_MS, doing nothing asked of it, from IDLE_FROM_MS
+ * after its memory settled: what is left of its start (a first look for interrupted runs, the
+ * schedules, V8 compiling) is not what it costs while nobody uses it.
+ */
 async function idleCpu(server: TServerProcess): Promise<number> {
+  await new Promise((r) => setTimeout(r, IDLE_FROM_MS));
   const before = cpuMs(server.child);
   await new Promise((r) => setTimeout(r, IDLE_CPU_MS));
   return ((cpuMs(server.child) - before) / IDLE_CPU_MS) * 100;
@@ -101,7 +107,7 @@ export const benchmark: TBenchmark = {
         value: pglite.idleCpu,
         floor: floorIdleCpu,
         unit: ' %',
-        goal: `of one core over ${IDLE_CPU_MS / 1000} s; goal ≤ 1 %`,
+        goal: `of one core over ${IDLE_CPU_MS / 1000} s from ${(SETTLE_MS + IDLE_FROM_MS) / 1000} s after start; goal ≤ 1 %`,
       },
     ];
     if (noPostgres) {
