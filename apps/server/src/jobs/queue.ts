@@ -25,7 +25,7 @@ export interface TQueue {
   failDeployJob(jobId: string, reason: string): Promise<void>;
   /**
    * Works deploy jobs one at a time. This instance's deploy workers are woken when it sends a
-   * deploy job and when one of them ends a run.
+   * deploy job, and a worker that ends a run looks for the next at once.
    */
   workDeploys(handler: (jobId: string, data: TDeployJobData) => Promise<void>): Promise<string>;
   /**
@@ -125,11 +125,11 @@ export function poolBossDb(pool: pg.Pool): PgBoss.Db {
  * for the instance that claims its slot.
  */
 export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns, solo = false): TQueue {
-  // This instance's deploy workers are woken when it queues a run and when one of them ends
-  // one (a run queued while all were busy starts at once), and an on-demand worker when a job
-  // is sent to it, so polling only finds jobs queued by another instance; `solo` (PGlite, which
-  // has no other) makes it a rare backstop. A recurring job, which pg-boss's cron queues, is
-  // still looked for every few seconds.
+  // This instance's deploy workers are woken when it queues a run, a deploy worker that ends a
+  // run looks again at once (a run queued while all were busy starts then), and an on-demand
+  // worker is woken when a job is sent to it. So polling only finds jobs queued by another
+  // instance; `solo` (PGlite, which has no other) makes it a rare backstop. A recurring job,
+  // which pg-boss's cron queues, is still looked for every few seconds.
   const polling = solo ? JOB_TIMING.soloPolling : JOB_TIMING.polling;
   const deployWorkers: string[] = [];
   const wakeDeployWorkers = () => {
@@ -176,6 +176,9 @@ export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns, solo = false
       await boss.fail(DEPLOY_QUEUE, jobId, { reason }).catch(() => {});
     },
     async workDeploys(handler) {
+      // Only the worker that ended a run looks again at once: a run still queued then was queued
+      // while every worker was busy (an idle one would have been woken for it).
+      let self: string | undefined;
       const id = await boss.work<TDeployJobData>(
         DEPLOY_QUEUE,
         { batchSize: 1, pollingIntervalSeconds: polling.wokenSeconds },
@@ -184,10 +187,11 @@ export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns, solo = false
           try {
             await handler(job.id, job.data);
           } finally {
-            wakeDeployWorkers();
+            if (self) boss.notifyWorker(self);
           }
         },
       );
+      self = id;
       deployWorkers.push(id);
       return id;
     },
