@@ -1,3 +1,9 @@
+// Migration 0010 (the answer counters) on a PostgreSQL database an earlier release left at 0009:
+// an account's row keeps its `version` and starts both new counters at 0, and from then on
+// each kind of change moves what plugins/answer-cache.ts reads for it (and `version`, which an
+// instance from before 0010 still reads alone). PGlite starts with these triggers off
+// (db/pglite-dir.ts), so like every PostgreSQL suite here it has no cases without
+// TEST_DATABASE_URL.
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { databaseBeforeMigration } from '../../test/support/migrations-before';

@@ -1,3 +1,7 @@
+// Migration 0006 (certificate watch) on a database an earlier release left at 0005 (saved SSH
+// passwords bound to their server): it applies cleanly over existing rows, which read as before,
+// and what it adds works at once: the certificate action runs, the certificate's status row,
+// notification settings, the user's language (unset until a request says it).
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { databaseBeforeMigration } from '../../test/support/migrations-before';

@@ -1,3 +1,5 @@
+// Migration 0008 on a database an earlier release left at 0007: the never-used ssh_servers table
+// and proxy_configurations.ssh_server_id go; every proxy row reads as before.
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { databaseBeforeMigration } from '../../test/support/migrations-before';

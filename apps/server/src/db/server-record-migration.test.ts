@@ -1,3 +1,5 @@
+// Migration 0004 on rows written before it: every proxy that was deployed, or whose run started,
+// gets an unconfirmed record of what may be on its server, so a delete with removal goes there.
 import { renderStored } from '@portico/shared/i18n/text';
 import { asc, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
