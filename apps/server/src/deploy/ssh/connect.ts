@@ -262,21 +262,23 @@ function makeSession(client: Client, options: TConnectOptions, fingerprint: stri
     isRoot: options.username === 'root',
     ...(options.password !== undefined ? { password: options.password } : {}),
   };
+  // Ended by either side: no command starts on it again.
   let closed = false;
-  client.on('close', () => {
+  const markClosed = () => {
     closed = true;
-  });
+  };
+  client.on('end', markClosed);
+  client.on('close', markClosed);
   const lost = () =>
     new SshError('connection_lost', 'The SSH connection is closed.', { text: { key: 'closed' } });
-  const ensureOpen = () => {
-    if (closed) throw lost();
-  };
-  // A connection that died while a request was pending (a channel opened, its exec not yet
-  // answered) fails that request with ssh2's bare "Unable to exec", which reads as the server
-  // refusing the command. ssh2 emits 'close' before it fails the pending requests, so by then
-  // `closed` is set and the failure is named for what it is.
+  // Every way ssh2 fails a request whose connection is gone reads as something else: "No
+  // response from server" (the keepalive gave up on a silent link), "Unable to exec" (the link
+  // dropped between the channel's opening and the server's answer, the words of a server that
+  // refuses a command), "Not connected" (the socket already ended). ssh2 emits 'end' or 'close'
+  // before it fails the pending requests, so a failure that comes with the connection's end is
+  // named here, once, for what it is. Every remote operation goes through `run` or `writeFile`.
   const whileOpen = async <T>(operation: () => Promise<T>): Promise<T> => {
-    ensureOpen();
+    if (closed) throw lost();
     try {
       return await operation();
     } catch (error) {
@@ -294,22 +296,13 @@ function makeSession(client: Client, options: TConnectOptions, fingerprint: stri
     syncFile: async (path, content, mode) => {
       const data = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
       // Content that may travel inline is compared and written by one script on the server.
-      if (inlineWritable(data, mode)) {
-        ensureOpen();
-        return writeInline(session, path, data, mode, 'sync');
-      }
+      if (inlineWritable(data, mode)) return writeInline(session, path, data, mode, 'sync');
       if (sameFile(await session.fileState(path), content, mode)) return false;
       await session.writeFile(path, content, mode);
       return true;
     },
-    fileState: async (path) => {
-      ensureOpen();
-      return remoteFileState(session.run, path);
-    },
-    readFile: async (path) => {
-      ensureOpen();
-      return readRemoteFile(session.run, path);
-    },
+    fileState: (path) => remoteFileState(session.run, path),
+    readFile: (path) => readRemoteFile(session.run, path),
     close: () => {
       closed = true;
       client.end();

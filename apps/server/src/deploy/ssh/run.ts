@@ -4,9 +4,6 @@ import type { Client, ClientChannel } from 'ssh2';
 import { shellQuote, shellQuoteAll } from '../shell-quote';
 import { SshError, SudoRefusedError } from './errors';
 
-/** What ssh2 says to a pending request when its connection is gone. */
-const CONNECTION_GONE = /No response from server|Not connected/;
-
 export interface TRunOptions {
   /** Values for $1, $2, … of the script, each quoted by shellQuote. */
   args?: readonly string[];
@@ -146,22 +143,23 @@ export function runScript(
     options.timeoutMs === undefined ? 0 : Math.max(1, Math.ceil(options.timeoutMs / 1000));
   const command = buildCommand(script, options.args ?? [], gate, seconds);
 
+  // A command that could not start is a protocol error here; the session (connect.ts) names it
+  // the lost connection when the connection ended under it.
+  const notStarted = (error: Error) =>
+    new SshError('protocol', `Could not start a command: ${error.message}`);
   return new Promise((resolve, reject) => {
-    client.exec(command, (error, channel) => {
-      if (error) {
-        // ssh2 fails a pending exec so when the connection died under it (keepalive gave up on
-        // a silent link, or the socket closed): the connection is lost, not a protocol error.
-        reject(
-          CONNECTION_GONE.test(error.message)
-            ? new SshError('connection_lost', 'The SSH connection is closed.', {
-                text: { key: 'closed' },
-              })
-            : new SshError('protocol', `Could not start a command: ${error.message}`),
-        );
-        return;
-      }
-      handleChannel(channel, identity, gate, options, resolve, reject);
-    });
+    try {
+      client.exec(command, (error, channel) => {
+        if (error) {
+          reject(notStarted(error));
+          return;
+        }
+        handleChannel(channel, identity, gate, options, resolve, reject);
+      });
+    } catch (error) {
+      // ssh2 throws at once when its socket can no longer be written ("Not connected").
+      reject(notStarted(error as Error));
+    }
   });
 }
 
