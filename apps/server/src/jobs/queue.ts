@@ -27,7 +27,7 @@ export interface TQueue {
    * Works deploy jobs one at a time. This instance's deploy workers are woken when it sends a
    * deploy job, and a worker that ends a run looks for the next at once.
    */
-  workDeploys(handler: (jobId: string, data: TDeployJobData) => Promise<void>): Promise<string>;
+  workDeploys(handler: (jobId: string, data: TDeployJobData) => Promise<void>): Promise<void>;
   /**
    * A job every minute, worked here. Several instances may all call it: the schedule is one row
    * shared by all, pg-boss sends one job a minute, the `stately` policy keeps at most one queued
@@ -193,7 +193,6 @@ export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns, solo = false
       );
       self = id;
       deployWorkers.push(id);
-      return id;
     },
     // A run older than a minute is stale: the next one is already due.
     everyMinute: (name, work) =>
