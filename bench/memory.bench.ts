@@ -14,8 +14,9 @@ import type { TBenchmark, TFigure } from './run';
  * few seconds after /healthz first answers, beside a bare Fastify process on plain node. On
  * PGlite, the embedded default, for a new data dir and for an existing one; on PostgreSQL after
  * start and after the 200-session mix (the load benchmark's users, for LOAD_S seconds). Also the
- * CPU an idle instance on an existing PGlite dir uses, in % of one core over IDLE_CPU_MS, beside
- * the bare process's: a small server's Portico should cost nothing while nobody uses it.
+ * CPU an idle instance uses (on an existing PGlite dir, and on PostgreSQL before the mix), in % of
+ * one core over IDLE_CPU_MS, beside the bare process's: a small server's Portico should cost
+ * nothing while nobody uses it.
  */
 const SETTLE_MS = 5000;
 const LOAD_S = 20;
@@ -63,7 +64,7 @@ async function onPglite(): Promise<{ fresh: number; warm: number; idleCpu: numbe
   }
 }
 
-async function onPostgres(): Promise<{ idle: number; loaded: number }> {
+async function onPostgres(): Promise<{ idle: number; idleCpu: number; loaded: number }> {
   const scratch = await scratchDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-memory-pg-'));
   const portico = await startServer(BUILT_MAIN, {
@@ -74,13 +75,14 @@ async function onPostgres(): Promise<{ idle: number; loaded: number }> {
   const database = await openDatabase({ databaseUrl: scratch.url, poolSize: 4 });
   try {
     const idle = await settledRss(portico);
+    const cpu = await idleCpu(portico);
     const sessions = await seedSessions(new URL(portico.url), database.db, LOAD_SHAPE);
     const result = await runMix(sessions, { durationMs: LOAD_S * 1000 });
     for (const s of sessions) s.client.close();
     console.info(`  the mix: ${result.requests} requests, ${result.errors} failed`);
     for (const e of result.firstErrors) console.info(`    error: ${e}`);
     const loaded = await settledRss(portico);
-    return { idle, loaded };
+    return { idle, idleCpu: cpu, loaded };
   } finally {
     await database.close();
     await portico.stop();
@@ -122,6 +124,13 @@ export const benchmark: TBenchmark = {
         floor,
         unit: ' MiB',
         goal: 'goal ≤ 120 MiB',
+      },
+      {
+        label: 'PostgreSQL idle CPU',
+        value: postgres.idleCpu,
+        floor: floorIdleCpu,
+        unit: ' %',
+        goal: `of one core over ${IDLE_CPU_MS / 1000} s from ${(SETTLE_MS + IDLE_FROM_MS) / 1000} s after start; goal ≤ 1 %`,
       },
       {
         label: 'PostgreSQL loaded',

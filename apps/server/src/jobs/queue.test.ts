@@ -61,7 +61,7 @@ describe.each(testDatabaseKinds())(
     };
 
     it('a run queued starts at once, and one queued while the worker is busy starts when it ends', async () => {
-      const queue = queueOver(boss, undefined, true);
+      const queue = queueOver(boss, { solo: true });
       const started: string[] = [];
       let release = () => {};
       const busy = new Promise<void>((resolve) => {

@@ -1,14 +1,15 @@
 import type { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import type pg from 'pg';
 import PgBoss from 'pg-boss';
 import type { TDatabase } from '../db/client';
 import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from './queues';
 import { createScheduledRunsRepository, type TScheduledRuns } from './scheduled-runs.repository';
+import { openWakeLine, type TWakeLine } from './wake-line';
 
 /**
- * The one module that talks to pg-boss and opens raw `pg` connections: the deploy queue, the
- * minute's cron jobs, and the dedicated connections that LISTEN or hold advisory locks. Services
- * take a TQueue (or a TPgClient) and never import pg-boss or pg themselves.
+ * The one module that talks to pg-boss: the deploy queue, the minute's cron jobs, the one-off
+ * jobs. Services take a TQueue and never import pg-boss themselves; the connections that LISTEN
+ * or hold advisory locks are `dedicatedClient`s (db/client.ts) of the modules beside this one.
  */
 
 /** A deploy run's job data; `attempt` counts starts after an interruption. */
@@ -24,8 +25,9 @@ export interface TQueue {
   deployJobInfo(jobId: string): Promise<TDeployJobInfo | null>;
   failDeployJob(jobId: string, reason: string): Promise<void>;
   /**
-   * Works deploy jobs one at a time. This instance's deploy workers are woken when it sends a
-   * deploy job, and a worker that ends a run looks for the next at once.
+   * Works deploy jobs one at a time. This instance's deploy workers are woken when it (or, on
+   * PostgreSQL, another instance) sends a deploy job, and a worker that ends a run looks for
+   * the next at once.
    */
   workDeploys(handler: (jobId: string, data: TDeployJobData) => Promise<void>): Promise<void>;
   /**
@@ -49,7 +51,8 @@ export interface TQueue {
   ): Promise<void>;
   /**
    * A queue of one-off jobs, worked here one at a time when `work` is given; `send` queues one
-   * and wakes this instance's worker, so it starts without waiting for a poll.
+   * and wakes the workers of this instance (and, on PostgreSQL, of the others), so it starts
+   * without waiting for a poll.
    */
   onDemand<TData extends object>(
     name: string,
@@ -119,21 +122,44 @@ export function poolBossDb(pool: pg.Pool): PgBoss.Db {
   };
 }
 
-/**
- * Wraps a started pg-boss; tests that start their own (cron off) use it too. With `scheduled`
- * (PostgreSQL, where several instances may work the schedules) a recurring job's work runs only
- * for the instance that claims its slot.
- */
-export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns, solo = false): TQueue {
+export interface TQueueOptions {
+  /** PostgreSQL, where several instances may work the schedules: a recurring job's work runs
+   * only for the instance that claims its slot. */
+  scheduled?: TScheduledRuns;
+  /** PGlite: no other instance can queue a job. */
+  solo?: boolean;
+  /** PostgreSQL: the other instances say when they queue a job, and hear when this one does. */
+  wakeLine?: TWakeLine;
+}
+
+/** Wraps a started pg-boss; tests that start their own (cron off) use it too. */
+export function queueOver(boss: PgBoss, options: TQueueOptions = {}): TQueue {
+  const { scheduled, wakeLine } = options;
   // This instance's deploy workers are woken when it queues a run, a deploy worker that ends a
   // run looks again at once (a run queued while all were busy starts then), and an on-demand
-  // worker is woken when a job is sent to it. So polling only finds jobs queued by another
-  // instance; `solo` (PGlite, which has no other) makes it a rare backstop. A recurring job,
-  // which pg-boss's cron queues, is still looked for every few seconds.
-  const polling = solo ? JOB_TIMING.soloPolling : JOB_TIMING.polling;
-  const deployWorkers: string[] = [];
-  const wakeDeployWorkers = () => {
-    for (const id of deployWorkers) boss.notifyWorker(id);
+  // worker is woken when a job is sent to it; on PostgreSQL the wake line does the same for the
+  // jobs another instance queues. So polling is a backstop: rare when `solo` (PGlite) or with a
+  // wake line, every second without one. A recurring job, which pg-boss's cron queues, is still
+  // looked for every few seconds.
+  const polling = options.solo
+    ? JOB_TIMING.soloPolling
+    : wakeLine
+      ? JOB_TIMING.heardPolling
+      : JOB_TIMING.polling;
+  const wakers = new Map<string, string[]>();
+  const addWorker = (queue: string, id: string) => {
+    wakers.set(queue, [...(wakers.get(queue) ?? []), id]);
+  };
+  const wake = (queue?: string) => {
+    for (const [name, ids] of wakers) {
+      if (queue === undefined || queue === name) for (const id of ids) boss.notifyWorker(id);
+    }
+  };
+  wakeLine?.onWake(wake);
+  /** After a job is queued: this instance's workers at once, the others' through the line. */
+  const queued = (queue: string) => {
+    wake(queue);
+    wakeLine?.announce(queue);
   };
   const recurring: TQueue['recurring'] = async (name, cron, options) => {
     await boss.createQueue(name, {
@@ -161,7 +187,7 @@ export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns, solo = false
             expireInSeconds: JOB_TIMING.expireInSeconds,
             retryLimit: JOB_TIMING.retryLimit,
           });
-          wakeDeployWorkers();
+          queued(DEPLOY_QUEUE);
           return sent;
         },
       };
@@ -192,7 +218,7 @@ export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns, solo = false
         },
       );
       self = id;
-      deployWorkers.push(id);
+      addWorker(DEPLOY_QUEUE, id);
     },
     // A run older than a minute is stale: the next one is already due.
     everyMinute: (name, work) =>
@@ -206,24 +232,28 @@ export function queueOver(boss: PgBoss, scheduled?: TScheduledRuns, solo = false
         retryLimit: 0,
       });
       const work = options.work;
-      const worker = work
-        ? await boss.work<Parameters<typeof work>[0]>(
-            name,
-            { batchSize: 1, pollingIntervalSeconds: polling.wokenSeconds },
-            async ([job]) => {
-              if (job) await work(job.data);
-            },
-          )
-        : undefined;
+      if (work) {
+        const worker = await boss.work<Parameters<typeof work>[0]>(
+          name,
+          { batchSize: 1, pollingIntervalSeconds: polling.wokenSeconds },
+          async ([job]) => {
+            if (job) await work(job.data);
+          },
+        );
+        addWorker(name, worker);
+      }
       return {
         async send(data) {
           await boss.send(name, data);
-          if (worker) boss.notifyWorker(worker);
+          queued(name);
         },
       };
     },
     // Handlers see their abort signal (the deploy workers stop first) and end promptly.
-    stop: () => boss.stop({ graceful: true, timeout: 10_000, wait: true }),
+    async stop() {
+      await wakeLine?.close();
+      await boss.stop({ graceful: true, timeout: 10_000, wait: true });
+    },
   };
 }
 
@@ -232,24 +262,22 @@ export async function startQueue(
   database: TDatabase,
   onError: (error: unknown) => void,
 ): Promise<TQueue> {
-  const boss = new PgBoss(bossOptions(database));
-  boss.on('error', onError);
-  await boss.start();
-  await boss.createQueue(DEPLOY_QUEUE, {
-    name: DEPLOY_QUEUE,
-    policy: 'standard',
-    expireInSeconds: JOB_TIMING.expireInSeconds,
-    retryLimit: JOB_TIMING.retryLimit,
-  });
-  // PGlite is one process: nothing else can work its schedules.
-  const scheduled =
-    database.kind === 'postgres' ? createScheduledRunsRepository(database.db) : undefined;
-  return queueOver(boss, scheduled, database.kind === 'pglite');
-}
-
-export type TPgClient = pg.Client;
-
-/** A connection of its own on PostgreSQL (LISTEN, session advisory locks), not yet connected. */
-export function dedicatedClient(database: TDatabase): TPgClient {
-  return new pg.Client(database.pool!.options);
+  // PGlite is one process: nothing else can work its schedules or queue its jobs.
+  const wakeLine = database.kind === 'postgres' ? await openWakeLine(database, onError) : undefined;
+  try {
+    const boss = new PgBoss(bossOptions(database));
+    boss.on('error', onError);
+    await boss.start();
+    await boss.createQueue(DEPLOY_QUEUE, {
+      name: DEPLOY_QUEUE,
+      policy: 'standard',
+      expireInSeconds: JOB_TIMING.expireInSeconds,
+      retryLimit: JOB_TIMING.retryLimit,
+    });
+    if (!wakeLine) return queueOver(boss, { solo: true });
+    return queueOver(boss, { scheduled: createScheduledRunsRepository(database.db), wakeLine });
+  } catch (error) {
+    await wakeLine?.close();
+    throw error;
+  }
 }

@@ -16,12 +16,15 @@ export const JOB_TIMING = {
   maintenanceIntervalSeconds: 60,
   // How often each instance looks for runs whose worker died.
   reaperIntervalMs: 30_000,
-  // How often an idle worker looks for a job: one woken when this instance queues its jobs
-  // (deploys, on-demand) only finds there the jobs of another instance (PostgreSQL); a recurring
-  // one finds what pg-boss's cron queued. Alone on PGlite, where every woken worker looking each
-  // second cost an idle instance 2.5 % of a core (a PGlite query each), the woken ones look once
-  // a minute, a backstop (jobs/queue.ts).
+  // How often an idle worker looks for a job. One woken when a job is queued (deploys,
+  // on-demand) looks only as a backstop: alone on PGlite once a minute (each look there a PGlite
+  // query on the main thread: ten deploy workers looking each second cost an idle instance 2.5 %
+  // of a core), on PostgreSQL, where the other instances say when they queue a job (the wake
+  // line, jobs/wake-line.ts), every 30 s, for a line that died without a word. Every second
+  // without a wake line (tests that build a queue of their own). A recurring one finds what
+  // pg-boss's cron queued, which nobody announces.
   polling: { wokenSeconds: 1, recurringSeconds: 2 },
+  heardPolling: { wokenSeconds: 30, recurringSeconds: 2 },
   soloPolling: { wokenSeconds: 60, recurringSeconds: 10 },
   // Runs one instance works at once (each is mostly waiting on a remote server).
   concurrency: 10,

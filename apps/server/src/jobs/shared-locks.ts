@@ -1,6 +1,5 @@
-import type { TDatabase } from '../db/client';
+import { dedicatedClient, type TDatabase, type TPgClient } from '../db/client';
 import { LOCK_LOST, type THeldLock, type TSharedLocks } from '../deploy/engine/types';
-import { dedicatedClient, type TPgClient } from './queue';
 
 /** How often a run waiting on a lock held by another instance asks again. */
 const POLL_MS = 500;

@@ -1,5 +1,4 @@
-import type { TDatabase } from '../db/client';
-import { dedicatedClient } from './queue';
+import { dedicatedClient, type TDatabase } from '../db/client';
 
 export interface TWorkerLiveness {
   /** Marks a run as worked by this process (an advisory lock on PostgreSQL). */

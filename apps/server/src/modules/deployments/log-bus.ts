@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import type { TDatabase } from '../../db/client';
-import { dedicatedClient, type TPgClient } from '../../jobs/queue';
+import { listenOn } from '../../jobs/listen';
 
 type TListener = (message: TWsMessage) => void;
 
@@ -36,28 +36,8 @@ export async function createLogBus(options: TLogBusOptions): Promise<TLogBus> {
   }
 
   const pool = options.database.kind === 'postgres' ? options.database.pool! : undefined;
-  let client: TPgClient | undefined;
-  let closed = false;
   // Sent one after another so other instances receive lines in the order they were written.
   let sending: Promise<unknown> = Promise.resolve();
-
-  async function listen() {
-    if (!pool || closed) return;
-    const c = dedicatedClient(options.database);
-    c.on('error', (error) => {
-      options.onError(error);
-      if (client === c) client = undefined;
-      c.end().catch(() => {});
-      if (!closed) setTimeout(() => void listen().catch(options.onError), 1000).unref();
-    });
-    c.on('notification', (n) => {
-      if (n.channel !== CHANNEL || !n.payload) return;
-      void receive(n.payload).catch(options.onError);
-    });
-    await c.connect();
-    await c.query(`LISTEN ${CHANNEL}`);
-    client = c;
-  }
 
   async function receive(payload: string) {
     const parsed = JSON.parse(payload) as {
@@ -71,7 +51,12 @@ export async function createLogBus(options: TLogBusOptions): Promise<TLogBus> {
     if (message) deliver(parsed.c, message);
   }
 
-  await listen();
+  const listening = pool
+    ? await listenOn(options.database, CHANNEL, {
+        onPayload: (payload) => void receive(payload).catch(options.onError),
+        onError: options.onError,
+      })
+    : undefined;
 
   return {
     publish(configurationId, message) {
@@ -100,10 +85,8 @@ export async function createLogBus(options: TLogBusOptions): Promise<TLogBus> {
     },
 
     async close() {
-      closed = true;
       await sending;
-      await client?.end().catch(() => {});
-      client = undefined;
+      await listening?.close();
     },
   };
 }
