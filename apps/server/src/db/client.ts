@@ -92,7 +92,10 @@ export async function openDatabase(options: TOpenDatabaseOptions): Promise<TData
 
 export type TPgClient = pg.Client;
 
-/** A connection of its own on PostgreSQL (LISTEN, session advisory locks), not yet connected. */
-export function dedicatedClient(database: TDatabase): TPgClient {
-  return new pg.Client(database.pool!.options);
+/**
+ * A connection of its own on PostgreSQL (LISTEN, session advisory locks), not yet connected;
+ * `overrides` (deadlines, keepalive) apply to it alone.
+ */
+export function dedicatedClient(database: TDatabase, overrides: pg.ClientConfig = {}): TPgClient {
+  return new pg.Client({ ...database.pool!.options, ...overrides });
 }

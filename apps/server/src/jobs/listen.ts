@@ -9,6 +9,13 @@ export interface TListenHandlers {
 
 /** How long a lost LISTEN connection waits before it connects again. */
 const RELISTEN_MS = 1000;
+/**
+ * How long connecting and asking to LISTEN may take before the try is given up (and, once
+ * started, tried again): a database that accepts the connection and never answers must not
+ * leave the line waiting forever. TCP keepalive, from this long idle on, finds a peer gone
+ * without a word.
+ */
+export const LISTEN_DEADLINE_MS = 10_000;
 
 /**
  * LISTEN on `channel` (PostgreSQL only) over a connection of its own that outlives its losses:
@@ -19,6 +26,7 @@ export async function listenOn(
   database: TDatabase,
   channel: string,
   handlers: TListenHandlers,
+  deadlineMs = LISTEN_DEADLINE_MS,
 ): Promise<{ close(): Promise<void> }> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`bad channel name ${channel}`);
   let client: TPgClient | undefined;
@@ -26,7 +34,12 @@ export async function listenOn(
 
   async function listen(again: boolean): Promise<void> {
     if (closed) return;
-    const c = dedicatedClient(database);
+    const c = dedicatedClient(database, {
+      connectionTimeoutMillis: deadlineMs,
+      query_timeout: deadlineMs,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: deadlineMs,
+    });
     // Only the connection listening now is replaced; a failed connect is handled by the caller.
     c.on('error', (error) => {
       if (client !== c) return;
