@@ -98,6 +98,16 @@ export function cpuMs(child: ChildProcess): number {
   return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
 }
 
+/**
+ * CPU time the whole machine has spent busy (every core: user, nice, system, irq, softirq,
+ * steal; /proc/stat counts in USER_HZ, 100 a second on Linux), in ms.
+ */
+export function machineCpuMs(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1);
+  const [user, nice, system, , , irq, softirq, steal] = fields.map(Number);
+  return (user! + nice! + system! + irq! + softirq! + (steal ?? 0)) * (1000 / 100);
+}
+
 /** Resident memory of a process in MiB (Linux: VmRSS in /proc), what the kernel holds for it. */
 export function rssMiB(child: ChildProcess): number {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
