@@ -87,3 +87,46 @@ describe.each(testDatabaseKinds())(
     });
   },
 );
+
+describe('idle deploy workers on pglite, and one run queued', () => {
+  let t: TTestDatabase;
+  let boss: PgBoss;
+  beforeAll(async () => {
+    t = await createTestDatabase('pglite');
+    boss = await startTestBoss(t);
+    await boss.createQueue(DEPLOY_QUEUE, { name: DEPLOY_QUEUE, policy: 'standard' });
+  });
+  afterAll(async () => {
+    await boss?.stop({ graceful: false, wait: true });
+    await t?.drop();
+  });
+
+  it('one worker looks for it (not all three), and once more as it ends the run', async () => {
+    const queue = queueOver(boss, { solo: true });
+    const started: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await queue.workDeploys(async (_jobId, data) => void started.push(data.deploymentId));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    // pg-boss's look for a job, counted on the database it asks.
+    const pglite = t.database.pglite!;
+    const query = pglite.query.bind(pglite);
+    let looks = 0;
+    pglite.query = ((text: string, ...rest: unknown[]) => {
+      if (/SKIP LOCKED/i.test(text)) looks++;
+      return (query as (...a: unknown[]) => Promise<unknown>)(text, ...rest);
+    }) as typeof pglite.query;
+    try {
+      await queue.deployJob({ deploymentId: 'only', configurationId: 'c', attempt: 1 }).send();
+      const deadline = Date.now() + 15_000;
+      while (!started.includes('only') && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      expect(started).toEqual(['only']);
+      expect(looks).toBe(2);
+    } finally {
+      pglite.query = query;
+    }
+  });
+});

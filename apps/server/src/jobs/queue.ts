@@ -5,6 +5,7 @@ import type { TDatabase } from '../db/client';
 import { DEPLOY_QUEUE, JOB_TIMING, type TDeployJobData } from './queues';
 import { createScheduledRunsRepository, type TScheduledRuns } from './scheduled-runs.repository';
 import { openWakeLine, type TWakeLine } from './wake-line';
+import { createWakeups } from './wakeups';
 
 /**
  * The one module that talks to pg-boss: the deploy queue, the minute's cron jobs, the one-off
@@ -25,9 +26,9 @@ export interface TQueue {
   deployJobInfo(jobId: string): Promise<TDeployJobInfo | null>;
   failDeployJob(jobId: string, reason: string): Promise<void>;
   /**
-   * Works deploy jobs one at a time. This instance's deploy workers are woken when it (or, on
-   * PostgreSQL, another instance) sends a deploy job, and a worker that ends a run looks for
-   * the next at once.
+   * Works deploy jobs one at a time. A deploy job sent by this instance (or, on PostgreSQL,
+   * another) wakes one of its idle deploy workers, and a worker that ends a run looks for the
+   * next at once.
    */
   workDeploys(handler: (jobId: string, data: TDeployJobData) => Promise<void>): Promise<void>;
   /**
@@ -51,7 +52,7 @@ export interface TQueue {
   ): Promise<void>;
   /**
    * A queue of one-off jobs, worked here one at a time when `work` is given; `send` queues one
-   * and wakes the workers of this instance (and, on PostgreSQL, of the others), so it starts
+   * and wakes a worker of this instance (and, on PostgreSQL, of the others), so it starts
    * without waiting for a poll.
    */
   onDemand<TData extends object>(
@@ -135,30 +136,22 @@ export interface TQueueOptions {
 /** Wraps a started pg-boss; tests that start their own (cron off) use it too. */
 export function queueOver(boss: PgBoss, options: TQueueOptions = {}): TQueue {
   const { scheduled, wakeLine } = options;
-  // This instance's deploy workers are woken when it queues a run, a deploy worker that ends a
-  // run looks again at once (a run queued while all were busy starts then), and an on-demand
-  // worker is woken when a job is sent to it; on PostgreSQL the wake line does the same for the
-  // jobs another instance queues. So polling is a backstop: rare when `solo` (PGlite) or with a
-  // wake line, every second without one. A recurring job, which pg-boss's cron queues, is still
-  // looked for every few seconds.
+  // A job this instance queues wakes one of its idle workers of that queue (jobs/wakeups.ts), a
+  // worker that ends a job looks again at once (a job queued while all were busy starts then);
+  // on PostgreSQL the wake line does the same for the jobs another instance queues. So polling
+  // is a backstop: rare when `solo` (PGlite) or with a wake line, every second without one. A
+  // recurring job, which pg-boss's cron queues, is still looked for every few seconds.
   const polling = options.solo
     ? JOB_TIMING.soloPolling
     : wakeLine
       ? JOB_TIMING.heardPolling
       : JOB_TIMING.polling;
-  const wakers = new Map<string, string[]>();
-  const addWorker = (queue: string, id: string) => {
-    wakers.set(queue, [...(wakers.get(queue) ?? []), id]);
-  };
-  const wake = (queue?: string) => {
-    for (const [name, ids] of wakers) {
-      if (queue === undefined || queue === name) for (const id of ids) boss.notifyWorker(id);
-    }
-  };
-  wakeLine?.onWake(wake);
-  /** After a job is queued: this instance's workers at once, the others' through the line. */
+  const wakeups = createWakeups((id) => boss.notifyWorker(id));
+  // Another instance queued a job (one), or the line lost what was said meanwhile (all).
+  wakeLine?.onWake((queue) => (queue === undefined ? wakeups.all() : wakeups.one(queue)));
+  /** After a job is queued: a worker of this instance at once, the others' through the line. */
   const queued = (queue: string) => {
-    wake(queue);
+    wakeups.one(queue);
     wakeLine?.announce(queue);
   };
   const recurring: TQueue['recurring'] = async (name, cron, options) => {
@@ -202,23 +195,15 @@ export function queueOver(boss: PgBoss, options: TQueueOptions = {}): TQueue {
       await boss.fail(DEPLOY_QUEUE, jobId, { reason }).catch(() => {});
     },
     async workDeploys(handler) {
-      // Only the worker that ended a run looks again at once: a run still queued then was queued
-      // while every worker was busy (an idle one would have been woken for it).
-      let self: string | undefined;
+      const worker = wakeups.worker(DEPLOY_QUEUE);
       const id = await boss.work<TDeployJobData>(
         DEPLOY_QUEUE,
         { batchSize: 1, pollingIntervalSeconds: polling.wokenSeconds },
         async ([job]) => {
-          if (!job) return;
-          try {
-            await handler(job.id, job.data);
-          } finally {
-            if (self) boss.notifyWorker(self);
-          }
+          if (job) await worker.working(() => handler(job.id, job.data));
         },
       );
-      self = id;
-      addWorker(DEPLOY_QUEUE, id);
+      worker.named(id);
     },
     // A run older than a minute is stale: the next one is already due.
     everyMinute: (name, work) =>
@@ -233,14 +218,15 @@ export function queueOver(boss: PgBoss, options: TQueueOptions = {}): TQueue {
       });
       const work = options.work;
       if (work) {
-        const worker = await boss.work<Parameters<typeof work>[0]>(
+        const worker = wakeups.worker(name);
+        const id = await boss.work<Parameters<typeof work>[0]>(
           name,
           { batchSize: 1, pollingIntervalSeconds: polling.wokenSeconds },
           async ([job]) => {
-            if (job) await work(job.data);
+            if (job) await worker.working(() => work(job.data));
           },
         );
-        addWorker(name, worker);
+        worker.named(id);
       }
       return {
         async send(data) {
