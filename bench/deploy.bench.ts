@@ -180,7 +180,11 @@ async function porticoDeploys(
     for (const proxy of (ids.length === 1 ? [json] : json) as { id: string; status: string }[]) {
       if (!pending.has(proxy.id)) continue;
       if (proxy.status === 'completed') pending.delete(proxy.id);
-      else if (proxy.status !== 'deploying') throw new Error(`deployment ended ${proxy.status}`);
+      else if (proxy.status !== 'deploying') {
+        // Why, in Portico's words, before the bench stops.
+        await printLogs(client, proxy.id, []);
+        throw new Error(`deployment ended ${proxy.status}`);
+      }
     }
     if (pending.size > 0) await new Promise((r) => setTimeout(r, 50));
   }
