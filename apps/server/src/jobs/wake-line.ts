@@ -10,6 +10,7 @@ export interface TWakeLine {
   /**
    * `wake(queue)` runs when another instance queued a job on `queue`; `wake()` (every queue)
    * when the line listens again after a loss, since what was announced meanwhile never arrived.
+   * One queue wraps one line: a second call replaces the first.
    */
   onWake(wake: (queue?: string) => void): void;
   close(): Promise<void>;
@@ -27,10 +28,8 @@ export async function openWakeLine(
 ): Promise<TWakeLine> {
   const pool = database.pool!;
   const origin = randomUUID();
-  const wakers: ((queue?: string) => void)[] = [];
-  const wakeAll = (queue?: string) => {
-    for (const wake of wakers) wake(queue);
-  };
+  // The queue's wake-ups (jobs/queue.ts), once it has said how; nothing to wake before.
+  let wake: (queue?: string) => void = () => {};
   const listening = await listenOn(database, CHANNEL, {
     onPayload(payload) {
       let said: unknown;
@@ -40,10 +39,10 @@ export async function openWakeLine(
         return;
       }
       const { o, q } = (said ?? {}) as { o?: unknown; q?: unknown };
-      if (typeof q === 'string' && o !== origin) wakeAll(q);
+      if (typeof q === 'string' && o !== origin) wake(q);
     },
     onError,
-    onRelisten: () => wakeAll(),
+    onRelisten: () => wake(),
   });
   return {
     announce(queue) {
@@ -51,8 +50,8 @@ export async function openWakeLine(
         .query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify({ o: origin, q: queue })])
         .catch(onError);
     },
-    onWake(wake) {
-      wakers.push(wake);
+    onWake(how) {
+      wake = how;
     },
     close: () => listening.close(),
   };
