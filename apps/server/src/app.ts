@@ -8,10 +8,11 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
-import pino from 'pino';
+import type pino from 'pino';
 import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
 import type { TQueue } from './jobs/queue';
+import { batchedLogStream, type TLogStream } from './lib/log-stream';
 import { DEFAULT_AUTH_RATE_LIMITS, type TAuthRateLimits } from './lib/rate-limits';
 import { accountRoutes } from './modules/account/account.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
@@ -105,27 +106,24 @@ function findWebRoot(): string | undefined {
   return existsSync(root) ? root : undefined;
 }
 
-/**
- * Log lines go to stdout in batches of ~4 kB (or after at most a second) rather than one write
- * per line: a line per request was one system call per request. What is left is written at
- * close, and pino writes it synchronously should the process exit otherwise.
- */
-const logStreams = new WeakMap<FastifyInstance, pino.DestinationStream & { flush(): void }>();
+/** The log stream of each app that writes to stdout (lib/log-stream.ts). */
+const logStreams = new WeakMap<FastifyInstance, TLogStream>();
 
 /** Writes out the log lines still batched (after start, so the listening line shows at once). */
 export function flushLogs(app: FastifyInstance): void {
   logStreams.get(app)?.flush();
 }
 
+/** stdout's stream, also written out at least once a second. */
 function batchedStdout() {
-  const stream = pino.destination({ dest: 1, minLength: 4096, sync: false });
+  const stream = batchedLogStream(1);
   const timer = setInterval(() => stream.flush(), 1000);
   timer.unref();
   return {
     stream,
     stop() {
       clearInterval(timer);
-      stream.flushSync();
+      stream.stop();
     },
   };
 }
