@@ -1,6 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type { TDatabase } from '../db/client';
-import { listenOn } from './listen';
+import { openChannel } from './channel';
 
 const CHANNEL = 'portico_jobs';
 
@@ -17,42 +16,31 @@ export interface TWakeLine {
 }
 
 /**
- * The instances on one PostgreSQL database tell each other when they queue a job
- * (LISTEN/NOTIFY), so an idle worker starts another instance's job at once instead of at its
- * next poll, and polls rarely. A notification carries the queue's name and the sender's id (an
- * instance already woke its own workers); anything else on the channel is ignored.
+ * The instances on one PostgreSQL database tell each other when they queue a job (a channel,
+ * jobs/channel.ts), so an idle worker starts another instance's job at once instead of at its
+ * next poll, and polls rarely. A message names the queue (`q`); an instance already woke its
+ * own workers, and hears only the others.
  */
 export async function openWakeLine(
   database: TDatabase,
   onError: (error: unknown) => void,
 ): Promise<TWakeLine> {
-  const pool = database.pool!;
-  const origin = randomUUID();
   // The queue's wake-ups (jobs/queue.ts), once it has said how; nothing to wake before.
   let wake: (queue?: string) => void = () => {};
-  const listening = await listenOn(database, CHANNEL, {
-    onPayload(payload) {
-      let said: unknown;
-      try {
-        said = JSON.parse(payload);
-      } catch {
-        return;
-      }
-      const { o, q } = (said ?? {}) as { o?: unknown; q?: unknown };
-      if (typeof q === 'string' && o !== origin) wake(q);
+  const channel = await openChannel(database, CHANNEL, {
+    onMessage({ q }) {
+      if (typeof q === 'string') wake(q);
     },
     onError,
     onRelisten: () => wake(),
   });
   return {
     announce(queue) {
-      pool
-        .query('select pg_notify($1, $2)', [CHANNEL, JSON.stringify({ o: origin, q: queue })])
-        .catch(onError);
+      channel.say({ q: queue }).catch(onError);
     },
     onWake(how) {
       wake = how;
     },
-    close: () => listening.close(),
+    close: () => channel.close(),
   };
 }

@@ -1,7 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import type { TDatabase } from '../../db/client';
-import { listenOn } from '../../jobs/listen';
+import { openChannel, type TChannelMessage } from '../../jobs/channel';
 
 type TListener = (message: TWsMessage) => void;
 
@@ -12,8 +11,8 @@ export interface TLogBus {
 }
 
 const CHANNEL = 'portico_deploy';
-// PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
-const MAX_PAYLOAD = 7500;
+// PostgreSQL refuses NOTIFY payloads of 8000 bytes or more (the channel adds its sender's id).
+const MAX_MESSAGE = 7400;
 
 export interface TLogBusOptions {
   database: TDatabase;
@@ -29,46 +28,48 @@ export interface TLogBusOptions {
  */
 export async function createLogBus(options: TLogBusOptions): Promise<TLogBus> {
   const listeners = new Map<string, Set<TListener>>();
-  const origin = randomUUID();
 
   function deliver(configurationId: string, message: TWsMessage) {
     for (const listener of listeners.get(configurationId) ?? []) listener(message);
   }
 
-  const pool = options.database.kind === 'postgres' ? options.database.pool! : undefined;
-  // Sent one after another so other instances receive lines in the order they were written.
-  let sending: Promise<unknown> = Promise.resolve();
-
-  async function receive(payload: string) {
-    const parsed = JSON.parse(payload) as {
-      o: string;
-      c: string;
-      m?: TWsMessage;
-      logId?: number;
-    };
-    if (parsed.o === origin || !listeners.has(parsed.c)) return;
-    const message = parsed.m ?? (parsed.logId ? await options.loadLog(parsed.logId) : undefined);
-    if (message) deliver(parsed.c, message);
+  // Another instance's message: a configuration's id (`c`), and its message (`m`) or, when that
+  // was too large for a notification, the id of the log line to read (`logId`).
+  async function receive({ c, m, logId }: TChannelMessage) {
+    if (typeof c !== 'string' || !listeners.has(c)) return;
+    const message =
+      (m as TWsMessage | undefined) ??
+      (typeof logId === 'number' ? await options.loadLog(logId) : undefined);
+    if (message) deliver(c, message);
   }
 
-  const listening = pool
-    ? await listenOn(options.database, CHANNEL, {
-        onPayload: (payload) => void receive(payload).catch(options.onError),
-        onError: options.onError,
-      })
-    : undefined;
+  // Delivered one after another, as they arrived: a small message must not overtake a large
+  // line still being read.
+  let receiving: Promise<unknown> = Promise.resolve();
+  const channel =
+    options.database.kind === 'postgres'
+      ? await openChannel(options.database, CHANNEL, {
+          onMessage(message) {
+            receiving = receiving.then(() => receive(message)).catch(options.onError);
+          },
+          onError: options.onError,
+        })
+      : undefined;
+  // Sent one after another so other instances receive lines in the order they were written.
+  let sending: Promise<unknown> = Promise.resolve();
 
   return {
     publish(configurationId, message) {
       deliver(configurationId, message);
-      if (!pool) return;
-      let payload = JSON.stringify({ o: origin, c: configurationId, m: message });
-      if (Buffer.byteLength(payload) > MAX_PAYLOAD && message.type === 'deployment_progress') {
-        payload = JSON.stringify({ o: origin, c: configurationId, logId: message.data.id });
+      if (!channel) return;
+      let said: TChannelMessage = { c: configurationId, m: message };
+      if (
+        message.type === 'deployment_progress' &&
+        Buffer.byteLength(JSON.stringify(said)) > MAX_MESSAGE
+      ) {
+        said = { c: configurationId, logId: message.data.id };
       }
-      sending = sending
-        .then(() => pool.query('select pg_notify($1, $2)', [CHANNEL, payload]))
-        .catch(options.onError);
+      sending = sending.then(() => channel.say(said)).catch(options.onError);
     },
 
     subscribe(configurationId, listener) {
@@ -86,7 +87,8 @@ export async function createLogBus(options: TLogBusOptions): Promise<TLogBus> {
 
     async close() {
       await sending;
-      await listening?.close();
+      await channel?.close();
+      await receiving;
     },
   };
 }
