@@ -8,8 +8,12 @@ import {
   type TTestDatabase,
   testDatabaseKinds,
 } from '../../test/support/test-database';
+import { until } from '../../test/support/until';
 import { pgliteBossDb, poolBossDb, queueOver } from './queue';
 import { DEPLOY_QUEUE } from './queues';
+
+// Well inside the minute a poll would take: only a wake-up starts a run this soon.
+const SOON_MS = 15_000;
 
 // pg-boss writes a job's completion or failure without awaiting it, so a handler that ends after
 // the queue stopped must not meet a rejection from the closed database (it would be unhandled).
@@ -42,23 +46,12 @@ describe.each(testDatabaseKinds())(
     let boss: PgBoss;
     beforeAll(async () => {
       t = await createTestDatabase(kind);
-      boss = await startTestBoss(t);
-      await boss.createQueue(DEPLOY_QUEUE, { name: DEPLOY_QUEUE, policy: 'standard' });
+      boss = await startTestBoss(t, { queues: [DEPLOY_QUEUE] });
     });
     afterAll(async () => {
       await boss?.stop({ graceful: false, wait: true });
       await t?.drop();
     });
-
-    // Well inside the minute a poll would take: only a wake-up starts a run this soon.
-    const SOON_MS = 15_000;
-    const until = async (what: string, done: () => boolean) => {
-      const deadline = Date.now() + SOON_MS;
-      while (!done()) {
-        if (Date.now() > deadline) throw new Error(`${what} did not happen within ${SOON_MS} ms`);
-        await new Promise((r) => setTimeout(r, 20));
-      }
-    };
 
     it('a run queued starts at once, and one queued while the worker is busy starts when it ends', async () => {
       const queue = queueOver(boss, { solo: true });
@@ -76,13 +69,13 @@ describe.each(testDatabaseKinds())(
 
       const data = (deploymentId: string) => ({ deploymentId, configurationId: 'c', attempt: 1 });
       await queue.deployJob(data('first')).send();
-      await until('the first run', () => started.includes('first'));
+      await until('the first run', () => started.includes('first'), SOON_MS);
 
       await queue.deployJob(data('second')).send();
       await new Promise((r) => setTimeout(r, 500));
       expect(started).toEqual(['first']);
       release();
-      await until('the second run', () => started.includes('second'));
+      await until('the second run', () => started.includes('second'), SOON_MS);
       expect(started).toEqual(['first', 'second']);
     });
   },
@@ -93,8 +86,7 @@ describe('idle deploy workers on pglite, and one run queued', () => {
   let boss: PgBoss;
   beforeAll(async () => {
     t = await createTestDatabase('pglite');
-    boss = await startTestBoss(t);
-    await boss.createQueue(DEPLOY_QUEUE, { name: DEPLOY_QUEUE, policy: 'standard' });
+    boss = await startTestBoss(t, { queues: [DEPLOY_QUEUE] });
   });
   afterAll(async () => {
     await boss?.stop({ graceful: false, wait: true });
@@ -118,10 +110,7 @@ describe('idle deploy workers on pglite, and one run queued', () => {
     }) as typeof pglite.query;
     try {
       await queue.deployJob({ deploymentId: 'only', configurationId: 'c', attempt: 1 }).send();
-      const deadline = Date.now() + 15_000;
-      while (!started.includes('only') && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await until('the run', () => started.includes('only'), SOON_MS);
       await new Promise((r) => setTimeout(r, 500));
       expect(started).toEqual(['only']);
       expect(looks).toBe(2);

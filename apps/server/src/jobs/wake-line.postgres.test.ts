@@ -11,6 +11,7 @@ import {
   type TTestDatabase,
   testDatabaseKinds,
 } from '../../test/support/test-database';
+import { until } from '../../test/support/until';
 import { queueOver } from './queue';
 import { DEPLOY_QUEUE, JOB_TIMING } from './queues';
 import { openWakeLine, type TWakeLine } from './wake-line';
@@ -19,13 +20,7 @@ const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
 
 // Well inside the 30 s between two polls: only a wake-up starts a job this soon.
 const SOON_MS = 10_000;
-async function until(what: string, done: () => boolean | Promise<boolean>) {
-  const deadline = Date.now() + SOON_MS;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${SOON_MS} ms`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+const soon = (what: string, done: () => boolean | Promise<boolean>) => until(what, done, SOON_MS);
 
 describe.each(postgresOnly)('the wake line between instances on %s', () => {
   let t: TTestDatabase;
@@ -44,9 +39,8 @@ describe.each(postgresOnly)('the wake line between instances on %s', () => {
   afterAll(async () => t?.drop());
 
   async function instance(withLine = true) {
-    const boss = await startTestBoss(t);
+    const boss = await startTestBoss(t, { queues: [DEPLOY_QUEUE] });
     bosses.push(boss);
-    await boss.createQueue(DEPLOY_QUEUE, { name: DEPLOY_QUEUE, policy: 'standard' });
     const wakeLine = withLine ? await openWakeLine(t.database, (e) => errors.push(e)) : undefined;
     if (wakeLine) lines.push(wakeLine);
     return { boss, queue: queueOver(boss, { wakeLine }) };
@@ -77,9 +71,9 @@ describe.each(postgresOnly)('the wake line between instances on %s', () => {
     await new Promise((r) => setTimeout(r, 500));
 
     await sender.queue.deployJob(data('from-the-sender')).send();
-    await until('the run on the other instance', () => started.includes('from-the-sender'));
+    await soon('the run on the other instance', () => started.includes('from-the-sender'));
     await probes.send({ name: 'one-off' });
-    await until('the one-off job on the other instance', () => probed.includes('one-off'));
+    await soon('the one-off job on the other instance', () => probed.includes('one-off'));
     expect(errors).toEqual([]);
   });
 
@@ -98,11 +92,11 @@ describe.each(postgresOnly)('the wake line between instances on %s', () => {
     // Queued while the line is down, by an instance without one: nobody is told.
     const silent = await instance(false);
     await silent.boss.send(DEPLOY_QUEUE, data('said-while-deaf'));
-    await until('the line listening again', async () => {
+    await soon('the line listening again', async () => {
       const now = await listeners();
       return now.length === 1 && now[0] !== pid;
     });
-    await until('the run queued meanwhile', () => started.includes('said-while-deaf'));
+    await soon('the run queued meanwhile', () => started.includes('said-while-deaf'));
     // The loss was reported; nothing said on the channel was taken for an error.
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.every((e) => /terminat/i.test(String(e)))).toBe(true);

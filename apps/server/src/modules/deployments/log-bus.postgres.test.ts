@@ -59,7 +59,7 @@ describe.each(postgresOnly)('the deployment log bus between instances on %s', ()
     sender.publish('unwatched', line(3, 'y'.repeat(9000)));
     sender.publish('watched', {
       type: 'deployment_status',
-      data: { status: 'active', deploymentId: 'd' },
+      data: { status: 'deployed', deploymentId: 'd' },
     });
 
     await expect.poll(() => heard.length).toBe(3);
