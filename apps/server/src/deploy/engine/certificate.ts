@@ -10,9 +10,15 @@ import { msg, quantity } from './messages';
 import { SURVEY_PART, type TSiteLook } from './site-record';
 import { asRoot, type TStepContext } from './step-context';
 
-/** What certbot runs after each renewal: constant, and right with or without systemd. */
+/**
+ * What certbot runs after each renewal (and after the first issuance): reloads nginx, with or
+ * without systemd, when a file under /etc/nginx names the certificate's directory
+ * (`$RENEWED_LINEAGE`, set by certbot). At the first issuance no site uses the certificate yet
+ * and the deployment reloads nginx itself once the HTTPS site is written, so that reload would
+ * be for nothing. Constant: no user value in it.
+ */
 const RENEW_DEPLOY_HOOK =
-  "sh -c 'if [ -d /run/systemd/system ]; then systemctl reload nginx; else nginx -s reload 2>/dev/null || nginx -s reload; fi'";
+  'sh -c \'grep -rqsF -- "$RENEWED_LINEAGE/" /etc/nginx || exit 0; if [ -d /run/systemd/system ]; then systemctl reload nginx; else nginx -s reload 2>/dev/null || nginx -s reload; fi\'';
 
 /** Where a test CA bundle for certbot goes on the server (only when settings ask for one). */
 const SERVER_CA_BUNDLE = '/etc/letsencrypt/portico-acme-ca.pem';

@@ -4,7 +4,8 @@
 // nothing written), s3 has no cron and no package source to install one from (the step fails
 // with the reason and the way out, in either language, while the site is served). What Portico
 // says is checked against the server. The renewal a scheduler runs reloads nginx (deploy hook),
-// and stopping the lab ends the cron Portico started.
+// which leaves nginx alone for a certificate no site uses yet (as at its first issuance), and
+// stopping the lab ends the cron Portico started.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { renderText } from '@portico/shared/i18n/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -185,6 +186,39 @@ describe('renewal health on servers without systemd', () => {
     for (let i = 0; i < 50 && after === before; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       after = await servedFingerprint(s1);
+    }
+    expect(after).not.toBe(before);
+  });
+
+  it('the deploy hook reloads nginx only when a file under /etc/nginx uses the certificate', async () => {
+    const s1 = server('s1');
+    const conf = await lab!.exec('s1', [
+      'cat',
+      `/etc/letsencrypt/renewal/${certName(s1.domains[0]!)}.conf`,
+    ]);
+    // As certbot runs it: its configuration file keeps a value holding quotes in '''…'''.
+    const hook = /^renew_hook = (.*)$/m.exec(conf.stdout)?.[1]?.replace(/^'''(.*)'''$/, '$1');
+    expect(hook).toBeDefined();
+    const workers = async () =>
+      (await lab!.exec('s1', ['bash', '-c', 'pgrep -P "$(cat /run/nginx.pid)" | sort'])).stdout;
+    const runHook = (lineage: string) =>
+      lab!.exec('s1', ['env', `RENEWED_LINEAGE=${lineage}`, 'sh', '-c', hook!]);
+
+    // A certificate no site names (as at its first issuance): nginx is left alone.
+    const before = await workers();
+    expect(before.trim()).not.toBe('');
+    const unused = await runHook('/etc/letsencrypt/live/nothing-uses-this');
+    expect(unused.code, `${hook}\n${unused.stdout}${unused.stderr}`).toBe(0);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(await workers()).toBe(before);
+
+    // The deployed site's certificate: nginx reloads, and new workers replace the old.
+    const lineage = `/etc/letsencrypt/live/${certName(s1.domains[0]!)}`;
+    expect((await runHook(lineage)).code).toBe(0);
+    let after = await workers();
+    for (let i = 0; i < 50 && after === before; i += 1) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await workers();
     }
     expect(after).not.toBe(before);
   });
