@@ -1,4 +1,3 @@
-import { writeSync } from 'node:fs';
 import pino from 'pino';
 
 /** A batch goes out once this many characters are waiting (or at the next flush). */
@@ -35,10 +34,11 @@ export function batchedLogStream(fd = 1): TLogStream {
     waitingChars = 0;
     return text;
   };
-  // What sonic-boom holds goes first, then what waits here, both before returning.
+  // What sonic-boom holds goes first, then what waits here, both before returning (through a
+  // synchronous sonic-boom, which finishes a partial write and waits out a full pipe).
   const writeOutNow = () => {
     out.flushSync();
-    if (waiting.length > 0) writeSync(fd, take());
+    if (waiting.length > 0) pino.destination({ dest: fd, sync: true }).write(take());
   };
   process.on('exit', writeOutNow);
 
