@@ -5,12 +5,16 @@ import { listenOn } from './listen';
 /** A message as it arrives: a JSON object, each field still to be checked by its reader. */
 export type TChannelMessage = Record<string, unknown>;
 
+// PostgreSQL refuses NOTIFY payloads of 8000 bytes or more.
+const MAX_PAYLOAD_BYTES = 7900;
+
 export interface TChannel {
   /**
-   * Tells every other instance on the database (never this one). Resolves once PostgreSQL took
-   * it; a caller that needs its messages in order waits for each before the next.
+   * Tells every other instance on the database (never this one); `shorter` is said instead when
+   * `message` is too large for a notification. Resolves once PostgreSQL took it; a caller that
+   * needs its messages in order waits for each before the next.
    */
-  say(message: TChannelMessage): Promise<void>;
+  say(message: TChannelMessage, shorter?: () => TChannelMessage): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -50,11 +54,12 @@ export async function openChannel(
     onRelisten: handlers.onRelisten,
   });
   return {
-    async say(message) {
-      await pool.query('select pg_notify($1, $2)', [
-        name,
-        JSON.stringify({ o: origin, ...message }),
-      ]);
+    async say(message, shorter) {
+      let payload = JSON.stringify({ o: origin, ...message });
+      if (shorter && Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
+        payload = JSON.stringify({ o: origin, ...shorter() });
+      }
+      await pool.query('select pg_notify($1, $2)', [name, payload]);
     },
     close: () => listening.close(),
   };

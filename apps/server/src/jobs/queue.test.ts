@@ -8,12 +8,15 @@ import {
   type TTestDatabase,
   testDatabaseKinds,
 } from '../../test/support/test-database';
-import { until } from '../../test/support/until';
 import { pgliteBossDb, poolBossDb, queueOver } from './queue';
 import { DEPLOY_QUEUE } from './queues';
 
 // Well inside the minute a poll would take: only a wake-up starts a run this soon.
 const SOON_MS = 15_000;
+const soon = (what: string, done: () => boolean) =>
+  expect
+    .poll(done, { message: `${what} within ${SOON_MS} ms`, timeout: SOON_MS, interval: 20 })
+    .toBe(true);
 
 // pg-boss writes a job's completion or failure without awaiting it, so a handler that ends after
 // the queue stopped must not meet a rejection from the closed database (it would be unhandled).
@@ -69,13 +72,13 @@ describe.each(testDatabaseKinds())(
 
       const data = (deploymentId: string) => ({ deploymentId, configurationId: 'c', attempt: 1 });
       await queue.deployJob(data('first')).send();
-      await until('the first run', () => started.includes('first'), SOON_MS);
+      await soon('the first run', () => started.includes('first'));
 
       await queue.deployJob(data('second')).send();
       await new Promise((r) => setTimeout(r, 500));
       expect(started).toEqual(['first']);
       release();
-      await until('the second run', () => started.includes('second'), SOON_MS);
+      await soon('the second run', () => started.includes('second'));
       expect(started).toEqual(['first', 'second']);
     });
   },
@@ -110,7 +113,7 @@ describe('idle deploy workers on pglite, and one run queued', () => {
     }) as typeof pglite.query;
     try {
       await queue.deployJob({ deploymentId: 'only', configurationId: 'c', attempt: 1 }).send();
-      await until('the run', () => started.includes('only'), SOON_MS);
+      await soon('the run', () => started.includes('only'));
       await new Promise((r) => setTimeout(r, 500));
       expect(started).toEqual(['only']);
       expect(looks).toBe(2);

@@ -11,7 +11,6 @@ import {
   type TTestDatabase,
   testDatabaseKinds,
 } from '../../test/support/test-database';
-import { until } from '../../test/support/until';
 import { queueOver } from './queue';
 import { DEPLOY_QUEUE, JOB_TIMING } from './queues';
 import { openWakeLine, type TWakeLine } from './wake-line';
@@ -20,7 +19,10 @@ const postgresOnly = testDatabaseKinds().filter((kind) => kind === 'postgres');
 
 // Well inside the 30 s between two polls: only a wake-up starts a job this soon.
 const SOON_MS = 10_000;
-const soon = (what: string, done: () => boolean | Promise<boolean>) => until(what, done, SOON_MS);
+const soon = (what: string, done: () => boolean | Promise<boolean>) =>
+  expect
+    .poll(done, { message: `${what} within ${SOON_MS} ms`, timeout: SOON_MS, interval: 20 })
+    .toBe(true);
 
 describe.each(postgresOnly)('the wake line between instances on %s', () => {
   let t: TTestDatabase;

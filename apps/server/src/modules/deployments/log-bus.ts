@@ -11,8 +11,6 @@ export interface TLogBus {
 }
 
 const CHANNEL = 'portico_deploy';
-// PostgreSQL refuses NOTIFY payloads of 8000 bytes or more (the channel adds its sender's id).
-const MAX_MESSAGE = 7400;
 
 export interface TLogBusOptions {
   database: TDatabase;
@@ -62,14 +60,14 @@ export async function createLogBus(options: TLogBusOptions): Promise<TLogBus> {
     publish(configurationId, message) {
       deliver(configurationId, message);
       if (!channel) return;
-      let said: TChannelMessage = { c: configurationId, m: message };
-      if (
-        message.type === 'deployment_progress' &&
-        Buffer.byteLength(JSON.stringify(said)) > MAX_MESSAGE
-      ) {
-        said = { c: configurationId, logId: message.data.id };
-      }
-      sending = sending.then(() => channel.say(said)).catch(options.onError);
+      // A line too large for a notification goes as its id, read from the database there.
+      const byId =
+        message.type === 'deployment_progress'
+          ? () => ({ c: configurationId, logId: message.data.id })
+          : undefined;
+      sending = sending
+        .then(() => channel.say({ c: configurationId, m: message }, byId))
+        .catch(options.onError);
     },
 
     subscribe(configurationId, listener) {
