@@ -81,6 +81,29 @@ describe.each(testDatabaseKinds())('with everything kept warm on %s', (kind) => 
   });
   afterAll(async () => t?.close());
 
+  // Requests that come together are read together (db/batched-reads.ts): each must still get
+  // its own session and account.
+  it('signed-in requests at once are each answered as their own account', async () => {
+    const accounts = [];
+    for (let i = 0; i < 6; i += 1)
+      accounts.push(await signedInClient(t, 'user', `10.9.0.${i + 1}`));
+    const statements = countAuthStatements(t);
+    const asked = accounts.flatMap(({ client, user }) =>
+      [1, 2, 3].map(async () => {
+        const me = await client.me();
+        expect(me.statusCode).toBe(200);
+        return [(me.json() as { username: string }).username, user.username];
+      }),
+    );
+    const answered = await Promise.all(asked);
+    for (const [got, expected] of answered) expect(got).toBe(expected);
+    if (kind === 'postgres') {
+      // 18 requests, 6 sessions: fewer reads than requests, and at least one.
+      expect(statements.count()).toBeGreaterThan(0);
+      expect(statements.count()).toBeLessThan(answered.length);
+    }
+  });
+
   it('an ended session, a revoked token and a role change show at the next request', async () => {
     const { client: admin } = await signedInClient(t, 'admin');
     const { client: laptop, user } = await signedInClient(t);

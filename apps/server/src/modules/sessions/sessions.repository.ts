@@ -1,4 +1,5 @@
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
+import { batchedReads } from '../../db/batched-reads';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import { answerVersions, session, type TUserRow, users } from '../../db/schema';
@@ -9,13 +10,16 @@ export type TSessionsRepository = ReturnType<typeof createSessionsRepository>;
 const userIdOf = sql`(case when ${session.sess}->>'userId' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${session.sess}->>'userId')::uuid end)`;
 
 export function createSessionsRepository(db: TDb) {
-  // Read on every signed-in request: built at first use, prepared once per connection on PostgreSQL.
-  // With what tells whether an answer kept earlier still holds (plugins/answer-cache.ts): the
-  // account's answer versions, and the database's snapshot (two equal snapshots mean that no
-  // transaction committed in between, on any connection of any instance).
-  const findWithUser = builtOnce(() =>
+  // Read on every signed-in request: built at first use, prepared once per connection on
+  // PostgreSQL, and asked for the sessions of all the requests waiting at once
+  // (db/batched-reads.ts). With what tells whether an answer kept earlier still holds
+  // (plugins/answer-cache.ts): the account's answer versions, and the database's snapshot (two
+  // equal snapshots mean that no transaction committed in between, on any connection of any
+  // instance).
+  const findWithUsers = builtOnce(() =>
     db
       .select({
+        sid: session.sid,
         sess: session.sess,
         user: users,
         proxiesVersion: answerVersions.proxiesVersion,
@@ -26,11 +30,17 @@ export function createSessionsRepository(db: TDb) {
       .leftJoin(users, eq(users.id, userIdOf))
       .leftJoin(answerVersions, eq(answerVersions.userId, users.id))
       .where(
-        and(eq(session.sid, sql.placeholder('sid')), gt(session.expire, sql.placeholder('now'))),
+        and(
+          sql`${session.sid} = any(${sql.placeholder('sids')}::text[])`,
+          gt(session.expire, sql.placeholder('now')),
+        ),
       )
-      .limit(1)
-      .prepare('session_with_user'),
+      .prepare('sessions_with_users'),
   );
+  const findWithUser = batchedReads(async (sids: string[]) => {
+    const rows = await findWithUsers().execute({ sids, now: new Date() });
+    return new Map(rows.map(({ sid, ...row }) => [sid, row]));
+  });
 
   return {
     async find(sid: string): Promise<Record<string, unknown> | undefined> {
@@ -56,8 +66,7 @@ export function createSessionsRepository(db: TDb) {
         }
       | undefined
     > {
-      const rows = await findWithUser().execute({ sid, now: new Date() });
-      return rows[0];
+      return findWithUser(sid);
     },
 
     /** The user of each live session among `sids`, in one query; ended or expired ones are absent. */

@@ -1,0 +1,92 @@
+/**
+ * Reads by key, many keys in one query: the keys asked for while no read is free to start wait
+ * together, and go as one query when one is. Under load this turns a query per request (the
+ * session read of every signed-in request) into a query per batch, and the database's cost per
+ * query (a round trip, a plan's execution, a backend's wake-up) is paid once for the batch.
+ *
+ * A key is only ever answered by a query that started after it was asked for: a batch already
+ * under way takes no new keys. So a read is never older than its request, exactly as with one
+ * query each: a session ended, or an account demoted, before the request came is seen ended.
+ */
+export interface TBatchedReadsOptions {
+  /** Batches under way at once (default 2: one at the database, one on the wire). */
+  inFlight?: number;
+  /** Keys in one query at most (default 256). */
+  maxKeys?: number;
+}
+
+interface TWaiter<V> {
+  resolve(value: V | undefined): void;
+  reject(error: unknown): void;
+}
+
+export function batchedReads<K, V>(
+  read: (keys: K[]) => Promise<Map<K, V>>,
+  options: TBatchedReadsOptions = {},
+): (key: K) => Promise<V | undefined> {
+  const maxInFlight = options.inFlight ?? 2;
+  const maxKeys = options.maxKeys ?? 256;
+  let waiting = new Map<K, TWaiter<V>[]>();
+  let inFlight = 0;
+  let scheduled = false;
+
+  function take(): Map<K, TWaiter<V>[]> {
+    if (waiting.size <= maxKeys) {
+      const all = waiting;
+      waiting = new Map();
+      return all;
+    }
+    const some = new Map<K, TWaiter<V>[]>();
+    for (const [key, waiters] of waiting) {
+      if (some.size === maxKeys) break;
+      some.set(key, waiters);
+      waiting.delete(key);
+    }
+    return some;
+  }
+
+  function start() {
+    scheduled = false;
+    while (waiting.size > 0 && inFlight < maxInFlight) {
+      const batch = take();
+      inFlight += 1;
+      let answer: Promise<Map<K, V>>;
+      try {
+        answer = read([...batch.keys()]);
+      } catch (error) {
+        answer = Promise.reject(error);
+      }
+      answer.then(
+        (found) => {
+          for (const [key, waiters] of batch) for (const w of waiters) w.resolve(found.get(key));
+          finished();
+        },
+        (error) => {
+          for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
+          finished();
+        },
+      );
+    }
+  }
+
+  function finished() {
+    inFlight -= 1;
+    schedule();
+  }
+
+  // At the end of the current turn of the event loop: the requests that arrived in it go
+  // together, and the first of a quiet moment waits for nothing else.
+  function schedule() {
+    if (scheduled || waiting.size === 0 || inFlight >= maxInFlight) return;
+    scheduled = true;
+    setImmediate(start);
+  }
+
+  return (key) =>
+    new Promise<V | undefined>((resolve, reject) => {
+      const waiters = waiting.get(key);
+      if (waiters) waiters.push({ resolve, reject });
+      else waiting.set(key, [{ resolve, reject }]);
+      schedule();
+    });
+}
