@@ -1,6 +1,6 @@
 // The edit's one prepared statement (repository.edit): the change and its audit row land
 // together, on PGlite and PostgreSQL; a deploying row gets neither, a taken domain neither; the
-// host key and the saved password go only when asked.
+// host key and the saved password go only when asked. And the reads by id, asked together.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
@@ -10,7 +10,7 @@ import { auditLog, proxyConfigurations } from '../../db/schema';
 import { auditRowOf } from '../audit/audit.service';
 import { createProxiesRepository, DomainTakenError, type TProxyEdit } from './proxies.repository';
 
-describe.each(testDatabaseKinds())('the edit statement on %s', (kind) => {
+describe.each(testDatabaseKinds())('the proxies repository on %s', (kind) => {
   let t: TTestApp;
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -109,5 +109,20 @@ describe.each(testDatabaseKinds())('the edit statement on %s', (kind) => {
     ).rejects.toBeInstanceOf(DomainTakenError);
     expect(await rowOf(second.id)).toEqual(second.row);
     expect(await editsOf(second.id)).toEqual([]);
+  });
+
+  // Reads that come together go as one query (db/batched-reads.ts).
+  it('answers each id, and an id that is no uuid fails none of the others', async () => {
+    const { client } = await signedInClient(t);
+    const { id } = await createProxy(client);
+    const repository = createProxiesRepository(t.database.db);
+    const [found, garbage, missing] = await Promise.all([
+      repository.findById(id),
+      repository.findById("x' or 1=1 --"),
+      repository.findById('00000000-0000-4000-8000-000000000000'),
+    ]);
+    expect(found?.id).toBe(id);
+    expect(garbage).toBeUndefined();
+    expect(missing).toBeUndefined();
   });
 });

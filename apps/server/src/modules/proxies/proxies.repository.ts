@@ -10,6 +10,7 @@ import {
   type SQLWrapper,
   sql,
 } from 'drizzle-orm';
+import { batchedReads } from '../../db/batched-reads';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import {
@@ -57,25 +58,38 @@ export interface TProxyEdit {
   forgetPassword: boolean;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export function createProxiesRepository(db: TDb) {
   // The reads behind the screens every user opens: built at first use, prepared once per
-  // connection.
-  const byId = builtOnce(() =>
+  // connection, and asked for the rows of all the requests waiting at once (db/batched-reads.ts).
+  const byIds = builtOnce(() =>
     db
       .select()
       .from(proxyConfigurations)
-      .where(eq(proxyConfigurations.id, sql.placeholder('id')))
-      .limit(1)
-      .prepare('proxy_by_id'),
+      .where(sql`${proxyConfigurations.id} = any(${sql.placeholder('ids')}::uuid[])`)
+      .prepare('proxies_by_ids'),
   );
-  const byUser = builtOnce(() =>
+  const byUsers = builtOnce(() =>
     db
       .select()
       .from(proxyConfigurations)
-      .where(eq(proxyConfigurations.userId, sql.placeholder('userId')))
+      .where(sql`${proxyConfigurations.userId} = any(${sql.placeholder('userIds')}::uuid[])`)
       .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
-      .prepare('proxies_by_user'),
+      .prepare('proxies_by_users'),
   );
+  const findById = batchedReads(async (ids: string[]) => {
+    // One id that is no uuid would fail the cast, and with it every request of the batch.
+    const uuids = ids.filter((id) => UUID.test(id));
+    const rows = uuids.length > 0 ? await byIds().execute({ ids: uuids }) : [];
+    return new Map(rows.map((row) => [row.id, row]));
+  });
+  const listByUser = batchedReads(async (userIds: string[]) => {
+    const lists = new Map<string, TProxyConfigurationRow[]>(userIds.map((id) => [id, []]));
+    // In the query's order (newest first) within each user's list.
+    for (const row of await byUsers().execute({ userIds })) lists.get(row.userId)?.push(row);
+    return lists;
+  });
 
   // The edit and its audit row in one statement, prepared once: as atomic as a transaction, in
   // one round trip instead of four (begin, update, insert, commit), and not built again for each
@@ -106,11 +120,11 @@ export function createProxiesRepository(db: TDb) {
 
   return {
     async findById(id: string): Promise<TProxyConfigurationRow | undefined> {
-      return (await byId().execute({ id }))[0];
+      return findById(id.toLowerCase());
     },
 
     async listByUser(userId: string): Promise<TProxyConfigurationRow[]> {
-      return byUser().execute({ userId });
+      return (await listByUser(userId)) ?? [];
     },
 
     /** Whether another configuration (any owner) already uses the domain. */

@@ -48,6 +48,44 @@ describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
     expect(got.body).not.toMatch(/sshPassword"|Enc/);
   });
 
+  // Reads that come together are read together (db/batched-reads.ts): each still gets its own.
+  it('answers reads that come at once each with their own list and configuration', async () => {
+    const owners: { client: TestClient; ids: string[] }[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const { client } = await signedInClient(t, 'user', `10.8.0.${i + 1}`);
+      const first = await createProxy(client);
+      const second = await createProxy(client);
+      owners.push({ client, ids: [second.id, first.id] });
+    }
+    const url = (id: string) => `/api/proxy-configurations/${id}`;
+    const asked = owners.flatMap(({ client, ids }, i) => {
+      const other = owners[(i + 1) % owners.length]!.ids[0]!;
+      return [
+        client.request({ method: 'GET', url: '/api/user/proxy-configurations' }).then((r) => {
+          expect(r.statusCode).toBe(200);
+          // Newest first, as one query per user gave them.
+          expect(r.json().map((p: { id: string }) => p.id)).toEqual(ids);
+        }),
+        ...ids.map((id) =>
+          client.request({ method: 'GET', url: url(id) }).then((r) => {
+            expect(r.statusCode).toBe(200);
+            expect(r.json().id).toBe(id);
+          }),
+        ),
+        // Beside its owner's read of it, another user's configuration stays unseen.
+        client.request({ method: 'GET', url: url(other) }).then((r) => {
+          expect(r.statusCode).toBe(404);
+        }),
+        // An id in capitals is the same id.
+        client.request({ method: 'GET', url: url(ids[0]!.toUpperCase()) }).then((r) => {
+          expect(r.statusCode).toBe(200);
+          expect(r.json().id).toBe(ids[0]);
+        }),
+      ];
+    });
+    await Promise.all(asked);
+  });
+
   it('answers the validation messages in the caller language', async () => {
     const { client } = await signedInClient(t);
     const response = await client.write(
