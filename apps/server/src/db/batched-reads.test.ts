@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DeadlineError } from '../lib/deadline';
 import { batchedReads } from './batched-reads';
 
 /** A read whose every call is recorded and answered when the test says. */
@@ -85,6 +86,21 @@ describe('batchedReads', () => {
     await turn();
     calls[1]!.answer(new Map([['a', 'A']]));
     expect(await again).toBe('A');
+  });
+
+  it('fails the requests of a query that never answers, and lets the next ones read', async () => {
+    const { calls, read } = controlledRead();
+    const get = batchedReads(read, { inFlight: 1, timeoutMs: 30 });
+    const stuck = get('a');
+    await turn();
+    const behind = get('b');
+    await expect(stuck).rejects.toBeInstanceOf(DeadlineError);
+    await turn();
+    // The next query went although the first never answered; its late answer is dropped.
+    expect(calls.map((c) => c.keys)).toEqual([['a'], ['b']]);
+    calls[0]!.answer(new Map([['a', 'late']]));
+    calls[1]!.answer(new Map([['b', 'B']]));
+    expect(await behind).toBe('B');
   });
 
   it('fails the requests of a read that throws before it returns a promise', async () => {

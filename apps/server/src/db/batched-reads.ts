@@ -1,3 +1,5 @@
+import { DeadlineError } from '../lib/deadline';
+
 /**
  * Reads by key, many keys in one query: the keys asked for while no read is free to start wait
  * together, and go as one query when one is. Under load this turns a query per request (the
@@ -16,6 +18,12 @@ export interface TBatchedReadsOptions {
   inFlight?: number;
   /** Keys in one query at most (default 256). */
   maxKeys?: number;
+  /**
+   * How long a query may take before its requests fail with a DeadlineError (default 15 s): a
+   * query that never answers (a connection gone silent) must not hold every request behind it.
+   * The slot is freed then; a late answer is dropped.
+   */
+  timeoutMs?: number;
 }
 
 interface TWaiter<V> {
@@ -29,6 +37,7 @@ export function batchedReads<K, V>(
 ): (key: K) => Promise<V | undefined> {
   const maxInFlight = options.inFlight ?? 1;
   const maxKeys = options.maxKeys ?? 256;
+  const timeoutMs = options.timeoutMs ?? 15_000;
   let waiting = new Map<K, TWaiter<V>[]>();
   let inFlight = 0;
   let scheduled = false;
@@ -59,15 +68,22 @@ export function batchedReads<K, V>(
       } catch (error) {
         answer = Promise.reject(error);
       }
+      let settled = false;
+      const settle = (deliver: (waiter: TWaiter<V>, key: K) => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        for (const [key, waiters] of batch) for (const w of waiters) deliver(w, key);
+        finished();
+      };
+      const timer = setTimeout(
+        () => settle((w) => w.reject(new DeadlineError(timeoutMs))),
+        timeoutMs,
+      );
+      timer.unref();
       answer.then(
-        (found) => {
-          for (const [key, waiters] of batch) for (const w of waiters) w.resolve(found.get(key));
-          finished();
-        },
-        (error) => {
-          for (const waiters of batch.values()) for (const w of waiters) w.reject(error);
-          finished();
-        },
+        (found) => settle((w, key) => w.resolve(found.get(key))),
+        (error) => settle((w) => w.reject(error)),
       );
     }
   }
