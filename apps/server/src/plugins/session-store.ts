@@ -84,6 +84,8 @@ export function createSessionStore(
   // Bumped before and after every write here: a read that overlapped one is not kept, so a
   // destroyed session never comes back from the cache.
   let writes = 0;
+  // A row as read -> the session made of it.
+  const parsed = new WeakMap<object, TFoundSession>();
 
   function cacheSet(sid: string, found: TFoundSession) {
     if (!cache) return;
@@ -131,7 +133,13 @@ export function createSessionStore(
         (found) => {
           if (!found) return callback(null, null);
           const expire = Date.parse(String((found.sess.cookie as TStoredCookie)?.expires));
-          const session = foundSession(found.sess, expire);
+          // The requests of one session that came together share the row read for them
+          // (db/batched-reads.ts): its data is parsed once for all of them.
+          let session = parsed.get(found);
+          if (!session) {
+            session = foundSession(found.sess, expire);
+            parsed.set(found, session);
+          }
           if (writes === writesBefore && Number.isFinite(expire)) cacheSet(sid, session);
           const userId = typeof found.sess.userId === 'string' ? found.sess.userId : undefined;
           callback(null, session, {
