@@ -12,5 +12,8 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}', 'build/**/*.test.ts'],
     setupFiles: ['src/test/setup.ts'],
+    // Above the 5 s that src/test/setup.ts gives a wait for the screen, so a slow screen fails
+    // with what it showed rather than as a test out of time.
+    testTimeout: 15_000,
   },
 });
