@@ -124,8 +124,8 @@ export async function buildServices(options: TServicesOptions) {
   const allowLoopback = options.config.sshAllowLoopback ?? false;
 
   const usersRepository = createUsersRepository(db, { cacheById: soleWriter });
-  const sessionsRepository = createSessionsRepository(db);
-  const proxiesRepository = createProxiesRepository(db);
+  const sessionsRepository = createSessionsRepository(db, { batchReads: true });
+  const proxiesRepository = createProxiesRepository(db, { batchReads: true });
   const deploymentsRepository = createDeploymentsRepository(db);
   const destinationsRepository = createDestinationsRepository(db);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeadlineError } from '../lib/deadline';
-import { batchedReads } from './batched-reads';
+import { batchedReads, readsByKey } from './batched-reads';
 
 /** A read whose every call is recorded and answered when the test says. */
 function controlledRead() {
@@ -108,5 +108,27 @@ describe('batchedReads', () => {
       throw new Error('bad statement');
     });
     await expect(get('a')).rejects.toThrow('bad statement');
+  });
+});
+
+describe('readsByKey', () => {
+  it('batches when asked to, and otherwise reads each key at once in a query of its own', async () => {
+    const direct = controlledRead();
+    const getDirect = readsByKey(direct.read, { batched: false });
+    const answers = Promise.all([getDirect('a'), getDirect('b')]);
+    // Started in the same turn: a transaction's read does not wait for company.
+    expect(direct.calls.map((c) => c.keys)).toEqual([['a'], ['b']]);
+    direct.calls[0]!.answer(new Map([['a', 'A']]));
+    direct.calls[1]!.answer(new Map());
+    expect(await answers).toEqual(['A', undefined]);
+
+    const batched = controlledRead();
+    const getBatched = readsByKey(batched.read, { batched: true });
+    const together = Promise.all([getBatched('a'), getBatched('b')]);
+    expect(batched.calls).toEqual([]);
+    await turn();
+    expect(batched.calls.map((c) => c.keys)).toEqual([['a', 'b']]);
+    batched.calls[0]!.answer(new Map([['b', 'B']]));
+    expect(await together).toEqual([undefined, 'B']);
   });
 });

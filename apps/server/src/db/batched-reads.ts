@@ -109,3 +109,17 @@ export function batchedReads<K, V>(
       schedule();
     });
 }
+
+/**
+ * The same reads for a repository that says whether it batches: the app's shared repositories
+ * do; a transaction's (and a command's) read at once, one query a key, since they have no crowd
+ * to batch and a transaction must not hold its connection (on PGlite, the one session) a turn
+ * of the event loop longer for nothing.
+ */
+export function readsByKey<K, V>(
+  read: (keys: K[]) => Promise<Map<K, V>>,
+  { batched }: { batched: boolean },
+): (key: K) => Promise<V | undefined> {
+  if (batched) return batchedReads(read);
+  return async (key) => (await read([key])).get(key);
+}

@@ -40,7 +40,7 @@ describe.each([false, true])('session store (memory cache: %s)', (cache) => {
   let store: TPorticoSessionStore;
   beforeAll(async () => {
     db = await createTestDatabase('pglite');
-    repository = createSessionsRepository(db.database.db);
+    repository = createSessionsRepository(db.database.db, { batchReads: true });
     store = createSessionStore(repository, { cache });
   });
   afterAll(async () => db?.drop());

@@ -112,17 +112,20 @@ describe.each(testDatabaseKinds())('the proxies repository on %s', (kind) => {
   });
 
   // Reads that come together go as one query (db/batched-reads.ts).
-  it('answers each id, and an id that is no uuid fails none of the others', async () => {
-    const { client } = await signedInClient(t);
-    const { id } = await createProxy(client);
-    const repository = createProxiesRepository(t.database.db);
-    const [found, garbage, missing] = await Promise.all([
-      repository.findById(id),
-      repository.findById("x' or 1=1 --"),
-      repository.findById('00000000-0000-4000-8000-000000000000'),
-    ]);
-    expect(found?.id).toBe(id);
-    expect(garbage).toBeUndefined();
-    expect(missing).toBeUndefined();
-  });
+  it.each([true, false])(
+    'answers each id, and an id that is no uuid fails none of the others (batched: %s)',
+    async (batchReads) => {
+      const { client } = await signedInClient(t);
+      const { id } = await createProxy(client);
+      const repository = createProxiesRepository(t.database.db, { batchReads });
+      const [found, garbage, missing] = await Promise.all([
+        repository.findById(id),
+        repository.findById("x' or 1=1 --"),
+        repository.findById('00000000-0000-4000-8000-000000000000'),
+      ]);
+      expect(found?.id).toBe(id);
+      expect(garbage).toBeUndefined();
+      expect(missing).toBeUndefined();
+    },
+  );
 });

@@ -1,3 +1,4 @@
+import { ZUuid } from '@portico/shared/proxy/api';
 import {
   and,
   desc,
@@ -10,7 +11,7 @@ import {
   type SQLWrapper,
   sql,
 } from 'drizzle-orm';
-import { batchedReads } from '../../db/batched-reads';
+import { readsByKey } from '../../db/batched-reads';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import {
@@ -58,11 +59,10 @@ export interface TProxyEdit {
   forgetPassword: boolean;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function createProxiesRepository(db: TDb) {
+/** `batchReads`: the app's shared repository asks for the rows of all the requests waiting at once. */
+export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
   // The reads behind the screens every user opens: built at first use, prepared once per
-  // connection, and asked for the rows of all the requests waiting at once (db/batched-reads.ts).
+  // connection, and batched in the app's shared repository (db/batched-reads.ts).
   const byIds = builtOnce(() =>
     db
       .select()
@@ -78,18 +78,24 @@ export function createProxiesRepository(db: TDb) {
       .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
       .prepare('proxies_by_users'),
   );
-  const findById = batchedReads(async (ids: string[]) => {
-    // One id that is no uuid would fail the cast, and with it every request of the batch.
-    const uuids = ids.filter((id) => UUID.test(id));
-    const rows = uuids.length > 0 ? await byIds().execute({ ids: uuids }) : [];
-    return new Map(rows.map((row) => [row.id, row]));
-  });
-  const listByUser = batchedReads(async (userIds: string[]) => {
-    const lists = new Map<string, TProxyConfigurationRow[]>(userIds.map((id) => [id, []]));
-    // In the query's order (newest first) within each user's list.
-    for (const row of await byUsers().execute({ userIds })) lists.get(row.userId)?.push(row);
-    return lists;
-  });
+  const findById = readsByKey(
+    async (ids: string[]) => {
+      // One id that is no uuid would fail the cast, and with it every request of the batch.
+      const uuids = ids.filter((id) => ZUuid.safeParse(id).success);
+      const rows = uuids.length > 0 ? await byIds().execute({ ids: uuids }) : [];
+      return new Map(rows.map((row) => [row.id, row]));
+    },
+    { batched: batchReads },
+  );
+  const listByUser = readsByKey(
+    async (userIds: string[]) => {
+      const lists = new Map<string, TProxyConfigurationRow[]>(userIds.map((id) => [id, []]));
+      // In the query's order (newest first) within each user's list.
+      for (const row of await byUsers().execute({ userIds })) lists.get(row.userId)?.push(row);
+      return lists;
+    },
+    { batched: batchReads },
+  );
 
   // The edit and its audit row in one statement, prepared once: as atomic as a transaction, in
   // one round trip instead of four (begin, update, insert, commit), and not built again for each

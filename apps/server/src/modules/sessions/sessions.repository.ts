@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
-import { batchedReads } from '../../db/batched-reads';
+import { readsByKey } from '../../db/batched-reads';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import { answerVersions, session, type TUserRow, users } from '../../db/schema';
@@ -9,10 +9,10 @@ export type TSessionsRepository = ReturnType<typeof createSessionsRepository>;
 // The session's userId as a uuid (null when absent or not a uuid), so the join uses the key.
 const userIdOf = sql`(case when ${session.sess}->>'userId' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${session.sess}->>'userId')::uuid end)`;
 
-export function createSessionsRepository(db: TDb) {
+/** `batchReads`: the app's shared repository asks for the sessions of all the requests waiting at once. */
+export function createSessionsRepository(db: TDb, { batchReads = false } = {}) {
   // Read on every signed-in request: built at first use, prepared once per connection on
-  // PostgreSQL, and asked for the sessions of all the requests waiting at once
-  // (db/batched-reads.ts). With what tells whether an answer kept earlier still holds
+  // PostgreSQL, and batched in the app's shared repository (db/batched-reads.ts). With what tells whether an answer kept earlier still holds
   // (plugins/answer-cache.ts): the account's answer versions, and the database's snapshot (two
   // equal snapshots mean that no transaction committed in between, on any connection of any
   // instance).
@@ -37,10 +37,13 @@ export function createSessionsRepository(db: TDb) {
       )
       .prepare('sessions_with_users'),
   );
-  const findWithUser = batchedReads(async (sids: string[]) => {
-    const rows = await findWithUsers().execute({ sids, now: new Date() });
-    return new Map(rows.map(({ sid, ...row }) => [sid, row]));
-  });
+  const findWithUser = readsByKey(
+    async (sids: string[]) => {
+      const rows = await findWithUsers().execute({ sids, now: new Date() });
+      return new Map(rows.map(({ sid, ...row }) => [sid, row]));
+    },
+    { batched: batchReads },
+  );
 
   return {
     async find(sid: string): Promise<Record<string, unknown> | undefined> {
