@@ -10,6 +10,15 @@ import { finishInDatabase, READS_SHAPE, seedReadsThroughApi, type TReadsWorld } 
 
 const CONNECTIONS = 50;
 /**
+ * The reads to measure: all of them, or those named in BENCH_READS (comma-separated, e.g.
+ * BENCH_READS="details,current user"), to compare one change on the reads it touches.
+ */
+function readsToRun(): TRead[] {
+  const names = process.env.BENCH_READS?.split(',').map((name) => name.trim());
+  return names ? READS.filter((read) => names.includes(read.name)) : READS;
+}
+
+/**
  * Each server is loaded for DURATION_S in all, in SLICES turns taken in rotation with the other
  * servers of the same read: this machine's speed drifts over tens of seconds (it is shared), and
  * in turns Portico and its floors meet the same drift.
@@ -176,7 +185,7 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
         seeded.owner.close();
         seeded.admin.close();
         try {
-          for (const read of READS) {
+          for (const read of readsToRun()) {
             if (read.name === 'admin list') {
               for (const id of world.ownerProxyIds) {
                 const r = await world.owner.write(

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUNCTIONS } from './nginx-control';
+import { FUNCTIONS, RELOAD_BODY } from './nginx-control';
 
 const started: ChildProcess[] = [];
 let dir: string;
@@ -116,5 +116,40 @@ describe('workers', () => {
     const listed = call(`workers ${parent.pid}`).out.split(/\s+/).map(Number).sort();
     expect(listed).toEqual(parent.printed.map(Number).sort());
     expect(call(`workers ${zombieParent}`).out).toBe(String(zombie));
+  });
+});
+
+describe('the reload wait', () => {
+  it('ends by the clock, however slow each look is, and says the reload is pending', async () => {
+    // A master whose old worker never shuts down, a `nginx -s reload` that changes nothing, and
+    // a server so loaded that each look's pause takes 0.3 s: counted in looks (500 of them), the
+    // wait would outlast the engine's 60 s limit on a command.
+    const master = await background(
+      '(exec -a "nginx: worker process" sleep 60) & echo $!; wait',
+      1,
+    );
+    const bin = join(dir, 'slow-bin');
+    spawnSync('mkdir', ['-p', bin]);
+    writeFileSync(join(bin, 'nginx'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    writeFileSync(join(bin, 'sleep'), '#!/bin/sh\nexec /bin/sleep 0.3\n', { mode: 0o755 });
+    const started = Date.now();
+    const r = spawnSync(
+      'bash',
+      [
+        '--norc',
+        '-c',
+        `${FUNCTIONS}
+running() { return 0; }
+unit_active() { return 1; }
+master() { echo ${master.pid}; }
+portico_reload_wait_s=2
+${RELOAD_BODY}`,
+      ],
+      { encoding: 'utf8', env: { PATH: `${bin}:/usr/bin:/bin` }, timeout: 30_000 },
+    );
+    expect(r.stdout).toContain('PORTICO_RELOAD=pending');
+    expect(r.status).toBe(0);
+    // Two seconds of waiting, give or take a look and the second the clock is read in.
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

@@ -87,9 +87,11 @@ old=""
 if unit_active; then systemctl reload nginx 2>&1 || exit $?; else nginx -s reload 2>&1 || exit $?; fi
 if [ -z "$m" ] || [ -z "$old" ]; then echo PORTICO_RELOAD=sent; exit 0; fi
 # Live means: new workers exist, and every old worker is gone or shutting down (it has closed
-# its listening sockets; it may still finish long requests such as WebSockets).
-i=0
-while [ $i -lt 500 ]; do
+# its listening sockets; it may still finish long requests such as WebSockets). The wait ends by
+# the clock, not by a count of looks: on a loaded server each look (a fork, a sleep) can take a
+# tenth of a second, and 500 of them outlasted the engine's limit on one command.
+end=$((SECONDS + \${portico_reload_wait_s:-10}))
+while [ $SECONDS -lt $end ]; do
   fresh=no
   for w in $(workers "$m"); do
     case " $old " in *" $w "*) ;; *) fresh=yes ;; esac
@@ -102,7 +104,6 @@ while [ $i -lt 500 ]; do
     if [ $settled = yes ]; then echo PORTICO_RELOAD=applied; exit 0; fi
   fi
   sleep 0.02
-  i=$((i + 1))
 done
 echo PORTICO_RELOAD=pending
 tail -n 5 /var/log/nginx/error.log 2>/dev/null
