@@ -122,8 +122,8 @@ describe('workers', () => {
 describe('the reload wait', () => {
   it('ends by the clock, however slow each look is, and says the reload is pending', async () => {
     // A master whose old worker never shuts down, a `nginx -s reload` that changes nothing, and
-    // a server so loaded that each look's pause takes 0.3 s: counted in looks (500 of them), the
-    // wait would outlast the engine's 60 s limit on a command.
+    // a server so loaded that each look takes 0.3 s: counted in looks (500 of them), the wait
+    // would outlast the engine's 60 s limit on a command.
     const master = await background(
       '(exec -a "nginx: worker process" sleep 60) & echo $!; wait',
       1,
@@ -131,7 +131,6 @@ describe('the reload wait', () => {
     const bin = join(dir, 'slow-bin');
     spawnSync('mkdir', ['-p', bin]);
     writeFileSync(join(bin, 'nginx'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    writeFileSync(join(bin, 'sleep'), '#!/bin/sh\nexec /bin/sleep 0.3\n', { mode: 0o755 });
     const started = Date.now();
     const r = spawnSync(
       'bash',
@@ -142,6 +141,7 @@ describe('the reload wait', () => {
 running() { return 0; }
 unit_active() { return 1; }
 master() { echo ${master.pid}; }
+pause() { /bin/sleep 0.3; }
 portico_reload_wait_s=2
 ${RELOAD_BODY}`,
       ],
@@ -151,5 +151,19 @@ ${RELOAD_BODY}`,
     expect(r.status).toBe(0);
     // Two seconds of waiting, give or take a look and the second the clock is read in.
     expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
+
+describe('pause', () => {
+  it('waits without starting a process (no sleep on the PATH), and falls back to sleep', () => {
+    for (const [opened, path] of [
+      ['pause_open', '/nonexistent'],
+      ['', '/usr/bin:/bin'],
+    ] as const) {
+      const started = Date.now();
+      const r = call(`PATH=${path}\n${opened}\npause 0.3; echo "done $?"`);
+      expect(r, opened).toMatchObject({ code: 0, out: 'done 0', err: '' });
+      expect(Date.now() - started, opened).toBeGreaterThanOrEqual(300);
+    }
   });
 });

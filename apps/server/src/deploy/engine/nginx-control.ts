@@ -33,16 +33,34 @@ master() {
   { read -r pid || [ -n "$pid" ]; } 2>/dev/null < "$portico_pidfile" || return 1
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && ! zombie "$pid" && echo "$pid"
 }
-workers() {
-  # The kernel's list of the master's children when it keeps one (a read of one file), else a
-  # look through every process (hundreds of files on a busy server, read at each wait's turn).
-  local kids=""
+# Sets portico_workers to the master's children: the kernel's list when it keeps one (a read of
+# one file, in this shell), else a look through every process (hundreds of files on a busy
+# server). A variable, not an echo: $(workers) would fork a subshell at each look.
+list_workers() {
+  portico_workers=""
   if [ -r "/proc/$1/task/$1/children" ]; then
-    { read -r kids || :; } 2>/dev/null < "/proc/$1/task/$1/children"
-    echo "$kids"
+    { read -r portico_workers || :; } 2>/dev/null < "/proc/$1/task/$1/children"
     return
   fi
-  grep -ls "^PPid:[[:space:]]*$1$" /proc/[0-9]*/status 2>/dev/null | sed 's|^/proc/\\([0-9]*\\)/status$|\\1|' | tr '\\n' ' '
+  portico_workers=$(grep -ls "^PPid:[[:space:]]*$1$" /proc/[0-9]*/status 2>/dev/null | sed 's|^/proc/\\([0-9]*\\)/status$|\\1|' | tr '\\n' ' ')
+}
+workers() {
+  list_workers "$1"
+  echo "$portico_workers"
+}
+# Waits $1 seconds without starting a process where it can: a read, with a timeout, of a pipe
+# this shell holds open and nobody writes to (pause_open makes it). A sleep per look cost a
+# loaded server a fork and an exec every 20 ms of every reload.
+pause_open() {
+  [ -n "\${portico_pause_fd:-}" ] && return 0
+  { exec {portico_pause_fd}<> <(:); } 2>/dev/null || portico_pause_fd=""
+}
+pause() {
+  if [ -n "\${portico_pause_fd:-}" ]; then
+    read -r -t "$1" -u "$portico_pause_fd" _ 2>/dev/null || :
+  else
+    sleep "$1"
+  fi
 }
 # An old worker no longer takes new connections: gone, a zombie, or titled "shutting down".
 closing() {
@@ -82,18 +100,20 @@ export const RELOAD_BODY = `if ! running; then
 fi
 m=$(master || true)
 old=""
-[ -n "$m" ] && old=$(workers "$m")
+[ -n "$m" ] && list_workers "$m" && old=$portico_workers
 # An nginx started by hand on a systemd host is not the unit: signal it directly.
 if unit_active; then systemctl reload nginx 2>&1 || exit $?; else nginx -s reload 2>&1 || exit $?; fi
 if [ -z "$m" ] || [ -z "$old" ]; then echo PORTICO_RELOAD=sent; exit 0; fi
 # Live means: new workers exist, and every old worker is gone or shutting down (it has closed
 # its listening sockets; it may still finish long requests such as WebSockets). The wait ends by
-# the clock, not by a count of looks: on a loaded server each look (a fork, a sleep) can take a
-# tenth of a second, and 500 of them outlasted the engine's limit on one command.
+# the clock, not by a count of looks: on a loaded server a look can take a tenth of a second,
+# and 500 of them outlasted the engine's limit on one command.
 end=$((SECONDS + \${portico_reload_wait_s:-10}))
+pause_open
 while [ $SECONDS -lt $end ]; do
   fresh=no
-  for w in $(workers "$m"); do
+  list_workers "$m"
+  for w in $portico_workers; do
     case " $old " in *" $w "*) ;; *) fresh=yes ;; esac
   done
   if [ $fresh = yes ]; then
@@ -103,7 +123,7 @@ while [ $SECONDS -lt $end ]; do
     done
     if [ $settled = yes ]; then echo PORTICO_RELOAD=applied; exit 0; fi
   fi
-  sleep 0.02
+  pause 0.02
 done
 echo PORTICO_RELOAD=pending
 tail -n 5 /var/log/nginx/error.log 2>/dev/null
