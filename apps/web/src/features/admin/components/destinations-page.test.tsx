@@ -109,9 +109,8 @@ describe('destinations page', () => {
     });
     fireEvent.click(screen.getByTestId('destination-save'));
     expect((await screen.findByTestId('destination-status')).textContent).toBe('Unknown');
-    await waitFor(
-      () => expect(screen.getByTestId('destination-status').textContent).toBe('Online'),
-      { timeout: 4_000 },
+    await waitFor(() =>
+      expect(screen.getByTestId('destination-status').textContent).toBe('Online'),
     );
   });
 });
