@@ -59,7 +59,10 @@ export interface TProxyEdit {
   forgetPassword: boolean;
 }
 
-/** `batchReads`: the app's shared repository asks for the rows of all the requests waiting at once. */
+/**
+ * `batchReads`: the app's shared repository asks for the rows of all the requests waiting at
+ * once.
+ */
 export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
   // The reads behind the screens every user opens: built at first use, prepared once per
   // connection, and batched in the app's shared repository (db/batched-reads.ts).

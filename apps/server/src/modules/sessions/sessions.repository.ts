@@ -9,13 +9,16 @@ export type TSessionsRepository = ReturnType<typeof createSessionsRepository>;
 // The session's userId as a uuid (null when absent or not a uuid), so the join uses the key.
 const userIdOf = sql`(case when ${session.sess}->>'userId' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$' then (${session.sess}->>'userId')::uuid end)`;
 
-/** `batchReads`: the app's shared repository asks for the sessions of all the requests waiting at once. */
+/**
+ * `batchReads`: the app's shared repository asks for the sessions of all the requests waiting
+ * at once.
+ */
 export function createSessionsRepository(db: TDb, { batchReads = false } = {}) {
   // Read on every signed-in request: built at first use, prepared once per connection on
-  // PostgreSQL, and batched in the app's shared repository (db/batched-reads.ts). With what tells whether an answer kept earlier still holds
-  // (plugins/answer-cache.ts): the account's answer versions, and the database's snapshot (two
-  // equal snapshots mean that no transaction committed in between, on any connection of any
-  // instance).
+  // PostgreSQL, and batched in the app's shared repository (db/batched-reads.ts). With what
+  // tells whether an answer kept earlier still holds (plugins/answer-cache.ts): the account's
+  // answer versions, and the database's snapshot (two equal snapshots mean that no transaction
+  // committed in between, on any connection of any instance).
   const findWithUsers = builtOnce(() =>
     db
       .select({
