@@ -10,15 +10,6 @@ import { finishInDatabase, READS_SHAPE, seedReadsThroughApi, type TReadsWorld } 
 
 const CONNECTIONS = 50;
 /**
- * The reads to measure: all of them, or those named in BENCH_READS (comma-separated, e.g.
- * BENCH_READS="details,current user"), to compare one change on the reads it touches.
- */
-function readsToRun(): TRead[] {
-  const names = process.env.BENCH_READS?.split(',').map((name) => name.trim());
-  return names ? READS.filter((read) => names.includes(read.name)) : READS;
-}
-
-/**
  * Each server is loaded for DURATION_S in all, in SLICES turns taken in rotation with the other
  * servers of the same read: this machine's speed drifts over tens of seconds (it is shared), and
  * in turns Portico and its floors meet the same drift.
@@ -83,6 +74,23 @@ const READS: TRead[] = [
     what: `${READS_SHAPE.adminUsers} users × ${READS_SHAPE.proxiesPerAdminUser} proxies`,
   },
 ];
+
+/**
+ * The reads to measure: all of them, or those named in BENCH_READS (comma-separated, e.g.
+ * BENCH_READS="details,current user"), to compare one change on the reads it touches. A name
+ * that is no read stops the bench before anything starts.
+ */
+function readsToRun(): TRead[] {
+  const names = process.env.BENCH_READS?.split(',').map((name) => name.trim());
+  if (!names) return READS;
+  const unknown = names.filter((name) => !READS.some((read) => read.name === name));
+  if (unknown.length > 0) {
+    throw new Error(
+      `BENCH_READS names no read: ${unknown.join(', ')} (the reads: ${READS.map((r) => r.name).join(', ')})`,
+    );
+  }
+  return READS.filter((read) => names.includes(read.name));
+}
 
 interface TRun {
   /** Requests answered per second, over all its turns. */
@@ -151,6 +159,7 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
   return {
     name: `API reads (${CONNECTIONS} connections, ${DURATION_S} s each in ${SLICES} turns, ${target.label})`,
     async run(): Promise<TFigure[]> {
+      const reads = readsToRun();
       const prepared = await target.prepare();
       const figures: TFigure[] = [];
       const failed: TFigure = { label: 'failed requests', value: 0, floor: 0, unit: '' };
@@ -185,7 +194,7 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
         seeded.owner.close();
         seeded.admin.close();
         try {
-          for (const read of readsToRun()) {
+          for (const read of reads) {
             if (read.name === 'admin list') {
               for (const id of world.ownerProxyIds) {
                 const r = await world.owner.write(

@@ -2,11 +2,14 @@
 // real processes: a live one, a zombie (a child its parent never waits for), one whose title
 // says it is shutting down (as an old nginx worker's does after a reload), and one gone.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { renderText } from '@portico/shared/i18n/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FUNCTIONS, RELOAD_BODY } from './nginx-control';
+import { StepError } from './failure';
+import { FUNCTIONS, RELOAD_BODY, reportReload } from './nginx-control';
+import type { TStepContext } from './step-context';
 
 const started: ChildProcess[] = [];
 let dir: string;
@@ -109,13 +112,16 @@ describe('master (the pid file names a live nginx master)', () => {
   });
 });
 
-describe('workers', () => {
+describe('list_workers', () => {
   it("lists a process's children from the kernel's list", async () => {
     const parent = await background('sleep 60 & echo $!; sleep 60 & echo $!; exec sleep 60', 2);
     await settle();
-    const listed = call(`workers ${parent.pid}`).out.split(/\s+/).map(Number).sort();
+    const listed = call(`list_workers ${parent.pid}; echo "$portico_workers"`)
+      .out.split(/\s+/)
+      .map(Number)
+      .sort();
     expect(listed).toEqual(parent.printed.map(Number).sort());
-    expect(call(`workers ${zombieParent}`).out).toBe(String(zombie));
+    expect(call(`list_workers ${zombieParent}; echo "$portico_workers"`).out).toBe(String(zombie));
   });
 });
 
@@ -129,7 +135,7 @@ describe('the reload wait', () => {
       1,
     );
     const bin = join(dir, 'slow-bin');
-    spawnSync('mkdir', ['-p', bin]);
+    mkdirSync(bin, { recursive: true });
     writeFileSync(join(bin, 'nginx'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
     const started = Date.now();
     const r = spawnSync(
@@ -164,6 +170,31 @@ describe('pause', () => {
       const r = call(`PATH=${path}\n${opened}\npause 0.3; echo "done $?"`);
       expect(r, opened).toMatchObject({ code: 0, out: 'done 0', err: '' });
       expect(Date.now() - started, opened).toBeGreaterThanOrEqual(300);
+    }
+  });
+});
+
+describe('reportReload', () => {
+  it('turns a wait that ran out into the step failure, in both languages, with the error log', () => {
+    const c = { log: { info() {} }, server: { systemd: false } } as unknown as TStepContext;
+    const stdout = 'PORTICO_RELOAD=pending\n2026/11/29 [alert] worker process 812 exited\n';
+    let failure: unknown;
+    try {
+      reportReload(c, 'https-site', { code: 0, stdout, stderr: '' });
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toBeInstanceOf(StepError);
+    const { code, step, text } = failure as StepError;
+    expect({ code, step }).toEqual({ code: 'nginx_config_invalid', step: 'https-site' });
+    for (const [language, words] of [
+      ['en', 'old ones were still taking connections'],
+      ['es', 'los antiguos seguían aceptando conexiones'],
+    ] as const) {
+      const shown = renderText(language, text);
+      expect(shown).toContain(words);
+      expect(shown).toContain('worker process 812 exited');
+      expect(shown).not.toContain('PORTICO_RELOAD');
     }
   });
 });

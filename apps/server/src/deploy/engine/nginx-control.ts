@@ -35,7 +35,7 @@ master() {
 }
 # Sets portico_workers to the master's children: the kernel's list when it keeps one (a read of
 # one file, in this shell), else a look through every process (hundreds of files on a busy
-# server). A variable, not an echo: $(workers) would fork a subshell at each look.
+# server). A variable, not an echo: a $(…) around it would fork a subshell at each look.
 list_workers() {
   portico_workers=""
   if [ -r "/proc/$1/task/$1/children" ]; then
@@ -43,10 +43,6 @@ list_workers() {
     return
   fi
   portico_workers=$(grep -ls "^PPid:[[:space:]]*$1$" /proc/[0-9]*/status 2>/dev/null | sed 's|^/proc/\\([0-9]*\\)/status$|\\1|' | tr '\\n' ' ')
-}
-workers() {
-  list_workers "$1"
-  echo "$portico_workers"
 }
 # Waits $1 seconds without starting a process where it can: a read, with a timeout, of a pipe
 # this shell holds open and nobody writes to (pause_open makes it). A sleep per look cost a
