@@ -347,6 +347,52 @@ describe('a site file that cannot be written', () => {
   });
 });
 
+describe('a reload that does not settle', () => {
+  it('fails the HTTP site saying why, puts the files back, and the server agrees', async () => {
+    const zone = s1.domains[0]!.replace(/^site1\./, '');
+    const domain = `reload-pending.${zone}`;
+    await lab.point(domain, 's1');
+    const onS1 = (script: string) => lab.exec('s1', ['bash', '-c', script]).then((r) => r.stdout);
+    // A worker that cannot act on the master's signal to shut down: it keeps its title and its
+    // listening sockets, as a worker busy past the wait would.
+    const stopped = (await onS1('pgrep -P "$(cat /run/nginx.pid)" | head -n 1')).trim();
+    expect(stopped).toMatch(/^\d+$/);
+    await lab.exec('s1', ['kill', '-STOP', stopped]);
+    try {
+      const started = Date.now();
+      const { failure, log } = await failed(deployInput(lab.status, s1, 'root', domain));
+      // "10 s later": the wait ran its full time before saying so (a lower bound, not a speed).
+      expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
+      expect(failure.code).toBe('nginx_config_invalid');
+      expect(failure.step).toBe('http-site');
+      expect(failure.message).toContain(
+        'nginx accepted the reload signal, but 10 s later its new configuration was not yet ' +
+          'serving alone: no new workers had started, or old ones were still taking connections.',
+      );
+      expect(log.text()).toContain(
+        'Putting the previous nginx files back because the reload failed.',
+      );
+      // What it said, on the server: new workers started beside the old one, which still
+      // holds port 80 and was never told apart as shutting down.
+      const workers = (await onS1('pgrep -P "$(cat /run/nginx.pid)"')).split('\n').filter(Boolean);
+      expect(workers).toContain(stopped);
+      expect(workers.length).toBeGreaterThan(1);
+      expect(await onS1(`tr '\\0' ' ' < /proc/${stopped}/cmdline`)).not.toContain('shutting down');
+      expect(await onS1("ss -ltnpH 'sport = :80'")).toContain(`pid=${stopped},`);
+      // And what it put back: no site for the domain, enabled or available.
+      expect(await onS1('ls -A /etc/nginx/sites-enabled')).not.toContain(domain);
+      expect(await onS1('ls -A /etc/nginx/sites-available')).not.toContain(domain);
+    } finally {
+      await lab.exec('s1', ['kill', '-CONT', stopped]);
+    }
+    // Let go, the old worker shuts down and nginx serves on; the domain has no site there.
+    await expect
+      .poll(() => onS1(`[ -e /proc/${stopped} ] && echo alive || echo gone`), { timeout: 10_000 })
+      .toBe('gone\n');
+    expect((await lab.exec('s1', ['nginx', '-t'])).code).toBe(0);
+  });
+});
+
 describe('cancellation', () => {
   it('an aborted deployment stops at once and reports cancelled', async () => {
     const { ctx, log } = stoppedAt('Requesting a certificate');
