@@ -214,6 +214,9 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
               `  ${read.name}: GET ${path.replace(/[0-9a-f-]{36}/, ':id')}, ${read.what}, ${kB} kB`,
             );
             const floor = await startFloor(floorDir, path, body);
+            // The same floor twice: how far apart two identical servers measure in this run's
+            // turns, so that a figure near its goal can be read for what it is.
+            const twin = await startFloor(floorDir, path, body);
             const oneQueryFloor = target.floorDatabaseUrl
               ? await startFloor(floorDir, path, body, {
                   FLOOR_DATABASE_URL: target.floorDatabaseUrl,
@@ -225,15 +228,17 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
                 [
                   { server: portico, cookie },
                   { server: floor },
+                  { server: twin },
                   ...(oneQueryFloor ? [{ server: oneQueryFloor }] : []),
                 ],
                 path,
               );
             } finally {
               await floor.stop();
+              await twin.stop();
               await oneQueryFloor?.stop();
             }
-            const [mine, bare, withQuery] = runs as [TRun, TRun, TRun | undefined];
+            const [mine, bare, same, withQuery] = runs as [TRun, TRun, TRun, TRun | undefined];
             figures.push(
               {
                 label: `${read.name} req/s`,
@@ -250,6 +255,13 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
                 goal: 'goal ≤ 300 %',
               },
               { label: `${read.name} CPU/req`, value: mine.cpuUs, floor: bare.cpuUs, unit: ' µs' },
+              {
+                label: `${read.name} twin`,
+                value: same.reqPerSec,
+                floor: bare.reqPerSec,
+                unit: '',
+                goal: 'the floor again: how far a figure strays by chance in this run',
+              },
             );
             if (withQuery) {
               figures.push({
@@ -261,7 +273,7 @@ export function readsBenchmark(target: TReadsTarget): TBenchmark {
               });
             }
             failed.value += mine.errors;
-            failed.floor += bare.errors + (withQuery?.errors ?? 0);
+            failed.floor += bare.errors + same.errors + (withQuery?.errors ?? 0);
           }
         } finally {
           world.owner.close();
