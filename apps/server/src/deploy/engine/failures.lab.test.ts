@@ -1,6 +1,7 @@
 // Deployments that must fail, each naming its cause with the tool's own output, on lab servers
 // (testbed/). s1: a plain server; s2: port 80 held by another program. And one that waits for
-// another certbot already at work on the server, then completes.
+// another certbot already at work on the server, then completes; and a reload that does not
+// settle, on a deployment and on a removal.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
@@ -13,6 +14,7 @@ import {
   type TCapturedLog,
 } from '../../../test/support/lab-helpers';
 import { AWAIT_OTHER_CERTBOT } from './certificate';
+import { removeSite } from './remove-site';
 import { runDeployment } from './run-deployment';
 import type { TDeployFailure, TDeployInput, TEngineContext, TEngineSettings } from './types';
 
@@ -54,6 +56,20 @@ function stoppedAt(linePrefix: string): { ctx: TEngineContext; log: TCapturedLog
     if (message.startsWith(linePrefix)) controller.abort();
   };
   return { ctx, log };
+}
+
+/** A script's output on s1. */
+const onS1 = (script: string) => lab.exec('s1', ['bash', '-c', script]).then((r) => r.stdout);
+/** nginx's workers on s1 (the master's children), sorted. */
+const workersOnS1 = async () =>
+  (await onS1('pgrep -P "$(cat /run/nginx.pid)" | sort')).split('\n').filter(Boolean);
+const listedOnS1 = (dir: string) => lab.exec('s1', ['ls', '-A', dir]).then((r) => r.stdout);
+
+/** A new name in s1's zone, pointed at s1. */
+async function domainOnS1(label: string): Promise<string> {
+  const domain = `${label}.${s1.domains[0]!.replace(/^site1\./, '')}`;
+  await lab.point(domain, 's1');
+  return domain;
 }
 
 describe('connection failures', () => {
@@ -318,17 +334,12 @@ describe('a run stopped while it waits for another certbot', () => {
 
 describe('a site file that cannot be written', () => {
   it('fails the HTTP site naming the file and what the server said; nothing is enabled or reloaded', async () => {
-    const zone = s1.domains[0]!.replace(/^site1\./, '');
-    const domain = `not-a-file.${zone}`;
+    const domain = await domainOnS1('not-a-file');
     const path = `/etc/nginx/sites-available/proxy-${domain}`;
-    await lab.point(domain, 's1');
     // A directory where the site file goes: the rename onto it must fail, not land inside.
     await lab.exec('s1', ['mkdir', '-p', `${path}/keep`]);
-    const workers = async () =>
-      (await lab.exec('s1', ['bash', '-c', 'pgrep -P "$(cat /run/nginx.pid)" | sort'])).stdout;
-    const look = (dir: string) => lab.exec('s1', ['ls', '-A', dir]).then((r) => r.stdout);
     try {
-      const before = await workers();
+      const before = await workersOnS1();
       const { failure, log } = await failed(deployInput(lab.status, s1, 'root', domain));
       expect(failure.code).toBe('internal');
       expect(failure.step).toBe('http-site');
@@ -336,11 +347,11 @@ describe('a site file that cannot be written', () => {
       expect(failure.message).toMatch(/cannot overwrite directory/);
       expect(log.text()).not.toContain('Enabled the site');
       expect(log.text()).not.toContain('Reloading nginx');
-      expect(await look(path)).toBe('keep\n');
-      expect(await look('/etc/nginx/sites-enabled')).not.toContain(domain);
+      expect(await listedOnS1(path)).toBe('keep\n');
+      expect(await listedOnS1('/etc/nginx/sites-enabled')).not.toContain(domain);
       // No temporary file left beside it.
-      expect(await look('/etc/nginx/sites-available')).not.toMatch(/\.tmp$/m);
-      expect(await workers()).toBe(before);
+      expect(await listedOnS1('/etc/nginx/sites-available')).not.toMatch(/\.tmp$/m);
+      expect(await workersOnS1()).toEqual(before);
     } finally {
       await lab.exec('s1', ['rm', '-rf', path]);
     }
@@ -348,48 +359,82 @@ describe('a site file that cannot be written', () => {
 });
 
 describe('a reload that does not settle', () => {
-  it('fails the HTTP site saying why, puts the files back, and the server agrees', async () => {
-    const zone = s1.domains[0]!.replace(/^site1\./, '');
-    const domain = `reload-pending.${zone}`;
-    await lab.point(domain, 's1');
-    const onS1 = (script: string) => lab.exec('s1', ['bash', '-c', script]).then((r) => r.stdout);
-    // A worker that cannot act on the master's signal to shut down: it keeps its title and its
-    // listening sockets, as a worker busy past the wait would.
-    const stopped = (await onS1('pgrep -P "$(cat /run/nginx.pid)" | head -n 1')).trim();
-    expect(stopped).toMatch(/^\d+$/);
-    await lab.exec('s1', ['kill', '-STOP', stopped]);
+  const PENDING =
+    'nginx accepted the reload signal, but 10 s later its new configuration was not yet ' +
+    'serving alone: no new workers had started, or old ones were still taking connections.';
+
+  /**
+   * Runs `during` with one of s1's nginx workers stopped: it cannot act on the master's signal
+   * to shut down, so it keeps its title and its listening sockets, as a worker busy past the
+   * wait would. Let go afterwards, it shuts down and nginx serves on.
+   */
+  async function withAWorkerHeld(during: (held: string) => Promise<void>) {
+    const [held] = await workersOnS1();
+    expect(held).toMatch(/^\d+$/);
+    await lab.exec('s1', ['kill', '-STOP', held!]);
     try {
+      await during(held!);
+    } finally {
+      await lab.exec('s1', ['kill', '-CONT', held!]);
+    }
+    await expect
+      .poll(() => onS1(`[ -e /proc/${held} ] && echo alive || echo gone`), { timeout: 10_000 })
+      .toBe('gone\n');
+    expect((await lab.exec('s1', ['nginx', '-t'])).code).toBe(0);
+  }
+
+  /** The sentence, on the server: new workers beside the held one, which still holds port 80. */
+  async function expectOldBesideNew(held: string) {
+    const workers = await workersOnS1();
+    expect(workers).toContain(held);
+    expect(workers.length).toBeGreaterThan(1);
+    expect(await onS1(`tr '\\0' ' ' < /proc/${held}/cmdline`)).not.toContain('shutting down');
+    expect(await onS1("ss -ltnpH 'sport = :80'")).toContain(`pid=${held},`);
+  }
+
+  it('fails the HTTP site saying why, puts the files back, and the server agrees', async () => {
+    const domain = await domainOnS1('reload-pending');
+    await withAWorkerHeld(async (held) => {
       const started = Date.now();
       const { failure, log } = await failed(deployInput(lab.status, s1, 'root', domain));
       // "10 s later": the wait ran its full time before saying so (a lower bound, not a speed).
       expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
-      expect(failure.code).toBe('nginx_config_invalid');
-      expect(failure.step).toBe('http-site');
-      expect(failure.message).toContain(
-        'nginx accepted the reload signal, but 10 s later its new configuration was not yet ' +
-          'serving alone: no new workers had started, or old ones were still taking connections.',
-      );
+      expect(failure).toMatchObject({ code: 'nginx_config_invalid', step: 'http-site' });
+      expect(failure.message).toContain(PENDING);
       expect(log.text()).toContain(
         'Putting the previous nginx files back because the reload failed.',
       );
-      // What it said, on the server: new workers started beside the old one, which still
-      // holds port 80 and was never told apart as shutting down.
-      const workers = (await onS1('pgrep -P "$(cat /run/nginx.pid)"')).split('\n').filter(Boolean);
-      expect(workers).toContain(stopped);
-      expect(workers.length).toBeGreaterThan(1);
-      expect(await onS1(`tr '\\0' ' ' < /proc/${stopped}/cmdline`)).not.toContain('shutting down');
-      expect(await onS1("ss -ltnpH 'sport = :80'")).toContain(`pid=${stopped},`);
+      await expectOldBesideNew(held);
       // And what it put back: no site for the domain, enabled or available.
-      expect(await onS1('ls -A /etc/nginx/sites-enabled')).not.toContain(domain);
-      expect(await onS1('ls -A /etc/nginx/sites-available')).not.toContain(domain);
-    } finally {
-      await lab.exec('s1', ['kill', '-CONT', stopped]);
-    }
-    // Let go, the old worker shuts down and nginx serves on; the domain has no site there.
-    await expect
-      .poll(() => onS1(`[ -e /proc/${stopped} ] && echo alive || echo gone`), { timeout: 10_000 })
-      .toBe('gone\n');
-    expect((await lab.exec('s1', ['nginx', '-t'])).code).toBe(0);
+      expect(await listedOnS1('/etc/nginx/sites-enabled')).not.toContain(domain);
+      expect(await listedOnS1('/etc/nginx/sites-available')).not.toContain(domain);
+    });
+  });
+
+  it('a removal fails saying so, never "removed", with the files already gone', async () => {
+    const domain = await domainOnS1('remove-pending');
+    const deployed = await runDeployment(
+      deployInput(lab.status, s1, 'root', domain),
+      engineContext(lab.status, captureLog()),
+    );
+    expect(deployed.status).toBe('completed');
+    await withAWorkerHeld(async (held) => {
+      const log = captureLog();
+      const outcome = await removeSite(
+        deployInput(lab.status, s1, 'root', domain),
+        engineContext(lab.status, log),
+      );
+      expect(outcome.status, log.text()).toBe('failed');
+      if (outcome.status !== 'failed') return;
+      expect(outcome.failure).toMatchObject({ code: 'nginx_config_invalid', step: 'remove' });
+      expect(outcome.failure.message).toContain(PENDING);
+      expect(log.text()).not.toContain('was removed from');
+      await expectOldBesideNew(held);
+      // The files went before the reload (nginx -t passed without them); the new workers have
+      // no site for the domain, and only the held one may still have it.
+      expect(await listedOnS1('/etc/nginx/sites-enabled')).not.toContain(domain);
+      expect(await listedOnS1('/etc/nginx/sites-available')).not.toContain(domain);
+    });
   });
 });
 
