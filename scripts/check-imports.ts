@@ -27,7 +27,7 @@ interface TRule {
 /**
  * Packages an idle instance has no use for: loaded with import() at their first use, so an
  * instance that never connects, mails, draws a QR code or (on PostgreSQL) opens PGlite never
- * holds them (docs/ARCHITECTURE.md, "Memory").
+ * holds them (docs/PERFORMANCE.md, "Memory and the reads").
  */
 const LOADED_AT_FIRST_USE = [
   'ssh2',

@@ -20,7 +20,7 @@ import { createGunzip } from 'node:zlib';
  * PGlite runs PostgreSQL inside this process, so its buffer pool is this process's memory, taken
  * whole at start. PostgreSQL's default (128 MB) would be half of Portico's resident memory; 16 MB
  * holds Portico's working set many times over (100 users with 1,000 proxies and their logs are a
- * few MB). Figures: docs/ARCHITECTURE.md, "Memory".
+ * few MB). Figures: docs/PERFORMANCE.md, "Memory and the reads".
  *
  * `portico.answer_versions=off`: the triggers that keep `answer_versions` (migration 0009) serve
  * instances on PostgreSQL; PGlite's one process counts its own writes instead

@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
  * memory reducer gives it back some 16 s later. So during the start the young generation does not
  * grow (what survives is promoted, as it would be anyway); once Portico listens, `endStartUpHeap`
  * gives V8 its own growth back, and under load the young generation grows as before, so requests
- * cost what they did. Figures: docs/ARCHITECTURE.md, "Memory".
+ * cost what they did. Figures: docs/PERFORMANCE.md, "Memory and the reads".
  */
 const GROWTH_FLAG = '--semi-space-growth-factor';
 /** V8's default growth factor. */
