@@ -8,6 +8,7 @@ import { createTestApp, type TTestApp } from '../../test/support/test-app';
 
 type TOperation = { summary?: string; operationId?: string };
 type TDocument = {
+  servers?: Array<{ url: string }>;
   paths: Record<string, Record<string, TOperation>>;
   components: { schemas?: Record<string, unknown> };
 };
@@ -37,6 +38,11 @@ describe('the OpenAPI document at /api/openapi.json', () => {
 
   it('passes swagger-parser validation (schema and every $ref)', async () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+  });
+
+  it('names its server relatively, so clients call the instance they fetched it from', () => {
+    expect(doc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(doc.paths).toHaveProperty(['/api/user/proxy-configurations']);
   });
 
   it('generates TypeScript types with openapi-typescript, one operation per operationId', async () => {

@@ -40,6 +40,8 @@ async function swaggerPlugin(app: FastifyInstance) {
           'the /ws log socket.',
         version: '0.1.0',
       },
+      // Relative: the API is wherever this document was fetched from (each instance its own).
+      servers: [{ url: '/', description: 'The Portico that serves this document' }],
       components: {
         securitySchemes: {
           cookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
