@@ -8,7 +8,8 @@ import { SERVER_VARIANTS } from './src/types';
 import { parseVariants } from './src/variants';
 
 const USAGE = `usage: npm run testbed -- <command>
-  up [--servers N] [--variant V]… [--variant sN=V1,V2]…   start a lab (removes a previous one)
+  up [--servers N] [--variant V]… [--variant sN=V1,V2]…   start a lab (removes a previous one);
+                                                           it stays until down
   status                                                   print the lab as JSON
   point DOMAIN SERVER                                      answer DOMAIN with SERVER's address
   exec SERVER -- CMD [ARG]…                                run a command inside a server
@@ -40,6 +41,8 @@ async function main(): Promise<number> {
         id,
         servers: Number(values.servers),
         variants: parseVariants(values.variant),
+        // The CLI process ends at once: the lab must outlive it until `down`.
+        byHand: true,
       });
       const names = lab.status.servers.map((s) => `${s.name} ${s.address}`).join(', ');
       console.info(`lab ${id} up in ${Date.now() - started} ms: ${names}`);

@@ -5,20 +5,25 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import setupLab from './global-setup';
+import { teardownLab } from './src/cleanup';
 import { labStatus, startLab } from './src/lab';
 import { resolveA } from './src/probe';
-import { run } from './src/run';
+import { isAlive, run } from './src/run';
 import type { TLabStatus } from './src/types';
 import { labLeftovers, labPids } from './test-support/machine';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// A lab number far above those claimed automatically (from 1 up), so no live lab is hit.
+// Lab numbers far above those claimed automatically (from 1 up), so no live lab is hit.
 const CLI_LAB = 249;
+const HAND_LAB = 248;
 
-function cli(...args: string[]) {
-  const argv = ['--import', 'tsx', 'testbed/cli.ts', ...args, '--lab', String(CLI_LAB)];
+function cliOn(lab: number, ...args: string[]) {
+  // `--lab` first: after an `exec … --` everything is the command's own.
+  const argv = ['--import', 'tsx', 'testbed/cli.ts', '--lab', String(lab), ...args];
   return run(process.execPath, argv, { cwd: REPO, env: process.env });
 }
+
+const cli = (...args: string[]) => cliOn(CLI_LAB, ...args);
 
 const clean = { netns: [], links: [], mounts: [], processes: [], files: [] };
 
@@ -49,6 +54,38 @@ describe('lab lifecycle', () => {
     expect((await cli('down')).code).toBe(0);
     expect((await cli('down')).code).toBe(0);
     expect(await labLeftovers(CLI_LAB, pids)).toEqual(clean);
+  });
+
+  it('a lab started by hand outlives its CLI process and the next test run, until down', async () => {
+    try {
+      const up = await cliOn(HAND_LAB, 'up', '--servers', '1');
+      expect(up.code, up.stderr).toBe(0);
+      const status = labStatus(HAND_LAB);
+      const pids = await labPids(HAND_LAB);
+      expect(pids.length).toBeGreaterThan(0);
+
+      // A test run starts: its start-up sweeps the labs whose owning process died.
+      const next = await startLab({ servers: 1 });
+      try {
+        expect(next.status.id).not.toBe(HAND_LAB);
+        expect(labStatus(HAND_LAB)).toEqual(status);
+        expect(pids.filter((pid) => !isAlive(pid))).toEqual([]);
+        const hostname = await cliOn(HAND_LAB, 'exec', 's1', '--', 'hostname');
+        expect(hostname.code, hostname.stderr).toBe(0);
+        expect(hostname.stdout.trim()).toBe(status?.servers[0]?.hostname);
+        const domain = status?.servers[0]?.domains[0] ?? '';
+        expect(await resolveA(status?.dnsServer ?? '', domain)).toEqual([
+          status?.servers[0]?.address,
+        ]);
+      } finally {
+        await next.stop();
+      }
+
+      expect((await cliOn(HAND_LAB, 'down')).code).toBe(0);
+      expect(await labLeftovers(HAND_LAB, pids)).toEqual(clean);
+    } finally {
+      await teardownLab(HAND_LAB);
+    }
   });
 
   it('up removes what a crashed run left behind', async () => {

@@ -19,6 +19,7 @@ import {
 import { createBridge, createMachineNetns } from './network';
 import { startServer } from './server';
 import {
+  BY_HAND,
   claimLabId,
   currentOwner,
   liveOwnerPid,
@@ -115,25 +116,26 @@ function handle(status: TLabStatus): TLab {
 }
 
 /**
- * Starts a lab. Without `id` it takes the first free lab number from 1 and belongs to this
- * process: if the process dies, the next startLab sweeps it. With `id` (the CLI uses 0) whatever
- * was left under that number is removed first.
+ * Starts a lab. Without `id` it takes the first free lab number from 1. It belongs to this
+ * process (if the process dies, the next startLab sweeps it) unless `byHand`: then only `down`
+ * removes it. With `id` (the CLI uses 0) whatever was left under that number is removed first.
  */
 export async function startLab(options: TLabOptions): Promise<TLab> {
   checkOptions(options);
   await sweepStaleLabs();
+  const owner = options.byHand ? BY_HAND : currentOwner();
   let id = options.id;
   if (id === undefined) {
-    id = claimLabId();
+    id = claimLabId(owner);
   } else {
-    const owner = liveOwnerPid(id);
-    if (owner !== undefined && owner !== process.pid) {
-      throw new Error(`lab ${id} belongs to running process ${owner}; choose another --lab`);
+    const holder = liveOwnerPid(id);
+    if (holder !== undefined && holder !== process.pid) {
+      throw new Error(`lab ${id} belongs to running process ${holder}; choose another --lab`);
     }
     await teardownLab(id);
     mkdirSync(LAB_ROOT, { recursive: true, mode: 0o700 });
     mkdirSync(labNames(id).dir, { mode: 0o700 });
-    writeOwner(id, id === 0 ? { cli: true } : currentOwner());
+    writeOwner(id, owner);
   }
   try {
     const status = await buildLab(id, options);

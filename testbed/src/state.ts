@@ -6,8 +6,13 @@ import { LAB_ROOT, labNames, MAX_LAB_ID } from './names';
 import { isAlive } from './run';
 import type { TLabStatus } from './types';
 
-/** Who keeps a lab alive: a process (test runs) or nobody in particular (the CLI's lab). */
+/**
+ * Who keeps a lab alive: a process (test runs), or nobody (a lab started by hand from the CLI,
+ * on any number, which only `down` removes).
+ */
 export type TLabOwner = { pid: number; startTicks: string } | { cli: true };
+
+export const BY_HAND: TLabOwner = { cli: true };
 
 export function readStatus(id: number): TLabStatus | undefined {
   try {
@@ -75,8 +80,8 @@ export function isStale(id: number): boolean {
   return !isAlive(owner.pid) || processStartTicks(owner.pid) !== owner.startTicks;
 }
 
-/** Reserves the first free lab number from 1 up; mkdir is the atomic claim. */
-export function claimLabId(): number {
+/** Reserves the first free lab number from 1 up for `owner`; mkdir is the atomic claim. */
+export function claimLabId(owner: TLabOwner): number {
   mkdirSync(LAB_ROOT, { recursive: true, mode: 0o700 });
   for (let id = 1; id <= MAX_LAB_ID; id++) {
     try {
@@ -84,7 +89,7 @@ export function claimLabId(): number {
     } catch {
       continue;
     }
-    writeOwner(id, currentOwner());
+    writeOwner(id, owner);
     return id;
   }
   throw new Error('no free lab number: run `npm run testbed -- down --all`');

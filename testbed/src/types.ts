@@ -51,6 +51,12 @@ export type TLabOptions = {
   variants?: Record<string, TServerVariant[]>;
   /** Lab number (0–250). The CLI uses 0; programmatic labs take the first free one from 1. */
   id?: number;
+  /**
+   * Started by hand (the CLI): no process owns it, so no sweep removes it; it lives until `down`
+   * (or `up` again on its number). Otherwise the calling process owns it and the next startLab
+   * after that process died removes it.
+   */
+  byHand?: boolean;
 };
 
 export type TExecResult = { code: number; stdout: string; stderr: string };

@@ -2,8 +2,12 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createJsonSchemaTransform } from 'fastify-type-provider-zod';
+import {
+  createJsonSchemaTransform,
+  createJsonSchemaTransformObject,
+} from 'fastify-type-provider-zod';
 import { SESSION_COOKIE } from '../modules/sessions/session-info';
+import { reachableSchemas, withTypedNullables } from './openapi-schemas';
 
 const DOCS_PREFIX = '/api/docs';
 
@@ -21,6 +25,7 @@ async function swaggerPlugin(app: FastifyInstance) {
       `${DOCS_PREFIX}/static/*`,
     ],
   });
+  const zodComponents = createJsonSchemaTransformObject({});
   await app.register(fastifySwagger, {
     openapi: {
       openapi: '3.0.3',
@@ -35,6 +40,8 @@ async function swaggerPlugin(app: FastifyInstance) {
           'the /ws log socket.',
         version: '0.1.0',
       },
+      // Relative: the API is wherever this document was fetched from (each instance its own).
+      servers: [{ url: '/', description: 'The Portico that serves this document' }],
       components: {
         securitySchemes: {
           cookie: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE },
@@ -43,11 +50,25 @@ async function swaggerPlugin(app: FastifyInstance) {
       },
       security: [{ cookie: [] }, { bearer: [] }],
     },
+    // Components: the schemas registered with an id (`Text`, which refers to itself), once each.
+    transformObject: (input) => {
+      const document = zodComponents(input);
+      if (!('components' in document)) return document;
+      const schemas: Record<string, unknown> = withTypedNullables(
+        document.components?.schemas ?? {},
+      );
+      const components = {
+        ...document.components,
+        schemas: reachableSchemas(document.paths, schemas),
+      };
+      return { ...document, components } as typeof document;
+    },
     transform: (input) => {
       const output = zodTransform(input);
+      const schema = withTypedNullables(output.schema);
       // A route that refuses tokens says so: its only way in is the session cookie.
-      if (!input.route.config?.sessionOnly) return output;
-      return { ...output, schema: { ...output.schema, security: [{ cookie: [] }] } };
+      if (!input.route.config?.sessionOnly) return { ...output, schema };
+      return { ...output, schema: { ...schema, security: [{ cookie: [] }] } };
     },
   });
   await app.register(fastifySwaggerUi, {

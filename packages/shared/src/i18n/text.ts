@@ -30,16 +30,18 @@ interface TTextDate {
   date: string;
 }
 
-export const ZText: z.ZodType<TText> = z.lazy(() =>
-  z.union([
-    z.string(),
-    z.number(),
-    z.object({ key: z.string(), params: z.record(z.string(), ZText).optional() }),
-    z.object({ join: z.array(ZText), sep: ZText.optional() }),
-    z.object({ number: z.number(), digits: z.number().int().min(0).max(6).optional() }),
-    z.object({ date: z.string() }),
-  ]),
-);
+export const ZText: z.ZodType<TText> = z
+  .lazy(() =>
+    z.union([
+      z.string(),
+      z.number(),
+      z.object({ key: z.string(), params: z.record(z.string(), ZText).optional() }),
+      z.object({ join: z.array(ZText), sep: ZText.optional() }),
+      z.object({ number: z.number(), digits: z.number().int().min(0).max(6).optional() }),
+      z.object({ date: z.string() }),
+    ]),
+  )
+  .meta({ id: 'Text' });
 
 type TTranslateFn = (key: string, params: Record<string, string>) => string;
 

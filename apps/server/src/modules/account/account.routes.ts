@@ -27,7 +27,13 @@ export async function accountRoutes(
   r.put(
     '/api/account/profile',
     {
-      schema: { tags, body: ZProfileInput, response: { 200: ZPublicUser, ...ACCOUNT_ERRORS } },
+      schema: {
+        tags,
+        summary: 'Change the display name',
+        operationId: 'updateProfile',
+        body: ZProfileInput,
+        response: { 200: ZPublicUser, ...ACCOUNT_ERRORS },
+      },
       config,
       preValidation: app.requireUser,
     },
@@ -38,7 +44,13 @@ export async function accountRoutes(
   r.put(
     '/api/account/email',
     {
-      schema: { tags, body: ZEmailChangeInput, response: { 200: ZPublicUser, ...ACCOUNT_ERRORS } },
+      schema: {
+        tags,
+        summary: 'Change the e-mail address',
+        operationId: 'changeEmail',
+        body: ZEmailChangeInput,
+        response: { 200: ZPublicUser, ...ACCOUNT_ERRORS },
+      },
       config,
       preValidation: app.requireUser,
       preHandler: reauth,
@@ -52,6 +64,8 @@ export async function accountRoutes(
     {
       schema: {
         tags,
+        summary: 'Change the password',
+        operationId: 'changePassword',
         body: ZPasswordChangeInput,
         response: { 200: z.object({ endedSessions: z.number() }), ...ACCOUNT_ERRORS },
       },

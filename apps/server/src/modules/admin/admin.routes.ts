@@ -29,20 +29,41 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
 
   r.get(
     '/api/admin/stats/users',
-    { schema: { tags, response: { 200: ZUserStats, ...errors } }, preValidation },
+    {
+      schema: {
+        tags,
+        summary: 'Count the users (admin)',
+        operationId: 'getUserStats',
+        response: { 200: ZUserStats, ...errors },
+      },
+      preValidation,
+    },
     async () => admin.userStats(),
   );
 
   r.get(
     '/api/admin/stats/proxies-by-user',
-    { schema: { tags, response: { 200: ZProxiesByUser, ...errors } }, preValidation },
+    {
+      schema: {
+        tags,
+        summary: 'Count the proxies of each user (admin)',
+        operationId: 'getProxiesByUser',
+        response: { 200: ZProxiesByUser, ...errors },
+      },
+      preValidation,
+    },
     async () => admin.proxiesByUser(),
   );
 
   r.get(
     '/api/admin/all-proxies',
     {
-      schema: { tags, response: { 200: z.array(ZAdminProxyRow), ...errors } },
+      schema: {
+        tags,
+        summary: 'List every proxy of every user (admin)',
+        operationId: 'listAllProxies',
+        response: { 200: z.array(ZAdminProxyRow), ...errors },
+      },
       preValidation,
       config: { cachedAnswer: { madeOf: ['proxy_configurations', 'users'] } },
     },
@@ -54,6 +75,8 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
     {
       schema: {
         tags,
+        summary: "Edit any user's proxy (admin)",
+        operationId: 'updateAnyProxy',
         params: ZIdParams,
         body: ZEditProxyInput,
         response: { 200: ZProxyConfiguration, ...errors },
@@ -67,7 +90,13 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
   r.get(
     '/api/admin/audit-log',
     {
-      schema: { tags, querystring: ZAuditQuery, response: { 200: ZAuditPage, ...errors } },
+      schema: {
+        tags,
+        summary: 'Read the audit log, a page at a time (admin)',
+        operationId: 'listAuditLog',
+        querystring: ZAuditQuery,
+        response: { 200: ZAuditPage, ...errors },
+      },
       preValidation,
     },
     async (request) => admin.auditLog(request.query),
@@ -75,7 +104,15 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
 
   r.get(
     '/api/admin/users',
-    { schema: { tags, response: { 200: z.array(ZAdminUser), ...errors } }, preValidation },
+    {
+      schema: {
+        tags,
+        summary: 'List the users (admin)',
+        operationId: 'listUsers',
+        response: { 200: z.array(ZAdminUser), ...errors },
+      },
+      preValidation,
+    },
     async () => admin.listUsers(),
   );
 
@@ -84,6 +121,8 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
     {
       schema: {
         tags,
+        summary: "Change a user's role (admin)",
+        operationId: 'changeUserRole',
         params: ZIdParams,
         body: ZRoleChange,
         response: { 200: ZAdminUser, ...errors },

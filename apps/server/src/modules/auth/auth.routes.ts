@@ -39,13 +39,27 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
 
   r.get(
     '/api/csrf-token',
-    { schema: { tags, response: { 200: ZCsrfTokenResponse } } },
+    {
+      schema: {
+        tags,
+        summary: 'Get the CSRF token a browser session sends with every write',
+        operationId: 'getCsrfToken',
+        response: { 200: ZCsrfTokenResponse },
+      },
+    },
     async (_request, reply) => ({ token: reply.generateCsrf() }),
   );
 
   r.get(
     '/api/auth/options',
-    { schema: { tags, response: { 200: z.object({ registration: z.enum(['open', 'closed']) }) } } },
+    {
+      schema: {
+        tags,
+        summary: 'Tell whether registration is open',
+        operationId: 'getAuthOptions',
+        response: { 200: z.object({ registration: z.enum(['open', 'closed']) }) },
+      },
+    },
     async () => ({ registration: auth.registration }),
   );
 
@@ -54,6 +68,8 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
     {
       schema: {
         tags,
+        summary: 'Create an account and sign in',
+        operationId: 'register',
         body: ZRegisterInput,
         response: { 201: ZUserEnvelope, ...errorResponses(403, 409, 429) },
       },
@@ -76,6 +92,8 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
     {
       schema: {
         tags,
+        summary: 'Sign in with e-mail and password',
+        operationId: 'login',
         body: ZLoginInput,
         response: { 200: ZLoginResponse, ...errorResponses(401, 403, 429) },
       },
@@ -104,6 +122,8 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
     {
       schema: {
         tags,
+        summary: 'Finish signing in with a two-factor or recovery code',
+        operationId: 'loginTwoFactor',
         body: ZLoginTwoFactorInput,
         response: { 200: ZUserEnvelope, ...errorResponses(401, 403, 429) },
       },
@@ -132,7 +152,15 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
 
   r.post(
     '/api/logout',
-    { schema: { tags, response: { 200: z.object({ success: z.boolean() }) } }, config },
+    {
+      schema: {
+        tags,
+        summary: 'Sign out of this session',
+        operationId: 'logout',
+        response: { 200: z.object({ success: z.boolean() }) },
+      },
+      config,
+    },
     async (request, reply) => {
       await request.session.destroy();
       reply.clearCookie(SESSION_COOKIE, { path: '/' });
@@ -143,7 +171,12 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
   r.get(
     '/api/auth/user',
     {
-      schema: { tags, response: { 200: ZPublicUser, ...errorResponses(401, 403) } },
+      schema: {
+        tags,
+        summary: 'Get the signed-in user',
+        operationId: 'getCurrentUser',
+        response: { 200: ZPublicUser, ...errorResponses(401, 403) },
+      },
       config: { beforeTwoFactorSetup: true },
       preValidation: app.requireUser,
     },

@@ -26,7 +26,15 @@ export async function certificatesRoutes(
 
   r.get(
     '/api/certificates',
-    { schema: { tags, response: { 200: ZCertificateSummaries, ...errors } }, preValidation },
+    {
+      schema: {
+        tags,
+        summary: 'Summarise the certificates of your proxies',
+        operationId: 'listCertificates',
+        response: { 200: ZCertificateSummaries, ...errors },
+      },
+      preValidation,
+    },
     async (request) =>
       certificates.summaries(request.user!, pickLanguage(request.headers['accept-language'])),
   );
@@ -34,7 +42,13 @@ export async function certificatesRoutes(
   r.get(
     '/api/proxy-configurations/:id/certificate',
     {
-      schema: { tags, params: ZIdParams, response: { 200: ZCertificateStatus, ...errors } },
+      schema: {
+        tags,
+        summary: "Get a proxy's certificate status",
+        operationId: 'getCertificate',
+        params: ZIdParams,
+        response: { 200: ZCertificateStatus, ...errors },
+      },
       preValidation,
     },
     async (request) =>
@@ -48,7 +62,13 @@ export async function certificatesRoutes(
   r.post(
     '/api/proxy-configurations/:id/certificate/check',
     {
-      schema: { tags, params: ZIdParams, response: { 202: ZCheckStarted, ...errors } },
+      schema: {
+        tags,
+        summary: "Queue a check of a proxy's certificate",
+        operationId: 'checkCertificate',
+        params: ZIdParams,
+        response: { 202: ZCheckStarted, ...errors },
+      },
       preValidation,
     },
     async (request, reply) => {
@@ -57,14 +77,25 @@ export async function certificatesRoutes(
     },
   );
 
-  for (const [path, action] of [
-    ['renew-test', 'renew_test'],
-    ['renew', 'renew'],
+  for (const [path, action, operationId, summary] of [
+    [
+      'renew-test',
+      'renew_test',
+      'testCertificateRenewal',
+      'Start a dry run of the certificate renewal',
+    ],
+    ['renew', 'renew', 'renewCertificate', "Start renewing a proxy's certificate now"],
   ] as const) {
     r.post(
       `/api/proxy-configurations/:id/certificate/${path}`,
       {
-        schema: { tags, params: ZIdParams, response: { 202: ZDeployResponse, ...errors } },
+        schema: {
+          tags,
+          summary,
+          operationId,
+          params: ZIdParams,
+          response: { 202: ZDeployResponse, ...errors },
+        },
         preValidation,
       },
       async (request, reply) => {
@@ -83,7 +114,12 @@ export async function certificatesRoutes(
   r.get(
     '/api/admin/certificates',
     {
-      schema: { tags, response: { 200: z.array(ZAttentionRow), ...errors } },
+      schema: {
+        tags,
+        summary: 'List the certificates that need attention (admin)',
+        operationId: 'listCertificatesNeedingAttention',
+        response: { 200: z.array(ZAttentionRow), ...errors },
+      },
       preValidation: app.requireAdmin,
     },
     async () => certificates.attention(),

@@ -35,6 +35,8 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
     {
       schema: {
         tags,
+        summary: 'Check that a domain points at the server',
+        operationId: 'validateDns',
         body: ZValidateDnsInput,
         response: { 200: ZDnsValidationResult, ...errorResponses(400, 401, 429) },
       },
@@ -55,6 +57,8 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
     {
       schema: {
         tags,
+        summary: 'Test the SSH connection to a server',
+        operationId: 'testSsh',
         body: ZTestSshInput,
         response: {
           200: ZSshTestResult,

@@ -39,6 +39,8 @@ export async function deploymentsRoutes(
     {
       schema: {
         tags,
+        summary: 'Start deploying a proxy',
+        operationId: 'deployProxy',
         params: ZConfigurationIdParams,
         response: { 202: ZDeployResponse, ...errors },
       },
@@ -50,7 +52,13 @@ export async function deploymentsRoutes(
   r.post(
     '/api/proxy-configurations/:id/redeploy',
     {
-      schema: { tags, params: ZIdParams, response: { 202: ZDeployResponse, ...errors } },
+      schema: {
+        tags,
+        summary: 'Start deploying a proxy again',
+        operationId: 'redeployProxy',
+        params: ZIdParams,
+        response: { 202: ZDeployResponse, ...errors },
+      },
       preValidation,
     },
     async (request, reply) => start(request, reply, request.params.id, 'redeploy'),
@@ -61,6 +69,8 @@ export async function deploymentsRoutes(
     {
       schema: {
         tags,
+        summary: "Read a proxy's deployment log",
+        operationId: 'getDeploymentLog',
         params: ZIdParams,
         response: { 200: z.array(ZDeploymentLogEntry), ...errors },
       },

@@ -23,7 +23,12 @@ export async function destinationsRoutes(
   r.get(
     '/api/destination-servers',
     {
-      schema: { tags, response: { 200: z.array(ZDestinationServer), ...errorResponses(401) } },
+      schema: {
+        tags,
+        summary: 'List the destination servers',
+        operationId: 'listDestinationServers',
+        response: { 200: z.array(ZDestinationServer), ...errorResponses(401) },
+      },
       preValidation: app.requireUser,
     },
     async () => destinations.list(),
@@ -32,7 +37,13 @@ export async function destinationsRoutes(
   r.post(
     '/api/admin/destination-servers',
     {
-      schema: { tags, body: ZDestinationInput, response: { 201: ZDestinationServer, ...errors } },
+      schema: {
+        tags,
+        summary: 'Add a destination server (admin)',
+        operationId: 'createDestinationServer',
+        body: ZDestinationInput,
+        response: { 201: ZDestinationServer, ...errors },
+      },
       preValidation: app.requireAdmin,
     },
     async (request, reply) => reply.code(201).send(await destinations.create(request.body)),
@@ -43,6 +54,8 @@ export async function destinationsRoutes(
     {
       schema: {
         tags,
+        summary: 'Change a destination server (admin)',
+        operationId: 'updateDestinationServer',
         params: ZIdParams,
         body: ZDestinationUpdate,
         response: { 200: ZDestinationServer, ...errors },
@@ -57,6 +70,8 @@ export async function destinationsRoutes(
     {
       schema: {
         tags,
+        summary: 'Remove a destination server (admin)',
+        operationId: 'deleteDestinationServer',
         params: ZIdParams,
         response: { 200: z.object({ success: z.literal(true) }), ...errors },
       },

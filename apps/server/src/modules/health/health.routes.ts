@@ -13,13 +13,31 @@ const tags = ['health'];
 export async function healthRoutes(app: FastifyInstance, options: THealthRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
-  r.get('/healthz', { schema: { tags, response: { 200: ZHealth } } }, async () => ({
-    status: 'ok',
-  }));
+  r.get(
+    '/healthz',
+    {
+      schema: {
+        tags,
+        summary: 'Tell whether the process is up',
+        operationId: 'getHealth',
+        response: { 200: ZHealth },
+      },
+    },
+    async () => ({
+      status: 'ok',
+    }),
+  );
 
   r.get(
     '/readyz',
-    { schema: { tags, response: { 200: ZHealth, 503: ZHealth } } },
+    {
+      schema: {
+        tags,
+        summary: 'Tell whether the database is reachable and migrated',
+        operationId: 'getReadiness',
+        response: { 200: ZHealth, 503: ZHealth },
+      },
+    },
     async (request, reply) => {
       const readiness = await options.health.readiness();
       if (readiness.status === 'database_unreachable') {

@@ -25,7 +25,12 @@ export async function notificationsRoutes(
   r.get(
     '/api/account/notifications',
     {
-      schema: { tags, response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS } },
+      schema: {
+        tags,
+        summary: 'Get where certificate alerts are sent',
+        operationId: 'getNotificationSettings',
+        response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS },
+      },
       config,
       preValidation,
     },
@@ -37,6 +42,8 @@ export async function notificationsRoutes(
     {
       schema: {
         tags,
+        summary: 'Choose where certificate alerts are sent',
+        operationId: 'saveNotificationSettings',
         body: ZNotificationSettingsInput,
         response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS },
       },
@@ -49,7 +56,12 @@ export async function notificationsRoutes(
   r.post(
     '/api/account/notifications/test',
     {
-      schema: { tags, response: { 200: ZNotificationTestResult, ...ACCOUNT_ERRORS } },
+      schema: {
+        tags,
+        summary: 'Send a test alert to the configured channels',
+        operationId: 'sendTestNotification',
+        response: { 200: ZNotificationTestResult, ...ACCOUNT_ERRORS },
+      },
       config,
       preValidation,
     },
@@ -64,6 +76,8 @@ export async function notificationsRoutes(
     {
       schema: {
         tags,
+        summary: 'Set the language alerts are written in',
+        operationId: 'setLanguage',
         body: ZLanguageInput,
         response: { 200: z.object({ language: z.enum(['en', 'es']) }), ...ACCOUNT_ERRORS },
       },

@@ -35,7 +35,13 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
   r.post(
     '/api/proxy-configurations',
     {
-      schema: { tags, body: ZSaveProxyInput, response: { 200: ZSaveProxyResponse, ...errors } },
+      schema: {
+        tags,
+        summary: "Save a proxy: a new one, or the caller's own given its configurationId",
+        operationId: 'createProxy',
+        body: ZSaveProxyInput,
+        response: { 200: ZSaveProxyResponse, ...errors },
+      },
       preValidation,
     },
     async (request) => ({ id: await proxies.save(request.user!, request.body) }),
@@ -44,7 +50,13 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
   r.get(
     '/api/proxy-configurations/:id',
     {
-      schema: { tags, params: ZIdParams, response: { 200: ZProxyConfiguration, ...errors } },
+      schema: {
+        tags,
+        summary: 'Get one of your proxies',
+        operationId: 'getProxy',
+        params: ZIdParams,
+        response: { 200: ZProxyConfiguration, ...errors },
+      },
       preValidation,
       config: { cachedAnswer: { madeOf: ['proxy_configurations'] } },
     },
@@ -54,7 +66,12 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
   r.get(
     '/api/user/proxy-configurations',
     {
-      schema: { tags, response: { 200: z.array(ZProxyConfiguration), ...errors } },
+      schema: {
+        tags,
+        summary: 'List your proxies',
+        operationId: 'listProxies',
+        response: { 200: z.array(ZProxyConfiguration), ...errors },
+      },
       preValidation,
       config: { cachedAnswer: { madeOf: ['proxy_configurations'] } },
     },
@@ -66,6 +83,8 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     {
       schema: {
         tags,
+        summary: 'Edit one of your proxies',
+        operationId: 'updateProxy',
         params: ZIdParams,
         body: ZEditProxyInput,
         response: { 200: ZProxyConfiguration, ...errors },
@@ -83,6 +102,8 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     {
       schema: {
         tags,
+        summary: 'Tell whether a domain already has a proxy',
+        operationId: 'checkDuplicateDomain',
         body: ZCheckDuplicateInput,
         response: { 200: ZCheckDuplicateResponse, ...errors },
       },
@@ -96,7 +117,13 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
   r.patch(
     '/api/proxy-configurations/:id/reset',
     {
-      schema: { tags, params: ZIdParams, response: { 200: ZProxyConfiguration, ...errors } },
+      schema: {
+        tags,
+        summary: 'Set a proxy back to pending so it can be deployed again',
+        operationId: 'resetProxy',
+        params: ZIdParams,
+        response: { 200: ZProxyConfiguration, ...errors },
+      },
       preValidation,
     },
     async (request) => proxies.reset(request.user!, request.params.id, languageOf(request)),
@@ -108,6 +135,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       schema: {
         tags,
         summary: 'Forget the pinned SSH host key; the next connection pins the key it meets',
+        operationId: 'forgetHostKey',
         params: ZIdParams,
         response: { 200: ZProxyConfiguration, ...errors },
       },
@@ -121,6 +149,8 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     {
       schema: {
         tags,
+        summary: 'Delete a proxy, and by default remove it from its server',
+        operationId: 'deleteProxy',
         params: ZIdParams,
         querystring: ZDeleteProxyQuery,
         response: {

@@ -39,6 +39,8 @@ export async function scriptsRoutes(app: FastifyInstance, options: TScriptsRoute
     {
       schema: {
         tags: ['scripts'],
+        summary: 'Upload a custom deployment script',
+        operationId: 'uploadScript',
         consumes: ['multipart/form-data'],
         querystring: ZUploadQuery,
         response: {

@@ -16,7 +16,15 @@ export async function sessionsRoutes(
 
   r.get(
     '/api/account/sessions',
-    { schema: { tags, response: { 200: z.array(ZSessionInfo), ...ACCOUNT_ERRORS } }, ...common },
+    {
+      schema: {
+        tags,
+        summary: 'List your signed-in sessions',
+        operationId: 'listSessions',
+        response: { 200: z.array(ZSessionInfo), ...ACCOUNT_ERRORS },
+      },
+      ...common,
+    },
     async (request) => sessions.list(sessionCaller(request)),
   );
 
@@ -25,6 +33,8 @@ export async function sessionsRoutes(
     {
       schema: {
         tags,
+        summary: 'End one of your sessions',
+        operationId: 'endSession',
         params: ZSessionIdParams,
         response: { 200: z.object({ success: z.literal(true) }), ...ACCOUNT_ERRORS },
       },
@@ -38,7 +48,15 @@ export async function sessionsRoutes(
 
   r.post(
     '/api/account/sessions/end-others',
-    { schema: { tags, response: { 200: ZEndedSessions, ...ACCOUNT_ERRORS } }, ...common },
+    {
+      schema: {
+        tags,
+        summary: 'End every session but this one',
+        operationId: 'endOtherSessions',
+        response: { 200: ZEndedSessions, ...ACCOUNT_ERRORS },
+      },
+      ...common,
+    },
     async (request) => ({
       ended: await sessions.endOthers(sessionCaller(request)),
     }),

@@ -15,7 +15,15 @@ export async function tokensRoutes(app: FastifyInstance, options: { tokens: TTok
 
   r.get(
     '/api/account/tokens',
-    { schema: { tags, response: { 200: z.array(ZApiToken), ...ACCOUNT_ERRORS } }, ...common },
+    {
+      schema: {
+        tags,
+        summary: 'List your API tokens',
+        operationId: 'listApiTokens',
+        response: { 200: z.array(ZApiToken), ...ACCOUNT_ERRORS },
+      },
+      ...common,
+    },
     async (request) => tokens.list(request.user!),
   );
 
@@ -24,6 +32,8 @@ export async function tokensRoutes(app: FastifyInstance, options: { tokens: TTok
     {
       schema: {
         tags,
+        summary: 'Create an API token (its secret is shown once)',
+        operationId: 'createApiToken',
         body: ZCreateTokenInput,
         response: { 201: ZCreatedToken, ...ACCOUNT_ERRORS },
       },
@@ -38,6 +48,8 @@ export async function tokensRoutes(app: FastifyInstance, options: { tokens: TTok
     {
       schema: {
         tags,
+        summary: 'Revoke an API token',
+        operationId: 'revokeApiToken',
         params: ZIdParams,
         response: { 200: z.object({ success: z.literal(true) }), ...ACCOUNT_ERRORS },
       },

@@ -27,7 +27,12 @@ export async function twoFactorRoutes(
   r.get(
     '/api/account/two-factor',
     {
-      schema: { tags, response: { 200: ZTwoFactorStatus, ...ACCOUNT_ERRORS } },
+      schema: {
+        tags,
+        summary: 'Tell whether two-factor authentication is on',
+        operationId: 'getTwoFactorStatus',
+        response: { 200: ZTwoFactorStatus, ...ACCOUNT_ERRORS },
+      },
       config: setupConfig,
       preValidation: app.requireUser,
     },
@@ -37,7 +42,12 @@ export async function twoFactorRoutes(
   r.post(
     '/api/account/two-factor/setup',
     {
-      schema: { tags, response: { 200: ZTwoFactorSetup, ...ACCOUNT_ERRORS } },
+      schema: {
+        tags,
+        summary: 'Start setting up two-factor authentication (secret and QR code)',
+        operationId: 'beginTwoFactorSetup',
+        response: { 200: ZTwoFactorSetup, ...ACCOUNT_ERRORS },
+      },
       config: setupConfig,
       preValidation: app.requireUser,
     },
@@ -49,6 +59,8 @@ export async function twoFactorRoutes(
     {
       schema: {
         tags,
+        summary: 'Turn on two-factor authentication with a first code',
+        operationId: 'confirmTwoFactor',
         body: ZTwoFactorConfirmInput,
         response: { 200: ZRecoveryCodes, ...ACCOUNT_ERRORS },
       },
@@ -66,6 +78,8 @@ export async function twoFactorRoutes(
     {
       schema: {
         tags,
+        summary: 'Turn off two-factor authentication',
+        operationId: 'disableTwoFactor',
         body: ZReauthInput,
         response: { 200: z.object({ success: z.literal(true) }), ...ACCOUNT_ERRORS },
       },
@@ -82,7 +96,13 @@ export async function twoFactorRoutes(
   r.post(
     '/api/account/two-factor/recovery-codes',
     {
-      schema: { tags, body: ZReauthInput, response: { 200: ZRecoveryCodes, ...ACCOUNT_ERRORS } },
+      schema: {
+        tags,
+        summary: 'Replace the recovery codes with new ones',
+        operationId: 'regenerateRecoveryCodes',
+        body: ZReauthInput,
+        response: { 200: ZRecoveryCodes, ...ACCOUNT_ERRORS },
+      },
       config,
       preValidation: app.requireUser,
       preHandler: checked,
