@@ -57,6 +57,8 @@ export async function certificatesRoutes(
     },
   );
 
+  // 429: the action's limit is reached (renewal_limited, renewal_test_limited), saying when.
+  const actionErrors = errorResponses(400, 401, 403, 404, 409, 429);
   for (const [path, action] of [
     ['renew-test', 'renew_test'],
     ['renew', 'renew'],
@@ -64,7 +66,7 @@ export async function certificatesRoutes(
     r.post(
       `/api/proxy-configurations/:id/certificate/${path}`,
       {
-        schema: { tags, params: ZIdParams, response: { 202: ZDeployResponse, ...errors } },
+        schema: { tags, params: ZIdParams, response: { 202: ZDeployResponse, ...actionErrors } },
         preValidation,
       },
       async (request, reply) => {

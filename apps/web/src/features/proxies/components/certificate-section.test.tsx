@@ -51,7 +51,9 @@ function status(change: Partial<TCertificateStatus> = {}): TCertificateStatus {
       notes: ['Nothing on this server renews certificates.', 'Install cron and deploy again.'],
       checkedAt: '2026-11-20T00:05:00.000Z',
     },
+    recentlyIssued: { count: 1, days: 7, max: 5 },
     lastAction: null,
+    held: { renew: null, renew_test: null },
     ...change,
   };
 }
