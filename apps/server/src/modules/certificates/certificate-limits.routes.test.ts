@@ -109,6 +109,9 @@ describe.each(testDatabaseKinds())('certificate action limits on %s', (kind) => 
       message: translate(lang, `errors.actionLimited.${limit}`, { max, at }),
     });
     expect(response.json().message).toContain(at);
+    // Retry-After: the seconds until then (a second or so passes between the two clocks).
+    const seconds = Number(response.headers['retry-after']);
+    expect(Math.abs(seconds - (Date.parse(retryAt) - Date.now()) / 1000)).toBeLessThan(5);
   }
 
   it('accepts two forced renewals a day for a proxy, refuses the third in either language, and records, audits and queues nothing for it', async () => {

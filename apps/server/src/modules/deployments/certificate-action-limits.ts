@@ -5,7 +5,7 @@ import {
   type TCertificateAction,
 } from '@portico/shared/certificates/schemas';
 import { renderText } from '@portico/shared/i18n/text';
-import { KeyedAppError } from '../proxies/proxy-errors';
+import { RetryLaterError } from '../../lib/app-error';
 import type { TCertificateActionHistory } from './certificate-action-history.repository';
 
 const MINUTE = 60_000;
@@ -38,10 +38,10 @@ export async function actionHold(
 
 /** The refusal of a held action: why (the limit and its reason) and when, in the caller's words. */
 export function actionLimited(action: TCertificateAction, hold: TActionHold, lang: TLanguage) {
-  return new KeyedAppError(
+  return new RetryLaterError(
     action === 'renew' ? 'renewal_limited' : 'renewal_test_limited',
-    429,
     `errors.actionLimited.${hold.limit}`,
+    new Date(hold.retryAt),
     { max: hold.max, at: renderText(lang, { date: hold.retryAt }) },
   );
 }
