@@ -60,12 +60,23 @@ function status(change: Partial<TCertificateStatus> = {}): TCertificateStatus {
   };
 }
 
-function serve(body: TCertificateStatus, refusal?: { code: string; message: string }) {
+/** Answers the status (`body`, or the next of `later` at each read after the first). */
+function serve(
+  body: TCertificateStatus,
+  refusal?: { code: string; message: string },
+  later: TCertificateStatus[] = [],
+) {
   const writes: string[] = [];
+  let reads = 0;
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const url = String(input);
     if (url === '/api/csrf-token') return Response.json({ token: 't' });
-    if (url === URL_BASE && (init?.method ?? 'GET') === 'GET') return Response.json(body);
+    if (url === URL_BASE && (init?.method ?? 'GET') === 'GET') {
+      reads += 1;
+      return Response.json(
+        reads === 1 ? body : (later[Math.min(reads - 2, later.length - 1)] ?? body),
+      );
+    }
     if (init?.method === 'POST') {
       writes.push(url);
       if (refusal) return Response.json({ statusCode: 429, ...refusal }, { status: 429 });
@@ -181,7 +192,11 @@ describe('the certificate section of the details page', () => {
   it("shows the server's refusal of a renewal that reached its limit meanwhile", async () => {
     const message =
       '"Renovar ahora" ya se ejecutó 2 veces para este proxy en las últimas 24 horas (…). Podrás renovar de nuevo a partir del 7 de diciembre de 2026 a las 7:31 UTC.';
-    serve(status(), { code: 'renewal_limited', message });
+    const retryAt = '2026-12-07T07:31:00.000Z';
+    const held = status({
+      held: { renew: { limit: 'proxyDay', max: 2, retryAt }, renew_test: null },
+    });
+    serve(status(), { code: 'renewal_limited', message }, [held]);
     const started = vi.fn();
     await renderWithProviders(
       <>
@@ -194,5 +209,31 @@ describe('the certificate section of the details page', () => {
     fireEvent.click(await screen.findByTestId('renew-now-confirm'));
     expect(await screen.findByText(message)).toBeTruthy();
     expect(started).not.toHaveBeenCalled();
+    // Read again after the refusal: the button is held and says until when.
+    await waitFor(() =>
+      expect(screen.getByTestId('action-renew-now').hasAttribute('disabled')).toBe(true),
+    );
+    expect(screen.getByTestId('certificate-action-held').textContent).toContain(
+      `Renovar ahora vuelve a estar disponible a partir del ${formatDateMinutes(retryAt)}`,
+    );
+  });
+
+  it('lets a held action go once its minute has come', async () => {
+    const retryAt = new Date(Date.now() + 1000).toISOString();
+    serve(
+      status({ held: { renew: { limit: 'proxyWeek', max: 4, retryAt }, renew_test: null } }),
+      undefined,
+      [status()],
+    );
+    await renderWithProviders(<CertificateSection proxy={proxy} onRunStarted={() => {}} />, {
+      lang: 'en',
+    });
+    await screen.findByTestId('certificate-badge');
+    expect(screen.getByTestId('action-renew-now').hasAttribute('disabled')).toBe(true);
+    await waitFor(
+      () => expect(screen.getByTestId('action-renew-now').hasAttribute('disabled')).toBe(false),
+      { timeout: 8000 },
+    );
+    expect(screen.queryByTestId('certificate-action-held')).toBeNull();
   });
 });
