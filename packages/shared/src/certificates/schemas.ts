@@ -91,8 +91,6 @@ export const CERTIFICATE_ACTION_LIMITS = {
     { id: 'accountHour', scope: 'account', max: 20, windowMs: 3_600_000 },
   ],
 } as const;
-export type TCertificateActionLimit =
-  (typeof CERTIFICATE_ACTION_LIMITS)[TCertificateAction][number];
 export const ACTION_LIMIT_IDS = [
   'proxyDay',
   'proxyWeek',
