@@ -868,3 +868,62 @@ test('a run failed after writing: shown as the server has it, in each language; 
   const gone = await askByName(labApp, domain, `https://${domain}/`);
   expect(gone).not.toContain(labApp.lab.status.upstream.name);
 });
+
+// Issue 35: "Renew now" twice on a real server, then held by the proxy's daily limit; the
+// details page says until when and why, in each language, at desktop and phone width.
+test('Renew now twice, then held: the page says until when and why, in es and en', async ({
+  page,
+  labApp,
+}) => {
+  test.setTimeout(300_000);
+  await signIn(page, uniqueUser('ren'), 'register');
+  const domain = 'renew.s3.portico.test';
+  await labApp.lab.point(domain, 's3');
+  const id = await saveConfiguration(page.request, labApp, 's3', domain, labApp.upstream);
+  expect((await api(page.request, 'POST', `/api/deploy/${id}`)).status).toBe(202);
+  expect((await waitForRunEnd(page.request, id, 120_000)).status).toBe('completed');
+  const certificate = `/api/proxy-configurations/${id}/certificate`;
+  await page.goto(`/proxy-details/${id}`);
+  const section = page.getByTestId('certificate-section');
+  const renewNow = section.getByTestId('action-renew-now');
+  for (let i = 0; i < 2; i += 1) {
+    await expect(renewNow).toBeEnabled({ timeout: 30_000 });
+    await renewNow.click();
+    await page.getByTestId('renew-now-confirm').click();
+    await expect
+      .poll(async () => (await api(page.request, 'GET', certificate)).json?.lastAction, {
+        timeout: 120_000,
+        intervals: [1000],
+      })
+      .toMatchObject({ kind: 'renew', status: 'completed' });
+    await dismissToast(page, 'es');
+  }
+  await page.reload();
+  const held = (await api(page.request, 'GET', certificate)).json.held.renew;
+  expect(held).toMatchObject({ limit: 'proxyDay', max: 2 });
+  await expect(renewNow).toBeDisabled();
+  await expect(section.getByTestId('action-test-renewal')).toBeEnabled();
+  const heldText = section.getByTestId('certificate-action-held');
+  await expect(heldText).toHaveAttribute('data-action', 'renew');
+  await expect(heldText).toContainText('Renovar ahora vuelve a estar disponible a partir del 20');
+  await expect(heldText).toContainText('ya se ejecutó 2 veces para este proxy');
+  await expect(section.getByTestId('certificate-recently-issued')).toContainText(
+    "3: Let's Encrypt permite 5",
+  );
+  // The API refuses a third as well, in the caller's words and with the same minute.
+  const refused = await api(page.request, 'POST', `${certificate}/renew`, undefined, 'es');
+  expect(refused.status).toBe(429);
+  expect(refused.json.code).toBe('renewal_limited');
+  expect(refused.json.message).toContain('Podrás renovar de nuevo a partir del');
+  await section.scrollIntoViewIfNeeded();
+  await capture(page, AREA, 'renew-held');
+  await chooseLanguage(page, 'es', 'en');
+  await expect(heldText).toContainText('it already ran 2 times for this proxy');
+  await capture(page, AREA, 'renew-held-en');
+  // capture() takes 1280 and 390 px; at 390 the sentence wraps and nothing scrolls sideways.
+  await page.setViewportSize(WIDTHS.phone);
+  await expect(heldText).toBeVisible();
+  await expectNoSidewaysScroll(page);
+  await page.setViewportSize(WIDTHS.desktop);
+  await chooseLanguage(page, 'en', 'es');
+});

@@ -8,6 +8,7 @@ import { registerCertificateJobs } from './modules/certificates/certificate-jobs
 import { type TWatchDeps, watchOne } from './modules/certificates/certificate-watch';
 import { createCertificatesRepository } from './modules/certificates/certificates.repository';
 import { createCertificatesService } from './modules/certificates/certificates.service';
+import { createCertificateActionHistory } from './modules/deployments/certificate-action-history.repository';
 import type { TCertificateHooks } from './modules/deployments/certificate-action-job';
 import { createAlerts } from './modules/notifications/alerts';
 import { createMailer, type TMailer } from './modules/notifications/mailer';
@@ -71,6 +72,7 @@ export async function buildCertificateServices(deps: {
   const certificates = createCertificatesService({
     repository,
     proxies: deps.proxies,
+    history: createCertificateActionHistory(db),
     queueCheck: jobs.queueCheck,
     now,
   });

@@ -25,6 +25,7 @@ import { createAuthService } from './modules/auth/auth.service';
 import { createChecksRepository } from './modules/checks/checks.repository';
 import { createDnsService } from './modules/checks/dns.service';
 import { createSshTestService } from './modules/checks/ssh-test.service';
+import { createCertificateActionHistory } from './modules/deployments/certificate-action-history.repository';
 import { runDeployJob, type TEngine, type TRunTiming } from './modules/deployments/deploy-job';
 import { createDeployWorkers } from './modules/deployments/deploy-workers';
 import { scheduleReaper } from './modules/deployments/deployment-reaper';
@@ -239,6 +240,7 @@ export async function buildServices(options: TServicesOptions) {
   const runWrites = transactionOver(db, (tx) => ({
     deployments: createDeploymentsRepository(tx),
     proxies: createProxiesRepository(tx),
+    certificateActions: createCertificateActionHistory(tx),
   }));
   const workers = createDeployWorkers({
     queue,

@@ -55,3 +55,23 @@ export class AppError extends Error {
     return ERROR_MESSAGE_KEYS[this.code] ?? 'errors.general';
   }
 }
+
+/**
+ * A limit reached: the message comes from `key` (with `params`), and the answer also carries
+ * Retry-After, the seconds until `retryAt`, for clients that wait on their own.
+ */
+export class RetryLaterError extends AppError {
+  constructor(
+    code: string,
+    readonly key: string,
+    readonly retryAt: Date,
+    params: TMessageParams = {},
+  ) {
+    super(code, 429, params);
+    this.name = 'RetryLaterError';
+  }
+
+  override get messageKey(): string {
+    return this.key;
+  }
+}

@@ -4,7 +4,7 @@ import { translate } from '@portico/shared/i18n/translate';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, ERROR_MESSAGE_KEYS } from '../lib/app-error';
+import { AppError, ERROR_MESSAGE_KEYS, RetryLaterError } from '../lib/app-error';
 
 const CSRF_CODES = new Set(['FST_CSRF_MISSING_SECRET', 'FST_CSRF_INVALID_TOKEN']);
 
@@ -56,6 +56,10 @@ export function sendError(
     message: translate(lang, appError.messageKey, appError.params),
   };
   if (issues && issues.length > 0) body.issues = issues;
+  if (appError instanceof RetryLaterError) {
+    const seconds = Math.ceil((appError.retryAt.getTime() - Date.now()) / 1000);
+    reply.header('retry-after', String(Math.max(1, seconds)));
+  }
   return reply.code(appError.statusCode).type('application/json; charset=utf-8').send(body);
 }
 

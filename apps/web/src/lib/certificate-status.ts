@@ -23,12 +23,22 @@ function busy(data: TCertificateStatus | undefined): boolean {
   return !!data?.checkPending || action === 'queued' || action === 'running';
 }
 
+/** An action held by a limit is read again once the first of them may run: it lets go then. */
+function untilReleased(data: TCertificateStatus | undefined, now = Date.now()): number | false {
+  const holds = [data?.held.renew, data?.held.renew_test].flatMap((hold) =>
+    hold ? [Date.parse(hold.retryAt)] : [],
+  );
+  if (holds.length === 0) return false;
+  return Math.max(1000, Math.min(...holds) - now + 1000);
+}
+
 export function useCertificate(id: string | undefined) {
   const { i18n } = useTranslation();
   return useQuery({
     queryKey: certificateQueryKey(id ?? '', i18n.language),
     queryFn: () => api.requestJson<TCertificateStatus>('GET', certificateUrl(id!)),
     enabled: Boolean(id),
-    refetchInterval: (query) => (busy(query.state.data) ? CERTIFICATE_POLL_MS : false),
+    refetchInterval: (query) =>
+      busy(query.state.data) ? CERTIFICATE_POLL_MS : untilReleased(query.state.data),
   });
 }

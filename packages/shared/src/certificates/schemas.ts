@@ -74,6 +74,43 @@ export const ZRenewalHealthView = ZRenewalHealth.extend({ notes: z.array(z.strin
 export const CERTIFICATE_ACTIONS = ['renew_test', 'renew'] as const;
 export type TCertificateAction = (typeof CERTIFICATE_ACTIONS)[number];
 
+/**
+ * How often each action may run (issue 35), counted from Portico's own runs: "Renew now" forces
+ * a new certificate, and Let's Encrypt issues at most 5 for the same names in 7 days (then
+ * refuses that domain for the rest of the week); "Test renewal" changes nothing but still asks
+ * the CA. Every attempt counts, whatever its outcome; the account is the proxy's owner.
+ */
+export const CERTIFICATE_ACTION_LIMITS = {
+  renew: [
+    { id: 'proxyDay', scope: 'proxy', max: 2, windowMs: 24 * 3_600_000 },
+    { id: 'proxyWeek', scope: 'proxy', max: 4, windowMs: 7 * 24 * 3_600_000 },
+    { id: 'accountDay', scope: 'account', max: 10, windowMs: 24 * 3_600_000 },
+  ],
+  renew_test: [
+    { id: 'proxyHour', scope: 'proxy', max: 4, windowMs: 3_600_000 },
+    { id: 'accountHour', scope: 'account', max: 20, windowMs: 3_600_000 },
+  ],
+} as const;
+export const ACTION_LIMIT_IDS = [
+  'proxyDay',
+  'proxyWeek',
+  'accountDay',
+  'proxyHour',
+  'accountHour',
+] as const;
+
+/** Let's Encrypt's duplicate certificate limit: 5 for the same names per 7 days. */
+export const DUPLICATE_CERTIFICATE_LIMIT = { max: 5, days: 7 } as const;
+
+/** An action held back by one of its limits, and the moment it may run again. */
+export const ZActionHold = z.object({
+  limit: z.enum(ACTION_LIMIT_IDS),
+  max: z.number(),
+  /** Whole minute, UTC: a request from then on is accepted (unless another run counts first). */
+  retryAt: z.string(),
+});
+export type TActionHold = z.infer<typeof ZActionHold>;
+
 export const ZCertificateActionRun = z.object({
   kind: z.enum(CERTIFICATE_ACTIONS),
   deploymentId: z.string(),
@@ -99,7 +136,14 @@ export const ZCertificateStatus = z.object({
   /** The server holds a newer certificate than the one served: nginx was not reloaded. */
   nginxNotReloaded: z.boolean(),
   renewal: ZRenewalHealthView.nullable(),
+  /**
+   * Certificates Portico's runs obtained for the domain in the last 7 days (deployments that
+   * issued one, forced renewals that renewed), beside Let's Encrypt's limit for the same names.
+   */
+  recentlyIssued: z.object({ count: z.number(), days: z.number(), max: z.number() }),
   lastAction: ZCertificateActionRun.nullable(),
+  /** Each action held back by a limit now; null when it may run. */
+  held: z.object({ renew: ZActionHold.nullable(), renew_test: ZActionHold.nullable() }),
 });
 export type TCertificateStatus = z.infer<typeof ZCertificateStatus>;
 

@@ -67,6 +67,7 @@ export function statusView(
   proxy: Pick<TProxyConfigurationRow, 'id' | 'domain'>,
   row: TCertificateStatusRow | null,
   lastAction: TDeploymentRow | undefined,
+  history: Pick<TCertificateStatus, 'held' | 'recentlyIssued'>,
   now: Date,
   lang: TLanguage,
 ): TCertificateStatus {
@@ -93,6 +94,8 @@ export function statusView(
     renewal: renewal
       ? { ...renewal, notes: renewal.notes.map((note) => words(lang, note)!) }
       : null,
+    recentlyIssued: history.recentlyIssued,
+    held: history.held,
     lastAction:
       lastAction && (lastAction.trigger === 'renew' || lastAction.trigger === 'renew_test')
         ? {

@@ -58,7 +58,9 @@ describe.each(testDatabaseKinds())('certificates API on %s', (kind) => {
       onServer: null,
       nginxNotReloaded: false,
       renewal: null,
+      recentlyIssued: { count: 0, days: 7, max: 5 },
       lastAction: null,
+      held: { renew: null, renew_test: null },
     });
     expect((await status(admin, id)).statusCode).toBe(200);
     expect((await status(other, id)).statusCode).toBe(404);

@@ -77,6 +77,8 @@ export async function certificatesRoutes(
     },
   );
 
+  // 429: the action's limit is reached (renewal_limited, renewal_test_limited), saying when.
+  const actionErrors = errorResponses(400, 401, 403, 404, 409, 429);
   for (const [path, action, operationId, summary] of [
     [
       'renew-test',
@@ -94,7 +96,7 @@ export async function certificatesRoutes(
           summary,
           operationId,
           params: ZIdParams,
-          response: { 202: ZDeployResponse, ...errors },
+          response: { 202: ZDeployResponse, ...actionErrors },
         },
         preValidation,
       },

@@ -1,19 +1,26 @@
 import type { TLanguage } from '@portico/shared/api-error';
-import type {
-  TAttentionRow,
-  TCertificateStatus,
-  TCertificateSummary,
+import {
+  DUPLICATE_CERTIFICATE_LIMIT,
+  type TAttentionRow,
+  type TCertificateStatus,
+  type TCertificateSummary,
 } from '@portico/shared/certificates/schemas';
 import { AppError } from '../../lib/app-error';
+import type { TCertificateActionHistory } from '../deployments/certificate-action-history.repository';
+import { actionHold } from '../deployments/certificate-action-limits';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { attentionReasons, statusView, summaryOf } from './certificate-view';
 import type { TCertificatesRepository } from './certificates.repository';
 
 export type TCertificatesService = ReturnType<typeof createCertificatesService>;
 
+const DAY = 24 * 3_600_000;
+
 export function createCertificatesService(deps: {
   repository: TCertificatesRepository;
   proxies: Pick<TProxiesService, 'load' | 'listMine'>;
+  /** The proxy's certificate actions and issues as its runs recorded them. */
+  history: TCertificateActionHistory;
   /** Queues one live check of the proxy (the on-demand job). */
   queueCheck: (configurationId: string) => Promise<void>;
   now: () => Date;
@@ -44,7 +51,17 @@ export function createCertificatesService(deps: {
       const proxy = await deps.proxies.load(configurationId, actor);
       const row = await repository.find(proxy.id);
       const actions = await repository.latestActions([proxy.id]);
-      return statusView(proxy, row ?? null, actions.get(proxy.id), deps.now(), lang);
+      const { days, max } = DUPLICATE_CERTIFICATE_LIMIT;
+      const [renew, renewTest, issued] = await Promise.all([
+        actionHold(deps.history, proxy, 'renew'),
+        actionHold(deps.history, proxy, 'renew_test'),
+        deps.history.issuedWithin(proxy.id, days * DAY),
+      ]);
+      const history = {
+        held: { renew, renew_test: renewTest },
+        recentlyIssued: { count: issued, days, max },
+      };
+      return statusView(proxy, row ?? null, actions.get(proxy.id), history, deps.now(), lang);
     },
 
     /** Queues a live check now; the status says it is pending until it has run. */

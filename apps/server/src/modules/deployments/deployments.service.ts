@@ -10,13 +10,19 @@ import type { TProxiesRepository } from '../proxies/proxies.repository';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { KeyedAppError, proxyErrors } from '../proxies/proxy-errors';
 import { passwordBoundTo } from '../proxies/proxy-secrets';
+import type { TCertificateActionHistory } from './certificate-action-history.repository';
 import { deployedTarget } from './certificate-action-job';
+import { actionHold, actionLimited } from './certificate-action-limits';
 import { RunUnfinishedError, type TDeploymentsRepository } from './deployments.repository';
 import { type TRunLog, toLogEntry } from './run-log';
 
 export type TDeploymentsService = ReturnType<typeof createDeploymentsService>;
 
-type TRunScope = { deployments: TDeploymentsRepository; proxies: TProxiesRepository };
+type TRunScope = {
+  deployments: TDeploymentsRepository;
+  proxies: TProxiesRepository;
+  certificateActions: TCertificateActionHistory;
+};
 
 export interface TDeploymentsServiceDeps {
   deployments: TDeploymentsRepository;
@@ -126,9 +132,14 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
         throw new AppError('certificate_needs_password', 400);
       }
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
-      const { deployment, job } = await inTransaction((tx) =>
-        recordRun(tx, actor, row, action, language),
-      );
+      // Counted and recorded under the account's lock: requests that come together, on any
+      // instance, are counted one after the other, and a refused one leaves nothing behind.
+      const { deployment, job } = await inTransaction(async (tx) => {
+        await tx.certificateActions.lockAccount(row.userId);
+        const hold = await actionHold(tx.certificateActions, row, action);
+        if (hold) throw actionLimited(action, hold, language);
+        return recordRun(tx, actor, row, action, language);
+      });
       // A send that fails leaves a queued run without a job: the reaper tells it apart.
       await job.send();
       await deps.audit.record(actor, {

@@ -1,14 +1,11 @@
 // Rate limits count the same whether one instance or several serve the attempts: on PostgreSQL
 // the counters are rows every instance updates, on PGlite (one process) the limiter's memory.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { instancesOnOneDatabase } from '../../../test/support/instances';
 import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { TestClient } from '../../../test/support/test-client';
-import {
-  createTestDatabase,
-  type TTestDatabase,
-  testDatabaseKinds,
-} from '../../../test/support/test-database';
-import { buildApp } from '../../app';
+import { testDatabaseKinds } from '../../../test/support/test-database';
+import type { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
 import type { TAuthRateLimits } from '../../lib/rate-limits';
 import { createRateLimitHitsRepository } from './rate-limit-hits.repository';
@@ -33,26 +30,12 @@ async function attempts(apps: TApp[], identifier: string): Promise<number[]> {
 }
 
 describe.each(testDatabaseKinds())('rate limits on %s', (kind) => {
-  let testDb: TTestDatabase;
-  const apps: TApp[] = [];
-  const extra: { close(): Promise<void> }[] = [];
-  beforeAll(async () => {
-    testDb = await createTestDatabase(kind);
-    const options = { ...TEST_APP_OPTIONS, rateLimits: limits, deploy: { workers: 0 } };
-    apps.push(await buildApp({ ...options, database: testDb.database }));
-    if (kind === 'postgres') {
-      // A second instance: its own pool on the same database, as a second process would have.
-      const second = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
-      extra.push(second);
-      apps.push(await buildApp({ ...options, database: second }));
-    }
-    await Promise.all(apps.map((app) => app.ready()));
+  const instances = instancesOnOneDatabase(kind, {
+    ...TEST_APP_OPTIONS,
+    rateLimits: limits,
+    deploy: { workers: 0 },
   });
-  afterAll(async () => {
-    for (const app of apps) await app.close();
-    for (const database of extra) await database.close();
-    await testDb?.drop();
-  });
+  const { apps } = instances;
 
   it('one instance answers 429 at the sixth wrong password for one account', async () => {
     expect(await attempts(apps.slice(0, 1), 'one_instance')).toEqual(EXPECTED);
@@ -72,8 +55,8 @@ describe.each(testDatabaseKinds())('rate limits on %s', (kind) => {
   onPostgres?.(
     'concurrent hits from two connections are each counted once, and an ended window starts at 1',
     async () => {
-      const a = createRateLimitHitsRepository(testDb.database.db);
-      const second = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
+      const a = createRateLimitHitsRepository(instances.testDb.database.db);
+      const second = await openDatabase({ databaseUrl: instances.testDb.url!, poolSize: 4 });
       try {
         const b = createRateLimitHitsRepository(second.db);
         const hits = await Promise.all(

@@ -32,12 +32,15 @@ const ACTION_PATHS: Record<TCertificateAction, string> = {
   renew: 'renew',
 };
 
-/** Test renewal or Renew now: 202 with the run, whose output streams into the log. */
+/**
+ * Test renewal or Renew now: 202 with the run, whose output streams into the log. Read again
+ * after a refusal too: one at its limit (429) then shows as held, with the time it may run again.
+ */
 export function useCertificateAction(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (action: TCertificateAction) =>
       api.requestJson<TDeployResponse>('POST', `${certificateUrl(id)}/${ACTION_PATHS[action]}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: proxyKeys.detail(id) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: proxyKeys.detail(id) }),
   });
 }

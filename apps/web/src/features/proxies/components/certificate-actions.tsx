@@ -3,6 +3,7 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { FlaskConicalIcon, RefreshCwIcon, ScanSearchIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { formatDateMinutes } from '@/lib/format-date';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useCertificateTexts } from '@/lib/use-certificate-texts';
 import { useCertificateAction, useCheckCertificate } from '../api/certificate';
@@ -46,6 +47,22 @@ export function CertificateActions({
     });
     if (started) onRunStarted();
   };
+  // A limit reached (Portico's runs counted by the server): the action waits, and says until when.
+  const held = (kind: TCertificateAction) => status?.held[kind] ?? null;
+  const heldTexts = (['renew', 'renew_test'] as const).flatMap((kind) => {
+    const hold = held(kind);
+    return hold
+      ? [
+          {
+            kind,
+            text: t(`certificate.section.held.${hold.limit}`, {
+              max: hold.max,
+              at: formatDateMinutes(hold.retryAt),
+            }),
+          },
+        ]
+      : [];
+  });
   const running = (kind: TCertificateAction) =>
     (action.isPending && action.variables === kind) ||
     (status?.lastAction?.kind === kind &&
@@ -73,7 +90,7 @@ export function CertificateActions({
         <Button
           variant="outline"
           size="sm"
-          disabled={why !== null || action.isPending}
+          disabled={why !== null || action.isPending || !!held('renew_test')}
           onClick={() => void run('renew_test')}
           title={t('certificate.section.testRenewalHint')}
           data-testid="action-test-renewal"
@@ -97,7 +114,7 @@ export function CertificateActions({
             <Button
               variant="outline"
               size="sm"
-              disabled={why !== null || action.isPending}
+              disabled={why !== null || action.isPending || !!held('renew')}
               data-testid="action-renew-now"
             >
               {running('renew') ? (
@@ -115,6 +132,16 @@ export function CertificateActions({
           ? t(`certificate.section.${why}`)
           : `${t('certificate.section.testRenewalHint')} ${t('certificate.section.renewNowHint')}`}
       </p>
+      {heldTexts.map(({ kind, text }) => (
+        <p
+          key={kind}
+          className="text-xs font-medium text-warning"
+          data-testid="certificate-action-held"
+          data-action={kind}
+        >
+          {text}
+        </p>
+      ))}
     </div>
   );
 }

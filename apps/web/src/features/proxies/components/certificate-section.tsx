@@ -200,6 +200,17 @@ export function CertificateSection({
               >
                 <Renewal status={status} />
               </Row>
+              <Row
+                wrap="anywhere"
+                label={t('certificate.section.recentlyIssued', {
+                  days: status.recentlyIssued.days,
+                })}
+                testId="certificate-recently-issued"
+              >
+                <span data-count={status.recentlyIssued.count}>
+                  {t('certificate.section.recentlyIssuedValue', status.recentlyIssued)}
+                </span>
+              </Row>
               {status.lastAction ? (
                 <Row
                   wrap="anywhere"

@@ -19,7 +19,9 @@ function status(renewal: TCertificateStatus['renewal']): TCertificateStatus {
     onServer: null,
     nginxNotReloaded: false,
     renewal,
+    recentlyIssued: { count: 1, days: 7, max: 5 },
     lastAction: null,
+    held: { renew: null, renew_test: null },
   };
 }
 

@@ -1,0 +1,87 @@
+import type { TCertificateAction } from '@portico/shared/certificates/schemas';
+import { and, countDistinct, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
+
+export type TCertificateActionHistory = ReturnType<typeof createCertificateActionHistory>;
+
+/** The lines that say a run obtained a certificate: a deployment's, a forced renewal's. */
+const ISSUED_KEYS = ['deployLog.certificate.obtained', 'deployLog.certAction.renewed'];
+
+/** A window back from the database's clock, so every instance counts against the same time. */
+const since = (windowMs: number) => sql`now() - make_interval(secs => ${windowMs / 1000})`;
+
+/**
+ * The certificate actions Portico ran (its runs, durable and shared by every instance on the
+ * database), counted for their limits, and the certificates its runs obtained.
+ */
+export function createCertificateActionHistory(db: TDb) {
+  return {
+    /**
+     * Holds the account's actions still until the transaction ends: two requests for the
+     * same account, on any instance, count one after the other.
+     */
+    async lockAccount(ownerId: string): Promise<void> {
+      await db.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`portico-cert-actions:${ownerId}`}, 0))`,
+      );
+    },
+
+    /**
+     * When the latest `limit` runs of `action` in the window started, newest first: of the
+     * proxy, or of every proxy the account owns.
+     */
+    async startedWithin(
+      of: { configurationId: string } | { ownerId: string },
+      action: TCertificateAction,
+      windowMs: number,
+      limit: number,
+    ): Promise<Date[]> {
+      const recent = and(
+        eq(deployments.trigger, action),
+        gt(deployments.createdAt, since(windowMs)),
+      );
+      const rows =
+        'configurationId' in of
+          ? await db
+              .select({ at: deployments.createdAt })
+              .from(deployments)
+              .where(and(eq(deployments.configurationId, of.configurationId), recent))
+              .orderBy(desc(deployments.createdAt))
+              .limit(limit)
+          : await db
+              .select({ at: deployments.createdAt })
+              .from(deployments)
+              .innerJoin(
+                proxyConfigurations,
+                eq(proxyConfigurations.id, deployments.configurationId),
+              )
+              .where(and(eq(proxyConfigurations.userId, of.ownerId), recent))
+              .orderBy(desc(deployments.createdAt))
+              .limit(limit);
+      return rows.map((row) => row.at);
+    },
+
+    /** How many of the proxy's runs in the window obtained a certificate. */
+    async issuedWithin(configurationId: string, windowMs: number): Promise<number> {
+      const rows = await db
+        .select({ runs: countDistinct(deploymentLogs.deploymentId) })
+        .from(deployments)
+        .innerJoin(
+          deploymentLogs,
+          and(
+            eq(deploymentLogs.configurationId, configurationId),
+            eq(deploymentLogs.deploymentId, deployments.id),
+          ),
+        )
+        .where(
+          and(
+            eq(deployments.configurationId, configurationId),
+            gt(deployments.createdAt, since(windowMs)),
+            inArray(sql<string>`${deploymentLogs.text}->>'key'`, ISSUED_KEYS),
+          ),
+        );
+      return Number(rows[0]?.runs ?? 0);
+    },
+  };
+}
