@@ -14,7 +14,7 @@ declare module 'fastify' {
     authRateLimit(
       name: string,
       limits: TEndpointLimits,
-      identifierOf: (request: FastifyRequest) => string,
+      identifierOf: (request: FastifyRequest) => string | Promise<string>,
     ): preHandlerAsyncHookHandler;
   }
 }
@@ -46,7 +46,8 @@ async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOp
     const byIdentifier = app.createRateLimit({
       max: limits.perIdentifier.max,
       timeWindow: limits.perIdentifier.windowMs,
-      keyGenerator: (request) => `${name}:id:${identifierOf(request).trim().toLowerCase()}`,
+      keyGenerator: async (request) =>
+        `${name}:id:${(await identifierOf(request)).trim().toLowerCase()}`,
     });
     const limiter: preHandlerAsyncHookHandler = async (request, reply) => {
       for (const limit of [byIp, byIdentifier]) {
