@@ -72,6 +72,10 @@ async function journey(page: Page, browser: Browser, request: APIRequestContext,
     for (const id of ['profile', 'password', 'two-factor', 'tokens', 'sessions']) {
       await expect(page.getByTestId(`settings-${id}`)).toBeVisible();
     }
+    // A new password also revokes the API tokens unless unticked.
+    await expect(
+      page.getByRole('checkbox', { name: text(lang, 'settings.tokens.revokeAll') }),
+    ).toHaveAttribute('aria-checked', 'true');
     await page.locator('#profile-first-name').fill('Marisol');
     await page.getByTestId('profile-save').click();
     await expectToast(page, text(lang, 'settings.profile.saved'));
@@ -102,10 +106,22 @@ async function journey(page: Page, browser: Browser, request: APIRequestContext,
     await other.context.close();
   });
 
-  await test.step('an API token: shown once, used with fetch, revoked', async () => {
-    await page.locator('#token-name').fill(`ci ${lang}`);
+  /** The token form sent, then the password asked for in its dialog. */
+  async function createToken(name: string) {
+    await page.locator('#token-name').fill(name);
     await page.locator('#token-scope').selectOption('manage');
     await page.getByTestId('token-create').click();
+    const dialog = page.getByTestId('token-reauth');
+    await expect(dialog).toContainText(text(lang, 'settings.tokens.confirmTitle'));
+    await dialog.locator('#token-reauth-password').fill(user.password);
+    return dialog;
+  }
+
+  await test.step('an API token: asked the password, shown once, used with fetch, revoked', async () => {
+    const dialog = await createToken(`ci ${lang}`);
+    await expectAccessible(page, `settings-token-reauth-${lang}`);
+    await screenshotScreen(page, 'settings', `token-reauth-${lang}`);
+    await dialog.getByRole('button', { name: text(lang, 'settings.tokens.create') }).click();
     const value = (await page.getByTestId('token-value').textContent())!.trim();
     expect(value).toMatch(/^ptk_[A-Za-z0-9_-]{43}$/);
     await expectAccessible(page, `settings-token-created-${lang}`);
@@ -148,6 +164,20 @@ async function journey(page: Page, browser: Browser, request: APIRequestContext,
     await dismissToast(page, lang);
   });
 
+  await test.step('a token revoked while shown: its copy-it-now box goes with it', async () => {
+    const dialog = await createToken(`short ${lang}`);
+    await dialog.getByRole('button', { name: text(lang, 'settings.tokens.create') }).click();
+    await expect(page.getByTestId('token-created')).toBeVisible();
+    await page.getByTestId('token-revoke').click();
+    await page.getByTestId('token-revoke-confirm').click();
+    await expect(page.getByTestId('token-row')).toHaveCount(0);
+    await expect(page.getByTestId('token-created')).toHaveCount(0);
+    await expect(page.getByTestId('settings-tokens')).toContainText(
+      text(lang, 'settings.tokens.empty'),
+    );
+    await dismissToast(page, lang);
+  });
+
   let recoveryCodes: string[] = [];
   let nextCode: () => Promise<string> = async () => '';
   await test.step('two-factor: set up from the secret shown as text', async () => {
@@ -159,6 +189,10 @@ async function journey(page: Page, browser: Browser, request: APIRequestContext,
     const secret = shown.replace(/\s+/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     nextCode = authenticator(secret);
+    await expect(page.getByTestId('two-factor-revoke-tokens')).toHaveAttribute(
+      'aria-checked',
+      'true',
+    );
     await expectAccessible(page, `settings-two-factor-setup-${lang}`);
     await screenshotScreen(page, 'settings', `two-factor-setup-${lang}`);
     await page.locator('#two-factor-code').fill(await nextCode());

@@ -227,7 +227,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     policy,
   });
   await app.register(twoFactorRoutes, { twoFactor: services.twoFactor, reauth: rateLimits.reauth });
-  await app.register(tokensRoutes, { tokens: services.tokens });
+  await app.register(tokensRoutes, { tokens: services.tokens, reauth: rateLimits.reauth });
   await app.register(sessionsRoutes, { sessions: services.accountSessions });
   await app.register(notificationsRoutes, { notifications: services.notifications });
   await app.register(checksRoutes, { dns: services.dns, ssh: services.sshTest });

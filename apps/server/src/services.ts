@@ -133,28 +133,30 @@ export async function buildServices(options: TServicesOptions) {
   const users = createUsersService(usersRepository);
   const auth = createAuthService(users, { registration: options.config.registration });
   const audit = createAuditService(createAuditRepository(db));
+  const accountWrites = accountTransaction(db, usersRepository);
+  const sessionEnds = createSessionEnds();
+  const accountSessions = createAccountSessions({
+    repository: sessionsRepository,
+    transaction: accountWrites,
+    sessionEnds,
+  });
+  const twoFactor = createTwoFactorService({
+    users,
+    recoveryCodes: createRecoveryCodesRepository(db),
+    transaction: accountWrites,
+    sessions: accountSessions,
+    secretKeyFile: options.secretKeyFile,
+    policy: twoFactorPolicy,
+    now: options.clock,
+  });
   const tokens = createTokensService({
     repository: createTokensRepository(db),
     transaction: transactionOver(db, (tx) => ({
       repository: createTokensRepository(tx),
       audit: createAuditService(createAuditRepository(tx)),
     })),
+    confirmIdentity: twoFactor.confirmIdentity,
     now: options.clock,
-  });
-  const accountWrites = accountTransaction(db, usersRepository);
-  const twoFactor = createTwoFactorService({
-    users,
-    recoveryCodes: createRecoveryCodesRepository(db),
-    transaction: accountWrites,
-    secretKeyFile: options.secretKeyFile,
-    policy: twoFactorPolicy,
-    now: options.clock,
-  });
-  const sessionEnds = createSessionEnds();
-  const accountSessions = createAccountSessions({
-    repository: sessionsRepository,
-    transaction: accountWrites,
-    sessionEnds,
   });
   const account = createAccountService({
     users,

@@ -211,7 +211,7 @@ describe.each(postgresOnly)('two instances behind nginx on %s', () => {
       newPassword: 'Changed123',
     });
     expect(changed.status).toBe(200);
-    expect(await changed.json()).toEqual({ endedSessions: 1 });
+    expect(await changed.json()).toEqual({ endedSessions: 1, revokedTokens: 0 });
     expect(await socket.ended).toEqual({ code: 1008, reason: 'session ended' });
   });
 

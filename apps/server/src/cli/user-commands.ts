@@ -5,7 +5,9 @@ import type { z } from 'zod';
 import { loadConfig } from '../config';
 import { AppError } from '../lib/app-error';
 import { accountTransaction, type TAccountTransaction } from '../modules/account/account-writes';
+import { createSessionEnds } from '../modules/sessions/session-ends';
 import { createSessionsRepository } from '../modules/sessions/sessions.repository';
+import { createAccountSessions } from '../modules/sessions/sessions.service';
 import { createRecoveryCodesRepository } from '../modules/two-factor/recovery-codes.repository';
 import { createTwoFactorService } from '../modules/two-factor/two-factor.service';
 import { createUsersRepository } from '../modules/users/users.repository';
@@ -118,6 +120,12 @@ export function registerUserCommands(program: Command, open: TOpenStore) {
           users,
           recoveryCodes: createRecoveryCodesRepository(database.db),
           transaction,
+          // Only `reset` is used here, which ends every session itself.
+          sessions: createAccountSessions({
+            repository: createSessionsRepository(database.db),
+            transaction,
+            sessionEnds: createSessionEnds(),
+          }),
           secretKeyFile,
           policy: require2fa,
         });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedClient } from '../../test/support/admin-test-helpers';
 import { createProxy, signedInClient } from '../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../test/support/test-app';
-import type { TestClient } from '../../test/support/test-client';
+import { TEST_PASSWORD, type TestClient } from '../../test/support/test-client';
 import { testDatabaseKinds } from '../../test/support/test-database';
 import { openDatabase, type TDatabase } from '../db/client';
 import { answerVersions, deploymentLogs, deployments, proxyConfigurations } from '../db/schema';
@@ -146,6 +146,7 @@ describe.each(testDatabaseKinds())('answers kept between reads on %s', (kind) =>
       name: 'kept',
       scope: 'read',
       expiresInDays: null,
+      password: TEST_PASSWORD,
     });
     expect(created.statusCode).toBe(201);
     const token = (created.json() as { token: string }).token;

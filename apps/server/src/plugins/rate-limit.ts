@@ -8,12 +8,13 @@ declare module 'fastify' {
   interface FastifyInstance {
     /**
      * A preHandler (it runs after body validation, so the identifier is known) counting the
-     * request against both limits; over either one answers 429 saying how long to wait.
+     * request against both limits; over either one answers 429 saying how long to wait. Routes
+     * that ask for the same `name` share its counters (the first call's limits and identifier).
      */
     authRateLimit(
       name: string,
       limits: TEndpointLimits,
-      identifierOf: (request: FastifyRequest) => string,
+      identifierOf: (request: FastifyRequest) => string | Promise<string>,
     ): preHandlerAsyncHookHandler;
   }
 }
@@ -31,7 +32,12 @@ async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOp
   // request.ip honours trustProxy, so X-Forwarded-For counts only when PORTICO_TRUST_PROXY says.
   await app.register(fastifyRateLimit, { global: false, store: options.store });
 
+  // One limiter per name, however many routes use it: the in-memory store (PGlite) gives each
+  // limiter its own counters, so the re-authentication of two modules would count apart.
+  const limiters = new Map<string, preHandlerAsyncHookHandler>();
   app.decorate('authRateLimit', (name, limits, identifierOf) => {
+    const made = limiters.get(name);
+    if (made) return made;
     const byIp = app.createRateLimit({
       max: limits.perIp.max,
       timeWindow: limits.perIp.windowMs,
@@ -40,11 +46,12 @@ async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOp
     const byIdentifier = app.createRateLimit({
       max: limits.perIdentifier.max,
       timeWindow: limits.perIdentifier.windowMs,
-      keyGenerator: (request) => `${name}:id:${identifierOf(request).trim().toLowerCase()}`,
+      keyGenerator: async (request) =>
+        `${name}:id:${(await identifierOf(request)).trim().toLowerCase()}`,
     });
-    return async (request, reply) => {
-      for (const limiter of [byIp, byIdentifier]) {
-        const result = await limiter(request);
+    const limiter: preHandlerAsyncHookHandler = async (request, reply) => {
+      for (const limit of [byIp, byIdentifier]) {
+        const result = await limit(request);
         if (!result.isAllowed && result.isExceeded) {
           const seconds = Math.max(1, result.ttlInSeconds);
           reply.header('retry-after', String(seconds));
@@ -52,6 +59,8 @@ async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOp
         }
       }
     };
+    limiters.set(name, limiter);
+    return limiter;
   });
 }
 

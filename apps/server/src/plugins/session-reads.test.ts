@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInClient } from '../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../test/support/test-app';
-import { newCredentials, TestClient } from '../../test/support/test-client';
+import { newCredentials, TEST_PASSWORD, TestClient } from '../../test/support/test-client';
 import { testDatabaseKinds } from '../../test/support/test-database';
 import { apiTokens, session, users } from '../db/schema';
 
@@ -61,6 +61,7 @@ async function tokenOf(t: TTestApp, client: TestClient) {
     name: 'reads',
     scope: 'manage',
     expiresInDays: null,
+    password: TEST_PASSWORD,
   });
   expect(created.statusCode).toBe(201);
   const { id, token } = created.json() as { id: string; token: string };

@@ -36,11 +36,12 @@ describe.each(testDatabaseKinds())('the curl example of OPERATIONS.md on %s', (k
   it('creates, deploys, follows the log to the end and lists, with a token', {
     timeout: 120_000,
   }, async () => {
-    const { client } = await signedInClient(t);
+    const { client, password } = await signedInClient(t);
     const created = await client.write('POST', '/api/account/tokens', {
       name: 'docs example',
       scope: 'manage',
       expiresInDays: 1,
+      password,
     });
     const domain = uniqueDomain('curl');
     const result = await runBash(exampleBlock(), {

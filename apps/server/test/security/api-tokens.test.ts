@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInClient } from '../support/proxies-test-helpers';
 import type { TTestApp } from '../support/test-app';
-import type { TestClient } from '../support/test-client';
+import { TEST_PASSWORD, type TestClient } from '../support/test-client';
 import { testDatabaseKinds } from '../support/test-database';
 import { clockedApp, type TClock } from '../support/two-factor-test-helpers';
 
@@ -29,6 +29,7 @@ describe.each(testDatabaseKinds())('API tokens on %s', (kind) => {
       name: `test ${scope}`,
       scope,
       expiresInDays,
+      password: TEST_PASSWORD,
     });
     expect(response.statusCode).toBe(201);
     return response.json() as { id: string; token: string; hint: string; expiresAt: string | null };
@@ -138,6 +139,7 @@ describe.each(testDatabaseKinds())('API tokens on %s', (kind) => {
       name: 'more',
       scope: 'manage',
       expiresInDays: null,
+      password: TEST_PASSWORD,
     });
     expect(mint.statusCode).toBe(403);
     expect(mint.json().code).toBe('token_session_only');

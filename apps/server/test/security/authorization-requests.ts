@@ -86,10 +86,15 @@ const CELLS: Record<string, TBuild> = {
       currentPassword: MATRIX_PASSWORD,
     },
   }),
-  // The same password again: every later cell still signs in with it.
+  // The same password again: every later cell still signs in with it, and the tokens kept
+  // (the matrix's token callers use them after).
   [routeKey('PUT', '/api/account/password')]: () => ({
     url: '/api/account/password',
-    payload: { currentPassword: MATRIX_PASSWORD, newPassword: MATRIX_PASSWORD },
+    payload: {
+      currentPassword: MATRIX_PASSWORD,
+      newPassword: MATRIX_PASSWORD,
+      revokeTokens: false,
+    },
   }),
   [routeKey('GET', '/api/account/two-factor')]: fixed('/api/account/two-factor'),
   [routeKey('POST', '/api/account/two-factor/setup')]: fixed('/api/account/two-factor/setup'),
@@ -108,7 +113,7 @@ const CELLS: Record<string, TBuild> = {
   [routeKey('GET', '/api/account/tokens')]: fixed('/api/account/tokens'),
   [routeKey('POST', '/api/account/tokens')]: () => ({
     url: '/api/account/tokens',
-    payload: { name: 'matrix', scope: 'read', expiresInDays: 1 },
+    payload: { name: 'matrix', scope: 'read', expiresInDays: 1, password: MATRIX_PASSWORD },
   }),
   [routeKey('DELETE', '/api/account/tokens/:id')]: async (w) => ({
     url: `/api/account/tokens/${await w.freshOwnerToken()}`,

@@ -98,6 +98,7 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
       name: `matrix ${scope}`,
       scope,
       expiresInDays: null,
+      password: PASSWORD,
     });
     if (response.statusCode !== 201) throw new Error(`token: ${response.body}`);
     const created = response.json() as { id: string; token: string };

@@ -55,6 +55,7 @@ describe.each(testDatabaseKinds())(
             name: `scan ${scope}`,
             scope,
             expiresInDays: 30,
+            password: creds.password,
           });
           tokens.push(created.json().token);
           const used = await app.inject({

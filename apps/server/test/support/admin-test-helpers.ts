@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { users } from '../../src/db/schema';
 import type { TTestApp } from './test-app';
-import { TestClient } from './test-client';
+import { TEST_PASSWORD, TestClient } from './test-client';
 
 let counter = 0;
 
@@ -15,7 +15,7 @@ export async function namedClient(t: TTestApp, prefix: string, role: 'user' | 'a
   const response = await client.register({
     username,
     email: `${username}@example.test`.toLowerCase(),
-    password: 'Secret123',
+    password: TEST_PASSWORD,
   });
   expect(response.statusCode).toBe(201);
   const user = response.json().user as { id: string; username: string; email: string };

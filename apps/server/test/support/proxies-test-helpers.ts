@@ -25,7 +25,7 @@ export async function signedInClient(
     // Before any request loads the user, so no cached row keeps the old role.
     await t.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.id));
   }
-  return { client, user };
+  return { client, user, password: creds.password };
 }
 
 let domainCounter = 0;

@@ -71,10 +71,13 @@ export class TestClient {
   }
 }
 
+/** The password of every test account: what the checks that ask for it again are given. */
+export const TEST_PASSWORD = 'Secret123';
+
 let counter = 0;
 /** Distinct valid credentials for each call within a file. */
 export function newCredentials(prefix = 'user') {
   counter += 1;
   const username = `${prefix}_${process.pid}_${counter}`;
-  return { username, email: `${username}@example.test`, password: 'Secret123' };
+  return { username, email: `${username}@example.test`, password: TEST_PASSWORD };
 }

@@ -37,15 +37,23 @@ export const ZEmailChangeInput = z.object({
 });
 export type TEmailChangeInput = z.infer<typeof ZEmailChangeInput>;
 
+/**
+ * Whether a new password or a newly enabled second factor also revokes the account's API
+ * tokens: whoever took a token while the old proof was enough keeps no way in. Left out: yes.
+ */
+const ZRevokeTokens = z.boolean({ error: 'validation.invalidRequest' }).default(true);
+
 /** PUT /api/account/password: ends every other session of the account. */
 export const ZPasswordChangeInput = z.object({
   currentPassword: ZCurrentPassword,
   newPassword: ZNewPassword,
+  revokeTokens: ZRevokeTokens,
 });
 export type TPasswordChangeInput = z.infer<typeof ZPasswordChangeInput>;
 
 /** The form adds a confirmation that never leaves the browser. */
 export const ZPasswordChangeForm = ZPasswordChangeInput.extend({
+  revokeTokens: z.boolean(),
   confirmPassword: z.string(),
 }).refine((v) => v.newPassword === v.confirmPassword, {
   message: 'validation.password.mismatch',
@@ -99,22 +107,41 @@ export const ZTwoFactorSetup = z.object({
 });
 export type TTwoFactorSetup = z.infer<typeof ZTwoFactorSetup>;
 
-export const ZTwoFactorConfirmInput = z.object({ code: ZTotpCode });
+/** Turning two-factor on also ends every other session, and revokes the tokens unless told not to. */
+export const ZTwoFactorConfirmInput = z.object({ code: ZTotpCode, revokeTokens: ZRevokeTokens });
+export type TTwoFactorConfirmInput = z.input<typeof ZTwoFactorConfirmInput>;
+
+/** What the confirmation answers: the recovery codes (shown once) and what else it ended. */
+export const ZTwoFactorConfirmed = z.object({
+  recoveryCodes: z.array(z.string()),
+  endedSessions: z.number(),
+  revokedTokens: z.number(),
+});
+export type TTwoFactorConfirmed = z.infer<typeof ZTwoFactorConfirmed>;
+
+/** What a password change answers: how many other sessions ended and tokens were revoked. */
+export const ZPasswordChanged = z.object({ endedSessions: z.number(), revokedTokens: z.number() });
+export type TPasswordChanged = z.infer<typeof ZPasswordChanged>;
 
 /** Shown once: at confirmation and when regenerated. */
 export const ZRecoveryCodes = z.object({ recoveryCodes: z.array(z.string()) });
 export type TRecoveryCodes = z.infer<typeof ZRecoveryCodes>;
 
+/** A code or the password, asked again before a sensitive change: one of them is given. */
+const ZReauthFields = z.object({
+  password: ZCurrentPassword.optional(),
+  code: ZSecondFactorCode.optional(),
+});
+const reauthGiven: [
+  (v: { password?: string; code?: string }) => boolean,
+  { message: string; path: string[] },
+] = [
+  (v) => v.password !== undefined || v.code !== undefined,
+  { message: 'validation.twoFactor.codeOrPassword', path: ['code'] },
+];
+
 /** Turning two-factor off, or new recovery codes: a code or the password proves it is you. */
-export const ZReauthInput = z
-  .object({
-    password: ZCurrentPassword.optional(),
-    code: ZSecondFactorCode.optional(),
-  })
-  .refine((v) => v.password !== undefined || v.code !== undefined, {
-    message: 'validation.twoFactor.codeOrPassword',
-    path: ['code'],
-  });
+export const ZReauthInput = ZReauthFields.refine(...reauthGiven);
 export type TReauthInput = z.infer<typeof ZReauthInput>;
 
 export const ZTwoFactorStatus = z.object({
@@ -137,7 +164,8 @@ export type TTokenScope = z.infer<typeof ZTokenScope>;
 export const API_TOKEN_PREFIX = 'ptk_';
 const TOKEN_EXPIRY_DAYS_MAX = 366;
 
-export const ZCreateTokenInput = z.object({
+/** A token's settings, as the form takes them. */
+export const ZTokenSettings = z.object({
   name: ZLabel(60, 'validation.required'),
   scope: ZTokenScope,
   /** null: never expires. */
@@ -148,6 +176,13 @@ export const ZCreateTokenInput = z.object({
     .max(TOKEN_EXPIRY_DAYS_MAX, 'validation.token.expiry')
     .nullable(),
 });
+export type TTokenSettings = z.infer<typeof ZTokenSettings>;
+
+/**
+ * POST /api/account/tokens: the settings, and a code or the password. A session alone does not
+ * mint a token: one that never expires would outlive the session that was stolen.
+ */
+export const ZCreateTokenInput = ZTokenSettings.extend(ZReauthFields.shape).refine(...reauthGiven);
 export type TCreateTokenInput = z.infer<typeof ZCreateTokenInput>;
 
 export const ZApiToken = z.object({

@@ -3,13 +3,17 @@ import { type TTransaction, transactionOver } from '../../db/transaction';
 import { createAuditRepository } from '../audit/audit.repository';
 import { createAuditService } from '../audit/audit.service';
 import { createSessionsRepository } from '../sessions/sessions.repository';
+import { createTokensRepository } from '../tokens/tokens.repository';
 import { createRecoveryCodesRepository } from '../two-factor/recovery-codes.repository';
 import type { TTwoFactorWrites } from '../two-factor/two-factor.service';
 import type { TUsersRepository } from '../users/users.repository';
 import { createUsersService } from '../users/users.service';
 import type { TAccountWrites } from './account.service';
 
-/** Everything an account change may write in one transaction: what account, two-factor and sessions need. */
+/**
+ * Everything an account change may write in one transaction: what account, two-factor and
+ * sessions need (a new password or second factor also revokes API tokens).
+ */
 export type TAccountTransaction = TTransaction<TAccountWrites & TTwoFactorWrites>;
 
 /**
@@ -25,5 +29,6 @@ export function accountTransaction(
     audit: createAuditService(createAuditRepository(tx)),
     recoveryCodes: createRecoveryCodesRepository(tx),
     sessions: createSessionsRepository(tx),
+    tokens: createTokensRepository(tx),
   }));
 }

@@ -129,7 +129,7 @@ describe.each(testDatabaseKinds())('account settings on %s', (kind) => {
       newPassword: 'Changed123',
     });
     expect(changed.statusCode).toBe(200);
-    expect(changed.json()).toEqual({ endedSessions: 1 });
+    expect(changed.json()).toEqual({ endedSessions: 1, revokedTokens: 0 });
     expect(await closed(socket)).toEqual({ code: 1008, reason: 'session ended' });
     expect((await phone.me()).statusCode).toBe(401);
     expect((await laptop.me()).statusCode).toBe(200);

@@ -1,12 +1,12 @@
 import {
   ZEmailChangeInput,
+  ZPasswordChanged,
   ZPasswordChangeInput,
   ZProfileInput,
 } from '@portico/shared/auth/account';
 import { ZPublicUser } from '@portico/shared/auth/schemas';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { ACCOUNT_ERRORS, ACCOUNT_TAGS, reauthLimit } from '../../lib/account-routes';
 import type { TEndpointLimits } from '../../lib/rate-limits';
 import { sessionCaller } from '../sessions/sessions.service';
@@ -67,7 +67,7 @@ export async function accountRoutes(
         summary: 'Change the password',
         operationId: 'changePassword',
         body: ZPasswordChangeInput,
-        response: { 200: z.object({ endedSessions: z.number() }), ...ACCOUNT_ERRORS },
+        response: { 200: ZPasswordChanged, ...ACCOUNT_ERRORS },
       },
       config,
       preValidation: app.requireUser,

@@ -1,5 +1,6 @@
 import type {
   TEmailChangeInput,
+  TPasswordChanged,
   TPasswordChangeInput,
   TProfileInput,
 } from '@portico/shared/auth/account';
@@ -9,17 +10,21 @@ import { AppError } from '../../lib/app-error';
 import { hashPassword } from '../../lib/passwords';
 import { accountAudit } from '../audit/account-audit';
 import { diffFields } from '../audit/audit.service';
-import type {
-  TAccountSessions,
-  TSessionCaller,
-  TSessionWrites,
+import {
+  endedElsewhereChanges,
+  type TAccountSessions,
+  type TElsewhereWrites,
+  type TSessionCaller,
 } from '../sessions/sessions.service';
 import type { TUsersService } from '../users/users.service';
 
 export type TAccountService = ReturnType<typeof createAccountService>;
 
-/** What an account change writes: the user row, its audit row and, for a password, sessions. */
-export interface TAccountWrites extends TSessionWrites {
+/**
+ * What an account change writes: the user row, its audit row and, for a password, sessions and
+ * tokens.
+ */
+export interface TAccountWrites extends TElsewhereWrites {
   users: TUsersService;
 }
 
@@ -62,27 +67,28 @@ export function createAccountService(deps: {
     },
 
     /**
-     * A new password ends every other session of the account (and their log sockets): whoever
-     * knew the old one and signed in with it is out. The caller's own session stays. The
-     * password, the ended sessions' rows and the audit row are one transaction; the sessions'
-     * sockets close only once it committed.
+     * A new password ends every other session of the account (and their log sockets) and,
+     * unless kept, its API tokens: whoever knew the old one and signed in with it, or minted a
+     * token, is out. The caller's own session stays. The password, the ended sessions' and
+     * tokens' rows and the audit row are one transaction; the sessions' sockets close only once
+     * it committed.
      */
     async changePassword(
       caller: TSessionCaller,
       input: TPasswordChangeInput,
-    ): Promise<{ endedSessions: number }> {
+    ): Promise<TPasswordChanged> {
       await requirePassword(caller.user, input.currentPassword);
       const passwordHash = await hashPassword(input.newPassword);
       const ended = await deps.transaction(async (tx) => {
         await tx.users.update(caller.user.id, { passwordHash });
-        const sids = await deps.sessions.removeOthers(tx, caller);
+        const elsewhere = await deps.sessions.endElsewhere(tx, caller, input.revokeTokens);
         await accountAudit(tx.audit, caller.user, 'account.password', {
-          changes: [{ field: 'sessionsEnded', before: null, after: sids.length }],
+          changes: endedElsewhereChanges(elsewhere),
         });
-        return sids;
+        return elsewhere;
       });
-      await deps.sessions.ended(caller, ended);
-      return { endedSessions: ended.length };
+      await deps.sessions.ended(caller, ended.sids);
+      return { endedSessions: ended.sids.length, revokedTokens: ended.revokedTokens };
     },
   };
 }

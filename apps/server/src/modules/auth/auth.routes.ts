@@ -98,10 +98,9 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
         response: { 200: ZLoginResponse, ...errorResponses(401, 403, 429) },
       },
       config,
-      preHandler: app.authRateLimit(
-        'login',
-        options.rateLimits.login,
-        (request) => (request.body as { identifier: string }).identifier,
+      // Per account, whatever spelling names it (and per address).
+      preHandler: app.authRateLimit('login', options.rateLimits.login, (request) =>
+        auth.limitKey((request.body as { identifier: string }).identifier),
       ),
     },
     async (request) => {

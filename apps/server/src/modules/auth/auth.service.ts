@@ -26,6 +26,16 @@ export function createAuthService(users: TUsersService, options: TAuthServiceOpt
       return user;
     },
 
+    /**
+     * What the sign-in limit counts an attempt against: the account the identifier names, by
+     * whichever spelling (username or e-mail, any case), so both share one budget; an unknown
+     * identifier by itself, trimmed and in lower case. Either way one lookup, as the sign-in's.
+     */
+    async limitKey(identifier: string): Promise<string> {
+      const user = await users.findByIdentifier(identifier);
+      return user ? `account:${user.id}` : `name:${identifier.trim().toLowerCase()}`;
+    },
+
     /** The signed-in user, or null when the session has none or the account is gone. */
     async currentUser(userId: string | undefined): Promise<TUserRow | null> {
       if (!userId) return null;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { newCredentials, TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
-import type { TAuthRateLimits } from '../../lib/rate-limits';
+import { DEFAULT_AUTH_RATE_LIMITS, type TAuthRateLimits } from '../../lib/rate-limits';
 
 const limits: Partial<TAuthRateLimits> = {
   login: { perIp: { max: 4, windowMs: 60_000 }, perIdentifier: { max: 2, windowMs: 60_000 } },
@@ -110,5 +110,34 @@ describe.each(testDatabaseKinds())('rate limits on %s', (kind) => {
       statuses.push(response.statusCode);
     }
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401]);
+  });
+});
+
+describe.each(testDatabaseKinds())('the sign-in limit as shipped on %s', (kind) => {
+  let accounts: TTestApp;
+  beforeAll(async () => {
+    accounts = await createTestApp(kind);
+  });
+  afterAll(async () => accounts?.close());
+
+  it('counts one account once, whichever spelling names it: 11 tries between username and e-mail hit the 10', async () => {
+    const creds = newCredentials('spelled');
+    expect((await clientFrom(accounts.app).register(creds)).statusCode).toBe(201);
+    const spellings = [
+      creds.username,
+      creds.email,
+      creds.username.toUpperCase(),
+      creds.email.toUpperCase(),
+    ];
+    const statuses: number[] = [];
+    for (let i = 0; i <= DEFAULT_AUTH_RATE_LIMITS.login.perIdentifier.max; i++) {
+      const spelling = spellings[i % spellings.length]!;
+      statuses.push((await clientFrom(accounts.app).login(spelling, 'Wrong1234')).statusCode);
+    }
+    expect(statuses).toEqual([...Array(10).fill(401), 429]);
+    // Over the limit even with the right password, by either spelling.
+    expect((await clientFrom(accounts.app).login(creds.email, creds.password)).statusCode).toBe(
+      429,
+    );
   });
 });

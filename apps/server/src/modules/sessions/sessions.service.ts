@@ -5,6 +5,7 @@ import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
+import type { TTokensRepository } from '../tokens/tokens.repository';
 import type { TSessionEnds } from './session-ends';
 import { sessionPublicId, sessionWrittenAt } from './session-info';
 import type { TSessionsRepository } from './sessions.repository';
@@ -40,6 +41,25 @@ function lastSeen(sess: Record<string, unknown>, expire: Date): string | null {
 export interface TSessionWrites {
   sessions: TSessionsRepository;
   audit: TAuditService;
+}
+
+/** What ending everything signed in elsewhere writes: the sessions and, when asked, the tokens. */
+export interface TElsewhereWrites extends TSessionWrites {
+  tokens: Pick<TTokensRepository, 'removeAllForUser'>;
+}
+
+/** What a new password or a newly enabled second factor ended besides the caller's session. */
+export interface TEndedElsewhere {
+  sids: string[];
+  revokedTokens: number;
+}
+
+/** The audit row's fields for it. */
+export function endedElsewhereChanges(ended: TEndedElsewhere) {
+  return [
+    { field: 'sessionsEnded', before: null, after: ended.sids.length },
+    { field: 'tokensRevoked', before: null, after: ended.revokedTokens },
+  ];
 }
 
 /** One's own signed-in sessions: list them, end one, end all others (and their sockets). */
@@ -122,7 +142,21 @@ export function createAccountSessions(deps: {
       return sids.length;
     },
 
-    removeOthers,
+    /**
+     * Inside the caller's transaction: a new proof of identity (password, second factor) ends
+     * every other session and, unless the caller keeps them, every API token, so whoever got in
+     * with the old proof alone is out. The caller's own session stays.
+     */
+    async endElsewhere(
+      tx: TElsewhereWrites,
+      caller: TSessionCaller,
+      revokeTokens: boolean,
+    ): Promise<TEndedElsewhere> {
+      const sids = await removeOthers(tx, caller);
+      const revokedTokens = revokeTokens ? await tx.tokens.removeAllForUser(caller.user.id) : 0;
+      return { sids, revokedTokens };
+    },
+
     ended,
   };
 }

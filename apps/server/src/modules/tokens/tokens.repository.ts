@@ -46,6 +46,15 @@ export function createTokensRepository(db: TDb) {
       return rows[0];
     },
 
+    /** Deletes every token of the user; how many there were. */
+    async removeAllForUser(userId: string): Promise<number> {
+      const rows = await db
+        .delete(apiTokens)
+        .where(eq(apiTokens.userId, userId))
+        .returning({ id: apiTokens.id });
+      return rows.length;
+    },
+
     async touch(id: string, at: Date): Promise<void> {
       await db.update(apiTokens).set({ lastUsedAt: at }).where(eq(apiTokens.id, id));
     },

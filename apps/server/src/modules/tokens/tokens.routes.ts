@@ -3,11 +3,15 @@ import { ZIdParams } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ACCOUNT_ERRORS, ACCOUNT_TAGS } from '../../lib/account-routes';
+import { ACCOUNT_ERRORS, ACCOUNT_TAGS, reauthLimit } from '../../lib/account-routes';
+import type { TEndpointLimits } from '../../lib/rate-limits';
 import type { TTokensService } from './tokens.service';
 
 /** Tokens are managed from a browser session only: a token cannot mint or list tokens. */
-export async function tokensRoutes(app: FastifyInstance, options: { tokens: TTokensService }) {
+export async function tokensRoutes(
+  app: FastifyInstance,
+  options: { tokens: TTokensService; reauth: TEndpointLimits },
+) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { tokens } = options;
   const common = { config: { sessionOnly: true }, preValidation: app.requireUser };
@@ -38,6 +42,8 @@ export async function tokensRoutes(app: FastifyInstance, options: { tokens: TTok
         response: { 201: ZCreatedToken, ...ACCOUNT_ERRORS },
       },
       ...common,
+      // The password or code it asks for is counted with the other checks of them.
+      preHandler: reauthLimit(app, options.reauth),
     },
     async (request, reply) =>
       reply.code(201).send(await tokens.create(request.user!, request.body)),

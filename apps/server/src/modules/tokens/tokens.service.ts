@@ -4,6 +4,7 @@ import {
   type TApiToken,
   type TCreatedToken,
   type TCreateTokenInput,
+  type TReauthInput,
   type TTokenScope,
 } from '@portico/shared/auth/account';
 import type { TApiTokenRow, TUserRow } from '../../db/schema';
@@ -55,14 +56,21 @@ export interface TTokenWrites {
 export function createTokensService(deps: {
   repository: TTokensRepository;
   transaction: TTransaction<TTokenWrites>;
+  /** The password or a second-factor code, checked as for turning two-factor off. */
+  confirmIdentity: (user: TUserRow, input: TReauthInput) => Promise<void>;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
   const lastTouch = new Map<string, number>();
 
   return {
-    /** The answer is the only place the token ever appears; the database keeps its hash. */
+    /**
+     * Only with the password or a code: a session alone (perhaps a stolen one) does not mint a
+     * token that would outlive it. The answer is the only place the token ever appears; the
+     * database keeps its hash.
+     */
     async create(user: TUserRow, input: TCreateTokenInput): Promise<TCreatedToken> {
+      await deps.confirmIdentity(user, input);
       const token = `${API_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
       const expiresAt =
         input.expiresInDays === null ? null : new Date(now() + input.expiresInDays * DAY_MS);
@@ -84,6 +92,7 @@ export function createTokensService(deps: {
               before: null,
               after: inserted.expiresAt ? isoTime(inserted.expiresAt) : null,
             },
+            { field: 'proof', before: null, after: input.code ? 'code' : 'password' },
           ],
         });
         return inserted;

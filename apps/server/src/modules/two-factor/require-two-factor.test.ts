@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import type { TTestApp } from '../../../test/support/test-app';
-import { newCredentials, TestClient } from '../../../test/support/test-client';
+import { newCredentials, TEST_PASSWORD, TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import {
   clockedApp,
@@ -63,6 +63,7 @@ describe.each(testDatabaseKinds())('PORTICO_REQUIRE_2FA on %s', (kind) => {
         name: 'ci',
         scope: 'read',
         expiresInDays: null,
+        password: TEST_PASSWORD,
       });
       const bearer = { authorization: `Bearer ${created.json().token}` };
       expect(

@@ -1,6 +1,7 @@
 import {
   ZReauthInput,
   ZRecoveryCodes,
+  ZTwoFactorConfirmed,
   ZTwoFactorConfirmInput,
   ZTwoFactorSetup,
   ZTwoFactorStatus,
@@ -10,6 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ACCOUNT_ERRORS, ACCOUNT_TAGS, reauthLimit } from '../../lib/account-routes';
 import type { TEndpointLimits } from '../../lib/rate-limits';
+import { sessionCaller } from '../sessions/sessions.service';
 import type { TTwoFactorService } from './two-factor.service';
 
 export async function twoFactorRoutes(
@@ -62,15 +64,13 @@ export async function twoFactorRoutes(
         summary: 'Turn on two-factor authentication with a first code',
         operationId: 'confirmTwoFactor',
         body: ZTwoFactorConfirmInput,
-        response: { 200: ZRecoveryCodes, ...ACCOUNT_ERRORS },
+        response: { 200: ZTwoFactorConfirmed, ...ACCOUNT_ERRORS },
       },
       config: setupConfig,
       preValidation: app.requireUser,
       preHandler: checked,
     },
-    async (request) => ({
-      recoveryCodes: await twoFactor.confirmSetup(request.user!, request.body.code),
-    }),
+    async (request) => twoFactor.confirmSetup(sessionCaller(request), request.body),
   );
 
   r.post(

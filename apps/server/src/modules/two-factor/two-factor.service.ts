@@ -1,4 +1,9 @@
-import type { TReauthInput, TTwoFactorSetup, TTwoFactorStatus } from '@portico/shared/auth/account';
+import type {
+  TReauthInput,
+  TTwoFactorConfirmed,
+  TTwoFactorSetup,
+  TTwoFactorStatus,
+} from '@portico/shared/auth/account';
 import type { TUserRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
@@ -13,6 +18,12 @@ import { matchTotp, newTotpSecret, otpauthUrl } from '../../lib/totp';
 import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
 import type { TSessionsRepository } from '../sessions/sessions.repository';
+import {
+  endedElsewhereChanges,
+  type TAccountSessions,
+  type TElsewhereWrites,
+  type TSessionCaller,
+} from '../sessions/sessions.service';
 import { type TTwoFactorPolicy, twoFactorRequired } from '../users/two-factor-policy';
 import type { TUsersService } from '../users/users.service';
 import { newRecoveryCode, RECOVERY_CODE_COUNT, recoveryCodeHash } from './recovery-codes';
@@ -22,9 +33,9 @@ export type TTwoFactorService = ReturnType<typeof createTwoFactorService>;
 
 /**
  * What a two-factor change writes: the user row, the recovery codes, the audit row and, for a
- * reset, the account's sessions.
+ * reset or turning it on, the account's sessions (and, turning it on, its tokens).
  */
-export interface TTwoFactorWrites {
+export interface TTwoFactorWrites extends TElsewhereWrites {
   users: TUsersService;
   recoveryCodes: TRecoveryCodesRepository;
   audit: TAuditService;
@@ -35,6 +46,8 @@ export interface TTwoFactorDeps {
   users: TUsersService;
   recoveryCodes: TRecoveryCodesRepository;
   transaction: TTransaction<TTwoFactorWrites>;
+  /** Turning it on ends the other sessions through these (their sockets close after the commit). */
+  sessions: Pick<TAccountSessions, 'endElsewhere' | 'ended'>;
   /** The key file that also encrypts SSH passwords (lib/secrets.ts). */
   secretKeyFile: string;
   policy: TTwoFactorPolicy;
@@ -181,23 +194,44 @@ export function createTwoFactorService(deps: TTwoFactorDeps) {
       };
     },
 
-    /** The first code proves the app holds the secret: two-factor is on, ten codes are issued. */
-    async confirmSetup(user: TUserRow, code: string): Promise<string[]> {
-      const row = await fresh(user);
+    /**
+     * The first code proves the app holds the secret: two-factor is on, ten codes are issued.
+     * Every other session ends and, unless kept, every API token: they were got with the
+     * password alone, which may be what leaked.
+     */
+    async confirmSetup(
+      caller: TSessionCaller,
+      input: { code: string; revokeTokens: boolean },
+    ): Promise<TTwoFactorConfirmed> {
+      const row = await fresh(caller.user);
       if (row.totpEnabledAt !== null) throw new AppError('two_factor_on', 409);
       if (!row.totpSecretEnc) throw new AppError('two_factor_not_started', 409);
-      const step = matchTotp(secretOf(row), code, now());
+      const step = matchTotp(secretOf(row), input.code, now());
       if (step === null) throw new AppError('two_factor_invalid', 400);
-      return deps.transaction(async (tx) => {
+      const done = await deps.transaction(async (tx) => {
         // Claimed inside: a failed write after it leaves the code usable again.
         if (!(await tx.users.claimTotpStep(row.id, step))) {
           throw new AppError('two_factor_invalid', 400);
         }
         const enabled = await tx.users.update(row.id, { totpEnabledAt: new Date(now()) });
         const codes = await issueRecoveryCodes(tx, enabled);
-        await accountAudit(tx.audit, row, 'account.two_factor_on');
-        return codes;
+        const ended = await deps.sessions.endElsewhere(tx, caller, input.revokeTokens);
+        await accountAudit(tx.audit, row, 'account.two_factor_on', {
+          changes: endedElsewhereChanges(ended),
+        });
+        return { codes, ended };
       });
+      await deps.sessions.ended(caller, done.ended.sids);
+      return {
+        recoveryCodes: done.codes,
+        endedSessions: done.ended.sids.length,
+        revokedTokens: done.ended.revokedTokens,
+      };
+    },
+
+    /** A code or the password, read against the account as stored now (creating a token). */
+    async confirmIdentity(user: TUserRow, input: TReauthInput): Promise<void> {
+      await reauthenticate(await fresh(user), input);
     },
 
     async disable(user: TUserRow, input: TReauthInput): Promise<void> {

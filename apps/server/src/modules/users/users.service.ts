@@ -52,8 +52,15 @@ export function createUsersService(repository: TUsersRepository) {
     return user;
   }
 
+  /** The account a sign-in identifier names: an e-mail when it holds `@`, else a username. */
+  const findByIdentifier = (identifier: string) =>
+    identifier.includes('@')
+      ? repository.findByEmail(identifier)
+      : repository.findByUsername(identifier);
+
   return {
     findById: (id: string) => repository.findById(id),
+    findByIdentifier,
     list: () => repository.list(),
 
     async create(input: TCreateUserInput): Promise<TUserRow> {
@@ -78,9 +85,7 @@ export function createUsersService(repository: TUsersRepository) {
 
     /** The user whose username or e-mail (case-insensitive) and password match, else null. */
     async authenticate(identifier: string, password: string): Promise<TUserRow | null> {
-      const user = identifier.includes('@')
-        ? await repository.findByEmail(identifier)
-        : await repository.findByUsername(identifier);
+      const user = await findByIdentifier(identifier);
       if (!user) {
         await verifyDummy(password);
         return null;

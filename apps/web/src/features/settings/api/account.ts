@@ -3,11 +3,14 @@ import type {
   TCreatedToken,
   TCreateTokenInput,
   TEmailChangeInput,
+  TPasswordChanged,
   TPasswordChangeInput,
   TProfileInput,
   TReauthInput,
   TRecoveryCodes,
   TSessionInfo,
+  TTwoFactorConfirmed,
+  TTwoFactorConfirmInput,
   TTwoFactorSetup,
   TTwoFactorStatus,
 } from '@portico/shared/auth/account';
@@ -43,27 +46,40 @@ function useUserWrite<T>(url: string) {
 export const useSaveProfile = () => useUserWrite<TProfileInput>('/api/account/profile');
 export const useChangeEmail = () => useUserWrite<TEmailChangeInput>('/api/account/email');
 
-export function useChangePassword() {
+/** A new password or second factor ends the other sessions and may revoke the tokens. */
+function useEndedElsewhere() {
   const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: settingsKeys.sessions }),
+      queryClient.invalidateQueries({ queryKey: settingsKeys.tokens }),
+    ]);
+}
+
+export function useChangePassword() {
+  const endedElsewhere = useEndedElsewhere();
   return useMutation({
     mutationFn: (input: TPasswordChangeInput) =>
-      api.requestJson<{ endedSessions: number }>('PUT', '/api/account/password', input),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: settingsKeys.sessions }),
+      api.requestJson<TPasswordChanged>('PUT', '/api/account/password', input),
+    onSuccess: endedElsewhere,
   });
 }
 
 /**
  * Two-factor changes the status and the account (twoFactorEnabled, twoFactorSetupRequired).
  * The confirmation leaves the account to `useRefreshUser` once the recovery codes are kept: a
- * refreshed account would let the app replace the required-setup screen that shows them.
+ * refreshed account would let the app replace the required-setup screen that shows them. It
+ * ended the other sessions and may have revoked the tokens: those lists are read again.
  */
-function useTwoFactorWrite<TInput, TResult>(url: string, refreshUser = true) {
+function useTwoFactorWrite<TInput, TResult>(url: string, confirmation = false) {
   const queryClient = useQueryClient();
+  const endedElsewhere = useEndedElsewhere();
   return useMutation({
     mutationFn: (input: TInput) => api.requestJson<TResult>('POST', url, input),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: settingsKeys.twoFactor });
-      if (refreshUser) await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      if (confirmation) await endedElsewhere();
+      else await queryClient.invalidateQueries({ queryKey: sessionQueryKey });
     },
   });
 }
@@ -76,7 +92,10 @@ export function useRefreshUser() {
 export const useBeginTwoFactor = () =>
   useTwoFactorWrite<void, TTwoFactorSetup>('/api/account/two-factor/setup');
 export const useConfirmTwoFactor = () =>
-  useTwoFactorWrite<{ code: string }, TRecoveryCodes>('/api/account/two-factor/confirm', false);
+  useTwoFactorWrite<TTwoFactorConfirmInput, TTwoFactorConfirmed>(
+    '/api/account/two-factor/confirm',
+    true,
+  );
 export const useDisableTwoFactor = () =>
   useTwoFactorWrite<TReauthInput, { success: true }>('/api/account/two-factor/disable');
 export const useNewRecoveryCodes = () =>

@@ -1,85 +1,46 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   type TCreatedToken,
-  type TCreateTokenInput,
   TOKEN_SCOPES,
-  ZCreateTokenInput,
+  type TTokenSettings,
+  ZTokenSettings,
 } from '@portico/shared/auth/account';
-import { CopyIcon } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
-import { toast } from '@/hooks/use-toast';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useCreateToken } from '../api/account';
-import { useFormSubmit } from '../lib/use-form-submit';
+import { ReauthDialog } from './reauth-dialog';
 import { SubmitButton } from './submit-button';
 
 const EXPIRY_DAYS = [7, 30, 90, 365] as const;
 
-/** The new token, this once: copy it now, Portico keeps only its hash. */
-function CreatedToken({ created, onDone }: { created: TCreatedToken; onDone: () => void }) {
-  const { t } = useTranslation();
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(created.token);
-      toast({ title: t('settings.tokens.copied') });
-    } catch {
-      toast({ variant: 'destructive', title: t('settings.tokens.copyFailed') });
-    }
-  };
-  return (
-    <Alert variant="success" data-testid="token-created">
-      <AlertTitle>{t('settings.tokens.createdTitle', { name: created.name })}</AlertTitle>
-      <AlertDescription className="grid gap-3">
-        <p>{t('settings.tokens.createdDescription')}</p>
-        <code
-          className="rounded-md bg-background px-3 py-2 font-mono text-xs break-all text-foreground"
-          data-testid="token-value"
-        >
-          {created.token}
-        </code>
-        <div className="flex flex-wrap gap-2">
-          <Button type="button" size="sm" variant="outline" onClick={copy}>
-            <CopyIcon aria-hidden="true" />
-            {t('settings.tokens.copy')}
-          </Button>
-          <Button type="button" size="sm" onClick={onDone} data-testid="token-created-done">
-            {t('settings.tokens.createdDone')}
-          </Button>
-        </div>
-      </AlertDescription>
-    </Alert>
-  );
-}
-
-export function CreateTokenForm() {
+/**
+ * A new token's name, access and expiry; then the password or a code (a session alone does not
+ * mint a token), asked in a dialog. `onCreated` gets the token, shown once.
+ */
+export function CreateTokenForm({
+  codeAllowed,
+  onCreated,
+}: {
+  /** Two-factor is on: a code may stand in for the password. */
+  codeAllowed: boolean;
+  onCreated: (created: TCreatedToken) => void;
+}) {
   const { t } = useTranslation();
   const create = useCreateToken();
-  const [created, setCreated] = React.useState<TCreatedToken | null>(null);
-  const form = useForm<TCreateTokenInput>({
-    resolver: zodResolver(ZCreateTokenInput),
+  const [asking, setAsking] = React.useState<TTokenSettings | null>(null);
+  const form = useForm<TTokenSettings>({
+    resolver: zodResolver(ZTokenSettings),
     defaultValues: { name: '', scope: 'read', expiresInDays: 90 },
   });
   const { errors } = form.formState;
-  const onSubmit = useFormSubmit({
-    form,
-    send: (values) => create.mutateAsync(values),
-    fields: ['name', 'scope', 'expiresInDays'],
-    failed: t('settings.tokens.createFailed'),
-    onDone: (result) => {
-      setCreated(result);
-      form.reset();
-    },
-  });
+  const onSubmit = form.handleSubmit((values) => setAsking(values));
 
-  if (created) return <CreatedToken created={created} onDone={() => setCreated(null)} />;
   return (
     <Form onSubmit={onSubmit} aria-label={t('settings.tokens.createLabel')}>
       <div className="grid items-start gap-4 sm:grid-cols-3">
@@ -150,6 +111,21 @@ export function CreateTokenForm() {
           {t('settings.tokens.create')}
         </SubmitButton>
       </div>
+      <ReauthDialog
+        open={asking !== null}
+        onOpenChange={(open) => !open && setAsking(null)}
+        title={t('settings.tokens.confirmTitle')}
+        description={t('settings.tokens.confirmDescription')}
+        submitLabel={t('settings.tokens.create')}
+        codeAllowed={codeAllowed}
+        testId="token-reauth"
+        send={async (proof) => {
+          const created = await create.mutateAsync({ ...asking!, ...proof });
+          setAsking(null);
+          form.reset();
+          onCreated(created);
+        }}
+      />
     </Form>
   );
 }

@@ -1,17 +1,21 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type TPasswordChangeForm, ZPasswordChangeForm } from '@portico/shared/auth/account';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Form } from '@/components/ui/form';
 import { PasswordField } from '@/components/ui/password-field';
 import { fieldErrorText } from '@/lib/form-errors';
 import { useChangePassword } from '../api/account';
 import { useFormSubmit } from '../lib/use-form-submit';
+import { RevokeTokensField } from './revoke-tokens-field';
 import { SubmitButton } from './submit-button';
 
-const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
+const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '', revokeTokens: true };
 
-/** A new password; every other session of the account ends (the server says how many). */
+/**
+ * A new password; every other session of the account ends and, unless unticked, every API token
+ * is revoked (the server says how many of each).
+ */
 export function PasswordSection() {
   const { t } = useTranslation();
   const change = useChangePassword();
@@ -22,11 +26,17 @@ export function PasswordSection() {
   const { errors } = form.formState;
   const onSubmit = useFormSubmit({
     form,
-    send: ({ currentPassword, newPassword }) =>
-      change.mutateAsync({ currentPassword, newPassword }),
+    send: ({ currentPassword, newPassword, revokeTokens }) =>
+      change.mutateAsync({ currentPassword, newPassword, revokeTokens }),
     fields: ['currentPassword', 'newPassword'],
     fieldByCode: { wrong_password: 'currentPassword' },
-    done: (result) => t('settings.password.changed', { count: result.endedSessions }),
+    done: (result) => ({
+      title: t('settings.password.changed', { count: result.endedSessions }),
+      description:
+        result.revokedTokens > 0
+          ? t('settings.tokens.revokedCount', { count: result.revokedTokens })
+          : undefined,
+    }),
     failed: t('settings.password.failed'),
     onDone: () => form.reset(EMPTY),
   });
@@ -59,6 +69,17 @@ export function PasswordSection() {
           name="confirmPassword"
         />
       </div>
+      <Controller
+        control={form.control}
+        name="revokeTokens"
+        render={({ field }) => (
+          <RevokeTokensField
+            id="password-revoke-tokens"
+            checked={field.value}
+            onCheckedChange={field.onChange}
+          />
+        )}
+      />
       <div>
         <SubmitButton pending={change.isPending} data-testid="password-save">
           {t('settings.password.submit')}

@@ -19,7 +19,7 @@ import { SubmitButton } from './submit-button';
 
 /**
  * Asks for a code from the authenticator (or a recovery code) or the password before a
- * sensitive change; `send` gets whichever was given.
+ * sensitive change; `send` gets whichever was given, and its failure is shown here.
  */
 export function ReauthDialog({
   open,
@@ -28,6 +28,7 @@ export function ReauthDialog({
   description,
   submitLabel,
   destructive = false,
+  codeAllowed = true,
   send,
   testId,
 }: {
@@ -37,6 +38,8 @@ export function ReauthDialog({
   description: string;
   submitLabel: string;
   destructive?: boolean;
+  /** Two-factor is on: a code may stand in for the password (else only the password is asked). */
+  codeAllowed?: boolean;
   send: (input: TReauthInput) => Promise<unknown>;
   testId: string;
 }) {
@@ -57,7 +60,11 @@ export function ReauthDialog({
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     if (!code.trim() && !password) {
-      setError(t('validation.twoFactor.codeOrPassword'));
+      setError(
+        t(
+          codeAllowed ? 'validation.twoFactor.codeOrPassword' : 'validation.loginPassword.required',
+        ),
+      );
       return;
     }
     setPending(true);
@@ -79,18 +86,24 @@ export function ReauthDialog({
             <DialogTitle>{title}</DialogTitle>
             <DialogDescription>{description}</DialogDescription>
           </DialogHeader>
-          <Field id={`${testId}-code`} label={t('settings.twoFactor.codeOrRecovery')}>
-            {(aria) => (
-              <CodeInput
-                {...aria}
-                inputMode="text"
-                autoComplete="one-time-code"
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
-              />
-            )}
-          </Field>
-          <p className="text-center text-sm text-muted-foreground">{t('settings.twoFactor.or')}</p>
+          {codeAllowed ? (
+            <>
+              <Field id={`${testId}-code`} label={t('settings.twoFactor.codeOrRecovery')}>
+                {(aria) => (
+                  <CodeInput
+                    {...aria}
+                    inputMode="text"
+                    autoComplete="one-time-code"
+                    value={code}
+                    onChange={(e) => setCode(e.target.value)}
+                  />
+                )}
+              </Field>
+              <p className="text-center text-sm text-muted-foreground">
+                {t('settings.twoFactor.or')}
+              </p>
+            </>
+          ) : null}
           <Field id={`${testId}-password`} label={t('settings.currentPassword')}>
             {(aria) => (
               <PasswordInput

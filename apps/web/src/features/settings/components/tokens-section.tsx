@@ -1,4 +1,4 @@
-import type { TApiToken } from '@portico/shared/auth/account';
+import type { TApiToken, TCreatedToken } from '@portico/shared/auth/account';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -19,6 +19,8 @@ import { toastFailure } from '@/lib/toast-outcome';
 import { useRevokeToken, useTokens } from '../api/account';
 import { formatDate } from '../lib/format';
 import { CreateTokenForm } from './create-token-form';
+import { CreatedToken } from './created-token';
+import type { TSettingsSectionProps } from './settings-page';
 import { SubmitButton } from './submit-button';
 
 function TokenRow({ token, onRevoke }: { token: TApiToken; onRevoke: () => void }) {
@@ -69,18 +71,30 @@ function TokenRow({ token, onRevoke }: { token: TApiToken; onRevoke: () => void 
   );
 }
 
-/** Personal API tokens: create one (shown once), see when each was used, revoke. */
-export function TokensSection() {
+/**
+ * Personal API tokens: create one (shown once), see when each was used, revoke. The new token
+ * is shown only while it exists: revoked here, or gone from the list read after (a new password
+ * revoked it), its box goes too.
+ */
+export function TokensSection({ user }: TSettingsSectionProps) {
   const { t } = useTranslation();
   const tokens = useTokens();
   const revoke = useRevokeToken();
   const [target, setTarget] = React.useState<TApiToken | null>(null);
+  const [created, setCreated] = React.useState<TCreatedToken | null>(null);
+  const gone =
+    created !== null &&
+    tokens.data != null &&
+    !tokens.isFetching &&
+    !tokens.data.some((token) => token.id === created.id);
+  const shown = gone ? null : created;
 
   const confirmRevoke = async () => {
     if (!target) return;
     try {
       await revoke.mutateAsync(target.id);
       toast({ title: t('settings.tokens.revoked', { name: target.name }) });
+      if (created?.id === target.id) setCreated(null);
       setTarget(null);
     } catch (error) {
       toastFailure(error, t, t('settings.tokens.revokeFailed'));
@@ -89,7 +103,11 @@ export function TokensSection() {
 
   return (
     <div className="grid gap-6">
-      <CreateTokenForm />
+      {shown ? (
+        <CreatedToken created={shown} onDone={() => setCreated(null)} />
+      ) : (
+        <CreateTokenForm codeAllowed={user.twoFactorEnabled} onCreated={setCreated} />
+      )}
       {tokens.isPending ? <Skeleton className="h-24 w-full" /> : null}
       {tokens.isError ? (
         <Alert variant="destructive">

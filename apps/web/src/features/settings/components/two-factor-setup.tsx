@@ -9,6 +9,7 @@ import { CodeInput } from '@/components/ui/input';
 import { errorDescription } from '@/lib/form-errors';
 import { useBeginTwoFactor, useConfirmTwoFactor } from '../api/account';
 import { RecoveryCodes } from './recovery-codes';
+import { RevokeTokensField } from './revoke-tokens-field';
 import { SubmitButton } from './submit-button';
 
 /** The secret in groups of four, as apps that take it typed show it. */
@@ -16,7 +17,8 @@ const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(' ') ?? secret
 
 /**
  * Turning two-factor on: a new secret as a QR code and as text; a first code from the app
- * confirms it; the ten recovery codes are shown once. `onFinished` after they are kept.
+ * confirms it (every other session ends; the API tokens too unless unticked); the ten recovery
+ * codes are shown once. `onFinished` after they are kept.
  */
 export function TwoFactorSetup({
   username,
@@ -33,6 +35,7 @@ export function TwoFactorSetup({
   const [setup, setSetup] = React.useState<TTwoFactorSetup | null>(null);
   const [codes, setCodes] = React.useState<string[] | null>(null);
   const [code, setCode] = React.useState('');
+  const [revokeTokens, setRevokeTokens] = React.useState(true);
   const [error, setError] = React.useState<string | null>(null);
 
   const start = async () => {
@@ -53,7 +56,7 @@ export function TwoFactorSetup({
     }
     setError(null);
     try {
-      setCodes((await confirm.mutateAsync({ code: parsed.data })).recoveryCodes);
+      setCodes((await confirm.mutateAsync({ code: parsed.data, revokeTokens })).recoveryCodes);
     } catch (err) {
       setError(errorDescription(err, t, t('settings.twoFactor.setupFailed')));
     }
@@ -132,6 +135,14 @@ export function TwoFactorSetup({
           </Field>
         </li>
       </ol>
+      <div className="grid gap-3">
+        <p className="text-sm text-muted-foreground">{t('settings.twoFactor.endsSessions')}</p>
+        <RevokeTokensField
+          id="two-factor-revoke-tokens"
+          checked={revokeTokens}
+          onCheckedChange={setRevokeTokens}
+        />
+      </div>
       <div className="flex flex-wrap gap-2">
         <SubmitButton pending={confirm.isPending} data-testid="two-factor-confirm">
           {t('settings.twoFactor.confirm')}

@@ -13,8 +13,8 @@ export function useFormSubmit<T extends FieldValues, R>(options: {
   send: (values: T) => Promise<R>;
   fields: readonly Path<T>[];
   fieldByCode?: Partial<Record<string, Path<T>>>;
-  /** The toast title on success (a translated text), or nothing to say. */
-  done?: (result: R, values: T) => string | null;
+  /** The toast on success (a translated title, perhaps a description), or nothing to say. */
+  done?: (result: R, values: T) => string | { title: string; description?: string } | null;
   failed: string;
   onDone?: (result: R, values: T) => void;
 }) {
@@ -22,8 +22,8 @@ export function useFormSubmit<T extends FieldValues, R>(options: {
   return options.form.handleSubmit(async (values) => {
     try {
       const result = await options.send(values);
-      const title = options.done?.(result, values);
-      if (title) toast({ title });
+      const said = options.done?.(result, values);
+      if (said) toast(typeof said === 'string' ? { title: said } : said);
       options.onDone?.(result, values);
     } catch (error) {
       const placed = applyServerIssues(
