@@ -14,7 +14,7 @@ import {
   signedInClient,
 } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
-import type { TestClient } from '../../../test/support/test-client';
+import { TEST_PASSWORD, type TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { auditLog, deploymentLogs, deployments } from '../../db/schema';
 
@@ -199,6 +199,7 @@ describe.each(testDatabaseKinds())('certificate action limits on %s', (kind) => 
       name: 'ci',
       scope: 'manage',
       expiresInDays: null,
+      password: TEST_PASSWORD,
     });
     expect(created.statusCode, created.body).toBe(201);
     const byToken = await t.app.inject({
