@@ -2,7 +2,7 @@ import fastifyRateLimit, { type RateLimitPluginOptions } from '@fastify/rate-lim
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
-import type { TEndpointLimits } from '../lib/rate-limits';
+import type { TEndpointLimits, TRateLimitRule } from '../lib/rate-limits';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,6 +15,11 @@ declare module 'fastify' {
       limits: TEndpointLimits,
       identifierOf: (request: FastifyRequest) => string,
     ): preHandlerAsyncHookHandler;
+    /**
+     * A preHandler counting the signed-in account's requests against `rule`; over it answers
+     * 429 with `code`, whose message says in how many minutes to try again.
+     */
+    accountRateLimit(name: string, rule: TRateLimitRule, code: string): preHandlerAsyncHookHandler;
   }
 }
 
@@ -50,6 +55,22 @@ async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOp
           reply.header('retry-after', String(seconds));
           throw new AppError('rate_limited', 429, { seconds });
         }
+      }
+    };
+  });
+
+  app.decorate('accountRateLimit', (name, rule, code) => {
+    const limiter = app.createRateLimit({
+      max: rule.max,
+      timeWindow: rule.windowMs,
+      keyGenerator: (request) => `${name}:user:${request.user!.id}`,
+    });
+    return async (request, reply) => {
+      const result = await limiter(request);
+      if (!result.isAllowed && result.isExceeded) {
+        const seconds = Math.max(1, result.ttlInSeconds);
+        reply.header('retry-after', String(seconds));
+        throw new AppError(code, 429, { seconds, minutes: Math.ceil(seconds / 60) });
       }
     };
   });
