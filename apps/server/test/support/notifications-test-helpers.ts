@@ -1,6 +1,6 @@
 // Shared by the tests that need alerts to reach an e-mail address: the address verified the way
 // a user does it, with the code the SMTP sink received.
-import { readMail, type TSmtpSink } from './smtp-sink';
+import { codeInMail, type TSmtpSink } from './smtp-sink';
 import { createTestApp, type TTestApp } from './test-app';
 import type { TestClient } from './test-client';
 import type { TDatabaseKind } from './test-database';
@@ -18,13 +18,6 @@ export function mailingTestApp(
       mailFrom: 'Portico <portico@example.test>',
     },
   });
-}
-
-/** The six-digit code a verification e-mail carries, read from its subject. */
-export function codeInMail(mail: Parameters<typeof readMail>[0]): string {
-  const code = /\b(\d{6})\b/.exec(readMail(mail).subject)?.[1];
-  if (!code) throw new Error(`no code in the mail: ${readMail(mail).subject}`);
-  return code;
 }
 
 /** Asks for a code for the signed-in account's address and enters it; throws if either fails. */

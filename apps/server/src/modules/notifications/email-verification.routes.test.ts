@@ -5,13 +5,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailingTestApp, verifyAlertEmail } from '../../../test/support/notifications-test-helpers';
+import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import {
   codeInMail,
-  mailingTestApp,
-  verifyAlertEmail,
-} from '../../../test/support/notifications-test-helpers';
-import { signedInClient } from '../../../test/support/proxies-test-helpers';
-import { readMail, startSmtpSink, type TSmtpSink } from '../../../test/support/smtp-sink';
+  readMail,
+  startSmtpSink,
+  type TSmtpSink,
+} from '../../../test/support/smtp-sink';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';

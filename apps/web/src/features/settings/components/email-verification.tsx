@@ -32,7 +32,7 @@ export function EmailVerification({ settings }: { settings: TNotificationSetting
         data-testid="notifications-email-verified"
       >
         <CheckIcon className="size-3.5 shrink-0" aria-hidden="true" />
-        {t('settings.notifications.emailVerified', { email })}
+        {t('settings.notifications.emailVerified')}
       </p>
     );
   }
@@ -77,7 +77,7 @@ export function EmailVerification({ settings }: { settings: TNotificationSetting
                 email: emailCode.sentTo,
                 time: formatTime(emailCode.expiresAt, i18n.language),
               })
-            : t('settings.notifications.emailUnverified', { email })}
+            : t('settings.notifications.emailUnverified')}
         </span>
         {emailCode ? (
           <Field

@@ -175,7 +175,7 @@ describe('settings: verifying the alert address', () => {
     await renderWithProviders(<NotificationsSection />, { lang: 'es' });
     const panel = await screen.findByTestId('notifications-email-verification');
     expect(panel.textContent).toContain(
-      'Sin verificar: no se envía ningún aviso ni prueba a ana@example.com hasta que escribas el código que Portico envía allí.',
+      'Sin verificar: no se envía ningún aviso ni prueba a esta dirección hasta que escribas el código que Portico envía allí.',
     );
     expect(screen.getByTestId('notifications-test').hasAttribute('disabled')).toBe(true);
     expect(screen.getByTestId('notifications-test-nowhere').textContent).toBe(
@@ -201,7 +201,7 @@ describe('settings: verifying the alert address', () => {
     fireEvent.change(field, { target: { value: '123 456' } });
     fireEvent.click(screen.getByTestId('notifications-email-verify'));
     const verified = await screen.findByTestId('notifications-email-verified');
-    expect(verified.textContent).toBe('Verificada: los avisos van a ana@example.com.');
+    expect(verified.textContent).toBe('Verificada: los avisos van allí.');
     expect(screen.getByTestId('notifications-test').hasAttribute('disabled')).toBe(false);
     // Enter in the code field verified; it never saved the settings form around it.
     expect(writes.map((w) => [w.url, w.body])).toEqual([
@@ -215,7 +215,7 @@ describe('settings: verifying the alert address', () => {
     serve({ ...stored, webhook: null });
     await renderWithProviders(<NotificationsSection />, { lang: 'en' });
     expect((await screen.findByTestId('notifications-email-verified')).textContent).toBe(
-      'Verified: alerts go to ana@example.com.',
+      'Verified: alerts go there.',
     );
     expect(screen.queryByTestId('notifications-email-verification')).toBeNull();
   });
