@@ -98,7 +98,10 @@ describe('settings: notifications', () => {
   it('sends a test and says what each channel did, with the reason of a failure', async () => {
     serve(stored, {
       email: { delivered: true, error: null },
-      webhook: { delivered: false, error: 'The webhook answered 404.' },
+      webhook: {
+        delivered: false,
+        error: 'The webhook answered with a 4xx status instead of 2xx.',
+      },
     });
     await renderWithProviders(<NotificationsSection />, { lang: 'en' });
     fireEvent.click(await screen.findByTestId('notifications-test'));
@@ -109,7 +112,7 @@ describe('settings: notifications', () => {
     ]);
     expect(lines).toEqual([
       ['E-mail: delivered', 'true'],
-      ['Webhook: The webhook answered 404.', 'false'],
+      ['Webhook: The webhook answered with a 4xx status instead of 2xx.', 'false'],
     ]);
   });
 });
