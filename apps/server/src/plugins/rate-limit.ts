@@ -1,5 +1,10 @@
 import fastifyRateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
 import type { TEndpointLimits, TRateLimitRule } from '../lib/rate-limits';
@@ -31,6 +36,18 @@ export interface TRateLimitPluginOptions {
   store?: RateLimitPluginOptions['store'];
 }
 
+type TLimiterResult =
+  | { isAllowed: true }
+  | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number };
+
+/** Over the limit: 429 with `code`, saying (and `Retry-After` telling) how long to wait. */
+function refuseOver(result: TLimiterResult, reply: FastifyReply, code: string): void {
+  if (result.isAllowed || !result.isExceeded) return;
+  const seconds = Math.max(1, result.ttlInSeconds);
+  reply.header('retry-after', String(seconds));
+  throw new AppError(code, 429, { seconds, minutes: Math.ceil(seconds / 60) });
+}
+
 async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOptions) {
   // Only the limiter factory is used: @fastify/rate-limit runs one limit per route, we need two.
   // request.ip honours trustProxy, so X-Forwarded-For counts only when PORTICO_TRUST_PROXY says.
@@ -49,12 +66,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOp
     });
     return async (request, reply) => {
       for (const limiter of [byIp, byIdentifier]) {
-        const result = await limiter(request);
-        if (!result.isAllowed && result.isExceeded) {
-          const seconds = Math.max(1, result.ttlInSeconds);
-          reply.header('retry-after', String(seconds));
-          throw new AppError('rate_limited', 429, { seconds });
-        }
+        refuseOver(await limiter(request), reply, 'rate_limited');
       }
     };
   });
@@ -66,12 +78,7 @@ async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOp
       keyGenerator: (request) => `${name}:user:${request.user!.id}`,
     });
     return async (request, reply) => {
-      const result = await limiter(request);
-      if (!result.isAllowed && result.isExceeded) {
-        const seconds = Math.max(1, result.ttlInSeconds);
-        reply.header('retry-after', String(seconds));
-        throw new AppError(code, 429, { seconds, minutes: Math.ceil(seconds / 60) });
-      }
+      refuseOver(await limiter(request), reply, code);
     };
   });
 }
