@@ -13,7 +13,11 @@ import type { TConfig } from './config';
 import type { TDatabase } from './db/client';
 import type { TQueue } from './jobs/queue';
 import { batchedLogStream, type TLogStream } from './lib/log-stream';
-import { DEFAULT_AUTH_RATE_LIMITS, type TAuthRateLimits } from './lib/rate-limits';
+import {
+  DEFAULT_AUTH_RATE_LIMITS,
+  DEFAULT_MESSAGE_RATE_LIMITS,
+  type TAuthRateLimits,
+} from './lib/rate-limits';
 import { accountRoutes } from './modules/account/account.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
@@ -88,6 +92,8 @@ export interface TAppOptions {
   clock?: () => number;
   /** Sends certificate alert e-mails instead of PORTICO_SMTP_URL (tests). */
   mailer?: TMailer;
+  /** How long a webhook call may take; 10 s (tests shorten it). */
+  webhookDeadlineMs?: number;
   /**
    * Probe a destination as soon as an admin creates or edits it, instead of leaving it unknown
    * until the minute's probe. Off in tests unless asked for: the probe writes the row after the
@@ -184,6 +190,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     probeOnSave: options.probeOnSave,
     clock: options.clock,
     mailer: options.mailer,
+    webhookDeadlineMs: options.webhookDeadlineMs,
     log: app.log,
   });
   app.decorate('queue', services.queue);
@@ -229,7 +236,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(twoFactorRoutes, { twoFactor: services.twoFactor, reauth: rateLimits.reauth });
   await app.register(tokensRoutes, { tokens: services.tokens, reauth: rateLimits.reauth });
   await app.register(sessionsRoutes, { sessions: services.accountSessions });
-  await app.register(notificationsRoutes, { notifications: services.notifications });
+  await app.register(notificationsRoutes, {
+    notifications: services.notifications,
+    limits: DEFAULT_MESSAGE_RATE_LIMITS,
+  });
   await app.register(checksRoutes, { dns: services.dns, ssh: services.sshTest });
   await app.register(destinationsRoutes, { destinations: services.destinations });
   await app.register(adminRoutes, { admin: services.admin });

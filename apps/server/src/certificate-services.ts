@@ -32,6 +32,7 @@ export async function buildCertificateServices(deps: {
   config: Partial<Pick<TConfig, 'smtpUrl' | 'mailFrom' | 'webhookAllowPrivate'>>;
   /** Sends the alert e-mails instead of PORTICO_SMTP_URL (tests). */
   mailer?: TMailer;
+  webhookDeadlineMs?: number;
   /** The time certificate states are judged by; tests move it. */
   now: () => Date;
   /** PORTICO_EXTRA_CA_FILE: trusted beside the system roots by the watch's checks. */
@@ -52,6 +53,7 @@ export async function buildCertificateServices(deps: {
     webhookAllowPrivate: deps.config.webhookAllowPrivate ?? false,
     mailer:
       deps.mailer ?? (smtpUrl && mailFrom ? createMailer({ smtpUrl, from: mailFrom }) : undefined),
+    webhookDeadlineMs: deps.webhookDeadlineMs,
     log,
   });
   const alerts = createAlerts({

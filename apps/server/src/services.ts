@@ -94,6 +94,7 @@ export interface TServicesOptions {
   clock?: () => number;
   /** Sends certificate alert e-mails instead of PORTICO_SMTP_URL (tests). */
   mailer?: TMailer;
+  webhookDeadlineMs?: number;
   log: {
     info(msg: string): void;
     warn(obj: unknown, msg: string): void;
@@ -232,6 +233,7 @@ export async function buildServices(options: TServicesOptions) {
     secretKeyFile: options.secretKeyFile,
     config: options.config,
     mailer: options.mailer,
+    webhookDeadlineMs: options.webhookDeadlineMs,
     now: () => new Date(options.clock?.() ?? Date.now()),
     extraCaFile: settings().extraCaFile,
     work: workerCount > 0,

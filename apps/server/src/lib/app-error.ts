@@ -33,6 +33,13 @@ export const ERROR_MESSAGE_KEYS: Record<string, string> = {
   webhook_forbidden: 'errors.webhookForbidden',
   webhook_private: 'errors.webhookPrivate',
   webhook_unresolved: 'errors.webhookUnresolved',
+  test_send_limited: 'errors.testSendLimited',
+  email_unavailable: 'errors.emailUnavailable',
+  email_already_verified: 'errors.emailAlreadyVerified',
+  email_code_limited: 'errors.emailCodeLimited',
+  email_code_not_sent: 'errors.emailCodeNotSent',
+  email_code_invalid: 'errors.emailCodeInvalid',
+  email_code_expired: 'errors.emailCodeExpired',
   certificate_not_deployed: 'errors.certificateNotDeployed',
   certificate_needs_password: 'errors.certificateNeedsPassword',
 };

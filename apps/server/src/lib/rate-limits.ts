@@ -19,6 +19,21 @@ export interface TAuthRateLimits {
   reauth: TEndpointLimits;
 }
 
+/**
+ * Messages Portico sends when a signed-in user asks (issue 35): a test through every channel,
+ * a code to verify an e-mail address. Counted per account, so no one makes Portico a mail
+ * bomb or a fast prober of the network it sits in.
+ */
+export interface TMessageRateLimits {
+  testSend: TRateLimitRule;
+  emailCode: TRateLimitRule;
+}
+
+export const DEFAULT_MESSAGE_RATE_LIMITS: TMessageRateLimits = {
+  testSend: { max: 5, windowMs: 600_000 },
+  emailCode: { max: 3, windowMs: 600_000 },
+};
+
 export const DEFAULT_AUTH_RATE_LIMITS: TAuthRateLimits = {
   login: { perIp: { max: 30, windowMs: 60_000 }, perIdentifier: { max: 10, windowMs: 600_000 } },
   register: {

@@ -1,8 +1,13 @@
 import fastifyRateLimit, { type RateLimitPluginOptions } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
-import type { TEndpointLimits } from '../lib/rate-limits';
+import type { TEndpointLimits, TRateLimitRule } from '../lib/rate-limits';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,6 +21,11 @@ declare module 'fastify' {
       limits: TEndpointLimits,
       identifierOf: (request: FastifyRequest) => string | Promise<string>,
     ): preHandlerAsyncHookHandler;
+    /**
+     * A preHandler counting the signed-in account's requests against `rule`; over it answers
+     * 429 with `code`, whose message says in how many minutes to try again.
+     */
+    accountRateLimit(name: string, rule: TRateLimitRule, code: string): preHandlerAsyncHookHandler;
   }
 }
 
@@ -25,6 +35,18 @@ export interface TRateLimitPluginOptions {
    * modules/rate-limits/rate-limit-store.ts); left out, this process's memory (PGlite).
    */
   store?: RateLimitPluginOptions['store'];
+}
+
+type TLimiterResult =
+  | { isAllowed: true }
+  | { isAllowed: false; isExceeded: boolean; ttlInSeconds: number };
+
+/** Over the limit: 429 with `code`, saying (and `Retry-After` telling) how long to wait. */
+function refuseOver(result: TLimiterResult, reply: FastifyReply, code: string): void {
+  if (result.isAllowed || !result.isExceeded) return;
+  const seconds = Math.max(1, result.ttlInSeconds);
+  reply.header('retry-after', String(seconds));
+  throw new AppError(code, 429, { seconds, minutes: Math.ceil(seconds / 60) });
 }
 
 async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOptions) {
@@ -51,13 +73,23 @@ async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOp
     });
     const limiter: preHandlerAsyncHookHandler = async (request, reply) => {
       for (const limit of [byIp, byIdentifier]) {
-        const result = await limit(request);
-        if (!result.isAllowed && result.isExceeded) {
-          const seconds = Math.max(1, result.ttlInSeconds);
-          reply.header('retry-after', String(seconds));
-          throw new AppError('rate_limited', 429, { seconds });
-        }
+        refuseOver(await limit(request), reply, 'rate_limited');
       }
+    };
+    limiters.set(name, limiter);
+    return limiter;
+  });
+
+  app.decorate('accountRateLimit', (name, rule, code) => {
+    const made = limiters.get(name);
+    if (made) return made;
+    const perAccount = app.createRateLimit({
+      max: rule.max,
+      timeWindow: rule.windowMs,
+      keyGenerator: (request) => `${name}:user:${request.user!.id}`,
+    });
+    const limiter: preHandlerAsyncHookHandler = async (request, reply) => {
+      refuseOver(await perAccount(request), reply, code);
     };
     limiters.set(name, limiter);
     return limiter;

@@ -129,6 +129,13 @@ const CELLS: Record<string, TBuild> = {
     payload: { emailEnabled: false },
   }),
   [routeKey('POST', '/api/account/notifications/test')]: fixed('/api/account/notifications/test'),
+  [routeKey('POST', '/api/account/notifications/email/code')]: fixed(
+    '/api/account/notifications/email/code',
+  ),
+  [routeKey('POST', '/api/account/notifications/email/verify')]: () => ({
+    url: '/api/account/notifications/email/verify',
+    payload: { code: '123456' },
+  }),
   [routeKey('PUT', '/api/account/language')]: () => ({
     url: '/api/account/language',
     payload: { language: 'en' },

@@ -172,6 +172,19 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
     expected: signedIn(200),
     sessionOnly: true,
   },
+  // The matrix's Portico has no SMTP (409), and no code was sent to verify (400).
+  {
+    method: 'POST',
+    url: '/api/account/notifications/email/code',
+    expected: signedIn(409),
+    sessionOnly: true,
+  },
+  {
+    method: 'POST',
+    url: '/api/account/notifications/email/verify',
+    expected: signedIn(400),
+    sessionOnly: true,
+  },
   { method: 'PUT', url: '/api/account/language', expected: signedIn(200), sessionOnly: true },
 
   // Wizard checks: the stored password of a configuration is only its owner's to use.

@@ -146,3 +146,11 @@ export function readMail(mail: TReceivedMail): { subject: string; text: string }
         : body;
   return { subject: decodeHeader(header('Subject')), text };
 }
+
+/** The six-digit code a verification e-mail from Portico carries, read from its subject. */
+export function codeInMail(mail: TReceivedMail): string {
+  const { subject } = readMail(mail);
+  const code = /\b(\d{6})\b/.exec(subject)?.[1];
+  if (!code) throw new Error(`no code in the mail: ${subject}`);
+  return code;
+}

@@ -55,10 +55,23 @@ export const ZNotificationSettings = z.object({
   /** PORTICO_SMTP_URL is set: Portico can send e-mail at all. */
   smtpConfigured: z.boolean(),
   emailEnabled: z.boolean(),
+  /** The user entered the code sent to `email`: alerts and tests may go there. */
+  emailVerified: z.boolean(),
+  /** A code sent to `email` that may still be entered; null when none. */
+  emailCode: z.object({ sentTo: z.string(), expiresAt: z.string() }).nullable(),
   /** The stored webhook, shown as its origin and a hint of its path; null when none. */
   webhook: z.object({ origin: z.string(), hint: z.string() }).nullable(),
 });
 export type TNotificationSettings = z.infer<typeof ZNotificationSettings>;
+
+/** POST /api/account/notifications/email/verify: the six digits sent to the account's address. */
+export const ZEmailCodeInput = z.object({
+  code: z
+    .string({ error: 'validation.emailCode.invalid' })
+    .trim()
+    .regex(/^\d{6}$/, 'validation.emailCode.invalid'),
+});
+export type TEmailCodeInput = z.infer<typeof ZEmailCodeInput>;
 
 export const ZDeliveryResult = z.object({
   delivered: z.boolean(),

@@ -5,7 +5,7 @@ import type {
   TServedCertificate,
 } from '@portico/shared/certificates/schemas';
 import type { TCertificateState } from '@portico/shared/certificates/state';
-import { boolean, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { proxyConfigurations } from './proxy-configurations';
 import { users } from './users';
 
@@ -50,6 +50,16 @@ export const notificationSettings = pgTable('notification_settings', {
   webhookUrlEnc: text('webhook_url_enc'),
   webhookOrigin: text('webhook_origin'),
   webhookHint: text('webhook_hint'),
+  // E-mail goes only to an address its owner proved to read (issue 35): the account address
+  // this was set for, when the user entered the code sent there. An account whose address
+  // changed is unverified again, since the two no longer match.
+  emailVerifiedAddress: text('email_verified_address'),
+  // The code last sent, as an argon2 hash bound to its address; void after its expiry or
+  // after EMAIL_CODE_TRIES wrong tries (modules/notifications/email-verification.ts).
+  emailCodeHash: text('email_code_hash'),
+  emailCodeAddress: text('email_code_address'),
+  emailCodeExpiresAt: timestamp('email_code_expires_at', { withTimezone: true }),
+  emailCodeTries: integer('email_code_tries').notNull().default(0),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

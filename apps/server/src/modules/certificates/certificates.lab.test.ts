@@ -11,6 +11,7 @@ import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src
 import { startHttpSink, type THttpSink } from '../../../test/support/http-sink';
 import { startFakeCertbot } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
+import { verifyAlertEmail } from '../../../test/support/notifications-test-helpers';
 import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
 import { readMail, startSmtpSink, type TSmtpSink } from '../../../test/support/smtp-sink';
 import { TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app';
@@ -157,6 +158,8 @@ describe('a deployed certificate on a lab server, through the API', () => {
     ({ client } = await signedInClient(t));
     // Alerts go in the language the owner's screen is in.
     await client.write('PUT', '/api/account/language', { language: 'es' });
+    // E-mail goes only to a verified address: verified as a user does, with the mailed code.
+    await verifyAlertEmail(client, smtp);
     const hook = await client.write('PUT', '/api/account/notifications', {
       emailEnabled: true,
       webhookUrl: webhook.url('/alerts'),

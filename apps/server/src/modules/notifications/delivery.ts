@@ -20,10 +20,15 @@ export function addressRefusal(error: WebhookAddressError): {
     : { code: 'webhook_private', key: 'errors.webhookPrivate', params };
 }
 
-/** What a webhook call did, in the reader's language. */
+/** "4xx", "5xx": the class of a status, all a webhook's answer is ever quoted by. */
+export function statusClass(status: number): string {
+  return `${Math.floor(status / 100)}xx`;
+}
+
+/** What a webhook call did, in the reader's language; never a word the far side wrote. */
 export function webhookResult(lang: TLanguage, outcome: TWebhookOutcome): TDeliveryResult {
   if (outcome.delivered) return { delivered: true, error: null };
-  const say = (key: string, params: Record<string, string | number>) =>
+  const say = (key: string, params: Record<string, string | number> = {}) =>
     ({ delivered: false, error: translate(lang, key, params) }) as const;
   switch (outcome.reason) {
     case 'address': {
@@ -31,26 +36,16 @@ export function webhookResult(lang: TLanguage, outcome: TWebhookOutcome): TDeliv
       return say(refusal.key, refusal.params);
     }
     case 'redirect':
-      return say('notifications.delivery.redirect', {
-        status: outcome.status,
-        location: outcome.location || '?',
-      });
+      return say('notifications.delivery.redirect');
     case 'status':
-      return say('notifications.delivery.status', {
-        status: outcome.status,
-        body: outcome.body || '—',
-      });
-    case 'timeout':
-      return say('notifications.delivery.timeout', { seconds: outcome.seconds });
-    case 'network':
-      return say('notifications.delivery.network', { reason: outcome.message });
+      return say('notifications.delivery.status', { status: statusClass(outcome.status) });
+    case 'unreachable':
+      return say('notifications.delivery.unreachable');
   }
 }
 
+/** The mail server's own words go to the log only: they may name the operator's network. */
 export function mailResult(lang: TLanguage, outcome: TMailOutcome): TDeliveryResult {
   if (outcome.sent) return { delivered: true, error: null };
-  return {
-    delivered: false,
-    error: translate(lang, 'notifications.delivery.mail', { reason: outcome.reason }),
-  };
+  return { delivered: false, error: translate(lang, 'notifications.delivery.mail') };
 }

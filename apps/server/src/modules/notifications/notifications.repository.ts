@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { notificationSettings, type TNotificationSettingsRow } from '../../db/schema';
 
@@ -10,7 +10,20 @@ export interface TStoredWebhook {
   hint: string;
 }
 
+type TSettingsValues = Partial<Omit<TNotificationSettingsRow, 'userId'>>;
+
 export function createNotificationsRepository(db: TDb) {
+  /** Writes `values` to the user's row, made with the defaults first if there is none. */
+  async function upsert(userId: string, set: TSettingsValues): Promise<TNotificationSettingsRow> {
+    const values = { ...set, updatedAt: new Date() };
+    const rows = await db
+      .insert(notificationSettings)
+      .values({ userId, ...values })
+      .onConflictDoUpdate({ target: notificationSettings.userId, set: values })
+      .returning();
+    return rows[0]!;
+  }
+
   return {
     async find(userId: string): Promise<TNotificationSettingsRow | undefined> {
       const rows = await db
@@ -42,11 +55,53 @@ export function createNotificationsRepository(db: TDb) {
               webhookOrigin: changes.webhook?.origin ?? null,
               webhookHint: changes.webhook?.hint ?? null,
             };
-      const values = { emailEnabled: changes.emailEnabled, ...webhook, updatedAt: new Date() };
+      return upsert(userId, { emailEnabled: changes.emailEnabled, ...webhook });
+    },
+
+    /** A new code for `address` replaces any earlier one, its tries counted from 0. */
+    async storeEmailCode(
+      userId: string,
+      code: { hash: string; address: string; expiresAt: Date },
+    ): Promise<TNotificationSettingsRow> {
+      return upsert(userId, {
+        emailCodeHash: code.hash,
+        emailCodeAddress: code.address,
+        emailCodeExpiresAt: code.expiresAt,
+        emailCodeTries: 0,
+      });
+    },
+
+    /**
+     * Counts one try at the stored code before it is compared, in one statement, so tries made
+     * at the same moment are each counted; undefined when no code is stored.
+     */
+    async countEmailCodeTry(userId: string): Promise<TNotificationSettingsRow | undefined> {
       const rows = await db
-        .insert(notificationSettings)
-        .values({ userId, ...values })
-        .onConflictDoUpdate({ target: notificationSettings.userId, set: values })
+        .update(notificationSettings)
+        .set({ emailCodeTries: sql`${notificationSettings.emailCodeTries} + 1` })
+        .where(
+          and(
+            eq(notificationSettings.userId, userId),
+            isNotNull(notificationSettings.emailCodeHash),
+          ),
+        )
+        .returning();
+      return rows[0];
+    },
+
+    /** The address is verified; the code that proved it is gone. */
+    async markEmailVerified(userId: string, address: string): Promise<TNotificationSettingsRow> {
+      const rows = await db
+        .update(notificationSettings)
+        .set({
+          emailVerifiedAddress: address,
+          emailCodeHash: null,
+          emailCodeAddress: null,
+          emailCodeExpiresAt: null,
+          emailCodeTries: 0,
+          updatedAt: new Date(),
+        })
+        .where(eq(notificationSettings.userId, userId))
         .returning();
       return rows[0]!;
     },

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHttpSink, type THttpSink } from '../../../test/support/http-sink';
+import { mailingTestApp, verifyAlertEmail } from '../../../test/support/notifications-test-helpers';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { startSmtpSink, type TSmtpSink } from '../../../test/support/smtp-sink';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
@@ -18,13 +19,7 @@ describe.each(testDatabaseKinds())('notification settings on %s', (kind) => {
     webhook = await startHttpSink();
     smtp = await startSmtpSink();
     // This Portico allows private addresses (the sinks are on loopback) and sends e-mail.
-    t = await createTestApp(kind, {
-      config: {
-        webhookAllowPrivate: true,
-        smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
-        mailFrom: 'Portico <portico@example.test>',
-      },
-    });
+    t = await mailingTestApp(kind, smtp, { webhookAllowPrivate: true });
     // This one keeps the default: public addresses only, no e-mail.
     strict = await createTestApp(kind);
   });
@@ -43,6 +38,8 @@ describe.each(testDatabaseKinds())('notification settings on %s', (kind) => {
       email: expect.stringMatching(/@example\.test$/),
       smtpConfigured: false,
       emailEnabled: true,
+      emailVerified: false,
+      emailCode: null,
       webhook: null,
     });
   });
@@ -141,6 +138,7 @@ describe.each(testDatabaseKinds())('notification settings on %s', (kind) => {
 
   it('sends a test to the webhook and by e-mail, in the caller language, and says what happened', async () => {
     const { client, user } = await signedInClient(t);
+    await verifyAlertEmail(client, smtp);
     await client.write('PUT', '/api/account/notifications', {
       emailEnabled: true,
       webhookUrl: webhook.url('/test-es'),

@@ -1,5 +1,6 @@
 import { pickLanguage } from '@portico/shared/api-error';
 import {
+  ZEmailCodeInput,
   ZLanguageInput,
   ZNotificationSettings,
   ZNotificationSettingsInput,
@@ -9,15 +10,17 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ACCOUNT_ERRORS, ACCOUNT_TAGS } from '../../lib/account-routes';
+import { errorResponses } from '../../lib/error-responses';
+import type { TMessageRateLimits } from '../../lib/rate-limits';
 import type { TNotificationsService } from './notifications.service';
 
 /** The Notifications section of the settings page: signed-in browser sessions only. */
 export async function notificationsRoutes(
   app: FastifyInstance,
-  options: { notifications: TNotificationsService },
+  options: { notifications: TNotificationsService; limits: TMessageRateLimits },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { notifications } = options;
+  const { notifications, limits } = options;
   const config = { sessionOnly: true };
   const tags = ACCOUNT_TAGS;
   const preValidation = app.requireUser;
@@ -53,6 +56,7 @@ export async function notificationsRoutes(
     async (request) => notifications.save(request.user!, request.body),
   );
 
+  // Each test and each code is a message Portico sends where the user says: counted per account.
   r.post(
     '/api/account/notifications/test',
     {
@@ -64,9 +68,39 @@ export async function notificationsRoutes(
       },
       config,
       preValidation,
+      preHandler: app.accountRateLimit('notification-test', limits.testSend, 'test_send_limited'),
     },
     async (request) =>
       notifications.sendTest(request.user!, pickLanguage(request.headers['accept-language'])),
+  );
+
+  r.post(
+    '/api/account/notifications/email/code',
+    {
+      schema: {
+        tags,
+        response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS, ...errorResponses(502) },
+      },
+      config,
+      preValidation,
+      preHandler: app.accountRateLimit('email-code', limits.emailCode, 'email_code_limited'),
+    },
+    async (request) =>
+      notifications.sendEmailCode(request.user!, pickLanguage(request.headers['accept-language'])),
+  );
+
+  r.post(
+    '/api/account/notifications/email/verify',
+    {
+      schema: {
+        tags,
+        body: ZEmailCodeInput,
+        response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS },
+      },
+      config,
+      preValidation,
+    },
+    async (request) => notifications.verifyEmail(request.user!, request.body.code),
   );
 
   // The screen's language, told by the web when it changes: alerts are written in it. Allowed

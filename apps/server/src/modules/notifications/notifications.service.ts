@@ -21,9 +21,10 @@ import { proxyErrors } from '../proxies/proxy-errors';
 import type { TUsersService } from '../users/users.service';
 import { type TAlertMessage, testMessage, webhookBody } from './alert-message';
 import { addressRefusal, mailResult, webhookResult } from './delivery';
-import type { TMailer } from './mailer';
+import { createEmailVerification, emailVerified, pendingEmailCode } from './email-verification';
+import type { TMailer, TMailOutcome } from './mailer';
 import type { TNotificationsRepository } from './notifications.repository';
-import { postWebhook } from './webhook';
+import { postWebhook, type TWebhookOutcome } from './webhook';
 import { allowedAddresses, WebhookAddressError } from './webhook-address';
 
 export type TNotificationsService = ReturnType<typeof createNotificationsService>;
@@ -62,9 +63,12 @@ export function createNotificationsService(deps: {
   webhookAllowPrivate: boolean;
   /** Alert e-mails go out through it; none without PORTICO_SMTP_URL (services.ts). */
   mailer: TMailer | undefined;
+  /** How long a webhook call may take (webhook.ts WEBHOOK_DEADLINE_MS unless tests say). */
+  webhookDeadlineMs?: number;
   log: { warn(obj: unknown, msg: string): void };
 }) {
   const { mailer } = deps;
+  const verification = createEmailVerification(deps);
   let box: TSecretBox | undefined;
   const openBox = () => {
     box ??= openSecretBox(deps.secretKeyFile);
@@ -76,6 +80,8 @@ export function createNotificationsService(deps: {
       email: user.email,
       smtpConfigured: mailer !== undefined,
       emailEnabled: row?.emailEnabled ?? true,
+      emailVerified: emailVerified(user, row),
+      emailCode: pendingEmailCode(user, row, new Date()),
       webhook:
         row?.webhookUrlEnc && row.webhookOrigin
           ? { origin: row.webhookOrigin, hint: row.webhookHint ?? '' }
@@ -108,34 +114,46 @@ export function createNotificationsService(deps: {
     }
   }
 
-  /** Sends one message to a user's channels; never throws, reports each channel's outcome. */
+  /** The far side's words (a status, a socket error code, the mail server's reply): log only. */
+  function logFailure(userId: string, outcome: TMailOutcome | TWebhookOutcome) {
+    if ('sent' in outcome ? outcome.sent : outcome.delivered) return;
+    const channel = 'sent' in outcome ? 'email' : 'webhook';
+    deps.log.warn({ userId, channel, outcome }, 'alert not delivered');
+  }
+
+  /**
+   * Sends one message to a user's channels: e-mail only to a verified address. Never throws,
+   * reports each channel's outcome. `test`: the user is waiting for the answer, so a webhook that
+   * cannot be reached is reported at the deadline whatever the reason (webhook.ts).
+   */
   async function deliver(
     user: TUserRow,
     message: TAlertMessage,
     details: Record<string, string | number | null>,
+    options: { test?: boolean } = {},
   ): Promise<TNotificationTestResult> {
     const lang = recipientLanguage(user);
     const row = await deps.repository.find(user.id);
     const settings = view(user, row);
     const url = storedWebhook(user.id, row);
     const [email, webhook] = await Promise.all([
-      mailer && settings.emailEnabled
-        ? mailer.send({ to: user.email, ...message }).then((o) => mailResult(lang, o))
+      mailer && settings.emailEnabled && settings.emailVerified
+        ? mailer.send({ to: user.email, ...message }).then((outcome) => {
+            logFailure(user.id, outcome);
+            return mailResult(lang, outcome);
+          })
         : Promise.resolve(null),
       url
         ? postWebhook(url, webhookBody(message, details), {
             allowPrivate: deps.webhookAllowPrivate,
-          }).then((o) => webhookResult(lang, o))
+            deadlineMs: deps.webhookDeadlineMs,
+            unreachableAtDeadline: options.test,
+          }).then((outcome) => {
+            logFailure(user.id, outcome);
+            return webhookResult(lang, outcome);
+          })
         : Promise.resolve(null),
     ]);
-    for (const [channel, result] of [
-      ['email', email],
-      ['webhook', webhook],
-    ] as const) {
-      if (result && !result.delivered) {
-        deps.log.warn({ userId: user.id, channel, reason: result.error }, 'alert not delivered');
-      }
-    }
     return { email, webhook };
   }
 
@@ -191,7 +209,16 @@ export function createNotificationsService(deps: {
     /** A test message to every channel the user has, with what each did. */
     async sendTest(user: TUserRow, lang: TLanguage): Promise<TNotificationTestResult> {
       const message = testMessage(lang, user.username);
-      return deliver({ ...user, language: lang }, message, { event: 'test' });
+      return deliver({ ...user, language: lang }, message, { event: 'test' }, { test: true });
+    },
+
+    /** A code to the account's address, in the caller's language (email-verification.ts). */
+    async sendEmailCode(user: TUserRow, lang: TLanguage): Promise<TNotificationSettings> {
+      return view(user, await verification.sendCode(user, lang));
+    },
+
+    async verifyEmail(user: TUserRow, code: string): Promise<TNotificationSettings> {
+      return view(user, await verification.verify(user, code));
     },
 
     async setLanguage(user: TUserRow, language: TLanguage): Promise<void> {

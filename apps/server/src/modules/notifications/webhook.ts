@@ -6,16 +6,20 @@ import { allowedAddresses, bareHost, refusal, WebhookAddressError } from './webh
 
 /** A webhook gets this long, from the name lookup to the last byte of its answer. */
 export const WEBHOOK_DEADLINE_MS = 10_000;
-/** Enough of an error answer to quote it; the rest is not read. */
-const MAX_ANSWER_BYTES = 2048;
 
+/**
+ * What a call did. The far side is quoted by nothing but its status: no body, no header, no
+ * socket error text, since a user who may aim the webhook at a private address could otherwise
+ * read internal pages or tell ports apart (docs/SECURITY.md). Every way of not getting an HTTP
+ * answer (refused, reset, hung up, not HTTP, TLS, no answer in time) is one `unreachable`;
+ * `cause` (the Node error code, or "timeout") is for the operator's log only.
+ */
 export type TWebhookOutcome =
   | { delivered: true; status: number }
   | { delivered: false; reason: 'address'; error: WebhookAddressError }
-  | { delivered: false; reason: 'redirect'; status: number; location: string }
-  | { delivered: false; reason: 'status'; status: number; body: string }
-  | { delivered: false; reason: 'timeout'; seconds: number }
-  | { delivered: false; reason: 'network'; message: string };
+  | { delivered: false; reason: 'redirect'; status: number }
+  | { delivered: false; reason: 'status'; status: number }
+  | { delivered: false; reason: 'unreachable'; cause: string };
 
 /**
  * The connection goes to an address the policy allowed, looked up here at connect time: the
@@ -42,12 +46,19 @@ function checkedLookup(allowPrivate: boolean, refused: (e: WebhookAddressError) 
 
 /**
  * POSTs `body` as JSON to a user's webhook URL. Never follows a redirect (a 3xx is reported as
- * not delivered, with where it pointed), never waits past the deadline, never throws.
+ * not delivered), never reads an answer's body, never waits past the deadline, never throws.
+ * `unreachableAtDeadline`: a connection that fails is reported at the deadline, as one that never
+ * answers is, so how long the answer took does not tell a closed port from a silent one either.
  */
 export function postWebhook(
   url: string,
   body: unknown,
-  options: { allowPrivate: boolean; deadlineMs?: number; userAgent?: string },
+  options: {
+    allowPrivate: boolean;
+    deadlineMs?: number;
+    userAgent?: string;
+    unreachableAtDeadline?: boolean;
+  },
 ): Promise<TWebhookOutcome> {
   const deadlineMs = options.deadlineMs ?? WEBHOOK_DEADLINE_MS;
   const payload = Buffer.from(JSON.stringify(body), 'utf8');
@@ -62,15 +73,23 @@ export function postWebhook(
     };
     let refusedBy: WebhookAddressError | undefined;
     let request: http.ClientRequest | undefined;
+    let cause = 'timeout';
     const deadline = setTimeout(
-      () => finish({ delivered: false, reason: 'timeout', seconds: deadlineMs / 1000 }),
+      () => finish({ delivered: false, reason: 'unreachable', cause }),
       deadlineMs,
     );
+    const unreachable = (why: string) => {
+      if (settled || cause !== 'timeout') return;
+      cause = why;
+      if (!options.unreachableAtDeadline)
+        finish({ delivered: false, reason: 'unreachable', cause });
+      else request?.destroy();
+    };
     let target: URL;
     try {
       target = new URL(url);
     } catch {
-      finish({ delivered: false, reason: 'network', message: 'invalid URL' });
+      unreachable('invalid URL');
       return;
     }
     // Node connects to an address literal without asking the lookup: judge it here.
@@ -101,30 +120,15 @@ export function postWebhook(
         return;
       }
       if (status >= 300 && status < 400) {
-        const location = String(response.headers.location ?? '');
-        finish({ delivered: false, reason: 'redirect', status, location });
+        finish({ delivered: false, reason: 'redirect', status });
         return;
       }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = () =>
-        finish({
-          delivered: false,
-          reason: 'status',
-          status,
-          body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_ANSWER_BYTES).trim(),
-        });
-      response.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size >= MAX_ANSWER_BYTES) done();
-      });
-      response.once('end', done);
-      response.once('error', done);
+      finish({ delivered: false, reason: 'status', status });
     });
-    request.once('error', (error) => {
+    // `on`, not `once`: a request destroyed after its first error may report another.
+    request.on('error', (error: NodeJS.ErrnoException) => {
       if (refusedBy) finish({ delivered: false, reason: 'address', error: refusedBy });
-      else finish({ delivered: false, reason: 'network', message: error.message });
+      else unreachable(error.code ?? error.name);
     });
     request.end(payload);
   });

@@ -1,4 +1,5 @@
 import type {
+  TEmailCodeInput,
   TNotificationSettings,
   TNotificationSettingsInput,
   TNotificationTestResult,
@@ -15,14 +16,24 @@ export const useNotificationSettings = () =>
     queryFn: api.getQueryFn<TNotificationSettings>({ on401: 'throw' }),
   });
 
-export function useSaveNotifications() {
+/** A write the server answers with the settings as they now are, which the section shows. */
+function useSettingsWrite<TInput>(method: 'PUT' | 'POST', url: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: TNotificationSettingsInput) =>
-      api.requestJson<TNotificationSettings>('PUT', '/api/account/notifications', input),
+    mutationFn: (input: TInput) => api.requestJson<TNotificationSettings>(method, url, input),
     onSuccess: (settings) => queryClient.setQueryData(notificationsKey, settings),
   });
 }
+
+export const useSaveNotifications = () =>
+  useSettingsWrite<TNotificationSettingsInput>('PUT', '/api/account/notifications');
+
+/** A code to the account's address (the server counts them per account). */
+export const useSendEmailCode = () =>
+  useSettingsWrite<undefined>('POST', '/api/account/notifications/email/code');
+
+export const useVerifyEmail = () =>
+  useSettingsWrite<TEmailCodeInput>('POST', '/api/account/notifications/email/verify');
 
 export const useSendTestNotification = () =>
   useMutation({

@@ -24,7 +24,9 @@ import {
   useSaveNotifications,
   useSendTestNotification,
 } from '../api/notifications';
+import { nowhereReason } from '../lib/notification-channels';
 import { useFormSubmit } from '../lib/use-form-submit';
+import { EmailVerification } from './email-verification';
 import { SubmitButton } from './submit-button';
 
 function TestResults({ result }: { result: TNotificationTestResult }) {
@@ -89,7 +91,11 @@ function NotificationsForm({ settings }: { settings: TNotificationSettings }) {
     try {
       const answer = await test.mutateAsync();
       setResult(answer);
-      toast({ title: t('settings.notifications.testSent') });
+      // "Sent" only when every channel took it: the lines below say what each did.
+      const lines = [answer.email, answer.webhook].filter((r) => r !== null);
+      if (lines.length > 0 && lines.every((r) => r.delivered)) {
+        toast({ title: t('settings.notifications.testSent') });
+      }
     } catch (error) {
       toast({
         variant: 'destructive',
@@ -99,6 +105,10 @@ function NotificationsForm({ settings }: { settings: TNotificationSettings }) {
     }
   };
   const { errors } = form.formState;
+  const emailOn = form.watch('emailEnabled');
+  // One state, one message: with nowhere to send a test, the button is off and says why.
+  const nowhere = nowhereReason(settings);
+  const nowhereText = nowhere ? t(`settings.notifications.testNowhere.${nowhere}`) : null;
   return (
     <form
       onSubmit={onSubmit}
@@ -114,7 +124,8 @@ function NotificationsForm({ settings }: { settings: TNotificationSettings }) {
             render={({ field }) => (
               <Checkbox
                 id="notifications-email"
-                checked={field.value}
+                // Without SMTP the option is unavailable, never shown ticked.
+                checked={settings.smtpConfigured && field.value}
                 disabled={!settings.smtpConfigured}
                 onCheckedChange={(value) => field.onChange(value === true)}
                 onBlur={field.onBlur}
@@ -129,6 +140,7 @@ function NotificationsForm({ settings }: { settings: TNotificationSettings }) {
             ? t('settings.notifications.emailHint', { email: settings.email })
             : t('settings.notifications.emailUnavailable')}
         </p>
+        {settings.smtpConfigured && emailOn ? <EmailVerification settings={settings} /> : null}
       </div>
       {settings.webhook ? (
         <Alert variant="info" data-testid="notifications-webhook-stored">
@@ -178,14 +190,24 @@ function NotificationsForm({ settings }: { settings: TNotificationSettings }) {
           type="button"
           variant="outline"
           onClick={() => void sendTest()}
-          disabled={test.isPending}
+          disabled={test.isPending || nowhere !== null}
+          aria-describedby={nowhereText ? 'notifications-test-nowhere' : undefined}
           data-testid="notifications-test"
         >
           {test.isPending ? <Spinner className="size-4" /> : <SendIcon aria-hidden="true" />}
           {t('settings.notifications.test')}
         </Button>
       </div>
-      {result ? <TestResults result={result} /> : null}
+      {nowhereText ? (
+        <p
+          id="notifications-test-nowhere"
+          className="text-sm text-muted-foreground"
+          data-testid="notifications-test-nowhere"
+        >
+          {nowhereText}
+        </p>
+      ) : null}
+      {result && !nowhereText ? <TestResults result={result} /> : null}
     </form>
   );
 }
