@@ -1,3 +1,4 @@
+import type { TText } from '@portico/shared/i18n/text';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import { localLine, mergeLogLines } from '@/lib/live-deployment/logs';
@@ -39,6 +40,11 @@ function resetChecks(state: TWizardState): TWizardState {
     dns: { status: 'waiting', runId: state.dns.runId + 1, result: null, error: null },
     ssh: { status: 'pending', result: null, error: null },
   };
+}
+
+/** A check's failure as a text; a plain sentence only from a server that sent none. */
+function checkError(result: { error: string | null; text?: TText | null }): TText | null {
+  return result.text ?? result.error;
 }
 
 const FAILED_STATUSES: readonly TProxyStatus[] = ['failed', 'error'];
@@ -169,7 +175,7 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
           ...state.dns,
           status: action.result.isValid ? 'verified' : 'failed',
           result: action.result,
-          error: action.result.isValid ? null : action.result.error,
+          error: action.result.isValid ? null : checkError(action.result),
         },
       };
     case 'dnsErrored':
@@ -186,7 +192,11 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
       const { result } = action;
       return {
         ...state,
-        ssh: { status: result.connected ? 'verified' : 'failed', result, error: result.error },
+        ssh: {
+          status: result.connected ? 'verified' : 'failed',
+          result,
+          error: result.connected ? null : checkError(result),
+        },
         data: result.connected
           ? { ...state.data, hostKeyFingerprint: result.fingerprint }
           : state.data,
