@@ -31,6 +31,7 @@ export function initialWizardState(): TWizardState {
     ssh: { status: 'pending', result: null, error: null },
     deploy: { status: 'idle', deploymentId: null, logs: [], error: null },
     configStatus: null,
+    runChecksId: null,
   };
 }
 
@@ -140,9 +141,11 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
     case 'resumed': {
       const c = action.config;
       const base = initialWizardState();
+      const runId = state.dns.runId + 1;
       return {
         ...base,
-        dns: { ...base.dns, runId: state.dns.runId + 1 },
+        dns: { ...base.dns, runId },
+        runChecksId: runId,
         step: resumeStep(c),
         configStatus: c.status,
         data: {
@@ -217,6 +220,7 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
     case 'deployStarted':
       return {
         ...state,
+        runChecksId: state.dns.runId,
         deploy: {
           status: 'deploying',
           deploymentId: null,

@@ -55,6 +55,11 @@ export type TWizardState = {
   };
   /** The saved configuration's status on the server, when known. */
   configStatus: TProxyStatus | null;
+  /**
+   * The dns.runId the last run (started here, or found on resuming) went with: while it is still
+   * the current one, nothing was checked since and that run's failure speaks for the checks.
+   */
+  runChecksId: number | null;
 };
 
 export type TServerInfo = Pick<
