@@ -56,11 +56,11 @@ export function errorDescription(
 
 /**
  * `knownReason` kept as a text for what is rendered again when the language changes (a check's
- * failure, a line of the deployment log): the server's sentence verbatim (it is already in the
- * user's words), or the network text as a catalog key; null otherwise.
+ * failure, a line of the deployment log): the server's sentence as its key and values (verbatim
+ * from a server that sent only the words), or the network text as a catalog key; null otherwise.
  */
 export function reasonText(error: unknown): TText | null {
-  if (error instanceof ApiError) return error.body?.message ?? null;
+  if (error instanceof ApiError) return error.body?.text ?? error.body?.message ?? null;
   if (error instanceof TypeError) return { key: 'errors.network' };
   return null;
 }

@@ -124,6 +124,7 @@ describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
       code: 'domain_managed',
       message:
         'This domain is already managed in Portico. Choose another domain or ask your administrator.',
+      text: { key: 'errors.domainManaged' },
     });
     // The caller's own: it already exists.
     const own = await a.client.write('POST', '/api/proxy-configurations', body);

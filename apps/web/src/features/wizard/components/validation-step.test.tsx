@@ -93,6 +93,23 @@ describe('the checks re-render their errors in the language switched to', () => 
     expect(english).toBe(said('en'));
   });
 
+  it('a check the server refused (too many tries)', async () => {
+    stubFetch({
+      'POST /api/validate-dns': {
+        status: 429,
+        body: {
+          statusCode: 429,
+          code: 'rate_limited',
+          message: fill(shared.es.errors.rateLimited, { seconds: '30' }),
+          text: { key: 'errors.rateLimited', params: { seconds: 30 } },
+        },
+      },
+    });
+    const { spanish, english } = await switchedToEnglish('wizard-dns-error');
+    expect(spanish).toBe(fill(shared.es.errors.rateLimited, { seconds: '30' }));
+    expect(english).toBe(fill(shared.en.errors.rateLimited, { seconds: '30' }));
+  });
+
   it('a check that got no answer (the network)', async () => {
     stubFetch({
       'POST /api/validate-dns': () => {
