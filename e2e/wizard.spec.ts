@@ -342,6 +342,8 @@ test.describe('checks and resume', () => {
     await page.goto(`/proxy-wizard?continueId=${pending}`);
     await expectStep(page, 'deploy');
     await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute('data-status', 'idle');
+    // The step bar checks the steps behind, and the sidebar agrees: the checks were passed.
+    await expectChecks(page, { 'dns-validation': 'completed', dns: 'ok', ssh: 'ok' });
     await capture(page, 'wizard-resume', 'pending-deploy');
 
     // A run that failed (the domain points at another server: preflight stops it) → deploy.
@@ -367,6 +369,11 @@ test.describe('checks and resume', () => {
     expect(reason).toContain(labApp.server('s2').address);
     await expect(page.getByTestId('wizard-log-line').last()).toHaveAttribute('data-level', 'error');
     await expect(page.getByTestId('wizard-deploy-error')).toContainText(reason);
+    // The run failed on the DNS record: neither the step bar nor the sidebar says it was verified.
+    await expectChecks(page, { 'dns-validation': 'failed', dns: 'failed', ssh: 'ok' });
+    await expect(page.getByTestId('wizard-sidebar-dns')).toContainText(
+      text('es', 'wizard.validation.dnsStatus.failed'),
+    );
     await capture(page, 'wizard-resume', 'failed-deploy');
     // The same run on an English screen: Portico's lines and the reason in English, at once.
     await chooseLanguage(page, 'es', 'en');
@@ -441,6 +448,19 @@ test.describe('checks and resume', () => {
     expect(run.status).toBe('completed');
   });
 });
+
+/** The validation step in the step bar and the DNS and SSH rows of the sidebar. */
+async function expectChecks(
+  page: Page,
+  want: { 'dns-validation': string; dns: string; ssh: string },
+) {
+  await expect(page.getByTestId('wizard-progress-dns-validation')).toHaveAttribute(
+    'data-status',
+    want['dns-validation'],
+  );
+  await expect(page.getByTestId('wizard-sidebar-dns')).toHaveAttribute('data-tone', want.dns);
+  await expect(page.getByTestId('wizard-sidebar-ssh')).toHaveAttribute('data-tone', want.ssh);
+}
 
 async function screenshotWhileToast(page: Page) {
   await capturePng(page, 'artifacts/screenshots/wizard-checks/duplicate-toast-1280.png', false);
