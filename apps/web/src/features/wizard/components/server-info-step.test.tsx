@@ -160,6 +160,9 @@ describe.each([
     const domain = document.getElementById('wizard-domain') as HTMLInputElement;
     await waitFor(() => expect(domain.getAttribute('aria-invalid')).toBe('true'));
     expect(screen.getByText(managed)).toBeTruthy();
+    // The label's check mark does not say the refused domain is fine.
+    const label = document.querySelector('label[for="wizard-domain"]') as HTMLElement;
+    expect(label.querySelector('svg')).toBeNull();
     expect(screen.queryByText(found)).toBeNull();
     expect(dispatch).not.toHaveBeenCalledWith({ type: 'next' });
     expect(location.history).toEqual(['/proxy-wizard']);

@@ -173,7 +173,12 @@ export function ServerInfoStep({
           </Field>
           <Field
             id="wizard-domain"
-            label={<MarkedLabel text={t('wizard.serverInfo.domain')} ok={passing.domain} />}
+            label={
+              <MarkedLabel
+                text={t('wizard.serverInfo.domain')}
+                ok={passing.domain && !errors.domain}
+              />
+            }
             hint={t('wizard.serverInfo.domainHint')}
             error={fieldErrorText(errors.domain, t)}
           >
