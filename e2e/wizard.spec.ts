@@ -179,11 +179,9 @@ test.describe('checks and resume', () => {
         password: labApp.rootPassword('s2'),
       });
       for (const lang of ['es', 'en'] as const) {
-        if (lang === 'en') {
-          // The same failure in English: the server answers the retry in the new language.
-          await chooseLanguage(page, 'es', 'en');
-          await page.getByTestId('wizard-retry').click();
-        }
+        // The same failure in English, without checking again: the error on screen is kept as
+        // a text and follows the language switch like every other word.
+        if (lang === 'en') await chooseLanguage(page, 'es', 'en');
         await expect(page.getByTestId('wizard-dns')).toHaveAttribute('data-status', 'failed');
         await expect(page.getByTestId('wizard-dns-badge')).toHaveText(
           text(lang, 'wizard.validation.dnsStatus.failed'),
@@ -220,10 +218,8 @@ test.describe('checks and resume', () => {
       password: 'not-the-password',
     });
     for (const lang of ['es', 'en'] as const) {
-      if (lang === 'en') {
-        await chooseLanguage(page, 'es', 'en');
-        await page.getByTestId('wizard-retry').click();
-      }
+      // Switched without a retry: the SSH error re-renders in English too.
+      if (lang === 'en') await chooseLanguage(page, 'es', 'en');
       await expect(page.getByTestId('wizard-dns')).toHaveAttribute('data-status', 'verified');
       await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'failed');
       // "SSH connection failed: authentication failed (…)" alone: no title or advice above or
@@ -241,7 +237,10 @@ test.describe('checks and resume', () => {
     }
   });
 
-  test('a domain already in Portico: toast, then home after 2 s', async ({ page, labApp }) => {
+  test('a domain of the user’s own: toast offering it, the wizard stays, then home after 2 s', async ({
+    page,
+    labApp,
+  }) => {
     const s3 = labApp.server('s3');
     const domain = s3.domains[1] as string;
     await saveConfiguration(page.request, labApp, 's3', domain, undefined);
@@ -257,7 +256,11 @@ test.describe('checks and resume', () => {
       text('es', 'wizard.duplicate.found'),
       text('es', 'wizard.duplicate.redirecting'),
     );
+    await expect(page.getByTestId('wizard-duplicate-open')).toHaveText(
+      text('es', 'wizard.duplicate.openExisting'),
+    );
     await expectStep(page, 'server-info');
+    await expect(page.locator('#wizard-domain')).toHaveValue(domain);
     await screenshotWhileToast(page);
     await expect(page).toHaveURL(/\/$/, { timeout: 5_000 });
     await expect(page.getByTestId('welcome-heading')).toBeVisible();
@@ -339,6 +342,8 @@ test.describe('checks and resume', () => {
     await page.goto(`/proxy-wizard?continueId=${pending}`);
     await expectStep(page, 'deploy');
     await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute('data-status', 'idle');
+    // The step bar checks the steps behind, and the sidebar agrees: the checks were passed.
+    await expectChecks(page, { 'dns-validation': 'completed', dns: 'ok', ssh: 'ok' });
     await capture(page, 'wizard-resume', 'pending-deploy');
 
     // A run that failed (the domain points at another server: preflight stops it) → deploy.
@@ -364,6 +369,11 @@ test.describe('checks and resume', () => {
     expect(reason).toContain(labApp.server('s2').address);
     await expect(page.getByTestId('wizard-log-line').last()).toHaveAttribute('data-level', 'error');
     await expect(page.getByTestId('wizard-deploy-error')).toContainText(reason);
+    // The run failed on the DNS record: neither the step bar nor the sidebar says it was verified.
+    await expectChecks(page, { 'dns-validation': 'failed', dns: 'failed', ssh: 'ok' });
+    await expect(page.getByTestId('wizard-sidebar-dns')).toContainText(
+      text('es', 'wizard.validation.dnsStatus.failed'),
+    );
     await capture(page, 'wizard-resume', 'failed-deploy');
     // The same run on an English screen: Portico's lines and the reason in English, at once.
     await chooseLanguage(page, 'es', 'en');
@@ -438,6 +448,19 @@ test.describe('checks and resume', () => {
     expect(run.status).toBe('completed');
   });
 });
+
+/** The validation step in the step bar and the DNS and SSH rows of the sidebar. */
+async function expectChecks(
+  page: Page,
+  want: { 'dns-validation': string; dns: string; ssh: string },
+) {
+  await expect(page.getByTestId('wizard-progress-dns-validation')).toHaveAttribute(
+    'data-status',
+    want['dns-validation'],
+  );
+  await expect(page.getByTestId('wizard-sidebar-dns')).toHaveAttribute('data-tone', want.dns);
+  await expect(page.getByTestId('wizard-sidebar-ssh')).toHaveAttribute('data-tone', want.ssh);
+}
 
 async function screenshotWhileToast(page: Page) {
   await capturePng(page, 'artifacts/screenshots/wizard-checks/duplicate-toast-1280.png', false);

@@ -104,6 +104,7 @@ describe('app shell', () => {
         statusCode: 404,
         code: 'not_found',
         message: 'The requested resource was not found.',
+        text: { key: 'errors.notFound' },
       });
     }
   });
@@ -123,6 +124,7 @@ describe('app shell', () => {
       statusCode: 500,
       code: 'internal',
       message: 'Server error. Please try again later.',
+      text: { key: 'errors.serverError' },
     });
     expect(response.body).not.toContain('hunter2');
   });

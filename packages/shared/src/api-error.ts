@@ -5,6 +5,16 @@ export const ZApiError = z.object({
   statusCode: z.number(),
   code: z.string(),
   message: z.string(),
+  /**
+   * The message as its catalog key and values (a text, shared/i18n/text), so a screen that
+   * keeps the error shows it again in another language.
+   */
+  text: z
+    .object({
+      key: z.string(),
+      params: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+    })
+    .optional(),
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
 });
 export type TApiError = z.infer<typeof ZApiError>;

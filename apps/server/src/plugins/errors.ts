@@ -50,10 +50,12 @@ export function sendError(
   issues?: TApiError['issues'],
 ) {
   const lang = pickLanguage(request.headers['accept-language']);
+  const { messageKey: key, params } = appError;
   const body: TApiError = {
     statusCode: appError.statusCode,
     code: appError.code,
-    message: translate(lang, appError.messageKey, appError.params),
+    message: translate(lang, key, params),
+    text: Object.keys(params).length > 0 ? { key, params } : { key },
   };
   if (issues && issues.length > 0) body.issues = issues;
   if (appError instanceof RetryLaterError) {

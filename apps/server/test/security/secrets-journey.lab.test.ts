@@ -132,7 +132,7 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
       serverIp: server.address,
       sshUser: 'deploy',
     });
-    expect(duplicate.json).toEqual({ isDuplicate: false });
+    expect(duplicate.json).toEqual({ isDuplicate: false, existingId: null });
     const dns = await client.request('POST', '/api/validate-dns', {
       domain: domain(),
       serverIp: server.address,

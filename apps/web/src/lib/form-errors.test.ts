@@ -6,6 +6,7 @@ import {
   errorDescription,
   errorText,
   fieldErrorText,
+  reasonText,
   SERVER_ERROR_TYPE,
 } from './form-errors';
 
@@ -79,6 +80,20 @@ describe('server errors on form fields', () => {
     expect(errorText(new ApiError(502, '502: Bad Gateway'), fallback)).toBe(fallback);
     expect(errorText(new TypeError('Failed to fetch'), fallback)).toEqual({
       key: 'errors.network',
+    });
+  });
+
+  it("keeps the server's key and values when it sent them, so the words follow the language", () => {
+    const limited = new ApiError(429, '429: …', {
+      statusCode: 429,
+      code: 'rate_limited',
+      message: 'Demasiados intentos. Espera 30 segundos y vuelve a intentarlo.',
+      text: { key: 'errors.rateLimited', params: { seconds: 30 } },
+    });
+    expect(reasonText(limited)).toEqual({ key: 'errors.rateLimited', params: { seconds: 30 } });
+    expect(errorText(limited, { key: 'wizard.deploy.unknownError' })).toEqual({
+      key: 'errors.rateLimited',
+      params: { seconds: 30 },
     });
   });
 });

@@ -55,12 +55,17 @@ export function errorDescription(
 }
 
 /**
- * The same choice as `errorDescription`, kept as a text for what is rendered again when the
- * language changes (a line of the deployment log): the server's sentence verbatim (it is already
- * in the user's words), else the network text or `fallback` as catalog keys.
+ * `knownReason` kept as a text for what is rendered again when the language changes (a check's
+ * failure, a line of the deployment log): the server's sentence as its key and values (verbatim
+ * from a server that sent only the words), or the network text as a catalog key; null otherwise.
  */
-export function errorText(error: unknown, fallback: TText): TText {
-  if (error instanceof ApiError) return error.body?.message ?? fallback;
+export function reasonText(error: unknown): TText | null {
+  if (error instanceof ApiError) return error.body?.text ?? error.body?.message ?? null;
   if (error instanceof TypeError) return { key: 'errors.network' };
-  return fallback;
+  return null;
+}
+
+/** The same choice as `errorDescription`, as a text: the known reason, else `fallback`. */
+export function errorText(error: unknown, fallback: TText): TText {
+  return reasonText(error) ?? fallback;
 }

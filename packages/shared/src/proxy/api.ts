@@ -79,7 +79,12 @@ export const ZCheckDuplicateInput = z.object({
   sshUser: ZSshUser.default('root'),
   configurationId: ZUuid.optional(),
 });
-export const ZCheckDuplicateResponse = z.object({ isDuplicate: z.boolean() });
+export const ZCheckDuplicateResponse = z.object({
+  isDuplicate: z.boolean(),
+  /** The caller's own configuration with the domain; null when none, or another account's. */
+  existingId: z.string().nullable(),
+});
+export type TCheckDuplicateResponse = z.infer<typeof ZCheckDuplicateResponse>;
 
 export const ZValidateDnsInput = z.object({ domain: ZDomain, serverIp: ZServerIp });
 export const ZDnsValidationResult = z.object({
@@ -88,6 +93,8 @@ export const ZDnsValidationResult = z.object({
   expectedIp: z.string(),
   /** Plain words in the caller's language: no such domain, timeout, points elsewhere. */
   error: z.string().nullable(),
+  /** The same as a text, so a screen shows it in its language of the moment. */
+  text: ZText.nullable(),
 });
 export type TDnsValidationResult = z.infer<typeof ZDnsValidationResult>;
 
@@ -104,6 +111,8 @@ export const ZSshTestResult = z.object({
   fingerprint: ZHostKeyFingerprint.nullable(),
   /** One uniform message in the caller's language; never echoes the password. */
   error: z.string().nullable(),
+  /** The same as a text, so a screen shows it in its language of the moment. */
+  text: ZText.nullable(),
 });
 export type TSshTestResult = z.infer<typeof ZSshTestResult>;
 

@@ -67,6 +67,7 @@ describe.each(testDatabaseKinds())('accounts API on %s', (kind) => {
       statusCode: 409,
       code: 'email_taken',
       message: 'An account with that e-mail already exists',
+      text: { key: 'errors.emailTaken' },
     });
   });
 
@@ -97,6 +98,7 @@ describe.each(testDatabaseKinds())('accounts API on %s', (kind) => {
       statusCode: 401,
       code: 'invalid_credentials',
       message: translate('es', 'errors.invalidCredentials'),
+      text: { key: 'errors.invalidCredentials' },
     });
     expect(unknownUser.statusCode).toBe(wrongPassword.statusCode);
     expect(unknownUser.body).toBe(wrongPassword.body);
@@ -110,6 +112,7 @@ describe.each(testDatabaseKinds())('accounts API on %s', (kind) => {
       statusCode: 401,
       code: 'unauthenticated',
       message: 'Please sign in to continue.',
+      text: { key: 'errors.unauthenticated' },
     });
   });
 

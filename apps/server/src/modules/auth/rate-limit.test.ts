@@ -43,6 +43,8 @@ describe.each(testDatabaseKinds())('rate limits on %s', (kind) => {
       statusCode: 429,
       code: 'rate_limited',
       message: translate('en', 'errors.rateLimited', { seconds }),
+      // The same as a text, so a screen that keeps the error can say it in another language.
+      text: { key: 'errors.rateLimited', params: { seconds } },
     });
     expect(last!.json().message).toContain(String(seconds));
   });

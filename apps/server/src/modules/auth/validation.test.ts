@@ -93,6 +93,7 @@ describe.each(testDatabaseKinds())('validation and registration rules on %s', (k
       statusCode: 403,
       code: 'registration_closed',
       message: translate('en', 'errors.registrationClosed'),
+      text: { key: 'errors.registrationClosed' },
     });
     const options = await client.request({ method: 'GET', url: '/api/auth/options' });
     expect(options.json()).toEqual({ registration: 'closed' });

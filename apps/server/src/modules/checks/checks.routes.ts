@@ -1,5 +1,5 @@
 import { pickLanguage } from '@portico/shared/api-error';
-import { translate } from '@portico/shared/i18n/translate';
+import { renderText, type TText } from '@portico/shared/i18n/text';
 import {
   ZDnsValidationResult,
   ZSshTestResult,
@@ -10,7 +10,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/error-responses';
 import type { TDnsService } from './dns.service';
-import type { TMessage } from './keyed-error';
 import type { TSshTestService } from './ssh-test.service';
 import { byUser, keyedRateLimit } from './user-rate-limit';
 
@@ -22,8 +21,11 @@ export interface TChecksRoutesOptions {
 const tags = ['checks'];
 const MINUTE = 60_000;
 
-function say(request: FastifyRequest, message: TMessage): string {
-  return translate(pickLanguage(request.headers['accept-language']), message.key, message.params);
+/** A check's failure: its words in the caller's language, and the text a screen re-renders. */
+function failure(request: FastifyRequest, text: TText | null) {
+  const error =
+    text === null ? null : renderText(pickLanguage(request.headers['accept-language']), text);
+  return { error, text };
 }
 
 export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesOptions) {
@@ -48,7 +50,7 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
     },
     async (request) => {
       const result = await dns.check(request.body.domain, request.body.serverIp);
-      return { ...result, error: result.error ? say(request, result.error) : null };
+      return { ...result, ...failure(request, result.error) };
     },
   );
 
@@ -81,10 +83,14 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
     },
     async (request) => {
       const result = await ssh.test(request.user!.id, request.body);
-      const error = result.cause
-        ? say(request, { key: 'checks.ssh.failed', params: { cause: say(request, result.cause) } })
+      const cause = result.cause
+        ? { key: 'checks.ssh.failed', params: { cause: result.cause } }
         : null;
-      return { connected: result.connected, fingerprint: result.fingerprint ?? null, error };
+      return {
+        connected: result.connected,
+        fingerprint: result.fingerprint ?? null,
+        ...failure(request, cause),
+      };
     },
   );
 }

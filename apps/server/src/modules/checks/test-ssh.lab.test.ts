@@ -53,6 +53,7 @@ describe('POST /api/test-ssh on a lab server', () => {
         connected: true,
         fingerprint: server.hostKeyFingerprint,
         error: null,
+        text: null,
       });
       expect(response.body).not.toContain(user(name).password);
     }
@@ -69,6 +70,7 @@ describe('POST /api/test-ssh on a lab server', () => {
       connected: false,
       fingerprint: null,
       error: 'SSH connection failed: authentication failed (check the user name and password).',
+      text: { key: 'checks.ssh.failed', params: { cause: { key: 'checks.ssh.cause.authFailed' } } },
     });
   });
 
@@ -91,6 +93,7 @@ describe('POST /api/test-ssh on a lab server', () => {
       connected: true,
       fingerprint: server.hostKeyFingerprint,
       error: null,
+      text: null,
     });
   });
 });

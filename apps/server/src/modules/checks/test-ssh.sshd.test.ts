@@ -67,6 +67,8 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
       connected: false,
       fingerprint: null,
       error: sshCheckFailed('en', 'checks.ssh.cause.authFailed'),
+      // The same as a text, which a screen renders again in another language.
+      text: { key: 'checks.ssh.failed', params: { cause: { key: 'checks.ssh.cause.authFailed' } } },
     });
     expect(response.body).not.toContain(PASSWORD);
   });
@@ -85,6 +87,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
       connected: false,
       fingerprint: null,
       error: sshCheckFailed('en', 'checks.ssh.cause.refused'),
+      text: { key: 'checks.ssh.failed', params: { cause: { key: 'checks.ssh.cause.refused' } } },
     });
   });
 
@@ -95,6 +98,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
       connected: false,
       fingerprint: null,
       error: sshCheckFailed('en', 'checks.ssh.cause.protocol'),
+      text: { key: 'checks.ssh.failed', params: { cause: { key: 'checks.ssh.cause.protocol' } } },
     });
   });
 
@@ -105,6 +109,7 @@ describe.each(testDatabaseKinds())('POST /api/test-ssh on %s', (kind) => {
       connected: false,
       fingerprint: null,
       error: sshCheckFailed('en', 'checks.ssh.cause.timedOut'),
+      text: { key: 'checks.ssh.failed', params: { cause: { key: 'checks.ssh.cause.timedOut' } } },
     });
   });
 

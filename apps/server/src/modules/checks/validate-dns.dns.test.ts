@@ -61,6 +61,7 @@ describe.each(testDatabaseKinds())('POST /api/validate-dns on %s', (kind) => {
       resolvedIps: [SERVER_IP],
       expectedIp: SERVER_IP,
       error: null,
+      text: null,
     });
   });
 
@@ -75,6 +76,7 @@ describe.each(testDatabaseKinds())('POST /api/validate-dns on %s', (kind) => {
       resolvedIps: ['198.51.100.7', SERVER_IP],
       expectedIp: SERVER_IP,
       error: null,
+      text: null,
     });
   });
 
@@ -97,6 +99,15 @@ describe.each(testDatabaseKinds())('POST /api/validate-dns on %s', (kind) => {
       );
       expect(body.error).toContain('198.51.100.7');
       expect(body.error).toContain(SERVER_IP);
+      // The same sentence as a text, whatever the language asked: a screen renders it in its own.
+      expect(body.text).toEqual({
+        key: 'checks.dns.pointsElsewhere',
+        params: {
+          domain: 'elsewhere.portico.test',
+          expectedIp: SERVER_IP,
+          addresses: '198.51.100.7',
+        },
+      });
     }
     expect(translate('es', 'checks.dns.pointsElsewhere')).not.toBe(
       translate('en', 'checks.dns.pointsElsewhere'),
@@ -117,6 +128,10 @@ describe.each(testDatabaseKinds())('POST /api/validate-dns on %s', (kind) => {
         domain: 'missing.portico.test',
         expectedIp: SERVER_IP,
       }),
+      text: {
+        key: 'checks.dns.notFound',
+        params: { domain: 'missing.portico.test', expectedIp: SERVER_IP },
+      },
     });
   });
 
@@ -148,6 +163,7 @@ describe.each(testDatabaseKinds())('POST /api/validate-dns on %s', (kind) => {
       resolvedIps: [],
       expectedIp: SERVER_IP,
       error: translate('es', 'checks.dns.timeout', { domain: 'ok.portico.test' }),
+      text: { key: 'checks.dns.timeout', params: { domain: 'ok.portico.test' } },
     });
   });
 

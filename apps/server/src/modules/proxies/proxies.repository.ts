@@ -127,6 +127,24 @@ export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
     return db.with(written, recorded).select().from(written).prepare('proxy_edit');
   });
 
+  /** The other configuration (any owner) that uses the domain, and whose it is. */
+  async function domainHolder(
+    domain: string,
+    excludeId?: string,
+  ): Promise<{ id: string; userId: string } | undefined> {
+    const rows = await db
+      .select({ id: proxyConfigurations.id, userId: proxyConfigurations.userId })
+      .from(proxyConfigurations)
+      .where(
+        and(
+          sql`lower(${proxyConfigurations.domain}) = ${domain.toLowerCase()}`,
+          excludeId ? ne(proxyConfigurations.id, excludeId) : undefined,
+        ),
+      )
+      .limit(1);
+    return rows[0];
+  }
+
   return {
     async findById(id: string): Promise<TProxyConfigurationRow | undefined> {
       return findById(id.toLowerCase());
@@ -138,18 +156,10 @@ export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
 
     /** Whether another configuration (any owner) already uses the domain. */
     async domainTaken(domain: string, excludeId?: string): Promise<boolean> {
-      const rows = await db
-        .select({ id: proxyConfigurations.id })
-        .from(proxyConfigurations)
-        .where(
-          and(
-            sql`lower(${proxyConfigurations.domain}) = ${domain.toLowerCase()}`,
-            excludeId ? ne(proxyConfigurations.id, excludeId) : undefined,
-          ),
-        )
-        .limit(1);
-      return rows.length > 0;
+      return (await domainHolder(domain, excludeId)) !== undefined;
     },
+
+    domainHolder,
 
     async insert(row: TNewProxyConfigurationRow): Promise<TProxyConfigurationRow> {
       return domainGuarded(async () => {

@@ -115,13 +115,21 @@ describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
     const a = await signedInClient(t);
     const b = await signedInClient(t);
     const { input } = await createProxy(a.client);
-    const response = await b.client.write(
-      'POST',
-      '/api/proxy-configurations',
-      proxyInput({ domain: input.domain.toUpperCase() }),
-    );
+    const body = proxyInput({ domain: input.domain.toUpperCase() });
+    // Another account's: neutral words, another code, nothing of the owner.
+    const response = await b.client.write('POST', '/api/proxy-configurations', body);
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toMatchObject({
+    expect(response.json()).toEqual({
+      statusCode: 409,
+      code: 'domain_managed',
+      message:
+        'This domain is already managed in Portico. Choose another domain or ask your administrator.',
+      text: { key: 'errors.domainManaged' },
+    });
+    // The caller's own: it already exists.
+    const own = await a.client.write('POST', '/api/proxy-configurations', body);
+    expect(own.statusCode).toBe(409);
+    expect(own.json()).toMatchObject({
       code: 'domain_taken',
       message: 'That domain is already configured in Portico.',
     });
@@ -335,23 +343,30 @@ describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
     expect((await edit(other.input.domain)).statusCode).toBe(409);
   });
 
-  it('checks duplicates globally, excluding the configuration being resumed', async () => {
+  it("checks duplicates globally, naming only the caller's own, excluding the one being resumed", async () => {
     const owner = await signedInClient(t);
     const other = await signedInClient(t);
     const { id, input } = await createProxy(owner.client);
     const body = { domain: input.domain, serverIp: input.serverIp, sshUser: 'root' };
+    // Another account's: a duplicate, but no id and nothing of the owner.
     const dup = await other.client.write('POST', '/api/check-duplicate-configuration', body);
-    expect(dup.json()).toEqual({ isDuplicate: true });
+    expect(dup.json()).toEqual({ isDuplicate: true, existingId: null });
+    // The caller's own: its id, so the wizard can offer to open it.
+    const mine = await owner.client.write('POST', '/api/check-duplicate-configuration', {
+      ...body,
+      domain: input.domain.toUpperCase(),
+    });
+    expect(mine.json()).toEqual({ isDuplicate: true, existingId: id });
     const own = await owner.client.write('POST', '/api/check-duplicate-configuration', {
       ...body,
       configurationId: id,
     });
-    expect(own.json()).toEqual({ isDuplicate: false });
+    expect(own.json()).toEqual({ isDuplicate: false, existingId: null });
     const fresh = await other.client.write('POST', '/api/check-duplicate-configuration', {
       ...body,
       domain: uniqueDomain(),
     });
-    expect(fresh.json()).toEqual({ isDuplicate: false });
+    expect(fresh.json()).toEqual({ isDuplicate: false, existingId: null });
   });
 
   it('resets to pending and refuses while deploying (409)', async () => {

@@ -109,9 +109,8 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       },
       preValidation,
     },
-    async (request) => ({
-      isDuplicate: await proxies.isDuplicate(request.body.domain, request.body.configurationId),
-    }),
+    async (request) =>
+      proxies.duplicateOf(request.user!, request.body.domain, request.body.configurationId),
   );
 
   r.patch(

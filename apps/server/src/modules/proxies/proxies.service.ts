@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { TLanguage } from '@portico/shared/api-error';
 import {
   siteHasTraces,
+  type TCheckDuplicateResponse,
   type TEditProxyInput,
   type TProxyConfiguration,
   type TSaveProxyInput,
@@ -50,7 +51,7 @@ export interface TProxiesServiceDeps {
 const EDIT_FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
 const SAVE_FIELDS = [...EDIT_FIELDS, 'email', 'sshPasswordEnc', 'hostKeyFingerprint'] as const;
 
-function isOwnerOrAdmin(row: TProxyConfigurationRow, actor: TActor): boolean {
+function isOwnerOrAdmin(row: Pick<TProxyConfigurationRow, 'userId'>, actor: TActor): boolean {
   return row.userId === actor.id || actor.role === 'admin';
 }
 
@@ -81,11 +82,21 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     return row;
   }
 
+  /**
+   * Refuses a domain another configuration uses. One the actor may open (their own; any, for an
+   * admin) is domain_taken; another account's is domain_managed, whose words say nothing of whose.
+   */
+  async function assertDomainFree(actor: TActor, domain: string, excludeId?: string) {
+    const holder = await repository.domainHolder(domain, excludeId);
+    if (!holder) return;
+    throw isOwnerOrAdmin(holder, actor) ? proxyErrors.domainTaken() : proxyErrors.domainManaged();
+  }
+
   async function create(actor: TActor, input: TSaveProxyInput): Promise<string> {
     if (!input.sshPassword) {
       throw new AppError('validation_failed', 400);
     }
-    if (await repository.domainTaken(input.domain)) throw proxyErrors.domainTaken();
+    await assertDomainFree(actor, input.domain);
     // The id is chosen first: it is the additional data the password is encrypted with.
     const id = randomUUID();
     return transaction(async (tx) => {
@@ -139,7 +150,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
   async function saveExisting(actor: TActor, id: string, input: TSaveProxyInput): Promise<string> {
     const row = await load(id, actor, true);
     if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
-    if (await repository.domainTaken(input.domain, id)) throw proxyErrors.domainTaken();
+    await assertDomainFree(actor, input.domain, id);
     const changes: TProxyChanges = {
       domain: input.domain,
       serverIp: input.serverIp,
@@ -218,9 +229,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
       // An unchanged domain (the unique index is on its lower case) was checked when it was set.
       const domainChanged = input.domain.toLowerCase() !== row.domain.toLowerCase();
-      if (domainChanged && (await repository.domainTaken(input.domain, id))) {
-        throw proxyErrors.domainTaken();
-      }
+      if (domainChanged) await assertDomainFree(actor, input.domain, id);
       const changes: TProxyChanges = { ...input };
       if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
       unbindPassword(row, input, changes);
@@ -246,8 +255,20 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       return toProxyConfiguration(updated, options.language);
     },
 
-    async isDuplicate(domain: string, excludeId?: string): Promise<boolean> {
-      return repository.domainTaken(domain, excludeId);
+    /**
+     * The wizard's duplicate check: whether another configuration uses the domain, and its id
+     * when the actor may open it (as assertDomainFree; another account's stays anonymous).
+     */
+    async duplicateOf(
+      actor: TActor,
+      domain: string,
+      excludeId?: string,
+    ): Promise<TCheckDuplicateResponse> {
+      const holder = await repository.domainHolder(domain, excludeId);
+      return {
+        isDuplicate: holder !== undefined,
+        existingId: holder && isOwnerOrAdmin(holder, actor) ? holder.id : null,
+      };
     },
 
     /**

@@ -20,6 +20,8 @@ export class KeyedAppError extends AppError {
 export const proxyErrors = {
   notFound: () => new AppError('not_found', 404),
   domainTaken: () => new KeyedAppError('domain_taken', 409, 'errors.domainTaken'),
+  // Another account's: the words say neither whose it is nor that an owner exists.
+  domainManaged: () => new KeyedAppError('domain_managed', 409, 'errors.domainManaged'),
   deploymentRunning: () => new KeyedAppError('deployment_running', 409, 'errors.deploymentRunning'),
   needsTarget: () => new KeyedAppError('deploy_needs_target', 400, 'errors.deployNeedsTarget'),
   needsPassword: () =>

@@ -178,6 +178,7 @@ describe.each(testDatabaseKinds())('POST /api/upload-script on %s', (kind) => {
           statusCode: 400,
           code: 'script_rejected',
           message: translate(lang, key),
+          text: { key },
         });
       }
     }

@@ -68,7 +68,11 @@ export function Toast({ className, variant, ...props }: TToastProps) {
   );
 }
 
-function ToastAction({ className, ...props }: React.ComponentProps<typeof ToastPrimitive.Action>) {
+/** A toast's one action (a button; `altText` says how to reach it without the toast). */
+export function ToastAction({
+  className,
+  ...props
+}: React.ComponentProps<typeof ToastPrimitive.Action>) {
   return (
     <ToastPrimitive.Action
       className={cn(

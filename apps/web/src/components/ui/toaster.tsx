@@ -14,11 +14,12 @@ export function Toaster() {
     <ToastProvider>
       {toasts.map(({ id, title, description, action, ...props }) => (
         <Toast key={id} {...props}>
+          {/* The action under the words: beside them it squeezes the title on a phone. */}
           <div className="grid gap-1">
             {title ? <ToastTitle>{title}</ToastTitle> : null}
             {description ? <ToastDescription>{description}</ToastDescription> : null}
+            {action ? <div className="mt-1.5">{action}</div> : null}
           </div>
-          {action}
           <ToastClose />
         </Toast>
       ))}

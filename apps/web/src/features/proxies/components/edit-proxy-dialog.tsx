@@ -37,7 +37,7 @@ type TEditableProxy = {
 type TEditOwner = { username: string; email: string };
 
 const FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
-const FIELD_BY_CODE = { domain_taken: 'domain' } as const;
+const FIELD_BY_CODE = { domain_taken: 'domain', domain_managed: 'domain' } as const;
 
 /** Defaults: empty domain, target and host; user root; port 22. */
 export function editDefaults(proxy: TEditableProxy): TEditForm {

@@ -1,3 +1,4 @@
+import type { TCheckDuplicateResponse } from '@portico/shared/proxy/api';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
@@ -10,7 +11,7 @@ type TCheckDuplicateInput = {
 };
 
 function checkDuplicate(input: TCheckDuplicateInput) {
-  return api.requestJson<{ isDuplicate: boolean }>(
+  return api.requestJson<TCheckDuplicateResponse>(
     'POST',
     '/api/check-duplicate-configuration',
     input,

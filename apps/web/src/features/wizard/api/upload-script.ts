@@ -5,7 +5,7 @@ import { currentLanguage } from '@/lib/i18n';
 
 export const SCRIPT_MAX_BYTES = 64 * 1024;
 
-type TScriptProblem = 'type' | 'size' | 'empty';
+export type TScriptProblem = 'type' | 'size' | 'empty';
 
 /** `.sh` only, at most 64 KiB (docs/PRODUCT.md#custom-deployment-script); the server checks again (text, size). */
 export function scriptProblem(file: Pick<File, 'name' | 'size'>): TScriptProblem | null {

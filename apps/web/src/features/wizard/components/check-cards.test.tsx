@@ -24,11 +24,21 @@ describe.each(['en', 'es'] as const)('check cards say each thing once (%s)', (la
       addresses: '198.51.100.7',
       expectedIp: serverIp,
     });
+    const text = {
+      key: 'checks.dns.pointsElsewhere',
+      params: { domain, addresses: '198.51.100.7', expectedIp: serverIp },
+    };
     const dns = {
       ...initialWizardState().dns,
       status: 'failed' as const,
-      error: cause,
-      result: { isValid: false, resolvedIps: ['198.51.100.7'], expectedIp: serverIp, error: cause },
+      error: text,
+      result: {
+        isValid: false,
+        resolvedIps: ['198.51.100.7'],
+        expectedIp: serverIp,
+        error: cause,
+        text,
+      },
     };
     await renderWithProviders(<DnsCheckCard dns={dns} domain={domain} serverIp={serverIp} />, {
       lang,
@@ -43,7 +53,14 @@ describe.each(['en', 'es'] as const)('check cards say each thing once (%s)', (la
     const cause = fill(shared[lang].checks.ssh.failed, {
       cause: shared[lang].checks.ssh.cause.authFailed,
     });
-    const ssh = { status: 'failed' as const, result: null, error: cause };
+    const ssh = {
+      status: 'failed' as const,
+      result: null,
+      error: {
+        key: 'checks.ssh.failed',
+        params: { cause: { key: 'checks.ssh.cause.authFailed' } },
+      },
+    };
     await renderWithProviders(<SshCheckCard ssh={ssh} />, { lang });
     expect(screen.getByTestId('wizard-ssh-error').textContent).toBe(cause);
     // The card is its heading, its badge and that sentence: nothing else says it failed.

@@ -122,3 +122,23 @@ describe('the wizard names the nginx file the deployment recorded', () => {
     expect(screen.queryByTestId('wizard-complete-config')).toBeNull();
   });
 });
+
+// Before: a primary, two outline and a secondary button, beside two icon buttons that copied and
+// opened the URL a second time.
+describe('the completion actions', () => {
+  it.each([
+    ['en', ['Visit site', 'Copy URL', 'Create another proxy', 'Go to dashboard']],
+    ['es', ['Visitar sitio', 'Copiar URL', 'Crear otro proxy', 'Ir al panel']],
+  ] as const)('%s: one primary, the rest outline, each action once', async (lang, labels) => {
+    serve(status(null));
+    await renderStep(lang);
+    const buttons = Array.from(document.querySelectorAll<HTMLElement>('[data-slot="button"]'));
+    expect(buttons.map((b) => b.textContent)).toEqual(labels);
+    expect(buttons.map((b) => b.dataset.variant)).toEqual([
+      'default',
+      'outline',
+      'outline',
+      'outline',
+    ]);
+  });
+});

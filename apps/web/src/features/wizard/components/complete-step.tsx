@@ -111,38 +111,20 @@ export function CompleteStep({
         <span className="text-sm font-medium" id="wizard-url-label">
           {t('wizard.complete.urlLabel')}
         </span>
-        <div className="flex items-center gap-2">
-          <a
-            href={url}
-            target="_blank"
-            rel="noopener noreferrer"
-            className="min-w-0 flex-1 font-mono text-sm font-medium break-all text-primary underline-offset-4 hover:underline"
-            aria-describedby="wizard-url-label"
-            data-testid="wizard-complete-url"
-          >
-            {url}
-          </a>
-          <Button
-            variant="ghost"
-            size="icon-sm"
-            onClick={copy}
-            aria-label={t('wizard.complete.copyUrl')}
-          >
-            <CopyIcon aria-hidden="true" />
-          </Button>
-          <Button variant="ghost" size="icon-sm" asChild>
-            <a
-              href={url}
-              target="_blank"
-              rel="noopener noreferrer"
-              aria-label={t('wizard.complete.openUrl')}
-            >
-              <ExternalLinkIcon aria-hidden="true" />
-            </a>
-          </Button>
-        </div>
+        <a
+          href={url}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="font-mono text-sm font-medium break-all text-primary underline-offset-4 hover:underline"
+          aria-describedby="wizard-url-label"
+          data-testid="wizard-complete-url"
+        >
+          {url}
+        </a>
       </div>
-      <div className="grid gap-2 sm:grid-cols-2">
+      {/* One primary action (the site); the rest outline, as elsewhere in the app. Each action
+          once: the URL above is a link, not a second set of copy and open buttons. */}
+      <div className="grid gap-2 sm:grid-cols-2" data-testid="wizard-complete-actions">
         <Button asChild>
           <a href={url} target="_blank" rel="noopener noreferrer" data-testid="wizard-visit-site">
             <ExternalLinkIcon aria-hidden="true" />
@@ -157,7 +139,7 @@ export function CompleteStep({
           <PlusIcon aria-hidden="true" />
           {t('wizard.complete.createAnother')}
         </Button>
-        <Button variant="secondary" onClick={onDashboard} data-testid="wizard-dashboard">
+        <Button variant="outline" onClick={onDashboard} data-testid="wizard-dashboard">
           <LayoutDashboardIcon aria-hidden="true" />
           {t('wizard.complete.dashboard')}
         </Button>

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { useLogText } from '@/lib/log-text';
 import type { TWizardState } from '../state/wizard-reducer';
 import { CheckCard } from './check-card';
 import { dnsTone } from './status-icon';
@@ -20,6 +21,8 @@ export function DnsCheckCard({
   serverIp: string;
 }) {
   const { t } = useTranslation();
+  // The cause is kept as a text: it follows a language switch like the rest of the screen.
+  const words = useLogText();
   const result = dns.result;
   const resolved = result?.resolvedIps ?? [];
   const showDetails = dns.status === 'verified' || dns.status === 'failed';
@@ -54,7 +57,7 @@ export function DnsCheckCard({
         dns.status === 'failed'
           ? {
               title: t('wizard.validation.dnsFailedTitle'),
-              cause: dns.error,
+              cause: dns.error === null ? null : words.text(dns.error),
               advice: t('wizard.validation.dnsInstructions', { domain, ip: serverIp }),
             }
           : undefined

@@ -8,7 +8,14 @@ describe.each([
   ['es', ['Información del servidor', 'Validación', 'Destino', 'Despliegue', 'Finalización']],
 ] as const)('progress indicator (%s)', (lang, titles) => {
   it('marks steps completed, current and pending, with checks for completed ones', async () => {
-    await renderWithProviders(<ProgressSteps current="destination" />, { lang });
+    const steps = {
+      'server-info': 'completed',
+      'dns-validation': 'completed',
+      destination: 'current',
+      deploy: 'pending',
+      complete: 'pending',
+    } as const;
+    await renderWithProviders(<ProgressSteps current="destination" steps={steps} />, { lang });
     const items = screen.getAllByRole('listitem');
     expect(items.map((li) => li.dataset.status)).toEqual([
       'completed',

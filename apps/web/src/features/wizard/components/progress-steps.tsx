@@ -1,20 +1,27 @@
-import { CheckIcon } from 'lucide-react';
+import { CheckIcon, XIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { cn } from '@/lib/utils';
+import type { TStepStatus } from '../state/progress';
 import { stepIndex, type TWizardStep, WIZARD_STEPS } from '../state/steps';
 
-type TStepStatus = 'pending' | 'current' | 'completed';
-
-/** Numbered circles with titles; completed steps show a check instead of the number. */
-export function ProgressSteps({ current }: { current: TWizardStep }) {
+/**
+ * Numbered circles with titles; completed steps show a check instead of the number, a step
+ * whose check the last run failed a cross. `steps` is the reading the sidebar shows too.
+ */
+export function ProgressSteps({
+  current,
+  steps,
+}: {
+  current: TWizardStep;
+  steps: Record<TWizardStep, TStepStatus>;
+}) {
   const { t } = useTranslation();
   const currentIndex = stepIndex(current);
   return (
     <nav aria-label={t('wizard.progress.label')}>
       <ol className="flex items-start justify-between gap-1" data-testid="wizard-progress">
         {WIZARD_STEPS.map((step, index) => {
-          const status: TStepStatus =
-            index < currentIndex ? 'completed' : index === currentIndex ? 'current' : 'pending';
+          const status = steps[step];
           return (
             <li
               key={step}
@@ -28,11 +35,18 @@ export function ProgressSteps({ current }: { current: TWizardStep }) {
                 className={cn(
                   'flex size-8 items-center justify-center rounded-full border-2 text-sm font-semibold sm:size-9',
                   status === 'completed' && 'border-success bg-success text-white',
+                  status === 'failed' && 'border-destructive bg-destructive text-white',
                   status === 'current' && 'border-primary bg-primary text-primary-foreground',
                   status === 'pending' && 'border-border bg-background text-muted-foreground',
                 )}
               >
-                {status === 'completed' ? <CheckIcon className="size-4" /> : index + 1}
+                {status === 'completed' ? (
+                  <CheckIcon className="size-4" />
+                ) : status === 'failed' ? (
+                  <XIcon className="size-4" />
+                ) : (
+                  index + 1
+                )}
               </span>
               {/* Phones show only the circles; the current title is spelled out below. */}
               <span

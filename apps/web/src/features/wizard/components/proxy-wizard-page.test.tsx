@@ -96,3 +96,56 @@ describe('sidebar deploy action', () => {
     },
   );
 });
+
+const WORDS = {
+  en: { verified: 'Verified', failed: 'Failed' },
+  es: { verified: 'Verificado', failed: 'Fallido' },
+} as const;
+const steps = () => screen.getAllByRole('listitem').map((li) => li.dataset.status);
+const row = (name: 'dns' | 'ssh') => screen.getByTestId(`wizard-sidebar-${name}`);
+
+// Before: the step bar checked the first three steps while the sidebar said "Waiting", and a
+// run that failed on DNS left the sidebar saying "Verified".
+describe.each(['en', 'es'] as const)('the step bar and the sidebar agree (%s)', (lang) => {
+  it('a resumed proxy: the steps behind are done, and so are its checks', async () => {
+    await openWizard(`/proxy-wizard?continueId=${id}`, { ...saved, status: 'pending' }, lang);
+    await screen.findByTestId('wizard-deploy-status');
+    expect(steps().slice(0, 5)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+      'current',
+      'pending',
+    ]);
+    for (const name of ['dns', 'ssh'] as const) {
+      expect(row(name).dataset.tone).toBe('ok');
+      expect(row(name).textContent).toContain(WORDS[lang].verified);
+    }
+  });
+
+  it('a proxy whose last run failed on DNS: neither says the DNS was verified', async () => {
+    const failed = {
+      ...saved,
+      status: 'failed',
+      lastFailure: {
+        deploymentId: '00000000-0000-4000-8000-0000000000d1',
+        code: 'dns_mismatch',
+        step: 'preflight',
+        message: 'app points elsewhere',
+        text: null,
+        at: '2026-01-05T07:08:09.000Z',
+      },
+    } as const;
+    await openWizard(`/proxy-wizard?continueId=${id}`, failed, lang);
+    await screen.findByTestId('wizard-deploy-status');
+    expect(steps().slice(0, 5)).toEqual(['completed', 'failed', 'completed', 'current', 'pending']);
+    expect(screen.getByTestId('wizard-progress-dns-validation').textContent).toContain(
+      lang === 'en' ? '(failed)' : '(fallido)',
+    );
+    expect(row('dns').dataset.tone).toBe('failed');
+    expect(row('dns').textContent).toContain(WORDS[lang].failed);
+    expect(row('dns').textContent).not.toContain(WORDS[lang].verified);
+    // The run got past the SSH login before it looked at the DNS.
+    expect(row('ssh').dataset.tone).toBe('ok');
+  });
+});

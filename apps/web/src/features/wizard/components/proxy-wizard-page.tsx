@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
 import { useConfiguration } from '../api/get-configuration';
+import { wizardProgress } from '../state/progress';
 import { initialWizardState, wizardReducer } from '../state/wizard-reducer';
 import { CompleteStep } from './complete-step';
 import { DeployStep } from './deploy-step';
@@ -31,6 +32,8 @@ export function ProxyWizardPage() {
   // Opened for a configuration that already existed (a reload after a save counts too): the
   // title names it instead of "New reverse proxy". A restart or a new save makes it new again.
   const openedFor = React.useRef(continueId);
+  // One reading of the steps and checks for the step bar and the sidebar alike.
+  const progress = wizardProgress(state, config.data?.lastFailure);
   const existing = configurationId !== null && configurationId === openedFor.current;
 
   React.useEffect(() => {
@@ -108,7 +111,7 @@ export function ProxyWizardPage() {
             />
           )}
         </div>
-        <StatusSidebar state={state} config={config.data} dispatch={dispatch} />
+        <StatusSidebar state={state} progress={progress} config={config.data} dispatch={dispatch} />
       </div>
     );
   }
@@ -132,7 +135,7 @@ export function ProxyWizardPage() {
         </h1>
         <p className="mt-1 text-muted-foreground">{t('wizard.subtitle')}</p>
       </div>
-      <ProgressSteps current={state.step} />
+      <ProgressSteps current={state.step} steps={progress.steps} />
       {body}
     </div>
   );

@@ -3,7 +3,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/utils';
-import { scriptProblem } from '../api/upload-script';
+import { scriptProblem, type TScriptProblem } from '../api/upload-script';
 
 /**
  * The optional custom deployment script (docs/PRODUCT.md#custom-deployment-script): drop a `.sh` file or browse for one; it is
@@ -19,7 +19,8 @@ export function ScriptUpload({
   currentName: string | null;
 }) {
   const { t } = useTranslation();
-  const [problem, setProblem] = React.useState<string | null>(null);
+  // Kept as the problem, not its words: they follow a language switch.
+  const [problem, setProblem] = React.useState<TScriptProblem | null>(null);
   const [dragging, setDragging] = React.useState(false);
   const inputRef = React.useRef<HTMLInputElement>(null);
 
@@ -27,7 +28,7 @@ export function ScriptUpload({
     if (!picked) return;
     const issue = scriptProblem(picked);
     if (issue) {
-      setProblem(t(`wizard.script.errors.${issue}`));
+      setProblem(issue);
       return;
     }
     setProblem(null);
@@ -101,7 +102,7 @@ export function ScriptUpload({
       ) : null}
       {problem ? (
         <p role="alert" className="text-xs font-medium text-destructive">
-          {problem}
+          {t(`wizard.script.errors.${problem}`)}
         </p>
       ) : null}
     </section>

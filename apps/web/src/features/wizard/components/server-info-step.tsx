@@ -8,6 +8,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
 import { PasswordField } from '@/components/ui/password-field';
+import { ToastAction } from '@/components/ui/toast';
 import { toast } from '@/hooks/use-toast';
 import { fieldErrorText } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
@@ -105,13 +106,35 @@ export function ServerInfoStep({
         sshUser: v.sshUser,
         configurationId: data.configurationId ?? undefined,
       });
-      if (result.isDuplicate) {
+      if (result.isDuplicate && result.existingId) {
+        // The user's own: the spec's toast and return home, the form left as it is meanwhile.
+        const existing = `/proxy-details/${encodeURIComponent(result.existingId)}`;
+        const open = t('wizard.duplicate.openExisting');
         toast({
           variant: 'destructive',
           title: t('wizard.duplicate.found'),
           description: t('wizard.duplicate.redirecting'),
+          action: (
+            <ToastAction
+              altText={open}
+              onClick={() => navigate(existing)}
+              data-testid="wizard-duplicate-open"
+            >
+              {open}
+            </ToastAction>
+          ),
         });
         setRedirecting(true);
+        return;
+      }
+      if (result.isDuplicate) {
+        // Another account's: nothing to go back to. The field says so, in neutral words (a key,
+        // so it follows a language switch), and everything typed stays.
+        form.setError(
+          'domain',
+          { type: 'taken', message: 'errors.domainManaged' },
+          { shouldFocus: true },
+        );
         return;
       }
     } catch (error) {
@@ -150,7 +173,12 @@ export function ServerInfoStep({
           </Field>
           <Field
             id="wizard-domain"
-            label={<MarkedLabel text={t('wizard.serverInfo.domain')} ok={passing.domain} />}
+            label={
+              <MarkedLabel
+                text={t('wizard.serverInfo.domain')}
+                ok={passing.domain && !errors.domain}
+              />
+            }
             hint={t('wizard.serverInfo.domainHint')}
             error={fieldErrorText(errors.domain, t)}
           >

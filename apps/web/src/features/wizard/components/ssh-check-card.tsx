@@ -1,5 +1,6 @@
 import { KeyRoundIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { useLogText } from '@/lib/log-text';
 import type { TWizardState } from '../state/wizard-reducer';
 import { CheckCard } from './check-card';
 import { sshTone } from './status-icon';
@@ -13,6 +14,8 @@ const BADGE = {
 
 export function SshCheckCard({ ssh }: { ssh: TWizardState['ssh'] }) {
   const { t } = useTranslation();
+  // The cause is kept as a text: it follows a language switch like the rest of the screen.
+  const words = useLogText();
   const fingerprint = ssh.result?.fingerprint ?? null;
   return (
     <CheckCard
@@ -27,7 +30,7 @@ export function SshCheckCard({ ssh }: { ssh: TWizardState['ssh'] }) {
         ssh.status === 'failed'
           ? {
               title: t('wizard.validation.sshFailed'),
-              cause: ssh.error,
+              cause: ssh.error === null ? null : words.text(ssh.error),
               advice: t('wizard.validation.sshVerify'),
             }
           : undefined

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { cn } from '@/lib/utils';
+import type { TWizardProgress } from '../state/progress';
 import { hasUsablePassword } from '../state/server-info-schema';
 import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
 import { dnsTone, StatusIcon, sshTone, type TTone } from './status-icon';
@@ -75,18 +76,24 @@ function SummaryItem({
   );
 }
 
-/** The wizard's status sidebar: the checks, the summary (hosts masked) and actions that work. */
+/**
+ * The wizard's status sidebar: the checks (as `progress` reads them, the step bar's reading
+ * too), the summary (hosts masked) and actions that work.
+ */
 export function StatusSidebar({
   state,
+  progress,
   config,
   dispatch,
 }: {
   state: TWizardState;
+  progress: TWizardProgress;
   config: TProxyConfiguration | null | undefined;
   dispatch: React.Dispatch<TWizardAction>;
 }) {
   const { t } = useTranslation();
-  const { data, dns, ssh, step } = state;
+  const { data, step } = state;
+  const { dns, ssh } = progress;
   const proxy = proxyState(state);
   const ssl = config?.sslConfigured ?? false;
   const expires = config?.certificateExpiresAt ? new Date(config.certificateExpiresAt) : null;
@@ -106,15 +113,15 @@ export function StatusSidebar({
           <ul className="grid gap-3">
             <Row
               testId="wizard-sidebar-dns"
-              tone={dnsTone[dns.status]}
+              tone={dnsTone[dns]}
               label={t('wizard.sidebar.dns')}
-              value={t(`wizard.validation.dnsStatus.${dns.status}`)}
+              value={t(`wizard.validation.dnsStatus.${dns}`)}
             />
             <Row
               testId="wizard-sidebar-ssh"
-              tone={sshTone[ssh.status]}
+              tone={sshTone[ssh]}
               label={t('wizard.sidebar.ssh')}
-              value={t(`wizard.validation.sshStatus.${ssh.status}`)}
+              value={t(`wizard.validation.sshStatus.${ssh}`)}
             />
             <Row
               testId="wizard-sidebar-proxy"

@@ -2,7 +2,7 @@ import { RotateCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { knownReason } from '@/lib/form-errors';
+import { reasonText } from '@/lib/form-errors';
 import { useTestSsh } from '../api/test-ssh';
 import { useValidateDns } from '../api/validate-dns';
 import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
@@ -41,14 +41,9 @@ export function ValidationStep({
     dispatch({ type: 'dnsStarted', runId });
     runDns({ domain: data.domain, serverIp: data.serverIp }).then(
       (result) => dispatch({ type: 'dnsFinished', runId, result }),
-      (error: unknown) =>
-        dispatch({
-          type: 'dnsErrored',
-          runId,
-          message: knownReason(error, t),
-        }),
+      (error: unknown) => dispatch({ type: 'dnsErrored', runId, message: reasonText(error) }),
     );
-  }, [dns.status, dns.runId, data.domain, data.serverIp, dispatch, runDns, t]);
+  }, [dns.status, dns.runId, data.domain, data.serverIp, dispatch, runDns]);
 
   React.useEffect(() => {
     if (dns.status !== 'verified' || ssh.status !== 'pending') return;
@@ -62,14 +57,9 @@ export function ValidationStep({
       configurationId: data.configurationId ?? undefined,
     }).then(
       (result) => dispatch({ type: 'sshFinished', runId, result }),
-      (error: unknown) =>
-        dispatch({
-          type: 'sshErrored',
-          runId,
-          message: knownReason(error, t),
-        }),
+      (error: unknown) => dispatch({ type: 'sshErrored', runId, message: reasonText(error) }),
     );
-  }, [dns.status, dns.runId, ssh.status, data, dispatch, runSsh, t]);
+  }, [dns.status, dns.runId, ssh.status, data, dispatch, runSsh]);
 
   const busy = dns.status === 'validating' || ssh.status === 'validating';
   const canRetry = dns.status === 'failed' || ssh.status === 'failed';

@@ -30,6 +30,7 @@ const dnsOk = {
   resolvedIps: ['198.18.0.10'],
   expectedIp: '198.18.0.10',
   error: null,
+  text: null,
 };
 const FP = `SHA256:${'A'.repeat(43)}`;
 
@@ -71,7 +72,11 @@ function validated(): TWizardState {
     { type: 'dnsStarted', runId },
     { type: 'dnsFinished', runId, result: dnsOk },
     { type: 'sshStarted', runId },
-    { type: 'sshFinished', runId, result: { connected: true, fingerprint: FP, error: null } },
+    {
+      type: 'sshFinished',
+      runId,
+      result: { connected: true, fingerprint: FP, error: null, text: null },
+    },
   );
 }
 
@@ -148,12 +153,17 @@ describe('DNS and SSH checks', () => {
           resolvedIps: ['203.0.113.9'],
           expectedIp: INFO.serverIp,
           error: 'Points elsewhere',
+          text: { key: 'checks.dns.pointsElsewhere', params: { domain: INFO.domain } },
         },
       },
       { type: 'sshStarted', runId },
     );
     expect(s.dns.status).toBe('failed');
-    expect(s.dns.error).toBe('Points elsewhere');
+    // Kept as the text, so the screen renders it in its language of the moment.
+    expect(s.dns.error).toEqual({
+      key: 'checks.dns.pointsElsewhere',
+      params: { domain: INFO.domain },
+    });
     expect(s.ssh.status).toBe('pending');
   });
 
@@ -180,7 +190,7 @@ describe('DNS and SSH checks', () => {
       {
         type: 'sshFinished',
         runId,
-        result: { connected: false, fingerprint: null, error: 'Auth failed' },
+        result: { connected: false, fingerprint: null, error: 'Auth failed', text: null },
       },
     );
     expect(s.ssh.status).toBe('failed');

@@ -1,3 +1,4 @@
+import type { TText } from '@portico/shared/i18n/text';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import { localLine, mergeLogLines } from '@/lib/live-deployment/logs';
@@ -30,6 +31,7 @@ export function initialWizardState(): TWizardState {
     ssh: { status: 'pending', result: null, error: null },
     deploy: { status: 'idle', deploymentId: null, logs: [], error: null },
     configStatus: null,
+    runChecksId: null,
   };
 }
 
@@ -39,6 +41,11 @@ function resetChecks(state: TWizardState): TWizardState {
     dns: { status: 'waiting', runId: state.dns.runId + 1, result: null, error: null },
     ssh: { status: 'pending', result: null, error: null },
   };
+}
+
+/** A check's failure as a text; a plain sentence only from a server that sent none. */
+function checkError(result: { error: string | null; text?: TText | null }): TText | null {
+  return result.text ?? result.error;
 }
 
 const FAILED_STATUSES: readonly TProxyStatus[] = ['failed', 'error'];
@@ -134,9 +141,11 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
     case 'resumed': {
       const c = action.config;
       const base = initialWizardState();
+      const runId = state.dns.runId + 1;
       return {
         ...base,
-        dns: { ...base.dns, runId: state.dns.runId + 1 },
+        dns: { ...base.dns, runId },
+        runChecksId: runId,
         step: resumeStep(c),
         configStatus: c.status,
         data: {
@@ -169,7 +178,7 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
           ...state.dns,
           status: action.result.isValid ? 'verified' : 'failed',
           result: action.result,
-          error: action.result.isValid ? null : action.result.error,
+          error: action.result.isValid ? null : checkError(action.result),
         },
       };
     case 'dnsErrored':
@@ -186,7 +195,11 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
       const { result } = action;
       return {
         ...state,
-        ssh: { status: result.connected ? 'verified' : 'failed', result, error: result.error },
+        ssh: {
+          status: result.connected ? 'verified' : 'failed',
+          result,
+          error: result.connected ? null : checkError(result),
+        },
         data: result.connected
           ? { ...state.data, hostKeyFingerprint: result.fingerprint }
           : state.data,
@@ -207,6 +220,7 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
     case 'deployStarted':
       return {
         ...state,
+        runChecksId: state.dns.runId,
         deploy: {
           status: 'deploying',
           deploymentId: null,

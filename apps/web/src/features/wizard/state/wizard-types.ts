@@ -35,14 +35,17 @@ type TDeployStatus = 'idle' | 'deploying' | 'completed' | 'failed';
 export type TWizardState = {
   step: TWizardStep;
   data: TWizardData;
-  /** runId tells a stale answer (from before a Retry or an edit) from the current one. */
+  /**
+   * runId tells a stale answer (from before a Retry or an edit) from the current one. Errors are
+   * texts (keys and values), rendered in the language on screen when shown.
+   */
   dns: {
     status: TDnsStatus;
     runId: number;
     result: TDnsValidationResult | null;
-    error: string | null;
+    error: TText | null;
   };
-  ssh: { status: TSshStatus; result: TSshTestResult | null; error: string | null };
+  ssh: { status: TSshStatus; result: TSshTestResult | null; error: TText | null };
   deploy: {
     status: TDeployStatus;
     deploymentId: string | null;
@@ -52,6 +55,11 @@ export type TWizardState = {
   };
   /** The saved configuration's status on the server, when known. */
   configStatus: TProxyStatus | null;
+  /**
+   * The dns.runId the last run (started here, or found on resuming) went with: while it is still
+   * the current one, nothing was checked since and that run's failure speaks for the checks.
+   */
+  runChecksId: number | null;
 };
 
 export type TServerInfo = Pick<
@@ -69,10 +77,10 @@ export type TWizardAction =
   | { type: 'validationRestarted' }
   | { type: 'dnsStarted'; runId: number }
   | { type: 'dnsFinished'; runId: number; result: TDnsValidationResult }
-  | { type: 'dnsErrored'; runId: number; message: string | null }
+  | { type: 'dnsErrored'; runId: number; message: TText | null }
   | { type: 'sshStarted'; runId: number }
   | { type: 'sshFinished'; runId: number; result: TSshTestResult }
-  | { type: 'sshErrored'; runId: number; message: string | null }
+  | { type: 'sshErrored'; runId: number; message: TText | null }
   | { type: 'targetChosen'; targetServer: string }
   | { type: 'configurationSaved'; id: string }
   | { type: 'deployStarted'; message: TText; at: string }
