@@ -253,7 +253,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(notificationsRoutes, { notifications: services.notifications });
   await app.register(checksRoutes, { dns: services.dns, ssh: services.sshTest });
   await app.register(destinationsRoutes, { destinations: services.destinations });
-  await app.register(adminRoutes, { admin: services.admin });
+  await app.register(adminRoutes, { admin: services.admin, limits: services.limits });
   await app.register(scriptsRoutes, { scripts: services.scripts });
   await app.register(proxiesRoutes, { proxies: services.proxies });
   await app.register(deploymentsRoutes, { deployments: services.deployments });

@@ -9,6 +9,7 @@ import { type TWatchDeps, watchOne } from './modules/certificates/certificate-wa
 import { createCertificatesRepository } from './modules/certificates/certificates.repository';
 import { createCertificatesService } from './modules/certificates/certificates.service';
 import type { TCertificateHooks } from './modules/deployments/certificate-action-job';
+import type { TLimitGuard } from './modules/limits/limits.service';
 import { createAlerts } from './modules/notifications/alerts';
 import { createMailer, type TMailer } from './modules/notifications/mailer';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
@@ -29,6 +30,8 @@ export async function buildCertificateServices(deps: {
   proxies: TProxiesService;
   secretKeyFile: string;
   config: Partial<Pick<TConfig, 'smtpUrl' | 'mailFrom' | 'webhookAllowPrivate'>>;
+  /** The per-account limits' check, within a transaction (modules/limits). */
+  limitGuard: (tx: TDb) => TLimitGuard;
   /** Sends the alert e-mails instead of PORTICO_SMTP_URL (tests). */
   mailer?: TMailer;
   /** The time certificate states are judged by; tests move it. */
@@ -45,6 +48,7 @@ export async function buildCertificateServices(deps: {
     transaction: transactionOver(db, (tx) => ({
       repository: createNotificationsRepository(tx),
       audit: createAuditService(createAuditRepository(tx)),
+      limits: deps.limitGuard(tx),
     })),
     users: deps.users,
     secretKeyFile: deps.secretKeyFile,

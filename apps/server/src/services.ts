@@ -1,6 +1,7 @@
+import { LIMIT_DEFAULTS } from '@portico/shared/admin/limits';
 import { buildCertificateServices } from './certificate-services';
 import type { TConfig } from './config';
-import type { TDatabase } from './db/client';
+import type { TDatabase, TDb } from './db/client';
 import { transactionOver } from './db/transaction';
 import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
 import {
@@ -40,6 +41,8 @@ import {
 import { createDestinationsRepository } from './modules/destinations/destinations.repository';
 import { createDestinationsService } from './modules/destinations/destinations.service';
 import { createHealthService } from './modules/health/health.service';
+import { createLimitsRepository } from './modules/limits/limits.repository';
+import { createLimitGuard, createLimitsService } from './modules/limits/limits.service';
 import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
@@ -80,6 +83,7 @@ export interface TServicesOptions {
         | 'mailFrom'
         | 'webhookAllowPrivate'
         | 'sshAllowLoopback'
+        | 'limits'
       >
     >;
   database: TDatabase;
@@ -132,11 +136,23 @@ export async function buildServices(options: TServicesOptions) {
   const users = createUsersService(usersRepository);
   const auth = createAuthService(users, { registration: options.config.registration });
   const audit = createAuditService(createAuditRepository(db));
+  // How many of each thing one account may hold: checked inside each create's transaction.
+  const limitDefaults = { ...LIMIT_DEFAULTS, ...options.config.limits };
+  const limitGuard = (tx: TDb) => createLimitGuard(createLimitsRepository(tx), limitDefaults);
+  const limits = createLimitsService({
+    repository: createLimitsRepository(db),
+    transaction: transactionOver(db, (tx) => ({
+      repository: createLimitsRepository(tx),
+      audit: createAuditService(createAuditRepository(tx)),
+    })),
+    defaults: limitDefaults,
+  });
   const tokens = createTokensService({
     repository: createTokensRepository(db),
     transaction: transactionOver(db, (tx) => ({
       repository: createTokensRepository(tx),
       audit: createAuditService(createAuditRepository(tx)),
+      limits: limitGuard(tx),
     })),
     now: options.clock,
   });
@@ -203,6 +219,7 @@ export async function buildServices(options: TServicesOptions) {
     transaction: transactionOver(db, (tx) => ({
       repository: createProxiesRepository(tx),
       audit: createAuditService(createAuditRepository(tx)),
+      limits: limitGuard(tx),
     })),
     settings,
     removeSite: engine.removeSite,
@@ -228,6 +245,7 @@ export async function buildServices(options: TServicesOptions) {
     proxies,
     secretKeyFile: options.secretKeyFile,
     config: options.config,
+    limitGuard,
     mailer: options.mailer,
     now: () => new Date(options.clock?.() ?? Date.now()),
     extraCaFile: settings().extraCaFile,
@@ -313,6 +331,7 @@ export async function buildServices(options: TServicesOptions) {
     sshTest,
     destinations,
     admin,
+    limits,
     scripts,
     proxies,
     deployments,

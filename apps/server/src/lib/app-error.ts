@@ -55,3 +55,22 @@ export class AppError extends Error {
     return ERROR_MESSAGE_KEYS[this.code] ?? 'errors.general';
   }
 }
+
+/**
+ * An AppError carrying its own catalog key, for refusals whose text is specific to one endpoint
+ * or one case (the code→key table above stays for the generic ones).
+ */
+export class KeyedAppError extends AppError {
+  constructor(
+    code: string,
+    statusCode: number,
+    readonly key: string,
+    params: TMessageParams = {},
+  ) {
+    super(code, statusCode, params);
+  }
+
+  override get messageKey(): string {
+    return this.key;
+  }
+}
