@@ -1,6 +1,7 @@
 // The request deadline (PORTICO_REQUEST_TIMEOUT) on a real listening app: a signed-in request
-// whose body, or whose headers, never finish arriving is answered 408 and its connection closed,
-// while the live-log WebSocket, long-lived by design, stays open well past the deadline.
+// whose body, or whose headers, never finish arriving, and a connection that sends nothing, are
+// answered 408 and their connection closed, while the live-log WebSocket, long-lived by design,
+// stays open well past the deadline.
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -65,6 +66,10 @@ describe('request deadline', () => {
       `GET /api/auth/user HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookieHeader(client.cookies)}\r\n`,
     );
     expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it('answers 408 and closes a connection that sends nothing at all', async () => {
+    expect(await stall(port, '')).toMatch(/^HTTP\/1\.1 408 /);
   });
 
   it('keeps the live-log socket open past the deadline', async () => {
