@@ -132,7 +132,10 @@ export function UserLimitsDialog({
                       inputMode="numeric"
                       placeholder={t('admin.limits.defaultPlaceholder')}
                       value={shown[kind]}
-                      onChange={(e) => setTyped({ ...shown, [kind]: e.target.value })}
+                      onChange={(e) => {
+                        setTyped({ ...shown, [kind]: e.target.value });
+                        setInvalid(invalid.filter((k) => k !== kind));
+                      }}
                       data-testid={`admin-limit-${kind}`}
                     />
                   )}
