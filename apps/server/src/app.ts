@@ -9,7 +9,7 @@ import Fastify, {
 } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type pino from 'pino';
-import type { TConfig } from './config';
+import { DEFAULT_REQUEST_TIMEOUT_SECONDS, type TConfig } from './config';
 import type { TDatabase } from './db/client';
 import type { TQueue } from './jobs/queue';
 import { batchedLogStream, type TLogStream } from './lib/log-stream';
@@ -68,6 +68,8 @@ export interface TAppOptions {
         | 'mailFrom'
         | 'webhookAllowPrivate'
         | 'sshAllowLoopback'
+        | 'requestTimeoutSeconds'
+        | 'limits'
       >
     >;
   database: TDatabase;
@@ -147,6 +149,24 @@ function loggerOptions(
   };
 }
 
+/**
+ * The deadline on a request's headers and body (PORTICO_REQUEST_TIMEOUT): a client that sends
+ * headers and a Content-Length and then nothing is answered 408 and cut, instead of holding a
+ * connection open forever. Node checks the deadlines every `connectionsCheckingInterval`, so a
+ * request is cut between the deadline and a tenth of it later (at least 250 ms, at most 5 s).
+ * An upgraded WebSocket (the live log) is no longer a request, so it is not cut.
+ */
+export function requestDeadlines(seconds: number) {
+  const ms = seconds * 1000;
+  return {
+    requestTimeout: ms,
+    http: {
+      headersTimeout: ms,
+      connectionsCheckingInterval: Math.min(5000, Math.max(250, ms / 10)),
+    },
+  };
+}
+
 /** Fastify takes a hop count at runtime but not in its types: the same rule as a function. */
 function trustProxyOption(value: TConfig['trustProxy']) {
   if (typeof value !== 'number') return value;
@@ -162,6 +182,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     childLoggerFactory: requestLoggerFactory,
     trustProxy: trustProxyOption(options.config.trustProxy),
     bodyLimit: 1024 * 1024,
+    ...requestDeadlines(options.config.requestTimeoutSeconds ?? DEFAULT_REQUEST_TIMEOUT_SECONDS),
   });
   requestLog.useLogger(app.log);
   if (logs) {
@@ -242,7 +263,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
   await app.register(checksRoutes, { dns: services.dns, ssh: services.sshTest });
   await app.register(destinationsRoutes, { destinations: services.destinations });
-  await app.register(adminRoutes, { admin: services.admin });
+  await app.register(adminRoutes, { admin: services.admin, limits: services.limits });
   await app.register(scriptsRoutes, { scripts: services.scripts });
   await app.register(proxiesRoutes, { proxies: services.proxies });
   await app.register(deploymentsRoutes, { deployments: services.deployments });

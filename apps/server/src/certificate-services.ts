@@ -10,6 +10,7 @@ import { createCertificatesRepository } from './modules/certificates/certificate
 import { createCertificatesService } from './modules/certificates/certificates.service';
 import { createCertificateActionHistory } from './modules/deployments/certificate-action-history.repository';
 import type { TCertificateHooks } from './modules/deployments/certificate-action-job';
+import type { TLimitGuard } from './modules/limits/limits.service';
 import { createAlerts } from './modules/notifications/alerts';
 import { createMailer, type TMailer } from './modules/notifications/mailer';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
@@ -30,6 +31,8 @@ export async function buildCertificateServices(deps: {
   proxies: TProxiesService;
   secretKeyFile: string;
   config: Partial<Pick<TConfig, 'smtpUrl' | 'mailFrom' | 'webhookAllowPrivate'>>;
+  /** The per-account limits' check, within a transaction (modules/limits). */
+  limitGuard: (tx: TDb) => TLimitGuard;
   /** Sends the alert e-mails instead of PORTICO_SMTP_URL (tests). */
   mailer?: TMailer;
   webhookDeadlineMs?: number;
@@ -47,6 +50,7 @@ export async function buildCertificateServices(deps: {
     transaction: transactionOver(db, (tx) => ({
       repository: createNotificationsRepository(tx),
       audit: createAuditService(createAuditRepository(tx)),
+      limits: deps.limitGuard(tx),
     })),
     users: deps.users,
     secretKeyFile: deps.secretKeyFile,

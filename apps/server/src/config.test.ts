@@ -161,4 +161,36 @@ describe('configWarnings', () => {
       ]);
     }
   });
+
+  it('reads PORTICO_REQUEST_TIMEOUT: 30 seconds by default, 1 to 3600', () => {
+    expect(loadConfig({}).requestTimeoutSeconds).toBe(30);
+    expect(loadConfig({ PORTICO_REQUEST_TIMEOUT: '5' }).requestTimeoutSeconds).toBe(5);
+    for (const bad of ['0', '3601', '1.5', 'soon']) {
+      expect(problemsOf({ PORTICO_REQUEST_TIMEOUT: bad })).toEqual([
+        `PORTICO_REQUEST_TIMEOUT: must be a whole number between 1 and 3600 (got "${bad}")`,
+      ]);
+    }
+  });
+
+  it('reads the per-account limits PORTICO_MAX_*, each 0 to 1000000', () => {
+    expect(loadConfig({}).limits).toEqual({
+      proxies: 1000,
+      servers: 50,
+      apiTokens: 50,
+      webhooks: 20,
+    });
+    expect(
+      loadConfig({
+        PORTICO_MAX_PROXIES: '3',
+        PORTICO_MAX_SERVERS: '0',
+        PORTICO_MAX_API_TOKENS: ' 7 ',
+        PORTICO_MAX_WEBHOOKS: '1',
+      }).limits,
+    ).toEqual({ proxies: 3, servers: 0, apiTokens: 7, webhooks: 1 });
+    for (const bad of ['-1', '1000001', 'lots']) {
+      expect(problemsOf({ PORTICO_MAX_PROXIES: bad })).toEqual([
+        `PORTICO_MAX_PROXIES: must be a whole number between 0 and 1000000 (got "${bad}")`,
+      ]);
+    }
+  });
 });

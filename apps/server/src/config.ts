@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+import { LIMIT_DEFAULTS, LIMIT_MAX, type TLimits } from '@portico/shared/admin/limits';
 import { z } from 'zod';
 import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
 import { JOB_TIMING } from './jobs/queues';
@@ -20,6 +21,18 @@ const falseUnlessTrue = z.preprocess(
     .transform((v) => v === 'true'),
 );
 const optionalString = z.preprocess(emptyToUndefined, z.string().optional());
+
+/** A whole number from `min` to `max`, `fallback` when unset or blank. */
+function wholeNumber(min: number, max: number, fallback: number) {
+  const words = `must be a whole number between ${min} and ${max}`;
+  return z.preprocess(
+    emptyToUndefined,
+    z.coerce.number({ error: words }).int(words).min(min, words).max(max, words).default(fallback),
+  );
+}
+
+/** Seconds for a request's headers and body (PORTICO_REQUEST_TIMEOUT): a 1 MB body at 35 KB/s. */
+export const DEFAULT_REQUEST_TIMEOUT_SECONDS = 30;
 
 const ZPort = z.preprocess(
   emptyToUndefined,
@@ -162,15 +175,12 @@ const ZEnv = z.object({
   ),
   PORTICO_WEBHOOK_ALLOW_PRIVATE: falseUnlessTrue,
   PORTICO_SSH_ALLOW_LOOPBACK: falseUnlessTrue,
-  PORTICO_DEPLOY_WORKERS: z.preprocess(
-    emptyToUndefined,
-    z.coerce
-      .number({ error: 'must be a whole number between 0 and 64' })
-      .int('must be a whole number between 0 and 64')
-      .min(0, 'must be a whole number between 0 and 64')
-      .max(64, 'must be a whole number between 0 and 64')
-      .default(JOB_TIMING.concurrency),
-  ),
+  PORTICO_DEPLOY_WORKERS: wholeNumber(0, 64, JOB_TIMING.concurrency),
+  PORTICO_REQUEST_TIMEOUT: wholeNumber(1, 3600, DEFAULT_REQUEST_TIMEOUT_SECONDS),
+  PORTICO_MAX_PROXIES: wholeNumber(0, LIMIT_MAX, LIMIT_DEFAULTS.proxies),
+  PORTICO_MAX_SERVERS: wholeNumber(0, LIMIT_MAX, LIMIT_DEFAULTS.servers),
+  PORTICO_MAX_API_TOKENS: wholeNumber(0, LIMIT_MAX, LIMIT_DEFAULTS.apiTokens),
+  PORTICO_MAX_WEBHOOKS: wholeNumber(0, LIMIT_MAX, LIMIT_DEFAULTS.webhooks),
   LOG_LEVEL: z.preprocess(
     (v) => (typeof v === 'string' ? emptyToUndefined(v.trim().toLowerCase()) : v),
     z
@@ -209,6 +219,14 @@ export interface TConfig {
   sshAllowLoopback: boolean;
   /** Deployments this instance works at once; 0 makes an instance that only serves the API. */
   deployWorkers: number;
+  /**
+   * Seconds a client has to send a request's headers and its whole body; a request still
+   * arriving after that is answered 408 and its connection closed. The log socket is not a
+   * request once upgraded, so it is not cut.
+   */
+  requestTimeoutSeconds: number;
+  /** How many of each thing one account may hold, unless an admin set its own limit. */
+  limits: TLimits;
   logLevel: string;
 }
 
@@ -260,6 +278,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     webhookAllowPrivate: e.PORTICO_WEBHOOK_ALLOW_PRIVATE,
     sshAllowLoopback: e.PORTICO_SSH_ALLOW_LOOPBACK,
     deployWorkers: e.PORTICO_DEPLOY_WORKERS,
+    requestTimeoutSeconds: e.PORTICO_REQUEST_TIMEOUT,
+    limits: {
+      proxies: e.PORTICO_MAX_PROXIES,
+      servers: e.PORTICO_MAX_SERVERS,
+      apiTokens: e.PORTICO_MAX_API_TOKENS,
+      webhooks: e.PORTICO_MAX_WEBHOOKS,
+    },
     logLevel: e.LOG_LEVEL,
   };
 }

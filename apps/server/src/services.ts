@@ -1,6 +1,7 @@
+import { LIMIT_DEFAULTS } from '@portico/shared/admin/limits';
 import { buildCertificateServices } from './certificate-services';
 import type { TConfig } from './config';
-import type { TDatabase } from './db/client';
+import type { TDatabase, TDb } from './db/client';
 import { transactionOver } from './db/transaction';
 import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
 import {
@@ -41,6 +42,8 @@ import {
 import { createDestinationsRepository } from './modules/destinations/destinations.repository';
 import { createDestinationsService } from './modules/destinations/destinations.service';
 import { createHealthService } from './modules/health/health.service';
+import { createLimitsRepository } from './modules/limits/limits.repository';
+import { createLimitGuard, createLimitsService } from './modules/limits/limits.service';
 import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
@@ -81,6 +84,7 @@ export interface TServicesOptions {
         | 'mailFrom'
         | 'webhookAllowPrivate'
         | 'sshAllowLoopback'
+        | 'limits'
       >
     >;
   database: TDatabase;
@@ -150,11 +154,23 @@ export async function buildServices(options: TServicesOptions) {
     policy: twoFactorPolicy,
     now: options.clock,
   });
+  // How many of each thing one account may hold: checked inside each create's transaction.
+  const limitDefaults = { ...LIMIT_DEFAULTS, ...options.config.limits };
+  const limitGuard = (tx: TDb) => createLimitGuard(createLimitsRepository(tx), limitDefaults);
+  const limits = createLimitsService({
+    repository: createLimitsRepository(db),
+    transaction: transactionOver(db, (tx) => ({
+      repository: createLimitsRepository(tx),
+      audit: createAuditService(createAuditRepository(tx)),
+    })),
+    defaults: limitDefaults,
+  });
   const tokens = createTokensService({
     repository: createTokensRepository(db),
     transaction: transactionOver(db, (tx) => ({
       repository: createTokensRepository(tx),
       audit: createAuditService(createAuditRepository(tx)),
+      limits: limitGuard(tx),
     })),
     confirmIdentity: twoFactor.confirmIdentity,
     now: options.clock,
@@ -207,6 +223,7 @@ export async function buildServices(options: TServicesOptions) {
     transaction: transactionOver(db, (tx) => ({
       repository: createProxiesRepository(tx),
       audit: createAuditService(createAuditRepository(tx)),
+      limits: limitGuard(tx),
     })),
     settings,
     removeSite: engine.removeSite,
@@ -232,6 +249,7 @@ export async function buildServices(options: TServicesOptions) {
     proxies,
     secretKeyFile: options.secretKeyFile,
     config: options.config,
+    limitGuard,
     mailer: options.mailer,
     webhookDeadlineMs: options.webhookDeadlineMs,
     now: () => new Date(options.clock?.() ?? Date.now()),
@@ -319,6 +337,7 @@ export async function buildServices(options: TServicesOptions) {
     sshTest,
     destinations,
     admin,
+    limits,
     scripts,
     proxies,
     deployments,

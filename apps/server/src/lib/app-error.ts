@@ -64,21 +64,36 @@ export class AppError extends Error {
 }
 
 /**
- * A limit reached: the message comes from `key` (with `params`), and the answer also carries
- * Retry-After, the seconds until `retryAt`, for clients that wait on their own.
+ * An AppError carrying its own catalog key, for refusals whose text is specific to one endpoint
+ * or one case (the code→key table above stays for the generic ones).
  */
-export class RetryLaterError extends AppError {
+export class KeyedAppError extends AppError {
   constructor(
     code: string,
+    statusCode: number,
     readonly key: string,
-    readonly retryAt: Date,
     params: TMessageParams = {},
   ) {
-    super(code, 429, params);
-    this.name = 'RetryLaterError';
+    super(code, statusCode, params);
   }
 
   override get messageKey(): string {
     return this.key;
+  }
+}
+
+/**
+ * A limit reached: the message comes from `key` (with `params`), and the answer also carries
+ * Retry-After, the seconds until `retryAt`, for clients that wait on their own.
+ */
+export class RetryLaterError extends KeyedAppError {
+  constructor(
+    code: string,
+    key: string,
+    readonly retryAt: Date,
+    params: TMessageParams = {},
+  ) {
+    super(code, 429, key, params);
+    this.name = 'RetryLaterError';
   }
 }

@@ -49,7 +49,14 @@ describe('one log line per request', () => {
   const linesOf = (url: string) => lines.filter((line) => line.url === url);
 
   it('a request that succeeded: one line with its id, method, path, status, time and address', async () => {
-    const response = await app.inject({ url: '/fine', headers: { cookie: 'sid=secret' } });
+    const response = await app.inject({
+      url: '/fine',
+      headers: {
+        cookie: 'sid=secret',
+        authorization: 'Bearer secret-token',
+        'x-csrf-token': 'secret-csrf',
+      },
+    });
     const [line, ...more] = linesOf('/fine');
     expect(more).toEqual([]);
     expect(line).toMatchObject({

@@ -243,6 +243,13 @@ const CELLS: Record<string, TBuild> = {
     url: `/api/admin/users/${w.roleTargetId}/role`,
     payload: { role: 'user' },
   }),
+  [routeKey('GET', '/api/admin/users/:id/limits')]: (w) => ({
+    url: `/api/admin/users/${w.roleTargetId}/limits`,
+  }),
+  [routeKey('PUT', '/api/admin/users/:id/limits')]: (w) => ({
+    url: `/api/admin/users/${w.roleTargetId}/limits`,
+    payload: { proxies: 1000 },
+  }),
 };
 
 export function cellRequest(method: string, url: string, w: TMatrixWorld): Promise<TCell> {

@@ -260,6 +260,8 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
   { method: 'GET', url: '/api/admin/audit-log', expected: adminOnly(200) },
   { method: 'GET', url: '/api/admin/users', expected: adminOnly(200) },
   { method: 'PATCH', url: '/api/admin/users/:id/role', expected: adminOnly(200) },
+  { method: 'GET', url: '/api/admin/users/:id/limits', expected: adminOnly(200) },
+  { method: 'PUT', url: '/api/admin/users/:id/limits', expected: adminOnly(200) },
 ];
 
 export const routeKey = (method: string, url: string) => `${method} ${url}`;

@@ -1,3 +1,5 @@
+import { addressRange } from './address-class';
+
 /**
  * Which IPv4 addresses Portico connects to over SSH (the connection test, deployments, removals).
  * Private ranges (10/8, 172.16/12, 192.168/16, 100.64/10) are allowed: people run their servers
@@ -12,13 +14,12 @@
  */
 type TAddressProblem = 'unspecified' | 'loopback' | 'linkLocal' | 'multicast' | 'reserved';
 
-/** Why a canonical dotted-decimal address cannot be an SSH server of Portico's, if it cannot. */
+/**
+ * Why an address cannot be an SSH server of Portico's, if it cannot: judged by the one
+ * classifier (address-class.ts), so an IPv6 spelling of a refused IPv4 address is refused too.
+ */
 export function sshAddressProblem(address: string): TAddressProblem | undefined {
-  const [a = -1, b = -1] = address.split('.').map(Number);
-  if (a === 0) return 'unspecified';
-  if (a === 127) return 'loopback';
-  if (a === 169 && b === 254) return 'linkLocal';
-  if (a >= 224 && a <= 239) return 'multicast';
-  if (a >= 240) return 'reserved';
-  return undefined;
+  const range = addressRange(address);
+  // A name is not judged here: its callers judge the addresses it resolves to.
+  return range === undefined || range === 'private' || range === 'public' ? undefined : range;
 }

@@ -1,3 +1,4 @@
+export * from './account-limits';
 export * from './account-secrets';
 export * from './answer-versions';
 export * from './audit-log';

@@ -7,16 +7,19 @@ import {
   ZRoleChange,
   ZUserStats,
 } from '@portico/shared/admin/api';
+import { ZUserLimits, ZUserLimitsChange } from '@portico/shared/admin/limits';
 import { ZEditProxyInput, ZIdParams, ZProxyConfiguration } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
+import type { TLimitsService } from '../limits/limits.service';
 import { languageOf } from '../proxies/proxies.routes';
 import type { TAdminService } from './admin.service';
 
 export interface TAdminRoutesOptions {
   admin: TAdminService;
+  limits: TLimitsService;
 }
 
 const tags = ['admin'];
@@ -24,7 +27,7 @@ const errors = errorResponses(400, 401, 403, 404, 409);
 
 export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { admin } = options;
+  const { admin, limits } = options;
   const preValidation = app.requireAdmin;
 
   r.get(
@@ -130,5 +133,30 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
       preValidation,
     },
     async (request) => admin.changeRole(request.user!, request.params.id, request.body.role),
+  );
+
+  // One account's limits (docs/PRODUCT.md#limits): the limit in force of each kind, whether it
+  // is the account's own, and how many it holds; a change is audited.
+  r.get(
+    '/api/admin/users/:id/limits',
+    {
+      schema: { tags, params: ZIdParams, response: { 200: ZUserLimits, ...errors } },
+      preValidation,
+    },
+    async (request) => limits.forUser(request.params.id),
+  );
+
+  r.put(
+    '/api/admin/users/:id/limits',
+    {
+      schema: {
+        tags,
+        params: ZIdParams,
+        body: ZUserLimitsChange,
+        response: { 200: ZUserLimits, ...errors },
+      },
+      preValidation,
+    },
+    async (request) => limits.change(request.user!, request.params.id, request.body),
   );
 }

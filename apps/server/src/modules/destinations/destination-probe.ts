@@ -1,4 +1,6 @@
-import { Socket } from 'node:net';
+import { lookup as systemLookup } from 'node:dns';
+import { isIP, type LookupFunction, Socket } from 'node:net';
+import { addressClass } from '@portico/shared/validation/address-class';
 import type { TDatabase } from '../../db/client';
 import type { TDestinationServerRow } from '../../db/schema';
 import type { TQueue } from '../../jobs/queue';
@@ -41,8 +43,31 @@ export function probeTargetOf(endpoint: string): TProbeTarget | undefined {
 }
 
 /**
+ * The probe connects from inside the operator's network, so it never connects where no
+ * destination can be (docs/SECURITY.md): "this network" (0.0.0.0 reaches this machine),
+ * link-local (the cloud metadata endpoint), multicast and reserved addresses, in any spelling
+ * (the one classifier judges an IPv6 address by the IPv4 one it carries). Loopback and private
+ * addresses are probed: a destination on the LAN, or on this machine, is an admin's choice.
+ */
+const probeMayReach = (address: string) => addressClass(address) !== 'forbidden';
+
+/** The system's lookup, every answer judged: one refused address refuses the name. */
+const judgedLookup = ((hostname, options, callback) => {
+  systemLookup(hostname, { ...options, all: true }, (error, answers) => {
+    if (error) return callback(error, '', 0);
+    const refused = answers.find((a) => !probeMayReach(a.address));
+    if (refused || answers.length === 0) {
+      return callback(Object.assign(new Error(`${hostname} refused`), { code: 'EREFUSED' }), '', 0);
+    }
+    if (options.all) return (callback as (e: null, a: typeof answers) => void)(null, answers);
+    return callback(null, answers[0]!.address, answers[0]!.family);
+  });
+}) as LookupFunction;
+
+/**
  * One TCP connect; the latency is the time to the established connection. Ends on connect,
- * error, the timeout, or `signal` (then offline: nothing was measured).
+ * error, the timeout, or `signal` (then offline: nothing was measured). An address the probe may
+ * not reach is offline without a connection.
  */
 export function tcpProbe(
   target: TProbeTarget,
@@ -58,14 +83,16 @@ export function tcpProbe(
       socket.destroy();
       resolve(result);
     };
-    if (signal?.aborted) return done({ status: 'offline', latencyMs: null });
+    if (signal?.aborted || (isIP(target.host) && !probeMayReach(target.host))) {
+      return done({ status: 'offline', latencyMs: null });
+    }
     signal?.addEventListener('abort', onAbort, { once: true });
     socket.setTimeout(timeoutMs, () => done({ status: 'offline', latencyMs: null }));
     socket.once('error', () => done({ status: 'offline', latencyMs: null }));
     socket.once('connect', () =>
       done({ status: 'online', latencyMs: Math.max(0, Math.round(performance.now() - started)) }),
     );
-    socket.connect(target.port, target.host);
+    socket.connect({ port: target.port, host: target.host, lookup: judgedLookup });
   });
 }
 

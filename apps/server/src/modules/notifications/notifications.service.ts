@@ -17,6 +17,7 @@ import {
 } from '../../lib/secrets';
 import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
+import type { TLimitGuard } from '../limits/limits.service';
 import { proxyErrors } from '../proxies/proxy-errors';
 import type { TUsersService } from '../users/users.service';
 import { type TAlertMessage, testMessage, webhookBody } from './alert-message';
@@ -52,6 +53,7 @@ const webhookAad = (userId: string) => secretAad('user', userId, 'webhookUrl');
 export interface TNotificationWrites {
   repository: TNotificationsRepository;
   audit: TAuditService;
+  limits: TLimitGuard;
 }
 
 export function createNotificationsService(deps: {
@@ -194,6 +196,7 @@ export function createNotificationsService(deps: {
         });
       }
       const row = await deps.transaction(async (tx) => {
+        if (webhook && !before?.webhookUrlEnc) await tx.limits.assertRoom(user.id, 'webhooks');
         const saved = await tx.repository.save(user.id, {
           emailEnabled: input.emailEnabled,
           webhook,

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { addressClass } from '@portico/shared/validation/address-class';
 
 /**
  * Where a user's webhook may point (SSRF, docs/SECURITY.md). Portico calls the URL itself, from
@@ -11,69 +12,15 @@ import { BlockList, isIP } from 'node:net';
  * - private, only with PORTICO_WEBHOOK_ALLOW_PRIVATE=true: loopback, RFC 1918, carrier-grade
  *   NAT, benchmarking and documentation ranges, IPv6 unique-local;
  * - public: everything else.
+ * An IPv6 address carrying an IPv4 one (mapped, NAT64, 6to4, Teredo...) is judged by the IPv4
+ * address it carries (the classifier, packages/shared validation/address-class.ts).
  *
  * A name is judged by every address it resolves to (one refused address refuses the URL), when
  * the URL is saved and again at each call, and the call connects to an address that was judged
  * (webhook.ts passes its own lookup), so a name that changes its answer in between gains nothing.
  */
-export type TAddressClass = 'public' | 'private' | 'forbidden';
-
-function blockList(v4: [string, number][], v6: [string, number][]): BlockList {
-  const list = new BlockList();
-  for (const [net, bits] of v4) list.addSubnet(net, bits, 'ipv4');
-  for (const [net, bits] of v6) list.addSubnet(net, bits, 'ipv6');
-  return list;
-}
-
-const FORBIDDEN = blockList(
-  [
-    ['0.0.0.0', 8],
-    ['169.254.0.0', 16],
-    ['224.0.0.0', 4],
-    ['240.0.0.0', 4],
-  ],
-  [
-    ['::', 128],
-    ['fe80::', 10],
-    ['ff00::', 8],
-  ],
-);
-
-const PRIVATE = blockList(
-  [
-    ['127.0.0.0', 8],
-    ['10.0.0.0', 8],
-    ['172.16.0.0', 12],
-    ['192.168.0.0', 16],
-    ['100.64.0.0', 10],
-    ['192.0.0.0', 24],
-    ['192.0.2.0', 24],
-    ['198.18.0.0', 15],
-    ['198.51.100.0', 24],
-    ['203.0.113.0', 24],
-  ],
-  [
-    ['::1', 128],
-    ['fc00::', 7],
-    ['2001:db8::', 32],
-    ['64:ff9b::', 96],
-  ],
-);
-
-/** An IPv4 address written as IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address. */
-function unmapped(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return { address: mapped[1]!, family: 'ipv4' };
-  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
-}
-
-export function classifyAddress(raw: string): TAddressClass {
-  const { address, family } = unmapped(raw);
-  if (isIP(address) === 0) return 'forbidden';
-  if (FORBIDDEN.check(address, family)) return 'forbidden';
-  if (PRIVATE.check(address, family)) return 'private';
-  return 'public';
-}
+/** The one classifier's coarse class (packages/shared validation/address-class.ts). */
+export const classifyAddress = addressClass;
 
 /** Why an address may not be called, or null when it may. */
 export function refusal(address: string, allowPrivate: boolean): 'forbidden' | 'private' | null {

@@ -17,6 +17,7 @@ import type {
 } from '../../deploy/engine';
 import { AppError } from '../../lib/app-error';
 import { auditRowOf, diffFields, type TAuditService } from '../audit/audit.service';
+import type { TLimitGuard } from '../limits/limits.service';
 import {
   DomainTakenError,
   type TProxiesRepository,
@@ -34,6 +35,7 @@ export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
 export interface TProxyWrites {
   repository: TProxiesRepository;
   audit: TAuditService;
+  limits: TLimitGuard;
 }
 
 export interface TProxiesServiceDeps {
@@ -100,6 +102,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     // The id is chosen first: it is the additional data the password is encrypted with.
     const id = randomUUID();
     return transaction(async (tx) => {
+      await tx.limits.assertRoom(actor.id, 'proxies');
       const row = await withDomainCheck(() =>
         tx.repository.insert({
           id,

@@ -13,6 +13,7 @@ import { AppError } from '../../lib/app-error';
 import { isoTime } from '../../lib/iso-time';
 import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
+import type { TLimitGuard } from '../limits/limits.service';
 import type { TTokensRepository } from './tokens.repository';
 
 export type TTokensService = ReturnType<typeof createTokensService>;
@@ -51,6 +52,7 @@ function toView(row: TApiTokenRow): TApiToken {
 export interface TTokenWrites {
   repository: TTokensRepository;
   audit: TAuditService;
+  limits: TLimitGuard;
 }
 
 export function createTokensService(deps: {
@@ -75,6 +77,7 @@ export function createTokensService(deps: {
       const expiresAt =
         input.expiresInDays === null ? null : new Date(now() + input.expiresInDays * DAY_MS);
       const row = await deps.transaction(async (tx) => {
+        await tx.limits.assertRoom(user.id, 'apiTokens');
         const inserted = await tx.repository.insert({
           userId: user.id,
           name: input.name,

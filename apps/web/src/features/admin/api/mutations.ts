@@ -1,5 +1,6 @@
 import type { TAdminUser } from '@portico/shared/admin/api';
 import type { TDestinationInput, TDestinationUpdate } from '@portico/shared/admin/destinations';
+import type { TUserLimits, TUserLimitsChange } from '@portico/shared/admin/limits';
 import type { TRole } from '@portico/shared/auth/schemas';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -9,6 +10,7 @@ import {
   destinationsKey,
   destinationWriteKey,
   proxiesByUserKey,
+  userLimitsKey,
   userStatsKey,
 } from './queries';
 
@@ -26,6 +28,16 @@ export function useChangeRole() {
         queryClient.invalidateQueries({ queryKey: userStatsKey }),
         queryClient.invalidateQueries({ queryKey: proxiesByUserKey }),
       ]),
+  });
+}
+
+/** PUT /api/admin/users/{id}/limits: each kind given is set, null goes back to the default. */
+export function useChangeLimits() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, change }: { id: string; change: TUserLimitsChange }) =>
+      api.requestJson<TUserLimits>('PUT', `/api/admin/users/${enc(id)}/limits`, change),
+    onSuccess: (limits, { id }) => queryClient.setQueryData(userLimitsKey(id), limits),
   });
 }
 

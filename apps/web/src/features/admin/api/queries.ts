@@ -4,6 +4,7 @@ import type {
   ZProxiesByUser,
   ZUserStats,
 } from '@portico/shared/admin/api';
+import type { TUserLimits } from '@portico/shared/admin/limits';
 import type { TAttentionRow } from '@portico/shared/certificates/schemas';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { type QueryFunction, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -36,6 +37,18 @@ export const useAllProxies = () =>
 
 export const useAdminUsers = () =>
   useQuery(queryOptions({ queryKey: adminUsersKey, queryFn: read<TAdminUser[]>() }));
+
+/** One account's limits: read when its dialog opens, never kept for another account. */
+export const userLimitsKey = (id: string) => ['/api/admin/users', id, 'limits'] as const;
+export const useUserLimits = (id: string | null) =>
+  useQuery(
+    queryOptions({
+      queryKey: userLimitsKey(id ?? ''),
+      queryFn: () =>
+        api.requestJson<TUserLimits>('GET', `/api/admin/users/${encodeURIComponent(id!)}/limits`),
+      enabled: id !== null,
+    }),
+  );
 
 export const useCertificatesNeedingAttention = () =>
   useQuery(queryOptions({ queryKey: certificatesAttentionKey, queryFn: read<TAttentionRow[]>() }));

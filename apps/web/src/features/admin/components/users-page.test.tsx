@@ -61,4 +61,68 @@ describe('users page', () => {
       expect(calls.find((c) => c.method === 'PATCH')?.body).toEqual({ role: 'admin' }),
     );
   });
+
+  const limits = {
+    proxies: { limit: 1000, custom: false, used: 2 },
+    servers: { limit: 50, custom: false, used: null },
+    apiTokens: { limit: 5, custom: true, used: 5 },
+    webhooks: { limit: 20, custom: false, used: 0 },
+  };
+
+  it("shows an account's limits and sets its own, empty fields back to the default", async () => {
+    const { calls } = stubFetch({
+      'GET /api/admin/users': { body: [{ ...admin, id: 'u2', username: 'bob', role: 'user' }] },
+      'GET /api/admin/users/u2/limits': { body: limits },
+      'PUT /api/admin/users/u2/limits': {
+        body: { ...limits, proxies: { limit: 1500, custom: true, used: 2 } },
+      },
+    });
+    await renderWithProviders(<UsersPage />, { lang: 'en' });
+    fireEvent.click(await screen.findByRole('button', { name: 'Limits' }));
+    const dialog = await screen.findByTestId('admin-limits-dialog');
+    expect(await screen.findByText('Holds 2 of 1000.')).toBeTruthy();
+    expect(dialog.textContent).toContain('Holds 5 of 5.');
+    expect(dialog.textContent).toContain('applies once saved servers exist');
+    expect((screen.getByTestId('admin-limit-apiTokens') as HTMLInputElement).value).toBe('5');
+    expect((screen.getByTestId('admin-limit-proxies') as HTMLInputElement).value).toBe('');
+
+    fireEvent.change(screen.getByTestId('admin-limit-proxies'), { target: { value: '-1' } });
+    fireEvent.click(screen.getByTestId('admin-limits-save'));
+    expect(
+      await screen.findByText(
+        'Enter a whole number from 0 to 1000000, or leave it empty for the default',
+      ),
+    ).toBeTruthy();
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+    fireEvent.change(screen.getByTestId('admin-limit-proxies'), { target: { value: '1500' } });
+    fireEvent.change(screen.getByTestId('admin-limit-apiTokens'), { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('admin-limits-save'));
+    await vi.waitFor(() =>
+      expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
+        proxies: 1500,
+        servers: null,
+        apiTokens: null,
+        webhooks: null,
+      }),
+    );
+  });
+
+  it("es: the limits dialog in Spanish, the server's refusal shown", async () => {
+    stubFetch({
+      'GET /api/admin/users': { body: [{ ...admin, id: 'u2', username: 'bob', role: 'user' }] },
+      'GET /api/admin/users/u2/limits': { body: limits },
+      'PUT /api/admin/users/u2/limits': {
+        status: 403,
+        body: { statusCode: 403, code: 'forbidden', message: 'No tienes permiso.' },
+      },
+    });
+    await renderWithProviders(<UsersPage />);
+    fireEvent.click(await screen.findByRole('button', { name: 'Límites' }));
+    expect(await screen.findByText('Tiene 2 de 1000.')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('admin-limits-save'));
+    expect((await screen.findByTestId('admin-limits-error')).textContent).toBe(
+      'No tienes permiso.',
+    );
+  });
 });

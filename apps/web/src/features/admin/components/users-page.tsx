@@ -20,13 +20,15 @@ import { errorDescription } from '@/lib/form-errors';
 import { useChangeRole } from '../api/mutations';
 import { useAdminUsers } from '../api/queries';
 import { AdminPage, QueryStates } from './admin-page';
+import { UserLimitsDialog } from './user-limits-dialog';
 
-/** Every user with role and proxy count; promote or demote after a confirmation. */
+/** Every user with role and proxy count; promote or demote after a confirmation; their limits. */
 export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id'> }) {
   const { t } = useTranslation();
   const users = useAdminUsers();
   const [target, setTarget] = React.useState<TAdminUser | null>(null);
   const [error, setError] = React.useState<string | null>(null);
+  const [limitsOf, setLimitsOf] = React.useState<TAdminUser | null>(null);
   const change = useChangeRole();
   const nextRole = target?.role === 'admin' ? 'user' : 'admin';
 
@@ -76,17 +78,27 @@ export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id
                     {t('admin.stats.proxyCount', { count: user.proxyCount })}
                   </div>
                 </div>
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => {
-                    setError(null);
-                    setTarget(user);
-                  }}
-                  data-testid="admin-user-role"
-                >
-                  {user.role === 'admin' ? t('admin.users.demote') : t('admin.users.promote')}
-                </Button>
+                <div className="flex flex-wrap gap-2">
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => setLimitsOf(user)}
+                    data-testid="admin-user-limits"
+                  >
+                    {t('admin.limits.open')}
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    onClick={() => {
+                      setError(null);
+                      setTarget(user);
+                    }}
+                    data-testid="admin-user-role"
+                  >
+                    {user.role === 'admin' ? t('admin.users.demote') : t('admin.users.promote')}
+                  </Button>
+                </div>
               </li>
             ))}
           </ul>
@@ -132,6 +144,7 @@ export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>
+      <UserLimitsDialog user={limitsOf} onClose={() => setLimitsOf(null)} />
     </AdminPage>
   );
 }

@@ -15,6 +15,7 @@ const KNOWN_ACTIONS = new Set([
   'proxy_delete_with_removal',
   'user_role_change',
   'admin_user_role',
+  'admin_user_limits',
   'destination_create',
   'destination_update',
   'destination_delete',

@@ -69,6 +69,7 @@ function NotificationsForm({ settings }: { settings: TNotificationSettings }) {
       webhook_private: 'webhookUrl',
       webhook_forbidden: 'webhookUrl',
       webhook_unresolved: 'webhookUrl',
+      limit_reached: 'webhookUrl',
     },
     done: () => t('settings.notifications.saved'),
     failed: t('settings.notifications.failed'),

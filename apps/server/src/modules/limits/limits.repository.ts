@@ -1,0 +1,81 @@
+import type { TLimitKind } from '@portico/shared/admin/limits';
+import { and, count, eq, isNotNull } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import {
+  accountLimits,
+  apiTokens,
+  notificationSettings,
+  proxyConfigurations,
+  type TAccountLimitsRow,
+  users,
+} from '../../db/schema';
+
+export type TLimitsRepository = ReturnType<typeof createLimitsRepository>;
+export type TLimitOverrides = Partial<Record<TLimitKind, number | null>>;
+
+export function createLimitsRepository(db: TDb) {
+  /** Each count is one indexed count over the account's own rows. */
+  const counters: Record<TLimitKind, ((userId: string) => Promise<number>) | null> = {
+    proxies: async (userId) =>
+      (
+        await db
+          .select({ n: count() })
+          .from(proxyConfigurations)
+          .where(eq(proxyConfigurations.userId, userId))
+      )[0]!.n,
+    apiTokens: async (userId) =>
+      (await db.select({ n: count() }).from(apiTokens).where(eq(apiTokens.userId, userId)))[0]!.n,
+    webhooks: async (userId) =>
+      (
+        await db
+          .select({ n: count() })
+          .from(notificationSettings)
+          .where(
+            and(
+              eq(notificationSettings.userId, userId),
+              isNotNull(notificationSettings.webhookUrlEnc),
+            ),
+          )
+      )[0]!.n,
+    // Saved servers do not exist yet: nothing to count.
+    servers: null,
+  };
+
+  return {
+    /**
+     * Locks the account's row until the transaction ends, so two creates of one account wait
+     * for each other between their count and their insert (PGlite runs one transaction at a
+     * time anyway). Answers whether the account exists.
+     */
+    async lockAccount(userId: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: users.id })
+        .from(users)
+        .where(eq(users.id, userId))
+        .for('update');
+      return rows.length > 0;
+    },
+
+    async userExists(userId: string): Promise<boolean> {
+      return (await db.select({ id: users.id }).from(users).where(eq(users.id, userId))).length > 0;
+    },
+
+    async overrides(userId: string): Promise<TAccountLimitsRow | undefined> {
+      return (await db.select().from(accountLimits).where(eq(accountLimits.userId, userId)))[0];
+    },
+
+    /** How many of `kind` the account holds; null for a kind nothing counts yet. */
+    async count(userId: string, kind: TLimitKind): Promise<number | null> {
+      const counter = counters[kind];
+      return counter ? Number(await counter(userId)) : null;
+    },
+
+    async setOverrides(userId: string, values: TLimitOverrides): Promise<void> {
+      const updatedAt = new Date();
+      await db
+        .insert(accountLimits)
+        .values({ userId, ...values, updatedAt })
+        .onConflictDoUpdate({ target: accountLimits.userId, set: { ...values, updatedAt } });
+    },
+  };
+}
