@@ -140,7 +140,13 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
   r.get(
     '/api/admin/users/:id/limits',
     {
-      schema: { tags, params: ZIdParams, response: { 200: ZUserLimits, ...errors } },
+      schema: {
+        tags,
+        summary: "Read a user's limits and how much of each they hold (admin)",
+        operationId: 'getUserLimits',
+        params: ZIdParams,
+        response: { 200: ZUserLimits, ...errors },
+      },
       preValidation,
     },
     async (request) => limits.forUser(request.params.id),
@@ -151,6 +157,8 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
     {
       schema: {
         tags,
+        summary: "Set a user's own limits, or return them to the defaults (admin)",
+        operationId: 'setUserLimits',
         params: ZIdParams,
         body: ZUserLimitsChange,
         response: { 200: ZUserLimits, ...errors },

@@ -12,13 +12,18 @@ import {
   signedInClient,
 } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
-import type { TestClient } from '../../../test/support/test-client';
+import { TEST_PASSWORD, type TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { apiTokens, notificationSettings, proxyConfigurations } from '../../db/schema';
 
 const LIMITS = { ...LIMIT_DEFAULTS, proxies: 2, apiTokens: 2, webhooks: 0 };
 const WEBHOOK = { emailEnabled: true, webhookUrl: 'http://127.0.0.1:9/hook' };
-const token = (name: string) => ({ name, scope: 'read', expiresInDays: null });
+const token = (name: string) => ({
+  name,
+  scope: 'read',
+  expiresInDays: null,
+  password: TEST_PASSWORD,
+});
 
 describe.each(testDatabaseKinds())('per-account limits on %s', (kind) => {
   let t: TTestApp;

@@ -79,6 +79,8 @@ export async function notificationsRoutes(
     {
       schema: {
         tags,
+        summary: 'Mail a code that verifies the address alerts go to',
+        operationId: 'sendNotificationEmailCode',
         response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS, ...errorResponses(502) },
       },
       config,
@@ -94,6 +96,8 @@ export async function notificationsRoutes(
     {
       schema: {
         tags,
+        summary: 'Verify the address alerts go to with the code mailed there',
+        operationId: 'verifyNotificationEmail',
         body: ZEmailCodeInput,
         response: { 200: ZNotificationSettings, ...ACCOUNT_ERRORS },
       },
