@@ -3,6 +3,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LIMIT_DEFAULTS } from '@portico/shared/admin/limits';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailingTestApp, verifyAlertEmail } from '../../../test/support/notifications-test-helpers';
@@ -20,6 +21,8 @@ import { auditLog, notificationSettings } from '../../db/schema';
 import { transactionOver } from '../../db/transaction';
 import { createAuditRepository } from '../audit/audit.repository';
 import { createAuditService } from '../audit/audit.service';
+import { createLimitsRepository } from '../limits/limits.repository';
+import { createLimitGuard } from '../limits/limits.service';
 import { createUsersRepository } from '../users/users.repository';
 import { createUsersService } from '../users/users.service';
 import { createAlerts } from './alerts';
@@ -56,6 +59,7 @@ describe.each(testDatabaseKinds())('verifying the alert e-mail address on %s', (
       transaction: transactionOver(db, (tx) => ({
         repository: createNotificationsRepository(tx),
         audit: createAuditService(createAuditRepository(tx)),
+        limits: createLimitGuard(createLimitsRepository(tx), LIMIT_DEFAULTS),
       })),
       users,
       secretKeyFile: join(mkdtempSync(join(tmpdir(), 'portico-keys-')), 'secret.key'),
