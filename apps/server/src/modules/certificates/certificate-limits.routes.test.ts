@@ -107,6 +107,7 @@ describe.each(testDatabaseKinds())('certificate action limits on %s', (kind) => 
       statusCode: 429,
       code,
       message: translate(lang, `errors.actionLimited.${limit}`, { max, at }),
+      text: { key: `errors.actionLimited.${limit}`, params: { max, at } },
     });
     expect(response.json().message).toContain(at);
     // Retry-After: the seconds until then (a second or so passes between the two clocks).
