@@ -44,7 +44,7 @@ describe.each(testDatabaseKinds())('rate limits on %s', (kind) => {
       code: 'rate_limited',
       message: translate('en', 'errors.rateLimited', { seconds }),
       // The same as a text, so a screen that keeps the error can say it in another language.
-      text: { key: 'errors.rateLimited', params: { seconds } },
+      text: { key: 'errors.rateLimited', params: { seconds, minutes: Math.ceil(seconds / 60) } },
     });
     expect(last!.json().message).toContain(String(seconds));
   });
