@@ -9,6 +9,7 @@ import { Card } from '@/components/ui/card';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useMediaQuery } from '@/hooks/use-media-query';
+import { errorDescription } from '@/lib/form-errors';
 import { useCertificateSummaries } from '../api/certificate';
 import { useProxies } from '../api/get-proxies';
 import { sortProxies, type TProxySort } from '../lib/sort';
@@ -44,7 +45,7 @@ function remember(key: string, value: string) {
 /** The signed-in user's proxies as cards or a table (docs/PRODUCT.md#home). */
 export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: string }) {
   const { t } = useTranslation();
-  const { data, isPending, isError, refetch, isFetching } = useProxies();
+  const { data, error, isPending, isError, refetch, isFetching } = useProxies();
   const certificates = useCertificateSummaries().data;
   const [chosen, setView] = React.useState<TView>(() =>
     stored<TView>(VIEW_STORAGE_KEY, 'table', 'cards'),
@@ -80,52 +81,55 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
             </span>
           ) : null}
         </h2>
-        <div className="flex w-full min-w-0 flex-wrap items-center gap-2 sm:w-auto">
-          {/* Full width on a phone: the select's longest option must not widen the page. */}
-          <label
-            htmlFor="proxy-sort"
-            className="flex w-full min-w-0 items-center gap-2 text-sm text-muted-foreground sm:w-auto"
-          >
-            {t('proxies.list.sort')}
-            <NativeSelect
-              id="proxy-sort"
-              className="h-9 min-w-0 flex-1 sm:w-auto sm:flex-none"
-              value={sort}
-              onChange={(event) => chooseSort(event.target.value as TProxySort)}
-              data-testid="proxy-sort"
+        {/* Sorting and views are for a list: none while there is nothing to show. */}
+        {data && data.length > 0 ? (
+          <div className="flex w-full min-w-0 flex-wrap items-center gap-2 sm:w-auto">
+            {/* Full width on a phone: the select's longest option must not widen the page. */}
+            <label
+              htmlFor="proxy-sort"
+              className="flex w-full min-w-0 items-center gap-2 text-sm text-muted-foreground sm:w-auto"
             >
-              <option value="created">{t('proxies.list.sortCreated')}</option>
-              <option value="expiry">{t('proxies.list.sortExpiry')}</option>
-            </NativeSelect>
-          </label>
-          {tableFits ? (
-            <fieldset
-              className="inline-flex rounded-md border border-border p-0.5"
-              aria-label={t('proxies.list.view')}
-            >
-              <Button
-                size="sm"
-                variant={view === 'cards' ? 'secondary' : 'ghost'}
-                aria-pressed={view === 'cards'}
-                onClick={() => chooseView('cards')}
-                data-testid="view-cards"
+              {t('proxies.list.sort')}
+              <NativeSelect
+                id="proxy-sort"
+                className="h-9 min-w-0 flex-1 sm:w-auto sm:flex-none"
+                value={sort}
+                onChange={(event) => chooseSort(event.target.value as TProxySort)}
+                data-testid="proxy-sort"
               >
-                <LayoutGridIcon aria-hidden="true" />
-                {t('proxies.list.cards')}
-              </Button>
-              <Button
-                size="sm"
-                variant={view === 'table' ? 'secondary' : 'ghost'}
-                aria-pressed={view === 'table'}
-                onClick={() => chooseView('table')}
-                data-testid="view-table"
+                <option value="created">{t('proxies.list.sortCreated')}</option>
+                <option value="expiry">{t('proxies.list.sortExpiry')}</option>
+              </NativeSelect>
+            </label>
+            {tableFits ? (
+              <fieldset
+                className="inline-flex rounded-md border border-border p-0.5"
+                aria-label={t('proxies.list.view')}
               >
-                <TableIcon aria-hidden="true" />
-                {t('proxies.list.table')}
-              </Button>
-            </fieldset>
-          ) : null}
-        </div>
+                <Button
+                  size="sm"
+                  variant={view === 'cards' ? 'secondary' : 'ghost'}
+                  aria-pressed={view === 'cards'}
+                  onClick={() => chooseView('cards')}
+                  data-testid="view-cards"
+                >
+                  <LayoutGridIcon aria-hidden="true" />
+                  {t('proxies.list.cards')}
+                </Button>
+                <Button
+                  size="sm"
+                  variant={view === 'table' ? 'secondary' : 'ghost'}
+                  aria-pressed={view === 'table'}
+                  onClick={() => chooseView('table')}
+                  data-testid="view-table"
+                >
+                  <TableIcon aria-hidden="true" />
+                  {t('proxies.list.table')}
+                </Button>
+              </fieldset>
+            ) : null}
+          </div>
+        ) : null}
       </div>
 
       {isPending ? (
@@ -148,6 +152,7 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
         <Alert variant="destructive" data-testid="proxy-list-error">
           <AlertTitle>{t('proxies.list.loadError')}</AlertTitle>
           <AlertDescription>
+            <p data-testid="proxy-list-error-reason">{errorDescription(error, t)}</p>
             <Button
               size="sm"
               variant="outline"
