@@ -11,7 +11,7 @@ import { ProxyList } from '@/features/proxies/components/proxy-list';
  * not import each other), in one module so the whole screen is one chunk, fetched at once.
  */
 export function HomeRoute({ user }: { user: TPublicUser }) {
-  // Without a proxy the list's empty state is the one call to create one.
+  // Without a proxy the create card is the one call to create one.
   const empty = useProxies().data?.length === 0;
   const admin = (
     <AdminSection user={user} renderEdit={(props) => <EditProxyDialog mode="admin" {...props} />} />

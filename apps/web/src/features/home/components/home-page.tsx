@@ -13,12 +13,12 @@ type TProps = {
   user: TPublicUser;
   /** The proxy list, composed by the app layer (features do not import each other). */
   proxies?: React.ReactNode;
-  /** The user has no proxy: the list's empty state is the one call to create one. */
+  /** The user has no proxy: the create card is then the one call to create one. */
   empty?: boolean;
 };
 
 /**
- * Home: welcome (first name, else username), create card and quick actions once there is a
+ * Home: welcome (first name, else username), the create card, quick actions once there is a
  * proxy, the list.
  */
 export function HomePage({ user, proxies, empty = false }: TProps) {
@@ -45,28 +45,29 @@ export function HomePage({ user, proxies, empty = false }: TProps) {
         <p className="mt-2 text-muted-foreground">{t('home.subtitle')}</p>
       </div>
 
-      {empty ? null : (
-        <div className="grid gap-4 md:grid-cols-[2fr_1fr]">
-          <Card className="relative overflow-hidden border-indigo-200 bg-primary-soft">
-            <CardHeader>
-              <div className="flex items-center gap-2 text-primary">
-                <ShieldCheckIcon className="size-5" aria-hidden="true" />
-                <CardTitle>{t('home.create.title')}</CardTitle>
-              </div>
-              <CardDescription className="text-foreground/80">
-                {t('home.create.description')}
-              </CardDescription>
-            </CardHeader>
-            <CardContent>
-              <Button asChild data-testid="create-proxy">
-                <Link href={WIZARD_HREF}>
-                  <PlusIcon aria-hidden="true" />
-                  {t('home.create.action')}
-                  <ArrowRightIcon aria-hidden="true" />
-                </Link>
-              </Button>
-            </CardContent>
-          </Card>
+      <div className={empty ? 'grid gap-4' : 'grid gap-4 md:grid-cols-[2fr_1fr]'}>
+        <Card className="relative overflow-hidden border-indigo-200 bg-primary-soft">
+          <CardHeader>
+            <div className="flex items-center gap-2 text-primary">
+              <ShieldCheckIcon className="size-5" aria-hidden="true" />
+              <CardTitle>{t('home.create.title')}</CardTitle>
+            </div>
+            <CardDescription className="text-foreground/80">
+              {t('home.create.description')}
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            <Button asChild data-testid="create-proxy">
+              <Link href={WIZARD_HREF}>
+                <PlusIcon aria-hidden="true" />
+                {t('home.create.action')}
+                <ArrowRightIcon aria-hidden="true" />
+              </Link>
+            </Button>
+          </CardContent>
+        </Card>
+        {/* Quick actions are shortcuts into a list: none while it is empty. */}
+        {empty ? null : (
           <Card>
             <CardHeader>
               <div className="flex items-center gap-2">
@@ -99,8 +100,8 @@ export function HomePage({ user, proxies, empty = false }: TProps) {
               </Button>
             </CardContent>
           </Card>
-        </div>
-      )}
+        )}
+      </div>
 
       {proxies}
     </div>

@@ -82,6 +82,11 @@ export function BasicInformation({ proxy }: TProps) {
         <Row label={t('proxies.fields.hostKey')}>
           <HostKeyValue proxy={proxy} />
         </Row>
+        {proxy.nginxConfigPath ? (
+          <Row label={t('proxies.fields.nginxConfigPath')} testId="detail-nginx-path">
+            <code className="font-mono text-xs">{proxy.nginxConfigPath}</code>
+          </Row>
+        ) : null}
         {proxy.customScriptName ? (
           <Row label={t('proxies.fields.customScript')}>{proxy.customScriptName}</Row>
         ) : null}

@@ -1,8 +1,7 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { LayoutGridIcon, PlusIcon, RefreshCwIcon, ServerIcon, TableIcon } from 'lucide-react';
+import { LayoutGridIcon, RefreshCwIcon, ServerIcon, TableIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -43,7 +42,7 @@ function remember(key: string, value: string) {
 }
 
 /** The signed-in user's proxies as cards or a table (docs/PRODUCT.md#home). */
-export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: string }) {
+export function ProxyList() {
   const { t } = useTranslation();
   const { data, error, isPending, isError, refetch, isFetching } = useProxies();
   const certificates = useCertificateSummaries().data;
@@ -175,12 +174,6 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
           <p className="max-w-md text-sm text-muted-foreground">
             {t('proxies.list.emptyDescription')}
           </p>
-          <Button asChild className="mt-2" data-testid="create-first-proxy">
-            <Link href={wizardHref}>
-              <PlusIcon aria-hidden="true" />
-              {t('proxies.list.createFirst')}
-            </Link>
-          </Button>
         </Card>
       ) : view === 'table' ? (
         <Card className="min-w-0 p-1 sm:p-2">
