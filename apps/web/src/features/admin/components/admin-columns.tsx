@@ -39,7 +39,7 @@ export function domainAndOwnerColumns<
     domain: {
       key: 'domain',
       header: domain,
-      className: 'min-w-[12rem] max-w-[18rem] font-medium',
+      className: 'min-w-[15rem] max-w-[20rem] font-medium',
       cell: (row) => <DomainLink id={idOf(row)} domain={row.domain} />,
     },
     owner: {

@@ -64,7 +64,7 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
     {
       key: 'status',
       header: t('admin.proxies.status'),
-      className: 'min-w-[12rem] max-w-[20rem]',
+      className: 'min-w-[9rem] max-w-[18rem]',
       cell: (row) => <ProxySummary summary={summaryOf(row)} compact />,
     },
     shared.owner,
