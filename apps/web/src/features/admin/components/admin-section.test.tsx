@@ -44,14 +44,14 @@ describe('admin section on home', () => {
   it('admin (es): title, totals, per-user counts sorted with singular and plural', async () => {
     stubFetch({ ...statsRoutes, 'GET /api/admin/all-proxies': { body: [row] } });
     await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />);
-    expect(screen.getByRole('heading', { name: 'Panel de Administración' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Panel de administración' })).toBeTruthy();
     expect((await screen.findByTestId('admin-total-users-value')).textContent).toBe('7');
     const counts = await screen.findAllByTestId('admin-user-count');
     expect(counts.map((c) => c.textContent)).toEqual([
       'bob bob@example.com4 proxies',
       'alice alice@example.com1 proxy',
     ]);
-    expect(screen.getByText('Todos los Proxies')).toBeTruthy();
+    expect(screen.getByText('Todos los proxies')).toBeTruthy();
   });
 
   it('admin (en): the table row shows owner, relative time, badge colour and opens admin edit', async () => {
