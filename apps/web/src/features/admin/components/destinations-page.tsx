@@ -1,5 +1,5 @@
 import type { TDestinationServer } from '@portico/shared/proxy/api';
-import { PencilIcon, PlusIcon, PowerIcon, Trash2Icon } from 'lucide-react';
+import { PencilIcon, PlusIcon, PowerIcon, ServerIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -92,81 +92,100 @@ export function DestinationsPage() {
         query={destinations}
         rowClassName="h-20"
         errorText={t('admin.errors.destinations')}
-        emptyText={t('admin.destinations.empty')}
-        isEmpty={(list) => list.length === 0}
       >
-        {(data) => (
-          <ul className="grid gap-3 md:grid-cols-2">
-            {data.map((d) => (
-              <li
-                key={d.id}
-                className="grid gap-2 rounded-lg border border-border p-4"
-                data-testid="admin-destination"
+        {(data) =>
+          data.length === 0 ? (
+            <div
+              className="grid justify-items-center gap-3 rounded-lg border border-dashed border-border px-6 py-10 text-center"
+              data-testid="destinations-empty"
+            >
+              <ServerIcon className="size-10 text-muted-foreground" aria-hidden="true" />
+              <h2 className="text-lg font-semibold">{t('admin.destinations.empty')}</h2>
+              <p className="max-w-lg text-sm text-muted-foreground">
+                {t('admin.destinations.emptyDescription')}
+              </p>
+              <Button
+                variant="outline"
+                onClick={() => setForm({ open: true, destination: null })}
+                data-testid="destination-add-first"
               >
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <span className="min-w-0 break-all font-medium">{d.name}</span>
-                  <div className="flex flex-wrap gap-1">
-                    <Badge variant={STATUS_VARIANT[d.status]} data-testid="destination-status">
-                      {t(`admin.destinations.status.${d.status}`)}
-                    </Badge>
-                    <Badge variant={d.isActive ? 'secondary' : 'warning'}>
-                      {d.isActive
-                        ? t('admin.destinations.activeBadge')
-                        : t('admin.destinations.inactiveBadge')}
-                    </Badge>
+                <PlusIcon aria-hidden="true" />
+                {t('admin.destinations.add')}
+              </Button>
+            </div>
+          ) : (
+            <ul className="grid gap-3 md:grid-cols-2">
+              {data.map((d) => (
+                <li
+                  key={d.id}
+                  className="grid gap-2 rounded-lg border border-border p-4"
+                  data-testid="admin-destination"
+                >
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <span className="min-w-0 break-all font-medium">{d.name}</span>
+                    <div className="flex flex-wrap gap-1">
+                      <Badge variant={STATUS_VARIANT[d.status]} data-testid="destination-status">
+                        {t(`admin.destinations.status.${d.status}`)}
+                      </Badge>
+                      <Badge variant={d.isActive ? 'secondary' : 'warning'}>
+                        {d.isActive
+                          ? t('admin.destinations.activeBadge')
+                          : t('admin.destinations.inactiveBadge')}
+                      </Badge>
+                    </div>
                   </div>
-                </div>
-                <p className="font-mono text-sm break-all">{d.endpoint}</p>
-                {d.description ? (
-                  <p className="text-sm text-muted-foreground">{d.description}</p>
-                ) : null}
-                <p className="text-sm text-muted-foreground">
-                  {t('admin.destinations.latency')}:{' '}
-                  {d.latency === null
-                    ? t('admin.common.na')
-                    : t('admin.destinations.ms', { value: d.latency })}
-                </p>
-                {d.maintenanceNote ? (
-                  <p className="text-sm text-warning">
-                    {t('admin.destinations.maintenanceNote')}: {d.maintenanceNote}
+                  <p className="font-mono text-sm break-all">{d.endpoint}</p>
+                  {d.description ? (
+                    <p className="text-sm text-muted-foreground">{d.description}</p>
+                  ) : null}
+                  <p className="text-sm text-muted-foreground">
+                    {t('admin.destinations.latency')}:{' '}
+                    {d.latency === null
+                      ? t('admin.common.na')
+                      : t('admin.destinations.ms', { value: d.latency })}
                   </p>
-                ) : null}
-                <div className="flex flex-wrap gap-2">
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    onClick={() => setForm({ open: true, destination: d })}
-                    aria-label={t('admin.destinations.editOf', { name: d.name })}
-                  >
-                    <PencilIcon aria-hidden="true" />
-                    {t('admin.destinations.edit')}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    onClick={() => ask({ kind: 'toggle', destination: d })}
-                    data-testid="destination-toggle"
-                  >
-                    <PowerIcon aria-hidden="true" />
-                    {d.isActive
-                      ? t('admin.destinations.deactivate')
-                      : t('admin.destinations.activate')}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    className="text-destructive"
-                    onClick={() => ask({ kind: 'delete', destination: d })}
-                    aria-label={t('admin.destinations.deleteOf', { name: d.name })}
-                  >
-                    <Trash2Icon aria-hidden="true" />
-                    {t('admin.destinations.delete')}
-                  </Button>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
+                  {d.maintenanceNote ? (
+                    <p className="text-sm text-warning">
+                      {t('admin.destinations.maintenanceNote')}: {d.maintenanceNote}
+                    </p>
+                  ) : null}
+                  <div className="flex flex-wrap gap-2">
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => setForm({ open: true, destination: d })}
+                      aria-label={t('admin.destinations.editOf', { name: d.name })}
+                    >
+                      <PencilIcon aria-hidden="true" />
+                      {t('admin.destinations.edit')}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => ask({ kind: 'toggle', destination: d })}
+                      data-testid="destination-toggle"
+                    >
+                      <PowerIcon aria-hidden="true" />
+                      {d.isActive
+                        ? t('admin.destinations.deactivate')
+                        : t('admin.destinations.activate')}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      className="text-destructive"
+                      onClick={() => ask({ kind: 'delete', destination: d })}
+                      aria-label={t('admin.destinations.deleteOf', { name: d.name })}
+                    >
+                      <Trash2Icon aria-hidden="true" />
+                      {t('admin.destinations.delete')}
+                    </Button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )
+        }
       </QueryStates>
       <DestinationFormDialog
         destination={form.destination}
