@@ -14,6 +14,7 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
@@ -95,15 +96,13 @@ export function DestinationsPage() {
       >
         {(data) =>
           data.length === 0 ? (
-            <div
-              className="grid justify-items-center gap-3 rounded-lg border border-dashed border-border px-6 py-10 text-center"
-              data-testid="destinations-empty"
+            <EmptyState
+              icon={ServerIcon}
+              title={t('admin.destinations.empty')}
+              description={t('admin.destinations.emptyDescription')}
+              heading="h2"
+              testId="destinations-empty"
             >
-              <ServerIcon className="size-10 text-muted-foreground" aria-hidden="true" />
-              <h2 className="text-lg font-semibold">{t('admin.destinations.empty')}</h2>
-              <p className="max-w-lg text-sm text-muted-foreground">
-                {t('admin.destinations.emptyDescription')}
-              </p>
               <Button
                 variant="outline"
                 onClick={() => setForm({ open: true, destination: null })}
@@ -112,7 +111,7 @@ export function DestinationsPage() {
                 <PlusIcon aria-hidden="true" />
                 {t('admin.destinations.add')}
               </Button>
-            </div>
+            </EmptyState>
           ) : (
             <ul className="grid gap-3 md:grid-cols-2">
               {data.map((d) => (

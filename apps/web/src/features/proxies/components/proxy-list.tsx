@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useMediaQuery } from '@/hooks/use-media-query';
@@ -165,16 +166,12 @@ export function ProxyList() {
           </AlertDescription>
         </Alert>
       ) : data.length === 0 ? (
-        <Card
-          className="flex flex-col items-center gap-3 px-6 py-12 text-center"
-          data-testid="proxy-list-empty"
-        >
-          <ServerIcon className="size-10 text-muted-foreground" aria-hidden="true" />
-          <h3 className="text-lg font-semibold">{t('proxies.list.emptyTitle')}</h3>
-          <p className="max-w-md text-sm text-muted-foreground">
-            {t('proxies.list.emptyDescription')}
-          </p>
-        </Card>
+        <EmptyState
+          icon={ServerIcon}
+          title={t('proxies.list.emptyTitle')}
+          description={t('proxies.list.emptyDescription')}
+          testId="proxy-list-empty"
+        />
       ) : view === 'table' ? (
         <Card className="min-w-0 p-1 sm:p-2">
           <ProxyTable proxies={shown} certificates={certificates} onEdit={setEditing} />
