@@ -80,7 +80,7 @@ test.describe('an administrator', () => {
     expect(dashboard!.y).toBeLessThan(ownList!.y);
     // The owner's summary (saved, nothing on a server), and the domain opens the proxy.
     await expect(row(page, ids.owner).getByTestId('summary-state')).toHaveText(
-      text('es', 'proxies.summary.state.pending'),
+      text('es', 'certificate.summary.state.pending'),
     );
     await expect(row(page, ids.owner).getByTestId('admin-domain-link')).toHaveAttribute(
       'href',
@@ -89,7 +89,7 @@ test.describe('an administrator', () => {
     await capture(page, AREA, 'home');
     await chooseLanguage(page, 'es', 'en');
     await expect(row(page, ids.owner).getByTestId('summary-state')).toHaveText(
-      text('en', 'proxies.summary.state.pending'),
+      text('en', 'certificate.summary.state.pending'),
     );
     await capture(page, AREA, 'home-en');
     await chooseLanguage(page, 'en', 'es');

@@ -152,10 +152,10 @@ test.describe('a deployed proxy, managed step by step', () => {
     await page.goto('/');
     const main = card(page, ids.main);
     await expect(main.getByTestId('summary-state')).toHaveText(
-      text('es', 'proxies.summary.state.live'),
+      text('es', 'certificate.summary.state.live'),
     );
     await expect(main.getByTestId('summary-serving')).toHaveText(
-      text('es', 'proxies.summary.serving.https'),
+      text('es', 'certificate.summary.serving.https'),
     );
     await expect(main.getByTestId('proxy-target')).toHaveText(labApp.upstream);
     await expect(main.getByTestId('proxy-continue')).toHaveCount(0);
@@ -192,7 +192,7 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expect(page.getByTestId('log-line').last()).toHaveAttribute('data-level', 'success');
     const top = page.getByTestId('proxy-summary');
     await expect(top.getByTestId('summary-serving')).toHaveText(
-      text('es', 'proxies.summary.serving.https'),
+      text('es', 'certificate.summary.serving.https'),
     );
     await expect(page.getByTestId('basic-info')).not.toContainText(labApp.rootPassword('s3'));
     // The watch's check after the deployment, and what the deployment did on the lab server
@@ -408,7 +408,7 @@ test.describe('a deployed proxy, managed step by step', () => {
     // The list is read again on mount, focus and visibility, not during a run.
     await page.reload();
     await expect(main.getByTestId('summary-state')).toHaveText(
-      text('es', 'proxies.summary.state.live'),
+      text('es', 'certificate.summary.state.live'),
     );
     await expect(main.getByTestId('proxy-changed')).toHaveCount(0);
 
@@ -539,7 +539,7 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expectToast(page, text('es', 'proxies.details.resetSuccess'), stillServing);
     const state = page.getByTestId('proxy-summary').getByTestId('summary-state');
     await expect(state).toHaveAttribute('data-state', 'pendingServing');
-    await expect(state).toHaveText(text('es', 'proxies.summary.state.pendingServing'));
+    await expect(state).toHaveText(text('es', 'certificate.summary.state.pendingServing'));
     await capture(page, AREA, 'details-reset');
     // True of the server: nginx still serves the site over HTTPS, to the same upstream.
     const answer = await fetchSite(labApp, labApp.server('s3').address, mainDomain(labApp));
@@ -547,10 +547,10 @@ test.describe('a deployed proxy, managed step by step', () => {
     await page.goto('/');
     const main = card(page, ids.main);
     await expect(main.getByTestId('summary-state')).toHaveText(
-      text('es', 'proxies.summary.state.pendingServing'),
+      text('es', 'certificate.summary.state.pendingServing'),
     );
     await expect(main.getByTestId('summary-next')).toHaveText(
-      text('es', 'proxies.summary.next.redeployOrDelete'),
+      text('es', 'certificate.summary.next.redeployOrDelete'),
     );
     const cont = main.getByTestId('proxy-continue');
     await expect(cont).toHaveAttribute('href', `/proxy-wizard?continueId=${ids.main}`);
@@ -558,7 +558,7 @@ test.describe('a deployed proxy, managed step by step', () => {
     await capture(page, AREA, 'home-reset');
     await chooseLanguage(page, 'es', 'en');
     await expect(main.getByTestId('summary-state')).toHaveText(
-      text('en', 'proxies.summary.state.pendingServing'),
+      text('en', 'certificate.summary.state.pendingServing'),
     );
     await capture(page, AREA, 'home-reset-en');
     await chooseLanguage(page, 'en', 'es');
@@ -630,7 +630,7 @@ test('the list as a table at desktop width, as cards at phone width', async ({ p
   await expect(page.getByTestId('proxy-row')).toHaveCount(2);
   const row = page.locator(`[data-testid="proxy-row"][data-proxy-id="${id}"]`);
   await expect(row.getByTestId('summary-state')).toHaveText(
-    text('es', 'proxies.summary.state.pending'),
+    text('es', 'certificate.summary.state.pending'),
   );
   await expect(row.getByTestId('proxy-continue')).toBeVisible();
   await capture(page, AREA, 'home-table');
@@ -693,7 +693,7 @@ test('while a deployment runs: in progress everywhere, refused actions say why',
       const home = card(page, id);
       const badge = home.getByTestId('summary-state');
       await expect(badge).toHaveAttribute('data-tone', 'running');
-      await expect(badge).toHaveText(text(lang, 'proxies.summary.state.deploying'));
+      await expect(badge).toHaveText(text(lang, 'certificate.summary.state.deploying'));
       await expect(badge.locator('svg.animate-spin')).toHaveCount(1);
       await expect(home.getByTestId('proxy-edit')).toHaveAttribute('aria-disabled', 'true');
       await capture(page, AREA, `home-deploying-${lang}`);
@@ -797,7 +797,7 @@ test('a run failed after writing: shown as the server has it, in each language; 
     const top = page.getByTestId('proxy-summary');
     await expect(top.getByTestId('summary-state')).toHaveAttribute('data-state', 'failedServing');
     await expect(top.getByTestId('summary-serving')).toHaveText(
-      text('es', 'proxies.summary.serving.https'),
+      text('es', 'certificate.summary.serving.https'),
     );
     const site = page.getByTestId('server-site');
     await expect(site).toHaveAttribute('data-domain', domain);

@@ -24,7 +24,7 @@ async function withTexts<M>(load: () => Promise<M>, namespaces: TNamespace[]): P
 }
 
 export const HomeRoute = lazyNamed(
-  () => withTexts(() => import('./routes/home-route'), [SERVER_TEXTS, CERTIFICATE_TEXTS]),
+  () => withTexts(() => import('./routes/home-route'), [CERTIFICATE_TEXTS]),
   'HomeRoute',
 );
 export const ProxyDetailsPage = lazyNamed(

@@ -5,12 +5,13 @@ import {
   Loader2Icon,
   TriangleAlertIcon,
 } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import * as React from 'react';
 import { Badge } from '@/components/ui/badge';
 import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { formatMoment } from '@/lib/format-date';
 import { useLogText } from '@/lib/log-text';
 import type { TProxySummary, TSummaryTone } from '@/lib/proxy-summary';
+import { useCertificateTexts } from '@/lib/use-certificate-texts';
 import { cn } from '@/lib/utils';
 
 /** The one badge colour of each tone (lib/proxy-summary.ts says what each means). */
@@ -32,7 +33,7 @@ const TONE_ICON = {
 
 /** The proxy's one word, in the colour of what it asks of the reader. */
 export function SummaryBadge({ summary }: { summary: TProxySummary }) {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   const Icon = TONE_ICON[summary.tone];
   return (
     <Badge
@@ -49,7 +50,7 @@ export function SummaryBadge({ summary }: { summary: TProxySummary }) {
         )}
         aria-hidden="true"
       />
-      {t(`proxies.summary.state.${summary.state}`)}
+      {t(`certificate.summary.state.${summary.state}`)}
     </Badge>
   );
 }
@@ -72,6 +73,12 @@ export function SummaryBadges({ summary }: { summary: TProxySummary }) {
   );
 }
 
+/** The stored reason in the screen's language (the server's sentences load when first needed). */
+function Reason({ failure }: { failure: NonNullable<TProxySummary['failure']> }) {
+  const words = useLogText();
+  return <>{words.line(failure)}</>;
+}
+
 /** Why the last run failed, in the screen's language, with its step and date. */
 function Failure({
   failure,
@@ -80,13 +87,12 @@ function Failure({
   failure: NonNullable<TProxySummary['failure']>;
   clamp: boolean;
 }) {
-  const { t, i18n } = useTranslation();
-  const words = useLogText();
+  const { t, i18n } = useCertificateTexts();
   const step = t(`proxies.steps.${failure.step}`, { defaultValue: failure.step });
   return (
     <div className="grid gap-0.5 text-sm" data-testid="summary-failure" data-step={failure.step}>
       <p className="font-medium text-destructive">
-        {t('proxies.summary.failedAt', {
+        {t('certificate.summary.failedAt', {
           step,
           date: formatMoment(failure.at, i18n.language) ?? '',
         })}
@@ -98,7 +104,10 @@ function Failure({
         )}
         data-testid="summary-reason"
       >
-        {words.line(failure)}
+        {/* Until the server's sentences are in, the reason as the API wrote it for this language. */}
+        <React.Suspense fallback={failure.message}>
+          <Reason failure={failure} />
+        </React.Suspense>
       </p>
     </div>
   );
@@ -121,7 +130,7 @@ export function ProxySummary({
   saysChanges?: boolean;
   className?: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = useCertificateTexts();
   const next = summary.next === 'applyChanges' && saysChanges ? null : summary.next;
   return (
     <div
@@ -136,7 +145,7 @@ export function ProxySummary({
           data-testid="summary-serving"
           data-serving={summary.serving ?? 'none'}
         >
-          {t(`proxies.summary.serving.${summary.serving ?? 'none'}`)}
+          {t(`certificate.summary.serving.${summary.serving ?? 'none'}`)}
         </p>
       )}
       {summary.failure ? <Failure failure={summary.failure} clamp={compact} /> : null}
@@ -144,7 +153,7 @@ export function ProxySummary({
         <p className="text-sm text-muted-foreground" data-testid="summary-next" data-next={next}>
           {next === 'applyChanges'
             ? t('proxies.changedSinceDeploy')
-            : t(`proxies.summary.next.${next}`)}
+            : t(`certificate.summary.next.${next}`)}
         </p>
       ) : null}
     </div>
