@@ -33,8 +33,16 @@ const destinations = [
 
 describe('destinations page', () => {
   it.each([
-    ['en', 'No destination servers yet', "the wizard's Destination step offers them"],
-    ['es', 'Aún no hay servidores de destino', 'el paso Destino del asistente los ofrece'],
+    [
+      'en',
+      'No destination servers yet',
+      "The wizard's Destination step offers the ones you add here",
+    ],
+    [
+      'es',
+      'Aún no hay servidores de destino',
+      'El paso Destino del asistente ofrece los que añadas aquí',
+    ],
   ] as const)(
     'empty: says what they are for and offers to add one (%s)',
     async (lang, title, words) => {

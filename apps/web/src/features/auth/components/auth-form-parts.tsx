@@ -37,11 +37,7 @@ export function useAuthSubmit<T extends FieldValues, R>(options: {
       toast({ title: t(`${prefix}.success`), description: t(`${prefix}.successDescription`) });
     } catch (error) {
       const placed = applyServerIssues(error, form.setError, fields, fieldByCode);
-      if (fieldOnly && placed > 0) {
-        form.setFocus(fields[0]!);
-        return;
-      }
-      toastFailure(error, t, t(`${prefix}.failed`));
+      if (!(fieldOnly && placed)) toastFailure(error, t, t(`${prefix}.failed`));
     }
   });
 }

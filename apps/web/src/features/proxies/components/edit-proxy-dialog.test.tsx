@@ -174,11 +174,7 @@ describe('edit proxy dialog and the server', () => {
 
 describe('edit proxy dialog: what an edit does to the saved password', () => {
   it.each([
-    [
-      'user',
-      'en',
-      'Changing the SSH Host (the server IP), SSH port or SSH user clears the saved SSH password',
-    ],
+    ['user', 'en', 'Changing the server IP, SSH port or SSH user clears the saved SSH password'],
     ['admin', 'en', "clears the owner's saved SSH password"],
     ['user', 'es', 'borra la contraseña SSH guardada'],
     ['admin', 'es', 'borra la contraseña SSH guardada del propietario'],

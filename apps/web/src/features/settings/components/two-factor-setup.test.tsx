@@ -10,8 +10,8 @@ const SETUP = { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', qrCode: 'data:image/
 
 describe('two-factor setup', () => {
   it.each([
-    ['en', 'That code does not match. Enter the 6-digit code your app shows for Portico now'],
-    ['es', 'Ese código no coincide. Introduce el código de 6 cifras'],
+    ['en', 'That code does not match: enter the one your app shows now'],
+    ['es', 'Ese código no coincide: introduce el que muestra ahora tu aplicación'],
   ] as const)(
     'shows the QR code at once; a wrong first code never mentions recovery codes (%s)',
     async (lang, words) => {
