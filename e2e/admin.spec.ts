@@ -74,7 +74,25 @@ test.describe('an administrator', () => {
     await expect(row(page, ids.owner)).toContainText(owner.username);
     await expect(row(page, ids.other)).toContainText(otherDomain);
     await expect(row(page, ids.other)).toContainText(other.username);
+    // The dashboard first, above the admin's own list.
+    const dashboard = await section.boundingBox();
+    const ownList = await page.locator('#proxies').boundingBox();
+    expect(dashboard!.y).toBeLessThan(ownList!.y);
+    // The owner's summary (saved, nothing on a server), and the domain opens the proxy.
+    await expect(row(page, ids.owner).getByTestId('summary-state')).toHaveText(
+      text('es', 'certificate.summary.state.pending'),
+    );
+    await expect(row(page, ids.owner).getByTestId('admin-domain-link')).toHaveAttribute(
+      'href',
+      `/proxy-details/${ids.owner}`,
+    );
     await capture(page, AREA, 'home');
+    await chooseLanguage(page, 'es', 'en');
+    await expect(row(page, ids.owner).getByTestId('summary-state')).toHaveText(
+      text('en', 'certificate.summary.state.pending'),
+    );
+    await capture(page, AREA, 'home-en');
+    await chooseLanguage(page, 'en', 'es');
 
     await row(page, ids.owner).getByTestId('admin-proxy-edit').click();
     const dialog = page.getByTestId('edit-proxy-dialog');

@@ -144,17 +144,19 @@ test.describe('a deployed proxy, managed step by step', () => {
     expect((await waitForRunEnd(page.request, ids.other)).status).toBe('completed');
   });
 
-  test('the card shows Active and SSL; Abrir opens the domain; copy fills the clipboard', async ({
+  test('the card shows Active and served over HTTPS; Abrir opens the domain; copy fills the clipboard', async ({
     page,
     labApp,
   }) => {
     const domain = mainDomain(labApp);
     await page.goto('/');
     const main = card(page, ids.main);
-    await expect(main.getByTestId('proxy-status')).toHaveText(
-      text('es', 'proxies.status.completed'),
+    await expect(main.getByTestId('summary-state')).toHaveText(
+      text('es', 'certificate.summary.state.live'),
     );
-    await expect(main.getByTestId('proxy-ssl')).toHaveText(text('es', 'proxies.ssl.enabled'));
+    await expect(main.getByTestId('summary-serving')).toHaveText(
+      text('es', 'certificate.summary.serving.https'),
+    );
     await expect(main.getByTestId('proxy-target')).toHaveText(labApp.upstream);
     await expect(main.getByTestId('proxy-continue')).toHaveCount(0);
     await capture(page, AREA, 'home-list');
@@ -181,14 +183,17 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expect(page.getByTestId('proxy-card')).toHaveCount(2);
   });
 
-  test('details show the logs and the SSL card', async ({ page, labApp }) => {
+  test('details show the summary first, the logs and the certificate', async ({ page, labApp }) => {
     await page.goto('/');
     await card(page, ids.main).getByTestId('proxy-card-link').click();
     await expect(page).toHaveURL(new RegExp(`/proxy-details/${ids.main}$`));
     await expect(page.getByTestId('details-domain')).toHaveText(mainDomain(labApp));
     await expect(page.getByTestId('log-line').first()).toBeVisible();
     await expect(page.getByTestId('log-line').last()).toHaveAttribute('data-level', 'success');
-    await expect(page.getByTestId('ssl-card')).toContainText(text('es', 'proxies.ssl.enabled'));
+    const top = page.getByTestId('proxy-summary');
+    await expect(top.getByTestId('summary-serving')).toHaveText(
+      text('es', 'certificate.summary.serving.https'),
+    );
     await expect(page.getByTestId('basic-info')).not.toContainText(labApp.rootPassword('s3'));
     // The watch's check after the deployment, and what the deployment did on the lab server
     // (no systemd, cron stopped): it started cron, and the section says the certificate renews.
@@ -207,7 +212,9 @@ test.describe('a deployed proxy, managed step by step', () => {
       .toBe(true);
     await page.reload();
     const section = page.getByTestId('certificate-section');
-    await expect(section.getByTestId('certificate-badge')).toHaveAttribute('data-state', 'fine');
+    // The expiry is the summary's, once, green for a certificate far from its end.
+    await expect(top.getByTestId('certificate-badge')).toHaveAttribute('data-state', 'fine');
+    await expect(page.getByTestId('certificate-badge')).toHaveCount(1);
     await expect(section.getByTestId('certificate-names')).toHaveText(mainDomain(labApp));
     await expect(section.getByTestId('certificate-check-result')).toHaveAttribute(
       'data-ok',
@@ -223,7 +230,7 @@ test.describe('a deployed proxy, managed step by step', () => {
     await expect(section.getByTestId('certificate-renewal')).toContainText(
       text('en', 'certificate.section.renewalWorking'),
     );
-    await expect(section.getByTestId('certificate-badge')).toContainText(/^Expires in \d+ days/);
+    await expect(top.getByTestId('certificate-badge')).toContainText(/^Expires in \d+ days/);
     await capture(page, AREA, 'details-en');
     // Home: the card's expiry badge, coloured by the state, in either language.
     await page.goto('/');
@@ -282,10 +289,10 @@ test.describe('a deployed proxy, managed step by step', () => {
       expect(stopped.code, stopped.stderr).toBe(0);
       // The admin's view of the owner's certificate section: the failed check, said as such.
       const section = await checkNow(false);
-      await expect(section.getByTestId('certificate-badge')).toHaveAttribute(
-        'data-state',
-        'danger',
-      );
+      // Red, and saying why: the check failed (never "expires in n days" in red).
+      const failedBadge = admin.getByTestId('proxy-summary').getByTestId('certificate-badge');
+      await expect(failedBadge).toHaveAttribute('data-state', 'danger');
+      await expect(failedBadge).toContainText(text('es', 'certificate.badge.checkFailed'));
       await expect(section.getByTestId('certificate-check-result')).toContainText(
         text('es', 'certificate.section.checkFailed'),
       );
@@ -359,10 +366,10 @@ test.describe('a deployed proxy, managed step by step', () => {
     // less than the toast's checks: the page is watched from before the click, in every frame,
     // so that moment cannot be missed by starting to look too late.
     const seenWhileRunning = page.waitForFunction((count) => {
-      const status = document.querySelector('[data-testid="proxy-status"]');
+      const status = document.querySelector('[data-testid="summary-state"]');
       const redeploy = document.querySelector('[data-testid="action-redeploy"]');
       return (
-        status?.getAttribute('data-status') === 'deploying' &&
+        status?.getAttribute('data-state') === 'deploying' &&
         redeploy?.getAttribute('aria-disabled') === 'true' &&
         document.querySelectorAll('[data-testid="log-line"]').length > count + 1
       );
@@ -372,10 +379,7 @@ test.describe('a deployed proxy, managed step by step', () => {
     await seenWhileRunning;
     // The server's word first, then the page must agree without a reload.
     expect((await waitForRunEnd(page.request, ids.main)).status).toBe('completed');
-    await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
-      'data-status',
-      'completed',
-    );
+    await expect(page.getByTestId('summary-state').first()).toHaveAttribute('data-state', 'live');
     await expect(lines.last()).toHaveAttribute('data-level', 'success');
     await expect(page.getByTestId('action-redeploy')).not.toHaveAttribute('aria-disabled', 'true');
     expect((await configuration(page.request, ids.main)).status).toBe('completed');
@@ -403,8 +407,8 @@ test.describe('a deployed proxy, managed step by step', () => {
     expect((await waitForRunEnd(page.request, ids.main)).status).toBe('completed');
     // The list is read again on mount, focus and visibility, not during a run.
     await page.reload();
-    await expect(main.getByTestId('proxy-status')).toHaveText(
-      text('es', 'proxies.status.completed'),
+    await expect(main.getByTestId('summary-state')).toHaveText(
+      text('es', 'certificate.summary.state.live'),
     );
     await expect(main.getByTestId('proxy-changed')).toHaveCount(0);
 
@@ -521,21 +525,43 @@ test.describe('a deployed proxy, managed step by step', () => {
     expect(answer.json).toMatchObject({ path: '/v2/' });
   });
 
-  test('reset returns to pending and the card offers continue', async ({ page }) => {
+  test('reset returns to pending, says the site keeps serving, and it does', async ({
+    page,
+    labApp,
+  }) => {
+    const stillServing = text('es', 'proxies.reset.stillServing');
     await page.goto(`/proxy-details/${ids.main}`);
     await page.getByTestId('action-reset').click();
     await expect(page.getByTestId('reset-dialog')).toBeVisible();
+    await expect(page.getByTestId('reset-dialog')).toContainText(stillServing);
     await capture(page, AREA, 'dialog-reset');
     await page.getByTestId('reset-confirm').click();
-    await expectToast(page, text('es', 'proxies.details.resetSuccess'));
-    await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
-      'data-status',
-      'pending',
-    );
+    await expectToast(page, text('es', 'proxies.details.resetSuccess'), stillServing);
+    const state = page.getByTestId('proxy-summary').getByTestId('summary-state');
+    await expect(state).toHaveAttribute('data-state', 'pendingServing');
+    await expect(state).toHaveText(text('es', 'certificate.summary.state.pendingServing'));
+    await capture(page, AREA, 'details-reset');
+    // True of the server: nginx still serves the site over HTTPS, to the same upstream.
+    const answer = await fetchSite(labApp, labApp.server('s3').address, mainDomain(labApp));
+    expect(answer.status).toBe(200);
     await page.goto('/');
-    const cont = card(page, ids.main).getByTestId('proxy-continue');
+    const main = card(page, ids.main);
+    await expect(main.getByTestId('summary-state')).toHaveText(
+      text('es', 'certificate.summary.state.pendingServing'),
+    );
+    await expect(main.getByTestId('summary-next')).toHaveText(
+      text('es', 'certificate.summary.next.redeployOrDelete'),
+    );
+    const cont = main.getByTestId('proxy-continue');
     await expect(cont).toHaveAttribute('href', `/proxy-wizard?continueId=${ids.main}`);
-    await expect(card(page, ids.main).getByTestId('proxy-open')).toHaveCount(0);
+    await expect(main.getByTestId('proxy-open')).toHaveCount(0);
+    await capture(page, AREA, 'home-reset');
+    await chooseLanguage(page, 'es', 'en');
+    await expect(main.getByTestId('summary-state')).toHaveText(
+      text('en', 'certificate.summary.state.pendingServing'),
+    );
+    await capture(page, AREA, 'home-reset-en');
+    await chooseLanguage(page, 'en', 'es');
   });
 
   test('delete with removal: the site is gone from the server and nginx -t still passes', async ({
@@ -603,7 +629,9 @@ test('the list as a table at desktop width, as cards at phone width', async ({ p
   await page.getByTestId('view-table').click();
   await expect(page.getByTestId('proxy-row')).toHaveCount(2);
   const row = page.locator(`[data-testid="proxy-row"][data-proxy-id="${id}"]`);
-  await expect(row.getByTestId('proxy-status')).toHaveText(text('es', 'proxies.status.pending'));
+  await expect(row.getByTestId('summary-state')).toHaveText(
+    text('es', 'certificate.summary.state.pending'),
+  );
   await expect(row.getByTestId('proxy-continue')).toBeVisible();
   await capture(page, AREA, 'home-table');
   // The choice is remembered.
@@ -663,16 +691,16 @@ test('while a deployment runs: in progress everywhere, refused actions say why',
       await page.goto('/');
       // Home: in progress is blue with a spinner, not red; edit says why it cannot act.
       const home = card(page, id);
-      const badge = home.getByTestId('proxy-status');
+      const badge = home.getByTestId('summary-state');
       await expect(badge).toHaveAttribute('data-tone', 'running');
-      await expect(badge).toHaveText(text(lang, 'proxies.status.deploying'));
+      await expect(badge).toHaveText(text(lang, 'certificate.summary.state.deploying'));
       await expect(badge.locator('svg.animate-spin')).toHaveCount(1);
       await expect(home.getByTestId('proxy-edit')).toHaveAttribute('aria-disabled', 'true');
       await capture(page, AREA, `home-deploying-${lang}`);
 
       await home.getByTestId('proxy-card-link').click();
       await expect(page.getByTestId('proxy-details')).toHaveAttribute('data-proxy-id', id);
-      await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
+      await expect(page.getByTestId('summary-state').first()).toHaveAttribute(
         'data-tone',
         'running',
       );
@@ -707,7 +735,7 @@ test('while a deployment runs: in progress everywhere, refused actions say why',
     await labApp.lab.exec('s3', ['touch', marker]);
   }
   expect((await waitForRunEnd(page.request, id)).status).toBe('completed');
-  await expect(page.getByTestId('proxy-status').first()).toHaveAttribute('data-tone', 'done');
+  await expect(page.getByTestId('summary-state').first()).toHaveAttribute('data-tone', 'fine');
   await expect(page.getByTestId('action-reset')).not.toHaveAttribute('aria-disabled', 'true');
   // Leave s3 as the test found it: this site, the first on s3 in nginx's order, would otherwise
   // answer HTTPS for every name s3 no longer serves (the next test checks one is gone).
@@ -765,7 +793,12 @@ test('a run failed after writing: shown as the server has it, in each language; 
 
   await test.step('details (es): the record of what is on the server, the failure beside it', async () => {
     await page.goto(`/proxy-details/${id}`);
-    await expect(page.getByTestId('proxy-status').first()).toHaveAttribute('data-status', 'failed');
+    // The summary first: failed, still serving HTTPS, the reason and what to do.
+    const top = page.getByTestId('proxy-summary');
+    await expect(top.getByTestId('summary-state')).toHaveAttribute('data-state', 'failedServing');
+    await expect(top.getByTestId('summary-serving')).toHaveText(
+      text('es', 'certificate.summary.serving.https'),
+    );
     const site = page.getByTestId('server-site');
     await expect(site).toHaveAttribute('data-domain', domain);
     await expect(page.getByTestId('server-site-files')).toContainText(file);
@@ -776,11 +809,10 @@ test('a run failed after writing: shown as the server has it, in each language; 
     );
     await expect(page.getByTestId('server-site-certificate')).toContainText(domain);
     await expect(page.getByTestId('server-last-success')).toHaveText(text('es', 'proxies.never'));
-    await expect(page.getByTestId('ssl-card')).toContainText(text('es', 'proxies.ssl.enabled'));
-    await expect(page.getByTestId('last-failure')).toContainText(
+    await expect(top.getByTestId('summary-failure')).toContainText(
       text('es', 'proxies.steps.custom-script'),
     );
-    await expect(page.getByTestId('last-failure-message')).toContainText(
+    await expect(top.getByTestId('summary-reason')).toContainText(
       text('es', 'deployLog.script.exited', { code: '3' }),
     );
     // One rendering of levels and words: Spanish throughout, the script's output verbatim.
@@ -797,7 +829,7 @@ test('a run failed after writing: shown as the server has it, in each language; 
     const en = (await deploymentLogs(page.request, id, 'en')).map((l) => l.message);
     await expect.poll(async () => (await detailsLines()).map((l) => l[1])).toEqual(en);
     expect((await detailsLines()).map((l) => l[0])).toContain('SUCCESS');
-    await expect(page.getByTestId('last-failure-message')).toContainText(
+    await expect(page.getByTestId('summary-reason')).toContainText(
       text('en', 'deployLog.script.exited', { code: '3' }),
     );
     await expect(page.getByTestId('server-site-https')).toHaveText(
@@ -812,7 +844,10 @@ test('a run failed after writing: shown as the server has it, in each language; 
     await expect(page.getByTestId('wizard-deploy-status')).toHaveAttribute('data-status', 'failed');
     const en = (await deploymentLogs(page.request, id, 'en')).map((l) => l.message);
     await expect.poll(() => panelMessages(page)).toEqual(en);
-    await expect(page.getByTestId('wizard-deploy-error')).toContainText(
+    // The wizard tells the run as every screen does: the summary, the reason in it.
+    const told = page.getByTestId('wizard-deploy-error').getByTestId('proxy-summary');
+    await expect(told.getByTestId('summary-state')).toHaveAttribute('data-state', 'failedServing');
+    await expect(told.getByTestId('summary-reason')).toContainText(
       text('en', 'deployLog.script.exited', { code: '3' }),
     );
     const success = page.locator('[data-testid="wizard-log-line"][data-level="success"]').first();
@@ -837,9 +872,9 @@ test('a run failed after writing: shown as the server has it, in each language; 
     await page.getByTestId('action-reset').click();
     await page.getByTestId('reset-confirm').click();
     await expectToast(page, text('es', 'proxies.details.resetSuccess'));
-    await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
-      'data-status',
-      'pending',
+    await expect(page.getByTestId('summary-state').first()).toHaveAttribute(
+      'data-state',
+      'pendingServing',
     );
     // Reset changes nothing on the server, and the record still says so.
     await expect(page.getByTestId('server-site-files')).toContainText(file);

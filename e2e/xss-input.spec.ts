@@ -167,9 +167,9 @@ test.describe('stored XSS: hostile input through the product', () => {
       await page.getByTestId('redeploy-confirm').click();
       const logs = page.getByTestId('deployment-logs');
       await expect(logs).toContainText(`ID=${PAYLOADS.template}`, { timeout: 30_000 });
-      await expect(page.getByTestId('proxy-status').first()).toHaveAttribute(
-        'data-status',
-        'failed',
+      await expect(page.getByTestId('summary-state').first()).toHaveAttribute(
+        'data-state',
+        /^failed/,
         { timeout: 30_000 },
       );
       await expectInert(page, watch, 'details live log');

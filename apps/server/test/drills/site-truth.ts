@@ -1,7 +1,9 @@
 // Shared by the drills that check Portico's word against the server: what a lab
 // server holds for a domain, read there independently of the engine's own look; the API's
-// record compared with it; and a reset plus a delete with removal that must leave no trace.
+// record compared with it; a reset that leaves the server serving what it served, as the record
+// says; and a delete with removal that must leave no trace.
 import { X509Certificate } from 'node:crypto';
+import { servingOf } from '@portico/shared/proxy/server-record';
 import { expect } from 'vitest';
 import type { TLab, TLabServer } from '../../../../testbed/src/lab';
 import type { HttpClient } from '../support/lab-app-helpers';
@@ -98,10 +100,18 @@ export async function resetAndDelete(
   domain: string,
   unrelated: Awaited<ReturnType<typeof unrelatedSite>>,
 ) {
+  const before = await siteOnServer(lab, server, domain);
+  const recorded = (await shownOf(client, id)).serverSites;
   const reset = await client.request('PATCH', `/api/proxy-configurations/${id}/reset`);
   expect(reset.status).toBe(200);
   expect(reset.json.status).toBe('pending');
-  expect(reset.json.serverSites).toHaveLength(1);
+  // A reset touches nothing remote: nginx serves what it served, and the record (what every
+  // screen's summary reads, "pending redeploy — still serving") says exactly that.
+  expect(await siteOnServer(lab, server, domain)).toEqual(before);
+  expect(reset.json.serverSites).toEqual(recorded);
+  expect(servingOf(reset.json.serverSites, reset.json.sslConfigured)).toBe(
+    before.servesHttps ? 'https' : before.proxiedOverHttp ? 'http' : null,
+  );
   const deleted = await client.request(
     'DELETE',
     `/api/proxy-configurations/${id}?removeFromServer=true&removeCertificate=true`,

@@ -7,12 +7,11 @@ import { unavailableReasonKey } from '@/lib/proxy-status';
 
 type TProps = {
   status: TProxyStatus;
-  /** The visible word; left out (icon only) when `compact`. */
+  /** The visible word. */
   label: string;
   /** The accessible name, naming the proxy ("Edit app.example.com"). */
   name: string;
   onClick: () => void;
-  compact?: boolean;
   testId: string;
 };
 
@@ -20,14 +19,14 @@ type TProps = {
  * Edit on a proxy, for its owner (home) and for an admin (All Proxies): unavailable, with the
  * reason, while the server would refuse the edit (a deployment runs).
  */
-export function EditProxyButton({ status, label, name, onClick, compact = false, testId }: TProps) {
+export function EditProxyButton({ status, label, name, onClick, testId }: TProps) {
   const { t } = useTranslation();
   const blocked = unavailableReasonKey({ status }, 'edit');
   return (
     <Unavailable reason={blocked ? t(blocked) : null}>
       <Button variant="outline" size="sm" onClick={onClick} aria-label={name} data-testid={testId}>
         <PencilIcon aria-hidden="true" />
-        {compact ? null : label}
+        {label}
       </Button>
     </Unavailable>
   );

@@ -33,6 +33,15 @@ export function formatDay(value: string | null | undefined, lang: string): strin
   return date ? format(date, 'PP', { locale: localeOf(lang) }) : null;
 }
 
+/**
+ * A moment with the month in words and the time, the language's way ("Nov 22, 2026, 4:05 PM" /
+ * "22 nov 2026, 16:05"): what a proxy's summary and details page say of every date, or null.
+ */
+export function formatMoment(value: string | null | undefined, lang: string): string | null {
+  const date = toDate(value);
+  return date ? format(date, 'PPp', { locale: localeOf(lang) }) : null;
+}
+
 /** "in 3 months" / "dentro de 3 meses", "2 hours ago" / "hace 2 horas", or null. */
 export function formatRelative(
   value: string | null | undefined,

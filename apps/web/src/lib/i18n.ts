@@ -18,8 +18,8 @@ export type TCatalog = Record<string, unknown>;
  */
 export const SERVER_TEXTS = 'server';
 /**
- * The namespace of the web's `certificate` group (expiry badges, the certificate section, the
- * admin's certificate list): only screens behind sign-in show them, so they stay out of the
+ * The namespace of the web's `certificate` group (expiry badges, a proxy's summary, the
+ * certificate section, the admin's certificate list): only screens behind sign-in show them, so they stay out of the
  * landing page's catalog. Its keys keep their `certificate.` prefix; useCertificateTexts looks
  * them up.
  */

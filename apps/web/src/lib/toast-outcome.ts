@@ -19,11 +19,11 @@ export function toastFailure(error: unknown, t: TFunction, title: string): void 
 export async function toastOutcome(
   work: () => Promise<unknown>,
   t: TFunction,
-  texts: { success: string; failure: string },
+  texts: { success: string; successDescription?: string; failure: string },
 ): Promise<boolean> {
   try {
     await work();
-    toast({ title: texts.success });
+    toast({ title: texts.success, description: texts.successDescription });
     return true;
   } catch (error) {
     toastFailure(error, t, texts.failure);

@@ -1,4 +1,4 @@
-import type { TProxyConfiguration, TServerSite } from '@portico/shared/proxy/api';
+import type { TLastFailure, TProxyConfiguration, TServerSite } from '@portico/shared/proxy/api';
 
 /** A configuration as the API answers it, for component tests; override what the test is about. */
 export function aProxy(overrides: Partial<TProxyConfiguration> = {}): TProxyConfiguration {
@@ -44,4 +44,17 @@ export const SERVER_SITE: TServerSite = {
   certificate: { name: 'app.example.com', expiresAt: '2027-02-01T10:00:00.000Z' },
   unconfirmed: false,
   checkedAt: '2026-11-22T16:00:00.000Z',
+};
+
+/** A run that failed at its custom script (stored from a Spanish run). */
+export const SCRIPT_FAILURE: TLastFailure = {
+  deploymentId: 'd1',
+  code: 'custom_script_failed',
+  step: 'custom-script',
+  message: 'El script personalizado terminó con el estado 3. Su última salida:\nboom',
+  text: {
+    join: [{ key: 'deployLog.script.exited', params: { code: '3' } }, 'boom'],
+    sep: '\n',
+  },
+  at: '2026-11-22T16:05:00.000Z',
 };

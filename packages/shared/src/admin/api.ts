@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZRole } from '../auth/schemas';
 import { ZProxyStatus } from '../proxy/schemas';
+import { ZLastFailure, ZServing } from '../proxy/server-record';
 
 // Shapes of the admin calls (docs/PRODUCT.md#admin-screens and #api).
 
@@ -15,6 +16,10 @@ export const ZAdminProxyRow = z.object({
   domain: z.string(),
   targetServer: z.string().nullable(),
   status: ZProxyStatus,
+  /** What the server serves for it, by the record (the same summary as the owner's screens). */
+  serving: ZServing,
+  /** The last run's failure in the reader's language; null after a success. */
+  lastFailure: ZLastFailure.nullable(),
   createdAt: z.string(),
   userId: z.string(),
   username: z.string(),

@@ -38,6 +38,23 @@ export function siteHasTraces(site: TServerSite): boolean {
   return site.files.length > 0 || site.certificate !== null || site.unconfirmed;
 }
 
+/** What nginx serves for a proxy: its HTTPS site, its HTTP-only site, or nothing. */
+export const ZServing = z.enum(['https', 'http']).nullable();
+export type TServing = z.infer<typeof ZServing>;
+
+/**
+ * What the record says nginx serves for the proxy now, whatever its status says (a reset, a
+ * failed run): HTTPS when an enabled entry is the HTTPS site with its certificate, HTTP when an
+ * enabled entry is an HTTP-only site, else nothing. Rows from before the record have no entries;
+ * for them the mirrored SSL flag is all there is.
+ */
+export function servingOf(sites: readonly TServerSite[], sslConfigured: boolean): TServing {
+  const enabled = sites.filter((site) => site.enabled && site.files.length > 0);
+  if (enabled.some((site) => site.https && site.certificate !== null)) return 'https';
+  if (enabled.length > 0) return 'http';
+  return sites.length === 0 && sslConfigured ? 'https' : null;
+}
+
 /** The last run's failure, beside the record: the run failed, whatever it left on the server. */
 export const ZLastFailure = z.object({
   deploymentId: z.string().nullable(),

@@ -1,13 +1,15 @@
 // The admin API: role enforcement on every route, the stats and lists with their order; on
 // PGlite and on PostgreSQL when TEST_DATABASE_URL is set.
 import { ZAdminProxyRow, ZAdminUser, ZProxiesByUser } from '@portico/shared/admin/api';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { anonymousClient, namedClient } from '../../../test/support/admin-test-helpers';
-import { createProxy } from '../../../test/support/proxies-test-helpers';
+import { createProxy, seedServerSite } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
+import { proxyConfigurations } from '../../db/schema';
 
 type TRoute = { method: 'GET' | 'PUT' | 'PATCH'; url: string; body?: Record<string, unknown> };
 
@@ -121,6 +123,8 @@ describe.each(testDatabaseKinds())('admin API on %s', (kind) => {
       domain: second.input.domain,
       targetServer: 'backend.local:3000',
       status: 'pending',
+      serving: null,
+      lastFailure: null,
       createdAt: expect.any(String),
       userId: owner2.user.id,
       username: owner2.user.username,
@@ -130,6 +134,52 @@ describe.each(testDatabaseKinds())('admin API on %s', (kind) => {
     const times = rows.map((row) => Date.parse(row.createdAt));
     expect(times).toEqual([...times].sort((x, y) => y - x));
     expect(response.body).not.toMatch(/sshPassword|Enc"/);
+  });
+
+  it("says of each proxy what its owner is told: what the server serves and why the last run failed, in the reader's language", async () => {
+    const owner = await namedClient(t, 'srv');
+    const { id } = await createProxy(owner.client);
+    await seedServerSite(t, id, {
+      files: ['/etc/nginx/sites-available/proxy-x', '/etc/nginx/sites-enabled/proxy-x'],
+      enabled: true,
+      https: true,
+      certificate: { name: 'x', expiresAt: null },
+    });
+    const text = { key: 'deployLog.script.exited', params: { code: '3' } };
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({
+        status: 'failed',
+        lastFailure: {
+          deploymentId: null,
+          code: 'custom_script_failed',
+          step: 'custom-script',
+          text,
+          message: 'stored words',
+          at: '2026-11-22T16:05:00.000Z',
+        },
+      })
+      .where(eq(proxyConfigurations.id, id));
+    for (const [language, words] of [
+      ['en', /^The custom script exited with status 3/],
+      ['es', /^El script personalizado terminó con el código 3/],
+    ] as const) {
+      const response = await admin.client.request({
+        method: 'GET',
+        url: '/api/admin/all-proxies',
+        headers: { 'accept-language': language },
+      });
+      const row = z
+        .array(ZAdminProxyRow)
+        .parse(response.json())
+        .find((r) => r.id === id);
+      expect(row).toMatchObject({
+        status: 'failed',
+        serving: 'https',
+        lastFailure: { step: 'custom-script', text },
+      });
+      expect(row?.lastFailure?.message).toMatch(words);
+    }
   });
 
   it('lists users with their role and proxy count', async () => {

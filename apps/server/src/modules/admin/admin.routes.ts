@@ -70,7 +70,7 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
       preValidation,
       config: { cachedAnswer: { madeOf: ['proxy_configurations', 'users'] } },
     },
-    async () => admin.allProxies(),
+    async (request) => admin.allProxies(languageOf(request)),
   );
 
   r.put(

@@ -6,6 +6,7 @@ import type {
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TRole } from '@portico/shared/auth/schemas';
 import type { TEditProxyInput, TProxyConfiguration } from '@portico/shared/proxy/api';
+import { servingOf } from '@portico/shared/proxy/server-record';
 import type { TAuditLogRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
@@ -13,6 +14,7 @@ import { isoTime } from '../../lib/iso-time';
 import type { TAuditService } from '../audit/audit.service';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { KeyedAppError } from '../proxies/proxy-errors';
+import { lastFailureOf } from '../proxies/proxy-view';
 import type { TUsersService } from '../users/users.service';
 import type { TAdminRepository, TAuditFilter } from './admin.repository';
 
@@ -67,11 +69,16 @@ export function createAdminService(deps: TAdminServiceDeps) {
 
     proxiesByUser: () => repository.proxiesByUser(),
 
-    async allProxies(): Promise<TAdminProxyRow[]> {
-      return (await repository.allProxies()).map((row) => ({
-        ...row,
-        createdAt: isoTime(row.createdAt),
-      }));
+    /** Every proxy with what its owner's screens summarise it by, in the reader's language. */
+    async allProxies(language: TLanguage): Promise<TAdminProxyRow[]> {
+      return (await repository.allProxies()).map(
+        ({ sslConfigured, serverSites, lastFailure, ...row }) => ({
+          ...row,
+          serving: servingOf(serverSites, sslConfigured),
+          lastFailure: lastFailureOf(lastFailure, language),
+          createdAt: isoTime(row.createdAt),
+        }),
+      );
     },
 
     /** The proxies service checks the domain and the running deployment and writes the audit row. */

@@ -1,7 +1,9 @@
+import { servingOf } from '@portico/shared/proxy/server-record';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createProxy,
+  markDeployed,
   proxyInput,
   SSH_PASSWORD,
   seedServerSite,
@@ -414,6 +416,41 @@ describe.each(testDatabaseKinds())('proxy configurations API on %s', (kind) => {
     expect(response.body).not.toContain(SSH_PASSWORD);
     const still = await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` });
     expect(still.statusCode).toBe(200);
+  });
+
+  it('a reset of a live site keeps the record of what the server serves: the site, its certificate and the last successful deployment', async () => {
+    // An address of its own: the file's registrations would pass the per-address limit.
+    const { client } = await signedInClient(t, 'user', '192.0.2.78');
+    const { id } = await createProxy(client);
+    // As a completed run leaves it: HTTPS enabled with its certificate, deployed at a moment.
+    await markDeployed(t, id);
+    const site = await seedServerSite(t, id, {
+      files: ['/etc/nginx/sites-available/proxy-x', '/etc/nginx/sites-enabled/proxy-x'],
+      enabled: true,
+      https: true,
+      certificate: { name: 'x', expiresAt: '2031-11-21T16:00:00.000Z' },
+    });
+    const deployedAt = new Date('2026-11-22T16:00:00.000Z');
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ lastDeployedAt: deployedAt })
+      .where(eq(proxyConfigurations.id, id));
+    const reset = await client.write('PATCH', `/api/proxy-configurations/${id}/reset`);
+    expect(reset.statusCode).toBe(200);
+    for (const body of [
+      reset.json(),
+      (await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` })).json(),
+    ]) {
+      expect(body).toMatchObject({
+        status: 'pending',
+        sslConfigured: true,
+        lastDeployedAt: deployedAt.toISOString(),
+        changedSinceDeploy: false,
+        serverSites: [site],
+      });
+      // What every screen's summary is made of: the record still says nginx serves HTTPS.
+      expect(servingOf(body.serverSites, body.sslConfigured)).toBe('https');
+    }
   });
 
   it('removal follows the record of what is on the server, not the status: after a failed run and a reset it still goes to the server; with nothing recorded it goes to none', async () => {

@@ -28,7 +28,11 @@ export function changedSinceDeploy(row: TProxyConfigurationRow): boolean {
   );
 }
 
-function lastFailureOf(stored: TStoredFailure | null, language: TLanguage): TLastFailure | null {
+/** The stored failure with its message in `language`. */
+export function lastFailureOf(
+  stored: TStoredFailure | null,
+  language: TLanguage,
+): TLastFailure | null {
   if (!stored) return null;
   return { ...stored, message: renderText(language, stored.text) };
 }

@@ -22,17 +22,20 @@ export interface TExpiryBadgeProps {
 export function ExpiryBadge({ state, daysLeft, checkFailed, notReloaded }: TExpiryBadgeProps) {
   const { t } = useCertificateTexts();
   const Icon = ICON[state];
-  const text =
+  // A failed check says so: "Expires in 1825 days" in red would say the expiry is the trouble.
+  const failed = checkFailed || daysLeft === null;
+  const expiry =
     daysLeft === null
-      ? t('certificate.badge.checkFailed')
+      ? null
       : daysLeft < 0
         ? t('certificate.badge.expiredAgo', { count: -daysLeft })
         : daysLeft === 0
           ? t('certificate.badge.expiresToday')
           : t('certificate.badge.expiresIn', { count: daysLeft });
+  const text = failed ? t('certificate.badge.checkFailed') : expiry;
   const why = [
     t(`certificate.badge.state.${state}`),
-    checkFailed && daysLeft !== null ? t('certificate.badge.lastCheckFailed') : null,
+    failed && expiry ? expiry : null,
     notReloaded ? t('certificate.badge.notReloaded') : null,
   ]
     .filter(Boolean)

@@ -3,7 +3,7 @@ import { format } from 'date-fns';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Badge } from '@/components/ui/badge';
-import { formatDateTime } from '@/lib/format-date';
+import { formatMoment } from '@/lib/format-date';
 import { type TLogText, useLogText } from '@/lib/log-text';
 import { cn } from '@/lib/utils';
 import { groupByRun, type TLogLine } from './logs';
@@ -76,7 +76,8 @@ export function LogLine({ line, words }: { line: TLogLine; words: TLogText }) {
         className={cn('whitespace-nowrap', error ? 'text-destructive' : 'text-muted-foreground')}
         dateTime={line.timestamp}
       >
-        {formatDateTime(line.timestamp) ?? line.timestamp}
+        {/* The time of day: the run's header gives the date, in the page's one format. */}
+        {clock(line.timestamp)}
       </time>
     </li>
   );
@@ -84,13 +85,13 @@ export function LogLine({ line, words }: { line: TLogLine; words: TLogText }) {
 
 /** Every run of the configuration, each under a header with its number and start. */
 function Runs({ lines, words }: { lines: readonly TLogLine[]; words: TLogText }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return groupByRun(lines).map((run, index) => (
     <div key={`${run.deploymentId ?? 'none'}-${run.lines[0]?.id}`}>
       <p className="sticky top-0 border-b border-border bg-muted px-3 py-1 text-xs font-medium text-muted-foreground">
         {t('proxies.logs.run', {
           number: index + 1,
-          date: formatDateTime(run.lines[0]?.timestamp) ?? '',
+          date: formatMoment(run.lines[0]?.timestamp, i18n.language) ?? '',
         })}
       </p>
       <ol className="divide-y divide-border/60">

@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import { Breakable } from '@/components/ui/breakable';
 import type { TColumn } from '@/components/ui/data-table';
 
@@ -13,16 +14,33 @@ export function OwnerCell({ username, email }: { username: string; email: string
   );
 }
 
-/** The columns every admin list has: the proxy's domain, and its owner. */
+/** A proxy's domain as the link to its details page (an admin may open anyone's). */
+export function DomainLink({ id, domain }: { id: string; domain: string }) {
+  return (
+    <Link
+      href={`/proxy-details/${encodeURIComponent(id)}`}
+      className="rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+      data-testid="admin-domain-link"
+    >
+      <Breakable text={domain} />
+    </Link>
+  );
+}
+
+/** The columns every admin list has: the proxy's domain (a link to it), and its owner. */
 export function domainAndOwnerColumns<
   T extends { domain: string; username: string; email: string },
->(domain: string, owner: string): { domain: TColumn<T>; owner: TColumn<T> } {
+>(
+  domain: string,
+  owner: string,
+  idOf: (row: T) => string,
+): { domain: TColumn<T>; owner: TColumn<T> } {
   return {
     domain: {
       key: 'domain',
       header: domain,
-      className: 'max-w-[14rem] font-medium [overflow-wrap:anywhere]',
-      cell: (row) => <Breakable text={row.domain} />,
+      className: 'min-w-[15rem] max-w-[20rem] font-medium',
+      cell: (row) => <DomainLink id={idOf(row)} domain={row.domain} />,
     },
     owner: {
       key: 'owner',

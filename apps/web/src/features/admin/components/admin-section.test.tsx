@@ -1,7 +1,6 @@
 import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ProxyStatusBadge } from '@/components/proxy-status-badge';
 import { never, stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
 import { AdminSection } from './admin-section';
@@ -13,6 +12,8 @@ const row: TAdminProxyRow = {
   domain: 'shop.example.com',
   targetServer: 'http://10.0.0.5:8080',
   status: 'deployed',
+  serving: 'https',
+  lastFailure: null,
   createdAt: new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString(),
   userId: 'u2',
   username: 'bob',
@@ -43,14 +44,14 @@ describe('admin section on home', () => {
   it('admin (es): title, totals, per-user counts sorted with singular and plural', async () => {
     stubFetch({ ...statsRoutes, 'GET /api/admin/all-proxies': { body: [row] } });
     await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />);
-    expect(screen.getByRole('heading', { name: 'Panel de Administración' })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Panel de administración' })).toBeTruthy();
     expect((await screen.findByTestId('admin-total-users-value')).textContent).toBe('7');
     const counts = await screen.findAllByTestId('admin-user-count');
     expect(counts.map((c) => c.textContent)).toEqual([
       'bob bob@example.com4 proxies',
       'alice alice@example.com1 proxy',
     ]);
-    expect(screen.getByText('Todos los Proxies')).toBeTruthy();
+    expect(screen.getByText('Todos los proxies')).toBeTruthy();
   });
 
   it('admin (en): the table row shows owner, relative time, badge colour and opens admin edit', async () => {
@@ -67,8 +68,13 @@ describe('admin section on home', () => {
     const tableRow = await screen.findByTestId('admin-proxy-row');
     expect(tableRow.textContent).toContain('bob@example.com');
     expect(tableRow.textContent).toContain('about 2 hours ago');
-    const badge = tableRow.querySelector('[data-testid="admin-proxy-status"]');
-    expect(badge?.getAttribute('data-tone')).toBe('done');
+    const badge = tableRow.querySelector('[data-testid="summary-state"]');
+    expect(badge?.getAttribute('data-tone')).toBe('fine');
+    expect(badge?.textContent).toBe('Active');
+    // The domain opens the proxy.
+    expect(tableRow.querySelector('[data-testid="admin-domain-link"]')?.getAttribute('href')).toBe(
+      `/proxy-details/${row.id}`,
+    );
     expect(screen.getByTestId('admin-proxy-total').textContent).toBe('(1 in total)');
     // Phone cards carry the same row.
     expect(screen.getByTestId('admin-proxy-card').textContent).toContain('shop.example.com');
@@ -94,7 +100,7 @@ describe('admin section on home', () => {
       lang: 'en',
     });
     const tableRow = await screen.findByTestId('admin-proxy-row');
-    const badge = tableRow.querySelector('[data-testid="admin-proxy-status"]') as HTMLElement;
+    const badge = tableRow.querySelector('[data-testid="summary-state"]') as HTMLElement;
     expect(badge.textContent).toBe('Deploying');
     expect(badge.getAttribute('data-tone')).toBe('running');
     expect(badge.querySelector('svg.animate-spin')).not.toBeNull();
@@ -102,10 +108,6 @@ describe('admin section on home', () => {
     for (const edit of screen.getAllByTestId('admin-proxy-edit')) {
       expect(edit.getAttribute('aria-disabled')).toBe('true');
     }
-    const { container } = await renderWithProviders(<ProxyStatusBadge status="deploying" />);
-    expect(badge.className).toBe(
-      (container.querySelector('[data-testid="proxy-status"]') as HTMLElement).className,
-    );
   });
 
   it('five skeleton rows while loading', async () => {

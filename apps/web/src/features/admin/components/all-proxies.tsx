@@ -2,17 +2,22 @@ import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { EditProxyButton } from '@/components/edit-proxy-button';
-import { ProxyStatusBadge } from '@/components/proxy-status-badge';
+import { ProxySummary } from '@/components/proxy-summary';
 import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { TableOrCards, type TColumn } from '@/components/ui/data-table';
-import { formatDateTime, formatRelative } from '@/lib/format-date';
+import { formatMoment, formatRelative } from '@/lib/format-date';
+import { proxySummary } from '@/lib/proxy-summary';
 import { useAllProxies } from '../api/queries';
-import { domainAndOwnerColumns, OwnerCell } from './admin-columns';
+import { DomainLink, domainAndOwnerColumns, OwnerCell } from './admin-columns';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
 import { QueryStates } from './admin-page';
 
 const SKELETON_ROWS = 5;
+
+/** The same summary the owner sees (the admin list has no certificate watch beside it). */
+const summaryOf = (row: TAdminProxyRow) =>
+  proxySummary({ status: row.status, serving: row.serving, lastFailure: row.lastFailure });
 
 function EditButton({ row, onEdit }: { row: TAdminProxyRow; onEdit: (r: TAdminProxyRow) => void }) {
   const { t } = useTranslation();
@@ -30,7 +35,7 @@ function EditButton({ row, onEdit }: { row: TAdminProxyRow; onEdit: (r: TAdminPr
 function Created({ value }: { value: string }) {
   const { t, i18n } = useTranslation();
   return (
-    <time dateTime={value} title={formatDateTime(value) ?? undefined}>
+    <time dateTime={value} title={formatMoment(value, i18n.language) ?? undefined}>
       {formatRelative(value, i18n.language) ?? t('admin.common.na')}
     </time>
   );
@@ -46,6 +51,7 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
   const shared = domainAndOwnerColumns<TAdminProxyRow>(
     t('admin.proxies.domain'),
     t('admin.proxies.owner'),
+    (row) => row.id,
   );
   const columns: TColumn<TAdminProxyRow>[] = [
     shared.domain,
@@ -58,7 +64,8 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
     {
       key: 'status',
       header: t('admin.proxies.status'),
-      cell: (row) => <ProxyStatusBadge status={row.status} testId="admin-proxy-status" />,
+      className: 'min-w-[9rem] max-w-[18rem]',
+      cell: (row) => <ProxySummary summary={summaryOf(row)} compact />,
     },
     shared.owner,
     {
@@ -97,10 +104,10 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
             <>
               <div className="flex flex-wrap items-start justify-between gap-2">
                 <span className="min-w-0 font-medium [overflow-wrap:anywhere]">
-                  <Breakable text={row.domain} />
+                  <DomainLink id={row.id} domain={row.domain} />
                 </span>
-                <ProxyStatusBadge status={row.status} testId="admin-proxy-status" />
               </div>
+              <ProxySummary summary={summaryOf(row)} className="mt-2" />
               <dl className="mt-2 grid gap-1 text-sm">
                 <div className="[overflow-wrap:anywhere]">
                   <dt className="inline text-muted-foreground">{t('admin.proxies.target')}: </dt>

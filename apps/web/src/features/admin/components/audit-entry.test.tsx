@@ -35,7 +35,7 @@ describe('audit entry', () => {
       .getAllByTestId('audit-change')
       .map((c) => c.textContent?.replace(/\s+/g, ' '));
     expect(changes).toEqual([
-      'Target: http://10.0.0.5:8080 http://10.0.0.6:9090',
+      'Target server: http://10.0.0.5:8080 http://10.0.0.6:9090',
       'SSH port: (empty) 2222',
     ]);
     expect(screen.getAllByLabelText('changed to')).toHaveLength(2);

@@ -70,6 +70,7 @@ export function CertificatesPage() {
   const shared = domainAndOwnerColumns<TAttentionRow>(
     t('certificate.admin.domain'),
     t('certificate.admin.owner'),
+    (row) => row.configurationId,
   );
   const columns: TColumn<TAttentionRow>[] = [
     shared.domain,

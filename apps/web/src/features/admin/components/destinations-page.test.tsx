@@ -32,6 +32,30 @@ const destinations = [
 ];
 
 describe('destinations page', () => {
+  it.each([
+    [
+      'en',
+      'No destination servers yet',
+      "The wizard's Destination step offers the ones you add here",
+    ],
+    [
+      'es',
+      'Aún no hay servidores de destino',
+      'El paso Destino del asistente ofrece los que añadas aquí',
+    ],
+  ] as const)(
+    'empty: says what they are for and offers to add one (%s)',
+    async (lang, title, words) => {
+      stubFetch({ 'GET /api/destination-servers': { body: [] } });
+      await renderWithProviders(<DestinationsPage />, { lang });
+      const empty = await screen.findByTestId('destinations-empty');
+      expect(empty.querySelector('h2')?.textContent).toBe(title);
+      expect(empty.textContent).toContain(words);
+      fireEvent.click(screen.getByTestId('destination-add-first'));
+      await waitFor(() => expect(document.getElementById('destination-form')).not.toBeNull());
+    },
+  );
+
   it('es: status, latency, active and maintenance note; deactivate asks first then sends isActive false', async () => {
     const { calls } = stubFetch({
       'GET /api/destination-servers': { body: destinations },

@@ -1,5 +1,5 @@
 import type { TDestinationServer } from '@portico/shared/proxy/api';
-import { PencilIcon, PlusIcon, PowerIcon, Trash2Icon } from 'lucide-react';
+import { PencilIcon, PlusIcon, PowerIcon, ServerIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
@@ -14,6 +14,7 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
@@ -92,81 +93,98 @@ export function DestinationsPage() {
         query={destinations}
         rowClassName="h-20"
         errorText={t('admin.errors.destinations')}
-        emptyText={t('admin.destinations.empty')}
-        isEmpty={(list) => list.length === 0}
       >
-        {(data) => (
-          <ul className="grid gap-3 md:grid-cols-2">
-            {data.map((d) => (
-              <li
-                key={d.id}
-                className="grid gap-2 rounded-lg border border-border p-4"
-                data-testid="admin-destination"
+        {(data) =>
+          data.length === 0 ? (
+            <EmptyState
+              icon={ServerIcon}
+              title={t('admin.destinations.empty')}
+              description={t('admin.destinations.emptyDescription')}
+              heading="h2"
+              testId="destinations-empty"
+            >
+              <Button
+                variant="outline"
+                onClick={() => setForm({ open: true, destination: null })}
+                data-testid="destination-add-first"
               >
-                <div className="flex flex-wrap items-center justify-between gap-2">
-                  <span className="min-w-0 break-all font-medium">{d.name}</span>
-                  <div className="flex flex-wrap gap-1">
-                    <Badge variant={STATUS_VARIANT[d.status]} data-testid="destination-status">
-                      {t(`admin.destinations.status.${d.status}`)}
-                    </Badge>
-                    <Badge variant={d.isActive ? 'secondary' : 'warning'}>
-                      {d.isActive
-                        ? t('admin.destinations.activeBadge')
-                        : t('admin.destinations.inactiveBadge')}
-                    </Badge>
+                <PlusIcon aria-hidden="true" />
+                {t('admin.destinations.add')}
+              </Button>
+            </EmptyState>
+          ) : (
+            <ul className="grid gap-3 md:grid-cols-2">
+              {data.map((d) => (
+                <li
+                  key={d.id}
+                  className="grid gap-2 rounded-lg border border-border p-4"
+                  data-testid="admin-destination"
+                >
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <span className="min-w-0 break-all font-medium">{d.name}</span>
+                    <div className="flex flex-wrap gap-1">
+                      <Badge variant={STATUS_VARIANT[d.status]} data-testid="destination-status">
+                        {t(`admin.destinations.status.${d.status}`)}
+                      </Badge>
+                      <Badge variant={d.isActive ? 'secondary' : 'warning'}>
+                        {d.isActive
+                          ? t('admin.destinations.activeBadge')
+                          : t('admin.destinations.inactiveBadge')}
+                      </Badge>
+                    </div>
                   </div>
-                </div>
-                <p className="font-mono text-sm break-all">{d.endpoint}</p>
-                {d.description ? (
-                  <p className="text-sm text-muted-foreground">{d.description}</p>
-                ) : null}
-                <p className="text-sm text-muted-foreground">
-                  {t('admin.destinations.latency')}:{' '}
-                  {d.latency === null
-                    ? t('admin.common.na')
-                    : t('admin.destinations.ms', { value: d.latency })}
-                </p>
-                {d.maintenanceNote ? (
-                  <p className="text-sm text-warning">
-                    {t('admin.destinations.maintenanceNote')}: {d.maintenanceNote}
+                  <p className="font-mono text-sm break-all">{d.endpoint}</p>
+                  {d.description ? (
+                    <p className="text-sm text-muted-foreground">{d.description}</p>
+                  ) : null}
+                  <p className="text-sm text-muted-foreground">
+                    {t('admin.destinations.latency')}:{' '}
+                    {d.latency === null
+                      ? t('admin.common.na')
+                      : t('admin.destinations.ms', { value: d.latency })}
                   </p>
-                ) : null}
-                <div className="flex flex-wrap gap-2">
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    onClick={() => setForm({ open: true, destination: d })}
-                    aria-label={t('admin.destinations.editOf', { name: d.name })}
-                  >
-                    <PencilIcon aria-hidden="true" />
-                    {t('admin.destinations.edit')}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    onClick={() => ask({ kind: 'toggle', destination: d })}
-                    data-testid="destination-toggle"
-                  >
-                    <PowerIcon aria-hidden="true" />
-                    {d.isActive
-                      ? t('admin.destinations.deactivate')
-                      : t('admin.destinations.activate')}
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    className="text-destructive"
-                    onClick={() => ask({ kind: 'delete', destination: d })}
-                    aria-label={t('admin.destinations.deleteOf', { name: d.name })}
-                  >
-                    <Trash2Icon aria-hidden="true" />
-                    {t('admin.destinations.delete')}
-                  </Button>
-                </div>
-              </li>
-            ))}
-          </ul>
-        )}
+                  {d.maintenanceNote ? (
+                    <p className="text-sm text-warning">
+                      {t('admin.destinations.maintenanceNote')}: {d.maintenanceNote}
+                    </p>
+                  ) : null}
+                  <div className="flex flex-wrap gap-2">
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => setForm({ open: true, destination: d })}
+                      aria-label={t('admin.destinations.editOf', { name: d.name })}
+                    >
+                      <PencilIcon aria-hidden="true" />
+                      {t('admin.destinations.edit')}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => ask({ kind: 'toggle', destination: d })}
+                      data-testid="destination-toggle"
+                    >
+                      <PowerIcon aria-hidden="true" />
+                      {d.isActive
+                        ? t('admin.destinations.deactivate')
+                        : t('admin.destinations.activate')}
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      className="text-destructive"
+                      onClick={() => ask({ kind: 'delete', destination: d })}
+                      aria-label={t('admin.destinations.deleteOf', { name: d.name })}
+                    >
+                      <Trash2Icon aria-hidden="true" />
+                      {t('admin.destinations.delete')}
+                    </Button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )
+        }
       </QueryStates>
       <DestinationFormDialog
         destination={form.destination}

@@ -22,17 +22,22 @@ export function useAuthSubmit<T extends FieldValues, R>(options: {
   fieldByCode?: Partial<Record<string, Path<T>>>;
   /** Whether the answer means signed in (else a further step follows, without a toast). */
   succeeded?: (result: R) => boolean;
+  /**
+   * A refusal placed on a field is said there only, with no toast: on a phone the toast would
+   * sit over the submit button of a one-field form (the two-factor step).
+   */
+  fieldOnly?: boolean;
 }) {
   const { t } = useTranslation();
-  const { form, prefix, send, fields, fieldByCode, succeeded } = options;
+  const { form, prefix, send, fields, fieldByCode, succeeded, fieldOnly = false } = options;
   return form.handleSubmit(async (values) => {
     try {
       const result = await send(values);
       if (succeeded && !succeeded(result)) return;
       toast({ title: t(`${prefix}.success`), description: t(`${prefix}.successDescription`) });
     } catch (error) {
-      applyServerIssues(error, form.setError, fields, fieldByCode);
-      toastFailure(error, t, t(`${prefix}.failed`));
+      const placed = applyServerIssues(error, form.setError, fields, fieldByCode);
+      if (!(fieldOnly && placed)) toastFailure(error, t, t(`${prefix}.failed`));
     }
   });
 }

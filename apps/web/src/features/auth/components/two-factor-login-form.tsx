@@ -33,6 +33,7 @@ export function TwoFactorLoginForm({ onBack }: { onBack: () => void }) {
     send: (values) => step.mutateAsync(values),
     fields: ['code'],
     fieldByCode: { two_factor_invalid: 'code' },
+    fieldOnly: true,
   });
   return (
     <Form

@@ -21,4 +21,15 @@ describe('home page', () => {
     expect(screen.getByTestId('welcome-heading').textContent).toBe('Hola, jane_doe');
     expect(screen.getByRole('heading', { name: 'Acciones rápidas' })).toBeTruthy();
   });
+
+  it.each([
+    ['en', 'Create proxy'],
+    ['es', 'Crear proxy'],
+  ] as const)('with no proxy yet, one call to create one (%s)', async (lang, create) => {
+    const { container } = await renderWithProviders(<HomePage user={user} empty />, { lang });
+    const links = [...container.querySelectorAll('a')];
+    expect(links.map((a) => a.getAttribute('href'))).toEqual(['/proxy-wizard']);
+    expect(links[0]?.textContent).toBe(create);
+    expect(screen.queryByTestId('quick-create')).toBeNull();
+  });
 });

@@ -13,10 +13,15 @@ type TProps = {
   user: TPublicUser;
   /** The proxy list, composed by the app layer (features do not import each other). */
   proxies?: React.ReactNode;
+  /** The user has no proxy: the create card is then the one call to create one. */
+  empty?: boolean;
 };
 
-/** Home: welcome (first name, else username), create card, quick actions, the list. */
-export function HomePage({ user, proxies }: TProps) {
+/**
+ * Home: welcome (first name, else username), the create card, quick actions once there is a
+ * proxy, the list.
+ */
+export function HomePage({ user, proxies, empty = false }: TProps) {
   const { t } = useTranslation();
   const name = user.firstName?.trim() || user.username;
 
@@ -40,7 +45,7 @@ export function HomePage({ user, proxies }: TProps) {
         <p className="mt-2 text-muted-foreground">{t('home.subtitle')}</p>
       </div>
 
-      <div className="grid gap-4 md:grid-cols-[2fr_1fr]">
+      <div className={empty ? 'grid gap-4' : 'grid gap-4 md:grid-cols-[2fr_1fr]'}>
         <Card className="relative overflow-hidden border-indigo-200 bg-primary-soft">
           <CardHeader>
             <div className="flex items-center gap-2 text-primary">
@@ -61,33 +66,41 @@ export function HomePage({ user, proxies }: TProps) {
             </Button>
           </CardContent>
         </Card>
-        <Card>
-          <CardHeader>
-            <div className="flex items-center gap-2">
-              <ZapIcon className="size-5 text-primary" aria-hidden="true" />
-              <CardTitle>{t('home.quickActions.title')}</CardTitle>
-            </div>
-          </CardHeader>
-          <CardContent className="grid gap-2">
-            <Button asChild variant="outline" className="justify-start" data-testid="quick-create">
-              <Link href={WIZARD_HREF}>
-                <PlusIcon aria-hidden="true" />
-                {t('home.quickActions.create')}
-              </Link>
-            </Button>
-            <Button
-              asChild
-              variant="outline"
-              className="justify-start"
-              data-testid="quick-view-all"
-            >
-              <a href={`#${PROXY_LIST_ANCHOR}`} onClick={viewAll}>
-                <ListIcon aria-hidden="true" />
-                {t('home.quickActions.viewAll')}
-              </a>
-            </Button>
-          </CardContent>
-        </Card>
+        {/* Quick actions are shortcuts into a list: none while it is empty. */}
+        {empty ? null : (
+          <Card>
+            <CardHeader>
+              <div className="flex items-center gap-2">
+                <ZapIcon className="size-5 text-primary" aria-hidden="true" />
+                <CardTitle>{t('home.quickActions.title')}</CardTitle>
+              </div>
+            </CardHeader>
+            <CardContent className="grid gap-2">
+              <Button
+                asChild
+                variant="outline"
+                className="justify-start"
+                data-testid="quick-create"
+              >
+                <Link href={WIZARD_HREF}>
+                  <PlusIcon aria-hidden="true" />
+                  {t('home.quickActions.create')}
+                </Link>
+              </Button>
+              <Button
+                asChild
+                variant="outline"
+                className="justify-start"
+                data-testid="quick-view-all"
+              >
+                <a href={`#${PROXY_LIST_ANCHOR}`} onClick={viewAll}>
+                  <ListIcon aria-hidden="true" />
+                  {t('home.quickActions.viewAll')}
+                </a>
+              </Button>
+            </CardContent>
+          </Card>
+        )}
       </div>
 
       {proxies}

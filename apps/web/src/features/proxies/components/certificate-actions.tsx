@@ -12,9 +12,10 @@ import { ConfirmDialog } from './confirm-dialog';
 /** Why the actions are unavailable right now, or null when they may run. */
 function unavailable(
   proxy: TProxyConfiguration,
+  live: boolean,
   status: TCertificateStatus | undefined,
 ): 'notDeployed' | 'busy' | null {
-  if (!proxy.sslConfigured) return 'notDeployed';
+  if (!live || !proxy.sslConfigured) return 'notDeployed';
   const action = status?.lastAction?.status;
   if (proxy.status === 'deploying' || action === 'queued' || action === 'running') return 'busy';
   return null;
@@ -26,17 +27,19 @@ function unavailable(
  */
 export function CertificateActions({
   proxy,
+  live,
   status,
   onRunStarted,
 }: {
   proxy: TProxyConfiguration;
+  live: boolean;
   status: TCertificateStatus | undefined;
   onRunStarted: () => void;
 }) {
   const { t } = useCertificateTexts();
   const check = useCheckCertificate(proxy.id);
   const action = useCertificateAction(proxy.id);
-  const why = unavailable(proxy, status);
+  const why = unavailable(proxy, live, status);
   const checking = check.isPending || !!status?.checkPending;
 
   const run = async (kind: TCertificateAction) => {
@@ -115,6 +118,7 @@ export function CertificateActions({
               variant="outline"
               size="sm"
               disabled={why !== null || action.isPending || !!held('renew')}
+              title={t('certificate.section.renewNowHint')}
               data-testid="action-renew-now"
             >
               {running('renew') ? (
@@ -128,9 +132,7 @@ export function CertificateActions({
         />
       </div>
       <p className="text-xs text-muted-foreground" data-testid="certificate-actions-hint">
-        {why
-          ? t(`certificate.section.${why}`)
-          : `${t('certificate.section.testRenewalHint')} ${t('certificate.section.renewNowHint')}`}
+        {t(why ? `certificate.section.${why}` : 'certificate.section.actionsHint')}
       </p>
       {heldTexts.map(({ kind, text }) => (
         <p

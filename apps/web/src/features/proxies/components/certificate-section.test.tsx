@@ -94,12 +94,13 @@ afterEach(() => {
 describe('the certificate section of the details page', () => {
   it('shows the served certificate, the failed check, nginx not reloaded and no renewal', async () => {
     serve(status());
-    await renderWithProviders(<CertificateSection proxy={proxy} onRunStarted={() => {}} />, {
+    await renderWithProviders(<CertificateSection proxy={proxy} live onRunStarted={() => {}} />, {
       lang: 'en',
     });
-    const badge = await screen.findByTestId('certificate-badge');
-    expect(badge.getAttribute('data-state')).toBe('danger');
-    expect(badge.textContent).toContain('Expires in 5 days');
+    // The expiry in one format; its badge is the summary's, at the top of the page.
+    const expires = await screen.findByTestId('certificate-expires');
+    expect(expires.textContent).toMatch(/^Nov (28|29), 2026, \d{1,2}:\d{2} [AP]M$/);
+    expect(screen.queryByTestId('certificate-badge')).toBeNull();
     expect(screen.getByTestId('certificate-issuer').textContent).toBe('Pebble Intermediate CA');
     expect(screen.getByTestId('certificate-names').textContent).toBe('app.example.com');
     expect(screen.getByTestId('certificate-fingerprint').textContent).toBe('AB:CD');
@@ -117,7 +118,7 @@ describe('the certificate section of the details page', () => {
   it('Renew now asks first, then starts the run and follows it', async () => {
     const writes = serve(status());
     const started = vi.fn();
-    await renderWithProviders(<CertificateSection proxy={proxy} onRunStarted={started} />, {
+    await renderWithProviders(<CertificateSection proxy={proxy} live onRunStarted={started} />, {
       lang: 'es',
     });
     fireEvent.click(await screen.findByTestId('action-renew-now'));
@@ -130,10 +131,10 @@ describe('the certificate section of the details page', () => {
   it('offers no action while one runs, and says why', async () => {
     const run = { kind: 'renew_test' as const, deploymentId: 'd1', at: '2026-11-24T08:00:00Z' };
     serve(status({ lastAction: { ...run, status: 'running', finishedAt: null } }));
-    await renderWithProviders(<CertificateSection proxy={proxy} onRunStarted={() => {}} />, {
+    await renderWithProviders(<CertificateSection proxy={proxy} live onRunStarted={() => {}} />, {
       lang: 'en',
     });
-    await screen.findByTestId('certificate-badge');
+    await screen.findByTestId('certificate-issuer');
     expect(screen.getByTestId('action-test-renewal').hasAttribute('disabled')).toBe(true);
     expect(screen.getByTestId('action-renew-now').hasAttribute('disabled')).toBe(true);
     expect(screen.getByTestId('certificate-actions-hint').textContent).toBe(
@@ -235,5 +236,36 @@ describe('the certificate section of the details page', () => {
       { timeout: 8000 },
     );
     expect(screen.queryByTestId('certificate-action-held')).toBeNull();
+  });
+
+  it.each([
+    [
+      'en',
+      "Test renewal asks certbot for a dry run of this certificate's renewal: nothing changes on the server. Renew now renews it on the server at once, reloads nginx and checks that the new certificate is served.",
+    ],
+    [
+      'es',
+      'Probar renovación pide a certbot un simulacro de la renovación de este certificado: no cambia nada en el servidor. Renovar ahora lo renueva en el servidor en el acto, recarga nginx y comprueba que se sirve el nuevo certificado.',
+    ],
+  ] as const)('the actions are explained in sentences (%s)', async (lang, hint) => {
+    serve(status());
+    await renderWithProviders(<CertificateSection proxy={proxy} live onRunStarted={() => {}} />, {
+      lang,
+    });
+    await screen.findByTestId('certificate-issuer');
+    expect(screen.getByTestId('certificate-actions-hint').textContent).toBe(hint);
+  });
+
+  it('claims nothing of a certificate that is not live on the server (es)', async () => {
+    serve(status({ state: 'fine', renewal: { ...status().renewal!, working: true } }));
+    const { container } = await renderWithProviders(
+      <CertificateSection proxy={proxy} live={false} onRunStarted={() => {}} />,
+    );
+    expect((await screen.findByTestId('certificate-not-live')).textContent).toContain(
+      'No hay ningún certificado publicado',
+    );
+    expect(container.textContent).not.toContain('Se renueva automáticamente');
+    expect(screen.queryByTestId('certificate-renewal')).toBeNull();
+    expect(screen.getByTestId('action-renew-now').hasAttribute('disabled')).toBe(true);
   });
 });

@@ -5,10 +5,9 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCertificate } from '@/lib/certificate-status';
-import { formatDateTime, formatRelative } from '@/lib/format-date';
+import { formatMoment, formatRelative } from '@/lib/format-date';
 import { useCertificateTexts } from '@/lib/use-certificate-texts';
 import { CertificateActions } from './certificate-actions';
 import { dlClass, Row } from './details-sections';
@@ -20,7 +19,8 @@ function LastCheck({ status, domain }: { status: TCertificateStatus; domain: str
   return (
     <div className="grid gap-1">
       <span>
-        {formatDateTime(check.checkedAt)} ({formatRelative(check.checkedAt, i18n.language)})
+        {formatMoment(check.checkedAt, i18n.language)} (
+        {formatRelative(check.checkedAt, i18n.language)})
         {status.checkPending ? ` · ${t('certificate.section.checking')}` : ''}
       </span>
       <span data-testid="certificate-check-result" data-ok={check.ok}>
@@ -74,15 +74,19 @@ function Renewal({ status }: { status: TCertificateStatus }) {
  */
 export function CertificateSection({
   proxy,
+  live,
   onRunStarted,
 }: {
   proxy: TProxyConfiguration;
+  /** The server serves the proxy's HTTPS site (its record says so); else nothing is claimed. */
+  live: boolean;
   onRunStarted: () => void;
 }) {
   const { t, i18n } = useCertificateTexts();
   const query = useCertificate(proxy.id);
-  const status = query.data;
+  const status = live ? query.data : undefined;
   const served = status?.served;
+  const moment = (value: string) => formatMoment(value, i18n.language);
   return (
     <Card data-testid="certificate-section">
       <CardHeader>
@@ -92,20 +96,15 @@ export function CertificateSection({
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {query.isPending ? (
+        {!live ? (
+          <p className="text-sm text-muted-foreground" data-testid="certificate-not-live">
+            {t('certificate.section.notLive')}
+          </p>
+        ) : query.isPending ? (
           <Skeleton className="h-24 w-full" />
         ) : status ? (
           <>
-            {status.state ? (
-              <div className="flex flex-wrap items-center gap-2">
-                <ExpiryBadge
-                  state={status.state}
-                  daysLeft={status.daysLeft}
-                  checkFailed={status.check ? !status.check.ok : false}
-                  notReloaded={status.nginxNotReloaded}
-                />
-              </div>
-            ) : (
+            {status.state ? null : (
               <p className="text-sm text-muted-foreground" data-testid="certificate-none">
                 {t('certificate.section.none')}
               </p>
@@ -116,7 +115,7 @@ export function CertificateSection({
                 <AlertTitle>{t('certificate.section.notReloadedTitle')}</AlertTitle>
                 <AlertDescription>
                   {t('certificate.section.notReloaded', {
-                    date: formatDateTime(status.onServer.notBefore),
+                    date: moment(status.onServer.notBefore),
                   })}
                 </AlertDescription>
               </Alert>
@@ -144,15 +143,14 @@ export function CertificateSection({
                     ))}
                   </Row>
                   <Row wrap="anywhere" label={t('certificate.section.validFrom')}>
-                    {formatDateTime(served.notBefore)}
+                    {moment(served.notBefore)}
                   </Row>
                   <Row
                     wrap="anywhere"
                     label={t('certificate.section.expires')}
                     testId="certificate-expires"
                   >
-                    {formatDateTime(served.notAfter)} (
-                    {formatRelative(served.notAfter, i18n.language)})
+                    {moment(served.notAfter)}
                   </Row>
                   <Row
                     wrap="anywhere"
@@ -188,7 +186,7 @@ export function CertificateSection({
                   testId="certificate-on-server"
                 >
                   {t('certificate.section.onServerValue', {
-                    date: formatDateTime(status.onServer.notAfter),
+                    date: moment(status.onServer.notAfter),
                     read: formatRelative(status.onServer.readAt, i18n.language),
                   })}
                 </Row>
@@ -226,7 +224,7 @@ export function CertificateSection({
             </dl>
           </>
         ) : null}
-        <CertificateActions proxy={proxy} status={status} onRunStarted={onRunStarted} />
+        <CertificateActions proxy={proxy} live={live} status={status} onRunStarted={onRunStarted} />
       </CardContent>
     </Card>
   );

@@ -108,6 +108,21 @@ describe.each(['es', 'en'] as const)('edit proxy dialog in %s', (lang) => {
   });
 });
 
+describe('one name per thing', () => {
+  it.each([
+    ['en', 'SSH Host', 'The server IP you gave in the wizard.'],
+    ['es', 'Host SSH', 'La IP del servidor que indicaste en el asistente.'],
+  ] as const)("the SSH Host is tied to the wizard's server IP (%s)", async (lang, label, hint) => {
+    await renderWithProviders(<EditProxyDialog proxy={proxy} open onOpenChange={() => {}} />, {
+      lang,
+    });
+    expect(screen.getByLabelText(label)).toBe(input('serverIp'));
+    const described = input('serverIp').getAttribute('aria-describedby') ?? '';
+    const texts = described.split(' ').map((id) => document.getElementById(id)?.textContent);
+    expect(texts).toContain(hint);
+  });
+});
+
 describe('edit proxy dialog and the server', () => {
   it('sends the port, shows Saving... and puts a taken domain on the domain field', async () => {
     let answer: (res: Response) => void = () => {};
@@ -159,11 +174,7 @@ describe('edit proxy dialog and the server', () => {
 
 describe('edit proxy dialog: what an edit does to the saved password', () => {
   it.each([
-    [
-      'user',
-      'en',
-      'Changing the server address, SSH port or SSH user clears the saved SSH password',
-    ],
+    ['user', 'en', 'Changing the server IP, SSH port or SSH user clears the saved SSH password'],
     ['admin', 'en', "clears the owner's saved SSH password"],
     ['user', 'es', 'borra la contraseña SSH guardada'],
     ['admin', 'es', 'borra la contraseña SSH guardada del propietario'],

@@ -142,7 +142,12 @@ export function EditProxyDialog({
               />
             )}
           </Field>
-          <Field id="edit-host" label={t('proxies.fields.sshHost')} error={field('serverIp')}>
+          <Field
+            id="edit-host"
+            label={t('proxies.fields.sshHost')}
+            hint={t('proxies.edit.sshHostHint')}
+            error={field('serverIp')}
+          >
             {(aria) => (
               <CodeInput {...aria} placeholder="203.0.113.10" {...form.register('serverIp')} />
             )}

@@ -8,6 +8,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { Unavailable } from '@/components/ui/unavailable';
 import { type TProxyAction, unavailableReasonKey } from '@/lib/proxy-status';
+import { summaryOfProxy } from '@/lib/proxy-summary';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { cn } from '@/lib/utils';
 import { useDeleteProxy } from '../api/delete-proxy';
@@ -53,9 +54,12 @@ export function ManagementPanel({
   const deleteMutation = useDeleteProxy();
   const [deleteOpen, setDeleteOpen] = React.useState(false);
 
+  // A reset touches nothing on the server: what it serves, it keeps serving (the record says).
+  const serving = summaryOfProxy(proxy).serving !== null;
   const onReset = () =>
     toastOutcome(() => reset.mutateAsync(proxy.id), t, {
       success: t('proxies.details.resetSuccess'),
+      successDescription: serving ? t('proxies.reset.stillServing') : undefined,
       failure: t('proxies.details.resetError'),
     });
 
@@ -86,7 +90,9 @@ export function ManagementPanel({
         <ConfirmDialog
           testId="reset"
           title={t('proxies.reset.title')}
-          description={t('proxies.reset.description', { domain: proxy.domain })}
+          description={`${t('proxies.reset.description', { domain: proxy.domain })}${
+            serving ? ` ${t('proxies.reset.stillServing')}` : ''
+          }`}
           confirm={t('proxies.reset.confirm')}
           onConfirm={() => void onReset()}
           unavailable={why('reset')}

@@ -10,14 +10,13 @@ import { copyUrl } from './copy-url';
 type TProps = {
   proxy: TProxyConfiguration;
   onEdit: (proxy: TProxyConfiguration) => void;
-  /** The table has its own Continue Deploy column. */
-  showContinue?: boolean;
-  /** Icon-only copy and edit buttons (the table); their names stay in aria-label. */
-  compact?: boolean;
 };
 
-/** Abrir and copy URL on completed proxies, Edit on every one, Continue Deploy when not done. */
-export function ProxyActions({ proxy, onEdit, showContinue = true, compact = false }: TProps) {
+/**
+ * Open and Copy URL on completed proxies, Edit on every one, Continue Deploy when not done; each
+ * with its word, on the card and in the table alike.
+ */
+export function ProxyActions({ proxy, onEdit }: TProps) {
   const { t } = useTranslation();
   const url = siteUrl(proxy.domain);
   const completed = proxy.status === 'completed';
@@ -43,7 +42,7 @@ export function ProxyActions({ proxy, onEdit, showContinue = true, compact = fal
             data-testid="proxy-copy"
           >
             <CopyIcon aria-hidden="true" />
-            {compact ? null : t('proxies.actions.copyUrl')}
+            {t('proxies.actions.copyUrl')}
           </Button>
         </>
       ) : null}
@@ -52,17 +51,14 @@ export function ProxyActions({ proxy, onEdit, showContinue = true, compact = fal
         label={t('proxies.actions.edit')}
         name={t('proxies.actions.editOf', { domain: proxy.domain })}
         onClick={() => onEdit(proxy)}
-        compact={compact}
         testId="proxy-edit"
       />
-      {showContinue && isContinuable(proxy.status) ? (
-        <ContinueButton id={proxy.id} domain={proxy.domain} />
-      ) : null}
+      {isContinuable(proxy.status) ? <ContinueButton id={proxy.id} domain={proxy.domain} /> : null}
     </div>
   );
 }
 
-export function ContinueButton({ id, domain }: { id: string; domain: string }) {
+function ContinueButton({ id, domain }: { id: string; domain: string }) {
   const { t } = useTranslation();
   return (
     <Button asChild size="sm" variant="secondary" data-testid="proxy-continue">

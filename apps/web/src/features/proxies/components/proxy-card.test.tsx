@@ -1,6 +1,6 @@
 import { act, fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { aProxy } from '@/test/proxy';
+import { aProxy, SERVER_SITE } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
 import { ProxyCard } from './proxy-card';
 
@@ -10,17 +10,20 @@ const base = aProxy({
   sshUser: 'deploy',
   status: 'completed',
   sslConfigured: true,
+  serverSites: [{ ...SERVER_SITE, domain: 'shop.example.com' }],
   nginxConfigPath: '/etc/nginx/sites-available/proxy-shop.example.com',
   createdAt: new Date(2026, 0, 5).toISOString(),
   updatedAt: new Date(2026, 0, 5).toISOString(),
 });
 
 describe('proxy card', () => {
-  it('a completed card is Active with SSL, opens https://domain safely and offers copy, no continue', async () => {
+  it('a completed card is Active and served over HTTPS, opens https://domain safely and offers copy, no continue', async () => {
     const onEdit = vi.fn();
     await renderWithProviders(<ProxyCard proxy={base} onEdit={onEdit} />, { lang: 'en' });
-    expect(screen.getByTestId('proxy-status').textContent).toBe('Active');
-    expect(screen.getByTestId('proxy-ssl').textContent).toBe('SSL Enabled');
+    expect(screen.getByTestId('summary-state').textContent).toBe('Active');
+    expect(screen.getByTestId('summary-serving').textContent).toBe(
+      'Live: the server serves this proxy over HTTPS.',
+    );
     const open = screen.getByTestId('proxy-open') as HTMLAnchorElement;
     expect(open.getAttribute('href')).toBe('https://shop.example.com');
     expect(open.target).toBe('_blank');
@@ -43,10 +46,13 @@ describe('proxy card', () => {
 
   it('a pending card offers Continue Deploy and no Abrir; the label is Spanish by default', async () => {
     await renderWithProviders(
-      <ProxyCard proxy={{ ...base, status: 'pending', sslConfigured: false }} onEdit={() => {}} />,
+      <ProxyCard
+        proxy={{ ...base, status: 'pending', sslConfigured: false, serverSites: [] }}
+        onEdit={() => {}}
+      />,
     );
-    expect(screen.getByTestId('proxy-status').textContent).toBe('Pendiente');
-    expect(screen.queryByTestId('proxy-ssl')).toBeNull();
+    expect(screen.getByTestId('summary-state').textContent).toBe('Pendiente');
+    expect(screen.queryByTestId('certificate-badge')).toBeNull();
     expect(screen.queryByTestId('proxy-open')).toBeNull();
     expect(screen.getByTestId('proxy-continue').getAttribute('href')).toBe(
       `/proxy-wizard?continueId=${base.id}`,
@@ -56,7 +62,7 @@ describe('proxy card', () => {
   it('labels the open button Abrir in Spanish', async () => {
     await renderWithProviders(<ProxyCard proxy={base} onEdit={() => {}} />, { lang: 'es' });
     expect(screen.getByTestId('proxy-open').textContent).toContain('Abrir');
-    expect(screen.getByTestId('proxy-status').textContent).toBe('Activo');
+    expect(screen.getByTestId('summary-state').textContent).toBe('Activo');
   });
 
   it('says when the configuration changed since the deployment and offers a redeploy', async () => {

@@ -4,18 +4,17 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { KeyRoundIcon, RefreshCwIcon, TriangleAlertIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { ProxyStatusBadge } from '@/components/proxy-status-badge';
+import { ProxySummary } from '@/components/proxy-summary';
 import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { Spinner } from '@/components/ui/spinner';
 import { Unavailable } from '@/components/ui/unavailable';
 import { formatDay } from '@/lib/format-date';
 import { unavailableReasonKey } from '@/lib/proxy-status';
+import { summaryOfProxy } from '@/lib/proxy-summary';
 import { continueHref, detailsHref } from '../lib/status';
 import { ProxyActions } from './proxy-actions';
-import { SslBadge } from './status-badge';
 import { useRedeployAction } from './use-redeploy-action';
 
 type TProps = {
@@ -42,29 +41,16 @@ export function ProxyCard({ proxy, certificate, onEdit }: TProps) {
       data-testid="proxy-card"
       data-proxy-id={proxy.id}
     >
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <h3 className="min-w-0 text-base font-semibold [overflow-wrap:anywhere]">
-          <Link
-            href={detailsHref(proxy.id)}
-            className="rounded-sm outline-none after:absolute after:inset-0 after:rounded-lg focus-visible:after:ring-2 focus-visible:after:ring-ring"
-            data-testid="proxy-card-link"
-          >
-            <Breakable text={proxy.domain} />
-          </Link>
-        </h3>
-        <div className="flex flex-wrap gap-1.5">
-          <ProxyStatusBadge status={proxy.status} />
-          {proxy.sslConfigured ? <SslBadge configured /> : null}
-          {certificate ? (
-            <ExpiryBadge
-              state={certificate.state}
-              daysLeft={certificate.daysLeft}
-              checkFailed={certificate.checkFailed}
-              notReloaded={certificate.nginxNotReloaded}
-            />
-          ) : null}
-        </div>
-      </div>
+      <h3 className="min-w-0 text-base font-semibold [overflow-wrap:anywhere]">
+        <Link
+          href={detailsHref(proxy.id)}
+          className="rounded-sm outline-none after:absolute after:inset-0 after:rounded-lg focus-visible:after:ring-2 focus-visible:after:ring-ring"
+          data-testid="proxy-card-link"
+        >
+          <Breakable text={proxy.domain} />
+        </Link>
+      </h3>
+      <ProxySummary summary={summaryOfProxy(proxy, certificate)} saysChanges />
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1.5 text-sm">
         <dt className="text-muted-foreground">{t('proxies.fields.targetServer')}</dt>
         <dd className="min-w-0 font-medium [overflow-wrap:anywhere]" data-testid="proxy-target">

@@ -47,16 +47,18 @@ describe('proxy details page', () => {
     const text = container.textContent ?? '';
     for (const heading of [
       'Basic Information',
-      'Current Status',
       'Access URLs',
       'Deployment Logs',
       'Management Operations',
-      'SSL Certificate',
+      'Certificate',
     ]) {
       expect(text).toContain(heading);
     }
-    expect(text).toContain('2026-01-05 07:08:09');
-    expect(screen.getByTestId('detail-nginx-path').textContent).toContain('proxy-app.example.com');
+    // One date format, the language's; the status once, in the summary at the top.
+    expect(text).toContain('Jan 5, 2026, 7:08 AM');
+    expect(text).not.toContain('2026-01-05');
+    expect(screen.getAllByTestId('summary-state')).toHaveLength(1);
+    expect(text).not.toContain('SSL Enabled');
     expect(text).toContain('http://app.example.com');
     expect(text).toContain('https://app.example.com');
     expect(await screen.findByTestId('logs-empty')).toBeTruthy();
@@ -66,7 +68,7 @@ describe('proxy details page', () => {
     );
     // One column on a phone follows the page order: the actions before any section, the log last.
     const panel = screen.getByTestId('management-panel');
-    for (const later of ['basic-info', 'deployment-logs', 'ssl-card']) {
+    for (const later of ['basic-info', 'deployment-logs', 'certificate-section']) {
       expect(
         panel.compareDocumentPosition(screen.getByTestId(later)) & Node.DOCUMENT_POSITION_FOLLOWING,
         later,

@@ -1,7 +1,7 @@
-import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import {
   ArrowLeftIcon,
   CircleCheckIcon,
+  CircleDashedIcon,
   CircleXIcon,
   Loader2Icon,
   TriangleAlertIcon,
@@ -9,31 +9,34 @@ import {
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { ProxyStatusBadge } from '@/components/proxy-status-badge';
+import { ProxySummary } from '@/components/proxy-summary';
+import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { ApiError } from '@/lib/api-client';
+import { useCertificate } from '@/lib/certificate-status';
 import { mergeLogLines, serverLine } from '@/lib/live-deployment/logs';
 import { useDeploymentLogs } from '@/lib/live-deployment/queries';
-import { statusTone } from '@/lib/proxy-status';
+import { certificateSummaryOf, summaryOfProxy, type TSummaryTone } from '@/lib/proxy-summary';
 import { useProxy } from '../api/get-proxy';
 import { useLiveDeployment } from '../api/use-live-deployment';
 import { CertificateSection } from './certificate-section';
 import { DeploymentLogs } from './deployment-logs';
-import { AccessUrls, BasicInformation, CurrentStatus, SslCard } from './details-sections';
+import { AccessUrls, BasicInformation } from './details-sections';
 import { ManagementPanel } from './management-panel';
 import { ServerRecord } from './server-record';
 
-function StatusIcon({ status }: { status: TProxyStatus }) {
-  const tone = statusTone(status);
+function StatusIcon({ tone }: { tone: TSummaryTone }) {
   const className = 'size-8 shrink-0';
-  if (tone === 'done')
+  if (tone === 'fine')
     return <CircleCheckIcon className={`${className} text-success`} aria-hidden="true" />;
-  if (tone === 'failed')
+  if (tone === 'danger')
     return <CircleXIcon className={`${className} text-destructive`} aria-hidden="true" />;
   if (tone === 'running')
     return <Loader2Icon className={`${className} animate-spin text-primary`} aria-hidden="true" />;
-  return <TriangleAlertIcon className={`${className} text-warning`} aria-hidden="true" />;
+  if (tone === 'warning')
+    return <TriangleAlertIcon className={`${className} text-warning`} aria-hidden="true" />;
+  return <CircleDashedIcon className={`${className} text-muted-foreground`} aria-hidden="true" />;
 }
 
 function BackButton() {
@@ -56,6 +59,7 @@ export function ProxyDetailsPage({ id }: { id: string }) {
   const logsQuery = useDeploymentLogs(id, { refetchOnMount: 'always' });
   const [redeployStarted, setRedeployStarted] = React.useState(false);
   const proxy = proxyQuery.data;
+  const certificate = useCertificate(proxy ? id : undefined).data;
   const live = useLiveDeployment(id, proxy?.status === 'deploying' || redeployStarted);
   socketUp.current = live.connected;
 
@@ -108,23 +112,26 @@ export function ProxyDetailsPage({ id }: { id: string }) {
     );
   }
 
+  const summary = summaryOfProxy(proxy, certificateSummaryOf(certificate));
   const lines = mergeLogLines((logsQuery.data ?? []).map(serverLine), live.lines);
   return (
     <div className={page} data-testid="proxy-details" data-proxy-id={proxy.id}>
       <div className="grid gap-3">
         <BackButton />
         <div className="flex min-w-0 items-start gap-3">
-          <StatusIcon status={proxy.status} />
+          <StatusIcon tone={summary.tone} />
           <div className="grid min-w-0 gap-1">
-            <div className="flex flex-wrap items-center gap-2">
-              <h1 className="text-2xl font-bold tracking-tight">{t('proxies.details.title')}</h1>
-              <ProxyStatusBadge status={proxy.status} />
-            </div>
-            <p className="break-all text-muted-foreground" data-testid="details-domain">
-              {proxy.domain}
+            <h1 className="text-2xl font-bold tracking-tight">{t('proxies.details.title')}</h1>
+            <p
+              className="text-muted-foreground [overflow-wrap:anywhere]"
+              data-testid="details-domain"
+            >
+              <Breakable text={proxy.domain} />
             </p>
           </div>
         </div>
+        {/* The proxy's one account comes first: what is live, what failed and why, what next. */}
+        <ProxySummary summary={summary} className="rounded-lg border border-border p-4" />
       </div>
       {/* The actions come first in the page: on a phone (one column) they sit right under the
           title, where a thumb finds them, not below the whole log; from lg they are the top of
@@ -138,8 +145,11 @@ export function ProxyDetailsPage({ id }: { id: string }) {
         </aside>
         <div className="grid min-w-0 content-start gap-6 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <BasicInformation proxy={proxy} />
-          <CurrentStatus proxy={proxy} />
-          <CertificateSection proxy={proxy} onRunStarted={() => setRedeployStarted(true)} />
+          <CertificateSection
+            proxy={proxy}
+            live={summary.serving === 'https'}
+            onRunStarted={() => setRedeployStarted(true)}
+          />
           <ServerRecord proxy={proxy} />
           <AccessUrls proxy={proxy} />
           <DeploymentLogs
@@ -148,9 +158,6 @@ export function ProxyDetailsPage({ id }: { id: string }) {
             onRefresh={() => void logsQuery.refetch()}
             live={live.connected}
           />
-        </div>
-        <div className="min-w-0 self-start lg:col-start-2 lg:row-start-2">
-          <SslCard proxy={proxy} />
         </div>
       </div>
     </div>

@@ -35,13 +35,33 @@ afterEach(() => {
 });
 
 describe('proxy list', () => {
-  it('shows skeletons, then the empty state with a create-first button', async () => {
+  it('shows skeletons, then the empty state, which leaves the one call to action to home', async () => {
     serve([[]]);
     await renderWithProviders(<ProxyList />, { lang: 'en' });
     expect(screen.getByTestId('proxy-list-loading')).toBeTruthy();
     const empty = await screen.findByTestId('proxy-list-empty');
     expect(empty.textContent).toContain('No proxies yet');
-    expect(screen.getByTestId('create-first-proxy').getAttribute('href')).toBe('/proxy-wizard');
+    expect(empty.querySelector('a, button')).toBeNull();
+    // Nothing to sort or to view another way.
+    expect(screen.queryByTestId('proxy-sort')).toBeNull();
+    expect(screen.queryByTestId('view-table')).toBeNull();
+  });
+
+  it.each([
+    ['en', 'Your proxies could not be loaded.', 'Too many attempts.'],
+    ['es', 'No se pudieron cargar tus proxies.', 'Demasiados intentos.'],
+  ] as const)('a load error says why (%s)', async (lang, title, reason) => {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+      if (String(url) === '/api/certificates') return Response.json([]);
+      return Response.json(
+        { statusCode: 429, code: 'rate_limited', message: reason },
+        { status: 429 },
+      );
+    });
+    await renderWithProviders(<ProxyList />, { lang });
+    const error = await screen.findByTestId('proxy-list-error');
+    expect(error.textContent).toContain(title);
+    expect(screen.getByTestId('proxy-list-error-reason').textContent).toBe(reason);
   });
 
   it('lists cards and offers the same proxies as a table', async () => {
@@ -53,15 +73,10 @@ describe('proxy list', () => {
     expect(rows).toHaveLength(2);
     expect(screen.getByTestId('view-table').getAttribute('aria-pressed')).toBe('true');
     const headers = [...document.querySelectorAll('th')].map((th) => th.textContent);
-    expect(headers).toEqual([
-      'Domain',
-      'Target Server',
-      'Status',
-      'SSL',
-      'Certificate',
-      'Actions',
-      'Continue Deploy',
-    ]);
+    // Every column is named; the actions, Continue Deploy among them, each say their word.
+    expect(headers).toEqual(['Domain', 'Target Server', 'Status', 'Actions']);
+    expect(rows[0]?.querySelector('[data-testid="proxy-copy"]')?.textContent).toBe('Copy URL');
+    expect(rows[0]?.querySelector('[data-testid="proxy-edit"]')?.textContent).toBe('Edit');
     // Continue Deploy only on the row that is not completed.
     expect(rows[0]?.querySelector('[data-testid="proxy-continue"]')).toBeNull();
     expect(rows[1]?.querySelector('[data-testid="proxy-continue"]')).not.toBeNull();
@@ -97,22 +112,24 @@ describe('proxy list', () => {
   it('reads the list again when the window regains focus', async () => {
     const fetchMock = serve([[proxy(1, 'pending')], [proxy(1, 'completed')]]);
     await renderWithProviders(<ProxyList />, { lang: 'en' });
-    expect((await screen.findByTestId('proxy-status')).textContent).toBe('Pending');
+    expect((await screen.findByTestId('summary-state')).textContent).toBe('Pending');
     act(() => {
       window.dispatchEvent(new Event('focus'));
     });
-    await waitFor(() => expect(screen.getByTestId('proxy-status').textContent).toBe('Active'));
+    await waitFor(() => expect(screen.getByTestId('summary-state').textContent).toBe('Active'));
     expect(fetchMock.mock.calls.length).toBeGreaterThanOrEqual(2);
   });
 
   it('reads the list again when the tab becomes visible again', async () => {
     serve([[proxy(1, 'pending')], [proxy(1, 'failed')]]);
     await renderWithProviders(<ProxyList />, { lang: 'en' });
-    expect((await screen.findByTestId('proxy-status')).textContent).toBe('Pending');
+    expect((await screen.findByTestId('summary-state')).textContent).toBe('Pending');
     act(() => {
       document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
     });
-    await waitFor(() => expect(screen.getByTestId('proxy-status').textContent).toBe('Failed'));
+    await waitFor(() =>
+      expect(screen.getByTestId('summary-state').textContent).toBe('Failed — not live'),
+    );
   });
 
   it('shows cards, with every action, at phone width even when the table was chosen', async () => {

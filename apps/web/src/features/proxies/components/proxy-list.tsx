@@ -1,14 +1,15 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { LayoutGridIcon, PlusIcon, RefreshCwIcon, ServerIcon, TableIcon } from 'lucide-react';
+import { LayoutGridIcon, RefreshCwIcon, ServerIcon, TableIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
 import { NativeSelect } from '@/components/ui/native-select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useMediaQuery } from '@/hooks/use-media-query';
+import { errorDescription } from '@/lib/form-errors';
 import { useCertificateSummaries } from '../api/certificate';
 import { useProxies } from '../api/get-proxies';
 import { sortProxies, type TProxySort } from '../lib/sort';
@@ -42,9 +43,9 @@ function remember(key: string, value: string) {
 }
 
 /** The signed-in user's proxies as cards or a table (docs/PRODUCT.md#home). */
-export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: string }) {
+export function ProxyList() {
   const { t } = useTranslation();
-  const { data, isPending, isError, refetch, isFetching } = useProxies();
+  const { data, error, isPending, isError, refetch, isFetching } = useProxies();
   const certificates = useCertificateSummaries().data;
   const [chosen, setView] = React.useState<TView>(() =>
     stored<TView>(VIEW_STORAGE_KEY, 'table', 'cards'),
@@ -80,52 +81,55 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
             </span>
           ) : null}
         </h2>
-        <div className="flex w-full min-w-0 flex-wrap items-center gap-2 sm:w-auto">
-          {/* Full width on a phone: the select's longest option must not widen the page. */}
-          <label
-            htmlFor="proxy-sort"
-            className="flex w-full min-w-0 items-center gap-2 text-sm text-muted-foreground sm:w-auto"
-          >
-            {t('proxies.list.sort')}
-            <NativeSelect
-              id="proxy-sort"
-              className="h-9 min-w-0 flex-1 sm:w-auto sm:flex-none"
-              value={sort}
-              onChange={(event) => chooseSort(event.target.value as TProxySort)}
-              data-testid="proxy-sort"
+        {/* Sorting and views are for a list: none while there is nothing to show. */}
+        {data && data.length > 0 ? (
+          <div className="flex w-full min-w-0 flex-wrap items-center gap-2 sm:w-auto">
+            {/* Full width on a phone: the select's longest option must not widen the page. */}
+            <label
+              htmlFor="proxy-sort"
+              className="flex w-full min-w-0 items-center gap-2 text-sm text-muted-foreground sm:w-auto"
             >
-              <option value="created">{t('proxies.list.sortCreated')}</option>
-              <option value="expiry">{t('proxies.list.sortExpiry')}</option>
-            </NativeSelect>
-          </label>
-          {tableFits ? (
-            <fieldset
-              className="inline-flex rounded-md border border-border p-0.5"
-              aria-label={t('proxies.list.view')}
-            >
-              <Button
-                size="sm"
-                variant={view === 'cards' ? 'secondary' : 'ghost'}
-                aria-pressed={view === 'cards'}
-                onClick={() => chooseView('cards')}
-                data-testid="view-cards"
+              {t('proxies.list.sort')}
+              <NativeSelect
+                id="proxy-sort"
+                className="h-9 min-w-0 flex-1 sm:w-auto sm:flex-none"
+                value={sort}
+                onChange={(event) => chooseSort(event.target.value as TProxySort)}
+                data-testid="proxy-sort"
               >
-                <LayoutGridIcon aria-hidden="true" />
-                {t('proxies.list.cards')}
-              </Button>
-              <Button
-                size="sm"
-                variant={view === 'table' ? 'secondary' : 'ghost'}
-                aria-pressed={view === 'table'}
-                onClick={() => chooseView('table')}
-                data-testid="view-table"
+                <option value="created">{t('proxies.list.sortCreated')}</option>
+                <option value="expiry">{t('proxies.list.sortExpiry')}</option>
+              </NativeSelect>
+            </label>
+            {tableFits ? (
+              <fieldset
+                className="inline-flex rounded-md border border-border p-0.5"
+                aria-label={t('proxies.list.view')}
               >
-                <TableIcon aria-hidden="true" />
-                {t('proxies.list.table')}
-              </Button>
-            </fieldset>
-          ) : null}
-        </div>
+                <Button
+                  size="sm"
+                  variant={view === 'cards' ? 'secondary' : 'ghost'}
+                  aria-pressed={view === 'cards'}
+                  onClick={() => chooseView('cards')}
+                  data-testid="view-cards"
+                >
+                  <LayoutGridIcon aria-hidden="true" />
+                  {t('proxies.list.cards')}
+                </Button>
+                <Button
+                  size="sm"
+                  variant={view === 'table' ? 'secondary' : 'ghost'}
+                  aria-pressed={view === 'table'}
+                  onClick={() => chooseView('table')}
+                  data-testid="view-table"
+                >
+                  <TableIcon aria-hidden="true" />
+                  {t('proxies.list.table')}
+                </Button>
+              </fieldset>
+            ) : null}
+          </div>
+        ) : null}
       </div>
 
       {isPending ? (
@@ -148,6 +152,7 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
         <Alert variant="destructive" data-testid="proxy-list-error">
           <AlertTitle>{t('proxies.list.loadError')}</AlertTitle>
           <AlertDescription>
+            <p data-testid="proxy-list-error-reason">{errorDescription(error, t)}</p>
             <Button
               size="sm"
               variant="outline"
@@ -161,22 +166,12 @@ export function ProxyList({ wizardHref = '/proxy-wizard' }: { wizardHref?: strin
           </AlertDescription>
         </Alert>
       ) : data.length === 0 ? (
-        <Card
-          className="flex flex-col items-center gap-3 px-6 py-12 text-center"
-          data-testid="proxy-list-empty"
-        >
-          <ServerIcon className="size-10 text-muted-foreground" aria-hidden="true" />
-          <h3 className="text-lg font-semibold">{t('proxies.list.emptyTitle')}</h3>
-          <p className="max-w-md text-sm text-muted-foreground">
-            {t('proxies.list.emptyDescription')}
-          </p>
-          <Button asChild className="mt-2" data-testid="create-first-proxy">
-            <Link href={wizardHref}>
-              <PlusIcon aria-hidden="true" />
-              {t('proxies.list.createFirst')}
-            </Link>
-          </Button>
-        </Card>
+        <EmptyState
+          icon={ServerIcon}
+          title={t('proxies.list.emptyTitle')}
+          description={t('proxies.list.emptyDescription')}
+          testId="proxy-list-empty"
+        />
       ) : view === 'table' ? (
         <Card className="min-w-0 p-1 sm:p-2">
           <ProxyTable proxies={shown} certificates={certificates} onEdit={setEditing} />

@@ -2,13 +2,12 @@ import type { TCertificateSummary } from '@portico/shared/certificates/schemas';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
-import { ProxyStatusBadge } from '@/components/proxy-status-badge';
+import { ProxySummary } from '@/components/proxy-summary';
 import { Breakable } from '@/components/ui/breakable';
 import { DataTable, type TColumn } from '@/components/ui/data-table';
-import { ExpiryBadge } from '@/components/ui/expiry-badge';
-import { detailsHref, isContinuable } from '../lib/status';
-import { ContinueButton, ProxyActions } from './proxy-actions';
-import { SslBadge } from './status-badge';
+import { summaryOfProxy } from '@/lib/proxy-summary';
+import { detailsHref } from '../lib/status';
+import { ProxyActions } from './proxy-actions';
 
 type TProps = {
   proxies: TProxyConfiguration[];
@@ -16,22 +15,9 @@ type TProps = {
   onEdit: (proxy: TProxyConfiguration) => void;
 };
 
-function CertificateCell({ summary }: { summary: TCertificateSummary | undefined }) {
-  const { t } = useTranslation();
-  if (!summary) return <span className="text-muted-foreground">{t('proxies.na')}</span>;
-  return (
-    <ExpiryBadge
-      state={summary.state}
-      daysLeft={summary.daysLeft}
-      checkFailed={summary.checkFailed}
-      notReloaded={summary.nginxNotReloaded}
-    />
-  );
-}
-
 /**
- * The list as a table: domain, target server, status, SSL status (with the certificate's expiry),
- * actions, Continue Deploy.
+ * The list as a table: domain, target server, the proxy's summary (its state, its certificate
+ * while served, why the last run failed) and the actions, each with its word.
  */
 export function ProxyTable({ proxies, certificates, onEdit }: TProps) {
   const { t } = useTranslation();
@@ -39,7 +25,8 @@ export function ProxyTable({ proxies, certificates, onEdit }: TProps) {
     {
       key: 'domain',
       header: t('proxies.fields.domain'),
-      className: 'max-w-[16rem] font-medium [overflow-wrap:anywhere]',
+      // Domains break only at their dots and dashes; the other columns give way first.
+      className: 'min-w-[14rem] max-w-[22rem] font-medium',
       cell: (proxy) => (
         <Link
           href={detailsHref(proxy.id)}
@@ -52,35 +39,22 @@ export function ProxyTable({ proxies, certificates, onEdit }: TProps) {
     {
       key: 'target',
       header: t('proxies.fields.targetServer'),
-      className: 'max-w-[14rem] text-muted-foreground [overflow-wrap:anywhere]',
+      className: 'max-w-[12rem] text-muted-foreground [overflow-wrap:anywhere]',
       cell: (proxy) =>
         proxy.targetServer ? <Breakable text={proxy.targetServer} /> : t('proxies.notSet'),
     },
     {
       key: 'status',
       header: t('proxies.fields.status'),
-      cell: (proxy) => <ProxyStatusBadge status={proxy.status} />,
-    },
-    {
-      key: 'ssl',
-      header: t('proxies.fields.ssl'),
-      cell: (proxy) => <SslBadge configured={proxy.sslConfigured} />,
-    },
-    {
-      key: 'certificate',
-      header: t('proxies.fields.certificate'),
-      cell: (proxy) => <CertificateCell summary={certificates?.get(proxy.id)} />,
+      className: 'min-w-[12rem] max-w-[20rem]',
+      cell: (proxy) => (
+        <ProxySummary summary={summaryOfProxy(proxy, certificates?.get(proxy.id))} compact />
+      ),
     },
     {
       key: 'actions',
       header: t('proxies.fields.actions'),
-      cell: (proxy) => <ProxyActions proxy={proxy} onEdit={onEdit} showContinue={false} compact />,
-    },
-    {
-      key: 'continue',
-      header: <span className="sr-only">{t('proxies.actions.continue')}</span>,
-      cell: (proxy) =>
-        isContinuable(proxy.status) ? <ContinueButton id={proxy.id} domain={proxy.domain} /> : null,
+      cell: (proxy) => <ProxyActions proxy={proxy} onEdit={onEdit} />,
     },
   ];
   return (

@@ -1,12 +1,11 @@
-import type { TLastFailure, TProxyConfiguration, TServerSite } from '@portico/shared/proxy/api';
-import { CircleAlertIcon, ServerIcon, TriangleAlertIcon } from 'lucide-react';
+import type { TProxyConfiguration, TServerSite } from '@portico/shared/proxy/api';
+import { ServerIcon, TriangleAlertIcon } from 'lucide-react';
 import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { formatDateTime, formatDay, formatRelative } from '@/lib/format-date';
-import { useLogText } from '@/lib/log-text';
+import { formatMoment, formatRelative } from '@/lib/format-date';
 import { dlClass, Row } from './details-sections';
 
 /** Words wrap between words (the row breaks anywhere, for long paths and keys). */
@@ -14,26 +13,15 @@ function Words(props: React.ComponentProps<'span'>) {
   return <span className="break-normal [overflow-wrap:anywhere]" {...props} />;
 }
 
+/** The certificate's name; how long it is valid is the certificate section's (one place). */
 function Certificate({ site }: { site: TServerSite }) {
-  const { t, i18n } = useTranslation();
-  const certificate = site.certificate;
-  if (!certificate) return <>{t('proxies.server.noCertificate')}</>;
-  const date = formatDay(certificate.expiresAt, i18n.language);
-  if (!date) return <>{t('proxies.server.certificateNoDate', { name: certificate.name })}</>;
-  return (
-    <>
-      {t('proxies.server.certificateExpires', {
-        name: certificate.name,
-        date,
-        relative: formatRelative(certificate.expiresAt, i18n.language),
-      })}
-    </>
-  );
+  const { t } = useTranslation();
+  return <>{site.certificate ? site.certificate.name : t('proxies.server.noCertificate')}</>;
 }
 
 /** One server and domain Portico wrote to: files, whether nginx loads them, HTTPS, certificate. */
 function SiteEntry({ site }: { site: TServerSite }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   return (
     <section
       className="grid gap-3 rounded-md border border-border p-3"
@@ -84,7 +72,9 @@ function SiteEntry({ site }: { site: TServerSite }) {
             <Certificate site={site} />
           </Words>
         </Row>
-        <Row label={t('proxies.server.checked')}>{formatDateTime(site.checkedAt) ?? ''}</Row>
+        <Row label={t('proxies.server.checked')}>
+          {formatMoment(site.checkedAt, i18n.language) ?? ''}
+        </Row>
       </dl>
       {site.unconfirmed ? (
         <Alert variant="warning" data-testid="server-site-unconfirmed">
@@ -96,39 +86,14 @@ function SiteEntry({ site }: { site: TServerSite }) {
   );
 }
 
-/** The last run's failure, beside what it left on the server; the reason in the screen's language. */
-function LastFailure({ failure }: { failure: TLastFailure }) {
-  const { t } = useTranslation();
-  const words = useLogText();
-  const step = t(`proxies.steps.${failure.step}`, { defaultValue: failure.step });
-  return (
-    <Alert variant="destructive" data-testid="last-failure" data-step={failure.step}>
-      <CircleAlertIcon aria-hidden="true" />
-      <AlertTitle>{t('proxies.server.lastFailure')}</AlertTitle>
-      <AlertDescription className="grid gap-1">
-        <p>{t('proxies.server.failedAt', { step, date: formatDateTime(failure.at) ?? '' })}</p>
-        <section
-          className="max-h-40 overflow-y-auto whitespace-pre-wrap font-mono text-xs [overflow-wrap:anywhere]"
-          aria-label={t('proxies.server.lastFailure')}
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard
-          tabIndex={0}
-          data-testid="last-failure-message"
-        >
-          {words.line(failure)}
-        </section>
-      </AlertDescription>
-    </Alert>
-  );
-}
-
 /**
  * "On the server": the record of what Portico wrote to the server(s) for this proxy, as the
- * engine last saw it, the last successful run, and the last failure beside them. This is what
- * "also remove the site from the server" removes.
+ * engine last saw it, and the last successful run (the last failure heads the page, in the
+ * summary). This is what "also remove the site from the server" removes.
  */
 export function ServerRecord({ proxy }: { proxy: TProxyConfiguration }) {
   const { t, i18n } = useTranslation();
-  const last = formatDateTime(proxy.lastDeployedAt);
+  const last = formatMoment(proxy.lastDeployedAt, i18n.language);
   return (
     <Card data-testid="server-record">
       <CardHeader>
@@ -139,7 +104,6 @@ export function ServerRecord({ proxy }: { proxy: TProxyConfiguration }) {
         <CardDescription>{t('proxies.server.description')}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
-        {proxy.lastFailure ? <LastFailure failure={proxy.lastFailure} /> : null}
         <dl className={dlClass}>
           <Row label={t('proxies.fields.lastDeployed')} testId="server-last-success">
             {last

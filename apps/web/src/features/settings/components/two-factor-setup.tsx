@@ -6,6 +6,8 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { CodeInput } from '@/components/ui/input';
+import { Skeleton } from '@/components/ui/skeleton';
+import { ApiError } from '@/lib/api-client';
 import { errorDescription } from '@/lib/form-errors';
 import { useBeginTwoFactor, useConfirmTwoFactor } from '../api/account';
 import { RecoveryCodes } from './recovery-codes';
@@ -47,6 +49,15 @@ export function TwoFactorSetup({
     }
   };
 
+  // The QR code at once: the user asked to set it up (or must); a failure offers a retry.
+  const begun = React.useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, when the setup is shown
+  React.useEffect(() => {
+    if (begun.current) return;
+    begun.current = true;
+    void start();
+  }, []);
+
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const parsed = ZTotpCode.safeParse(code);
@@ -58,13 +69,20 @@ export function TwoFactorSetup({
     try {
       setCodes((await confirm.mutateAsync({ code: parsed.data, revokeTokens })).recoveryCodes);
     } catch (err) {
-      setError(errorDescription(err, t, t('settings.twoFactor.setupFailed')));
+      // The server's sentence offers recovery codes, which do not exist before the setup ends.
+      const wrongCode = err instanceof ApiError && err.body?.code === 'two_factor_invalid';
+      setError(
+        wrongCode
+          ? t('settings.twoFactor.setupCodeInvalid')
+          : errorDescription(err, t, t('settings.twoFactor.setupFailed')),
+      );
     }
   };
 
   if (codes) return <RecoveryCodes codes={codes} username={username} onDone={onFinished} />;
 
   if (!setup) {
+    if (!error) return <Skeleton className="h-44 w-44" data-testid="two-factor-preparing" />;
     return (
       <div className="grid gap-3">
         {error ? (

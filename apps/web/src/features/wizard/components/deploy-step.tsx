@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlertIcon, DownloadIcon, EyeIcon, RocketIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ProxySummary } from '@/components/proxy-summary';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
@@ -18,6 +19,7 @@ import {
 } from '@/lib/live-deployment/queries';
 import { useDeploymentSocket } from '@/lib/live-deployment/use-deployment-socket';
 import { formatLogDownload, useLogText } from '@/lib/log-text';
+import { summaryOfProxy } from '@/lib/proxy-summary';
 import { proxyKeys } from '@/lib/query-keys';
 import { useStartDeployment } from '../api/deploy';
 import { useConfiguration } from '../api/get-configuration';
@@ -139,6 +141,12 @@ export function DeployStep({
     }
   };
 
+  // A finished run (live or reopened) is told by the proxy's one summary: what the server serves,
+  // why the run failed, what to do; read once the stored configuration has the run's end.
+  const finished = deploy.status === 'completed' || deploy.status === 'failed';
+  const stored = config.data;
+  const summary =
+    finished && stored && stored.status !== 'deploying' ? summaryOfProxy(stored) : null;
   const progress = deploy.status === 'deploying' ? null : deploy.status === 'completed' ? 100 : 0;
   const deploying = deploy.status === 'deploying';
   return (
@@ -181,8 +189,14 @@ export function DeployStep({
           </Button>
         ) : null}
       </div>
+      {summary ? (
+        // The failure is said here, with the rest of the story (the test id of the run's error).
+        <div data-testid={summary.failure ? 'wizard-deploy-error' : 'wizard-run-summary'}>
+          <ProxySummary summary={summary} className="rounded-lg border border-border p-4" />
+        </div>
+      ) : null}
       <LogPanel variant="run" id="wizard-log-panel" lines={deploy.logs} />
-      {deploy.status === 'failed' && deploy.error ? (
+      {deploy.status === 'failed' && deploy.error && !summary?.failure ? (
         <Alert variant="destructive" data-testid="wizard-deploy-error">
           <CircleAlertIcon aria-hidden="true" />
           <AlertDescription className="whitespace-pre-wrap [overflow-wrap:anywhere]">
