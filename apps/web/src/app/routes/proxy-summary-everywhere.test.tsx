@@ -49,7 +49,9 @@ const certificate = (over: Partial<TCertificateStatus> = {}): TCertificateStatus
   onServer: null,
   nginxNotReloaded: false,
   renewal: null,
+  recentlyIssued: { count: 1, days: 7, max: 5 },
   lastAction: null,
+  held: { renew: null, renew_test: null },
   ...over,
 });
 

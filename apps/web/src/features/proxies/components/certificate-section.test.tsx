@@ -147,10 +147,10 @@ describe('the certificate section of the details page', () => {
     const writes = serve(
       status({ held: { renew: { limit: 'proxyDay', max: 2, retryAt }, renew_test: null } }),
     );
-    await renderWithProviders(<CertificateSection proxy={proxy} onRunStarted={() => {}} />, {
+    await renderWithProviders(<CertificateSection proxy={proxy} live onRunStarted={() => {}} />, {
       lang: 'en',
     });
-    await screen.findByTestId('certificate-badge');
+    await screen.findByTestId('certificate-issuer');
     expect(screen.getByTestId('action-renew-now').hasAttribute('disabled')).toBe(true);
     expect(screen.getByTestId('action-test-renewal').hasAttribute('disabled')).toBe(false);
     const held = screen.getByTestId('certificate-action-held');
@@ -174,10 +174,10 @@ describe('the certificate section of the details page', () => {
         recentlyIssued: { count: 4, days: 7, max: 5 },
       }),
     );
-    await renderWithProviders(<CertificateSection proxy={proxy} onRunStarted={() => {}} />, {
+    await renderWithProviders(<CertificateSection proxy={proxy} live onRunStarted={() => {}} />, {
       lang: 'es',
     });
-    await screen.findByTestId('certificate-badge');
+    await screen.findByTestId('certificate-issuer');
     expect(screen.getByTestId('action-test-renewal').hasAttribute('disabled')).toBe(true);
     expect(screen.getByTestId('action-renew-now').hasAttribute('disabled')).toBe(false);
     expect(screen.getByTestId('certificate-action-held').textContent).toBe(
@@ -201,7 +201,7 @@ describe('the certificate section of the details page', () => {
     const started = vi.fn();
     await renderWithProviders(
       <>
-        <CertificateSection proxy={proxy} onRunStarted={started} />
+        <CertificateSection proxy={proxy} live onRunStarted={started} />
         <Toaster />
       </>,
       { lang: 'es' },
@@ -226,10 +226,10 @@ describe('the certificate section of the details page', () => {
       undefined,
       [status()],
     );
-    await renderWithProviders(<CertificateSection proxy={proxy} onRunStarted={() => {}} />, {
+    await renderWithProviders(<CertificateSection proxy={proxy} live onRunStarted={() => {}} />, {
       lang: 'en',
     });
-    await screen.findByTestId('certificate-badge');
+    await screen.findByTestId('certificate-issuer');
     expect(screen.getByTestId('action-renew-now').hasAttribute('disabled')).toBe(true);
     await waitFor(
       () => expect(screen.getByTestId('action-renew-now').hasAttribute('disabled')).toBe(false),
