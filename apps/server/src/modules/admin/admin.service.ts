@@ -1,11 +1,19 @@
 import type {
+  TAdminProxyPage,
   TAdminProxyRow,
   TAdminUser,
+  TAdminUserPage,
+  TAdminUserQuery,
   TAuditEntry as TAuditEntryView,
 } from '@portico/shared/admin/api';
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TRole } from '@portico/shared/auth/schemas';
-import type { TEditProxyInput, TProxyConfiguration } from '@portico/shared/proxy/api';
+import { asksForPage, PAGE_LIMIT_DEFAULT } from '@portico/shared/lists/page';
+import type {
+  TEditProxyInput,
+  TProxyConfiguration,
+  TProxyListQuery,
+} from '@portico/shared/proxy/api';
 import type { TAuditLogRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
@@ -67,11 +75,16 @@ export function createAdminService(deps: TAdminServiceDeps) {
 
     proxiesByUser: () => repository.proxiesByUser(),
 
-    async allProxies(): Promise<TAdminProxyRow[]> {
-      return (await repository.allProxies()).map((row) => ({
+    /** Every proxy, or one page when the query holds any list parameter. */
+    async allProxies(query: TProxyListQuery = {}): Promise<TAdminProxyRow[] | TAdminProxyPage> {
+      const view = <T extends { createdAt: Date }>({ createdAt, ...row }: T) => ({
         ...row,
-        createdAt: isoTime(row.createdAt),
-      }));
+        createdAt: isoTime(createdAt),
+      });
+      if (!asksForPage(query)) return (await repository.allProxies()).map(view);
+      const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
+      const { rows, ...page } = await repository.allProxiesPage({ ...query, limit }, new Date());
+      return { items: rows.map(({ key: _, ...row }) => view(row)), ...page };
     },
 
     /** The proxies service checks the domain and the running deployment and writes the audit row. */
@@ -92,11 +105,20 @@ export function createAdminService(deps: TAdminServiceDeps) {
       return { entries, nextCursor: more ? entries[entries.length - 1]!.id : null };
     },
 
-    async listUsers(): Promise<TAdminUser[]> {
-      return (await repository.listUsers()).map((row) => ({
-        ...row,
-        createdAt: isoTime(row.createdAt),
-      }));
+    /** Every user, or one page when the query holds any list parameter. */
+    async listUsers(query: TAdminUserQuery = {}): Promise<TAdminUser[] | TAdminUserPage> {
+      if (!asksForPage(query)) {
+        return (await repository.listUsers()).map((row) => ({
+          ...row,
+          createdAt: isoTime(row.createdAt),
+        }));
+      }
+      const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
+      const { rows, ...page } = await repository.usersPage({ ...query, limit });
+      return {
+        items: rows.map(({ key: _, ...row }) => ({ ...row, createdAt: isoTime(row.createdAt) })),
+        ...page,
+      };
     },
 
     async changeRole(actor: TActor, id: string, role: TRole): Promise<TAdminUser> {
