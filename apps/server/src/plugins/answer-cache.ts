@@ -145,6 +145,8 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
     }
     // Set before sending: Fastify would call a Buffer application/octet-stream.
     reply.header('content-type', JSON_TYPE);
+    // Its compressed copies are kept with it (plugins/compress.ts).
+    request.keptAnswer = hit;
     reply.send(hit.payload);
   });
 
