@@ -86,9 +86,7 @@ export const proxyConfigurations = pgTable(
     ),
     index('proxy_configurations_created_idx').on(t.createdAt, t.id),
     // The certificate watch's sweep reads the HTTPS sites a batch at a time, in id order.
-    index('proxy_configurations_watched_idx')
-      .on(t.id)
-      .where(sql`${t.sslConfigured}`),
+    index('proxy_configurations_watched_idx').on(t.id).where(sql`${t.sslConfigured}`),
     index('proxy_configurations_expiry_idx').on(
       sql`coalesce(${t.certificateExpiresAt}, 'infinity'::timestamptz)`,
       t.id,
