@@ -63,7 +63,7 @@ export async function buildCertificateServices(deps: {
   const alerts = createAlerts({
     notifications,
     findUser: (id) => deps.users.findById(id),
-    listUsers: () => deps.users.list(),
+    listAdmins: () => deps.users.listAdmins(),
     now,
   });
   const repository = createCertificatesRepository(db);
