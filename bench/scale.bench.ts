@@ -3,8 +3,7 @@ import { buildApp } from '../apps/server/src/app';
 import { openDatabase } from '../apps/server/src/db/client';
 import { runMigrations } from '../apps/server/src/db/migrate';
 import { proxyConfigurations } from '../apps/server/src/db/schema';
-import { signedInClient } from '../apps/server/test/support/proxies-test-helpers';
-import { TEST_APP_OPTIONS } from '../apps/server/test/support/test-app';
+import { newCredentials, TestClient } from '../apps/server/test/support/test-client';
 import type { TBenchmark, TFigure } from './run';
 
 /**
@@ -35,7 +34,14 @@ async function timed(run: () => Promise<{ statusCode: number }>): Promise<number
 async function scaleApp() {
   const database = await openDatabase({ pgliteDir: 'memory://' });
   await runMigrations(database);
-  const app = await buildApp({ ...TEST_APP_OPTIONS, validateResponses: false, database });
+  const app = await buildApp({
+    logger: false,
+    sessionSecret: 'bench-session-secret-0123456789abcdef',
+    webRoot: null,
+    sessionSweepIntervalMs: 0,
+    config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+    database,
+  });
   await app.ready();
   return {
     app,
@@ -55,7 +61,8 @@ export const benchmark: TBenchmark = {
     for (const n of SIZES) {
       const t = await scaleApp();
       try {
-        const { client, user } = await signedInClient(t);
+        const client = new TestClient(t.app, { headers: { 'accept-language': 'en' } });
+        const user = (await client.register(newCredentials('user'))).json().user as { id: string };
         const start = Date.now() - n * 1000;
         for (let i = 0; i < n; i += 1000) {
           await t.database.db.insert(proxyConfigurations).values(
