@@ -38,6 +38,7 @@ import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
 import { answerCache } from './plugins/answer-cache';
 import { apiToken } from './plugins/api-token';
 import { authGuard } from './plugins/auth-guard';
+import { compress } from './plugins/compress';
 import { csrf } from './plugins/csrf';
 import { errors } from './plugins/errors';
 import { rateLimit } from './plugins/rate-limit';
@@ -236,6 +237,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(rateLimit, { store: services.rateLimitStore });
   await app.register(authGuard, { auth: services.auth, checkCaller: callerPolicy(policy) });
   await app.register(answerCache, { writes: options.database.writes });
+  // After the answer cache: it keeps the answer as serialized, before compression.
+  await app.register(compress);
   await app.register(swagger);
 
   // Every route module, each given the services it calls.

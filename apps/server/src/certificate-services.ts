@@ -41,7 +41,7 @@ export async function buildCertificateServices(deps: {
   /** PORTICO_EXTRA_CA_FILE: trusted beside the system roots by the watch's checks. */
   extraCaFile?: string;
   work: boolean;
-  log: { warn(obj: unknown, msg: string): void };
+  log: { warn(obj: unknown, msg: string): void; info(msg: string): void };
 }) {
   const { db, now, log } = deps;
   const { smtpUrl, mailFrom } = deps.config;
@@ -63,7 +63,7 @@ export async function buildCertificateServices(deps: {
   const alerts = createAlerts({
     notifications,
     findUser: (id) => deps.users.findById(id),
-    listUsers: () => deps.users.list(),
+    listAdmins: () => deps.users.listAdmins(),
     now,
   });
   const repository = createCertificatesRepository(db);

@@ -16,7 +16,11 @@ declare module 'fastify' {
      * configuration's deletion cascades to its lines, and its owner's logs counter moves with
      * either (migration 0010).
      */
-    cachedAnswer?: { madeOf: readonly string[] };
+    cachedAnswer?: {
+      madeOf: readonly string[];
+      /** Given the parsed query, true for the answers not to keep (made of more than madeOf). */
+      unless?: (query: Record<string, unknown>) => boolean;
+    };
   }
 }
 
@@ -120,7 +124,11 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
     // GET only: the HEAD route Fastify adds beside it shares its config, and sends no body.
     const cached = request.routeOptions.config.cachedAnswer;
     const version =
-      cached && request.method === 'GET' ? versionOf(request, cached.madeOf) : undefined;
+      cached &&
+      request.method === 'GET' &&
+      !cached.unless?.(request.query as Record<string, unknown>)
+        ? versionOf(request, cached.madeOf)
+        : undefined;
     if (version === undefined) {
       done();
       return;
@@ -137,6 +145,8 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
     }
     // Set before sending: Fastify would call a Buffer application/octet-stream.
     reply.header('content-type', JSON_TYPE);
+    // Its compressed copies are kept with it (plugins/compress.ts).
+    request.keptAnswer = hit;
     reply.send(hit.payload);
   });
 

@@ -14,6 +14,25 @@ function outputJsonSchema(schema: ZodType): Record<string, unknown> {
 }
 
 /**
+ * A union of one array and one object (a list route's whole list or its page) is written by the
+ * writer of the one the data is: fast-json-stringify would check the data against each branch
+ * in turn, every row of a whole list included.
+ */
+function arrayOrObjectWriter(
+  schema: ZodType,
+  writerOf: (schema: ZodType) => (data: unknown) => string,
+): ((data: unknown) => string) | undefined {
+  if (!(schema instanceof z.ZodUnion) || schema.options.length !== 2) return undefined;
+  const options = schema.options as readonly ZodType[];
+  const array = options.find((option) => option instanceof z.ZodArray);
+  const object = options.find((option) => option instanceof z.ZodObject);
+  if (!array || !object) return undefined;
+  const writeArray = writerOf(array);
+  const writeObject = writerOf(object);
+  return (data) => (Array.isArray(data) ? writeArray(data) : writeObject(data));
+}
+
+/**
  * Response bodies are written by a serializer compiled once per route and status from the
  * route's zod schema: only the fields the schema lists, in its order, with no run-time check of
  * the handler's output (zod's would check every field of every row of every list). The schema
@@ -25,10 +44,10 @@ export function responseSerializer(
 ): FastifySerializerCompiler<ZodType> {
   // Many routes share a schema (every error status is ZApiError): each is compiled once.
   const compiled = new WeakMap<ZodType, (data: unknown) => string>();
-  const writerOf = (schema: ZodType) => {
+  const writerOf = (schema: ZodType): ((data: unknown) => string) => {
     let write = compiled.get(schema);
     if (!write) {
-      write = fastJson(outputJsonSchema(schema));
+      write = arrayOrObjectWriter(schema, writerOf) ?? fastJson(outputJsonSchema(schema));
       compiled.set(schema, write);
     }
     return write;

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ZRole } from '../auth/schemas';
+import { pageOf, ZPageQuery } from '../lists/page';
+import { ZProxyListCounts } from '../proxy/api';
 import { ZProxyStatus } from '../proxy/schemas';
 import { ZLastFailure, ZServing } from '../proxy/server-record';
 
@@ -26,6 +28,10 @@ export const ZAdminProxyRow = z.object({
   email: z.string(),
 });
 export type TAdminProxyRow = z.infer<typeof ZAdminProxyRow>;
+
+/** GET /api/admin/all-proxies for a page (the query is the user list's, ZProxyListQuery). */
+export const ZAdminProxyPage = pageOf(ZAdminProxyRow).extend({ counts: ZProxyListCounts });
+export type TAdminProxyPage = z.infer<typeof ZAdminProxyPage>;
 
 /** What an audit change holds instead of a secret's value: neither value ever reaches the trail. */
 export const AUDIT_SECRET_MARK = '[changed]';
@@ -70,6 +76,17 @@ export const ZAdminUser = z.object({
   createdAt: z.string(),
 });
 export type TAdminUser = z.infer<typeof ZAdminUser>;
+
+/** GET /api/admin/users for a page: `q` finds the username or e-mail; oldest first. */
+export const ZAdminUserQuery = ZPageQuery.extend({
+  role: ZRole.optional(),
+});
+export type TAdminUserQuery = z.infer<typeof ZAdminUserQuery>;
+export const ZAdminUserPage = pageOf(ZAdminUser).extend({
+  /** Users matching the search, per role. */
+  counts: z.object({ role: z.record(ZRole, z.number()) }),
+});
+export type TAdminUserPage = z.infer<typeof ZAdminUserPage>;
 
 /** PATCH /api/admin/users/{id}/role; the last admin cannot be demoted (409 last_admin). */
 export const ZRoleChange = z.object({ role: ZRole });

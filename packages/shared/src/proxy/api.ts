@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ZText } from '../i18n/text';
+import { pageOf, ZPageQuery } from '../lists/page';
 import {
+  PROXY_STATUSES,
   ZCertificateEmail,
   ZDomain,
   ZLogLevel,
@@ -67,6 +69,36 @@ export const ZProxyConfiguration = z.object({
   updatedAt: z.string(),
 });
 export type TProxyConfiguration = z.infer<typeof ZProxyConfiguration>;
+
+/**
+ * Certificate filters of the proxy lists: `expiring` while the dates put the certificate last
+ * seen served in warning or danger (shared/certificates/state.ts) and it has not expired yet;
+ * `expired` once its notAfter has passed; `renewal_failing` when the server's renewal was
+ * found not working.
+ */
+export const PROXY_CERTIFICATE_FILTERS = ['expiring', 'expired', 'renewal_failing'] as const;
+export const PROXY_SORTS = ['created', 'expiry'] as const;
+
+/** GET /api/user/proxy-configurations and /api/admin/all-proxies, for a page. */
+export const ZProxyListQuery = ZPageQuery.extend({
+  status: z.enum(PROXY_STATUSES, 'validation.list.filter').optional(),
+  certificate: z.enum(PROXY_CERTIFICATE_FILTERS, 'validation.list.filter').optional(),
+  /** The server address, exactly (any case). */
+  server: z.string().trim().min(1, 'validation.required').max(255, 'validation.tooLong').optional(),
+  /** `created`: newest first (the default); `expiry`: the certificate's end, soonest first. */
+  sort: z.enum(PROXY_SORTS, 'validation.list.filter').optional(),
+});
+export type TProxyListQuery = z.infer<typeof ZProxyListQuery>;
+
+/** Rows matching every filter but the status, per status; and per certificate filter. */
+export const ZProxyListCounts = z.object({
+  status: z.record(ZProxyStatus, z.number()),
+  certificate: z.record(z.enum(PROXY_CERTIFICATE_FILTERS), z.number()),
+});
+export type TProxyListCounts = z.infer<typeof ZProxyListCounts>;
+
+export const ZProxyPage = pageOf(ZProxyConfiguration).extend({ counts: ZProxyListCounts });
+export type TProxyPage = z.infer<typeof ZProxyPage>;
 
 export const ZSaveProxyResponse = z.object({ id: z.string() });
 

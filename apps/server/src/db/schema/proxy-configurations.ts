@@ -77,7 +77,20 @@ export const proxyConfigurations = pgTable(
   },
   (t) => [
     uniqueIndex('proxy_configurations_domain_key').on(sql`lower(${t.domain})`),
-    index('proxy_configurations_user_idx').on(t.userId, t.createdAt),
+    // The lists in pages (db/proxy-lists.ts): each sort's keyset, within a user and over all.
+    index('proxy_configurations_user_idx').on(t.userId, t.createdAt, t.id),
+    index('proxy_configurations_user_expiry_idx').on(
+      t.userId,
+      sql`coalesce(${t.certificateExpiresAt}, 'infinity'::timestamptz)`,
+      t.id,
+    ),
+    index('proxy_configurations_created_idx').on(t.createdAt, t.id),
+    // The certificate watch's sweep reads the HTTPS sites a batch at a time, in id order.
+    index('proxy_configurations_watched_idx').on(t.id).where(sql`${t.sslConfigured}`),
+    index('proxy_configurations_expiry_idx').on(
+      sql`coalesce(${t.certificateExpiresAt}, 'infinity'::timestamptz)`,
+      t.id,
+    ),
   ],
 );
 

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, pgEnum, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const roleEnum = pgEnum('user_role', ['user', 'admin']);
 
@@ -30,6 +39,8 @@ export const users = pgTable(
     // "Alice" and "alice" are one account: the display case is kept, uniqueness ignores it.
     uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
     uniqueIndex('users_email_key').on(t.email),
+    // The admin's users list in pages: its order and keyset.
+    index('users_created_idx').on(t.createdAt, t.username, t.id),
   ],
 );
 

@@ -1,8 +1,19 @@
+import type { TAdminUserQuery } from '@portico/shared/admin/api';
 import type { TRole } from '@portico/shared/auth/schemas';
-import { and, asc, count, desc, eq, lt, or, type SQL } from 'drizzle-orm';
+import type { TProxyListQuery } from '@portico/shared/proxy/api';
+import { and, asc, count, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
+import { proxyPage } from '../../db/proxy-lists';
 import { auditLog, proxyConfigurations, type TAuditLogRow, users } from '../../db/schema';
+import {
+  decodeCursor,
+  encodeCursor,
+  likeContaining,
+  SHORT_TEXT,
+  TIMESTAMP_TEXT,
+  UUID_TEXT,
+} from '../../lib/list-cursor';
 
 export type TAdminRepository = ReturnType<typeof createAdminRepository>;
 
@@ -20,22 +31,23 @@ export type TRoleOutcome =
 
 /** The joins and aggregates of the admin screens; writes go through the owning services. */
 export function createAdminRepository(db: TDb) {
+  const adminProxyRow = {
+    id: proxyConfigurations.id,
+    domain: proxyConfigurations.domain,
+    targetServer: proxyConfigurations.targetServer,
+    status: proxyConfigurations.status,
+    sslConfigured: proxyConfigurations.sslConfigured,
+    serverSites: proxyConfigurations.serverSites,
+    lastFailure: proxyConfigurations.lastFailure,
+    createdAt: proxyConfigurations.createdAt,
+    userId: users.id,
+    username: users.username,
+    email: users.email,
+  };
   // The all-proxies screen: built at first use, prepared once per connection.
   const allProxies = builtOnce(() =>
     db
-      .select({
-        id: proxyConfigurations.id,
-        domain: proxyConfigurations.domain,
-        targetServer: proxyConfigurations.targetServer,
-        status: proxyConfigurations.status,
-        sslConfigured: proxyConfigurations.sslConfigured,
-        serverSites: proxyConfigurations.serverSites,
-        lastFailure: proxyConfigurations.lastFailure,
-        createdAt: proxyConfigurations.createdAt,
-        userId: users.id,
-        username: users.username,
-        email: users.email,
-      })
+      .select(adminProxyRow)
       .from(proxyConfigurations)
       .innerJoin(users, eq(users.id, proxyConfigurations.userId))
       .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
@@ -43,6 +55,13 @@ export function createAdminRepository(db: TDb) {
   );
 
   const proxyCount = count(proxyConfigurations.id).mapWith(Number);
+  const adminUserRow = {
+    id: users.id,
+    username: users.username,
+    email: users.email,
+    role: users.role,
+    createdAt: users.createdAt,
+  };
 
   return {
     async countUsers(): Promise<number> {
@@ -69,17 +88,75 @@ export function createAdminRepository(db: TDb) {
       return allProxies().execute();
     },
 
+    /** One page of every user's proxies (db/proxy-lists.ts), with its counts. */
+    async allProxiesPage(query: TProxyListQuery & { limit: number }, now: Date) {
+      return proxyPage(db, undefined, query, now, (plan) =>
+        db
+          .select({ ...adminProxyRow, key: plan.key })
+          .from(proxyConfigurations)
+          .innerJoin(users, eq(users.id, proxyConfigurations.userId))
+          .where(plan.where)
+          .orderBy(...plan.orderBy)
+          .limit(plan.limit),
+      );
+    },
+
+    /**
+     * One page of the users, oldest first (the whole list's order), found by username or e-mail,
+     * with the number of each role among those found.
+     */
+    async usersPage(query: TAdminUserQuery & { limit: number }) {
+      const q = query.q ? likeContaining(query.q) : undefined;
+      const found = q ? or(ilike(users.username, q), ilike(users.email, q)) : undefined;
+      let after: SQL | undefined;
+      if (query.cursor) {
+        const [at, username, id] = decodeCursor(query.cursor, 'users', [
+          TIMESTAMP_TEXT,
+          SHORT_TEXT,
+          UUID_TEXT,
+        ]);
+        after = sql`(${users.createdAt}, ${users.username}, ${users.id}) > (${at}::timestamptz, ${username}::text, ${id}::uuid)`;
+      }
+      const rows = await db
+        .select({
+          ...adminUserRow,
+          // Counted per user found, through the owner index, not over every proxy.
+          proxyCount:
+            sql<number>`(select count(*) from ${proxyConfigurations} where ${proxyConfigurations.userId} = ${users.id})`.mapWith(
+              Number,
+            ),
+          key: sql<string>`${users.createdAt}::text`,
+        })
+        .from(users)
+        .where(and(found, query.role ? eq(users.role, query.role) : undefined, after))
+        .orderBy(asc(users.createdAt), asc(users.username), asc(users.id))
+        .limit(query.limit + 1);
+      const byRole = await db
+        .select({ role: users.role, n: count().mapWith(Number) })
+        .from(users)
+        .where(found)
+        .groupBy(users.role);
+      const page = rows.slice(0, query.limit);
+      const last = page[page.length - 1];
+      const role = {
+        user: byRole.find((r) => r.role === 'user')?.n ?? 0,
+        admin: byRole.find((r) => r.role === 'admin')?.n ?? 0,
+      };
+      return {
+        rows: page,
+        nextCursor:
+          rows.length > query.limit && last
+            ? encodeCursor('users', [last.key, last.username, last.id])
+            : null,
+        total: query.role ? role[query.role] : role.user + role.admin,
+        counts: { role },
+      };
+    },
+
     /** Every user, or the one with `id`, with the number of proxies they own. */
     async listUsers(id?: string) {
       return db
-        .select({
-          id: users.id,
-          username: users.username,
-          email: users.email,
-          role: users.role,
-          createdAt: users.createdAt,
-          proxyCount,
-        })
+        .select({ ...adminUserRow, proxyCount })
         .from(users)
         .leftJoin(proxyConfigurations, eq(proxyConfigurations.userId, users.id))
         .where(id ? eq(users.id, id) : undefined)

@@ -1,6 +1,9 @@
 import {
+  ZAdminProxyPage,
   ZAdminProxyRow,
   ZAdminUser,
+  ZAdminUserPage,
+  ZAdminUserQuery,
   ZAuditPage,
   ZAuditQuery,
   ZProxiesByUser,
@@ -8,7 +11,13 @@ import {
   ZUserStats,
 } from '@portico/shared/admin/api';
 import { ZUserLimits, ZUserLimitsChange } from '@portico/shared/admin/limits';
-import { ZEditProxyInput, ZIdParams, ZProxyConfiguration } from '@portico/shared/proxy/api';
+import { asksForPage } from '@portico/shared/lists/page';
+import {
+  ZEditProxyInput,
+  ZIdParams,
+  ZProxyConfiguration,
+  ZProxyListQuery,
+} from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -63,14 +72,19 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
     {
       schema: {
         tags,
-        summary: 'List every proxy of every user (admin)',
+        summary:
+          'List every proxy of every user, or a page when any list parameter is given (admin)',
         operationId: 'listAllProxies',
-        response: { 200: z.array(ZAdminProxyRow), ...errors },
+        querystring: ZProxyListQuery,
+        response: { 200: z.union([z.array(ZAdminProxyRow), ZAdminProxyPage]), ...errors },
       },
       preValidation,
-      config: { cachedAnswer: { madeOf: ['proxy_configurations', 'users'] } },
+      // A page is not kept: its certificate filter and counts follow certificate_status and time.
+      config: {
+        cachedAnswer: { madeOf: ['proxy_configurations', 'users'], unless: asksForPage },
+      },
     },
-    async (request) => admin.allProxies(languageOf(request)),
+    async (request) => admin.allProxies(request.query, languageOf(request)),
   );
 
   r.put(
@@ -110,13 +124,14 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
     {
       schema: {
         tags,
-        summary: 'List the users (admin)',
+        summary: 'List the users, or a page when any list parameter is given (admin)',
         operationId: 'listUsers',
-        response: { 200: z.array(ZAdminUser), ...errors },
+        querystring: ZAdminUserQuery,
+        response: { 200: z.union([z.array(ZAdminUser), ZAdminUserPage]), ...errors },
       },
       preValidation,
     },
-    async () => admin.listUsers(),
+    async (request) => admin.listUsers(request.query),
   );
 
   r.patch(

@@ -1,11 +1,19 @@
 import type {
+  TAdminProxyPage,
   TAdminProxyRow,
   TAdminUser,
+  TAdminUserPage,
+  TAdminUserQuery,
   TAuditEntry as TAuditEntryView,
 } from '@portico/shared/admin/api';
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TRole } from '@portico/shared/auth/schemas';
-import type { TEditProxyInput, TProxyConfiguration } from '@portico/shared/proxy/api';
+import { asksForPage, PAGE_LIMIT_DEFAULT } from '@portico/shared/lists/page';
+import type {
+  TEditProxyInput,
+  TProxyConfiguration,
+  TProxyListQuery,
+} from '@portico/shared/proxy/api';
 import { servingOf } from '@portico/shared/proxy/server-record';
 import type { TAuditLogRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
@@ -19,6 +27,7 @@ import type { TUsersService } from '../users/users.service';
 import type { TAdminRepository, TAuditFilter } from './admin.repository';
 
 export type TAdminService = ReturnType<typeof createAdminService>;
+type TAdminProxyRecord = Awaited<ReturnType<TAdminRepository['allProxies']>>[number];
 
 /** What a role change writes: the guarded change, the row again through users, the audit row. */
 export interface TAdminWrites {
@@ -69,16 +78,30 @@ export function createAdminService(deps: TAdminServiceDeps) {
 
     proxiesByUser: () => repository.proxiesByUser(),
 
-    /** Every proxy with what its owner's screens summarise it by, in the reader's language. */
-    async allProxies(language: TLanguage): Promise<TAdminProxyRow[]> {
-      return (await repository.allProxies()).map(
-        ({ sslConfigured, serverSites, lastFailure, ...row }) => ({
-          ...row,
-          serving: servingOf(serverSites, sslConfigured),
-          lastFailure: lastFailureOf(lastFailure, language),
-          createdAt: isoTime(row.createdAt),
-        }),
-      );
+    /**
+     * Every proxy, or one page when the query holds any list parameter, each with what its
+     * owner's screens summarise it by, in the reader's language.
+     */
+    async allProxies(
+      query: TProxyListQuery = {},
+      language: TLanguage = 'en',
+    ): Promise<TAdminProxyRow[] | TAdminProxyPage> {
+      const view = <T extends TAdminProxyRecord>({
+        sslConfigured,
+        serverSites,
+        lastFailure,
+        createdAt,
+        ...row
+      }: T) => ({
+        ...row,
+        serving: servingOf(serverSites, sslConfigured),
+        lastFailure: lastFailureOf(lastFailure, language),
+        createdAt: isoTime(createdAt),
+      });
+      if (!asksForPage(query)) return (await repository.allProxies()).map(view);
+      const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
+      const { rows, ...page } = await repository.allProxiesPage({ ...query, limit }, new Date());
+      return { items: rows.map(({ key: _, ...row }) => view(row)), ...page };
     },
 
     /** The proxies service checks the domain and the running deployment and writes the audit row. */
@@ -99,11 +122,20 @@ export function createAdminService(deps: TAdminServiceDeps) {
       return { entries, nextCursor: more ? entries[entries.length - 1]!.id : null };
     },
 
-    async listUsers(): Promise<TAdminUser[]> {
-      return (await repository.listUsers()).map((row) => ({
-        ...row,
-        createdAt: isoTime(row.createdAt),
-      }));
+    /** Every user, or one page when the query holds any list parameter. */
+    async listUsers(query: TAdminUserQuery = {}): Promise<TAdminUser[] | TAdminUserPage> {
+      if (!asksForPage(query)) {
+        return (await repository.listUsers()).map((row) => ({
+          ...row,
+          createdAt: isoTime(row.createdAt),
+        }));
+      }
+      const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
+      const { rows, ...page } = await repository.usersPage({ ...query, limit });
+      return {
+        items: rows.map(({ key: _, ...row }) => ({ ...row, createdAt: isoTime(row.createdAt) })),
+        ...page,
+      };
     },
 
     async changeRole(actor: TActor, id: string, role: TRole): Promise<TAdminUser> {

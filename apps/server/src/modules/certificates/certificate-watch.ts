@@ -9,6 +9,10 @@ import type { TCertificatesRepository, TWatched } from './certificates.repositor
 
 /** Sites looked at at once during a sweep: each mostly waits on the network. */
 const SWEEP_CONCURRENCY = 4;
+/** Rows read at a time: memory stays flat however many certificates there are. */
+const SWEEP_BATCH = 200;
+/** Each check starts after a random pause up to this: a server's sites are not all hit at once. */
+const SWEEP_JITTER_MS = 100;
 
 export interface TWatchDeps {
   certificates: TCertificatesRepository;
@@ -16,7 +20,7 @@ export interface TWatchDeps {
   /** PORTICO_EXTRA_CA_FILE: trusted beside the system roots. */
   extraCaFile?: string;
   now: () => Date;
-  log: { warn(obj: unknown, msg: string): void };
+  log: { warn(obj: unknown, msg: string): void; info(msg: string): void };
 }
 
 /**
@@ -89,21 +93,51 @@ export async function watchOne(
   return row;
 }
 
-/** The recurring job: every site serving HTTPS, a few at a time. One failure stops nothing. */
-export async function sweep(deps: TWatchDeps): Promise<{ checked: number }> {
-  const queue = await deps.certificates.watched();
+export interface TSweepOptions {
+  concurrency?: number;
+  batch?: number;
+  jitterMs?: number;
+  /** The check of one site (tests count and time them). */
+  check?: (watched: TWatched, ca: string[]) => Promise<unknown>;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The recurring job: every site serving HTTPS, read a batch at a time in id order, a few checked
+ * at once, each after a random pause. One failure stops nothing; the pass logs its duration.
+ */
+export async function sweep(
+  deps: TWatchDeps,
+  options: TSweepOptions = {},
+): Promise<{ checked: number; failed: number; ms: number }> {
+  const started = performance.now();
+  const concurrency = options.concurrency ?? SWEEP_CONCURRENCY;
+  const jitterMs = options.jitterMs ?? SWEEP_JITTER_MS;
   const ca = await trustedRoots(deps.extraCaFile);
+  const check = options.check ?? ((watched, roots) => watchOne(deps, watched, roots));
   let checked = 0;
-  const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      try {
-        await watchOne(deps, next, ca);
-        checked += 1;
-      } catch (error) {
-        deps.log.warn({ err: error, configurationId: next.proxy.id }, 'certificate check failed');
+  let failed = 0;
+  let after: string | undefined;
+  for (;;) {
+    const queue = await deps.certificates.watchedBatch(after, options.batch ?? SWEEP_BATCH);
+    if (queue.length === 0) break;
+    after = queue[queue.length - 1]!.proxy.id;
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        if (jitterMs > 0) await pause(Math.random() * jitterMs);
+        try {
+          await check(next, ca);
+          checked += 1;
+        } catch (error) {
+          failed += 1;
+          deps.log.warn({ err: error, configurationId: next.proxy.id }, 'certificate check failed');
+        }
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(SWEEP_CONCURRENCY, queue.length) }, worker));
-  return { checked };
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
+  }
+  const ms = Math.round(performance.now() - started);
+  deps.log.info(`certificate sweep: ${checked} checked, ${failed} failed, in ${ms} ms`);
+  return { checked, failed, ms };
 }

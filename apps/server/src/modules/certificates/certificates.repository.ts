@@ -4,7 +4,7 @@ import type {
   TRenewalHealth,
   TServedCertificate,
 } from '@portico/shared/certificates/schemas';
-import { and, desc, eq, inArray, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import {
   certificateStatus,
@@ -41,6 +41,21 @@ export function createCertificatesRepository(db: TDb) {
       .onConflictDoUpdate({ target: certificateStatus.configurationId, set: values });
   }
 
+  function watchedWhere(also: SQL | undefined) {
+    return db
+      .select({ proxy: proxyConfigurations, status: certificateStatus })
+      .from(proxyConfigurations)
+      .leftJoin(certificateStatus, eq(certificateStatus.configurationId, proxyConfigurations.id))
+      .where(
+        and(
+          eq(proxyConfigurations.sslConfigured, true),
+          ne(proxyConfigurations.status, 'deploying'),
+          also,
+        ),
+      )
+      .$dynamic();
+  }
+
   return {
     async find(configurationId: string): Promise<TCertificateStatusRow | undefined> {
       const rows = await db
@@ -61,18 +76,16 @@ export function createCertificatesRepository(db: TDb) {
 
     /** Proxies whose site serves HTTPS and no run is changing right now. */
     async watched(configurationId?: string): Promise<TWatched[]> {
-      const rows = await db
-        .select({ proxy: proxyConfigurations, status: certificateStatus })
-        .from(proxyConfigurations)
-        .leftJoin(certificateStatus, eq(certificateStatus.configurationId, proxyConfigurations.id))
-        .where(
-          and(
-            eq(proxyConfigurations.sslConfigured, true),
-            ne(proxyConfigurations.status, 'deploying'),
-            configurationId ? eq(proxyConfigurations.id, configurationId) : undefined,
-          ),
-        );
-      return rows;
+      return watchedWhere(
+        configurationId ? eq(proxyConfigurations.id, configurationId) : undefined,
+      );
+    },
+
+    /** The sweep's next batch: proxies `watched` would give, in id order after `afterId`. */
+    async watchedBatch(afterId: string | undefined, limit: number): Promise<TWatched[]> {
+      return watchedWhere(afterId ? gt(proxyConfigurations.id, afterId) : undefined)
+        .orderBy(asc(proxyConfigurations.id))
+        .limit(limit);
     },
 
     /** Every HTTPS proxy with its owner (the admin's list). */

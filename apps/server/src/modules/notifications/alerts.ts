@@ -13,7 +13,7 @@ export type TAlerts = ReturnType<typeof createAlerts>;
 export function createAlerts(deps: {
   notifications: Pick<TNotificationsService, 'deliver'>;
   findUser: (id: string) => Promise<TUserRow | undefined>;
-  listUsers: () => Promise<TUserRow[]>;
+  listAdmins: () => Promise<TUserRow[]>;
   now: () => Date;
 }) {
   return {
@@ -25,9 +25,8 @@ export function createAlerts(deps: {
       if (!owner) return;
       const recipients: { user: TUserRow; asAdmin: boolean }[] = [{ user: owner, asAdmin: false }];
       if (goesToAdmins(event)) {
-        for (const user of await deps.listUsers()) {
-          if (user.role === 'admin' && user.id !== owner.id)
-            recipients.push({ user, asAdmin: true });
+        for (const user of await deps.listAdmins()) {
+          if (user.id !== owner.id) recipients.push({ user, asAdmin: true });
         }
       }
       const now = deps.now();

@@ -70,7 +70,7 @@ describe.each(testDatabaseKinds())('verifying the alert e-mail address on %s', (
     return createAlerts({
       notifications,
       findUser: (id) => users.findById(id),
-      listUsers: async () => [],
+      listAdmins: async () => [],
       now: () => new Date(),
     });
   }

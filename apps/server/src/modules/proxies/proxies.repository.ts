@@ -1,4 +1,4 @@
-import { ZUuid } from '@portico/shared/proxy/api';
+import { type TProxyListQuery, ZUuid } from '@portico/shared/proxy/api';
 import {
   and,
   desc,
@@ -14,6 +14,7 @@ import {
 import { readsByKey } from '../../db/batched-reads';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
+import { proxyPage } from '../../db/proxy-lists';
 import {
   deployments,
   proxyConfigurations,
@@ -152,6 +153,19 @@ export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
 
     async listByUser(userId: string): Promise<TProxyConfigurationRow[]> {
       return (await listByUser(userId)) ?? [];
+    },
+
+    /** One page of the user's list (db/proxy-lists.ts), with its counts. */
+    async pageByUser(userId: string, query: TProxyListQuery & { limit: number }, now: Date) {
+      const p = proxyConfigurations;
+      return proxyPage(db, eq(p.userId, userId), query, now, (plan) =>
+        db
+          .select({ ...getTableColumns(p), key: plan.key })
+          .from(p)
+          .where(plan.where)
+          .orderBy(...plan.orderBy)
+          .limit(plan.limit),
+      );
     },
 
     /** Whether another configuration (any owner) already uses the domain. */

@@ -1,4 +1,5 @@
 import { pickLanguage, type TLanguage } from '@portico/shared/api-error';
+import { asksForPage } from '@portico/shared/lists/page';
 import {
   ZCheckDuplicateInput,
   ZCheckDuplicateResponse,
@@ -6,6 +7,8 @@ import {
   ZEditProxyInput,
   ZIdParams,
   ZProxyConfiguration,
+  ZProxyListQuery,
+  ZProxyPage,
   ZSaveProxyInput,
   ZSaveProxyResponse,
 } from '@portico/shared/proxy/api';
@@ -68,14 +71,17 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     {
       schema: {
         tags,
-        summary: 'List your proxies',
+        summary: 'List your proxies: all of them, or a page when any list parameter is given',
         operationId: 'listProxies',
-        response: { 200: z.array(ZProxyConfiguration), ...errors },
+        querystring: ZProxyListQuery,
+        response: { 200: z.union([z.array(ZProxyConfiguration), ZProxyPage]), ...errors },
       },
       preValidation,
-      config: { cachedAnswer: { madeOf: ['proxy_configurations'] } },
+      // The whole list is kept; a page is not: its certificate filter and counts are made of
+      // certificate_status and the time, which no answer version follows.
+      config: { cachedAnswer: { madeOf: ['proxy_configurations'], unless: asksForPage } },
     },
-    async (request) => proxies.listMine(request.user!, languageOf(request)),
+    async (request) => proxies.list(request.user!, request.query, languageOf(request)),
   );
 
   r.put(

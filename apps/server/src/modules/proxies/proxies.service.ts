@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { TLanguage } from '@portico/shared/api-error';
+import { asksForPage, PAGE_LIMIT_DEFAULT } from '@portico/shared/lists/page';
 import {
   siteHasTraces,
   type TCheckDuplicateResponse,
   type TEditProxyInput,
   type TProxyConfiguration,
+  type TProxyListQuery,
+  type TProxyPage,
   type TSaveProxyInput,
 } from '@portico/shared/proxy/api';
 import type { TProxyConfigurationRow, TUserRow } from '../../db/schema';
@@ -219,6 +222,23 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       return (await repository.listByUser(actor.id)).map((row) =>
         toProxyConfiguration(row, language),
       );
+    },
+
+    /** The whole list, or one page when the query holds any list parameter. */
+    async list(
+      actor: TActor,
+      query: TProxyListQuery,
+      language: TLanguage,
+    ): Promise<TProxyConfiguration[] | TProxyPage> {
+      if (!asksForPage(query)) return this.listMine(actor, language);
+      const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
+      const page = await repository.pageByUser(actor.id, { ...query, limit }, new Date());
+      return {
+        items: page.rows.map((row) => toProxyConfiguration(row, language)),
+        nextCursor: page.nextCursor,
+        total: page.total,
+        counts: page.counts,
+      };
     },
 
     /** The edit dialog. `asAdmin` lets an admin edit anyone's (the admin route); else owner only. */

@@ -21,6 +21,21 @@ describe.each(testDatabaseKinds())('users repository on %s', (kind) => {
     role: 'user' as const,
   });
 
+  // The urgent certificate alerts go to the admins: read alone, not with every user.
+  it('lists the admins alone', async () => {
+    const repo = createUsersRepository(db.database.db);
+    const tag = `adm${process.pid}${kind.slice(0, 2)}`;
+    const admin = await repo.insert({
+      ...newUser(`${tag}a`, `${tag}a@example.test`),
+      role: 'admin',
+    });
+    const member = await repo.insert(newUser(`${tag}m`, `${tag}m@example.test`));
+    const admins = await repo.listAdmins();
+    expect(admins.every((row) => row.role === 'admin')).toBe(true);
+    expect(admins.map((row) => row.id)).toContain(admin.id);
+    expect(admins.map((row) => row.id)).not.toContain(member.id);
+  });
+
   it('reports which unique rule an insert broke, ignoring case', async () => {
     const repo = createUsersRepository(db.database.db);
     await repo.insert(newUser('Unique_One', 'one@example.test'));

@@ -185,5 +185,14 @@ function usersTable(db: TDb, cache: TUsersCache, inTransaction: boolean) {
     async list(): Promise<TUserRow[]> {
       return db.select().from(users).orderBy(asc(users.createdAt), asc(users.username));
     },
+
+    /** The admins alone (the alerts that go to them): a few rows, whatever the users count. */
+    async listAdmins(): Promise<TUserRow[]> {
+      return db
+        .select()
+        .from(users)
+        .where(eq(users.role, 'admin'))
+        .orderBy(asc(users.createdAt), asc(users.username));
+    },
   };
 }

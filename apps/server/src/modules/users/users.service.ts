@@ -62,6 +62,7 @@ export function createUsersService(repository: TUsersRepository) {
     findById: (id: string) => repository.findById(id),
     findByIdentifier,
     list: () => repository.list(),
+    listAdmins: () => repository.listAdmins(),
 
     async create(input: TCreateUserInput): Promise<TUserRow> {
       // Checked first so a taken name costs no argon2 work; the unique index still decides races.

@@ -1,0 +1,180 @@
+import { DANGER_DAYS } from '@portico/shared/certificates/state';
+import {
+  PROXY_CERTIFICATE_FILTERS,
+  type TProxyListCounts,
+  type TProxyListQuery,
+} from '@portico/shared/proxy/api';
+import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
+import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import {
+  decodeCursor,
+  encodeCursor,
+  likeContaining,
+  TIMESTAMP_TEXT,
+  UUID_TEXT,
+} from '../lib/list-cursor';
+import type { TDb } from './client';
+import { certificateStatus, proxyConfigurations as p } from './schema';
+
+// The proxy lists in pages (the user's and the admin's): their filters, keyset order and counts,
+// built once here so both lists mean the same by each parameter (docs/PRODUCT.md#lists-in-pages).
+
+type TCertificateFilter = (typeof PROXY_CERTIFICATE_FILTERS)[number];
+type TSort = NonNullable<TProxyListQuery['sort']>;
+
+/** The sort's first key, as an expression indexes match (migration 0013). */
+const expiryKey = sql`coalesce(${p.certificateExpiresAt}, 'infinity'::timestamptz)`;
+
+const SORTS = {
+  // Newest first; ids break ties of one timestamp.
+  created: { key: sql`${p.createdAt}`, descending: true },
+  // The certificate's end, soonest first; proxies without one last.
+  expiry: { key: expiryKey, descending: false },
+} satisfies Record<TSort, { key: SQL; descending: boolean }>;
+
+/** What a certificate filter asks of the proxy's certificate_status row, at `now`. */
+function certificateCondition(filter: TCertificateFilter, now: Date): SQL {
+  const notAfter = sql`(${certificateStatus.served}->>'notAfter')::timestamptz`;
+  const notBefore = sql`(${certificateStatus.served}->>'notBefore')::timestamptz`;
+  const at = sql`${now.toISOString()}::timestamptz`;
+  switch (filter) {
+    case 'expired':
+      return sql`${notAfter} <= ${at}`;
+    // The dates' warning or danger (shared/certificates/state.ts#expiryState), not yet expired.
+    case 'expiring':
+      return sql`${notAfter} > ${at} and (${notAfter} - ${at} < ${`${DANGER_DAYS} days`}::interval
+        or ${notAfter} - ${at} < (${notAfter} - ${notBefore}) / 3)`;
+    case 'renewal_failing':
+      return sql`(${certificateStatus.renewal}->>'working')::boolean = false`;
+  }
+}
+
+function hasCertificate(filter: TCertificateFilter, now: Date): SQL {
+  return sql`exists (select 1 from ${certificateStatus} where ${certificateStatus.configurationId} = ${p.id} and ${certificateCondition(filter, now)})`;
+}
+
+/** Every filter but the status and the cursor: what the counts are taken over. */
+function filtersOf(scope: SQL | undefined, query: TProxyListQuery, now: Date): SQL | undefined {
+  const q = query.q ? likeContaining(query.q) : undefined;
+  return and(
+    scope,
+    q ? or(ilike(p.domain, q), ilike(p.targetServer, q), ilike(p.serverIp, q)) : undefined,
+    query.server ? sql`lower(${p.serverIp}) = ${query.server.toLowerCase()}` : undefined,
+    query.certificate ? hasCertificate(query.certificate, now) : undefined,
+  );
+}
+
+export interface TProxyListPlan {
+  where: SQL | undefined;
+  orderBy: SQL[];
+  /** Selected beside each row as text: the next cursor is made of the last row's. */
+  key: SQL<string>;
+  limit: number;
+  /** The cursor after the page's last row, given its key and id. */
+  cursorAfter: (key: string, id: string) => string;
+}
+
+/** The WHERE, ORDER BY and LIMIT of one page (one row more than asked: it tells a next page). */
+export function proxyListPlan(
+  scope: SQL | undefined,
+  query: TProxyListQuery & { limit: number },
+  now: Date,
+): TProxyListPlan {
+  const sort = query.sort ?? 'created';
+  const { key, descending } = SORTS[sort];
+  let after: SQL | undefined;
+  if (query.cursor) {
+    const [lastKey, lastId] = decodeCursor(query.cursor, sort, [TIMESTAMP_TEXT, UUID_TEXT]);
+    const last = sql`(${lastKey}::timestamptz, ${lastId}::uuid)`;
+    after = descending ? sql`(${key}, ${p.id}) < ${last}` : sql`(${key}, ${p.id}) > ${last}`;
+  }
+  const direction = descending ? desc : asc;
+  return {
+    where: and(
+      filtersOf(scope, query, now),
+      query.status ? eq(p.status, query.status) : undefined,
+      after,
+    ),
+    orderBy: [direction(key), direction(p.id)],
+    key: sql<string>`${key}::text`,
+    limit: query.limit + 1,
+    cursorAfter: (lastKey, id) => encodeCursor(sort, [lastKey, id]),
+  };
+}
+
+/**
+ * Per status and per certificate filter, over the rows matching every other filter; `total`
+ * counts the rows matching them all.
+ */
+export async function proxyListCounts(
+  db: TDb,
+  scope: SQL | undefined,
+  query: TProxyListQuery,
+  now: Date,
+): Promise<{ total: number; counts: TProxyListCounts }> {
+  const byStatus = await db
+    .select({ status: p.status, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(p)
+    .where(filtersOf(scope, query, now))
+    .groupBy(p.status);
+  const byCertificate = await db
+    .select(
+      Object.fromEntries(
+        PROXY_CERTIFICATE_FILTERS.map((filter) => [
+          filter,
+          sql<number>`count(*) filter (where ${certificateCondition(filter, now)})`.mapWith(Number),
+        ]),
+      ) as Record<TCertificateFilter, SQL.Aliased<number> | SQL<number>>,
+    )
+    .from(p)
+    .innerJoin(certificateStatus, eq(certificateStatus.configurationId, p.id))
+    .where(
+      and(
+        filtersOf(scope, { ...query, certificate: undefined }, now),
+        query.status ? eq(p.status, query.status) : undefined,
+      ),
+    );
+  const status = Object.fromEntries(
+    PROXY_STATUSES.map((s) => [s, byStatus.find((r) => r.status === s)?.n ?? 0]),
+  ) as TProxyListCounts['status'];
+  const row = byCertificate[0] as Partial<Record<TCertificateFilter, number>> | undefined;
+  return {
+    total: query.status
+      ? status[query.status]
+      : Object.values(status).reduce((sum, n) => sum + n, 0),
+    counts: {
+      status,
+      certificate: Object.fromEntries(
+        PROXY_CERTIFICATE_FILTERS.map((f) => [f, row?.[f] ?? 0]),
+      ) as TProxyListCounts['certificate'],
+    },
+  };
+}
+
+/** The page's rows and the cursor after them, from the plan's one-more-than-asked rows. */
+export function pageRows<T extends { id: string; key: string }>(
+  rows: T[],
+  plan: TProxyListPlan,
+  limit: number,
+): { rows: T[]; nextCursor: string | null } {
+  if (rows.length <= limit) return { rows, nextCursor: null };
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1]!;
+  return { rows: page, nextCursor: plan.cursorAfter(last.key, last.id) };
+}
+
+/**
+ * One page of a proxy list: `select` reads the plan's rows (each with its `key`), then the
+ * counts are taken over the same filters.
+ */
+export async function proxyPage<T extends { id: string; key: string }>(
+  db: TDb,
+  scope: SQL | undefined,
+  query: TProxyListQuery & { limit: number },
+  now: Date,
+  select: (plan: TProxyListPlan) => Promise<T[]>,
+) {
+  const plan = proxyListPlan(scope, query, now);
+  const { rows, nextCursor } = pageRows(await select(plan), plan, query.limit);
+  return { rows, nextCursor, ...(await proxyListCounts(db, scope, query, now)) };
+}
