@@ -1,24 +1,29 @@
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
 
-const QUERY = /^(group|without)=(\w+)$/;
+const QUERY = /^(group|without)=(\w+(?:,\w+)*)$/;
 
 export type TJsonObject = Record<string, unknown>;
 
 /**
- * The part of a catalog a `?group=name` or `?without=name` import asks for: that top-level
- * group alone, or every group but it. Throws on a group the catalog does not have, so a renamed
- * group fails the build instead of loading nothing.
+ * The part of a catalog a `?group=name` or `?without=a,b` import asks for: that top-level group
+ * alone, or every group but those named. Throws on a group the catalog does not have, so a
+ * renamed group fails the build instead of loading nothing.
  */
 export function pickGroup(catalog: TJsonObject, query: string): TJsonObject | null {
   const match = QUERY.exec(query);
   if (!match) return null;
-  const [, how, name] = match as unknown as [string, 'group' | 'without', string];
-  const group = catalog[name];
-  if (typeof group !== 'object' || group === null) throw new Error(`no group "${name}"`);
-  if (how === 'group') return group as TJsonObject;
-  const { [name]: _left, ...rest } = catalog;
-  return rest;
+  const [, how, list] = match as unknown as [string, 'group' | 'without', string];
+  const names = list.split(',');
+  for (const name of names) {
+    const group = catalog[name];
+    if (typeof group !== 'object' || group === null) throw new Error(`no group "${name}"`);
+  }
+  if (how === 'group') {
+    if (names.length !== 1) throw new Error(`?group= takes one group, not "${list}"`);
+    return catalog[list] as TJsonObject;
+  }
+  return Object.fromEntries(Object.entries(catalog).filter(([name]) => !names.includes(name)));
 }
 
 /**

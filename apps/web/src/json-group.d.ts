@@ -3,7 +3,11 @@ declare module '*.json?group=certificate' {
   const group: Record<string, unknown>;
   export default group;
 }
-declare module '*.json?without=certificate' {
+declare module '*.json?group=settings' {
+  const group: Record<string, unknown>;
+  export default group;
+}
+declare module '*.json?without=certificate,settings' {
   const catalog: Record<string, unknown>;
   export default catalog;
 }

@@ -1,5 +1,11 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
-import { CERTIFICATE_TEXTS, loadTexts, SERVER_TEXTS, type TNamespace } from '@/lib/i18n';
+import {
+  CERTIFICATE_TEXTS,
+  loadTexts,
+  SERVER_TEXTS,
+  SETTINGS_TEXTS,
+  type TNamespace,
+} from '@/lib/i18n';
 
 /**
  * The screens behind sign-in, each fetched the first time it shows (the router wraps them in
@@ -61,10 +67,14 @@ export const CertificatesPage = lazyNamed(
   'CertificatesPage',
 );
 export const SettingsPage = lazyNamed(
-  () => import('@/features/settings/components/settings-page'),
+  () => withTexts(() => import('@/features/settings/components/settings-page'), [SETTINGS_TEXTS]),
   'SettingsPage',
 );
 export const TwoFactorRequiredPage = lazyNamed(
-  () => import('@/features/settings/components/two-factor-required-page'),
+  () =>
+    withTexts(
+      () => import('@/features/settings/components/two-factor-required-page'),
+      [SETTINGS_TEXTS],
+    ),
   'TwoFactorRequiredPage',
 );

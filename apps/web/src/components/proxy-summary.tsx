@@ -11,7 +11,7 @@ import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { formatMoment } from '@/lib/format-date';
 import { useLogText } from '@/lib/log-text';
 import type { TProxySummary, TSummaryTone } from '@/lib/proxy-summary';
-import { useCertificateTexts } from '@/lib/use-certificate-texts';
+import { useCertificateTexts } from '@/lib/use-group-texts';
 import { cn } from '@/lib/utils';
 
 /** The one badge colour of each tone (lib/proxy-summary.ts says what each means). */

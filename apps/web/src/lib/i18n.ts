@@ -24,12 +24,19 @@ export const SERVER_TEXTS = 'server';
  * them up.
  */
 export const CERTIFICATE_TEXTS = 'certificate';
-const NAMESPACES = ['translation', SERVER_TEXTS, CERTIFICATE_TEXTS] as const;
+/**
+ * The namespace of the web's `settings` group (the settings page, the required two-factor
+ * setup): screens behind sign-in only, kept out of the landing page's catalog like the
+ * certificate texts. Its keys keep their `settings.` prefix; useSettingsTexts looks them up.
+ */
+export const SETTINGS_TEXTS = 'settings';
+const NAMESPACES = ['translation', SERVER_TEXTS, CERTIFICATE_TEXTS, SETTINGS_TEXTS] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 
 /**
  * A language's texts: `translation` holds the screen texts with the shared validation and error
- * texts; SERVER_TEXTS the shared catalog whole; CERTIFICATE_TEXTS the web's certificate group.
+ * texts; SERVER_TEXTS the shared catalog whole; CERTIFICATE_TEXTS and SETTINGS_TEXTS the web's
+ * certificate and settings groups.
  */
 export type TCatalogLoader = (
   language: TLanguage,
@@ -45,6 +52,11 @@ const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
     return language === 'en'
       ? (await import('@/locales/en-certificate')).catalog
       : (await import('@/locales/es-certificate')).catalog;
+  }
+  if (namespace === SETTINGS_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-settings')).catalog
+      : (await import('@/locales/es-settings')).catalog;
   }
   if (namespace === SERVER_TEXTS) {
     return language === 'en'

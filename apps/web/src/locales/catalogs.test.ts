@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import { catalog as enLanding } from './en-catalog';
 import { catalog as enCertificate } from './en-certificate';
+import { catalog as enSettings } from './en-settings';
 import es from './es.json';
 import { catalog as esLanding } from './es-catalog';
 import { catalog as esCertificate } from './es-certificate';
+import { catalog as esSettings } from './es-settings';
 
 type TCatalog = { [key: string]: string | TCatalog };
 
@@ -35,14 +37,16 @@ describe('web catalogs', () => {
     expect(Object.keys(en).filter((k) => sharedTop.includes(k))).toEqual([]);
   });
 
-  it('split into the first catalog and the certificate namespace, every group in one of them', () => {
-    for (const [web, first, certificate] of [
-      [en, enLanding, enCertificate],
-      [es, esLanding, esCertificate],
+  it('split into the first catalog and the certificate and settings namespaces, every group in one of them', () => {
+    for (const [web, first, certificate, settings] of [
+      [en, enLanding, enCertificate, enSettings],
+      [es, esLanding, esCertificate, esSettings],
     ] as const) {
       expect(Object.keys(first)).not.toContain('certificate');
-      expect({ ...first, ...certificate }).toMatchObject(web);
+      expect(Object.keys(first)).not.toContain('settings');
+      expect({ ...first, ...certificate, ...settings }).toMatchObject(web);
       expect(certificate).toEqual({ certificate: web.certificate });
+      expect(settings).toEqual({ settings: web.settings });
     }
   });
 });

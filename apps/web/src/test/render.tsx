@@ -3,12 +3,12 @@ import { render } from '@testing-library/react';
 import type * as React from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { TooltipProvider } from '@/components/ui/tooltip';
-import { CERTIFICATE_TEXTS, createI18n, loadTexts, SERVER_TEXTS } from '@/lib/i18n';
+import { CERTIFICATE_TEXTS, createI18n, loadTexts, SERVER_TEXTS, SETTINGS_TEXTS } from '@/lib/i18n';
 import { loadCatalogNow } from './catalogs';
 
 /**
  * Renders with a fresh query client, an i18n instance switched to `lang`, the server's
- * sentences and the certificate texts loaded (as the routes that show them do), and tooltips.
+ * sentences, the certificate and the settings texts loaded (as the routes that show them do), and tooltips.
  */
 export async function renderWithProviders(
   ui: React.ReactElement,
@@ -16,7 +16,11 @@ export async function renderWithProviders(
 ) {
   const i18n = createI18n(loadCatalogNow);
   await i18n.changeLanguage(lang);
-  await Promise.all([loadTexts(SERVER_TEXTS, i18n), loadTexts(CERTIFICATE_TEXTS, i18n)]);
+  await Promise.all(
+    ([SERVER_TEXTS, CERTIFICATE_TEXTS, SETTINGS_TEXTS] as const).map((namespace) =>
+      loadTexts(namespace, i18n),
+    ),
+  );
   const client = queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const result = render(
     <I18nextProvider i18n={i18n}>

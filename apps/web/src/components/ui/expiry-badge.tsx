@@ -1,6 +1,6 @@
 import type { TCertificateState } from '@portico/shared/certificates/state';
 import { ShieldAlertIcon, ShieldCheckIcon, ShieldXIcon } from 'lucide-react';
-import { useCertificateTexts } from '@/lib/use-certificate-texts';
+import { useCertificateTexts } from '@/lib/use-group-texts';
 import { Badge } from './badge';
 
 const VARIANT = { fine: 'success', warning: 'warning', danger: 'destructive' } as const;

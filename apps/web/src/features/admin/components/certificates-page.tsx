@@ -7,7 +7,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { TableOrCards, type TColumn } from '@/components/ui/data-table';
 import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { formatDateTime, formatRelative } from '@/lib/format-date';
-import { useCertificateTexts } from '@/lib/use-certificate-texts';
+import { useCertificateTexts } from '@/lib/use-group-texts';
 import { useCertificatesNeedingAttention } from '../api/queries';
 import { domainAndOwnerColumns } from './admin-columns';
 import { AdminPage, QueryStates } from './admin-page';

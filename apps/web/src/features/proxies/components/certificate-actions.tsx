@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDateMinutes } from '@/lib/format-date';
 import { toastOutcome } from '@/lib/toast-outcome';
-import { useCertificateTexts } from '@/lib/use-certificate-texts';
+import { useCertificateTexts } from '@/lib/use-group-texts';
 import { useCertificateAction, useCheckCertificate } from '../api/certificate';
 import { ConfirmDialog } from './confirm-dialog';
 

@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton';
 import { useCertificate } from '@/lib/certificate-status';
 import { formatMoment, formatRelative } from '@/lib/format-date';
-import { useCertificateTexts } from '@/lib/use-certificate-texts';
+import { useCertificateTexts } from '@/lib/use-group-texts';
 import { CertificateActions } from './certificate-actions';
 import { dlClass, Row } from './details-sections';
 

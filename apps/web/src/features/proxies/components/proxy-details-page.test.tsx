@@ -38,6 +38,8 @@ describe('proxy details page', () => {
   it('shows every section and never a password', async () => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
       if (String(url).startsWith('/api/deployment-logs/')) return Response.json([]);
+      // The certificate section's own read is another test's (certificate-section.test.tsx).
+      if (String(url).endsWith('/certificate')) return new Response(null, { status: 503 });
       return Response.json(proxy);
     });
     const { container } = await renderWithProviders(<ProxyDetailsPage id={id} />, {
@@ -84,6 +86,10 @@ describe('proxy details page', () => {
     async (_who, me, text, link) => {
       vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
         if (String(url).startsWith('/api/deployment-logs/')) return Response.json([]);
+        // The certificate section's own read is another test's (certificate-section.test.tsx).
+        if (String(url).endsWith('/certificate')) return new Response(null, { status: 503 });
+      // The certificate section's own read is another test's (certificate-section.test.tsx).
+      if (String(url).endsWith('/certificate')) return new Response(null, { status: 503 });
         if (String(url) === '/api/auth/user') {
           return Response.json({ id: me, username: 'me', email: 'me@example.com', role: 'admin' });
         }

@@ -7,12 +7,12 @@ import {
 } from '@portico/shared/auth/account';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { fieldErrorText } from '@/lib/form-errors';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import { useCreateToken } from '../api/account';
 import { ReauthDialog } from './reauth-dialog';
 import { SubmitButton } from './submit-button';
@@ -31,7 +31,7 @@ export function CreateTokenForm({
   codeAllowed: boolean;
   onCreated: (created: TCreatedToken) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const create = useCreateToken();
   const [asking, setAsking] = React.useState<TTokenSettings | null>(null);
   const form = useForm<TTokenSettings>({

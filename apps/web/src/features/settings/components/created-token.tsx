@@ -1,13 +1,13 @@
 import type { TCreatedToken } from '@portico/shared/auth/account';
 import { CopyIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 
 /** The new token, this once: copy it now, Portico keeps only its hash. */
 export function CreatedToken({ created, onDone }: { created: TCreatedToken; onDone: () => void }) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(created.token);

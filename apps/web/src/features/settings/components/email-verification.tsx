@@ -1,7 +1,6 @@
 import { type TNotificationSettings, ZEmailCodeInput } from '@portico/shared/notifications/schemas';
 import { CheckIcon, MailIcon } from 'lucide-react';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -9,6 +8,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import { useSendEmailCode, useVerifyEmail } from '../api/notifications';
 import { formatTime } from '../lib/format';
 
@@ -18,7 +18,7 @@ import { formatTime } from '../lib/format';
  * until its code is entered. Not a form of its own: it sits inside the settings form.
  */
 export function EmailVerification({ settings }: { settings: TNotificationSettings }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useSettingsTexts();
   const sendCode = useSendEmailCode();
   const verify = useVerifyEmail();
   const [code, setCode] = React.useState('');

@@ -8,7 +8,6 @@ import {
 import { SendIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -19,6 +18,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription, fieldErrorText } from '@/lib/form-errors';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import {
   useNotificationSettings,
   useSaveNotifications,
@@ -30,7 +30,7 @@ import { EmailVerification } from './email-verification';
 import { SubmitButton } from './submit-button';
 
 function TestResults({ result }: { result: TNotificationTestResult }) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const line = (key: 'resultEmail' | 'resultWebhook', r: TNotificationTestResult['email']) =>
     r ? (
       <li data-delivered={r.delivered}>
@@ -51,7 +51,7 @@ function TestResults({ result }: { result: TNotificationTestResult }) {
 }
 
 function NotificationsForm({ settings }: { settings: TNotificationSettings }) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const save = useSaveNotifications();
   const test = useSendTestNotification();
   const [result, setResult] = React.useState<TNotificationTestResult | null>(null);

@@ -1,10 +1,10 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type TPasswordChangeForm, ZPasswordChangeForm } from '@portico/shared/auth/account';
 import { Controller, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Form } from '@/components/ui/form';
 import { PasswordField } from '@/components/ui/password-field';
 import { fieldErrorText } from '@/lib/form-errors';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import { useChangePassword } from '../api/account';
 import { useFormSubmit } from '../lib/use-form-submit';
 import { RevokeTokensField } from './revoke-tokens-field';
@@ -17,7 +17,7 @@ const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '', revok
  * is revoked (the server says how many of each).
  */
 export function PasswordSection() {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const change = useChangePassword();
   const form = useForm<TPasswordChangeForm>({
     resolver: zodResolver(ZPasswordChangeForm),

@@ -6,20 +6,20 @@ import {
   ZProfileInput,
 } from '@portico/shared/auth/account';
 import { useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { Field } from '@/components/ui/field';
 import { Form } from '@/components/ui/form';
 import { CodeInput, Input } from '@/components/ui/input';
 import { PasswordField } from '@/components/ui/password-field';
 import { Separator } from '@/components/ui/separator';
 import { fieldErrorText } from '@/lib/form-errors';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import { useChangeEmail, useSaveProfile } from '../api/account';
 import { useFormSubmit } from '../lib/use-form-submit';
 import type { TSettingsSectionProps } from './settings-page';
 import { SubmitButton } from './submit-button';
 
 function NamesForm({ user }: TSettingsSectionProps) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const save = useSaveProfile();
   const form = useForm<TProfileInput>({
     resolver: zodResolver(ZProfileInput),
@@ -61,7 +61,7 @@ function NamesForm({ user }: TSettingsSectionProps) {
 }
 
 function EmailForm({ user }: TSettingsSectionProps) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const change = useChangeEmail();
   const form = useForm<TEmailChangeInput>({
     resolver: zodResolver(ZEmailChangeInput),

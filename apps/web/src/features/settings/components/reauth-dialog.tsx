@@ -1,6 +1,5 @@
 import type { TReauthInput } from '@portico/shared/auth/account';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -15,6 +14,7 @@ import { Field } from '@/components/ui/field';
 import { CodeInput } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { errorDescription } from '@/lib/form-errors';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import { SubmitButton } from './submit-button';
 
 /**
@@ -43,7 +43,7 @@ export function ReauthDialog({
   send: (input: TReauthInput) => Promise<unknown>;
   testId: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const [code, setCode] = React.useState('');
   const [password, setPassword] = React.useState('');
   const [error, setError] = React.useState<string | null>(null);

@@ -1,8 +1,8 @@
 import { DownloadIcon, KeyRoundIcon } from 'lucide-react';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 
 /** The codes as a text file a person can keep: what they are, for which account, one a line. */
 function codesFile(codes: string[], username: string, heading: string): string {
@@ -22,7 +22,7 @@ export function RecoveryCodes({
   username: string;
   onDone: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const href = React.useMemo(
     () =>
       URL.createObjectURL(

@@ -1,6 +1,6 @@
-import { useTranslation } from 'react-i18next';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Label } from '@/components/ui/label';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 
 /**
  * "Also revoke my API tokens", ticked unless untouched otherwise: asked where a new password or
@@ -15,7 +15,7 @@ export function RevokeTokensField({
   checked: boolean;
   onCheckedChange: (checked: boolean) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   return (
     <div className="grid gap-1">
       <div className="flex items-center gap-2">

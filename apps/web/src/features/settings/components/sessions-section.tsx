@@ -1,17 +1,17 @@
 import type { TSessionInfo } from '@portico/shared/auth/account';
 import { MonitorIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { toastFailure } from '@/lib/toast-outcome';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import { useEndOtherSessions, useEndSession, useSessions } from '../api/account';
 import { formatDate } from '../lib/format';
 
 function SessionRow({ session }: { session: TSessionInfo }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useSettingsTexts();
   const end = useEndSession();
   const device =
     [session.browser, session.os].filter(Boolean).join(' · ') ||
@@ -72,7 +72,7 @@ function SessionRow({ session }: { session: TSessionInfo }) {
 
 /** Where the account is signed in; end one session, or every one but this. */
 export function SessionsSection() {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const sessions = useSessions();
   const endOthers = useEndOtherSessions();
   const others = sessions.data?.filter((s) => !s.current).length ?? 0;

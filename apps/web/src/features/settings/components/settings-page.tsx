@@ -9,7 +9,7 @@ import {
   UserIcon,
 } from 'lucide-react';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
@@ -39,7 +39,7 @@ const SETTINGS_SECTIONS: {
 
 /** /settings: one's own account, a menu of its sections beside (or above, on a phone) them. */
 export function SettingsPage({ user }: TSettingsSectionProps) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   // The header's menu links to /settings#<section>: scroll there once the page is drawn.
   React.useEffect(() => {
     const id = window.location.hash.slice(1);

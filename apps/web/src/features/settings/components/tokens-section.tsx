@@ -1,6 +1,5 @@
 import type { TApiToken, TCreatedToken } from '@portico/shared/auth/account';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import {
   AlertDialog,
@@ -16,6 +15,7 @@ import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import { toastFailure } from '@/lib/toast-outcome';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import { useRevokeToken, useTokens } from '../api/account';
 import { formatDate } from '../lib/format';
 import { CreateTokenForm } from './create-token-form';
@@ -24,7 +24,7 @@ import type { TSettingsSectionProps } from './settings-page';
 import { SubmitButton } from './submit-button';
 
 function TokenRow({ token, onRevoke }: { token: TApiToken; onRevoke: () => void }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useSettingsTexts();
   const expired = token.expiresAt !== null && Date.parse(token.expiresAt) <= Date.now();
   return (
     <li
@@ -77,7 +77,7 @@ function TokenRow({ token, onRevoke }: { token: TApiToken; onRevoke: () => void 
  * revoked it), its box goes too.
  */
 export function TokensSection({ user }: TSettingsSectionProps) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const tokens = useTokens();
   const revoke = useRevokeToken();
   const [target, setTarget] = React.useState<TApiToken | null>(null);

@@ -1,6 +1,6 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import { useRefreshUser } from '../api/account';
 import { SettingsSection } from './settings-section';
 import { TwoFactorSetup } from './two-factor-setup';
@@ -11,7 +11,7 @@ import { TwoFactorSetup } from './two-factor-setup';
  * app opens as usual.
  */
 export function TwoFactorRequiredPage({ user }: { user: TPublicUser }) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const refreshUser = useRefreshUser();
   return (
     <div

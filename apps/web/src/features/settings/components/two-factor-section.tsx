@@ -1,11 +1,11 @@
 import { ShieldCheckIcon, ShieldOffIcon } from 'lucide-react';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import {
   useDisableTwoFactor,
   useNewRecoveryCodes,
@@ -20,7 +20,7 @@ import { TwoFactorSetup } from './two-factor-setup';
 
 /** Whether two-factor is on; set it up, turn it off, or get new recovery codes. */
 export function TwoFactorSection({ user }: TSettingsSectionProps) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useSettingsTexts();
   const status = useTwoFactorStatus();
   const disable = useDisableTwoFactor();
   const renew = useNewRecoveryCodes();

@@ -1,7 +1,6 @@
 import type { TTwoFactorSetup } from '@portico/shared/auth/account';
 import { ZTotpCode } from '@portico/shared/auth/account';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
@@ -9,6 +8,7 @@ import { CodeInput } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiError } from '@/lib/api-client';
 import { errorDescription } from '@/lib/form-errors';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 import { useBeginTwoFactor, useConfirmTwoFactor } from '../api/account';
 import { RecoveryCodes } from './recovery-codes';
 import { RevokeTokensField } from './revoke-tokens-field';
@@ -31,7 +31,7 @@ export function TwoFactorSetup({
   onFinished: () => void;
   onCancel?: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   const begin = useBeginTwoFactor();
   const confirm = useConfirmTwoFactor();
   const [setup, setSetup] = React.useState<TTwoFactorSetup | null>(null);

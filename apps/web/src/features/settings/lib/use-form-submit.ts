@@ -1,8 +1,8 @@
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
+import { useSettingsTexts } from '@/lib/use-group-texts';
 
 /**
  * A settings form's submit: send, then a toast saying it is done (or why not), with the
@@ -18,7 +18,7 @@ export function useFormSubmit<T extends FieldValues, R>(options: {
   failed: string;
   onDone?: (result: R, values: T) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useSettingsTexts();
   return options.form.handleSubmit(async (values) => {
     try {
       const result = await options.send(values);

@@ -13,7 +13,7 @@ import { Button } from '@/components/ui/button';
 import { toast } from '@/hooks/use-toast';
 import { useCertificate } from '@/lib/certificate-status';
 import { proxyConfigurationQueryOptions } from '@/lib/live-deployment/queries';
-import { useCertificateTexts } from '@/lib/use-certificate-texts';
+import { useCertificateTexts } from '@/lib/use-group-texts';
 import { StepCard } from './step-card';
 
 function proxyUrl(domain: string): string {

@@ -1,0 +1,23 @@
+import { useTranslation } from 'react-i18next';
+import { CERTIFICATE_TEXTS, SETTINGS_TEXTS } from './i18n';
+
+// One `t` for a component that shows both: a key is looked up in the screen texts, then in the
+// group's namespace. Constants, so react-i18next keeps the same `t` between renders.
+const CERTIFICATE = ['translation', CERTIFICATE_TEXTS];
+const SETTINGS = ['translation', SETTINGS_TEXTS];
+const OPTIONS = { nsMode: 'fallback' } as const;
+
+/**
+ * useTranslation for a component that shows `certificate.*` texts. The route that shows it
+ * loads them first (app/lazy-routes.ts); should they be missing anyway (a language switch whose
+ * chunk is still on its way), the component suspends until they are there instead of showing
+ * keys.
+ */
+export function useCertificateTexts() {
+  return useTranslation(CERTIFICATE, OPTIONS);
+}
+
+/** The same for a component that shows `settings.*` texts. */
+export function useSettingsTexts() {
+  return useTranslation(SETTINGS, OPTIONS);
+}
