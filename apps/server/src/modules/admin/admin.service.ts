@@ -10,9 +10,9 @@ import type { TAuditLogRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { isoTime } from '../../lib/iso-time';
+import { KeyedAppError } from '../../lib/keyed-app-error';
 import type { TAuditService } from '../audit/audit.service';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
-import { KeyedAppError } from '../proxies/proxy-errors';
 import type { TUsersService } from '../users/users.service';
 import type { TAdminRepository, TAuditFilter } from './admin.repository';
 
