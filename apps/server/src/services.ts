@@ -53,6 +53,7 @@ import { createAccountSessions } from './modules/sessions/sessions.service';
 import { moveProxyPasswordsToServers } from './modules/ssh-servers/password-backfill';
 import { createServerCredentials } from './modules/ssh-servers/server-credentials';
 import { createSshServersRepository } from './modules/ssh-servers/ssh-servers.repository';
+import { createSshServersService } from './modules/ssh-servers/ssh-servers.service';
 import { createTokensRepository } from './modules/tokens/tokens.repository';
 import { createTokensService } from './modules/tokens/tokens.service';
 import { createRecoveryCodesRepository } from './modules/two-factor/recovery-codes.repository';
@@ -205,6 +206,14 @@ export async function buildServices(options: TServicesOptions) {
     timing: deploy.timing,
     onStatus: (row) => runLog.status(row, null),
   });
+  const sshServers = createSshServersService({
+    repository: sshServersRepository,
+    credentials: secrets,
+    transaction: transactionOver(db, (tx) => ({
+      repository: createSshServersRepository(tx),
+      audit: createAuditService(createAuditRepository(tx)),
+    })),
+  });
   const admin = createAdminService({
     repository: createAdminRepository(db),
     transaction: transactionOver(db, (tx) => ({
@@ -312,6 +321,7 @@ export async function buildServices(options: TServicesOptions) {
     admin,
     scripts,
     proxies,
+    sshServers,
     deployments,
     notifications,
     certificates,

@@ -73,6 +73,9 @@ export async function readPrivateKey(text: string, passphrase?: string): Promise
       if (!passphrase) throw new PrivateKeyError('passphrase_required');
       key = utils.parseKey(privateKey, passphrase);
       if (key instanceof Error) throw new PrivateKeyError('wrong_passphrase');
+    } else if (/Unsupported OpenSSH private key type/i.test(plain.message)) {
+      // A key OpenSSH knows but ssh2 cannot use (a security-key type, for one).
+      throw new PrivateKeyError('unsupported_type');
     } else {
       throw new PrivateKeyError('unreadable');
     }

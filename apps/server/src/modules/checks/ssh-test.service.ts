@@ -60,6 +60,10 @@ function causeOf(error: SshError): TMessage {
   switch (error.code) {
     case 'auth_failed':
       return { key: 'checks.ssh.cause.authFailed' };
+    case 'key_refused':
+      return { key: 'checks.ssh.cause.keyRefused' };
+    case 'key_passphrase':
+      return { key: 'checks.ssh.cause.keyPassphraseWrong' };
     case 'timeout':
       return { key: 'checks.ssh.cause.timedOut' };
     case 'tcp_connect':

@@ -83,6 +83,15 @@ export function createSshServersRepository(db: TDb) {
       return rows.map((r) => ({ ...r, proxyCount: counts.get(r.server.id) ?? 0 }));
     },
 
+    async ownerOf(userId: string): Promise<string> {
+      const [row] = await db
+        .select({ username: users.username })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
+      return row?.username ?? '';
+    },
+
     async proxyCount(id: string): Promise<number> {
       return (await countsOf([id])).get(id) ?? 0;
     },
