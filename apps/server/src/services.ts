@@ -279,6 +279,7 @@ export async function buildServices(options: TServicesOptions) {
     audit,
     queue,
     transaction: runWrites,
+    credentials: secrets,
   });
   const reaper = scheduleReaper(
     {

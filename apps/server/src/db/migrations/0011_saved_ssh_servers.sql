@@ -32,5 +32,12 @@ SELECT "user_id", "ssh_user" || '@' || "server_ip" || CASE WHEN "ssh_port" = 22 
   (array_agg("host_key_fingerprint" ORDER BY "updated_at" DESC) FILTER (WHERE "host_key_fingerprint" IS NOT NULL))[1],
   min("created_at")
 FROM "proxy_configurations" GROUP BY "user_id", "server_ip", "ssh_port", "ssh_user";--> statement-breakpoint
-UPDATE "proxy_configurations" p SET "ssh_server_id" = s."id" FROM "ssh_servers" s
-WHERE s."user_id" = p."user_id" AND s."host" = p."server_ip" AND s."port" = p."ssh_port" AND s."username" = p."ssh_user";
+-- No answer shows ssh_server_id, so the answer counters (0009, 0010) are not moved by this.
+DO $$
+DECLARE previous text := current_setting('portico.answer_versions', true);
+BEGIN
+  PERFORM set_config('portico.answer_versions', 'off', true);
+  UPDATE "proxy_configurations" p SET "ssh_server_id" = s."id" FROM "ssh_servers" s
+  WHERE s."user_id" = p."user_id" AND s."host" = p."server_ip" AND s."port" = p."ssh_port" AND s."username" = p."ssh_user";
+  PERFORM set_config('portico.answer_versions', coalesce(previous, ''), true);
+END $$;

@@ -188,6 +188,18 @@ export function createServerCredentials(
       return this.credentialOf(proxy, server ?? null, target);
     },
 
+    /**
+     * Whether `credentialFor` would have something to present to `target`, without decrypting
+     * (a deploy start answers at once; the job decrypts and says what went wrong, if anything).
+     */
+    async hasCredentialFor(proxy: TProxyCredentialRow, target: TSshTarget): Promise<boolean> {
+      if (passwordBoundTo(proxy, target)) return true;
+      const server = proxy.sshServerId ? await findServer(proxy.sshServerId) : undefined;
+      return Boolean(
+        server && hasSecret(server) && sshTargetOf(serverTarget(server)) === sshTargetOf(target),
+      );
+    },
+
     /** The same with the server row at hand (a saved server's own check has no proxy). */
     credentialOf(
       proxy: TProxyCredentialRow | null,
@@ -219,11 +231,6 @@ export function createServerCredentials(
         sshPasswordEnc: openBox().encrypt(password, secretAad('proxy', id, 'sshPassword')),
         sshPasswordTarget: sshTargetOf(target),
       }));
-    },
-
-    /** A proxy's own password in clear (the caller checked the binding). */
-    decryptPassword(row: TProxyCredentialRow): string {
-      return orThrow(() => proxyPassword(row));
     },
 
     /** One secret of a saved server, bound to its row, column and target. */

@@ -261,6 +261,30 @@ describe.each(testDatabaseKinds())('saved SSH servers API on %s', (kind) => {
     ).toBe(404);
   });
 
+  it('a proxy on a saved server without a password of its own deploys with the server’s; not when the server is elsewhere', async () => {
+    const { client } = await signedInClient(t);
+    const proxy = await createProxy(client);
+    const on = async (host: string) => {
+      const server = await client.write('POST', '/api/ssh-servers', {
+        name: host,
+        host,
+        username: 'root',
+        password: PASSWORD,
+      });
+      await t.database.db
+        .update(proxyConfigurations)
+        .set({ sshServerId: server.json().id, sshPasswordEnc: null, sshPasswordTarget: null })
+        .where(eq(proxyConfigurations.id, proxy.id));
+    };
+    await on('203.0.113.99');
+    const refused = await client.write('POST', `/api/deploy/${proxy.id}`);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json().code).toBe('deploy_needs_password');
+    await on(proxy.input.serverIp);
+    const started = await client.write('POST', `/api/deploy/${proxy.id}`);
+    expect(started.statusCode, started.body).toBe(202);
+  });
+
   it('refuses mixed credentials in the request itself', async () => {
     const { client } = await signedInClient(t);
     const both = await client.write('POST', '/api/ssh-servers', {
