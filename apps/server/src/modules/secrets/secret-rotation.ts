@@ -93,7 +93,7 @@ export async function rotateSecretKey(
   const changes = secrets.map((secret) => ({
     kind: secret.kind,
     id: secret.id,
-    field: secret.server?.field,
+    server: secret.server,
     previous: secret.stored,
     next: encryptSecret(newKey, decryptSecret(oldKey, secret.stored, aadOf(secret)), aadOf(secret)),
   }));

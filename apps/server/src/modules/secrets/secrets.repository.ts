@@ -60,8 +60,8 @@ export type TSecretsRepository = ReturnType<typeof createSecretsRepository>;
 export interface TSecretChange {
   kind: TSecretKind;
   id: string;
-  /** For a saved server: which of its columns. */
-  field?: TServerSecretField;
+  /** For a saved server: which of its columns (and its target, as listed). */
+  server?: TStoredSecret['server'];
   previous: string;
   next: string;
 }
@@ -141,10 +141,11 @@ export function createSecretsRepository(db: TDb) {
       await db.transaction(async (tx) => {
         for (const change of changes) {
           if (change.kind === 'sshServer') {
-            const column = SERVER_COLUMNS[change.field!];
+            const field = change.server!.field;
+            const column = SERVER_COLUMNS[field];
             const moved = await tx
               .update(sshServers)
-              .set({ [`${change.field!}Enc`]: change.next })
+              .set({ [`${field}Enc`]: change.next })
               .where(and(eq(sshServers.id, change.id), eq(column, change.previous)))
               .returning({ id: sshServers.id });
             if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
