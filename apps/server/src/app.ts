@@ -32,6 +32,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { proxiesRoutes } from './modules/proxies/proxies.routes';
 import { scriptsRoutes } from './modules/scripts/scripts.routes';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
+import { sshServersRoutes } from './modules/ssh-servers/ssh-servers.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
 import { callerPolicy } from './modules/two-factor/caller-policy';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
@@ -269,6 +270,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(adminRoutes, { admin: services.admin, limits: services.limits });
   await app.register(scriptsRoutes, { scripts: services.scripts });
   await app.register(proxiesRoutes, { proxies: services.proxies });
+  await app.register(sshServersRoutes, { sshServers: services.sshServers });
   await app.register(deploymentsRoutes, { deployments: services.deployments });
   await app.register(certificatesRoutes, {
     certificates: services.certificates,

@@ -15,7 +15,6 @@ import { JOB_TIMING } from './jobs/queues';
 import { createScheduledRunsRepository } from './jobs/scheduled-runs.repository';
 import { createSharedLocks } from './jobs/shared-locks';
 import { createWorkerLiveness } from './jobs/worker-liveness';
-import { openSecretBox, type TSecretBox } from './lib/secrets';
 import { createAccountService } from './modules/account/account.service';
 import { accountTransaction } from './modules/account/account-writes';
 import { createAdminRepository } from './modules/admin/admin.repository';
@@ -47,7 +46,6 @@ import { createLimitGuard, createLimitsService } from './modules/limits/limits.s
 import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
-import { createProxySecrets } from './modules/proxies/proxy-secrets';
 import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
 import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
 import { createScriptsRepository } from './modules/scripts/scripts.repository';
@@ -55,6 +53,10 @@ import { createScriptsService } from './modules/scripts/scripts.service';
 import { createSessionEnds } from './modules/sessions/session-ends';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createAccountSessions } from './modules/sessions/sessions.service';
+import { moveProxyPasswordsToServers } from './modules/ssh-servers/password-backfill';
+import { createServerCredentials } from './modules/ssh-servers/server-credentials';
+import { createSshServersRepository } from './modules/ssh-servers/ssh-servers.repository';
+import { createSshServersService } from './modules/ssh-servers/ssh-servers.service';
 import { createTokensRepository } from './modules/tokens/tokens.repository';
 import { createTokensService } from './modules/tokens/tokens.service';
 import { createRecoveryCodesRepository } from './modules/two-factor/recovery-codes.repository';
@@ -103,15 +105,6 @@ export interface TServicesOptions {
     info(msg: string): void;
     warn(obj: unknown, msg: string): void;
     error(obj: unknown, msg: string): void;
-  };
-}
-
-/** Opened once, on first need: the checks work without a key until a stored password is used. */
-function lazySecretBox(path: string): () => TSecretBox {
-  let box: TSecretBox | undefined;
-  return () => {
-    box ??= openSecretBox(path);
-    return box;
   };
 }
 
@@ -181,10 +174,14 @@ export async function buildServices(options: TServicesOptions) {
     transaction: accountWrites,
   });
 
+  const sshServersRepository = createSshServersRepository(db);
+  // The one rule of which credential goes to which host (test, deploy, removal, actions).
+  const secrets = createServerCredentials(options.secretKeyFile, sshServersRepository.findById);
+
   const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
   const sshTest = createSshTestService({
     repository: createChecksRepository(db),
-    secrets: lazySecretBox(options.secretKeyFile),
+    credentials: secrets,
     allowLoopback,
   });
 
@@ -202,7 +199,6 @@ export async function buildServices(options: TServicesOptions) {
     allowLoopback,
     sharedLocks,
   });
-  const secrets = createProxySecrets(options.secretKeyFile);
   const queue: TQueue = await startQueue(database, (error) =>
     log.error({ err: error }, 'job queue error'),
   );
@@ -229,6 +225,14 @@ export async function buildServices(options: TServicesOptions) {
     removeSite: engine.removeSite,
     timing: deploy.timing,
     onStatus: (row) => runLog.status(row, null),
+  });
+  const sshServers = createSshServersService({
+    repository: sshServersRepository,
+    credentials: secrets,
+    transaction: transactionOver(db, (tx) => ({
+      repository: createSshServersRepository(tx),
+      audit: createAuditService(createAuditRepository(tx)),
+    })),
   });
   const admin = createAdminService({
     repository: createAdminRepository(db),
@@ -297,6 +301,7 @@ export async function buildServices(options: TServicesOptions) {
     audit,
     queue,
     transaction: runWrites,
+    credentials: secrets,
   });
   const reaper = scheduleReaper(
     {
@@ -340,6 +345,7 @@ export async function buildServices(options: TServicesOptions) {
     limits,
     scripts,
     proxies,
+    sshServers,
     deployments,
     notifications,
     certificates,
@@ -358,7 +364,19 @@ export async function buildServices(options: TServicesOptions) {
           warn('forgetting ended rate-limit windows failed'),
         ),
     /** Background work that waits for the app to be ready: interrupted runs are looked for. */
-    ready: () => reaper.runNow(),
+    ready: async () => {
+      await reaper.runNow();
+      // Servers made by migration 0014 get their proxies' passwords (the proxies keep theirs).
+      const moved = await moveProxyPasswordsToServers(sshServersRepository, secrets).catch(
+        (error) => {
+          log.warn({ err: error }, 'saved servers: passwords not moved');
+          return undefined;
+        },
+      );
+      if (moved?.failed) {
+        log.warn(moved, 'saved servers: some proxy passwords did not decrypt and were not moved');
+      }
+    },
     /**
      * Stops in order: the reaper, the running engines (they stop at their next step and leave
      * the run for the next start), the queue, then the connections the bus and liveness hold.

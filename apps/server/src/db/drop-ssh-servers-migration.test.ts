@@ -1,8 +1,9 @@
 // Migration 0008 on a database an earlier release left at 0007: the never-used ssh_servers table
 // and proxy_configurations.ssh_server_id go; every proxy row reads as before.
+import { rmSync } from 'node:fs';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { databaseBeforeMigration } from '../../test/support/migrations-before';
+import { databaseBeforeMigration, migrationsBefore } from '../../test/support/migrations-before';
 import { testDatabaseKinds } from '../../test/support/test-database';
 import { migrationsApplied, runMigrations } from './migrate';
 import { proxyConfigurations } from './schema';
@@ -32,11 +33,17 @@ describe.each(testDatabaseKinds())('migration 0008 (unused ssh_servers dropped) 
       values (${PROXY}, ${USER}, 'app.example.com', '198.51.100.1', 'ops@example.com',
        'completed', true)`);
 
-    await runMigrations(test.database);
-    expect(await migrationsApplied(test.database)).toBe(true);
-
+    // Up to 0008 only: 0014 brings saved servers back, used this time (its own test).
+    const upTo0008 = migrationsBefore(9);
+    try {
+      await runMigrations(test.database, upTo0008);
+    } finally {
+      rmSync(upTo0008, { recursive: true, force: true });
+    }
     expect(await columnsOf('ssh_servers')).toEqual([]);
     expect(await columnsOf('proxy_configurations')).not.toContain('ssh_server_id');
+    await runMigrations(test.database);
+    expect(await migrationsApplied(test.database)).toBe(true);
     const [proxy] = await db
       .select()
       .from(proxyConfigurations)

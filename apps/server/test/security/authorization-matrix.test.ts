@@ -23,7 +23,14 @@ import {
   tokenExpected,
   WS_REPLAYED,
 } from './authorization-table';
-import { send, settled, snapshot, type TMatrixWorld, useMatrixWorld } from './authorization-world';
+import {
+  MATRIX_SERVER_PASSWORD,
+  send,
+  settled,
+  snapshot,
+  type TMatrixWorld,
+  useMatrixWorld,
+} from './authorization-world';
 
 const REFUSED = new Set([401, 403, 404]);
 type TAnyActor = TActor | TTokenActor;
@@ -79,9 +86,12 @@ describe.each(testDatabaseKinds())('authorization matrix on %s', (kind) => {
     });
     const where = `${actor}: ${row.method} ${cell.url}`;
     expect(response.body, where).not.toContain(SSH_PASSWORD);
+    expect(response.body, where).not.toContain(MATRIX_SERVER_PASSWORD);
+    expect(response.body, `${where} shows a private key`).not.toContain('PRIVATE KEY');
     for (const token of w.tokens)
       expect(response.body, `${where} shows a token`).not.toContain(token);
     if (STRANGERS.has(actor)) expect(response.body, where).not.toContain(w.proxy.id);
+    if (STRANGERS.has(actor)) expect(response.body, where).not.toContain(w.sshServerId);
     if (write && REFUSED.has(response.statusCode)) {
       expect(await snapshot(w.t), `${where} was refused but changed data`).toBe(before);
     }

@@ -230,6 +230,25 @@ const CELLS: Record<string, TBuild> = {
     url: `/api/admin/destination-servers/${await w.freshDestination()}`,
   }),
 
+  [routeKey('GET', '/api/ssh-servers')]: fixed('/api/ssh-servers'),
+  [routeKey('POST', '/api/ssh-servers')]: () => ({
+    url: '/api/ssh-servers',
+    payload: {
+      name: `Matrix new server ${randomBytes(3).toString('hex')}`,
+      host: '203.0.113.31',
+      authKind: 'key',
+      generateKey: true,
+    },
+  }),
+  [routeKey('GET', '/api/ssh-servers/:id')]: (w) => ({ url: `/api/ssh-servers/${w.sshServerId}` }),
+  [routeKey('PATCH', '/api/ssh-servers/:id')]: (w) => ({
+    url: `/api/ssh-servers/${w.sshServerId}`,
+    payload: { description: `edited ${randomBytes(3).toString('hex')}` },
+  }),
+  [routeKey('DELETE', '/api/ssh-servers/:id')]: async (w) => ({
+    url: `/api/ssh-servers/${await w.freshSshServer()}`,
+  }),
+
   [routeKey('GET', '/api/admin/stats/users')]: fixed('/api/admin/stats/users'),
   [routeKey('GET', '/api/admin/stats/proxies-by-user')]: fixed('/api/admin/stats/proxies-by-user'),
   [routeKey('GET', '/api/admin/all-proxies')]: fixed('/api/admin/all-proxies'),

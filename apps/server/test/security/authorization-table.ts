@@ -252,6 +252,13 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
   { method: 'PUT', url: '/api/admin/destination-servers/:id', expected: adminOnly(200) },
   { method: 'DELETE', url: '/api/admin/destination-servers/:id', expected: adminOnly(200) },
 
+  // Saved SSH servers: the owner's; an admin reads and changes them but never their secrets.
+  { method: 'GET', url: '/api/ssh-servers', expected: signedIn(200) },
+  { method: 'POST', url: '/api/ssh-servers', expected: signedIn(201) },
+  { method: 'GET', url: '/api/ssh-servers/:id', expected: ownerOrAdmin(200) },
+  { method: 'PATCH', url: '/api/ssh-servers/:id', expected: ownerOrAdmin(200) },
+  { method: 'DELETE', url: '/api/ssh-servers/:id', expected: ownerOrAdmin(200) },
+
   // The admin panel.
   { method: 'GET', url: '/api/admin/stats/users', expected: adminOnly(200) },
   { method: 'GET', url: '/api/admin/stats/proxies-by-user', expected: adminOnly(200) },

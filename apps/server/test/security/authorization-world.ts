@@ -24,6 +24,8 @@ const LOTS = { max: 10_000, windowMs: 60_000 };
 const NO_LIMIT = { perIp: LOTS, perIdentifier: LOTS };
 
 /** Proxies the matrix creates point at a closed local port: a deploy fails fast, offline. */
+/** A saved server's password: no answer of any cell may carry it. */
+export const MATRIX_SERVER_PASSWORD = `srv-${randomBytes(9).toString('hex')}`;
 export const LOCAL_SERVER = { serverIp: '127.0.0.1', sshPort: 1 };
 
 export interface TMatrixWorld {
@@ -53,6 +55,10 @@ export interface TMatrixWorld {
   /** A new proxy of the owner's as a completed deployment leaves it (HTTPS on): its id. */
   freshDeployedProxy(): Promise<string>;
   freshDestination(): Promise<string>;
+  /** The owner's long-lived saved SSH server (a password server): reads and refused writes. */
+  sshServerId: string;
+  /** A new saved server of the owner's, to be deleted: its id. */
+  freshSshServer(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -119,6 +125,17 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
     adminToken: await bearer(admin.client, 'manage'),
   };
 
+  /** A saved server of the owner's, whose password the secret scans look for. */
+  async function freshSshServer() {
+    const response = await owner.client.write('POST', '/api/ssh-servers', {
+      name: `Matrix server ${randomBytes(3).toString('hex')}`,
+      host: '203.0.113.30',
+      password: MATRIX_SERVER_PASSWORD,
+    });
+    if (response.statusCode !== 201) throw new Error(`ssh server: ${response.body}`);
+    return response.json().id as string;
+  }
+
   async function freshDestination() {
     destinations += 1;
     const response = await admin.client.write('POST', '/api/admin/destination-servers', {
@@ -168,6 +185,8 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
       return id;
     },
     freshDestination,
+    sshServerId: await freshSshServer(),
+    freshSshServer,
     async close() {
       await t.close();
       rmSync(keyDir, { recursive: true, force: true });

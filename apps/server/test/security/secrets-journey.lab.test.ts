@@ -292,7 +292,7 @@ describe('a full journey with a random SSH password (real process, PGlite, trace
     // The check is only as strong as what it looked at: the scans see what was really there.
     const output = outputs.join('\n');
     expect(output).toContain('"url":"/api/test-ssh"');
-    expect(output).toContain('"code":"secret_unreadable"');
+    expect(output).toContain('"code":"secret_key_unreadable"');
     expect(recorded.length).toBeGreaterThan(20);
     expect(recorded.some((r) => r.label.includes('/api/deployment-logs/'))).toBe(true);
     const progress = socketMessages.filter((m) => m.type === 'deployment_progress');

@@ -7,7 +7,7 @@ import { translate } from '@portico/shared/i18n/translate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proxyConfigurations } from '../../src/db/schema';
-import { sshTargetOf } from '../../src/modules/proxies/proxy-secrets';
+import { sshTargetOf } from '../../src/modules/ssh-servers/server-credentials';
 import { startTestDnsServer, type TTestDnsServer } from '../peers/test-dns-server';
 import { createProxy, signedInClient, waitForStatus } from '../support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../support/test-app';

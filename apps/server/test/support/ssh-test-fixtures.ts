@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import type { TDatabase } from '../../src/db/client';
 import { proxyConfigurations } from '../../src/db/schema';
 import { openSecretBox, secretAad } from '../../src/lib/secrets';
-import { sshTargetOf } from '../../src/modules/proxies/proxy-secrets';
+import { sshTargetOf } from '../../src/modules/ssh-servers/server-credentials';
 import type { TTestApp } from './test-app';
 import { newCredentials, TestClient } from './test-client';
 

@@ -60,6 +60,7 @@ export async function createTestApp(
 export async function withAppOnStore<T>(
   env: NodeJS.ProcessEnv,
   work: (t: TTestApp) => Promise<T>,
+  overrides: Pick<Partial<TAppOptions>, 'logger'> = {},
 ): Promise<T> {
   const config = loadConfig(env);
   const store = await openStore(config);
@@ -69,6 +70,7 @@ export async function withAppOnStore<T>(
       database: store.database,
       config: { ...TEST_APP_OPTIONS.config, secretKeyFile: config.secretKeyFile },
       deploy: { workers: 0 },
+      ...overrides,
     });
     try {
       return await work({ app, database: store.database, close: () => app.close() });

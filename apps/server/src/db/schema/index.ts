@@ -8,4 +8,5 @@ export * from './destination-servers';
 export * from './instances';
 export * from './proxy-configurations';
 export * from './session';
+export * from './ssh-servers';
 export * from './users';

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { sshServers } from './ssh-servers';
 import { users } from './users';
 
 export const proxyStatusEnum = pgEnum('proxy_status', PROXY_STATUSES);
@@ -52,10 +53,12 @@ export const proxyConfigurations = pgTable(
     sshUser: text('ssh_user').notNull().default('root'),
     // AES-256-GCM ciphertexts bound to the row id (lib/secrets.ts); never returned by the API.
     sshPasswordEnc: text('ssh_password_enc'),
-    // The SSH target the password was entered for, `user@host:port` (proxy-secrets.ts): it is
+    // The SSH target the password was entered for, `user@host:port` (modules/ssh-servers/server-credentials.ts): it is
     // presented to no other. Changing the server, port or user clears the password.
     sshPasswordTarget: text('ssh_password_target'),
     sshPrivateKeyEnc: text('ssh_private_key_enc'),
+    // The saved server this proxy is on (ssh-servers.ts); a server in use cannot be deleted (checked at the end of the statement, so deleting a user, which cascades to both tables, works).
+    sshServerId: uuid('ssh_server_id').references(() => sshServers.id, { onDelete: 'no action' }),
     hostKeyFingerprint: text('host_key_fingerprint'),
     email: text('email').notNull(),
     // Empty until the destination step: the wizard resumes there (docs/PRODUCT.md#proxy-wizard).
@@ -91,6 +94,7 @@ export const proxyConfigurations = pgTable(
       sql`coalesce(${t.certificateExpiresAt}, 'infinity'::timestamptz)`,
       t.id,
     ),
+    index('proxy_configurations_ssh_server_idx').on(t.sshServerId),
   ],
 );
 

@@ -45,7 +45,11 @@ export async function connectStep(
     signal: ctx.signal,
     ...('password' in input.auth
       ? { password: input.auth.password }
-      : { privateKey: input.auth.privateKey, passphrase: input.auth.passphrase }),
+      : {
+          privateKey: input.auth.privateKey,
+          passphrase: input.auth.passphrase,
+          sudoPassword: input.auth.sudoPassword,
+        }),
   });
   try {
     log.info(msg('connect.connected', { fingerprint: session.fingerprint }));

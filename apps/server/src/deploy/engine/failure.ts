@@ -51,7 +51,8 @@ const SSH_HINTS: Partial<Record<SshError['code'], string>> = {
 
 function fromSsh(error: SshError): { code: TDeployFailureCode; text: TText } {
   const code: TDeployFailureCode =
-    error.code === 'invalid_key'
+    // The words tell a refused key from a wrong passphrase; the code stays the login's.
+    error.code === 'invalid_key' || error.code === 'key_refused' || error.code === 'key_passphrase'
       ? 'auth_failed'
       : error.code === 'protocol'
         ? 'internal'

@@ -10,7 +10,10 @@ import type {
 import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 
-export type TSshAuth = { password: string } | { privateKey: string; passphrase?: string };
+/** A password, or a private key (with the sudo password of a user whose sudo asks for one). */
+export type TSshAuth =
+  | { password: string }
+  | { privateKey: string; passphrase?: string; sudoPassword?: string };
 
 export interface TDeployInput {
   domain: string;

@@ -12,6 +12,8 @@ export interface TConnectOptions {
   password?: string;
   privateKey?: string | Buffer;
   passphrase?: string;
+  /** With a key: the password sudo asks for (a password login's sudo uses that password). */
+  sudoPassword?: string;
   /** The pinned `SHA256:…`; when absent any key is accepted and reported (trust on first use). */
   expectedFingerprint?: string;
   timeoutMs?: number;
@@ -70,7 +72,14 @@ function classify(
   address: string,
   tcpConnected: boolean,
   timeoutMs: number,
+  withKey = false,
 ): SshError {
+  if (error.level === 'client-authentication' && withKey) {
+    return new SshError('key_refused', `The server at ${address} refused this key.`, {
+      cause: error,
+      text: { key: 'keyRefused', params: { address } },
+    });
+  }
   if (error.level === 'client-authentication') {
     return new SshError(
       'auth_failed',
@@ -117,6 +126,12 @@ function classify(
       text: { key: 'stoppedAnswering', params: { address } },
     });
   }
+  if (/bad passphrase|no passphrase given/i.test(error.message)) {
+    return new SshError('key_passphrase', 'Cannot read the key: wrong passphrase.', {
+      cause: error,
+      text: { key: 'keyPassphraseWrong' },
+    });
+  }
   if (/privateKey|private key|passphrase/i.test(error.message)) {
     return new SshError('invalid_key', 'The private key cannot be read (format or passphrase).', {
       cause: error,
@@ -150,6 +165,7 @@ function connectClient(client: Client, options: TConnectOptions): Promise<TSshSe
   const address = `${options.host}:${options.port}`;
   let observed: string | undefined;
   let tcpConnected = false;
+  const withKey = options.privateKey !== undefined && options.password === undefined;
 
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -208,7 +224,7 @@ function connectClient(client: Client, options: TConnectOptions): Promise<TSshSe
         fail(new HostKeyMismatchError(options.expectedFingerprint, observed, address));
         return;
       }
-      fail(classify(error, address, tcpConnected, timeoutMs));
+      fail(classify(error, address, tcpConnected, timeoutMs, withKey));
     });
     if (options.password !== undefined) {
       const password = options.password;
@@ -251,7 +267,7 @@ function connectClient(client: Client, options: TConnectOptions): Promise<TSshSe
       client.setNoDelay(true);
     } catch (error) {
       // ssh2 parses the private key synchronously.
-      fail(classify(error as Error, address, false, timeoutMs));
+      fail(classify(error as Error, address, false, timeoutMs, withKey));
     }
   });
 }
@@ -261,6 +277,9 @@ function makeSession(client: Client, options: TConnectOptions, fingerprint: stri
     username: options.username,
     isRoot: options.username === 'root',
     ...(options.password !== undefined ? { password: options.password } : {}),
+    ...(options.password === undefined && options.sudoPassword !== undefined
+      ? { password: options.sudoPassword }
+      : {}),
   };
   // Ended by either side: no command starts on it again.
   let closed = false;

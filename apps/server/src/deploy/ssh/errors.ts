@@ -8,6 +8,10 @@ export type TSshErrorCode =
   | 'host_key_mismatch'
   | 'auth_failed'
   | 'invalid_key'
+  /** Key login: the server did not accept this key (not in authorized_keys, or keys disabled). */
+  | 'key_refused'
+  /** The stored key's passphrase does not open it. */
+  | 'key_passphrase'
   | 'sudo_refused'
   | 'connection_lost'
   /** The server ended the connection before the login finished (banner, key exchange, auth). */

@@ -8,4 +8,13 @@ export {
 } from './errors';
 export type { TFileState } from './file-state';
 export { fingerprintOf } from './fingerprint';
+export {
+  generateKeyPair,
+  PRIVATE_KEY_MAX_BYTES,
+  PrivateKeyError,
+  readPrivateKey,
+  type TGeneratedKey,
+  type TKeyProblem,
+  type TReadKey,
+} from './keys';
 export type { TRunOptions, TRunResult } from './run';

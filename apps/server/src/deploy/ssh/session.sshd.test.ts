@@ -81,7 +81,7 @@ describe('connectSsh', () => {
     expect(error.message).toContain(sshd.hostKeyFingerprint);
   });
 
-  it('reports a key the server does not accept as auth_failed', async () => {
+  it('reports a key the server does not accept as key_refused, not as a refused password', async () => {
     const error = await failure(
       connectSsh({
         host: sshd.host,
@@ -90,7 +90,7 @@ describe('connectSsh', () => {
         privateKey: sshd.strangerKey,
       }),
     );
-    expect(error.code).toBe('auth_failed');
+    expect(error.code).toBe('key_refused');
   });
 
   it('reports a password on a key-only server as auth_failed, without the password', async () => {

@@ -17,11 +17,10 @@ import type {
 import { servingOf } from '@portico/shared/proxy/server-record';
 import type { TAuditLogRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
-import { AppError } from '../../lib/app-error';
+import { AppError, KeyedAppError } from '../../lib/app-error';
 import { isoTime } from '../../lib/iso-time';
 import type { TAuditService } from '../audit/audit.service';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
-import { KeyedAppError } from '../proxies/proxy-errors';
 import { lastFailureOf } from '../proxies/proxy-view';
 import type { TUsersService } from '../users/users.service';
 import type { TAdminRepository, TAuditFilter } from './admin.repository';

@@ -13,6 +13,7 @@ export interface TStoredSshTarget {
   sshPasswordEnc: string | null;
   sshPasswordTarget: string | null;
   hostKeyFingerprint: string | null;
+  sshServerId: string | null;
 }
 
 export function createChecksRepository(db: TDb) {
@@ -28,6 +29,7 @@ export function createChecksRepository(db: TDb) {
           sshPasswordEnc: proxyConfigurations.sshPasswordEnc,
           sshPasswordTarget: proxyConfigurations.sshPasswordTarget,
           hostKeyFingerprint: proxyConfigurations.hostKeyFingerprint,
+          sshServerId: proxyConfigurations.sshServerId,
         })
         .from(proxyConfigurations)
         .where(and(eq(proxyConfigurations.id, id), eq(proxyConfigurations.userId, userId)))

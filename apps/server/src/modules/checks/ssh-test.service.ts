@@ -1,9 +1,8 @@
 import { sshAddressProblem } from '@portico/shared/validation/reachability';
-import { hasControlCharacter } from '@portico/shared/validation/rules';
+import type { TConnectOptions } from '../../deploy/ssh';
 import { connectSsh, HostKeyMismatchError, SshError } from '../../deploy/ssh';
 import { AppError } from '../../lib/app-error';
-import { SecretDecryptError, SecretKeyError, secretAad, type TSecretBox } from '../../lib/secrets';
-import { passwordBoundTo } from '../proxies/proxy-secrets';
+import { credentialRefusalError, type TServerCredentials } from '../ssh-servers/server-credentials';
 import type { TChecksRepository } from './checks.repository';
 import { KeyedError, type TMessage } from './keyed-error';
 
@@ -41,8 +40,8 @@ export interface TSshCheck {
 
 export interface TSshTestServiceOptions {
   repository: TChecksRepository;
-  /** Opens the secret box on first use (the key file may be missing: said clearly then). */
-  secrets: () => TSecretBox;
+  /** Which saved credential may go to the tested host (the one rule every SSH user follows). */
+  credentials: TServerCredentials;
   timeoutMs?: number;
   /** 127.0.0.0/8 may be tested (PORTICO_SSH_ALLOW_LOOPBACK); refused otherwise. */
   allowLoopback?: boolean;
@@ -61,6 +60,10 @@ function causeOf(error: SshError): TMessage {
   switch (error.code) {
     case 'auth_failed':
       return { key: 'checks.ssh.cause.authFailed' };
+    case 'key_refused':
+      return { key: 'checks.ssh.cause.keyRefused' };
+    case 'key_passphrase':
+      return { key: 'checks.ssh.cause.keyPassphraseWrong' };
     case 'timeout':
       return { key: 'checks.ssh.cause.timedOut' };
     case 'tcp_connect':
@@ -81,27 +84,14 @@ function causeOf(error: SshError): TMessage {
 export function createSshTestService(options: TSshTestServiceOptions) {
   const timeoutMs = options.timeoutMs ?? SSH_TEST_TIMEOUT_MS;
 
-  function decrypt(stored: string, configurationId: string): string {
-    try {
-      return options.secrets().decrypt(stored, secretAad('proxy', configurationId, 'sshPassword'));
-    } catch (error) {
-      if (error instanceof SecretDecryptError) {
-        throw new KeyedError('secret_unreadable', 500, 'errors.secretUndecryptable');
-      }
-      if (error instanceof SecretKeyError) {
-        throw new KeyedError('secret_unreadable', 500, 'errors.secretKeyUnreadable');
-      }
-      throw error;
-    }
-  }
-
   return {
     async test(userId: string, input: TSshTestInput): Promise<TSshCheck> {
       // The schema refuses the other non-server ranges; loopback is this machine itself.
       if (sshAddressProblem(input.serverIp) === 'loopback' && !options.allowLoopback) {
         throw new KeyedError('address_refused', 400, 'checks.ssh.loopbackRefused');
       }
-      let password = input.password;
+      let auth: Pick<TConnectOptions, 'password' | 'privateKey' | 'passphrase'> | undefined =
+        input.password === undefined ? undefined : { password: input.password };
       let expectedFingerprint: string | undefined;
       if (input.configurationId) {
         const stored = await options.repository.findOwnSshTarget(userId, input.configurationId);
@@ -110,15 +100,16 @@ export function createSshTestService(options: TSshTestServiceOptions) {
         // The pin belongs to the host it was taken from; a new address is a new first contact.
         if (sameHost && stored.hostKeyFingerprint) expectedFingerprint = stored.hostKeyFingerprint;
         const target = { serverIp: input.serverIp, sshPort: input.port, sshUser: input.username };
-        if (password === undefined && passwordBoundTo(stored, target)) {
-          password = decrypt(stored.sshPasswordEnc!, stored.id);
-          // Saved before such passwords were refused: OpenSSH would only drop the connection.
-          if (hasControlCharacter(password)) {
-            throw new KeyedError('password_required', 400, 'checks.ssh.storedPasswordUnusable');
+        if (auth === undefined) {
+          const saved = await options.credentials.credentialFor(stored, target);
+          // Nothing saved for this target: the form asks for the password below.
+          if ('refused' in saved && saved.refused.reason !== 'no_credential') {
+            throw credentialRefusalError(saved.refused, 'test');
           }
+          if ('auth' in saved) auth = saved.auth;
         }
       }
-      if (password === undefined) {
+      if (auth === undefined) {
         throw new KeyedError('password_required', 400, 'checks.ssh.passwordRequired');
       }
 
@@ -127,7 +118,7 @@ export function createSshTestService(options: TSshTestServiceOptions) {
           host: input.serverIp,
           port: input.port,
           username: input.username,
-          password,
+          ...auth,
           expectedFingerprint,
           timeoutMs,
         });

@@ -8,7 +8,7 @@ import {
 import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { TCertificateStatusRow, TProxyConfigurationRow } from '../../db/schema';
-import type { TCertificateActionOutcome, TDeployFailure } from '../../deploy/engine';
+import type { TCertificateActionOutcome, TDeployFailure, TSshAuth } from '../../deploy/engine';
 import { msg } from '../../deploy/engine/messages';
 import type { TDeployJobDeps } from './deploy-job';
 import type { TLineSink } from './line-sink';
@@ -133,7 +133,7 @@ export async function runCertificateActionJob(
   job: {
     deployment: TActionRun;
     config: TProxyConfigurationRow;
-    password: string;
+    auth: TSshAuth;
     sink: TLineSink;
     signal: AbortSignal;
     /** Runs the engine under the run's deadline (deploy-job's, shared with deployments). */
@@ -147,7 +147,7 @@ export async function runCertificateActionJob(
     deps.runCertificateAction(
       {
         ...deployedTarget(config),
-        auth: { password: job.password },
+        auth: job.auth,
         expectedFingerprint: config.hostKeyFingerprint ?? undefined,
         action: run.action,
       },

@@ -1,7 +1,6 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TRenewalHealth } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
-import { hasControlCharacter } from '@portico/shared/validation/rules';
 import type { TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import type {
@@ -14,21 +13,20 @@ import type {
   TEngineSettings,
   TRemoveInput,
   TRemoveOutcome,
+  TSshAuth,
 } from '../../deploy/engine';
 import { msg } from '../../deploy/engine/messages';
 import { JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
 import type { TWorkerLiveness } from '../../jobs/worker-liveness';
-import { AppError } from '../../lib/app-error';
 import { formatLimit, withDeadline } from '../../lib/deadline';
 import type { TProxiesRepository } from '../proxies/proxies.repository';
-import {
-  passwordBoundTo,
-  sshTargetOf,
-  type TProxySecrets,
-  type TSshTarget,
-} from '../proxies/proxy-secrets';
 import { snapshotOf } from '../proxies/proxy-view';
 import { recordSite, toServerSite } from '../proxies/server-sites';
+import type {
+  TCredentialRefusal,
+  TServerCredentials,
+  TSshTarget,
+} from '../ssh-servers/server-credentials';
 import {
   deployedTarget,
   finishAction,
@@ -70,7 +68,7 @@ export interface TDeployJobDeps {
   transaction: TTransaction<TRunWrites>;
   runLog: TRunLog;
   liveness: TWorkerLiveness;
-  secrets: TProxySecrets;
+  secrets: TServerCredentials;
   runDeployment: TEngine['runDeployment'];
   runCertificateAction: TEngine['runCertificateAction'];
   /** What runs tell the certificate watch, and what they ask of it. */
@@ -169,31 +167,30 @@ async function watchRenewal(
     .catch((error) => deps.log.warn({ err: error }, 'certificate check not queued'));
 }
 
-/**
- * The saved SSH password in clear, or why it is not presented to the server: none saved,
- * saved for another target, unreadable, or holding a control character (saved before those were
- * refused; OpenSSH would only drop the connection).
- */
-function storedPassword(
+/** The deploy log's line for each reason the credentials service gives (server-credentials.ts). */
+function refusalLine(refusal: TCredentialRefusal): TText {
+  switch (refusal.reason) {
+    case 'no_credential':
+      return refusal.savedElsewhere
+        ? msg('job.passwordForOtherServer', { target: refusal.target })
+        : msg('job.needsPassword');
+    case 'undecryptable':
+      return msg('job.secretUndecryptable');
+    case 'key_unreadable':
+      return msg('job.secretUnreadable');
+    case 'unusable':
+      return msg('job.storedPasswordUnusable');
+  }
+}
+
+/** The credential presented to `target`, or the log line saying why none is. */
+async function storedCredential(
   deps: TDeployJobDeps,
   config: TProxyConfigurationRow,
   target: TSshTarget,
-): string | { refused: TText } {
-  if (!config.sshPasswordEnc) return { refused: msg('job.needsPassword') };
-  // Defence in depth (edits clear it): never presented to a target it was not entered for.
-  if (!passwordBoundTo(config, target)) {
-    return { refused: msg('job.passwordForOtherServer', { target: sshTargetOf(target) }) };
-  }
-  let password: string;
-  try {
-    password = deps.secrets.decryptPassword(config.id, config.sshPasswordEnc);
-  } catch (error) {
-    const undecryptable =
-      error instanceof AppError && error.messageKey === 'errors.secretUndecryptable';
-    return { refused: msg(undecryptable ? 'job.secretUndecryptable' : 'job.secretUnreadable') };
-  }
-  if (hasControlCharacter(password)) return { refused: msg('job.storedPasswordUnusable') };
-  return password;
+): Promise<TSshAuth | { refused: TText }> {
+  const credential = await deps.secrets.credentialFor(config, target);
+  return 'refused' in credential ? { refused: refusalLine(credential.refused) } : credential.auth;
 }
 
 /** The outcome of a run whose engine did not stop within its grace: at shutdown or deadline. */
@@ -239,9 +236,9 @@ export async function runDeployJob(
     const run = { id: deployment.id, language };
     // An action connects to the server of the last deployment (where the certificate is): the
     // password must have been entered for that server.
-    const password = storedPassword(deps, config, action ? deployedTarget(config) : config);
-    if (typeof password !== 'string') {
-      const line = say(password.refused);
+    const auth = await storedCredential(deps, config, action ? deployedTarget(config) : config);
+    if ('refused' in auth) {
+      const line = say(auth.refused);
       await sink.log('error', line.message, line.text);
       const failure = { code: 'invalid_input' as const, step: 'secrets', ...line };
       if (action) await finishAction(deps, config, { ...run, action }, failure);
@@ -257,7 +254,7 @@ export async function runDeployJob(
           work,
           () => abandoned(language, signal, timing.runDeadlineMs),
         );
-      const job = { deployment: { ...run, action }, config, password, sink, signal, bounded };
+      const job = { deployment: { ...run, action }, config, auth, sink, signal, bounded };
       await runCertificateActionJob(deps, job);
       sink.close();
       return;
@@ -276,7 +273,7 @@ export async function runDeployJob(
             serverIp: config.serverIp,
             sshPort: config.sshPort,
             sshUser: config.sshUser,
-            auth: { password },
+            auth,
             expectedFingerprint: config.hostKeyFingerprint ?? undefined,
             email: config.email,
             targetServer: config.targetServer ?? '',

@@ -4,12 +4,12 @@ import type { TDeploymentLogEntry } from '@portico/shared/proxy/api';
 import type { TDeploymentRow, TProxyConfigurationRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import type { TQueue } from '../../jobs/queue';
-import { AppError } from '../../lib/app-error';
+import { AppError, KeyedAppError } from '../../lib/app-error';
 import type { TAuditService } from '../audit/audit.service';
 import type { TProxiesRepository } from '../proxies/proxies.repository';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
-import { KeyedAppError, proxyErrors } from '../proxies/proxy-errors';
-import { passwordBoundTo } from '../proxies/proxy-secrets';
+import { proxyErrors } from '../proxies/proxy-errors';
+import type { TServerCredentials } from '../ssh-servers/server-credentials';
 import type { TCertificateActionHistory } from './certificate-action-history.repository';
 import { deployedTarget } from './certificate-action-job';
 import { actionHold, actionLimited } from './certificate-action-limits';
@@ -33,6 +33,8 @@ export interface TDeploymentsServiceDeps {
   /** Claiming the configuration and recording its run, together or not at all. */
   transaction: TTransaction<TRunScope>;
   queue: TQueue;
+  /** Whether a credential exists for the server a run goes to (its own or its saved server's). */
+  credentials: Pick<TServerCredentials, 'hasCredentialFor'>;
 }
 
 /** A run of another kind (a certificate action, a deployment) holds the configuration. */
@@ -86,7 +88,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
     ) {
       const row = await deps.proxiesService.load(configurationId, actor);
       if (!row.targetServer) throw proxyErrors.needsTarget();
-      if (!passwordBoundTo(row, row)) throw proxyErrors.needsPassword();
+      if (!(await deps.credentials.hasCredentialFor(row, row))) throw proxyErrors.needsPassword();
       // The status is the gate: only one request moves it to deploying. The run is recorded
       // with the id of its job in the same transaction, so the worker always finds it; another
       // unfinished run (a certificate action) rolls the claim back.
@@ -128,7 +130,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       const row = await deps.proxiesService.load(configurationId, actor);
       if (!row.sslConfigured) throw new AppError('certificate_not_deployed', 409);
       // The action connects to the deployed server: the password must be the one entered for it.
-      if (!passwordBoundTo(row, deployedTarget(row))) {
+      if (!(await deps.credentials.hasCredentialFor(row, deployedTarget(row)))) {
         throw new AppError('certificate_needs_password', 400);
       }
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();

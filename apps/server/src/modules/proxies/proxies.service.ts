@@ -22,14 +22,18 @@ import { AppError } from '../../lib/app-error';
 import { auditRowOf, diffFields, type TAuditService } from '../audit/audit.service';
 import type { TLimitGuard } from '../limits/limits.service';
 import {
+  passwordBoundTo,
+  type TServerCredentials,
+  type TSshTarget,
+} from '../ssh-servers/server-credentials';
+import {
   DomainTakenError,
   type TProxiesRepository,
   type TProxyChanges,
 } from './proxies.repository';
 import { proxyErrors } from './proxy-errors';
-import { passwordBoundTo, type TProxySecrets, type TSshTarget } from './proxy-secrets';
 import { toProxyConfiguration } from './proxy-view';
-import { assertPasswordFor, createSiteRemoval } from './site-removal';
+import { createSiteRemoval, credentialForSite } from './site-removal';
 
 export type TProxiesService = ReturnType<typeof createProxiesService>;
 export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
@@ -43,7 +47,7 @@ export interface TProxyWrites {
 
 export interface TProxiesServiceDeps {
   repository: TProxiesRepository;
-  secrets: TProxySecrets;
+  secrets: TServerCredentials;
   transaction: TTransaction<TProxyWrites>;
   settings: () => TEngineSettings;
   removeSite: (input: TRemoveInput, ctx: TEngineContext) => Promise<TRemoveOutcome>;
@@ -337,7 +341,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       const sites = row.serverSites.filter(siteHasTraces);
       if (options.removeFromServer && sites.length > 0) {
         // All refused before any server is contacted when one of them has no password for it.
-        for (const site of sites) assertPasswordFor(row, site);
+        for (const site of sites) await credentialForSite(secrets, row, site);
         for (const site of sites) {
           await removeRecordedSite(row, site, options.removeCertificate, options.language);
         }

@@ -14,6 +14,7 @@ const row: TProxyConfigurationRow = {
   sshPasswordEnc: 'AQ==ciphertext',
   sshPasswordTarget: 'root@203.0.113.5:22',
   sshPrivateKeyEnc: null,
+  sshServerId: null,
   hostKeyFingerprint: null,
   email: 'admin@example.com',
   targetServer: 'http://10.0.0.1:8080',

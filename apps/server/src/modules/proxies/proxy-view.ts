@@ -3,7 +3,7 @@ import { renderText } from '@portico/shared/i18n/text';
 import type { TLastFailure, TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TDeployedSnapshot, TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
 import { isoTime } from '../../lib/iso-time';
-import { passwordBoundTo } from './proxy-secrets';
+import { passwordBoundTo } from '../ssh-servers/server-credentials';
 
 export function snapshotOf(row: TProxyConfigurationRow): TDeployedSnapshot | null {
   if (!row.targetServer) return null;

@@ -2,13 +2,13 @@ import { DEFAULT_LANGUAGE, type TLanguage } from '@portico/shared/api-error';
 import { renderText } from '@portico/shared/i18n/text';
 import type { TServerSite } from '@portico/shared/proxy/api';
 import type { TProxyConfigurationRow } from '../../db/schema';
-import type { TRemoveOutcome } from '../../deploy/engine';
+import type { TRemoveOutcome, TSshAuth } from '../../deploy/engine';
 import { deadlineFailure } from '../../deploy/engine/failure';
 import { JOB_TIMING } from '../../jobs/queues';
 import { withDeadline } from '../../lib/deadline';
+import { credentialRefusalError } from '../ssh-servers/server-credentials';
 import type { TProxiesServiceDeps } from './proxies.service';
 import { proxyErrors } from './proxy-errors';
-import { passwordBoundTo, sshTargetOf } from './proxy-secrets';
 import { recordSite, toServerSite } from './server-sites';
 
 // Failures meaning "the server could not be reached", for which the UI offers Portico-only delete.
@@ -22,12 +22,18 @@ const UNREACHABLE = new Set([
 ]);
 
 /**
- * Refuses a site on a server the saved password was not entered for (the configuration was
- * pointed elsewhere since): it is never presented there.
+ * The credential for the server a recorded site is on, or the refusal as the removal's error:
+ * a secret goes only to the target it was entered for (the configuration may point elsewhere now).
  */
-export function assertPasswordFor(row: TProxyConfigurationRow, site: TServerSite): void {
+export async function credentialForSite(
+  credentials: TProxiesServiceDeps['secrets'],
+  row: TProxyConfigurationRow,
+  site: TServerSite,
+): Promise<TSshAuth> {
   const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
-  if (!passwordBoundTo(row, where)) throw proxyErrors.removeNeedsPassword(sshTargetOf(where));
+  const credential = await credentials.credentialFor(row, where);
+  if ('refused' in credential) throw credentialRefusalError(credential.refused, 'remove');
+  return credential.auth;
 }
 
 /**
@@ -48,8 +54,7 @@ export function createSiteRemoval(
     // The site lives where the record says it was written, even if the row was edited since;
     // the saved password goes there only if it was entered for that very server, port and user.
     const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
-    assertPasswordFor(row, site);
-    const password = secrets.decryptPassword(row.id, row.sshPasswordEnc!);
+    const auth = await credentialForSite(secrets, row, site);
     const limit = deps.timing?.removeDeadlineMs ?? JOB_TIMING.removeDeadlineMs;
     const timeLimit = {
       ms: limit,
@@ -62,7 +67,7 @@ export function createSiteRemoval(
           {
             domain: site.domain,
             ...where,
-            auth: { password },
+            auth,
             expectedFingerprint: site.hostKeyFingerprint ?? row.hostKeyFingerprint ?? undefined,
             removeCertificate,
           },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +20,8 @@ import {
   newSecretKey,
   secretAad,
 } from '../../lib/secrets';
+import { createServerCredentials } from '../ssh-servers/server-credentials';
+import { createSshServersRepository } from '../ssh-servers/ssh-servers.repository';
 import { rotateSecretKey, SecretRotationError } from './secret-rotation';
 import { createSecretsRepository, storedSecretAad } from './secrets.repository';
 
@@ -101,6 +104,41 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     const [after] = (await repository.listSecrets()).filter((s) => s.kind === 'webhook');
     expect(after!.stored).not.toBe(before!.stored);
     expect(decryptSecret(newKey, after!.stored, storedSecretAad(after!))).toBe(url);
+  });
+
+  it('re-encrypts the saved servers’ secrets, each still bound to its target', async () => {
+    const { user } = await signedInClient(t);
+    // Sealed with the key file as it is now (the running app keeps the key it started with).
+    const credentials = createServerCredentials(keyFile, async () => undefined);
+    const id = randomUUID();
+    const target = { serverIp: '203.0.113.50', sshPort: 22, sshUser: 'root' };
+    await createSshServersRepository(t.database.db).insert({
+      id,
+      userId: user.id,
+      name: 'rotated',
+      host: target.serverIp,
+      authKind: 'key',
+      privateKeyEnc: credentials.sealServerSecret(id, 'privateKey', 'PRIVATE-KEY-TEXT', target),
+      sudoPasswordEnc: credentials.sealServerSecret(
+        id,
+        'sudoPassword',
+        'rotated-sudo-Pa55',
+        target,
+      ),
+    });
+    const repository = createSecretsRepository(t.database.db);
+    const mine = async () => (await repository.listSecrets()).filter((s) => s.id === id);
+    const before = await mine();
+    expect(before.map((s) => s.server?.field).sort()).toEqual(['privateKey', 'sudoPassword']);
+
+    await rotateSecretKey(keyFile, repository);
+    const newKey = readFileSync(keyFile);
+    const after = await mine();
+    const sudo = after.find((s) => s.server?.field === 'sudoPassword')!;
+    expect(sudo.stored).not.toBe(before.find((s) => s.server?.field === 'sudoPassword')!.stored);
+    expect(decryptSecret(newKey, sudo.stored, storedSecretAad(sudo))).toBe('rotated-sudo-Pa55');
+    const key = after.find((s) => s.server?.field === 'privateKey')!;
+    expect(decryptSecret(newKey, key.stored, storedSecretAad(key))).toBe('PRIVATE-KEY-TEXT');
   });
 
   it('finishes a rotation cut between the database switch and the key file swap', async () => {

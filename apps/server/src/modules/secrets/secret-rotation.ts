@@ -31,6 +31,9 @@ function describe(secret: TStoredSecret): string {
   if (secret.kind === 'proxy') {
     return `The stored SSH password of ${secret.label} (configuration ${secret.id})`;
   }
+  if (secret.kind === 'sshServer') {
+    return `The ${secret.server?.field} of the saved server ${secret.label} (server ${secret.id})`;
+  }
   if (secret.kind === 'webhook') {
     return `The alert webhook URL of the account ${secret.label} (user ${secret.id})`;
   }
@@ -90,6 +93,7 @@ export async function rotateSecretKey(
   const changes = secrets.map((secret) => ({
     kind: secret.kind,
     id: secret.id,
+    server: secret.server,
     previous: secret.stored,
     next: encryptSecret(newKey, decryptSecret(oldKey, secret.stored, aadOf(secret)), aadOf(secret)),
   }));

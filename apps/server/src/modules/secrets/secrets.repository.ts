@@ -1,13 +1,18 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { and, eq, isNotNull, or } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { notificationSettings, proxyConfigurations, users } from '../../db/schema';
+import { notificationSettings, proxyConfigurations, sshServers, users } from '../../db/schema';
 import { secretAad } from '../../lib/secrets';
+import {
+  serverSecretAad,
+  type TServerSecretField,
+  type TSshTarget,
+} from '../ssh-servers/server-credentials';
 
 /**
  * Where an encrypted value lives: an SSH password, an account's two-factor secret, or the
  * account's alert webhook URL.
  */
-export type TSecretKind = 'proxy' | 'user' | 'webhook';
+export type TSecretKind = 'proxy' | 'user' | 'webhook' | 'sshServer';
 
 /** One encrypted value as stored, with what names it (its row id is its additional data). */
 export interface TStoredSecret {
@@ -16,14 +21,32 @@ export interface TStoredSecret {
   /** For messages: the configuration's domain or the account's username. */
   label: string;
   stored: string;
+  /** A saved server's secret: which column, and the target it is bound to. */
+  server?: { field: TServerSecretField; target: TSshTarget };
 }
 
 /** The additional data each value was encrypted with: its row and column. */
-export function storedSecretAad(secret: Pick<TStoredSecret, 'kind' | 'id'>): string {
+export function storedSecretAad(secret: Pick<TStoredSecret, 'kind' | 'id' | 'server'>): string {
+  if (secret.kind === 'sshServer' && secret.server) {
+    return serverSecretAad(secret.id, secret.server.field, secret.server.target);
+  }
   if (secret.kind === 'proxy') return secretAad('proxy', secret.id, 'sshPassword');
   if (secret.kind === 'webhook') return secretAad('user', secret.id, 'webhookUrl');
   return secretAad('user', secret.id, 'totpSecret');
 }
+
+const SERVER_FIELDS: TServerSecretField[] = [
+  'password',
+  'privateKey',
+  'passphrase',
+  'sudoPassword',
+];
+const SERVER_COLUMNS = {
+  password: sshServers.passwordEnc,
+  privateKey: sshServers.privateKeyEnc,
+  passphrase: sshServers.passphraseEnc,
+  sudoPassword: sshServers.sudoPasswordEnc,
+};
 
 export class SecretChangedDuringRotationError extends Error {
   constructor(readonly id: string) {
@@ -37,6 +60,8 @@ export type TSecretsRepository = ReturnType<typeof createSecretsRepository>;
 export interface TSecretChange {
   kind: TSecretKind;
   id: string;
+  /** For a saved server: which of its columns (and its target, as listed). */
+  server?: TStoredSecret['server'];
   previous: string;
   next: string;
 }
@@ -69,7 +94,39 @@ export function createSecretsRepository(db: TDb) {
         .from(notificationSettings)
         .innerJoin(users, eq(users.id, notificationSettings.userId))
         .where(isNotNull(notificationSettings.webhookUrlEnc));
+      const servers = await db
+        .select({
+          id: sshServers.id,
+          label: sshServers.name,
+          host: sshServers.host,
+          port: sshServers.port,
+          username: sshServers.username,
+          password: sshServers.passwordEnc,
+          privateKey: sshServers.privateKeyEnc,
+          passphrase: sshServers.passphraseEnc,
+          sudoPassword: sshServers.sudoPasswordEnc,
+        })
+        .from(sshServers)
+        .where(
+          or(
+            isNotNull(sshServers.passwordEnc),
+            isNotNull(sshServers.privateKeyEnc),
+            isNotNull(sshServers.passphraseEnc),
+            isNotNull(sshServers.sudoPasswordEnc),
+          ),
+        );
+      const serverSecrets = servers.flatMap((r) => {
+        const target = { serverIp: r.host, sshPort: r.port, sshUser: r.username };
+        return SERVER_FIELDS.filter((field) => r[field] !== null).map((field) => ({
+          kind: 'sshServer' as const,
+          id: r.id,
+          label: r.label,
+          stored: r[field]!,
+          server: { field, target },
+        }));
+      });
       return [
+        ...serverSecrets,
         ...proxies.map((r) => ({ kind: 'proxy' as const, ...r, stored: r.stored! })),
         ...accounts.map((r) => ({ kind: 'user' as const, ...r, stored: r.stored! })),
         ...webhooks.map((r) => ({ kind: 'webhook' as const, ...r, stored: r.stored! })),
@@ -83,6 +140,17 @@ export function createSecretsRepository(db: TDb) {
     async replaceSecrets(changes: TSecretChange[]): Promise<void> {
       await db.transaction(async (tx) => {
         for (const change of changes) {
+          if (change.kind === 'sshServer') {
+            const field = change.server!.field;
+            const column = SERVER_COLUMNS[field];
+            const moved = await tx
+              .update(sshServers)
+              .set({ [`${field}Enc`]: change.next })
+              .where(and(eq(sshServers.id, change.id), eq(column, change.previous)))
+              .returning({ id: sshServers.id });
+            if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
+            continue;
+          }
           const updated =
             change.kind === 'proxy'
               ? await tx

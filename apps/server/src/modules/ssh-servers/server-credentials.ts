@@ -1,0 +1,248 @@
+import { hasControlCharacter } from '@portico/shared/validation/rules';
+import type { TSshServerRow } from '../../db/schema';
+import type { TSshAuth } from '../../deploy/engine';
+import { KeyedAppError } from '../../lib/app-error';
+import {
+  openSecretBox,
+  SecretDecryptError,
+  SecretKeyError,
+  secretAad,
+  type TSecretBox,
+} from '../../lib/secrets';
+
+/**
+ * The one rule for "which credential may be presented to which host", for every SSH user (the
+ * SSH test, deployments, removals, certificate actions): a secret goes only to the
+ * `user@host:port` it was entered for. A proxy's own password carries that target beside it
+ * (`sshPasswordTarget`); a saved server's secrets carry it inside their additional data, so a
+ * row moved behind Portico's back cannot decrypt, let alone be sent elsewhere.
+ */
+
+/** Where an SSH login goes: the host as stored (an address, or a name from the edit dialog). */
+export interface TSshTarget {
+  serverIp: string;
+  sshPort: number;
+  sshUser: string;
+}
+
+/** The binding of a saved secret, `user@host:port`. */
+export function sshTargetOf(target: TSshTarget): string {
+  return `${target.sshUser}@${target.serverIp}:${target.sshPort}`;
+}
+
+export function serverTarget(
+  server: Pick<TSshServerRow, 'host' | 'port' | 'username'>,
+): TSshTarget {
+  return { serverIp: server.host, sshPort: server.port, sshUser: server.username };
+}
+
+/** A proxy's own saved password exists and was entered for exactly this target. */
+export function passwordBoundTo(
+  row: { sshPasswordEnc: string | null; sshPasswordTarget: string | null },
+  target: TSshTarget,
+): boolean {
+  return row.sshPasswordEnc !== null && row.sshPasswordTarget === sshTargetOf(target);
+}
+
+export type TServerSecretField = 'password' | 'privateKey' | 'passphrase' | 'sudoPassword';
+
+/** The additional data of one secret of a saved server: its row, its column, its target. */
+export function serverSecretAad(id: string, field: TServerSecretField, target: TSshTarget): string {
+  return secretAad('sshServer', id, `${field}@${sshTargetOf(target)}`);
+}
+
+/** Why no credential is presented: one list for every caller, worded in one table below. */
+export type TCredentialRefusal =
+  /** Nothing saved for this target (`savedElsewhere`: a secret exists, entered for another). */
+  | { reason: 'no_credential'; target: string; savedElsewhere: boolean }
+  | { reason: 'undecryptable' }
+  | { reason: 'key_unreadable' }
+  | { reason: 'unusable' };
+
+export type TCredential = { auth: TSshAuth } | { refused: TCredentialRefusal };
+
+/** Who asks: the SSH test asks for a password, a deploy start and a removal name the target. */
+export type TCredentialSurface = 'test' | 'deploy' | 'remove';
+
+/**
+ * The API error of a refusal. The codes stay those clients already act on (the web offers
+ * "delete from Portico only" on remove_needs_password); the deploy log words the same reasons
+ * as its lines (deploy-job.ts `refusalLine`).
+ */
+export function credentialRefusalError(
+  refusal: TCredentialRefusal,
+  surface: TCredentialSurface,
+): KeyedAppError {
+  switch (refusal.reason) {
+    case 'no_credential':
+      if (surface === 'remove') {
+        return new KeyedAppError('remove_needs_password', 400, 'errors.removeNeedsPassword', {
+          target: refusal.target,
+        });
+      }
+      if (surface === 'deploy') {
+        return new KeyedAppError('deploy_needs_password', 400, 'errors.deployNeedsPassword');
+      }
+      return new KeyedAppError('password_required', 400, 'checks.ssh.passwordRequired');
+    case 'undecryptable':
+      return new KeyedAppError('secret_key_unreadable', 500, 'errors.secretUndecryptable');
+    case 'key_unreadable':
+      return new KeyedAppError('secret_key_unreadable', 500, 'errors.secretKeyUnreadable');
+    case 'unusable':
+      return new KeyedAppError('password_required', 400, 'checks.ssh.storedPasswordUnusable');
+  }
+}
+
+/** The proxy columns the rule reads. */
+export interface TProxyCredentialRow {
+  id: string;
+  sshPasswordEnc: string | null;
+  sshPasswordTarget: string | null;
+  sshServerId: string | null;
+}
+
+function hasSecret(server: TSshServerRow): boolean {
+  return server.passwordEnc !== null || server.privateKeyEnc !== null;
+}
+
+class Refused extends Error {
+  constructor(readonly refusal: TCredentialRefusal) {
+    super(refusal.reason);
+  }
+}
+
+export type TServerCredentials = ReturnType<typeof createServerCredentials>;
+
+/**
+ * The secret box (the key file is read on first use and again after a failure, so a key
+ * restored while Portico runs is picked up) and the rule above.
+ */
+export function createServerCredentials(
+  keyFile: string,
+  findServer: (id: string) => Promise<TSshServerRow | undefined>,
+) {
+  let box: TSecretBox | undefined;
+
+  function openBox(): TSecretBox {
+    if (box) return box;
+    try {
+      box = openSecretBox(keyFile);
+      return box;
+    } catch (error) {
+      if (error instanceof SecretKeyError) throw new Refused({ reason: 'key_unreadable' });
+      throw error;
+    }
+  }
+
+  function decrypt(stored: string, aad: string): string {
+    try {
+      return openBox().decrypt(stored, aad);
+    } catch (error) {
+      if (error instanceof SecretDecryptError) throw new Refused({ reason: 'undecryptable' });
+      if (error instanceof SecretKeyError) throw new Refused({ reason: 'key_unreadable' });
+      throw error;
+    }
+  }
+
+  /** Throws the API error of a refusal; for callers that answer an HTTP request. */
+  function orThrow<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (error) {
+      if (error instanceof Refused) throw credentialRefusalError(error.refusal, 'deploy');
+      throw error;
+    }
+  }
+
+  function proxyPassword(row: TProxyCredentialRow): string {
+    const password = decrypt(row.sshPasswordEnc!, secretAad('proxy', row.id, 'sshPassword'));
+    // Saved before such passwords were refused: OpenSSH would only drop the connection.
+    if (hasControlCharacter(password)) throw new Refused({ reason: 'unusable' });
+    return password;
+  }
+
+  function serverAuth(server: TSshServerRow): TSshAuth | undefined {
+    const target = serverTarget(server);
+    const open = (stored: string | null, field: TServerSecretField) =>
+      stored === null ? undefined : decrypt(stored, serverSecretAad(server.id, field, target));
+    if (server.authKind === 'key') {
+      const privateKey = open(server.privateKeyEnc, 'privateKey');
+      if (privateKey === undefined) return undefined;
+      const passphrase = open(server.passphraseEnc, 'passphrase');
+      const sudoPassword = open(server.sudoPasswordEnc, 'sudoPassword');
+      return { privateKey, passphrase, sudoPassword };
+    }
+    const password = open(server.passwordEnc, 'password');
+    if (password === undefined) return undefined;
+    if (hasControlCharacter(password)) throw new Refused({ reason: 'unusable' });
+    return { password };
+  }
+
+  return {
+    /**
+     * The credential presented to `target` for a proxy: its own password when entered for that
+     * target, else its saved server's secrets when the server is that target; otherwise why not.
+     */
+    async credentialFor(proxy: TProxyCredentialRow, target: TSshTarget): Promise<TCredential> {
+      const server = proxy.sshServerId ? await findServer(proxy.sshServerId) : undefined;
+      return this.credentialOf(proxy, server ?? null, target);
+    },
+
+    /**
+     * Whether `credentialFor` would have something to present to `target`, without decrypting
+     * (a deploy start answers at once; the job decrypts and says what went wrong, if anything).
+     */
+    async hasCredentialFor(proxy: TProxyCredentialRow, target: TSshTarget): Promise<boolean> {
+      if (passwordBoundTo(proxy, target)) return true;
+      const server = proxy.sshServerId ? await findServer(proxy.sshServerId) : undefined;
+      return Boolean(
+        server && hasSecret(server) && sshTargetOf(serverTarget(server)) === sshTargetOf(target),
+      );
+    },
+
+    /** The same with the server row at hand (a saved server's own check has no proxy). */
+    credentialOf(
+      proxy: TProxyCredentialRow | null,
+      server: TSshServerRow | null,
+      target: TSshTarget,
+    ): TCredential {
+      try {
+        if (proxy && passwordBoundTo(proxy, target)) {
+          return { auth: { password: proxyPassword(proxy) } };
+        }
+        if (server && sshTargetOf(serverTarget(server)) === sshTargetOf(target)) {
+          const auth = serverAuth(server);
+          if (auth) return { auth };
+        }
+        const savedElsewhere =
+          Boolean(proxy?.sshPasswordEnc) || Boolean(server && hasSecret(server));
+        return {
+          refused: { reason: 'no_credential', target: sshTargetOf(target), savedElsewhere },
+        };
+      } catch (error) {
+        if (error instanceof Refused) return { refused: error.refusal };
+        throw error;
+      }
+    },
+
+    /** The columns that store a proxy's `password`, bound to the target it was entered for. */
+    sealPassword(id: string, password: string, target: TSshTarget) {
+      return orThrow(() => ({
+        sshPasswordEnc: openBox().encrypt(password, secretAad('proxy', id, 'sshPassword')),
+        sshPasswordTarget: sshTargetOf(target),
+      }));
+    },
+
+    /** One secret of a saved server, bound to its row, column and target. */
+    sealServerSecret(id: string, field: TServerSecretField, value: string, target: TSshTarget) {
+      return orThrow(() => openBox().encrypt(value, serverSecretAad(id, field, target)));
+    },
+
+    /** A proxy password moved to its server (start-up backfill): decrypted, then sealed there. */
+    movePasswordToServer(proxy: TProxyCredentialRow, serverId: string, target: TSshTarget) {
+      return orThrow(() =>
+        openBox().encrypt(proxyPassword(proxy), serverSecretAad(serverId, 'password', target)),
+      );
+    },
+  };
+}

@@ -1,0 +1,164 @@
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  inArray,
+  isNotNull,
+  isNull,
+  lt,
+  or,
+  sql,
+} from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import {
+  proxyConfigurations,
+  sshServers,
+  type TNewSshServerRow,
+  type TSshServerRow,
+  users,
+} from '../../db/schema';
+
+export type TSshServersRepository = ReturnType<typeof createSshServersRepository>;
+
+export type TSshServerWrite = Partial<
+  Omit<TSshServerRow, 'id' | 'userId' | 'createdAt' | 'updatedAt'>
+>;
+
+/** A page of servers with what the list shows beside each: the owner and the proxies on it. */
+export interface TSshServerListRow {
+  server: TSshServerRow;
+  owner: string;
+  proxyCount: number;
+}
+
+/** One page is at most this many rows: a list is fine at 10,000 servers. */
+export const SSH_SERVER_PAGE = 200;
+
+export function createSshServersRepository(db: TDb) {
+  async function countsOf(ids: string[]): Promise<Map<string, number>> {
+    if (ids.length === 0) return new Map();
+    const rows = await db
+      .select({ id: proxyConfigurations.sshServerId, n: count() })
+      .from(proxyConfigurations)
+      .where(inArray(proxyConfigurations.sshServerId, ids))
+      .groupBy(proxyConfigurations.sshServerId);
+    return new Map(rows.map((r) => [r.id!, r.n]));
+  }
+
+  return {
+    async findById(id: string): Promise<TSshServerRow | undefined> {
+      const [row] = await db.select().from(sshServers).where(eq(sshServers.id, id)).limit(1);
+      return row;
+    },
+
+    /**
+     * Newest first, `SSH_SERVER_PAGE` at a time after the cursor (the last row's createdAt and
+     * id); one user's, or everyone's for an admin (`userId` undefined).
+     */
+    async list(
+      userId: string | undefined,
+      after?: { createdAt: Date; id: string },
+    ): Promise<TSshServerListRow[]> {
+      const rows = await db
+        .select({ server: sshServers, owner: users.username })
+        .from(sshServers)
+        .innerJoin(users, eq(users.id, sshServers.userId))
+        .where(
+          and(
+            userId ? eq(sshServers.userId, userId) : undefined,
+            after
+              ? or(
+                  lt(sshServers.createdAt, after.createdAt),
+                  and(eq(sshServers.createdAt, after.createdAt), lt(sshServers.id, after.id)),
+                )
+              : undefined,
+          ),
+        )
+        .orderBy(desc(sshServers.createdAt), desc(sshServers.id))
+        .limit(SSH_SERVER_PAGE);
+      const counts = await countsOf(rows.map((r) => r.server.id));
+      return rows.map((r) => ({ ...r, proxyCount: counts.get(r.server.id) ?? 0 }));
+    },
+
+    async ownerOf(userId: string): Promise<string> {
+      const [row] = await db
+        .select({ username: users.username })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
+      return row?.username ?? '';
+    },
+
+    async proxyCount(id: string): Promise<number> {
+      return (await countsOf([id])).get(id) ?? 0;
+    },
+
+    async insert(row: TNewSshServerRow): Promise<TSshServerRow> {
+      const [inserted] = await db.insert(sshServers).values(row).returning();
+      return inserted!;
+    },
+
+    async update(id: string, changes: TSshServerWrite): Promise<TSshServerRow | undefined> {
+      const [row] = await db
+        .update(sshServers)
+        .set({ ...changes, updatedAt: new Date() })
+        .where(eq(sshServers.id, id))
+        .returning();
+      return row;
+    },
+
+    /** Deletes the server unless a proxy uses it (checked again by the foreign key). */
+    async delete(id: string): Promise<boolean> {
+      const deleted = await db.delete(sshServers).where(eq(sshServers.id, id)).returning({
+        id: sshServers.id,
+      });
+      return deleted.length > 0;
+    },
+
+    /**
+     * Servers made by migration 0014 still without the password their proxies hold: a bounded
+     * batch, with one proxy each whose password was entered for the server's very target.
+     */
+    async passwordsToMove(afterServerId: string, limit: number) {
+      return db
+        .select({
+          serverId: sshServers.id,
+          host: sshServers.host,
+          port: sshServers.port,
+          username: sshServers.username,
+          proxyId: proxyConfigurations.id,
+          sshPasswordEnc: proxyConfigurations.sshPasswordEnc,
+          sshPasswordTarget: proxyConfigurations.sshPasswordTarget,
+        })
+        .from(sshServers)
+        .innerJoin(proxyConfigurations, eq(proxyConfigurations.sshServerId, sshServers.id))
+        .where(
+          and(
+            eq(sshServers.authKind, 'password'),
+            isNull(sshServers.passwordEnc),
+            isNotNull(proxyConfigurations.sshPasswordEnc),
+            eq(
+              proxyConfigurations.sshPasswordTarget,
+              sql`${sshServers.username} || '@' || ${sshServers.host} || ':' || ${sshServers.port}`,
+            ),
+            gt(sshServers.id, afterServerId),
+          ),
+        )
+        .orderBy(asc(sshServers.id), desc(proxyConfigurations.updatedAt))
+        .limit(limit);
+    },
+
+    /** Sets a moved password only where none was set meanwhile. */
+    async setMovedPassword(id: string, passwordEnc: string): Promise<boolean> {
+      const rows = await db
+        .update(sshServers)
+        .set({ passwordEnc, updatedAt: new Date() })
+        .where(and(eq(sshServers.id, id), isNull(sshServers.passwordEnc)))
+        .returning({ id: sshServers.id });
+      return rows.length > 0;
+    },
+  };
+}

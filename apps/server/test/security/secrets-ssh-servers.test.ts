@@ -1,0 +1,143 @@
+// Saved SSH servers' secrets at rest and in flight: after servers are saved with a password, an
+// imported passphrase-protected key with a sudo password, and a generated key, then read, listed,
+// changed and refused, no password, private key or passphrase is in any answer, any log line
+// (trace level), any row of any table, nor, on PGlite, any byte of its files (WAL included).
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { useCliStore } from '../support/cli-store';
+import { ed25519 } from '../support/ssh-key-fixtures';
+import { withAppOnStore } from '../support/test-app';
+import { newCredentials, TestClient } from '../support/test-client';
+import { testDatabaseKinds } from '../support/test-database';
+import { findIn, needlesFor, scanDirectory, type TNeedle } from './secrets-scan';
+
+/** The base64 body of a private key, line by line: each line is a piece no file may hold. */
+function keyLines(privateKey: string): string[] {
+  return privateKey.split('\n').filter((l) => l.length >= 40 && !l.startsWith('-----'));
+}
+
+describe.each(testDatabaseKinds())(
+  'saved SSH server secrets at rest on %s',
+  { timeout: 120_000 },
+  (kind) => {
+    const env = useCliStore(kind, 'server-secrets');
+    const dataDir = env.PORTICO_DATA_DIR!;
+
+    it('keeps no password, private key or passphrase in any answer, log line, row or file', async () => {
+      const tag = `${Date.now().toString(36)}${process.pid}`;
+      const password = `srvPass${tag}Secret`;
+      const passphrase = `phrase${tag}Secret`;
+      const sudoPassword = `sudo${tag}Secret`;
+      const imported = ed25519(passphrase).privateKey;
+      const creds = newCredentials('srvscan');
+      const lines: string[] = [];
+      const answers: string[] = [];
+      const found = await withAppOnStore(
+        env,
+        async ({ app, database }) => {
+          const client = new TestClient(app, { headers: { 'accept-language': 'en' } });
+          await client.register(creds);
+          const base = { host: '203.0.113.40', username: 'deploy' };
+          const record = async <R extends { statusCode: number; body: string }>(
+            r: R,
+            status: number,
+          ) => {
+            expect(r.statusCode, r.body).toBe(status);
+            answers.push(r.body);
+            return r;
+          };
+          const withPassword = await record(
+            await client.write('POST', '/api/ssh-servers', { ...base, name: 'pw', password }),
+            201,
+          );
+          await record(
+            await client.write('POST', '/api/ssh-servers', {
+              ...base,
+              name: 'imported',
+              authKind: 'key',
+              privateKey: imported,
+              passphrase,
+              sudoPassword,
+            }),
+            201,
+          );
+          const generated = await record(
+            await client.write('POST', '/api/ssh-servers', {
+              ...base,
+              name: 'generated',
+              authKind: 'key',
+              generateKey: true,
+            }),
+            201,
+          );
+          // A wrong passphrase is refused without echoing the key or the passphrase tried.
+          await record(
+            await client.write('POST', '/api/ssh-servers', {
+              ...base,
+              name: 'refused',
+              authKind: 'key',
+              privateKey: imported,
+              passphrase: `${passphrase}x`,
+            }),
+            400,
+          );
+          const id = withPassword.json().id as string;
+          await record(await client.write('PATCH', `/api/ssh-servers/${id}`, { password }), 200);
+          await record(await client.request({ method: 'GET', url: `/api/ssh-servers/${id}` }), 200);
+          await record(await client.request({ method: 'GET', url: '/api/ssh-servers' }), 200);
+          expect(generated.json().publicKey).toMatch(/^ssh-ed25519 /);
+
+          const needles: TNeedle[] = [
+            ...needlesFor('server password', password),
+            ...needlesFor('key passphrase', passphrase),
+            ...needlesFor('sudo password', sudoPassword),
+            ...keyLines(imported).flatMap((l, i) => needlesFor(`imported key line ${i}`, l)),
+          ];
+          const tables = (
+            (await database.db.execute(
+              sql`select table_name from information_schema.tables
+              where table_schema = 'public' and table_type = 'BASE TABLE'`,
+            )) as unknown as { rows: { table_name: string }[] }
+          ).rows;
+          let dump = '';
+          for (const { table_name: name } of tables) {
+            const rows = (await database.db.execute(
+              sql.raw(`select * from "${name}"`),
+            )) as unknown as {
+              rows: unknown[];
+            };
+            dump += `${name}\n${rows.rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
+          }
+          expect(dump, 'the dump sees the servers (positive control)').toContain('private_key_enc');
+          expect(dump).toContain(generated.json().id);
+          return {
+            needles,
+            hits: [
+              ...findIn('database rows', dump, needles),
+              ...answers.flatMap((a, i) => findIn(`answer ${i}`, a, needles)),
+              ...findIn('answers', answers.join('\n'), [
+                { form: 'a private key', bytes: Buffer.from('PRIVATE KEY') },
+              ]),
+            ],
+          };
+        },
+        { logger: { level: 'trace', stream: { write: (line: string) => lines.push(line) } } },
+      );
+      expect(found.hits).toEqual([]);
+      expect(lines.join('').includes('/api/ssh-servers'), 'the log saw the requests').toBe(true);
+      expect(findIn('log', lines.join(''), found.needles)).toEqual([]);
+
+      if (kind === 'pglite') {
+        const scan = scanDirectory(join(dataDir, 'db'), found.needles);
+        expect(scan.files).toBeGreaterThan(100);
+        expect(scan.hits).toEqual([]);
+        const control = scanDirectory(join(dataDir, 'db'), needlesFor('username', creds.username));
+        expect(
+          control.hits.length,
+          'the files hold the account (positive control)',
+        ).toBeGreaterThan(0);
+      }
+    });
+  },
+);

@@ -1,0 +1,142 @@
+import { z } from 'zod';
+import { ZPort, ZServerIp, ZSshPassword, ZSshUser } from '../proxy/schemas';
+import { ZCleanString } from '../validation/text';
+
+// Saved SSH servers (docs/PRODUCT.md#ssh-servers). Messages are translation keys.
+
+export const SSH_AUTH_KINDS = ['password', 'key'] as const;
+export const ZSshAuthKind = z.enum(SSH_AUTH_KINDS);
+
+/**
+ * A pasted private key: at most 16 KiB (an 8192-bit RSA key is about 6.5 KB). Whether it is a
+ * key at all, of which type and with which passphrase is the server's call (deploy/ssh/keys.ts).
+ */
+export const SSH_PRIVATE_KEY_MAX = 16 * 1024;
+export const ZSshPrivateKey = z
+  .string({ error: 'validation.required' })
+  .max(SSH_PRIVATE_KEY_MAX, 'validation.sshKey.tooLarge')
+  .refine((v) => v.trim().length > 0, 'validation.required');
+export const ZSshPassphrase = z
+  .string()
+  .min(1, 'validation.required')
+  .max(1024, 'validation.tooLong');
+
+const ZServerName = ZCleanString('validation.required')
+  .min(1, 'validation.required')
+  .max(100, 'validation.tooLong');
+const ZServerDescription = ZCleanString('validation.required').max(500, 'validation.tooLong');
+
+const credentialFields = {
+  authKind: ZSshAuthKind.optional(),
+  password: ZSshPassword.optional(),
+  privateKey: ZSshPrivateKey.optional(),
+  passphrase: ZSshPassphrase.optional(),
+  /** With a key: the password sudo asks for, when the user's sudo asks for one. */
+  sudoPassword: ZSshPassword.optional(),
+  /** Portico makes an Ed25519 pair; the answer carries its public half once, and on every read. */
+  generateKey: z.boolean().optional(),
+};
+
+type TCredentialFields = {
+  authKind?: 'password' | 'key';
+  password?: string;
+  privateKey?: string;
+  passphrase?: string;
+  sudoPassword?: string;
+  generateKey?: boolean;
+};
+
+/** One way to log in per request: the fields that do not belong to the chosen kind are refused. */
+function oneCredential(v: TCredentialFields, ctx: z.RefinementCtx, creating: boolean) {
+  const issue = (path: string, message: string) =>
+    ctx.addIssue({ code: 'custom', path: [path], message });
+  const kind = v.authKind ?? (creating ? 'password' : undefined);
+  if (v.generateKey && v.privateKey !== undefined) {
+    issue('generateKey', 'validation.sshKey.generateOrPaste');
+  }
+  if (v.passphrase !== undefined && v.privateKey === undefined) {
+    issue('passphrase', 'validation.sshKey.passphraseWithoutKey');
+  }
+  if (kind === 'password') {
+    if (v.privateKey !== undefined || v.generateKey) {
+      issue('authKind', 'validation.sshKey.keyForPasswordLogin');
+    }
+    if (v.sudoPassword !== undefined) issue('sudoPassword', 'validation.sshKey.sudoWithKeyOnly');
+    if (creating && v.password === undefined) issue('password', 'validation.required');
+  }
+  if (kind === 'key') {
+    if (v.password !== undefined) issue('password', 'validation.sshKey.passwordForKeyLogin');
+    if (creating && v.privateKey === undefined && !v.generateKey) {
+      issue('privateKey', 'validation.sshKey.keyRequired');
+    }
+  }
+}
+
+export const ZSshServerInput = z
+  .object({
+    name: ZServerName,
+    host: ZServerIp,
+    port: ZPort.default(22),
+    username: ZSshUser.default('root'),
+    description: ZServerDescription.nullable().optional(),
+    isActive: z.boolean().default(true),
+    ...credentialFields,
+  })
+  .superRefine((v, ctx) => oneCredential(v, ctx, true));
+export type TSshServerInput = z.infer<typeof ZSshServerInput>;
+
+/**
+ * A change: only the fields sent. Changing host, port or username clears every saved secret
+ * (they go only to the target they were entered for) unless new ones come with it.
+ */
+export const ZSshServerUpdate = z
+  .object({
+    name: ZServerName.optional(),
+    host: ZServerIp.optional(),
+    port: ZPort.optional(),
+    username: ZSshUser.optional(),
+    description: ZServerDescription.nullable().optional(),
+    isActive: z.boolean().optional(),
+    ...credentialFields,
+  })
+  .superRefine((v, ctx) => oneCredential(v, ctx, false));
+export type TSshServerUpdate = z.infer<typeof ZSshServerUpdate>;
+
+/** A saved server as the API shows it: secrets only as whether one is saved. */
+export const ZSshServer = z.object({
+  id: z.string(),
+  userId: z.string(),
+  /** The owner's username (the admin's list shows everyone's). */
+  owner: z.string(),
+  name: z.string(),
+  host: z.string(),
+  port: z.number(),
+  username: z.string(),
+  authKind: ZSshAuthKind,
+  hasPassword: z.boolean(),
+  hasPrivateKey: z.boolean(),
+  hasPassphrase: z.boolean(),
+  hasSudoPassword: z.boolean(),
+  /** The `authorized_keys` line of a key Portico generated; null for a pasted key. */
+  publicKey: z.string().nullable(),
+  hostKeyFingerprint: z.string().nullable(),
+  description: z.string().nullable(),
+  isActive: z.boolean(),
+  lastCheckedAt: z.string().nullable(),
+  reachable: z.boolean().nullable(),
+  proxyCount: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type TSshServer = z.infer<typeof ZSshServer>;
+
+export const ZSshServerList = z.object({
+  servers: z.array(ZSshServer),
+  /** Pass as `after` for the next page; null on the last one. */
+  nextCursor: z.string().nullable(),
+});
+export type TSshServerList = z.infer<typeof ZSshServerList>;
+
+export const ZSshServerListQuery = z.object({
+  after: z.string().max(200).optional(),
+});
