@@ -88,8 +88,8 @@ describe('proxy details page', () => {
         if (String(url).startsWith('/api/deployment-logs/')) return Response.json([]);
         // The certificate section's own read is another test's (certificate-section.test.tsx).
         if (String(url).endsWith('/certificate')) return new Response(null, { status: 503 });
-      // The certificate section's own read is another test's (certificate-section.test.tsx).
-      if (String(url).endsWith('/certificate')) return new Response(null, { status: 503 });
+        // The certificate section's own read is another test's (certificate-section.test.tsx).
+        if (String(url).endsWith('/certificate')) return new Response(null, { status: 503 });
         if (String(url) === '/api/auth/user') {
           return Response.json({ id: me, username: 'me', email: 'me@example.com', role: 'admin' });
         }
