@@ -232,6 +232,7 @@ export async function buildServices(options: TServicesOptions) {
     transaction: transactionOver(db, (tx) => ({
       repository: createSshServersRepository(tx),
       audit: createAuditService(createAuditRepository(tx)),
+      limits: limitGuard(tx),
     })),
   });
   const admin = createAdminService({

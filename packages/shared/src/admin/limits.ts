@@ -4,7 +4,7 @@ import { z } from 'zod';
  * How many of each thing one account may hold (docs/PRODUCT.md#limits). The defaults are far
  * above what a person uses and far below what fills a disk or a list: a script or a stolen
  * token stops at them. An operator sets them for everyone (PORTICO_MAX_*), an admin for one
- * account. `servers` is defined for the saved servers to come; nothing counts it yet.
+ * account.
  */
 export const LIMIT_KINDS = ['proxies', 'servers', 'apiTokens', 'webhooks'] as const;
 export const ZLimitKind = z.enum(LIMIT_KINDS);
@@ -43,7 +43,7 @@ export type TUserLimitsChange = z.infer<typeof ZUserLimitsChange>;
 const ZUserLimit = z.object({
   limit: z.number(),
   custom: z.boolean(),
-  used: z.number().nullable(),
+  used: z.number(),
 });
 export const ZUserLimits = z.object(
   Object.fromEntries(LIMIT_KINDS.map((kind) => [kind, ZUserLimit])) as {

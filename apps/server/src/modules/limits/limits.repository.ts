@@ -6,6 +6,7 @@ import {
   apiTokens,
   notificationSettings,
   proxyConfigurations,
+  sshServers,
   type TAccountLimitsRow,
   users,
 } from '../../db/schema';
@@ -15,7 +16,7 @@ export type TLimitOverrides = Partial<Record<TLimitKind, number | null>>;
 
 export function createLimitsRepository(db: TDb) {
   /** Each count is one indexed count over the account's own rows. */
-  const counters: Record<TLimitKind, ((userId: string) => Promise<number>) | null> = {
+  const counters: Record<TLimitKind, (userId: string) => Promise<number>> = {
     proxies: async (userId) =>
       (
         await db
@@ -37,8 +38,8 @@ export function createLimitsRepository(db: TDb) {
             ),
           )
       )[0]!.n,
-    // Saved servers do not exist yet: nothing to count.
-    servers: null,
+    servers: async (userId) =>
+      (await db.select({ n: count() }).from(sshServers).where(eq(sshServers.userId, userId)))[0]!.n,
   };
 
   return {
@@ -64,10 +65,10 @@ export function createLimitsRepository(db: TDb) {
       return (await db.select().from(accountLimits).where(eq(accountLimits.userId, userId)))[0];
     },
 
-    /** How many of `kind` the account holds; null for a kind nothing counts yet. */
-    async count(userId: string, kind: TLimitKind): Promise<number | null> {
+    /** How many of `kind` the account holds. */
+    async count(userId: string, kind: TLimitKind): Promise<number> {
       const counter = counters[kind];
-      return counter ? Number(await counter(userId)) : null;
+      return Number(await counter(userId));
     },
 
     async setOverrides(userId: string, values: TLimitOverrides): Promise<void> {

@@ -14,9 +14,9 @@ import {
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { TEST_PASSWORD, type TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
-import { apiTokens, notificationSettings, proxyConfigurations } from '../../db/schema';
+import { apiTokens, notificationSettings, proxyConfigurations, sshServers } from '../../db/schema';
 
-const LIMITS = { ...LIMIT_DEFAULTS, proxies: 2, apiTokens: 2, webhooks: 0 };
+const LIMITS = { ...LIMIT_DEFAULTS, proxies: 2, apiTokens: 2, webhooks: 0, servers: 1 };
 const WEBHOOK = { emailEnabled: true, webhookUrl: 'http://127.0.0.1:9/hook' };
 const token = (name: string) => ({
   name,
@@ -32,7 +32,10 @@ describe.each(testDatabaseKinds())('per-account limits on %s', (kind) => {
   });
   afterAll(() => t?.close());
 
-  async function stored(table: typeof proxyConfigurations | typeof apiTokens, userId: string) {
+  async function stored(
+    table: typeof proxyConfigurations | typeof apiTokens | typeof sshServers,
+    userId: string,
+  ) {
     return (
       await t.database.db.select({ n: count() }).from(table).where(eq(table.userId, userId))
     )[0]!.n;
@@ -75,6 +78,30 @@ describe.each(testDatabaseKinds())('per-account limits on %s', (kind) => {
     expect(await stored(apiTokens, user.id)).toBe(2);
   });
 
+  it('refuses the saved server past the limit, in es and en, storing nothing', async () => {
+    const { client, user } = await signedInClient(t);
+    const server = (name: string) => ({
+      name,
+      host: '203.0.113.30',
+      username: 'deploy',
+      password: 'Saved-Server-Pa55word',
+    });
+    expect((await client.write('POST', '/api/ssh-servers', server('one'))).statusCode).toBe(201);
+    const refused = await client.write('POST', '/api/ssh-servers', server('two'), {
+      'accept-language': 'es',
+    });
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: 'limit_reached',
+      message: expect.stringContaining('límite de 1 servidores guardados'),
+    });
+    const english = await client.write('POST', '/api/ssh-servers', server('two'), {
+      'accept-language': 'en',
+    });
+    expect(english.json().message).toContain('limit of 1 saved servers');
+    expect(await stored(sshServers, user.id)).toBe(1);
+  });
+
   it('refuses the webhook past the limit (0 here), storing nothing; an admin raises it', async () => {
     const { client, user } = await signedInClient(t);
     const { client: admin } = await signedInClient(t, 'admin');
@@ -112,11 +139,7 @@ describe.each(testDatabaseKinds())('per-account limits on %s', (kind) => {
     expect(raised.statusCode).toBe(200);
     expect(raised.json().proxies).toEqual({ limit: 3, custom: true, used: 2 });
     expect(raised.json().apiTokens).toEqual({ limit: 2, custom: false, used: 0 });
-    expect(raised.json().servers).toEqual({
-      limit: LIMIT_DEFAULTS.servers,
-      custom: false,
-      used: null,
-    });
+    expect(raised.json().servers).toEqual({ limit: 1, custom: false, used: 0 });
 
     expect((await client.write('POST', '/api/proxy-configurations', proxyInput())).statusCode).toBe(
       200,

@@ -42,7 +42,7 @@ export function createLimitGuard(repository: TLimitsRepository, defaults: TLimit
       await repository.lockAccount(userId);
       const { limit } = await limitOf(repository, defaults, userId, kind);
       const used = await repository.count(userId, kind);
-      if (used !== null && used >= limit) throw limitReached(kind, limit);
+      if (used >= limit) throw limitReached(kind, limit);
     },
   };
 }

@@ -9,6 +9,7 @@ import type { TSshServerRow, TUserRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { generateKeyPair, PrivateKeyError, readPrivateKey } from '../../deploy/ssh';
 import { diffFields, type TAuditService } from '../audit/audit.service';
+import type { TLimitGuard } from '../limits/limits.service';
 import { serverTarget, type TServerCredentials, type TSshTarget } from './server-credentials';
 import { sshServerErrors } from './ssh-server-errors';
 import type {
@@ -24,6 +25,7 @@ export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
 export interface TSshServerWrites {
   repository: TSshServersRepository;
   audit: TAuditService;
+  limits: TLimitGuard;
 }
 
 export interface TSshServersServiceDeps {
@@ -190,6 +192,7 @@ export function createSshServersService(deps: TSshServersServiceDeps) {
       const target = serverTarget(input);
       const secrets = await sealCredentials(id, input, target);
       const row = await transaction(async (tx) => {
+        await tx.limits.assertRoom(actor.id, 'servers');
         const inserted = await tx.repository.insert({
           id,
           userId: actor.id,

@@ -119,11 +119,7 @@ export function UserLimitsDialog({
                   key={kind}
                   id={`admin-limit-${kind}`}
                   label={t(`admin.limits.kinds.${kind}`)}
-                  hint={
-                    current.used === null
-                      ? t('admin.limits.notCounted', { limit: current.limit })
-                      : t('admin.limits.used', { used: current.used, limit: current.limit })
-                  }
+                  hint={t('admin.limits.used', { used: current.used, limit: current.limit })}
                   error={invalid.includes(kind) ? t('validation.limit.number') : undefined}
                 >
                   {(aria) => (

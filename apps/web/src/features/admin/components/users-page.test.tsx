@@ -64,7 +64,7 @@ describe('users page', () => {
 
   const limits = {
     proxies: { limit: 1000, custom: false, used: 2 },
-    servers: { limit: 50, custom: false, used: null },
+    servers: { limit: 50, custom: false, used: 3 },
     apiTokens: { limit: 5, custom: true, used: 5 },
     webhooks: { limit: 20, custom: false, used: 0 },
   };
@@ -82,7 +82,7 @@ describe('users page', () => {
     const dialog = await screen.findByTestId('admin-limits-dialog');
     expect(await screen.findByText('Holds 2 of 1000.')).toBeTruthy();
     expect(dialog.textContent).toContain('Holds 5 of 5.');
-    expect(dialog.textContent).toContain('applies once saved servers exist');
+    expect(dialog.textContent).toContain('Holds 3 of 50.');
     expect((screen.getByTestId('admin-limit-apiTokens') as HTMLInputElement).value).toBe('5');
     expect((screen.getByTestId('admin-limit-proxies') as HTMLInputElement).value).toBe('');
 
