@@ -15,9 +15,11 @@ export function addressRefusal(error: WebhookAddressError): {
   if (error.reason === 'unresolved') {
     return { code: 'webhook_unresolved', key: 'errors.webhookUnresolved', params };
   }
+  // A URL that names an address itself: the sentence says it once, not "x: it points at x".
+  const literal = params.address === params.host ? 'Address' : '';
   return error.reason === 'forbidden'
-    ? { code: 'webhook_forbidden', key: 'errors.webhookForbidden', params }
-    : { code: 'webhook_private', key: 'errors.webhookPrivate', params };
+    ? { code: 'webhook_forbidden', key: `errors.webhookForbidden${literal}`, params }
+    : { code: 'webhook_private', key: `errors.webhookPrivate${literal}`, params };
 }
 
 /** "4xx", "5xx": the class of a status, all a webhook's answer is ever quoted by. */

@@ -72,11 +72,16 @@ describe.each(testDatabaseKinds())('notification settings on %s', (kind) => {
       [
         webhook.url(URL_PATH),
         'en',
-        'Portico does not call 127.0.0.1: it points at 127.0.0.1, a private or loopback address',
+        'Portico does not call 127.0.0.1: it is a private or loopback address',
       ],
+      ['http://127.0.0.1:9/x', 'es', 'Portico no llama a 127.0.0.1: es una dirección privada'],
       [`http://localhost:${webhook.port}/x`, 'es', 'Portico no llama a localhost'],
-      ['http://10.0.0.8/hook', 'en', 'it points at 10.0.0.8, a private or loopback address'],
-      ['http://169.254.169.254/latest', 'en', 'which is never allowed'],
+      ['http://10.0.0.8/hook', 'en', 'call 10.0.0.8: it is a private or loopback address'],
+      [
+        'http://169.254.169.254/latest',
+        'en',
+        'Portico does not call 169.254.169.254: it is a link-local',
+      ],
     ] as const;
     for (const [url, lang, words] of cases) {
       const response = await client.write(

@@ -7,7 +7,7 @@ import type {
 } from '@portico/shared/notifications/schemas';
 import type { TAuditChange, TNotificationSettingsRow, TUserRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
-import { AppError } from '../../lib/app-error';
+import { KeyedAppError } from '../../lib/app-error';
 import {
   openSecretBox,
   SecretDecryptError,
@@ -112,7 +112,7 @@ export function createNotificationsService(deps: {
     } catch (error) {
       if (!(error instanceof WebhookAddressError)) throw error;
       const refusal = addressRefusal(error);
-      throw new AppError(refusal.code, 400, refusal.params);
+      throw new KeyedAppError(refusal.code, 400, refusal.key, refusal.params);
     }
   }
 
