@@ -4,7 +4,6 @@
 // database — every row of every table, and on
 // PGlite every byte of its files, WAL included. Only hashes and AES-256-GCM ciphertext are kept.
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { base32Decode } from '../../src/lib/totp';
 import { useCliStore } from '../support/cli-store';
@@ -17,7 +16,7 @@ import {
   testClock,
   turnOnTwoFactor,
 } from '../support/two-factor-test-helpers';
-import { findIn, needlesFor, scanDirectory, type TNeedle } from './secrets-scan';
+import { everyRow, findIn, needlesFor, scanDirectory, type TNeedle } from './secrets-scan';
 
 describe.each(testDatabaseKinds())(
   'account secrets at rest on %s',
@@ -88,21 +87,7 @@ describe.each(testDatabaseKinds())(
           ]),
         ];
         // Every row of every table, the session table included, as text.
-        const tables = (
-          (await database.db.execute(
-            sql`select table_name from information_schema.tables
-              where table_schema = 'public' and table_type = 'BASE TABLE'`,
-          )) as unknown as { rows: { table_name: string }[] }
-        ).rows;
-        let dump = '';
-        for (const { table_name: name } of tables) {
-          const rows = (await database.db.execute(
-            sql.raw(`select * from "${name}"`),
-          )) as unknown as {
-            rows: unknown[];
-          };
-          dump += `${name}\n${rows.rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
-        }
+        const dump = await everyRow(database);
         expect(dump, 'the dump sees the account (positive control)').toContain(creds.username);
         expect(dump).toContain('totp_secret_enc');
         return { needles, hits: findIn('database rows', dump, needles) };

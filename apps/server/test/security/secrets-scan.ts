@@ -3,8 +3,10 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TWsMessage } from '@portico/shared/proxy/api';
+import { sql } from 'drizzle-orm';
 import type { TLab } from '../../../../testbed/src/lab';
 import { labNames } from '../../../../testbed/src/names';
+import type { TDatabase } from '../../src/db/client';
 
 export interface TNeedle {
   /** e.g. `ssh password (base64, shifted 1)`: says which secret and which encoding leaked. */
@@ -160,4 +162,22 @@ export function findEverywhere(
     files += scan.files;
   }
   return { hits, files };
+}
+
+/** Every row of every table of the public schema, as text: a table added later is read too. */
+export async function everyRow(database: TDatabase): Promise<string> {
+  const tables = (
+    (await database.db.execute(
+      sql`select table_name from information_schema.tables
+        where table_schema = 'public' and table_type = 'BASE TABLE'`,
+    )) as unknown as { rows: { table_name: string }[] }
+  ).rows;
+  let dump = '';
+  for (const { table_name: name } of tables) {
+    const rows = (await database.db.execute(sql.raw(`select * from "${name}"`))) as unknown as {
+      rows: unknown[];
+    };
+    dump += `${name}\n${rows.rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
+  }
+  return dump;
 }

@@ -3,14 +3,13 @@
 // changed and refused, no password, private key or passphrase is in any answer, any log line
 // (trace level), any row of any table, nor, on PGlite, any byte of its files (WAL included).
 import { join } from 'node:path';
-import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { useCliStore } from '../support/cli-store';
 import { ed25519 } from '../support/ssh-key-fixtures';
 import { withAppOnStore } from '../support/test-app';
 import { newCredentials, TestClient } from '../support/test-client';
 import { testDatabaseKinds } from '../support/test-database';
-import { findIn, needlesFor, scanDirectory, type TNeedle } from './secrets-scan';
+import { everyRow, findIn, needlesFor, scanDirectory, type TNeedle } from './secrets-scan';
 
 /** The base64 body of a private key, line by line: each line is a piece no file may hold. */
 function keyLines(privateKey: string): string[] {
@@ -94,21 +93,7 @@ describe.each(testDatabaseKinds())(
             ...needlesFor('sudo password', sudoPassword),
             ...keyLines(imported).flatMap((l, i) => needlesFor(`imported key line ${i}`, l)),
           ];
-          const tables = (
-            (await database.db.execute(
-              sql`select table_name from information_schema.tables
-              where table_schema = 'public' and table_type = 'BASE TABLE'`,
-            )) as unknown as { rows: { table_name: string }[] }
-          ).rows;
-          let dump = '';
-          for (const { table_name: name } of tables) {
-            const rows = (await database.db.execute(
-              sql.raw(`select * from "${name}"`),
-            )) as unknown as {
-              rows: unknown[];
-            };
-            dump += `${name}\n${rows.rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
-          }
+          const dump = await everyRow(database);
           expect(dump, 'the dump sees the servers (positive control)').toContain('private_key_enc');
           expect(dump).toContain(generated.json().id);
           return {
