@@ -6,6 +6,7 @@ import { renderText } from '@portico/shared/i18n/text';
 import { translate } from '@portico/shared/i18n/translate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { rootProxy } from '../../../test/support/lab-app-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
 import type { TTestApp } from '../../../test/support/test-app';
@@ -82,15 +83,11 @@ describe('Renew now on a lab server, limited', () => {
 
   beforeAll(async () => {
     ({ client } = await signedInClient(t));
-    const root = s1.users.find((u) => u.name === 'root')!;
-    const saved = await client.write('POST', '/api/proxy-configurations', {
-      serverIp: s1.address,
-      domain: domain(),
-      sshUser: 'root',
-      sshPassword: root.password,
-      email: 'ops@example.com',
-      targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
-    });
+    const saved = await client.write(
+      'POST',
+      '/api/proxy-configurations',
+      rootProxy(lab.status, s1, domain()),
+    );
     id = saved.json().id as string;
     expect((await client.write('POST', `/api/deploy/${id}`)).statusCode).toBe(202);
     expect((await waitForStatus(client, id, (s) => s !== 'deploying')).status).toBe('completed');

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import { startHttpSink, type THttpSink } from '../../../test/support/http-sink';
+import { rootProxy } from '../../../test/support/lab-app-helpers';
 import { startFakeCertbot } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { verifyAlertEmail } from '../../../test/support/notifications-test-helpers';
@@ -165,15 +166,11 @@ describe('a deployed certificate on a lab server, through the API', () => {
       webhookUrl: webhook.url('/alerts'),
     });
     expect(hook.statusCode, hook.body).toBe(200);
-    const root = s1.users.find((u) => u.name === 'root')!;
-    const saved = await client.write('POST', '/api/proxy-configurations', {
-      serverIp: s1.address,
-      domain: domain(),
-      sshUser: 'root',
-      sshPassword: root.password,
-      email: 'ops@example.com',
-      targetServer: `http://${lab.status.upstream.address}:${lab.status.upstream.port}`,
-    });
+    const saved = await client.write(
+      'POST',
+      '/api/proxy-configurations',
+      rootProxy(lab.status, s1, domain()),
+    );
     id = saved.json().id as string;
     expect((await client.write('POST', `/api/deploy/${id}`)).statusCode).toBe(202);
     expect((await waitForStatus(client, id, (s) => s !== 'deploying')).status).toBe('completed');
