@@ -110,12 +110,14 @@ describe.each(testDatabaseKinds())('saved servers logging in with keys on %s', (
       connected: false,
       fingerprint: null,
       error: sshCheckFailed('en', 'checks.ssh.cause.keyRefused'),
+      text: { key: 'checks.ssh.failed', params: { cause: { key: 'checks.ssh.cause.keyRefused' } } },
     });
     authorize(created.json().publicKey);
     expect(await testSsh(client, id)).toEqual({
       connected: true,
       fingerprint: sshd.hostKeyFingerprint,
       error: null,
+      text: null,
     });
   });
 
@@ -135,6 +137,7 @@ describe.each(testDatabaseKinds())('saved servers logging in with keys on %s', (
       connected: true,
       fingerprint: sshd.hostKeyFingerprint,
       error: null,
+      text: null,
     });
   });
 
