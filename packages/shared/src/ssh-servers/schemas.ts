@@ -14,7 +14,7 @@ export const ZSshAuthKind = z.enum(SSH_AUTH_KINDS);
 export const SSH_PRIVATE_KEY_MAX = 16 * 1024;
 export const ZSshPrivateKey = z
   .string({ error: 'validation.required' })
-  .max(SSH_PRIVATE_KEY_MAX, 'validation.sshKey.tooLarge')
+  .max(SSH_PRIVATE_KEY_MAX, 'sshKey.tooLarge')
   .refine((v) => v.trim().length > 0, 'validation.required');
 export const ZSshPassphrase = z
   .string()
@@ -52,22 +52,22 @@ function oneCredential(v: TCredentialFields, ctx: z.RefinementCtx, creating: boo
     ctx.addIssue({ code: 'custom', path: [path], message });
   const kind = v.authKind ?? (creating ? 'password' : undefined);
   if (v.generateKey && v.privateKey !== undefined) {
-    issue('generateKey', 'validation.sshKey.generateOrPaste');
+    issue('generateKey', 'sshKey.generateOrPaste');
   }
   if (v.passphrase !== undefined && v.privateKey === undefined) {
-    issue('passphrase', 'validation.sshKey.passphraseWithoutKey');
+    issue('passphrase', 'sshKey.passphraseWithoutKey');
   }
   if (kind === 'password') {
     if (v.privateKey !== undefined || v.generateKey) {
-      issue('authKind', 'validation.sshKey.keyForPasswordLogin');
+      issue('authKind', 'sshKey.keyForPasswordLogin');
     }
-    if (v.sudoPassword !== undefined) issue('sudoPassword', 'validation.sshKey.sudoWithKeyOnly');
+    if (v.sudoPassword !== undefined) issue('sudoPassword', 'sshKey.sudoWithKeyOnly');
     if (creating && v.password === undefined) issue('password', 'validation.required');
   }
   if (kind === 'key') {
-    if (v.password !== undefined) issue('password', 'validation.sshKey.passwordForKeyLogin');
+    if (v.password !== undefined) issue('password', 'sshKey.passwordForKeyLogin');
     if (creating && v.privateKey === undefined && !v.generateKey) {
-      issue('privateKey', 'validation.sshKey.keyRequired');
+      issue('privateKey', 'sshKey.keyRequired');
     }
   }
 }

@@ -2,14 +2,14 @@ import type { TKeyProblem } from '../../deploy/ssh';
 import { AppError, KeyedAppError } from '../../lib/app-error';
 
 const KEY_PROBLEM_KEYS: Record<TKeyProblem, string> = {
-  too_large: 'validation.sshKey.tooLarge',
-  public_key: 'validation.sshKey.publicKey',
-  passphrase_required: 'validation.sshKey.passphraseRequired',
-  wrong_passphrase: 'validation.sshKey.wrongPassphrase',
-  passphrase_not_needed: 'validation.sshKey.passphraseNotNeeded',
-  dsa: 'validation.sshKey.dsa',
-  unsupported_type: 'validation.sshKey.unsupportedType',
-  unreadable: 'validation.sshKey.unreadable',
+  too_large: 'sshKey.tooLarge',
+  public_key: 'sshKey.publicKey',
+  passphrase_required: 'sshKey.passphraseRequired',
+  wrong_passphrase: 'sshKey.wrongPassphrase',
+  passphrase_not_needed: 'sshKey.passphraseNotNeeded',
+  dsa: 'sshKey.dsa',
+  unsupported_type: 'sshKey.unsupportedType',
+  unreadable: 'sshKey.unreadable',
 };
 
 export const sshServerErrors = {

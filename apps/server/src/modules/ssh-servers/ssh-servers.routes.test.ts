@@ -110,24 +110,24 @@ describe.each(testDatabaseKinds())('saved SSH servers API on %s', (kind) => {
     (lang) => {
       const plain = ed25519();
       const cases: [string, Record<string, unknown>, string][] = [
-        ['a 1 MB paste', { privateKey: 'A'.repeat(1_000_000) }, 'validation.sshKey.tooLarge'],
-        ['a public key', { privateKey: plain.publicKey }, 'validation.sshKey.publicKey'],
+        ['a 1 MB paste', { privateKey: 'A'.repeat(1_000_000) }, 'sshKey.tooLarge'],
+        ['a public key', { privateKey: plain.publicKey }, 'sshKey.publicKey'],
         [
           'a passphrase for an unencrypted key',
           { privateKey: plain.privateKey, passphrase: 'x' },
-          'validation.sshKey.passphraseNotNeeded',
+          'sshKey.passphraseNotNeeded',
         ],
         [
           'a wrong passphrase',
           { privateKey: ed25519(KEY_PASSPHRASE).privateKey, passphrase: 'wrong' },
-          'validation.sshKey.wrongPassphrase',
+          'sshKey.wrongPassphrase',
         ],
         [
           'an unsupported key type',
           { privateKey: unsupportedTypeKey() },
-          'validation.sshKey.unsupportedType',
+          'sshKey.unsupportedType',
         ],
-        ['a DSA key', { privateKey: dsaKey() }, 'validation.sshKey.dsa'],
+        ['a DSA key', { privateKey: dsaKey() }, 'sshKey.dsa'],
       ];
       it.each(cases)('%s', async (_what, fields, key) => {
         const { client } = await signedInClient(t);
@@ -294,9 +294,9 @@ describe.each(testDatabaseKinds())('saved SSH servers API on %s', (kind) => {
       privateKey: ed25519().privateKey,
     });
     expect(both.statusCode).toBe(400);
-    expect(both.body).toContain(translate('en', 'validation.sshKey.generateOrPaste'));
+    expect(both.body).toContain(translate('en', 'sshKey.generateOrPaste'));
     const none = await client.write('POST', '/api/ssh-servers', { ...base, authKind: 'key' });
     expect(none.statusCode).toBe(400);
-    expect(none.body).toContain(translate('en', 'validation.sshKey.keyRequired'));
+    expect(none.body).toContain(translate('en', 'sshKey.keyRequired'));
   });
 });
