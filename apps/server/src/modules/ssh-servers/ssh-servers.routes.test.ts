@@ -122,11 +122,7 @@ describe.each(testDatabaseKinds())('saved SSH servers API on %s', (kind) => {
           { privateKey: ed25519(KEY_PASSPHRASE).privateKey, passphrase: 'wrong' },
           'sshKey.wrongPassphrase',
         ],
-        [
-          'an unsupported key type',
-          { privateKey: unsupportedTypeKey() },
-          'sshKey.unsupportedType',
-        ],
+        ['an unsupported key type', { privateKey: unsupportedTypeKey() }, 'sshKey.unsupportedType'],
         ['a DSA key', { privateKey: dsaKey() }, 'sshKey.dsa'],
       ];
       it.each(cases)('%s', async (_what, fields, key) => {
