@@ -4,6 +4,7 @@ import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import { sql } from 'drizzle-orm';
+import { expect } from 'vitest';
 import type { TLab } from '../../../../testbed/src/lab';
 import { labNames } from '../../../../testbed/src/names';
 import type { TDatabase } from '../../src/db/client';
@@ -180,4 +181,16 @@ export async function everyRow(database: TDatabase): Promise<string> {
     dump += `${name}\n${rows.rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
   }
   return dump;
+}
+
+/**
+ * A closed PGlite data dir holds none of `needles` in any byte (data files and WAL), while it
+ * does hold `username` (the positive control: the scan reads what was written).
+ */
+export function expectDataDirFree(dataDir: string, needles: TNeedle[], username: string): void {
+  const scan = scanDirectory(join(dataDir, 'db'), needles);
+  expect(scan.files).toBeGreaterThan(100);
+  expect(scan.hits).toEqual([]);
+  const control = scanDirectory(join(dataDir, 'db'), needlesFor('username', username));
+  expect(control.hits.length, 'the files hold the account (positive control)').toBeGreaterThan(0);
 }
