@@ -6,6 +6,17 @@ import { cn } from '@/lib/utils';
 
 const CHANGE_BADGE = { create: 'success', update: 'warning', unchanged: 'outline' } as const;
 
+// Added and removed lines: their element, colours and the word a screen reader says first.
+const MARKED = {
+  '+': { Tag: 'ins', className: 'bg-success-soft text-success', word: 'plan.added', data: 'added' },
+  '-': {
+    Tag: 'del',
+    className: 'bg-destructive-soft text-destructive',
+    word: 'plan.removed',
+    data: 'removed',
+  },
+} as const;
+
 /** One line of a unified diff: added and removed lines coloured and named for screen readers. */
 function DiffLine({ line }: { line: string }) {
   const { t } = usePlanTexts();
@@ -16,23 +27,15 @@ function DiffLine({ line }: { line: string }) {
   if (line.startsWith('@@')) {
     return <span className={cn(row, 'bg-primary-soft text-primary')}>{line}</span>;
   }
-  if (line.startsWith('+')) {
-    return (
-      <ins className={cn(row, 'bg-success-soft text-success')} data-diff="added">
-        <span className="sr-only">{t('plan.added')}: </span>
-        {line}
-      </ins>
-    );
-  }
-  if (line.startsWith('-')) {
-    return (
-      <del className={cn(row, 'bg-destructive-soft text-destructive')} data-diff="removed">
-        <span className="sr-only">{t('plan.removed')}: </span>
-        {line}
-      </del>
-    );
-  }
-  return <span className={row}>{line}</span>;
+  const marked = MARKED[line[0] as keyof typeof MARKED];
+  if (!marked) return <span className={row}>{line}</span>;
+  const { Tag, className, word, data } = marked;
+  return (
+    <Tag className={cn(row, className)} data-diff={data}>
+      <span className="sr-only">{t(word)}: </span>
+      {line}
+    </Tag>
+  );
 }
 
 function PlannedFile({ file }: { file: TPlannedFile }) {
