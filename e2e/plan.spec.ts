@@ -97,4 +97,13 @@ test('edit a target, see the plan with its diff, apply, and the site answers fro
   await capture(page, AREA, 'edit-plan-en');
   await dialog.getByTestId('edit-plan-back').click();
   await expect(dialog.locator('#edit-target')).toHaveValue(labApp.upstream);
+  await page.keyboard.press('Escape');
+
+  // The details page in English: the proxy as saved (the new target) changes nothing.
+  await page.goto(`/proxy-details/${id}`);
+  await page.getByTestId('action-plan').click();
+  await expect(planDialog.getByTestId('plan-changes')).toHaveText(text('en', 'plan.noChanges'), {
+    timeout: 30_000,
+  });
+  await capture(page, AREA, 'details-unchanged-en');
 });

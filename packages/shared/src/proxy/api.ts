@@ -217,7 +217,7 @@ export type TDeployPlan = z.infer<typeof ZDeployPlan>;
 
 /** POST /api/proxy-configurations/{id}/apply: deploys, unless the server changed since the plan. */
 export const ZApplyPlanInput = z.object({
-  fingerprint: z.string().regex(/^v1:[0-9a-f]{64}$/, 'validation.plan.fingerprint'),
+  fingerprint: z.string().regex(/^v1:[0-9a-f]{64}$/, 'validation.invalidRequest'),
 });
 export type TApplyPlanInput = z.infer<typeof ZApplyPlanInput>;
 

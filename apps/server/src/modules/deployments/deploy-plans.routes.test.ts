@@ -87,7 +87,7 @@ describe.each(testDatabaseKinds())('deployment plans API on %s', (kind) => {
       expect(body.code).toBe('plan_failed');
       expect(body.message.startsWith(start)).toBe(true);
       expect(body.message).toContain('127.0.0.1');
-      expect(body.text.key).toBe('errors.planFailed');
+      expect(body.text.key).toBe('deployLog.plan.failed');
       const [after] = await t.database.db
         .select()
         .from(proxyConfigurations)

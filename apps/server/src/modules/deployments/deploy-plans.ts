@@ -30,7 +30,7 @@ export interface TPlansServiceDeps {
 }
 
 const planFailed = (reason: string) =>
-  new KeyedAppError('plan_failed', 502, 'errors.planFailed', { reason });
+  new KeyedAppError('plan_failed', 502, 'deployLog.plan.failed', { reason });
 
 /**
  * "Show plan" and "Apply" (issue 39): what a deployment of the proxy would do on its server,

@@ -44,9 +44,12 @@ function PlannedFile({ file }: { file: TPlannedFile }) {
   const lines = file.diff ? file.diff.replace(/\n$/, '').split('\n') : [];
   return (
     <li className="grid min-w-0 gap-2" data-testid="plan-file" data-change={file.change}>
-      <div className="flex min-w-0 flex-wrap items-center gap-2">
-        <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
-        <code className="min-w-0 text-xs [overflow-wrap:anywhere]">{file.path}</code>
+      <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+        {/* The icon stays beside the path when a phone wraps it, the badge after both. */}
+        <span className="flex min-w-0 items-start gap-2">
+          <Icon className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+          <code className="min-w-0 text-xs [overflow-wrap:anywhere]">{file.path}</code>
+        </span>
         <Badge variant={CHANGE_BADGE[file.change]}>
           {t(`plan.kind.${file.kind}`)} · {t(`plan.change.${file.change}`)}
         </Badge>
