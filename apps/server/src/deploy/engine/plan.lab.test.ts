@@ -1,5 +1,6 @@
 // The plan before the change (issue 39) on a lab server: what a deployment would do, read over
 // SSH and written nowhere, then applied only while the server is as the plan saw it.
+import { renderText } from '@portico/shared/i18n/text';
 import { describe, expect, it } from 'vitest';
 import {
   captureLog,
@@ -148,6 +149,9 @@ describe('a plan on a lab server', () => {
     expect(outcome.failure.code).toBe('server_changed');
     expect(outcome.failure.step).toBe('preflight');
     expect(outcome.failure.message).toContain('The server changed since the plan was made');
+    expect(renderText('es', outcome.failure.text)).toContain(
+      'El servidor cambió desde que se preparó el plan',
+    );
     expect(log.text()).not.toContain('Testing the nginx configuration');
     expect(await serverState()).toBe(edited);
     // Still the target of the last deployment: nothing of the refused apply reached nginx.

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '@/test/fetch';
 import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
+import { EditProxyDialog } from './edit-proxy-dialog';
 import { ManagementPanel } from './management-panel';
 
 afterEach(() => {
@@ -110,5 +111,73 @@ describe('the plan on the details page', () => {
     expect(calls.find((c) => c.url === `${base}/apply`)?.body).toEqual({
       fingerprint: plan.fingerprint,
     });
+  });
+});
+
+describe('the plan in the edit dialog', () => {
+  const editable = {
+    id: proxy.id,
+    domain: proxy.domain,
+    targetServer: 'http://10.0.0.5:8080',
+    serverIp: proxy.serverIp,
+    sshUser: proxy.sshUser,
+    sshPort: proxy.sshPort,
+  };
+  const field = (id: string) => document.getElementById(id) as HTMLInputElement;
+
+  async function openEdit(lang: 'en' | 'es') {
+    const stub = stubFetch({
+      [`POST ${base}/plan`]: { body: plan },
+      [`PUT /api/user/proxy-configurations/${proxy.id}`]: { body: proxy },
+      [`POST ${base}/apply`]: { status: 202, body: { success: true, deploymentId: 'd1' } },
+    });
+    const onOpenChange = vi.fn();
+    await renderWithProviders(
+      <EditProxyDialog proxy={editable} open onOpenChange={onOpenChange} />,
+      {
+        lang,
+      },
+    );
+    return { ...stub, onOpenChange };
+  }
+
+  it.each([
+    ['en', 'A plan shows a change of the target.'],
+    ['es', 'Un plan muestra un cambio de destino.'],
+  ] as const)(
+    'another domain is not planned, and the dialog says why (%s)',
+    async (lang, words) => {
+      const { calls } = await openEdit(lang);
+      fireEvent.change(field('edit-domain'), { target: { value: 'other.example.com' } });
+      await act(async () => {
+        fireEvent.click(screen.getByTestId('edit-proxy-plan'));
+      });
+      expect((await screen.findByTestId('edit-plan-only-target')).textContent).toContain(words);
+      expect(calls.some((c) => c.url.endsWith('/plan'))).toBe(false);
+    },
+  );
+
+  it('a new target: its plan before saving, then Save and apply saves it and applies that plan', async () => {
+    const { calls, onOpenChange } = await openEdit('en');
+    fireEvent.change(field('edit-target'), { target: { value: 'http://10.0.0.6:8080' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('edit-proxy-plan'));
+    });
+    await screen.findByTestId('plan-view');
+    expect(calls.find((c) => c.url === `${base}/plan`)?.body).toEqual({
+      targetServer: 'http://10.0.0.6:8080',
+    });
+    // Nothing saved yet.
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('edit-plan-apply'));
+    });
+    await waitFor(() => expect(onOpenChange).toHaveBeenCalledWith(false));
+    const order = calls.filter((c) => c.method !== 'GET').map((c) => `${c.method} ${c.url}`);
+    expect(order.slice(-2)).toEqual([
+      `PUT /api/user/proxy-configurations/${proxy.id}`,
+      `POST ${base}/apply`,
+    ]);
+    expect(calls.at(-1)?.body).toEqual({ fingerprint: plan.fingerprint });
   });
 });
