@@ -3,6 +3,7 @@
 // plan against real servers is in deploy/engine/plan.lab.test.ts.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tcpCounter } from '../../../test/security/injection-api-helpers';
 import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
@@ -46,6 +47,33 @@ describe.each(testDatabaseKinds())('deployment plans API on %s', (kind) => {
     expect(body.issues).toEqual([
       expect.objectContaining({ path: 'targetServer', message: words }),
     ]);
+  });
+
+  it('hostile targets are refused before any connection to the server', async () => {
+    const ssh = await tcpCounter();
+    try {
+      const { client } = await signedInClient(t);
+      const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: ssh.port });
+      for (const targetServer of [
+        'http://10.0.0.5:8080;rm -rf /',
+        'http://10.0.0.5:8080/$(id)',
+        'http://10.0.0.5:8080/`id`',
+        'http://10.0.0.5:8080\nreturn 200;',
+        'http://10.0.0.5:8080/a b',
+        'http://10.0.0.5:8080/{x}',
+        'javascript:alert(1)',
+        '-oProxyCommand=id',
+      ]) {
+        const response = await client.write('POST', `/api/proxy-configurations/${id}/plan`, {
+          targetServer,
+        });
+        expect(response.statusCode, targetServer).toBe(400);
+        expect(response.json().issues[0].path, targetServer).toBe('targetServer');
+      }
+      expect(ssh.count()).toBe(0);
+    } finally {
+      await ssh.close();
+    }
   });
 
   it('an apply without a plan fingerprint is refused and queues nothing', async () => {
