@@ -185,6 +185,8 @@ export const ZPlannedFile = z.object({
   /** A unified diff against the file on the server now; '' when unchanged or too large. */
   diff: z.string(),
   tooLarge: z.boolean(),
+  /** Readable only by root (and nginx) on the server, e.g. a password file: never shown. */
+  private: z.boolean(),
 });
 export type TPlannedFile = z.infer<typeof ZPlannedFile>;
 

@@ -28,6 +28,8 @@ export interface TPlannedFile {
   diff: string;
   /** The current file is over the read limit: its diff is not shown (its hash still counts). */
   tooLarge: boolean;
+  /** A file only root (and nginx) may read, such as a password file: its content is never shown. */
+  private: boolean;
 }
 
 export interface TDeployPlan {
@@ -47,8 +49,15 @@ export type TPlanOutcome =
   | { status: 'planned'; hostKeyFingerprint: string; plan: TDeployPlan }
   | { status: 'failed'; failure: TDeployFailure };
 
-function plannedFile(write: TFileWrite, now: TRemoteFile | undefined): TPlannedFile {
-  const base = { path: write.path, kind: 'file' as const };
+/** One file the deployment writes, against what the server holds there now. */
+export function plannedFile(write: TFileWrite, now: TRemoteFile | undefined): TPlannedFile {
+  const base = { path: write.path, kind: 'file' as const, private: false };
+  // Not readable by everyone on the server: said changed or not, by hash, and never shown.
+  if ((write.mode & 0o004) === 0) {
+    const same = now?.state === 'file' && now.content === write.content;
+    const change = !now || now.state === 'absent' ? 'create' : same ? 'unchanged' : 'update';
+    return { ...base, private: true, change, diff: '', tooLarge: false };
+  }
   if (!now || now.state === 'absent') {
     return {
       ...base,
@@ -66,7 +75,7 @@ function plannedFile(write: TFileWrite, now: TRemoteFile | undefined): TPlannedF
 }
 
 function plannedLink(link: TSiteLink, now: TRemoteFile | undefined): TPlannedFile {
-  const base = { path: link.link, kind: 'link' as const, tooLarge: false };
+  const base = { path: link.link, kind: 'link' as const, tooLarge: false, private: false };
   const was = now?.state === 'link' ? now.target : null;
   if (was === link.target) return { ...base, change: 'unchanged', diff: '' };
   const diff = unifiedDiff(link.link, was === null ? null : `-> ${was}\n`, `-> ${link.target}\n`);

@@ -6,6 +6,7 @@ import { renderFinalSite, renderHttpSite } from '../nginx-site';
 import { sitePaths } from '../site-names';
 import { normalizeTarget } from '../validate';
 import { plannedCommands } from './plan-commands';
+import { plannedFile } from './plan-deployment';
 import { fingerprintOf, parseServerFiles, plannedPaths, type TRemoteFile } from './plan-read';
 import { finalFiles, siteFiles } from './site-files';
 
@@ -150,5 +151,29 @@ describe('the commands a plan lists', () => {
     ]);
     expect(commands[0]!.command).toBe('dnf install -y certbot');
     expect(commands[4]!.command).toBe('nginx -s reload');
+  });
+});
+
+describe('a planned file', () => {
+  const file = (content: string, sha256 = 'x'): TRemoteFile => ({ state: 'file', content, sha256 });
+
+  it('a readable file: a diff against what is there', () => {
+    const planned = plannedFile({ path: '/etc/nginx/x', content: 'b\n', mode: 0o644 }, file('a\n'));
+    expect(planned).toMatchObject({ change: 'update', private: false });
+    expect(planned.diff).toContain('-a\n+b');
+  });
+
+  it('a file only root and nginx may read: changed or not by content, never shown', () => {
+    const write = { path: '/etc/nginx/portico/htpasswd', content: 'u:$2y$hash\n', mode: 0o640 };
+    expect(plannedFile(write, file('u:$2y$old\n'))).toEqual({
+      path: write.path,
+      kind: 'file',
+      change: 'update',
+      diff: '',
+      tooLarge: false,
+      private: true,
+    });
+    expect(plannedFile(write, file(write.content)).change).toBe('unchanged');
+    expect(plannedFile(write, { state: 'absent' })).toMatchObject({ change: 'create', diff: '' });
   });
 });

@@ -24,6 +24,7 @@ const plan: TDeployPlan = {
       change: 'update',
       diff: `--- ${site}\n+++ ${site}\n@@ -1,3 +1,3 @@\n server {\n-        proxy_pass http://10.0.0.5:8080;\n+        proxy_pass http://10.0.0.6:8080;\n }\n`,
       tooLarge: false,
+      private: false,
     },
     {
       path: '/etc/nginx/sites-enabled/proxy-app.example.com',
@@ -31,6 +32,7 @@ const plan: TDeployPlan = {
       change: 'unchanged',
       diff: '',
       tooLarge: false,
+      private: false,
     },
   ],
   commands: [
@@ -101,6 +103,26 @@ describe('the plan on the details page', () => {
     expect(within(dialog).getByTestId('plan-reload').textContent).toContain('reloaded once');
     expect(within(dialog).queryByTestId('plan-diff')).toBeNull();
   });
+
+  it.each([
+    ['en', 'its content is not shown'],
+    ['es', 'su contenido no se muestra'],
+  ] as const)(
+    'a file only root and nginx may read: said changed, its content never shown (%s)',
+    async (lang, words) => {
+      const secret = {
+        path: '/etc/nginx/portico/htpasswd',
+        kind: 'file' as const,
+        change: 'update' as const,
+        diff: '',
+        tooLarge: false,
+        private: true,
+      };
+      const { dialog } = await openPlan(lang, { ...plan, files: [secret] });
+      expect(within(dialog).getByTestId('plan-private').textContent).toContain(words);
+      expect(within(dialog).queryByTestId('plan-diff')).toBeNull();
+    },
+  );
 
   it('Apply sends the plan fingerprint and follows the run', async () => {
     const { calls, dialog, onStarted } = await openPlan('en');

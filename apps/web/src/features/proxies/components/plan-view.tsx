@@ -55,6 +55,11 @@ function PlannedFile({ file }: { file: TPlannedFile }) {
         </Badge>
       </div>
       {file.tooLarge ? <p className="text-sm text-muted-foreground">{t('plan.tooLarge')}</p> : null}
+      {file.private ? (
+        <p className="text-sm text-muted-foreground" data-testid="plan-private">
+          {t('plan.private')}
+        </p>
+      ) : null}
       {lines.length > 0 ? (
         // Scrolls on its own (both ways) and takes the keyboard's focus to do it.
         <section
