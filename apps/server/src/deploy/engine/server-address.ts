@@ -49,9 +49,10 @@ function refuseNonServer(address: string, allowLoopback: boolean | undefined) {
 
 /**
  * What a deployment and a removal do first: check the port, resolve the server and wait for its
- * lock (unless `lock: false`: a plan only reads), then run `work` on the resolved input. A failure before `work` starts (a bad value as
- * step 'validate', an unknown name or a cancel while waiting as 'connect') is logged as the last
- * line and returned as a failed outcome; `work` turns its own failures into outcomes.
+ * lock (not with `lock: false`: a plan only reads), then run `work` on the resolved input. A
+ * failure before `work` starts (a bad value as step 'validate', an unknown name or a cancel
+ * while waiting as 'connect') is logged as the last line and returned as a failed outcome;
+ * `work` turns its own failures into outcomes.
  */
 export async function onServer<TInput extends { serverIp: string; sshPort: unknown }, TOutcome>(
   input: TInput,
