@@ -271,7 +271,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(scriptsRoutes, { scripts: services.scripts });
   await app.register(proxiesRoutes, { proxies: services.proxies });
   await app.register(sshServersRoutes, { sshServers: services.sshServers });
-  await app.register(deploymentsRoutes, { deployments: services.deployments });
+  await app.register(deploymentsRoutes, {
+    deployments: services.deployments,
+    plans: services.plans,
+  });
   await app.register(certificatesRoutes, {
     certificates: services.certificates,
     deployments: services.deployments,

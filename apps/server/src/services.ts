@@ -5,6 +5,7 @@ import type { TDatabase, TDb } from './db/client';
 import { transactionOver } from './db/transaction';
 import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
 import {
+  planDeployment,
   removeSite,
   runCertificateAction,
   runDeployment,
@@ -27,6 +28,7 @@ import { createDnsService } from './modules/checks/dns.service';
 import { createSshTestService } from './modules/checks/ssh-test.service';
 import { createCertificateActionHistory } from './modules/deployments/certificate-action-history.repository';
 import { runDeployJob, type TEngine, type TRunTiming } from './modules/deployments/deploy-job';
+import { createPlansService } from './modules/deployments/deploy-plans';
 import { createDeployWorkers } from './modules/deployments/deploy-workers';
 import { scheduleReaper } from './modules/deployments/deployment-reaper';
 import { createDeploymentsRepository } from './modules/deployments/deployments.repository';
@@ -304,6 +306,13 @@ export async function buildServices(options: TServicesOptions) {
     transaction: runWrites,
     credentials: secrets,
   });
+  const plans = createPlansService({
+    proxiesService: proxies,
+    credentials: secrets,
+    deployments,
+    settings,
+    planDeployment,
+  });
   const reaper = scheduleReaper(
     {
       deployments: deploymentsRepository,
@@ -348,6 +357,7 @@ export async function buildServices(options: TServicesOptions) {
     proxies,
     sshServers,
     deployments,
+    plans,
     notifications,
     certificates,
     liveLog,

@@ -4,6 +4,11 @@ export const DEPLOY_QUEUE = 'deploy';
 export interface TDeployJobData {
   deploymentId: string;
   configurationId: string;
+  /**
+   * Apply of a plan: its fingerprint, checked before the run writes anything. A run the reaper
+   * starts again goes without it (its first attempt may have written the files itself).
+   */
+  planFingerprint?: string;
 }
 
 export const JOB_TIMING = {

@@ -197,6 +197,14 @@ const CELLS: Record<string, TBuild> = {
   [routeKey('POST', '/api/proxy-configurations/:id/redeploy')]: async (w) => ({
     url: `/api/proxy-configurations/${await w.freshProxy()}/redeploy`,
   }),
+  [routeKey('POST', '/api/proxy-configurations/:id/plan')]: (w) => ({
+    url: `/api/proxy-configurations/${w.proxy.id}/plan`,
+    payload: {},
+  }),
+  [routeKey('POST', '/api/proxy-configurations/:id/apply')]: async (w) => ({
+    url: `/api/proxy-configurations/${await w.freshProxy()}/apply`,
+    payload: { fingerprint: `v1:${'0'.repeat(64)}` },
+  }),
   [routeKey('GET', '/api/deployment-logs/:id')]: (w) => ({
     url: `/api/deployment-logs/${w.proxy.id}`,
   }),

@@ -213,6 +213,9 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
     url: '/api/proxy-configurations/:id/redeploy',
     expected: ownerOrAdmin(202),
   },
+  // A plan reads the server: the matrix's server (port 1 on loopback) cannot be reached, 502.
+  { method: 'POST', url: '/api/proxy-configurations/:id/plan', expected: ownerOrAdmin(502) },
+  { method: 'POST', url: '/api/proxy-configurations/:id/apply', expected: ownerOrAdmin(202) },
   { method: 'GET', url: '/api/deployment-logs/:id', expected: ownerOrAdmin(200) },
 
   // Certificates: the caller's list, one proxy's certificate, its check and its two actions.

@@ -2,6 +2,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import {
   CERTIFICATE_TEXTS,
   loadTexts,
+  PLAN_TEXTS,
   SERVER_TEXTS,
   SETTINGS_TEXTS,
   type TNamespace,
@@ -30,14 +31,14 @@ async function withTexts<M>(load: () => Promise<M>, namespaces: TNamespace[]): P
 }
 
 export const HomeRoute = lazyNamed(
-  () => withTexts(() => import('./routes/home-route'), [CERTIFICATE_TEXTS]),
+  () => withTexts(() => import('./routes/home-route'), [CERTIFICATE_TEXTS, PLAN_TEXTS]),
   'HomeRoute',
 );
 export const ProxyDetailsPage = lazyNamed(
   () =>
     withTexts(
       () => import('@/features/proxies/components/proxy-details-page'),
-      [SERVER_TEXTS, CERTIFICATE_TEXTS],
+      [SERVER_TEXTS, CERTIFICATE_TEXTS, PLAN_TEXTS],
     ),
   'ProxyDetailsPage',
 );

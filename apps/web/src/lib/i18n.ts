@@ -30,7 +30,19 @@ export const CERTIFICATE_TEXTS = 'certificate';
  * certificate texts. Its keys keep their `settings.` prefix; useSettingsTexts looks them up.
  */
 export const SETTINGS_TEXTS = 'settings';
-const NAMESPACES = ['translation', SERVER_TEXTS, CERTIFICATE_TEXTS, SETTINGS_TEXTS] as const;
+/**
+ * The namespace of the web's `plan` group (a deployment's plan: files, diffs, commands; the
+ * details page and the edit dialog): behind sign-in only, like the certificate texts. Its keys
+ * keep their `plan.` prefix; usePlanTexts looks them up.
+ */
+export const PLAN_TEXTS = 'plan';
+const NAMESPACES = [
+  'translation',
+  SERVER_TEXTS,
+  CERTIFICATE_TEXTS,
+  SETTINGS_TEXTS,
+  PLAN_TEXTS,
+] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 
 /**
@@ -57,6 +69,11 @@ const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
     return language === 'en'
       ? (await import('@/locales/en-settings')).catalog
       : (await import('@/locales/es-settings')).catalog;
+  }
+  if (namespace === PLAN_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-plan')).catalog
+      : (await import('@/locales/es-plan')).catalog;
   }
   if (namespace === SERVER_TEXTS) {
     return language === 'en'

@@ -5,6 +5,7 @@ import {
   PROXY_STATUSES,
   ZCertificateEmail,
   ZDomain,
+  ZEditProxyInput,
   ZLogLevel,
   ZPort,
   ZProxyStatus,
@@ -166,6 +167,61 @@ export const ZUploadScriptResponse = z.object({ filename: z.string() });
 
 export const ZDeployResponse = z.object({ success: z.literal(true), deploymentId: z.string() });
 export type TDeployResponse = z.infer<typeof ZDeployResponse>;
+
+/**
+ * POST /api/proxy-configurations/{id}/plan: the plan of a deployment of the proxy as saved, or
+ * of the edit given here (a new target) before it is saved. Nothing else of the proxy is
+ * planned: another domain or server is another site.
+ */
+export const ZPlanInput = z
+  .object({ targetServer: ZEditProxyInput.shape.targetServer.optional() })
+  .default({});
+export type TPlanInput = z.infer<typeof ZPlanInput>;
+
+export const ZPlannedFile = z.object({
+  path: z.string(),
+  kind: z.enum(['file', 'link']),
+  change: z.enum(['create', 'update', 'unchanged']),
+  /** A unified diff against the file on the server now; '' when unchanged or too large. */
+  diff: z.string(),
+  tooLarge: z.boolean(),
+  /** Readable only by root (and nginx) on the server, e.g. a password file: never shown. */
+  private: z.boolean(),
+});
+export type TPlannedFile = z.infer<typeof ZPlannedFile>;
+
+export const PLANNED_COMMAND_KINDS = [
+  'install',
+  'selinux',
+  'start',
+  'test',
+  'reload',
+  'certificate-issue',
+  'certificate-keep',
+  'custom-script',
+  'renewal-check',
+] as const;
+
+export const ZDeployPlan = z.object({
+  /** Hand it to apply: the run stops before writing if the server's files changed since. */
+  fingerprint: z.string(),
+  family: z.enum(['debian', 'rhel']),
+  files: z.array(ZPlannedFile),
+  commands: z.array(z.object({ kind: z.enum(PLANNED_COMMAND_KINDS), command: z.string() })),
+  certificate: z.enum(['issue', 'keep']),
+  reload: z.boolean(),
+  /** Some file or link would be created or changed. */
+  changes: z.boolean(),
+  /** The target the plan was made for (the proposed one, or the saved one). */
+  targetServer: z.string(),
+});
+export type TDeployPlan = z.infer<typeof ZDeployPlan>;
+
+/** POST /api/proxy-configurations/{id}/apply: deploys, unless the server changed since the plan. */
+export const ZApplyPlanInput = z.object({
+  fingerprint: z.string().regex(/^v1:[0-9a-f]{64}$/, 'validation.invalidRequest'),
+});
+export type TApplyPlanInput = z.infer<typeof ZApplyPlanInput>;
 
 export const ZDeploymentLogEntry = z.object({
   id: z.number(),

@@ -8,6 +8,7 @@ import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
 import { msg, quantity } from './messages';
 import { ensurePackages } from './packages';
+import { assertUnchangedSincePlan } from './plan-read';
 import { preflight } from './preflight';
 import { checkRemotePreflight, remotePreflightProbe } from './remote-preflight';
 import { RenewalStepError, renewalHealthStep } from './renewal-health';
@@ -77,6 +78,7 @@ async function deploy(
     step = 'preflight';
     enterStep(ctx, step);
     await preflight(c, { domain, serverIp }, facts);
+    if (input.planFingerprint) await assertUnchangedSincePlan(c, domain, input.planFingerprint);
 
     step = 'packages';
     enterStep(ctx, step);

@@ -49,15 +49,17 @@ function refuseNonServer(address: string, allowLoopback: boolean | undefined) {
 
 /**
  * What a deployment and a removal do first: check the port, resolve the server and wait for its
- * lock, then run `work` on the resolved input. A failure before `work` starts (a bad value as
- * step 'validate', an unknown name or a cancel while waiting as 'connect') is logged as the last
- * line and returned as a failed outcome; `work` turns its own failures into outcomes.
+ * lock (not with `lock: false`: a plan only reads), then run `work` on the resolved input. A
+ * failure before `work` starts (a bad value as step 'validate', an unknown name or a cancel
+ * while waiting as 'connect') is logged as the last line and returned as a failed outcome;
+ * `work` turns its own failures into outcomes.
  */
 export async function onServer<TInput extends { serverIp: string; sshPort: unknown }, TOutcome>(
   input: TInput,
   ctx: TEngineContext,
   log: EngineLog,
   work: (resolved: TInput, ctx: TEngineContext) => Promise<TOutcome>,
+  options: { lock?: boolean } = {},
 ): Promise<TOutcome | { status: 'failed'; failure: TDeployFailure }> {
   let step = 'validate';
   // The signal the work ran under (it also aborts when the server's shared lock is lost) and
@@ -72,6 +74,7 @@ export async function onServer<TInput extends { serverIp: string; sshPort: unkno
       step = entered;
       ctx.onStep?.(entered);
     };
+    if (options.lock === false) return await work({ ...input, serverIp }, { ...ctx, onStep });
     return await withServerLock(
       `${serverIp}:${port}`,
       log,

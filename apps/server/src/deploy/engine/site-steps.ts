@@ -1,11 +1,12 @@
-import { LETSENCRYPT_DIR, renderFinalSite, renderHttpSite } from '../nginx-site';
+import { LETSENCRYPT_DIR } from '../nginx-site';
 import { certName, porticoSiteFiles, sitePaths, type TSitePaths } from '../site-names';
 import type { TTarget } from '../validate';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
 import { DUMP_PROBE, dumpOf, serverNameOwners } from './nginx-dump';
-import { applyNginxFiles, type TFileWrite } from './nginx-transaction';
+import { applyNginxFiles } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
+import { siteFiles } from './site-files';
 import type { TSiteLook } from './site-record';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
 
@@ -70,10 +71,6 @@ export async function planSite(
   };
 }
 
-function siteFiles(paths: TSitePaths, content: string, tuning?: TFileWrite): TFileWrite[] {
-  return [...(tuning ? [tuning] : []), { path: paths.file, content, mode: 0o644 }];
-}
-
 /**
  * Step 4: the site on port 80 with the ACME webroot. When a certificate exists already (a
  * redeploy), the final site is written instead: it serves the same ACME path on port 80, and
@@ -87,17 +84,13 @@ export async function httpSiteStep(
   look?: TSiteLook,
 ): Promise<{ changed: boolean }> {
   const tuning = serverNamesTuning(c, domain, plan.nginxDump);
-  const site = { domain, target, ipv6: c.server.ipv6 };
   if (plan.hasCertificate) {
     c.log.info(msg('site.certExists', { domain }));
   } else {
     c.log.info(msg('site.writingHttp', { domain }));
   }
-  const content = plan.hasCertificate ? renderFinalSite(site) : renderHttpSite(site);
-  const link = plan.paths.enabledLink
-    ? { target: plan.paths.file, link: plan.paths.enabledLink }
-    : undefined;
-  return applyNginxFiles(c, 'http-site', siteFiles(plan.paths, content, tuning), { link, look });
+  const files = siteFiles({ domain, target, ipv6: c.server.ipv6, ...plan, tuning });
+  return applyNginxFiles(c, 'http-site', files.httpStep, { link: files.link, look });
 }
 
 /**
@@ -114,9 +107,6 @@ export async function finalSiteStep(
   look?: TSiteLook,
 ): Promise<void> {
   c.log.info(msg('site.writingHttps', { domain }));
-  const content = renderFinalSite({ domain, target, ipv6: c.server.ipv6 });
-  const link = plan.paths.enabledLink
-    ? { target: plan.paths.file, link: plan.paths.enabledLink }
-    : undefined;
-  await applyNginxFiles(c, 'https-site', siteFiles(plan.paths, content), { link, live, look });
+  const files = siteFiles({ domain, target, ipv6: c.server.ipv6, ...plan });
+  await applyNginxFiles(c, 'https-site', files.finalStep, { link: files.link, live, look });
 }

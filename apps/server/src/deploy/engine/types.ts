@@ -29,6 +29,11 @@ export interface TDeployInput {
   targetServer: string;
   /** The uploaded custom script, run last on the server; never on the Portico host. */
   customScript?: string;
+  /**
+   * Apply of a plan: the plan's fingerprint. Before anything is written (packages included) the
+   * run reads the files again and stops with `server_changed` when they differ (plan-read.ts).
+   */
+  planFingerprint?: string;
 }
 
 export interface TEngineSettings {
@@ -122,6 +127,7 @@ export type TDeployFailureCode =
   | 'custom_script_failed'
   | 'verification_failed'
   | 'renewal_unavailable'
+  | 'server_changed'
   | 'connection_lost'
   | 'cancelled'
   | 'internal';

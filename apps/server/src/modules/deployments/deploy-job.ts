@@ -278,6 +278,7 @@ export async function runDeployJob(
             email: config.email,
             targetServer: config.targetServer ?? '',
             customScript: config.customScript ?? undefined,
+            planFingerprint: data.planFingerprint,
           },
           {
             settings: { ...deps.settings(), language },

@@ -1,14 +1,18 @@
 import { pickLanguage } from '@portico/shared/api-error';
 import {
+  ZApplyPlanInput,
   ZConfigurationIdParams,
   ZDeploymentLogEntry,
+  ZDeployPlan,
   ZDeployResponse,
   ZIdParams,
+  ZPlanInput,
 } from '@portico/shared/proxy/api';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
+import type { TPlansService } from './deploy-plans';
 import type { TDeploymentsService } from './deployments.service';
 
 const tags = ['deployments'];
@@ -16,10 +20,10 @@ const errors = errorResponses(400, 401, 403, 404, 409);
 
 export async function deploymentsRoutes(
   app: FastifyInstance,
-  options: { deployments: TDeploymentsService },
+  options: { deployments: TDeploymentsService; plans: TPlansService },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { deployments } = options;
+  const { deployments, plans } = options;
   const preValidation = app.requireUser;
 
   /** Both ways in queue a run in the caller's language and answer 202 at once. */
@@ -62,6 +66,62 @@ export async function deploymentsRoutes(
       preValidation,
     },
     async (request, reply) => start(request, reply, request.params.id, 'redeploy'),
+  );
+
+  r.post(
+    '/api/proxy-configurations/:id/plan',
+    {
+      schema: {
+        tags,
+        summary: 'Show what deploying a proxy would change on its server',
+        description:
+          'Reads the files a deployment writes over SSH (read-only) and answers each with a ' +
+          'unified diff, the commands the deployment runs and whether nginx is reloaded. ' +
+          'Nothing is written. The body may carry a new `targetServer` to plan an edit before ' +
+          'saving it. Pass `fingerprint` to apply.',
+        operationId: 'planProxyDeployment',
+        params: ZIdParams,
+        body: ZPlanInput,
+        response: { 200: ZDeployPlan, ...errorResponses(400, 401, 403, 404, 409, 500, 502) },
+      },
+      preValidation,
+    },
+    async (request) =>
+      plans.plan(
+        request.user!,
+        request.params.id,
+        request.body,
+        pickLanguage(request.headers['accept-language']),
+      ),
+  );
+
+  r.post(
+    '/api/proxy-configurations/:id/apply',
+    {
+      schema: {
+        tags,
+        summary: 'Deploy a proxy as planned, unless its server changed since',
+        description:
+          'Starts the deployment the plan showed. Before writing anything it reads the files ' +
+          'again: when they differ from the plan (someone edited one), the run fails with ' +
+          '`server_changed` and nothing is written.',
+        operationId: 'applyProxyPlan',
+        params: ZIdParams,
+        body: ZApplyPlanInput,
+        response: { 202: ZDeployResponse, ...errors },
+      },
+      preValidation,
+    },
+    async (request, reply) => {
+      const language = pickLanguage(request.headers['accept-language']);
+      const id = await plans.apply(
+        request.user!,
+        request.params.id,
+        request.body.fingerprint,
+        language,
+      );
+      return reply.code(202).send({ success: true as const, deploymentId: id });
+    },
   );
 
   r.get(

@@ -52,6 +52,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
     row: TProxyConfigurationRow,
     trigger: TDeploymentRow['trigger'],
     language: TLanguage,
+    planFingerprint?: string,
   ) {
     const deployment = await tx.deployments.insert({
       configurationId: row.id,
@@ -63,6 +64,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       deploymentId: deployment.id,
       configurationId: row.id,
       attempt: 1,
+      ...(planFingerprint ? { planFingerprint } : {}),
     });
     await tx.deployments.update(deployment.id, { jobId: job.id });
     return { deployment, job };
@@ -79,12 +81,16 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
   }
 
   return {
-    /** Queues a run: 202 at once; the configuration is `deploying` until the job ends. */
+    /**
+     * Queues a run: 202 at once; the configuration is `deploying` until the job ends. With a
+     * plan's fingerprint (apply), the run stops before writing if the server changed since.
+     */
     async start(
       actor: TActor,
       configurationId: string,
       trigger: 'deploy' | 'redeploy',
       language: TLanguage,
+      options: { planFingerprint?: string } = {},
     ) {
       const row = await deps.proxiesService.load(configurationId, actor);
       if (!row.targetServer) throw proxyErrors.needsTarget();
@@ -95,7 +101,8 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       const { claimed, deployment, job } = await inTransaction(async (tx) => {
         const claimed = await tx.proxies.updateUnlessDeploying(row.id, { status: 'deploying' });
         if (!claimed) throw proxyErrors.deploymentRunning();
-        return { claimed, ...(await recordRun(tx, actor, row, trigger, language)) };
+        const run = await recordRun(tx, actor, row, trigger, language, options.planFingerprint);
+        return { claimed, ...run };
       });
       try {
         await job.send();

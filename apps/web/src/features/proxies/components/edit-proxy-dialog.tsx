@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type TEditProxyInput, ZEditProxyInput } from '@portico/shared/proxy/api';
-import { SaveIcon } from 'lucide-react';
+import { ArrowLeftIcon, FileDiffIcon, PlayIcon, SaveIcon } from 'lucide-react';
 import * as React from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -21,7 +21,10 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
+import { usePlanTexts } from '@/lib/use-group-texts';
+import { usePlanProxy } from '../api/deploy-plan';
 import { type TEditMode, useUpdateProxy } from '../api/update-proxy';
+import { PlanBody, useApplyAction } from './plan-dialog';
 
 type TEditForm = z.input<typeof ZEditProxyInput>;
 
@@ -67,7 +70,13 @@ export function EditProxyDialog({
   owner,
 }: TEditProxyDialogProps) {
   const { t } = useTranslation();
+  const { t: tPlan } = usePlanTexts();
   const update = useUpdateProxy();
+  const plan = usePlanProxy();
+  // Showing the plan of the edit (the form stays, hidden, with what was typed).
+  const [planning, setPlanning] = React.useState(false);
+  const [onlyTarget, setOnlyTarget] = React.useState(false);
+  const apply = useApplyAction(() => onOpenChange(false));
   const form = useForm<TEditForm, unknown, TEditProxyInput>({
     resolver: zodResolver(ZEditProxyInput),
     mode: 'onTouched',
@@ -80,7 +89,38 @@ export function EditProxyDialog({
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the dialog opens
   React.useEffect(() => {
     if (open) reset(editDefaults(proxy));
+    setPlanning(false);
+    setOnlyTarget(false);
+    plan.reset();
   }, [open, reset]);
+
+  // A plan shows a new target on the same site: another domain or server is another site.
+  const samePlace = (input: TEditProxyInput) =>
+    input.domain === proxy.domain &&
+    input.serverIp === proxy.serverIp &&
+    input.sshUser === (proxy.sshUser || 'root') &&
+    input.sshPort === (proxy.sshPort ?? 22);
+
+  const onShowPlan = form.handleSubmit((input) => {
+    setOnlyTarget(!samePlace(input));
+    if (!samePlace(input)) return;
+    setPlanning(true);
+    plan.mutate({ id: proxy.id, targetServer: input.targetServer });
+  });
+
+  const onSaveAndApply = form.handleSubmit(async (input) => {
+    const planned = plan.data;
+    if (!planned) return;
+    try {
+      await update.mutateAsync({ id: proxy.id, input, mode });
+    } catch (error) {
+      setPlanning(false);
+      applyServerIssues(error, form.setError, FIELDS, FIELD_BY_CODE);
+      toastFailure(error, t, t('proxies.edit.failed'));
+      return;
+    }
+    await apply.run(proxy.id, planned.fingerprint);
+  });
 
   const onSubmit = form.handleSubmit(async (input) => {
     try {
@@ -99,12 +139,15 @@ export function EditProxyDialog({
     }
   });
 
-  const pending = update.isPending;
+  const pending = update.isPending || apply.isPending;
   const field = (name: (typeof FIELDS)[number]) =>
     fieldErrorText(errors[name] as FieldError | undefined, t);
   return (
     <Dialog open={open} onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}>
-      <DialogContent data-testid="edit-proxy-dialog">
+      <DialogContent
+        className={planning ? 'sm:max-w-3xl' : undefined}
+        data-testid="edit-proxy-dialog"
+      >
         <DialogHeader>
           <DialogTitle>
             {mode === 'admin' ? t('proxies.edit.titleAdmin') : t('proxies.edit.title')}
@@ -123,7 +166,13 @@ export function EditProxyDialog({
             </AlertDescription>
           </Alert>
         ) : null}
-        <form onSubmit={onSubmit} noValidate className="grid gap-4" id="edit-proxy-form">
+        {planning ? <PlanBody plan={plan} /> : null}
+        <form
+          onSubmit={onSubmit}
+          noValidate
+          className={planning ? 'hidden' : 'grid gap-4'}
+          id="edit-proxy-form"
+        >
           <Field id="edit-domain" label={t('proxies.fields.domain')} error={field('domain')}>
             {(aria) => (
               <CodeInput {...aria} placeholder="app.example.com" {...form.register('domain')} />
@@ -165,26 +214,63 @@ export function EditProxyDialog({
               ? t('proxies.edit.credentialNoteAdmin')
               : t('proxies.edit.credentialNote')}
           </p>
+          {onlyTarget ? (
+            <Alert variant="warning" data-testid="edit-plan-only-target">
+              <AlertDescription>{tPlan('plan.editOnlyTarget')}</AlertDescription>
+            </Alert>
+          ) : null}
         </form>
-        <DialogFooter>
-          <Button
-            variant="outline"
-            onClick={() => onOpenChange(false)}
-            disabled={pending}
-            data-testid="edit-proxy-cancel"
-          >
-            {t('proxies.edit.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            form="edit-proxy-form"
-            disabled={pending}
-            data-testid="edit-proxy-save"
-          >
-            {pending ? <Spinner className="text-current" /> : <SaveIcon aria-hidden="true" />}
-            {pending ? t('proxies.edit.saving') : t('proxies.edit.save')}
-          </Button>
-        </DialogFooter>
+        {planning ? (
+          <DialogFooter>
+            <Button
+              variant="outline"
+              onClick={() => setPlanning(false)}
+              disabled={pending}
+              data-testid="edit-plan-back"
+            >
+              <ArrowLeftIcon aria-hidden="true" />
+              {tPlan('plan.back')}
+            </Button>
+            <Button
+              onClick={() => void onSaveAndApply()}
+              disabled={!plan.data || pending}
+              data-testid="edit-plan-apply"
+            >
+              {pending ? <Spinner className="text-current" /> : <PlayIcon aria-hidden="true" />}
+              {pending ? tPlan('plan.applying') : tPlan('plan.saveAndApply')}
+            </Button>
+          </DialogFooter>
+        ) : (
+          <DialogFooter>
+            <Button
+              variant="outline"
+              onClick={() => onOpenChange(false)}
+              disabled={pending}
+              data-testid="edit-proxy-cancel"
+            >
+              {t('proxies.edit.cancel')}
+            </Button>
+            <Button
+              variant="outline"
+              onClick={() => void onShowPlan()}
+              disabled={pending}
+              title={tPlan('plan.showHint')}
+              data-testid="edit-proxy-plan"
+            >
+              <FileDiffIcon aria-hidden="true" />
+              {tPlan('plan.show')}
+            </Button>
+            <Button
+              type="submit"
+              form="edit-proxy-form"
+              disabled={pending}
+              data-testid="edit-proxy-save"
+            >
+              {pending ? <Spinner className="text-current" /> : <SaveIcon aria-hidden="true" />}
+              {pending ? t('proxies.edit.saving') : t('proxies.edit.save')}
+            </Button>
+          </DialogFooter>
+        )}
       </DialogContent>
     </Dialog>
   );

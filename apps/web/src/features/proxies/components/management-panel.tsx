@@ -1,5 +1,5 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
-import { RefreshCwIcon, RotateCcwIcon, SettingsIcon, Trash2Icon } from 'lucide-react';
+import { FileDiffIcon, RefreshCwIcon, RotateCcwIcon, SettingsIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
@@ -10,6 +10,7 @@ import { Unavailable } from '@/components/ui/unavailable';
 import { type TProxyAction, unavailableReasonKey } from '@/lib/proxy-status';
 import { summaryOfProxy } from '@/lib/proxy-summary';
 import { toastOutcome } from '@/lib/toast-outcome';
+import { usePlanTexts } from '@/lib/use-group-texts';
 import { cn } from '@/lib/utils';
 import { useDeleteProxy } from '../api/delete-proxy';
 import { useResetProxy } from '../api/reset-proxy';
@@ -17,6 +18,7 @@ import { continueHref } from '../lib/status';
 import { ConfirmDialog } from './confirm-dialog';
 import { DeleteProxyDialog } from './delete-proxy-dialog';
 import { PasswordNeeded } from './password-needed';
+import { PlanDialog } from './plan-dialog';
 import { useRedeployAction } from './use-redeploy-action';
 
 /** A confirmed action's trigger: outline, left-aligned, a spinner in place of its icon while busy. */
@@ -48,7 +50,9 @@ export function ManagementPanel({
   onRedeployStarted: () => void;
 }) {
   const { t } = useTranslation();
+  const { t: tPlan } = usePlanTexts();
   const [, navigate] = useLocation();
+  const [planOpen, setPlanOpen] = React.useState(false);
   const reset = useResetProxy();
   const redeploy = useRedeployAction();
   const deleteMutation = useDeleteProxy();
@@ -105,6 +109,24 @@ export function ManagementPanel({
               data-testid="action-reset"
             />
           }
+        />
+        {/* The plan first: what a redeploy would change, before anything is written. */}
+        <Unavailable reason={why('redeploy')}>
+          <PanelButton
+            busy={false}
+            disabled={deploying}
+            icon={<FileDiffIcon aria-hidden="true" />}
+            label={tPlan('plan.show')}
+            title={tPlan('plan.showHint')}
+            onClick={() => setPlanOpen(true)}
+            data-testid="action-plan"
+          />
+        </Unavailable>
+        <PlanDialog
+          proxy={proxy}
+          open={planOpen}
+          onOpenChange={setPlanOpen}
+          onApplied={onRedeployStarted}
         />
         <ConfirmDialog
           testId="redeploy"

@@ -1,0 +1,73 @@
+import { ACME_WEBROOT } from '../nginx-site';
+import { certName } from '../site-names';
+import type { TServerFacts } from './step-context';
+
+export type TPlannedCommandKind =
+  | 'install'
+  | 'selinux'
+  | 'start'
+  | 'test'
+  | 'reload'
+  | 'certificate-issue'
+  | 'certificate-keep'
+  | 'custom-script'
+  | 'renewal-check';
+
+/** A command the deployment will run on the server, as the plan shows it (kind for the words). */
+export interface TPlannedCommand {
+  kind: TPlannedCommandKind;
+  command: string;
+}
+
+export interface TCommandFacts {
+  server: TServerFacts;
+  domain: string;
+  /** Of nginx and certbot, those not installed (Portico's constant names). */
+  missing: ('nginx' | 'certbot')[];
+  selinuxOff: boolean;
+  nginxRunning: boolean;
+  hasCertificate: boolean;
+  customScript: boolean;
+}
+
+/**
+ * The commands a deployment runs, in the engine's order (README.md "Steps"), from the facts the
+ * plan read: what the packages step installs only when missing, which certbot run, the
+ * `nginx -t` gate and the reload of each site step, the custom script, the renewal check.
+ */
+export function plannedCommands(f: TCommandFacts): TPlannedCommand[] {
+  const systemd = f.server.systemd;
+  const commands: TPlannedCommand[] = [];
+  if (f.missing.length > 0) {
+    const tool = f.server.family === 'debian' ? 'apt-get' : 'dnf';
+    commands.push({ kind: 'install', command: `${tool} install -y ${f.missing.join(' ')}` });
+  }
+  if (f.selinuxOff) {
+    commands.push({ kind: 'selinux', command: 'setsebool -P httpd_can_network_connect 1' });
+  }
+  if (!f.nginxRunning || f.missing.includes('nginx')) {
+    commands.push({ kind: 'start', command: systemd ? 'systemctl enable --now nginx' : 'nginx' });
+  }
+  const test: TPlannedCommand = { kind: 'test', command: 'nginx -t' };
+  const reload: TPlannedCommand = {
+    kind: 'reload',
+    command: systemd ? 'systemctl reload nginx' : 'nginx -s reload',
+  };
+  // Step 4 reloads whatever it wrote, so nginx serves the site files as they are on disk.
+  commands.push(test, reload);
+  const certbot = `certbot certonly --webroot -w ${ACME_WEBROOT} -d ${f.domain} --cert-name ${certName(f.domain)} --keep-until-expiring`;
+  commands.push({
+    kind: f.hasCertificate ? 'certificate-keep' : 'certificate-issue',
+    command: certbot,
+  });
+  // Step 6 tests again; it reloads only when the certificate is new (a kept one is live).
+  commands.push(test);
+  if (!f.hasCertificate) commands.push(reload);
+  if (f.customScript)
+    commands.push({ kind: 'custom-script', command: 'bash /tmp/portico-script-<random>.sh' });
+  commands.push({
+    kind: 'renewal-check',
+    command: systemd ? 'systemctl is-active certbot.timer' : 'grep certbot /etc/cron.d/*',
+  });
+  return commands;
+}

@@ -1,0 +1,169 @@
+// The plan before the change (issue 39) on a lab server: what a deployment would do, read over
+// SSH and written nowhere, then applied only while the server is as the plan saw it.
+import { renderText } from '@portico/shared/i18n/text';
+import { describe, expect, it } from 'vitest';
+import {
+  captureLog,
+  deployInput,
+  engineContext,
+  httpsGet,
+  oneServerLab,
+} from '../../../test/support/lab-helpers';
+import { planDeployment, type TDeployPlan } from './plan-deployment';
+import { runDeployment } from './run-deployment';
+import type { TDeployInput } from './types';
+
+const t = oneServerLab();
+const domain = () => t.s1.domains[0]!;
+const siteFile = () => `/etc/nginx/sites-available/proxy-${domain()}`;
+const upstream = () => `http://${t.lab.status.upstream.address}:${t.lab.status.upstream.port}`;
+
+/**
+ * Everything a plan could touch, with modes and times: every file and link under /etc/nginx
+ * and the ACME webroot with its sha256, and the whole /etc/letsencrypt listing.
+ */
+async function serverState(): Promise<string> {
+  const r = await t.lab.exec(t.s1.name, [
+    'bash',
+    '-c',
+    'find /etc/nginx /var/www /etc/letsencrypt -printf "%p %y %m %T@ %s %l\\n" 2>/dev/null | sort; find /etc/nginx -type f -exec sha256sum {} + | sort',
+  ]);
+  if (r.code !== 0) throw new Error(`state failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+function input(overrides: Partial<TDeployInput> = {}): TDeployInput {
+  return deployInput(t.lab.status, t.s1, 'root', domain(), overrides);
+}
+
+async function plan(targetServer = upstream()): Promise<TDeployPlan> {
+  const log = captureLog();
+  const outcome = await planDeployment(
+    { ...input(), targetServer },
+    engineContext(t.lab.status, log),
+  );
+  if (outcome.status !== 'planned') throw new Error(`plan failed: ${outcome.failure.message}`);
+  return outcome.plan;
+}
+
+async function apply(fingerprint: string, targetServer = upstream()) {
+  const log = captureLog();
+  const outcome = await runDeployment(
+    input({ targetServer, planFingerprint: fingerprint }),
+    engineContext(t.lab.status, log),
+  );
+  return { outcome, log };
+}
+
+/** The changed lines of a diff (its +/- lines without the --- / +++ header). */
+function changedLines(diff: string): string[] {
+  return diff.split('\n').filter((l) => /^[-+](?![-+]{2} )/.test(l));
+}
+
+describe('a plan on a lab server', () => {
+  it('for a first deployment lists the files to create and the commands, and writes nothing', async () => {
+    const before = await serverState();
+    const first = await plan();
+    expect(await serverState()).toBe(before);
+
+    expect(first.changes).toBe(true);
+    expect(first.certificate).toBe('issue');
+    expect(first.reload).toBe(true);
+    const site = first.files.find((f) => f.path === siteFile())!;
+    expect(site).toMatchObject({ kind: 'file', change: 'create', tooLarge: false });
+    expect(site.diff).toContain('--- /dev/null');
+    expect(site.diff).toContain(`+        proxy_pass ${upstream()};`);
+    expect(site.diff).toContain(
+      `+    ssl_certificate /etc/letsencrypt/live/${domain()}/fullchain.pem;`,
+    );
+    const link = first.files.find((f) => f.kind === 'link')!;
+    expect(link).toMatchObject({
+      path: `/etc/nginx/sites-enabled/proxy-${domain()}`,
+      change: 'create',
+    });
+    expect(first.commands.map((c) => c.kind)).toEqual([
+      'test',
+      'reload',
+      'certificate-issue',
+      'test',
+      'reload',
+      'renewal-check',
+    ]);
+    expect(first.commands[2]!.command).toContain(`-d ${domain()} `);
+
+    // Applied while nothing changed: it deploys.
+    const { outcome, log } = await apply(first.fingerprint);
+    expect(outcome.status, log.text()).toBe('completed');
+  });
+
+  it('of no change says no file will change, and writes nothing', async () => {
+    const before = await serverState();
+    const same = await plan();
+    expect(await serverState()).toBe(before);
+    expect(same.changes).toBe(false);
+    expect(same.files.every((f) => f.change === 'unchanged' && f.diff === '')).toBe(true);
+    expect(same.certificate).toBe('keep');
+    expect(same.commands.map((c) => c.kind)).toContain('certificate-keep');
+  });
+
+  it('of a target change shows the proxy_pass line changed and nginx reloaded; apply serves the new target', async () => {
+    const before = await serverState();
+    const moved = `${upstream()}/v2/`;
+    const change = await plan(moved);
+    expect(await serverState()).toBe(before);
+    expect(change.changes).toBe(true);
+    expect(change.reload).toBe(true);
+    const site = change.files.find((f) => f.path === siteFile())!;
+    expect(site.change).toBe('update');
+    // The header comment names the target too; nothing else in the file changes.
+    expect(changedLines(site.diff)).toEqual([
+      `-# Managed by Portico (HTTPS site for ${domain()} -> ${upstream()}).`,
+      `+# Managed by Portico (HTTPS site for ${domain()} -> ${moved}).`,
+      `-        proxy_pass ${upstream()};`,
+      `+        proxy_pass ${moved};`,
+    ]);
+    expect(change.files.filter((f) => f.path !== siteFile()).map((f) => f.change)).toEqual(
+      change.files.filter((f) => f.path !== siteFile()).map(() => 'unchanged'),
+    );
+
+    const { outcome, log } = await apply(change.fingerprint, moved);
+    expect(outcome.status, log.text()).toBe('completed');
+    const page = await httpsGet(t.lab.status, t.s1.address, domain(), '/hello');
+    expect(JSON.parse(page.body).path).toBe('/v2/hello');
+  });
+
+  it('a hand edit between plan and apply makes apply refuse, and the server stays as it was', async () => {
+    const back = await plan();
+    expect(back.changes).toBe(true);
+    const edit = await t.lab.exec(t.s1.name, [
+      'bash',
+      '-c',
+      `printf '# a hand edit\\n' >> ${siteFile()}`,
+    ]);
+    expect(edit.code).toBe(0);
+    const edited = await serverState();
+
+    const { outcome, log } = await apply(back.fingerprint);
+    expect(outcome.status).toBe('failed');
+    if (outcome.status !== 'failed') return;
+    expect(outcome.failure.code).toBe('server_changed');
+    expect(outcome.failure.step).toBe('preflight');
+    expect(outcome.failure.message).toContain('The server changed since the plan was made');
+    expect(renderText('es', outcome.failure.text)).toContain(
+      'El servidor cambió desde que se preparó el plan',
+    );
+    expect(log.text()).not.toContain('Testing the nginx configuration');
+    expect(await serverState()).toBe(edited);
+    // Still the target of the last deployment: nothing of the refused apply reached nginx.
+    const page = await httpsGet(t.lab.status, t.s1.address, domain(), '/hello');
+    expect(JSON.parse(page.body).path).toBe('/v2/hello');
+
+    // A fresh plan sees the hand edit in its diff, and applies.
+    const again = await plan();
+    expect(changedLines(again.files.find((f) => f.path === siteFile())!.diff)).toContain(
+      '-# a hand edit',
+    );
+    const retried = await apply(again.fingerprint);
+    expect(retried.outcome.status, retried.log.text()).toBe('completed');
+  });
+});

@@ -1,0 +1,179 @@
+// The plan's pure parts: what the engine writes (site-files.ts), what a plan read means and its
+// fingerprint (plan-read.ts), and the commands it lists (plan-commands.ts).
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { renderFinalSite, renderHttpSite } from '../nginx-site';
+import { sitePaths } from '../site-names';
+import { normalizeTarget } from '../validate';
+import { plannedCommands } from './plan-commands';
+import { plannedFile } from './plan-deployment';
+import { fingerprintOf, parseServerFiles, plannedPaths, type TRemoteFile } from './plan-read';
+import { finalFiles, siteFiles } from './site-files';
+
+const domain = 'app.example.com';
+const target = normalizeTarget('http://10.0.0.5:8080');
+const paths = sitePaths('debian', domain);
+
+describe('siteFiles: what each site step writes', () => {
+  it('without a certificate, step 4 writes the HTTP site and step 6 the final one', () => {
+    const files = siteFiles({ domain, target, ipv6: true, paths, hasCertificate: false });
+    const site = { domain, target, ipv6: true };
+    expect(files.httpStep).toEqual([
+      { path: paths.file, content: renderHttpSite(site), mode: 0o644 },
+    ]);
+    expect(files.finalStep).toEqual([
+      { path: paths.file, content: renderFinalSite(site), mode: 0o644 },
+    ]);
+    expect(files.link).toEqual({ target: paths.file, link: paths.enabledLink });
+    // What a completed deployment leaves: each path once, with its last content.
+    expect(finalFiles(files)).toEqual(files.finalStep);
+  });
+
+  it('with a certificate, step 4 writes the final site at once; the tuning file comes first', () => {
+    const tuning = {
+      path: '/etc/nginx/conf.d/portico-server-names.conf',
+      content: 'x;\n',
+      mode: 0o644,
+    };
+    const files = siteFiles({
+      domain,
+      target,
+      ipv6: false,
+      paths: sitePaths('rhel', domain),
+      hasCertificate: true,
+      tuning,
+    });
+    expect(files.httpStep.map((f) => f.path)).toEqual([
+      tuning.path,
+      sitePaths('rhel', domain).file,
+    ]);
+    expect(files.httpStep[1]!.content).toBe(files.finalStep[0]!.content);
+    expect(files.link).toBeUndefined();
+    expect(finalFiles(files).map((f) => f.path)).toEqual([
+      tuning.path,
+      sitePaths('rhel', domain).file,
+    ]);
+  });
+});
+
+describe('reading the server for a plan', () => {
+  const all = plannedPaths(domain);
+  const b64 = (s: string) => Buffer.from(s).toString('base64');
+  const answer = (lines: string[]) =>
+    [...lines, 'PORTICO_CERT=yes', 'PORTICO_READ_DONE=yes'].join('\n');
+
+  it('every path read: files, links, absent ones and the certificate', () => {
+    const read = parseServerFiles(
+      answer([
+        `PORTICO_READ=${all[0]} link ${b64(paths.file)}`,
+        `PORTICO_READ=${all[1]} file ${b64('server {}\n')}`,
+        `PORTICO_READ=${all[2]} absent`,
+        `PORTICO_READ=${all[3]} large ${'a'.repeat(64)}`,
+      ]),
+      all,
+    )!;
+    expect(read.hasCertificate).toBe(true);
+    expect(read.files.get(all[0]!)).toEqual({ state: 'link', target: paths.file });
+    expect(read.files.get(all[1]!)).toMatchObject({ state: 'file', content: 'server {}\n' });
+    expect(read.files.get(all[3]!)).toEqual({ state: 'large', sha256: 'a'.repeat(64) });
+  });
+
+  it('an answer that is not whole, or names a path not asked for, is no answer', () => {
+    const lines = all.map((p) => `PORTICO_READ=${p} absent`);
+    expect(parseServerFiles(answer(lines.slice(1)), all)).toBeUndefined();
+    expect(
+      parseServerFiles(answer([...lines, 'PORTICO_READ=/etc/passwd absent']), all),
+    ).toBeUndefined();
+    expect(parseServerFiles(lines.join('\n'), all)).toBeUndefined();
+  });
+
+  it('the fingerprint changes with a byte of a file, a link target or the certificate, and only then', () => {
+    const files = (content: string, link = paths.file) =>
+      new Map<string, TRemoteFile>([
+        [all[0]!, { state: 'link', target: link }],
+        [
+          all[1]!,
+          { state: 'file', content, sha256: createHash('sha256').update(content).digest('hex') },
+        ],
+      ]);
+    const base = fingerprintOf(files('a\n'), true);
+    expect(fingerprintOf(files('a\n'), true)).toBe(base);
+    expect(base).toMatch(/^v1:[0-9a-f]{64}$/);
+    expect(fingerprintOf(files('a \n'), true)).not.toBe(base);
+    expect(fingerprintOf(files('a\n', '/elsewhere'), true)).not.toBe(base);
+    expect(fingerprintOf(files('a\n'), false)).not.toBe(base);
+  });
+});
+
+describe('the commands a plan lists', () => {
+  const server = { family: 'debian' as const, prettyName: 'Debian', systemd: true, ipv6: true };
+  const facts = {
+    server,
+    domain,
+    missing: [] as ('nginx' | 'certbot')[],
+    selinuxOff: false,
+    nginxRunning: true,
+    hasCertificate: true,
+    customScript: false,
+  };
+
+  it('a redeploy: one reload, the certificate kept, no install', () => {
+    expect(plannedCommands(facts).map((c) => c.kind)).toEqual([
+      'test',
+      'reload',
+      'certificate-keep',
+      'test',
+      'renewal-check',
+    ]);
+  });
+
+  it('a bare server: only the missing packages installed, nginx started, the certificate issued and a second reload', () => {
+    const commands = plannedCommands({
+      ...facts,
+      server: { ...server, family: 'rhel', systemd: false },
+      missing: ['certbot'],
+      selinuxOff: true,
+      nginxRunning: false,
+      hasCertificate: false,
+      customScript: true,
+    });
+    expect(commands.map((c) => c.kind)).toEqual([
+      'install',
+      'selinux',
+      'start',
+      'test',
+      'reload',
+      'certificate-issue',
+      'test',
+      'reload',
+      'custom-script',
+      'renewal-check',
+    ]);
+    expect(commands[0]!.command).toBe('dnf install -y certbot');
+    expect(commands[4]!.command).toBe('nginx -s reload');
+  });
+});
+
+describe('a planned file', () => {
+  const file = (content: string, sha256 = 'x'): TRemoteFile => ({ state: 'file', content, sha256 });
+
+  it('a readable file: a diff against what is there', () => {
+    const planned = plannedFile({ path: '/etc/nginx/x', content: 'b\n', mode: 0o644 }, file('a\n'));
+    expect(planned).toMatchObject({ change: 'update', private: false });
+    expect(planned.diff).toContain('-a\n+b');
+  });
+
+  it('a file only root and nginx may read: changed or not by content, never shown', () => {
+    const write = { path: '/etc/nginx/portico/htpasswd', content: 'u:$2y$hash\n', mode: 0o640 };
+    expect(plannedFile(write, file('u:$2y$old\n'))).toEqual({
+      path: write.path,
+      kind: 'file',
+      change: 'update',
+      diff: '',
+      tooLarge: false,
+      private: true,
+    });
+    expect(plannedFile(write, file(write.content)).change).toBe('unchanged');
+    expect(plannedFile(write, { state: 'absent' })).toMatchObject({ change: 'create', diff: '' });
+  });
+});

@@ -1,0 +1,109 @@
+import { signIn } from './fixtures/auth';
+import { text } from './fixtures/catalog';
+import { api, configuration, saveConfiguration, waitForRunEnd } from './fixtures/lab-api';
+import { expect, fetchSite, type TLabApp, test } from './fixtures/lab-app';
+import { chooseLanguage, expectToast } from './fixtures/ui';
+import { uniqueUser } from './fixtures/users';
+import { capture } from './fixtures/wizard';
+
+// The plan before the change (issue 39) on a real lab server: a deployed proxy's plan says
+// nothing changes; an edit of its target shows its diff before anything is written; applied,
+// the site answers from the new target.
+const AREA = 'plan';
+
+/** Every file and link under /etc/nginx and /etc/letsencrypt on s1, with modes, times, hashes. */
+async function serverState(labApp: TLabApp): Promise<string> {
+  const r = await labApp.lab.exec('s1', [
+    'bash',
+    '-c',
+    'find /etc/nginx /etc/letsencrypt -printf "%p %y %m %T@ %s %l\\n" | sort; find /etc/nginx -type f -exec sha256sum {} + | sort',
+  ]);
+  return r.stdout;
+}
+
+test('edit a target, see the plan with its diff, apply, and the site answers from the new target', async ({
+  page,
+  labApp,
+}) => {
+  test.setTimeout(300_000);
+  const user = uniqueUser('pln');
+  await signIn(page, user, 'register');
+  const domain = labApp.server('s1').domains[0] as string;
+  const id = await saveConfiguration(page.request, labApp, 's1', domain, labApp.upstream);
+  const started = await api(page.request, 'POST', `/api/deploy/${id}`);
+  expect(started.status, JSON.stringify(started.json)).toBe(202);
+  expect((await waitForRunEnd(page.request, id, 120_000)).status).toBe('completed');
+
+  // The details page: the plan of the proxy as deployed changes no file (and writes none).
+  await page.goto(`/proxy-details/${id}`);
+  const before = await serverState(labApp);
+  await page.getByTestId('action-plan').click();
+  const planDialog = page.getByTestId('plan-dialog');
+  await expect(planDialog.getByTestId('plan-changes')).toHaveText(text('es', 'plan.noChanges'), {
+    timeout: 30_000,
+  });
+  await expect(planDialog.getByTestId('plan-diff')).toHaveCount(0);
+  expect(await serverState(labApp)).toBe(before);
+  await capture(page, AREA, 'details-unchanged-es');
+  await page.keyboard.press('Escape');
+
+  // The edit dialog: a new target, its plan before saving, one changed proxy_pass line.
+  const target = `${labApp.upstream}/v2/`;
+  await page.goto('/');
+  const card = page.locator(`[data-testid="proxy-card"][data-proxy-id="${id}"]`);
+  await card.getByTestId('proxy-edit').click();
+  const dialog = page.getByTestId('edit-proxy-dialog');
+  await dialog.locator('#edit-target').fill(target);
+  await dialog.getByTestId('edit-proxy-plan').click();
+  const diff = dialog.getByTestId('plan-diff').first();
+  await expect(diff.locator('ins', { hasText: 'proxy_pass' })).toContainText(
+    `+        proxy_pass ${target};`,
+    { timeout: 30_000 },
+  );
+  await expect(diff.locator('del', { hasText: 'proxy_pass' })).toContainText(
+    `-        proxy_pass ${labApp.upstream};`,
+  );
+  await expect(dialog.getByTestId('plan-changes')).toHaveText(
+    text('es', 'plan.changes_one', { count: 1 }),
+  );
+  await expect(dialog.getByTestId('plan-reload')).toHaveText(text('es', 'plan.reloadYes'));
+  expect(await serverState(labApp)).toBe(before);
+  await capture(page, AREA, 'edit-plan-es');
+
+  await dialog.getByTestId('edit-plan-apply').click();
+  await expectToast(page, text('es', 'plan.applied'), text('es', 'plan.applyHint'));
+  expect((await waitForRunEnd(page.request, id, 120_000)).status).toBe('completed');
+  expect((await configuration(page.request, id)).targetServer).toBe(target);
+  const answer = await fetchSite(labApp, labApp.server('s1').address, domain, '/hello');
+  expect(answer.status).toBe(200);
+  expect(answer.json).toMatchObject({
+    upstream: labApp.lab.status.upstream.name,
+    path: '/v2/hello',
+  });
+
+  // In English, the plan of the next edit (back to the first target) on the details page's
+  // words, and at phone width.
+  await page.goto(`/proxy-details/${id}`);
+  await chooseLanguage(page, 'es', 'en');
+  await page.goto('/');
+  await card.getByTestId('proxy-edit').click();
+  await dialog.locator('#edit-target').fill(labApp.upstream);
+  await dialog.getByTestId('edit-proxy-plan').click();
+  await expect(dialog.getByTestId('plan-changes')).toHaveText(
+    text('en', 'plan.changes_one', { count: 1 }),
+    { timeout: 30_000 },
+  );
+  await expect(dialog.getByTestId('plan-reload')).toHaveText(text('en', 'plan.reloadYes'));
+  await capture(page, AREA, 'edit-plan-en');
+  await dialog.getByTestId('edit-plan-back').click();
+  await expect(dialog.locator('#edit-target')).toHaveValue(labApp.upstream);
+  await page.keyboard.press('Escape');
+
+  // The details page in English: the proxy as saved (the new target) changes nothing.
+  await page.goto(`/proxy-details/${id}`);
+  await page.getByTestId('action-plan').click();
+  await expect(planDialog.getByTestId('plan-changes')).toHaveText(text('en', 'plan.noChanges'), {
+    timeout: 30_000,
+  });
+  await capture(page, AREA, 'details-unchanged-en');
+});
