@@ -204,15 +204,25 @@ export const ZProxyOptionsInput = z
   .superRefine(backupFitsMethod);
 export type TProxyOptionsInput = z.infer<typeof ZProxyOptionsInput>;
 
-/** A basic-auth user as stored: the password only as a hash nginx checks (`$6$…`, sha512-crypt). */
-export interface TStoredBasicAuthUser {
-  username: string;
-  passwordHash: string;
-}
-/** The options as stored with the proxy. */
-export type TProxyOptions = Omit<TProxyOptionsInput, 'basicAuth'> & {
-  basicAuth?: TStoredBasicAuthUser[];
-};
+/** sha512-crypt (`$6$salt$hash`), which nginx checks through the C library's crypt(). */
+export const PASSWORD_HASH = /^\$6\$[./A-Za-z0-9]{1,16}\$[./A-Za-z0-9]{86}$/;
+
+/** The options as stored with the proxy: each user's password only as its hash. */
+export const ZProxyOptions = z
+  .strictObject({
+    ...shape,
+    basicAuth: z
+      .array(
+        z.strictObject({
+          username: z.string().regex(BASIC_AUTH_USER),
+          passwordHash: z.string().regex(PASSWORD_HASH),
+        }),
+      )
+      .max(MAX_BASIC_AUTH_USERS)
+      .optional(),
+  })
+  .superRefine(backupFitsMethod);
+export type TProxyOptions = z.infer<typeof ZProxyOptions>;
 
 /** The options as the API answers them: each user's password only as whether one is set. */
 export const ZProxyOptionsView = z.strictObject({
