@@ -86,6 +86,7 @@ export interface TServicesOptions {
         | 'mailFrom'
         | 'webhookAllowPrivate'
         | 'sshAllowLoopback'
+        | 'allowCustomNginx'
         | 'limits'
       >
     >;
@@ -194,9 +195,11 @@ export async function buildServices(options: TServicesOptions) {
   const engine = deploy.engine ?? { runDeployment, removeSite, runCertificateAction };
   // One run at a time per server across every instance on the database (PostgreSQL).
   const sharedLocks = createSharedLocks(database);
+  const allowCustomNginx = options.config.allowCustomNginx ?? false;
   const settings = () => ({
     ...(deploy.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT_DIRECTORY }),
     allowLoopback,
+    allowCustomNginx,
     sharedLocks,
   });
   const queue: TQueue = await startQueue(database, (error) =>
@@ -223,6 +226,7 @@ export async function buildServices(options: TServicesOptions) {
     })),
     settings,
     removeSite: engine.removeSite,
+    allowCustomNginx,
     timing: deploy.timing,
     onStatus: (row) => runLog.status(row, null),
   });

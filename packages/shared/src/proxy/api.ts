@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ZText } from '../i18n/text';
 import { pageOf, ZPageQuery } from '../lists/page';
+import { ZProxyOptionsInput, ZProxyOptionsView } from './options';
 import {
+  noRedirectLoop,
   PROXY_STATUSES,
   ZCertificateEmail,
   ZDomain,
@@ -26,19 +28,26 @@ export const ZIdParams = z.object({ id: ZUuid });
 export const ZConfigurationIdParams = z.object({ configurationId: ZUuid });
 
 /** POST /api/proxy-configurations: creates, or updates when configurationId is the caller's. */
-export const ZSaveProxyInput = z.object({
-  configurationId: ZUuid.optional(),
-  serverIp: ZServerIp,
-  domain: ZDomain,
-  sshUser: ZSshUser.default('root'),
-  sshPort: ZPort.default(22),
-  // Optional only when resuming a configuration that already holds a password.
-  sshPassword: ZSshPassword.optional(),
-  email: ZCertificateEmail,
-  targetServer: ZTargetServer.optional(),
-  // What the SSH test observed; pinned on save (trust on first use).
-  hostKeyFingerprint: ZHostKeyFingerprint.optional(),
-});
+export const ZSaveProxyInput = z
+  .object({
+    configurationId: ZUuid.optional(),
+    serverIp: ZServerIp,
+    domain: ZDomain,
+    sshUser: ZSshUser.default('root'),
+    sshPort: ZPort.default(22),
+    // Optional only when resuming a configuration that already holds a password.
+    sshPassword: ZSshPassword.optional(),
+    email: ZCertificateEmail,
+    targetServer: ZTargetServer.optional(),
+    // What the SSH test observed; pinned on save (trust on first use).
+    hostKeyFingerprint: ZHostKeyFingerprint.optional(),
+    /**
+     * Upstreams, headers, access and the rest (docs/PRODUCT.md#proxy-options); replace the stored
+     * ones when sent. With upstreams, `targetServer` becomes their first.
+     */
+    options: ZProxyOptionsInput.optional(),
+  })
+  .superRefine(noRedirectLoop);
 export type TSaveProxyInput = z.infer<typeof ZSaveProxyInput>;
 
 export const ZProxyConfiguration = z.object({
@@ -52,6 +61,8 @@ export const ZProxyConfiguration = z.object({
   hasSshPassword: z.boolean(),
   email: z.string(),
   targetServer: z.string().nullable(),
+  /** Basic-auth passwords are write-only: each user answers `hasPassword`. */
+  options: ZProxyOptionsView,
   status: ZProxyStatus,
   sslConfigured: z.boolean(),
   nginxConfigPath: z.string().nullable(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isManualDestination } from '../validation/rules';
 import {
   ADVANCED_TEXT,
   BASIC_AUTH_USER,
@@ -36,7 +37,7 @@ const ZUpstream = z.object({
   url: z
     .string({ error: `${K}.upstreamUrl` })
     .max(2048, `${K}.upstreamUrl`)
-    .refine((v) => upstreamParts(v) !== undefined, `${K}.upstreamUrl`),
+    .refine((v) => isManualDestination(v) && upstreamParts(v) !== undefined, `${K}.upstreamUrl`),
   weight: ZWhole(1, 100, 'weight').optional(),
   backup: z.boolean().optional(),
 });

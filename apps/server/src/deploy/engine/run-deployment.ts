@@ -1,3 +1,5 @@
+import { renderHttpSite } from '../nginx-site';
+import { htpasswdPath } from '../site-names';
 import type { TSshSession } from '../ssh';
 import { assertDomain, assertEmail, assertIpv4, formatTarget, normalizeTarget } from '../validate';
 import { certificateStep } from './certificate';
@@ -13,7 +15,7 @@ import { checkRemotePreflight, remotePreflightProbe } from './remote-preflight';
 import { RenewalStepError, renewalHealthStep } from './renewal-health';
 import { onServer } from './server-address';
 import { SiteRecord } from './site-record';
-import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
+import { finalSiteStep, httpSiteStep, planSite, type TSiteBody } from './site-steps';
 import type { TStepContext } from './step-context';
 import type { TDeployInput, TDeployOutcome, TEngineContext } from './types';
 import { verifyStep } from './verify';
@@ -56,6 +58,15 @@ async function deploy(
     assertEmail(input.email);
     const target = normalizeTarget(input.targetServer, 'targetServer');
     const targetText = formatTarget(target);
+    const body: TSiteBody = {
+      target,
+      options: input.options ?? {},
+      allowAdvanced: ctx.settings.allowCustomNginx ?? false,
+      htpasswdPath: htpasswdPath(domain),
+    };
+    // Options that fail the allowlist (or advanced lines this instance does not allow) stop the
+    // run here, before anything touches the server.
+    renderHttpSite({ domain, ...body });
     log.info(msg('run.deploying', { domain, target: targetText, serverIp }));
 
     step = 'connect';
@@ -92,7 +103,7 @@ async function deploy(
     const siteFiles = {
       files: [plan.paths.file, ...(plan.paths.enabledLink ? [plan.paths.enabledLink] : [])],
     };
-    await site.around(siteFiles, (look) => httpSiteStep(c, domain, target, plan, look));
+    await site.around(siteFiles, (look) => httpSiteStep(c, domain, body, plan, look));
 
     step = 'certificate';
     enterStep(ctx, step);
@@ -103,7 +114,7 @@ async function deploy(
     step = 'https-site';
     enterStep(ctx, step);
     // The HTTP site step's reload made the files live; with the certificate kept, nothing new.
-    await site.around(siteFiles, (look) => finalSiteStep(c, domain, target, plan, kept, look));
+    await site.around(siteFiles, (look) => finalSiteStep(c, domain, body, plan, kept, look));
 
     if (input.customScript) {
       step = 'custom-script';

@@ -1,7 +1,9 @@
+import type { TProxyOptions } from '@portico/shared/proxy/options';
 import { LETSENCRYPT_DIR, renderFinalSite, renderHttpSite } from '../nginx-site';
 import { certName, porticoSiteFiles, sitePaths, type TSitePaths } from '../site-names';
 import type { TTarget } from '../validate';
 import { StepError, withOutput } from './failure';
+import { htpasswdStep } from './htpasswd-step';
 import { msg } from './messages';
 import { DUMP_PROBE, dumpOf, serverNameOwners } from './nginx-dump';
 import { applyNginxFiles, type TFileWrite } from './nginx-transaction';
@@ -70,6 +72,16 @@ export async function planSite(
   };
 }
 
+/** What the site file serves: the target, and the proxy's options with what they need. */
+export interface TSiteBody {
+  target: TTarget;
+  options: TProxyOptions;
+  /** PORTICO_ALLOW_CUSTOM_NGINX. */
+  allowAdvanced: boolean;
+  /** The basic-auth users' file (site-names.ts htpasswdPath). */
+  htpasswdPath: string;
+}
+
 function siteFiles(paths: TSitePaths, content: string, tuning?: TFileWrite): TFileWrite[] {
   return [...(tuning ? [tuning] : []), { path: paths.file, content, mode: 0o644 }];
 }
@@ -82,18 +94,22 @@ function siteFiles(paths: TSitePaths, content: string, tuning?: TFileWrite): TFi
 export async function httpSiteStep(
   c: TStepContext,
   domain: string,
-  target: TTarget,
+  body: TSiteBody,
   plan: TSitePlan,
   look?: TSiteLook,
 ): Promise<{ changed: boolean }> {
   const tuning = serverNamesTuning(c, domain, plan.nginxDump);
-  const site = { domain, target, ipv6: c.server.ipv6 };
+  const site = { domain, ...body, ipv6: c.server.ipv6 };
   if (plan.hasCertificate) {
     c.log.info(msg('site.certExists', { domain }));
   } else {
     c.log.info(msg('site.writingHttp', { domain }));
   }
   const content = plan.hasCertificate ? renderFinalSite(site) : renderHttpSite(site);
+  // The users' file first: the site file that names it is tested and reloaded next.
+  if (body.options.basicAuth?.length) {
+    await htpasswdStep(c, 'http-site', body.htpasswdPath, body.options);
+  }
   const link = plan.paths.enabledLink
     ? { target: plan.paths.file, link: plan.paths.enabledLink }
     : undefined;
@@ -108,13 +124,13 @@ export async function httpSiteStep(
 export async function finalSiteStep(
   c: TStepContext,
   domain: string,
-  target: TTarget,
+  body: TSiteBody,
   plan: TSitePlan,
   live = false,
   look?: TSiteLook,
 ): Promise<void> {
   c.log.info(msg('site.writingHttps', { domain }));
-  const content = renderFinalSite({ domain, target, ipv6: c.server.ipv6 });
+  const content = renderFinalSite({ domain, ...body, ipv6: c.server.ipv6 });
   const link = plan.paths.enabledLink
     ? { target: plan.paths.file, link: plan.paths.enabledLink }
     : undefined;
