@@ -82,6 +82,21 @@ export function passOf(domain: string, o: TProxyOptions, index: number, target: 
 const GZIP_TYPES =
   'text/plain text/css text/xml application/json application/javascript application/xml image/svg+xml';
 
+/**
+ * The allow and deny lists. Denied first: nginx takes the first rule that matches, so a denied
+ * address inside an allowed range stays denied; with an allow list, everyone else is denied.
+ * A `return` (the final site's port 80, a redirect host) answers before any of them: nginx's
+ * rewrite phase runs before its access phase.
+ */
+function addressRules(o: TProxyOptions): string[] {
+  const lines = [
+    ...(o.deny ?? []).map((cidr) => `    deny ${cidr};`),
+    ...(o.allow ?? []).map((cidr) => `    allow ${cidr};`),
+  ];
+  if (o.allow?.length) lines.push('    deny all;');
+  return lines;
+}
+
 /** Lines at the server block's level: headers, limits, access. The ACME location undoes access. */
 export function serverLevel(o: TProxyOptions, tls: boolean, htpasswdPath?: string): string[] {
   const lines: string[] = [];
@@ -106,11 +121,7 @@ export function serverLevel(o: TProxyOptions, tls: boolean, htpasswdPath?: strin
     );
   }
   if (o.compression === false) lines.push('    gzip off;');
-  // Denied first: nginx takes the first rule that matches, so a denied address inside an
-  // allowed range stays denied; with an allow list, everyone else is denied.
-  for (const cidr of o.deny ?? []) lines.push(`    deny ${cidr};`);
-  for (const cidr of o.allow ?? []) lines.push(`    allow ${cidr};`);
-  if (o.allow?.length) lines.push('    deny all;');
+  lines.push(...addressRules(o));
   if (o.basicAuth?.length && htpasswdPath) {
     lines.push('    auth_basic "Restricted";', `    auth_basic_user_file ${htpasswdPath};`);
   }
