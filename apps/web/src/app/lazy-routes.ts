@@ -2,6 +2,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import {
   CERTIFICATE_TEXTS,
   loadTexts,
+  OPTIONS_TEXTS,
   SERVER_TEXTS,
   SETTINGS_TEXTS,
   type TNamespace,
@@ -37,7 +38,7 @@ export const ProxyDetailsPage = lazyNamed(
   () =>
     withTexts(
       () => import('@/features/proxies/components/proxy-details-page'),
-      [SERVER_TEXTS, CERTIFICATE_TEXTS],
+      [SERVER_TEXTS, CERTIFICATE_TEXTS, OPTIONS_TEXTS],
     ),
   'ProxyDetailsPage',
 );

@@ -30,7 +30,15 @@ export const CERTIFICATE_TEXTS = 'certificate';
  * certificate texts. Its keys keep their `settings.` prefix; useSettingsTexts looks them up.
  */
 export const SETTINGS_TEXTS = 'settings';
-const NAMESPACES = ['translation', SERVER_TEXTS, CERTIFICATE_TEXTS, SETTINGS_TEXTS] as const;
+/** The web's `options` group (a proxy's options): behind sign-in, like the settings texts. */
+export const OPTIONS_TEXTS = 'options';
+const NAMESPACES = [
+  'translation',
+  SERVER_TEXTS,
+  CERTIFICATE_TEXTS,
+  SETTINGS_TEXTS,
+  OPTIONS_TEXTS,
+] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 
 /**
@@ -57,6 +65,11 @@ const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
     return language === 'en'
       ? (await import('@/locales/en-settings')).catalog
       : (await import('@/locales/es-settings')).catalog;
+  }
+  if (namespace === OPTIONS_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-options')).catalog
+      : (await import('@/locales/es-options')).catalog;
   }
   if (namespace === SERVER_TEXTS) {
     return language === 'en'

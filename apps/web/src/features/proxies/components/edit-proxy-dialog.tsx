@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type TEditProxyInput, ZEditProxyInput } from '@portico/shared/proxy/api';
+import type { TProxyOptionsView } from '@portico/shared/proxy/options';
 import { SaveIcon } from 'lucide-react';
 import * as React from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { ProxyOptionsEditor } from '@/components/proxy-options-editor';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -20,7 +22,9 @@ import { CodeInput, Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
+import { draftOf } from '@/lib/proxy-options-draft';
 import { toastFailure } from '@/lib/toast-outcome';
+import { useOptionsDraft } from '@/lib/use-options-draft';
 import { type TEditMode, useUpdateProxy } from '../api/update-proxy';
 
 type TEditForm = z.input<typeof ZEditProxyInput>;
@@ -32,6 +36,8 @@ type TEditableProxy = {
   serverIp?: string | null;
   sshUser?: string | null;
   sshPort?: number | null;
+  /** Unknown (undefined): the dialog leaves the stored options alone. */
+  options?: TProxyOptionsView;
 };
 
 type TEditOwner = { username: string; email: string };
@@ -75,14 +81,21 @@ export function EditProxyDialog({
   });
   const { errors } = form.formState;
   const { reset } = form;
+  const options = useOptionsDraft(draftOf(proxy.options));
 
   // Each opening starts from the configuration as it is now.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the dialog opens
   React.useEffect(() => {
-    if (open) reset(editDefaults(proxy));
+    if (open) {
+      reset(editDefaults(proxy));
+      options.reset(draftOf(proxy.options));
+    }
   }, [open, reset]);
 
-  const onSubmit = form.handleSubmit(async (input) => {
+  const onSubmit = form.handleSubmit(async (fields) => {
+    const checked = proxy.options === undefined ? undefined : options.check();
+    if (checked === null) return;
+    const input = checked === undefined ? fields : { ...fields, options: checked };
     try {
       await update.mutateAsync({ id: proxy.id, input, mode });
       toast({
@@ -95,6 +108,7 @@ export function EditProxyDialog({
       onOpenChange(false);
     } catch (error) {
       applyServerIssues(error, form.setError, FIELDS, FIELD_BY_CODE);
+      options.applyServerIssues(error);
       toastFailure(error, t, t('proxies.edit.failed'));
     }
   });
@@ -160,6 +174,14 @@ export function EditProxyDialog({
               {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}
             </Field>
           </div>
+          {proxy.options === undefined ? null : (
+            <ProxyOptionsEditor
+              idPrefix="edit"
+              draft={options.draft}
+              onChange={options.setDraft}
+              errors={options.errors}
+            />
+          )}
           <p className="text-sm text-muted-foreground" data-testid="edit-credential-note">
             {mode === 'admin'
               ? t('proxies.edit.credentialNoteAdmin')
