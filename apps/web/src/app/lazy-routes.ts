@@ -46,7 +46,7 @@ export const ProxyWizardPage = lazyNamed(
   () =>
     withTexts(
       () => import('@/features/wizard/components/proxy-wizard-page'),
-      [SERVER_TEXTS, CERTIFICATE_TEXTS],
+      [SERVER_TEXTS, CERTIFICATE_TEXTS, OPTIONS_TEXTS],
     ),
   'ProxyWizardPage',
 );
