@@ -112,6 +112,13 @@ describe('proxy options on a lab server', () => {
   it('a denied address gets 403 while the ACME challenge path still answers', async () => {
     // The test host reaches the lab from 198.18.0.0/15 (the forwarded-for of deploy.lab.test.ts).
     await deployWith(site2(), { deny: ['198.18.0.0/15'] });
+    // Without users, the file the site named before is gone.
+    const users = await env.lab.exec(env.s1.name, [
+      'test',
+      '-e',
+      `/etc/nginx/portico-htpasswd/${site2()}`,
+    ]);
+    expect(users.code).toBe(1);
     expect((await get(site2())).status).toBe(403);
     // Port 80 only redirects to HTTPS, where the address is refused.
     expect((await httpGet(env.s1.address, site2(), '/')).status).toBe(301);

@@ -106,8 +106,10 @@ export async function httpSiteStep(
     c.log.info(msg('site.writingHttp', { domain }));
   }
   const content = plan.hasCertificate ? renderFinalSite(site) : renderHttpSite(site);
-  // The users' file first: the site file that names it is tested and reloaded next.
-  if (body.options.basicAuth?.length) {
+  // The users' file first: the site file that names it is tested and reloaded next. One the
+  // site named before (nginx -T) and no longer needs is removed.
+  const named = plan.nginxDump.includes(`auth_basic_user_file ${body.htpasswdPath};`);
+  if (body.options.basicAuth?.length || named) {
     await htpasswdStep(c, 'http-site', body.htpasswdPath, body.options);
   }
   const link = plan.paths.enabledLink
