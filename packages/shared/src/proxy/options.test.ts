@@ -144,7 +144,7 @@ describe('ZProxyOptionsInput refuses bad input field by field, in en and es', ()
     const r = ZProxyOptionsInput.parse({
       upstreams: [
         { url: 'http://10.0.0.1:8080/app' },
-        { url: '10.0.0.2:8080/app', weight: 3, backup: true },
+        { url: 'http://10.0.0.2:8080/app', weight: 3, backup: true },
       ],
       loadBalancing: 'least_conn',
       health: { maxFails: 3, failTimeout: 30 },
