@@ -298,9 +298,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
 
 /** Settings that work but weaken Portico; printed as warnings at start. */
 export function configWarnings(
-  config: Pick<TConfig, 'trustProxy'> & Partial<Pick<TConfig, 'sshAllowLoopback'>>,
+  config: Pick<TConfig, 'trustProxy'> &
+    Partial<Pick<TConfig, 'sshAllowLoopback' | 'allowCustomNginx'>>,
 ): string[] {
   const warnings: string[] = [];
+  if (config.allowCustomNginx) {
+    warnings.push(
+      'PORTICO_ALLOW_CUSTOM_NGINX=true lets whoever may edit a proxy write nginx directives ' +
+        "into its server block on the proxy's server. Turn it on only where those users are trusted.",
+    );
+  }
   if (config.sshAllowLoopback) {
     warnings.push(
       'PORTICO_SSH_ALLOW_LOOPBACK=true lets every signed-in user point the SSH test and ' +
