@@ -70,6 +70,7 @@ export interface TAppOptions {
         | 'mailFrom'
         | 'webhookAllowPrivate'
         | 'sshAllowLoopback'
+        | 'allowCustomNginx'
         | 'requestTimeoutSeconds'
         | 'limits'
       >

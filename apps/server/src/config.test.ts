@@ -151,6 +151,17 @@ describe('configWarnings', () => {
     ]);
   });
 
+  it('reads PORTICO_ALLOW_CUSTOM_NGINX (off by default) and warns when it is on', () => {
+    expect(loadConfig({}).allowCustomNginx).toBe(false);
+    expect(loadConfig({ PORTICO_ALLOW_CUSTOM_NGINX: 'true' }).allowCustomNginx).toBe(true);
+    expect(problemsOf({ PORTICO_ALLOW_CUSTOM_NGINX: 'yes' })).toEqual([
+      'PORTICO_ALLOW_CUSTOM_NGINX: must be "true" or "false" (got "yes")',
+    ]);
+    expect(configWarnings({ trustProxy: false, allowCustomNginx: true })).toEqual([
+      expect.stringContaining('PORTICO_ALLOW_CUSTOM_NGINX=true lets whoever may edit a proxy'),
+    ]);
+  });
+
   it('reads PORTICO_DEPLOY_WORKERS: 10 by default, 0 to 64', () => {
     expect(loadConfig({}).deployWorkers).toBe(10);
     expect(loadConfig({ PORTICO_DEPLOY_WORKERS: '0' }).deployWorkers).toBe(0);

@@ -175,6 +175,7 @@ const ZEnv = z.object({
   ),
   PORTICO_WEBHOOK_ALLOW_PRIVATE: falseUnlessTrue,
   PORTICO_SSH_ALLOW_LOOPBACK: falseUnlessTrue,
+  PORTICO_ALLOW_CUSTOM_NGINX: falseUnlessTrue,
   PORTICO_DEPLOY_WORKERS: wholeNumber(0, 64, JOB_TIMING.concurrency),
   PORTICO_REQUEST_TIMEOUT: wholeNumber(1, 3600, DEFAULT_REQUEST_TIMEOUT_SECONDS),
   PORTICO_MAX_PROXIES: wholeNumber(0, LIMIT_MAX, LIMIT_DEFAULTS.proxies),
@@ -217,6 +218,11 @@ export interface TConfig {
    * connection test and deployments refuse it (docs/SECURITY.md, reachability).
    */
   sshAllowLoopback: boolean;
+  /**
+   * Proxies may carry advanced nginx lines for their server block (docs/SECURITY.md): whoever
+   * can edit a proxy can then write any server-level directive into nginx on that server.
+   */
+  allowCustomNginx: boolean;
   /** Deployments this instance works at once; 0 makes an instance that only serves the API. */
   deployWorkers: number;
   /**
@@ -277,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     mailFrom: e.PORTICO_MAIL_FROM,
     webhookAllowPrivate: e.PORTICO_WEBHOOK_ALLOW_PRIVATE,
     sshAllowLoopback: e.PORTICO_SSH_ALLOW_LOOPBACK,
+    allowCustomNginx: e.PORTICO_ALLOW_CUSTOM_NGINX,
     deployWorkers: e.PORTICO_DEPLOY_WORKERS,
     requestTimeoutSeconds: e.PORTICO_REQUEST_TIMEOUT,
     limits: {
@@ -291,9 +298,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
 
 /** Settings that work but weaken Portico; printed as warnings at start. */
 export function configWarnings(
-  config: Pick<TConfig, 'trustProxy'> & Partial<Pick<TConfig, 'sshAllowLoopback'>>,
+  config: Pick<TConfig, 'trustProxy'> &
+    Partial<Pick<TConfig, 'sshAllowLoopback' | 'allowCustomNginx'>>,
 ): string[] {
   const warnings: string[] = [];
+  if (config.allowCustomNginx) {
+    warnings.push(
+      'PORTICO_ALLOW_CUSTOM_NGINX=true lets whoever may edit a proxy write nginx directives ' +
+        "into its server block on the proxy's server. Turn it on only where those users are trusted.",
+    );
+  }
   if (config.sshAllowLoopback) {
     warnings.push(
       'PORTICO_SSH_ALLOW_LOOPBACK=true lets every signed-in user point the SSH test and ' +

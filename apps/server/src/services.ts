@@ -88,6 +88,7 @@ export interface TServicesOptions {
         | 'mailFrom'
         | 'webhookAllowPrivate'
         | 'sshAllowLoopback'
+        | 'allowCustomNginx'
         | 'limits'
       >
     >;
@@ -196,9 +197,11 @@ export async function buildServices(options: TServicesOptions) {
   const engine = deploy.engine ?? { runDeployment, removeSite, runCertificateAction };
   // One run at a time per server across every instance on the database (PostgreSQL).
   const sharedLocks = createSharedLocks(database);
+  const allowCustomNginx = options.config.allowCustomNginx ?? false;
   const settings = () => ({
     ...(deploy.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT_DIRECTORY }),
     allowLoopback,
+    allowCustomNginx,
     sharedLocks,
   });
   const queue: TQueue = await startQueue(database, (error) =>
@@ -225,6 +228,7 @@ export async function buildServices(options: TServicesOptions) {
     })),
     settings,
     removeSite: engine.removeSite,
+    allowCustomNginx,
     timing: deploy.timing,
     onStatus: (row) => runLog.status(row, null),
   });

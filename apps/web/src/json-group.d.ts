@@ -11,7 +11,11 @@ declare module '*.json?group=plan' {
   const group: Record<string, unknown>;
   export default group;
 }
-declare module '*.json?without=certificate,settings,plan' {
+declare module '*.json?group=options' {
+  const group: Record<string, unknown>;
+  export default group;
+}
+declare module '*.json?without=certificate,settings,plan,options' {
   const catalog: Record<string, unknown>;
   export default catalog;
 }

@@ -1,3 +1,11 @@
+import type { TProxyOptions } from '@portico/shared/proxy/options';
+import {
+  acmeExemption,
+  checkOptions,
+  routeLocations,
+  serverLevel,
+  upstreamBlocks,
+} from './nginx-site-options';
 import { certName } from './site-names';
 import {
   assertDomain,
@@ -39,6 +47,12 @@ export interface TSiteInput {
   target: TTarget | string;
   /** Also listen on [::]; off for hosts whose kernel has IPv6 disabled. Default true. */
   ipv6?: boolean;
+  /** The proxy's options as stored; checked again against the allowlist before rendering. */
+  options?: TProxyOptions | null;
+  /** PORTICO_ALLOW_CUSTOM_NGINX: without it, options holding advanced lines are refused. */
+  allowAdvanced?: boolean;
+  /** The basic-auth file the engine writes (`htpasswdPath`); needed when options have users. */
+  htpasswdPath?: string;
 }
 
 export interface TFinalSiteOptions {
@@ -52,13 +66,22 @@ interface TChecked {
   domain: string;
   target: TTarget;
   ipv6: boolean;
+  options: TProxyOptions;
+  htpasswdPath?: string;
 }
 
 function check(input: TSiteInput): TChecked {
+  const { options, htpasswdPath } = checkOptions(
+    input.options,
+    input.allowAdvanced ?? false,
+    input.htpasswdPath,
+  );
   return {
     domain: assertDomain(input.domain),
     target: assertTarget(input.target),
     ipv6: input.ipv6 ?? true,
+    options,
+    htpasswdPath,
   };
 }
 
@@ -74,6 +97,7 @@ function header(c: TChecked, kind: string): string[] {
     "    ''      close;",
     '}',
     '',
+    ...upstreamBlocks(c.domain, c.options),
   ];
 }
 
@@ -84,39 +108,14 @@ function listen(port: 80 | 443, c: TChecked): string[] {
   return lines;
 }
 
-function acmeLocation(): string[] {
+function acmeLocation(c: TChecked): string[] {
   return [
     '    location ^~ /.well-known/acme-challenge/ {',
     `        root ${ACME_WEBROOT};`,
     '        default_type text/plain;',
+    ...acmeExemption(c.options),
     '    }',
   ];
-}
-
-function proxyLocation(c: TChecked): string[] {
-  const lines = [
-    '    location / {',
-    `        proxy_pass ${formatTarget(c.target)};`,
-    '        proxy_http_version 1.1;',
-    '        proxy_set_header Host $host;',
-    '        proxy_set_header X-Real-IP $remote_addr;',
-    '        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;',
-    '        proxy_set_header X-Forwarded-Proto $scheme;',
-    '        proxy_set_header X-Forwarded-Host $host;',
-    '        proxy_set_header Upgrade $http_upgrade;',
-    `        proxy_set_header Connection ${UPGRADE_VARIABLE};`,
-    '        proxy_connect_timeout 15s;',
-    // Long enough for a quiet WebSocket or a slow report; the upstream decides beyond that.
-    '        proxy_send_timeout 300s;',
-    '        proxy_read_timeout 300s;',
-    '        client_max_body_size 64m;',
-  ];
-  if (c.target.scheme === 'https') {
-    // Send SNI to an HTTPS upstream; without it many upstreams answer with the wrong site.
-    lines.push('        proxy_ssl_server_name on;');
-  }
-  lines.push('    }');
-  return lines;
 }
 
 /** Step 4: port 80 serves the ACME challenge and proxies everything else. */
@@ -128,9 +127,10 @@ export function renderHttpSite(input: TSiteInput): string {
     ...listen(80, c),
     `    server_name ${c.domain};`,
     '',
-    ...acmeLocation(),
+    ...serverLevel(c.options, false, c.htpasswdPath),
+    ...acmeLocation(c),
     '',
-    ...proxyLocation(c),
+    ...routeLocations(c.domain, c.options, c.target, UPGRADE_VARIABLE),
     '}',
     '',
   ].join('\n');
@@ -150,7 +150,7 @@ export function renderFinalSite(input: TSiteInput, options: TFinalSiteOptions = 
     ...listen(80, c),
     `    server_name ${c.domain};`,
     '',
-    ...acmeLocation(),
+    ...acmeLocation(c),
     '',
     '    location / {',
     `        return 301 https://${c.domain}$request_uri;`,
@@ -166,9 +166,10 @@ export function renderFinalSite(input: TSiteInput, options: TFinalSiteOptions = 
     '    ssl_protocols TLSv1.2 TLSv1.3;',
     '    ssl_session_timeout 1d;',
     '',
-    ...acmeLocation(),
+    ...serverLevel(c.options, true, c.htpasswdPath),
+    ...acmeLocation(c),
     '',
-    ...proxyLocation(c),
+    ...routeLocations(c.domain, c.options, c.target, UPGRADE_VARIABLE),
     '}',
     '',
   ].join('\n');

@@ -48,6 +48,14 @@ export function sitePaths(family: TOsFamily, domain: string): TSitePaths {
   throw new DeployValidationError('osFamily', 'osFamily');
 }
 
+/**
+ * The site's basic-auth users (`user:$6$…` lines), root-owned and readable by nginx's group
+ * only (engine/htpasswd-step.ts).
+ */
+export function htpasswdPath(domain: string): string {
+  return `/etc/nginx/portico-htpasswd/${shortened(assertDomain(domain))}`;
+}
+
 /** Every place a Portico site for the domain may live, in either layout (link first). */
 export function porticoSiteFiles(domain: string): string[] {
   const debian = sitePaths('debian', domain);

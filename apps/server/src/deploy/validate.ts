@@ -27,6 +27,8 @@ export const INVALID_REASONS = [
   'safePath',
   'osFamily',
   'bucketSize',
+  'options',
+  'advancedDisabled',
 ] as const;
 export type TInvalidReason = (typeof INVALID_REASONS)[number];
 
@@ -53,6 +55,7 @@ export const CHECKED_FIELDS = [
   'letsencryptDir',
   'osFamily',
   'bucketSize',
+  'options',
 ] as const;
 export type TCheckedField = (typeof CHECKED_FIELDS)[number];
 

@@ -97,3 +97,13 @@ export class RetryLaterError extends KeyedAppError {
     this.name = 'RetryLaterError';
   }
 }
+
+/**
+ * A refusal of particular fields the schema could not judge alone (it needs the stored row or
+ * the instance's settings): answered like a schema's refusal, a 400 with the fields' issues.
+ */
+export class FieldsAppError extends AppError {
+  constructor(readonly fieldIssues: { path: string; key: string }[]) {
+    super('validation_failed', 400);
+  }
+}

@@ -4,7 +4,7 @@ import { translate } from '@portico/shared/i18n/translate';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, ERROR_MESSAGE_KEYS, RetryLaterError } from '../lib/app-error';
+import { AppError, ERROR_MESSAGE_KEYS, FieldsAppError, RetryLaterError } from '../lib/app-error';
 
 const CSRF_CODES = new Set(['FST_CSRF_MISSING_SECRET', 'FST_CSRF_INVALID_TOKEN']);
 
@@ -26,6 +26,13 @@ function translateIssue(lang: ReturnType<typeof pickLanguage>, message: string):
 
 /** Maps anything thrown into an AppError plus, for validation, its translated issues. */
 function normalize(error: unknown, lang: ReturnType<typeof pickLanguage>) {
+  if (error instanceof FieldsAppError) {
+    const issues = error.fieldIssues.map((i) => ({
+      path: i.path,
+      message: translate(lang, i.key),
+    }));
+    return { appError: error, issues };
+  }
   if (error instanceof AppError) return { appError: error, issues: undefined };
   const e = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(e)) {

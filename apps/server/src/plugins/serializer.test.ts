@@ -19,6 +19,7 @@ const proxy: TProxyConfiguration = {
   hasSshPassword: true,
   email: 'ops@example.com',
   targetServer: 'http://10.0.0.5:8080',
+  options: {},
   status: 'completed',
   sslConfigured: true,
   nginxConfigPath: null,

@@ -121,11 +121,20 @@ export function httpsGet(
   address: string,
   domain: string,
   path = '/',
+  headers: Record<string, string> = {},
 ): Promise<THttpAnswer> {
   const ca = readFileSync(status.caRootPath, 'utf8');
   return new Promise((resolve, reject) => {
     const request = https.get(
-      { host: domain, lookup: lookupTo(address), servername: domain, path, ca, agent: false },
+      {
+        host: domain,
+        lookup: lookupTo(address),
+        servername: domain,
+        path,
+        ca,
+        agent: false,
+        headers,
+      },
       (response) => {
         const socket = response.socket as import('node:tls').TLSSocket;
         const cn = socket.getPeerCertificate?.()?.issuer?.CN;

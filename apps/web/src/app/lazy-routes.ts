@@ -2,6 +2,7 @@ import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import {
   CERTIFICATE_TEXTS,
   loadTexts,
+  OPTIONS_TEXTS,
   PLAN_TEXTS,
   SERVER_TEXTS,
   SETTINGS_TEXTS,
@@ -38,7 +39,7 @@ export const ProxyDetailsPage = lazyNamed(
   () =>
     withTexts(
       () => import('@/features/proxies/components/proxy-details-page'),
-      [SERVER_TEXTS, CERTIFICATE_TEXTS, PLAN_TEXTS],
+      [SERVER_TEXTS, CERTIFICATE_TEXTS, PLAN_TEXTS, OPTIONS_TEXTS],
     ),
   'ProxyDetailsPage',
 );
@@ -46,7 +47,7 @@ export const ProxyWizardPage = lazyNamed(
   () =>
     withTexts(
       () => import('@/features/wizard/components/proxy-wizard-page'),
-      [SERVER_TEXTS, CERTIFICATE_TEXTS],
+      [SERVER_TEXTS, CERTIFICATE_TEXTS, OPTIONS_TEXTS],
     ),
   'ProxyWizardPage',
 );

@@ -36,12 +36,15 @@ export const SETTINGS_TEXTS = 'settings';
  * keep their `plan.` prefix; usePlanTexts looks them up.
  */
 export const PLAN_TEXTS = 'plan';
+/** The web's `options` group (a proxy's options): behind sign-in, like the settings texts. */
+export const OPTIONS_TEXTS = 'options';
 const NAMESPACES = [
   'translation',
   SERVER_TEXTS,
   CERTIFICATE_TEXTS,
   SETTINGS_TEXTS,
   PLAN_TEXTS,
+  OPTIONS_TEXTS,
 ] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 
@@ -74,6 +77,11 @@ const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
     return language === 'en'
       ? (await import('@/locales/en-plan')).catalog
       : (await import('@/locales/es-plan')).catalog;
+  }
+  if (namespace === OPTIONS_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-options')).catalog
+      : (await import('@/locales/es-options')).catalog;
   }
   if (namespace === SERVER_TEXTS) {
     return language === 'en'

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { CERTIFICATE_TEXTS, PLAN_TEXTS, SETTINGS_TEXTS } from './i18n';
+import { CERTIFICATE_TEXTS, OPTIONS_TEXTS, PLAN_TEXTS, SERVER_TEXTS, SETTINGS_TEXTS } from './i18n';
 
 // One `t` for a component that shows both: a key is looked up in the screen texts, then in the
 // group's namespace. Constants, so react-i18next keeps the same `t` between renders.
@@ -26,4 +26,13 @@ export function useSettingsTexts() {
 /** The same for a component that shows `plan.*` texts. */
 export function usePlanTexts() {
   return useTranslation(PLAN, OPTIONS);
+}
+
+/**
+ * The same for a component that shows `options.*` texts; the shared catalog (SERVER_TEXTS) after
+ * them holds the options' field messages (`proxyOptions.invalid.*`).
+ */
+const PROXY_OPTIONS = ['translation', OPTIONS_TEXTS, SERVER_TEXTS];
+export function useOptionsTexts() {
+  return useTranslation(PROXY_OPTIONS, OPTIONS);
 }

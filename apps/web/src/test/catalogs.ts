@@ -2,6 +2,7 @@ import sharedEn from '@portico/shared/locales/en.json';
 import sharedEs from '@portico/shared/locales/es.json';
 import {
   CERTIFICATE_TEXTS,
+  OPTIONS_TEXTS,
   PLAN_TEXTS,
   SERVER_TEXTS,
   SETTINGS_TEXTS,
@@ -9,11 +10,13 @@ import {
 } from '@/lib/i18n';
 import { catalog as en } from '@/locales/en-catalog';
 import { catalog as enCertificate } from '@/locales/en-certificate';
+import { catalog as enOptions } from '@/locales/en-options';
 import { catalog as enPlan } from '@/locales/en-plan';
 import { catalog as enServer } from '@/locales/en-server';
 import { catalog as enSettings } from '@/locales/en-settings';
 import { catalog as es } from '@/locales/es-catalog';
 import { catalog as esCertificate } from '@/locales/es-certificate';
+import { catalog as esOptions } from '@/locales/es-options';
 import { catalog as esPlan } from '@/locales/es-plan';
 import { catalog as esServer } from '@/locales/es-server';
 import { catalog as esSettings } from '@/locales/es-settings';
@@ -23,7 +26,9 @@ const server = { en: enServer, es: esServer };
 const certificate = { en: enCertificate, es: esCertificate };
 const settings = { en: enSettings, es: esSettings };
 const plan = { en: enPlan, es: esPlan };
+const options = { en: enOptions, es: esOptions };
 const byNamespace = {
+  [OPTIONS_TEXTS]: options,
   [SERVER_TEXTS]: server,
   [CERTIFICATE_TEXTS]: certificate,
   [SETTINGS_TEXTS]: settings,

@@ -12,6 +12,7 @@ export function aProxy(overrides: Partial<TProxyConfiguration> = {}): TProxyConf
     hasSshPassword: true,
     email: 'admin@example.com',
     targetServer: 'http://10.0.0.5:8080',
+    options: {},
     status: 'pending',
     sslConfigured: false,
     nginxConfigPath: null,

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ZText } from '../i18n/text';
 import { pageOf, ZPageQuery } from '../lists/page';
+import { ZProxyOptionsInput, ZProxyOptionsView } from './options';
 import {
+  noRedirectLoop,
   PROXY_STATUSES,
   ZCertificateEmail,
   ZDomain,
@@ -27,19 +29,26 @@ export const ZIdParams = z.object({ id: ZUuid });
 export const ZConfigurationIdParams = z.object({ configurationId: ZUuid });
 
 /** POST /api/proxy-configurations: creates, or updates when configurationId is the caller's. */
-export const ZSaveProxyInput = z.object({
-  configurationId: ZUuid.optional(),
-  serverIp: ZServerIp,
-  domain: ZDomain,
-  sshUser: ZSshUser.default('root'),
-  sshPort: ZPort.default(22),
-  // Optional only when resuming a configuration that already holds a password.
-  sshPassword: ZSshPassword.optional(),
-  email: ZCertificateEmail,
-  targetServer: ZTargetServer.optional(),
-  // What the SSH test observed; pinned on save (trust on first use).
-  hostKeyFingerprint: ZHostKeyFingerprint.optional(),
-});
+export const ZSaveProxyInput = z
+  .object({
+    configurationId: ZUuid.optional(),
+    serverIp: ZServerIp,
+    domain: ZDomain,
+    sshUser: ZSshUser.default('root'),
+    sshPort: ZPort.default(22),
+    // Optional only when resuming a configuration that already holds a password.
+    sshPassword: ZSshPassword.optional(),
+    email: ZCertificateEmail,
+    targetServer: ZTargetServer.optional(),
+    // What the SSH test observed; pinned on save (trust on first use).
+    hostKeyFingerprint: ZHostKeyFingerprint.optional(),
+    /**
+     * Upstreams, headers, access and the rest (docs/PRODUCT.md#proxy-options); replace the stored
+     * ones when sent. With upstreams, `targetServer` becomes their first.
+     */
+    options: ZProxyOptionsInput.optional(),
+  })
+  .superRefine(noRedirectLoop);
 export type TSaveProxyInput = z.infer<typeof ZSaveProxyInput>;
 
 export const ZProxyConfiguration = z.object({
@@ -53,6 +62,8 @@ export const ZProxyConfiguration = z.object({
   hasSshPassword: z.boolean(),
   email: z.string(),
   targetServer: z.string().nullable(),
+  /** Basic-auth passwords are write-only: each user answers `hasPassword`. */
+  options: ZProxyOptionsView,
   status: ZProxyStatus,
   sslConfigured: z.boolean(),
   nginxConfigPath: z.string().nullable(),
@@ -170,11 +181,14 @@ export type TDeployResponse = z.infer<typeof ZDeployResponse>;
 
 /**
  * POST /api/proxy-configurations/{id}/plan: the plan of a deployment of the proxy as saved, or
- * of the edit given here (a new target) before it is saved. Nothing else of the proxy is
- * planned: another domain or server is another site.
+ * of the edit given here (a new target, new options) before it is saved. Nothing else of the
+ * proxy is planned: another domain or server is another site.
  */
 export const ZPlanInput = z
-  .object({ targetServer: ZEditProxyInput.shape.targetServer.optional() })
+  .object({
+    targetServer: ZEditProxyInput.shape.targetServer.optional(),
+    options: ZProxyOptionsInput.optional(),
+  })
   .default({});
 export type TPlanInput = z.infer<typeof ZPlanInput>;
 

@@ -12,6 +12,7 @@ import {
   isManualDestination,
 } from '../validation/rules';
 import { ZCleanString } from '../validation/text';
+import { redirectLoops, type TProxyOptionsInput, ZProxyOptionsInput } from './options';
 
 // Messages are translation keys (see ../locales). Server and wizard share these schemas.
 
@@ -78,25 +79,45 @@ export const ZServerInfoInput = z.object({
   email: ZCertificateEmail,
 });
 
-/** The edit dialog (docs/PRODUCT.md#edit-dialog): the SSH port is stored and used. */
-export const ZEditProxyInput = z.object({
-  domain: ZRequiredText('validation.edit.domainRequired')
-    .refine(isDomain, 'validation.edit.domainInvalid')
-    .transform((v) => v.toLowerCase()),
-  targetServer: ZRequiredText('validation.edit.targetRequired').refine(
-    (v) => isHttpUrl(v) || isManualDestination(v),
-    'validation.edit.targetInvalid',
-  ),
-  serverIp: ZRequiredText('validation.edit.serverIpRequired')
-    .refine((v) => !isIpv4WithLeadingZero(v), noLeadingZero)
-    .refine(isHost, 'validation.edit.serverIpInvalid')
-    .superRefine(notAServer),
-  sshUser: ZRequiredText('validation.edit.sshUserRequired').regex(
-    /^[a-z_][a-z0-9_-]{0,31}$/,
-    'validation.sshUser.invalid',
-  ),
-  sshPort: ZPort.default(22),
-});
+/** A redirect host pointing at the proxy's own domain: refused on the field. */
+export function noRedirectLoop(
+  v: { domain: string; options?: TProxyOptionsInput },
+  ctx: z.RefinementCtx,
+) {
+  if (redirectLoops(v.domain, v.options)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'proxyOptions.invalid.redirectLoop',
+      path: ['options', 'redirect', 'to'],
+    });
+  }
+}
+
+/**
+ * The edit dialog (docs/PRODUCT.md#edit-dialog): the SSH port is stored and used. `options`
+ * replace the stored ones when sent (a user sent without a password keeps the stored hash).
+ */
+export const ZEditProxyInput = z
+  .object({
+    domain: ZRequiredText('validation.edit.domainRequired')
+      .refine(isDomain, 'validation.edit.domainInvalid')
+      .transform((v) => v.toLowerCase()),
+    targetServer: ZRequiredText('validation.edit.targetRequired').refine(
+      (v) => isHttpUrl(v) || isManualDestination(v),
+      'validation.edit.targetInvalid',
+    ),
+    serverIp: ZRequiredText('validation.edit.serverIpRequired')
+      .refine((v) => !isIpv4WithLeadingZero(v), noLeadingZero)
+      .refine(isHost, 'validation.edit.serverIpInvalid')
+      .superRefine(notAServer),
+    sshUser: ZRequiredText('validation.edit.sshUserRequired').regex(
+      /^[a-z_][a-z0-9_-]{0,31}$/,
+      'validation.sshUser.invalid',
+    ),
+    sshPort: ZPort.default(22),
+    options: ZProxyOptionsInput.optional(),
+  })
+  .superRefine(noRedirectLoop);
 export type TEditProxyInput = z.infer<typeof ZEditProxyInput>;
 
 export const PROXY_STATUSES = [

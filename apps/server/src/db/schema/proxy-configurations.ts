@@ -1,4 +1,5 @@
 import type { TText } from '@portico/shared/i18n/text';
+import type { TProxyOptions } from '@portico/shared/proxy/options';
 import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
 import type { TServerSite } from '@portico/shared/proxy/server-record';
 import { sql } from 'drizzle-orm';
@@ -26,6 +27,8 @@ export type TDeployedSnapshot = {
   serverIp: string;
   sshPort: number;
   sshUser: string;
+  /** Absent in snapshots from before options existed: read as none. */
+  options?: TProxyOptions;
 };
 
 /** The last run's failure as stored: its text renders in each reader's language. */
@@ -63,6 +66,9 @@ export const proxyConfigurations = pgTable(
     email: text('email').notNull(),
     // Empty until the destination step: the wizard resumes there (docs/PRODUCT.md#proxy-wizard).
     targetServer: text('target_server'),
+    // Upstreams, headers, access and the rest (shared/proxy/options.ts): basic-auth passwords
+    // only as hashes. Rendered only by deploy/nginx-site.ts, after the allowlist again.
+    options: jsonb('options').$type<TProxyOptions>().notNull().default({}),
     status: proxyStatusEnum('status').notNull().default('pending'),
     sslConfigured: boolean('ssl_configured').notNull().default(false),
     nginxConfigPath: text('nginx_config_path'),

@@ -2,7 +2,7 @@ import { prefixed } from './step-context';
 
 // Only the lines Portico looks at: which file is which, server names, the bucket size.
 // Marked lines, so that the remote preflight can carry them among its other facts.
-export const DUMP_PROBE = `nginx -T 2>/dev/null | grep -E '^# configuration file |^[[:space:]]*(server_name|server_names_hash_bucket_size)[[:space:]]' | sed 's/^/PORTICO_DUMP:/'`;
+export const DUMP_PROBE = `nginx -T 2>/dev/null | grep -E '^# configuration file |^[[:space:]]*(server_name|server_names_hash_bucket_size|auth_basic_user_file)[[:space:]]' | sed 's/^/PORTICO_DUMP:/'`;
 
 /** The relevant lines of `nginx -T` from what `DUMP_PROBE` printed. */
 export function dumpOf(stdout: string): string {

@@ -12,7 +12,7 @@ import { plannedCommands, type TPlannedCommand } from './plan-commands';
 import { readServerFiles, type TRemoteFile } from './plan-read';
 import { checkRemotePreflight, remotePreflightProbe } from './remote-preflight';
 import { onServer } from './server-address';
-import { finalFiles, siteFiles } from './site-files';
+import { finalFiles, siteBodyOf, siteFiles } from './site-files';
 import { planSite } from './site-steps';
 import { marked, type TStepContext } from './step-context';
 import type { TDeployFailure, TDeployInput, TEngineContext } from './types';
@@ -103,6 +103,7 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
   try {
     const domain = assertDomain(input.domain);
     const target = normalizeTarget(input.targetServer, 'targetServer');
+    const body = siteBodyOf(domain, target, input.options, ctx.settings.allowCustomNginx);
     step = 'connect';
     const connected = await connectStep(input, ctx, log, remotePreflightProbe(domain));
     session = connected.session;
@@ -119,7 +120,7 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
     const tuning = serverNamesTuning(c, domain, site.nginxDump);
     const now = await readServerFiles(c, domain, step);
     const hasCertificate = now.hasCertificate;
-    const files = siteFiles({ domain, target, ipv6: server.ipv6, paths, hasCertificate, tuning });
+    const files = siteFiles({ domain, body, ipv6: server.ipv6, paths, hasCertificate, tuning });
     const planned = [
       ...finalFiles(files).map((f) => plannedFile(f, now.files.get(f.path))),
       ...(files.link ? [plannedLink(files.link, now.files.get(files.link.link))] : []),

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { porticoSiteFiles, SERVER_NAMES_TUNING_PATH } from '../site-names';
+import { htpasswdPath, porticoSiteFiles, SERVER_NAMES_TUNING_PATH } from '../site-names';
 import { assertRemotePath } from '../ssh/write-file';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
@@ -50,7 +50,7 @@ export interface TServerFiles {
 
 /** Every path a deployment of the domain may write, in either layout: what a plan reads. */
 export function plannedPaths(domain: string): string[] {
-  return [...porticoSiteFiles(domain), SERVER_NAMES_TUNING_PATH];
+  return [...porticoSiteFiles(domain), htpasswdPath(domain), SERVER_NAMES_TUNING_PATH];
 }
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');

@@ -8,16 +8,37 @@ import { normalizeTarget } from '../validate';
 import { plannedCommands } from './plan-commands';
 import { plannedFile } from './plan-deployment';
 import { fingerprintOf, parseServerFiles, plannedPaths, type TRemoteFile } from './plan-read';
-import { finalFiles, siteFiles } from './site-files';
+import { finalFiles, siteBodyOf, siteFiles } from './site-files';
 
 const domain = 'app.example.com';
 const target = normalizeTarget('http://10.0.0.5:8080');
 const paths = sitePaths('debian', domain);
+const body = siteBodyOf(domain, target, {}, false);
+// A sha512-crypt hash as `openssl passwd -6` writes it.
+const HASH = `$6$${'s'.repeat(16)}$${'h'.repeat(86)}`;
 
 describe('siteFiles: what each site step writes', () => {
+  it('a site with basic-auth users has its users file, readable by root and nginx only', () => {
+    const options = { basicAuth: [{ username: 'ann', passwordHash: HASH }] };
+    const withUsers = siteBodyOf(domain, target, options, false);
+    const files = siteFiles({ domain, body: withUsers, ipv6: true, paths, hasCertificate: true });
+    expect(files.htpasswd).toEqual({
+      path: withUsers.htpasswdPath,
+      content: `ann:${HASH}\n`,
+      mode: 0o640,
+    });
+    expect(finalFiles(files).map((f) => f.path)).toEqual([withUsers.htpasswdPath, paths.file]);
+    expect(files.finalStep[0]?.content).toContain(
+      `auth_basic_user_file ${withUsers.htpasswdPath};`,
+    );
+    expect(siteFiles({ domain, body, ipv6: true, paths, hasCertificate: true }).htpasswd).toBe(
+      undefined,
+    );
+  });
+
   it('without a certificate, step 4 writes the HTTP site and step 6 the final one', () => {
-    const files = siteFiles({ domain, target, ipv6: true, paths, hasCertificate: false });
-    const site = { domain, target, ipv6: true };
+    const files = siteFiles({ domain, body, ipv6: true, paths, hasCertificate: false });
+    const site = { domain, ...body, ipv6: true };
     expect(files.httpStep).toEqual([
       { path: paths.file, content: renderHttpSite(site), mode: 0o644 },
     ]);
@@ -37,7 +58,7 @@ describe('siteFiles: what each site step writes', () => {
     };
     const files = siteFiles({
       domain,
-      target,
+      body,
       ipv6: false,
       paths: sitePaths('rhel', domain),
       hasCertificate: true,
@@ -69,6 +90,7 @@ describe('reading the server for a plan', () => {
         `PORTICO_READ=${all[1]} file ${b64('server {}\n')}`,
         `PORTICO_READ=${all[2]} absent`,
         `PORTICO_READ=${all[3]} large ${'a'.repeat(64)}`,
+        ...all.slice(4).map((p) => `PORTICO_READ=${p} absent`),
       ]),
       all,
     )!;

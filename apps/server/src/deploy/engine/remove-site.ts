@@ -1,4 +1,4 @@
-import { certName, porticoSiteFiles } from '../site-names';
+import { certName, htpasswdPath, porticoSiteFiles } from '../site-names';
 import { assertDomain } from '../validate';
 import { AWAIT_OTHER_CERTBOT, CERTBOT_WAIT_S, certbotLines, certbotReason } from './certificate';
 import { StepError, toFailure, withOutput } from './failure';
@@ -32,7 +32,9 @@ fi`;
 
 async function removeFiles(c: TStepContext, domain: string): Promise<void> {
   const stamp = String(Date.now());
-  const moved = await asRoot(c.session, DISABLE, { args: [stamp, ...porticoSiteFiles(domain)] });
+  // The basic-auth users' file goes with the site.
+  const candidates = [...porticoSiteFiles(domain), htpasswdPath(domain)];
+  const moved = await asRoot(c.session, DISABLE, { args: [stamp, ...candidates] });
   const files = marked(moved.stdout, 'PORTICO_MOVED');
   if (moved.code !== 0) {
     await asRoot(c.session, RESTORE, { args: [stamp, ...files] });

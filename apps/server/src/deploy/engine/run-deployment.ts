@@ -1,3 +1,4 @@
+import { renderHttpSite } from '../nginx-site';
 import type { TSshSession } from '../ssh';
 import { assertDomain, assertEmail, assertIpv4, formatTarget, normalizeTarget } from '../validate';
 import { certificateStep } from './certificate';
@@ -13,6 +14,7 @@ import { preflight } from './preflight';
 import { checkRemotePreflight, remotePreflightProbe } from './remote-preflight';
 import { RenewalStepError, renewalHealthStep } from './renewal-health';
 import { onServer } from './server-address';
+import { siteBodyOf } from './site-files';
 import { SiteRecord } from './site-record';
 import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
 import type { TStepContext } from './step-context';
@@ -57,6 +59,10 @@ async function deploy(
     assertEmail(input.email);
     const target = normalizeTarget(input.targetServer, 'targetServer');
     const targetText = formatTarget(target);
+    const body = siteBodyOf(domain, target, input.options, ctx.settings.allowCustomNginx);
+    // Options that fail the allowlist (or advanced lines this instance does not allow) stop the
+    // run here, before anything touches the server.
+    renderHttpSite({ domain, ...body });
     log.info(msg('run.deploying', { domain, target: targetText, serverIp }));
 
     step = 'connect';
@@ -94,7 +100,7 @@ async function deploy(
     const siteFiles = {
       files: [plan.paths.file, ...(plan.paths.enabledLink ? [plan.paths.enabledLink] : [])],
     };
-    await site.around(siteFiles, (look) => httpSiteStep(c, domain, target, plan, look));
+    await site.around(siteFiles, (look) => httpSiteStep(c, domain, body, plan, look));
 
     step = 'certificate';
     enterStep(ctx, step);
@@ -105,7 +111,7 @@ async function deploy(
     step = 'https-site';
     enterStep(ctx, step);
     // The HTTP site step's reload made the files live; with the certificate kept, nothing new.
-    await site.around(siteFiles, (look) => finalSiteStep(c, domain, target, plan, kept, look));
+    await site.around(siteFiles, (look) => finalSiteStep(c, domain, body, plan, kept, look));
 
     if (input.customScript) {
       step = 'custom-script';

@@ -1,11 +1,41 @@
+import type { TProxyOptions } from '@portico/shared/proxy/options';
 import { renderFinalSite, renderHttpSite } from '../nginx-site';
-import type { TSitePaths } from '../site-names';
+import { htpasswdPath, type TSitePaths } from '../site-names';
 import type { TTarget } from '../validate';
 import type { TFileWrite, TSiteLink } from './nginx-transaction';
 
+/** What the site file serves: the target, and the proxy's options with what they need. */
+export interface TSiteBody {
+  target: TTarget;
+  options: TProxyOptions;
+  /** PORTICO_ALLOW_CUSTOM_NGINX. */
+  allowAdvanced: boolean;
+  /** The basic-auth users' file (site-names.ts htpasswdPath). */
+  htpasswdPath: string;
+}
+
+export function siteBodyOf(
+  domain: string,
+  target: TTarget,
+  options: TProxyOptions | null | undefined,
+  allowAdvanced: boolean | undefined,
+): TSiteBody {
+  return {
+    target,
+    options: options ?? {},
+    allowAdvanced: allowAdvanced ?? false,
+    htpasswdPath: htpasswdPath(domain),
+  };
+}
+
+/** The basic-auth users' file as the http-site step writes it (`user:$6$…` lines). */
+export function htpasswdContent(options: TProxyOptions): string {
+  return (options.basicAuth ?? []).map((u) => `${u.username}:${u.passwordHash}\n`).join('');
+}
+
 export interface TSiteFilesInput {
   domain: string;
-  target: TTarget;
+  body: TSiteBody;
   ipv6: boolean;
   paths: TSitePaths;
   /** A certificate for the domain already exists: step 4 writes the final site at once. */
@@ -21,6 +51,8 @@ export interface TSiteFiles {
   finalStep: TFileWrite[];
   /** The site's enabled link (Debian layout), made by both steps. */
   link?: TSiteLink;
+  /** The basic-auth users' file, when the site has users (written by htpasswd-step.ts). */
+  htpasswd?: TFileWrite;
 }
 
 /**
@@ -29,7 +61,8 @@ export interface TSiteFiles {
  * never a second rendering of the template. Pure: no server is asked.
  */
 export function siteFiles(input: TSiteFilesInput): TSiteFiles {
-  const site = { domain: input.domain, target: input.target, ipv6: input.ipv6 };
+  const site = { domain: input.domain, ...input.body, ipv6: input.ipv6 };
+  const users = htpasswdContent(input.body.options);
   const final = renderFinalSite(site);
   const first = input.hasCertificate ? final : renderHttpSite(site);
   const file = (content: string): TFileWrite => ({ path: input.paths.file, content, mode: 0o644 });
@@ -39,12 +72,14 @@ export function siteFiles(input: TSiteFilesInput): TSiteFiles {
     ...(input.paths.enabledLink
       ? { link: { target: input.paths.file, link: input.paths.enabledLink } }
       : {}),
+    ...(users ? { htpasswd: { path: input.body.htpasswdPath, content: users, mode: 0o640 } } : {}),
   };
 }
 
 /** The files as a completed deployment leaves them: each path with its last content. */
 export function finalFiles(files: TSiteFiles): TFileWrite[] {
   const last = new Map<string, TFileWrite>();
-  for (const f of [...files.httpStep, ...files.finalStep]) last.set(f.path, f);
+  const all = [...(files.htpasswd ? [files.htpasswd] : []), ...files.httpStep, ...files.finalStep];
+  for (const f of all) last.set(f.path, f);
   return [...last.values()];
 }

@@ -1,14 +1,16 @@
 import { LETSENCRYPT_DIR } from '../nginx-site';
 import { certName, porticoSiteFiles, sitePaths, type TSitePaths } from '../site-names';
-import type { TTarget } from '../validate';
 import { StepError, withOutput } from './failure';
+import { htpasswdStep } from './htpasswd-step';
 import { msg } from './messages';
 import { DUMP_PROBE, dumpOf, serverNameOwners } from './nginx-dump';
 import { applyNginxFiles } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
-import { siteFiles } from './site-files';
+import { siteFiles, type TSiteBody } from './site-files';
 import type { TSiteLook } from './site-record';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
+
+export type { TSiteBody } from './site-files';
 
 // Debian-family nginx from nginx.org has no sites-enabled include: such servers get the
 // conf.d layout, like the Red Hat family. $1 is the domain's live certificate directory.
@@ -79,7 +81,7 @@ export async function planSite(
 export async function httpSiteStep(
   c: TStepContext,
   domain: string,
-  target: TTarget,
+  body: TSiteBody,
   plan: TSitePlan,
   look?: TSiteLook,
 ): Promise<{ changed: boolean }> {
@@ -89,7 +91,13 @@ export async function httpSiteStep(
   } else {
     c.log.info(msg('site.writingHttp', { domain }));
   }
-  const files = siteFiles({ domain, target, ipv6: c.server.ipv6, ...plan, tuning });
+  const files = siteFiles({ domain, body, ipv6: c.server.ipv6, ...plan, tuning });
+  // The users' file first: the site file that names it is tested and reloaded next. One the
+  // site named before (nginx -T) and no longer needs is removed.
+  const named = plan.nginxDump.includes(`auth_basic_user_file ${body.htpasswdPath};`);
+  if (files.htpasswd || named) {
+    await htpasswdStep(c, 'http-site', body.htpasswdPath, files.htpasswd?.content ?? '');
+  }
   return applyNginxFiles(c, 'http-site', files.httpStep, { link: files.link, look });
 }
 
@@ -101,12 +109,12 @@ export async function httpSiteStep(
 export async function finalSiteStep(
   c: TStepContext,
   domain: string,
-  target: TTarget,
+  body: TSiteBody,
   plan: TSitePlan,
   live = false,
   look?: TSiteLook,
 ): Promise<void> {
   c.log.info(msg('site.writingHttps', { domain }));
-  const files = siteFiles({ domain, target, ipv6: c.server.ipv6, ...plan });
+  const files = siteFiles({ domain, body, ipv6: c.server.ipv6, ...plan });
   await applyNginxFiles(c, 'https-site', files.finalStep, { link: files.link, live, look });
 }

@@ -8,6 +8,7 @@ import type {
   TRenewalHealth,
 } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
+import type { TProxyOptions } from '@portico/shared/proxy/options';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 
 /** A password, or a private key (with the sudo password of a user whose sudo asks for one). */
@@ -27,6 +28,8 @@ export interface TDeployInput {
   email: string;
   /** Raw target as stored; the engine normalises and validates it again. */
   targetServer: string;
+  /** The proxy's options as stored (shared/proxy/options.ts); checked again before rendering. */
+  options?: TProxyOptions;
   /** The uploaded custom script, run last on the server; never on the Portico host. */
   customScript?: string;
   /**
@@ -48,6 +51,8 @@ export interface TEngineSettings {
   language?: TLanguage;
   /** Servers on 127.0.0.0/8 may be used (PORTICO_SSH_ALLOW_LOOPBACK: development and tests). */
   allowLoopback?: boolean;
+  /** Advanced nginx lines of a proxy's options are rendered (PORTICO_ALLOW_CUSTOM_NGINX). */
+  allowCustomNginx?: boolean;
   /**
    * The per-server lock as every instance on one database sees it (PostgreSQL); without it the
    * lock holds within this process only, which is all there is on PGlite.

@@ -277,6 +277,7 @@ export async function runDeployJob(
             expectedFingerprint: config.hostKeyFingerprint ?? undefined,
             email: config.email,
             targetServer: config.targetServer ?? '',
+            options: config.options,
             customScript: config.customScript ?? undefined,
             planFingerprint: data.planFingerprint,
           },

@@ -22,7 +22,7 @@ const PLAN_GRACE_MS = 5_000;
 export type TPlansService = ReturnType<typeof createPlansService>;
 
 export interface TPlansServiceDeps {
-  proxiesService: Pick<TProxiesService, 'load'>;
+  proxiesService: Pick<TProxiesService, 'load' | 'proposedChanges'>;
   credentials: Pick<TServerCredentials, 'credentialFor'>;
   deployments: Pick<TDeploymentsService, 'start'>;
   settings: () => TEngineSettings;
@@ -46,7 +46,8 @@ export function createPlansService(deps: TPlansServiceDeps) {
       language: TLanguage,
     ): Promise<TDeployPlan> {
       const row = await deps.proxiesService.load(id, actor);
-      const targetServer = body.targetServer ?? row.targetServer;
+      const proposed = deps.proxiesService.proposedChanges(row, body);
+      const targetServer = body.targetServer ?? proposed.targetServer ?? row.targetServer;
       if (!targetServer) throw proxyErrors.needsTarget();
       const credential = await deps.credentials.credentialFor(row, row);
       if ('refused' in credential) throw credentialRefusalError(credential.refused, 'deploy');
@@ -63,6 +64,7 @@ export function createPlansService(deps: TPlansServiceDeps) {
               // The plan pins nothing: a first contact is checked again by the deployment.
               expectedFingerprint: row.hostKeyFingerprint ?? undefined,
               targetServer,
+              options: proposed.options ?? row.options,
               customScript: row.customScript ?? undefined,
             },
             { settings: { ...deps.settings(), language }, log: () => {}, signal },

@@ -40,6 +40,7 @@ describe.each(testDatabaseKinds())('the proxies repository on %s', (kind) => {
       serverIp: row.serverIp,
       sshUser: row.sshUser,
       sshPort: row.sshPort,
+      options: row.options,
       forgetHostKey: false,
       forgetPassword: false,
     };

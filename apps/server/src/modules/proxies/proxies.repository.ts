@@ -1,4 +1,5 @@
 import { type TProxyListQuery, ZUuid } from '@portico/shared/proxy/api';
+import type { TProxyOptions } from '@portico/shared/proxy/options';
 import {
   and,
   desc,
@@ -54,6 +55,8 @@ export interface TProxyEdit {
   serverIp: string;
   sshUser: string;
   sshPort: number;
+  /** The options to store (the stored ones again when the edit sent none). */
+  options: TProxyOptions;
   /** The pinned host key goes (another server). */
   forgetHostKey: boolean;
   /** The saved password goes (no longer the server, port and user it was entered for). */
@@ -116,6 +119,7 @@ export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
         serverIp: sql`${sql.placeholder('serverIp')}::text`,
         sshUser: sql`${sql.placeholder('sshUser')}::text`,
         sshPort: sql`${sql.placeholder('sshPort')}::integer`,
+        options: sql`${sql.placeholder('options')}::jsonb`,
         hostKeyFingerprint: forgetting('forgetHostKey', p.hostKeyFingerprint),
         sshPasswordEnc: forgetting('forgetPassword', p.sshPasswordEnc),
         sshPasswordTarget: forgetting('forgetPassword', p.sshPasswordTarget),
@@ -220,6 +224,8 @@ export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
       return domainGuarded(async () => {
         const rows = await editStatement().execute({
           ...edit,
+          // As text: each driver sends a string as it is, while objects they serialise each their way.
+          options: JSON.stringify(edit.options),
           id,
           updatedAt: new Date().toISOString(),
           ...auditPlaceholdersOf(audit),

@@ -32,6 +32,7 @@ import {
   type TProxyChanges,
 } from './proxies.repository';
 import { proxyErrors } from './proxy-errors';
+import { optionsToStore, targetOf, withoutHashes } from './proxy-options';
 import { toProxyConfiguration } from './proxy-view';
 import { createSiteRemoval, credentialForSite } from './site-removal';
 
@@ -53,11 +54,20 @@ export interface TProxiesServiceDeps {
   removeSite: (input: TRemoveInput, ctx: TEngineContext) => Promise<TRemoveOutcome>;
   /** Told after a status change, so open log sockets see it. */
   onStatus?: (row: TProxyConfigurationRow) => void;
+  /** PORTICO_ALLOW_CUSTOM_NGINX: advanced nginx lines may be saved. */
+  allowCustomNginx?: boolean;
   /** A removal's time limit and its grace to stop (JOB_TIMING; tests shorten them). */
   timing?: { abandonGraceMs: number; removeDeadlineMs?: number };
 }
 
-const EDIT_FIELDS = ['domain', 'targetServer', 'serverIp', 'sshUser', 'sshPort'] as const;
+const EDIT_FIELDS = [
+  'domain',
+  'targetServer',
+  'serverIp',
+  'sshUser',
+  'sshPort',
+  'options',
+] as const;
 const SAVE_FIELDS = [...EDIT_FIELDS, 'email', 'sshPasswordEnc', 'hostKeyFingerprint'] as const;
 
 function isOwnerOrAdmin(row: Pick<TProxyConfigurationRow, 'userId'>, actor: TActor): boolean {
@@ -76,6 +86,18 @@ async function withDomainCheck<T>(work: () => Promise<T>): Promise<T> {
 export function createProxiesService(deps: TProxiesServiceDeps) {
   const { repository, secrets, transaction } = deps;
   const removeRecordedSite = createSiteRemoval(deps);
+  const allowAdvanced = deps.allowCustomNginx ?? false;
+
+  /** The options and target a save or an edit stores: sent options replace the stored ones. */
+  function optionChanges(
+    input: { options?: TSaveProxyInput['options']; targetServer?: string },
+    stored: TProxyConfigurationRow['options'],
+  ): Pick<TProxyChanges, 'options' | 'targetServer'> {
+    if (!input.options) return {};
+    const options = optionsToStore(input.options, stored, allowAdvanced);
+    const target = targetOf(input.options);
+    return target === undefined ? { options } : { options, targetServer: target };
+  }
 
   /** The row when the actor may see it; 404 otherwise, so ids of others are not confirmed. */
   async function load(
@@ -106,6 +128,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       throw new AppError('validation_failed', 400);
     }
     await assertDomainFree(actor, input.domain);
+    const options = optionChanges(input, {});
     // The id is chosen first: it is the additional data the password is encrypted with.
     const id = randomUUID();
     return transaction(async (tx) => {
@@ -122,6 +145,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
           hostKeyFingerprint: input.hostKeyFingerprint ?? null,
           email: input.email,
           targetServer: input.targetServer ?? null,
+          ...options,
         }),
       );
       await tx.audit.record(actor, {
@@ -131,7 +155,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         targetOwnerId: row.userId,
         changes: diffFields(
           {} as Record<string, unknown>,
-          { ...row },
+          withoutHashes(row),
           [...SAVE_FIELDS],
           ['sshPasswordEnc'],
         ),
@@ -169,6 +193,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       email: input.email,
     };
     if (input.targetServer !== undefined) changes.targetServer = input.targetServer;
+    Object.assign(changes, optionChanges(input, row.options));
     if (input.sshPassword)
       Object.assign(changes, secrets.sealPassword(id, input.sshPassword, input));
     else unbindPassword(row, input, changes);
@@ -182,7 +207,12 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         targetType: 'proxy_configuration',
         targetId: id,
         targetOwnerId: row.userId,
-        changes: diffFields({ ...row }, changes, [...SAVE_FIELDS], ['sshPasswordEnc']),
+        changes: diffFields(
+          withoutHashes(row),
+          withoutHashes(changes),
+          [...SAVE_FIELDS],
+          ['sshPasswordEnc'],
+        ),
       });
     });
     return id;
@@ -211,6 +241,14 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
 
   return {
     load,
+
+    /** What an edit would store, for a plan of it (nothing is written). */
+    proposedChanges(
+      row: TProxyConfigurationRow,
+      input: { options?: TSaveProxyInput['options'] },
+    ): Pick<TProxyChanges, 'options' | 'targetServer'> {
+      return optionChanges(input, row.options);
+    },
 
     save(actor: TActor, input: TSaveProxyInput): Promise<string> {
       return input.configurationId
@@ -257,7 +295,8 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       // An unchanged domain (the unique index is on its lower case) was checked when it was set.
       const domainChanged = input.domain.toLowerCase() !== row.domain.toLowerCase();
       if (domainChanged) await assertDomainFree(actor, input.domain, id);
-      const changes: TProxyChanges = { ...input };
+      const { options: _sent, ...fields } = input;
+      const changes: TProxyChanges = { ...fields, ...optionChanges(input, row.options) };
       if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
       unbindPassword(row, input, changes);
       const audit = auditRowOf(actor, {
@@ -266,14 +305,16 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         targetId: id,
         targetOwnerId: row.userId,
         changes: diffFields(
-          { ...row },
-          changes,
+          withoutHashes(row),
+          withoutHashes(changes),
           [...EDIT_FIELDS, 'hostKeyFingerprint', 'sshPasswordEnc'],
           ['sshPasswordEnc'],
         ),
       });
       const edit = {
         ...input,
+        targetServer: changes.targetServer ?? input.targetServer,
+        options: changes.options ?? row.options,
         forgetHostKey: 'hostKeyFingerprint' in changes,
         forgetPassword: 'sshPasswordEnc' in changes,
       };

@@ -18,6 +18,7 @@ const row: TProxyConfigurationRow = {
   hostKeyFingerprint: null,
   email: 'admin@example.com',
   targetServer: 'http://10.0.0.1:8080',
+  options: {},
   status: 'completed',
   sslConfigured: true,
   nginxConfigPath: '/etc/nginx/sites-available/proxy-app.example.com',

@@ -4,6 +4,7 @@ import type { TLastFailure, TProxyConfiguration } from '@portico/shared/proxy/ap
 import type { TDeployedSnapshot, TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
 import { isoTime } from '../../lib/iso-time';
 import { passwordBoundTo } from '../ssh-servers/server-credentials';
+import { optionsView } from './proxy-options';
 
 export function snapshotOf(row: TProxyConfigurationRow): TDeployedSnapshot | null {
   if (!row.targetServer) return null;
@@ -13,7 +14,17 @@ export function snapshotOf(row: TProxyConfigurationRow): TDeployedSnapshot | nul
     serverIp: row.serverIp,
     sshPort: row.sshPort,
     sshUser: row.sshUser,
+    options: row.options,
   };
+}
+
+/** JSON with object keys sorted: jsonb does not keep the order a value was written with. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_, v) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
 }
 
 /** A configuration never deployed has nothing on the server to differ from. */
@@ -23,8 +34,10 @@ export function changedSinceDeploy(row: TProxyConfigurationRow): boolean {
   const current = snapshotOf(row);
   if (!current) return true;
   // Field by field: jsonb does not keep the key order the snapshot was written with.
-  return (Object.keys(current) as (keyof TDeployedSnapshot)[]).some(
-    (key) => deployed[key] !== current[key],
+  return (Object.keys(current) as (keyof TDeployedSnapshot)[]).some((key) =>
+    key === 'options'
+      ? canonical(deployed.options ?? {}) !== canonical(current.options ?? {})
+      : deployed[key] !== current[key],
   );
 }
 
@@ -56,6 +69,7 @@ export function toProxyConfiguration(
     hasSshPassword: passwordBoundTo(row, row),
     email: row.email,
     targetServer: row.targetServer,
+    options: optionsView(row.options),
     status: row.status,
     sslConfigured: row.sslConfigured,
     nginxConfigPath: row.nginxConfigPath,

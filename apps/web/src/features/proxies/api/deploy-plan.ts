@@ -1,4 +1,4 @@
-import type { TDeployPlan, TDeployResponse } from '@portico/shared/proxy/api';
+import type { TDeployPlan, TDeployResponse, TPlanInput } from '@portico/shared/proxy/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { invalidateProxy } from './invalidate';
@@ -7,17 +7,16 @@ const base = (id: string) => `/api/proxy-configurations/${encodeURIComponent(id)
 
 /**
  * POST …/plan: what a deployment would do on the server, read and not written; with
- * `targetServer`, the plan of that edit before it is saved. A mutation: each ask reads the
+ * `targetServer` or `options`, the plan of that edit before it is saved. A mutation: each ask reads the
  * server anew, and nothing is cached.
  */
 export function usePlanProxy() {
   return useMutation({
-    mutationFn: ({ id, targetServer }: { id: string; targetServer?: string }) =>
-      api.requestJson<TDeployPlan>(
-        'POST',
-        `${base(id)}/plan`,
-        targetServer ? { targetServer } : {},
-      ),
+    mutationFn: ({ id, ...edit }: { id: string } & TPlanInput) =>
+      api.requestJson<TDeployPlan>('POST', `${base(id)}/plan`, {
+        ...(edit.targetServer ? { targetServer: edit.targetServer } : {}),
+        ...(edit.options ? { options: edit.options } : {}),
+      }),
   });
 }
 

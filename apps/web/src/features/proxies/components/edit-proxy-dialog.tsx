@@ -1,10 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { type TEditProxyInput, ZEditProxyInput } from '@portico/shared/proxy/api';
+import type { TProxyOptionsView } from '@portico/shared/proxy/options';
 import { ArrowLeftIcon, FileDiffIcon, PlayIcon, SaveIcon } from 'lucide-react';
 import * as React from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { ProxyOptionsEditor } from '@/components/proxy-options-editor';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -20,8 +22,10 @@ import { CodeInput, Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
+import { draftOf } from '@/lib/proxy-options-draft';
 import { toastFailure } from '@/lib/toast-outcome';
 import { usePlanTexts } from '@/lib/use-group-texts';
+import { useOptionsDraft } from '@/lib/use-options-draft';
 import { usePlanProxy } from '../api/deploy-plan';
 import { type TEditMode, useUpdateProxy } from '../api/update-proxy';
 import { PlanBody, useApplyAction } from './plan-dialog';
@@ -35,6 +39,8 @@ type TEditableProxy = {
   serverIp?: string | null;
   sshUser?: string | null;
   sshPort?: number | null;
+  /** Unknown (undefined): the dialog leaves the stored options alone. */
+  options?: TProxyOptionsView;
 };
 
 type TEditOwner = { username: string; email: string };
@@ -84,45 +90,62 @@ export function EditProxyDialog({
   });
   const { errors } = form.formState;
   const { reset } = form;
+  const options = useOptionsDraft(draftOf(proxy.options));
 
   // Each opening starts from the configuration as it is now.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the dialog opens
   React.useEffect(() => {
-    if (open) reset(editDefaults(proxy));
+    if (open) {
+      reset(editDefaults(proxy));
+      options.reset(draftOf(proxy.options));
+    }
     setPlanning(false);
     setOnlyTarget(false);
     plan.reset();
   }, [open, reset]);
 
-  // A plan shows a new target on the same site: another domain or server is another site.
+  /** The form's fields with the options editor's; null when the editor refuses its options. */
+  const withOptions = (fields: TEditProxyInput): TEditProxyInput | null => {
+    const checked = proxy.options === undefined ? undefined : options.check();
+    if (checked === null) return null;
+    return checked === undefined ? fields : { ...fields, options: checked };
+  };
+
+  // A plan shows a new target or options on the same site: another domain or server is another site.
   const samePlace = (input: TEditProxyInput) =>
     input.domain === proxy.domain &&
     input.serverIp === proxy.serverIp &&
     input.sshUser === (proxy.sshUser || 'root') &&
     input.sshPort === (proxy.sshPort ?? 22);
 
-  const onShowPlan = form.handleSubmit((input) => {
+  const onShowPlan = form.handleSubmit((fields) => {
+    const input = withOptions(fields);
+    if (!input) return;
     setOnlyTarget(!samePlace(input));
     if (!samePlace(input)) return;
     setPlanning(true);
-    plan.mutate({ id: proxy.id, targetServer: input.targetServer });
+    plan.mutate({ id: proxy.id, targetServer: input.targetServer, options: input.options });
   });
 
-  const onSaveAndApply = form.handleSubmit(async (input) => {
+  const onSaveAndApply = form.handleSubmit(async (fields) => {
     const planned = plan.data;
-    if (!planned) return;
+    const input = withOptions(fields);
+    if (!planned || !input) return;
     try {
       await update.mutateAsync({ id: proxy.id, input, mode });
     } catch (error) {
       setPlanning(false);
       applyServerIssues(error, form.setError, FIELDS, FIELD_BY_CODE);
+      options.applyServerIssues(error);
       toastFailure(error, t, t('proxies.edit.failed'));
       return;
     }
     await apply.run(proxy.id, planned.fingerprint);
   });
 
-  const onSubmit = form.handleSubmit(async (input) => {
+  const onSubmit = form.handleSubmit(async (fields) => {
+    const input = withOptions(fields);
+    if (!input) return;
     try {
       await update.mutateAsync({ id: proxy.id, input, mode });
       toast({
@@ -135,6 +158,7 @@ export function EditProxyDialog({
       onOpenChange(false);
     } catch (error) {
       applyServerIssues(error, form.setError, FIELDS, FIELD_BY_CODE);
+      options.applyServerIssues(error);
       toastFailure(error, t, t('proxies.edit.failed'));
     }
   });
@@ -209,6 +233,14 @@ export function EditProxyDialog({
               {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}
             </Field>
           </div>
+          {proxy.options === undefined ? null : (
+            <ProxyOptionsEditor
+              idPrefix="edit"
+              draft={options.draft}
+              onChange={options.setDraft}
+              errors={options.errors}
+            />
+          )}
           <p className="text-sm text-muted-foreground" data-testid="edit-credential-note">
             {mode === 'admin'
               ? t('proxies.edit.credentialNoteAdmin')

@@ -164,8 +164,8 @@ describe('the plan in the edit dialog', () => {
   }
 
   it.each([
-    ['en', 'A plan shows a change of the target.'],
-    ['es', 'Un plan muestra un cambio de destino.'],
+    ['en', 'A plan shows a change of the target or the options.'],
+    ['es', 'Un plan muestra un cambio de destino o de opciones.'],
   ] as const)(
     'another domain is not planned, and the dialog says why (%s)',
     async (lang, words) => {

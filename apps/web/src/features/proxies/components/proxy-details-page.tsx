@@ -24,6 +24,7 @@ import { CertificateSection } from './certificate-section';
 import { DeploymentLogs } from './deployment-logs';
 import { AccessUrls, BasicInformation } from './details-sections';
 import { ManagementPanel } from './management-panel';
+import { OptionsSection } from './options-section';
 import { ServerRecord } from './server-record';
 
 function StatusIcon({ tone }: { tone: TSummaryTone }) {
@@ -145,6 +146,7 @@ export function ProxyDetailsPage({ id }: { id: string }) {
         </aside>
         <div className="grid min-w-0 content-start gap-6 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <BasicInformation proxy={proxy} />
+          <OptionsSection options={proxy.options} />
           <CertificateSection
             proxy={proxy}
             live={summary.serving === 'https'}

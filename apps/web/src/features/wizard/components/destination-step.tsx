@@ -1,10 +1,13 @@
 import { CircleAlertIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ProxyOptionsEditor } from '@/components/proxy-options-editor';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
+import { draftOf } from '@/lib/proxy-options-draft';
 import { toastFailure } from '@/lib/toast-outcome';
+import { useOptionsDraft } from '@/lib/use-options-draft';
 import { cn } from '@/lib/utils';
 import { useDestinationServers } from '../api/get-destination-servers';
 import { useSaveConfiguration } from '../api/save-configuration';
@@ -37,6 +40,9 @@ export function DestinationStep({
   const [manualEndpoint, setManualEndpoint] = React.useState('');
   const [script, setScript] = React.useState<File | null>(null);
   const preselected = React.useRef(false);
+  // The collapsed "Advanced" part: options sent only when some are set, so resuming a
+  // configuration never clears options it already holds.
+  const options = useOptionsDraft(draftOf());
 
   React.useEffect(() => {
     if (preselected.current || servers.isPending) return;
@@ -53,6 +59,8 @@ export function DestinationStep({
 
   const onNext = async () => {
     if (!target) return;
+    const checked = options.check();
+    if (!checked) return;
     dispatch({ type: 'targetChosen', targetServer: target });
     let id: string;
     try {
@@ -66,8 +74,10 @@ export function DestinationStep({
         email: data.email,
         targetServer: target,
         hostKeyFingerprint: data.hostKeyFingerprint ?? undefined,
+        ...(Object.keys(checked).length > 0 ? { options: checked } : {}),
       }));
     } catch (error) {
+      options.applyServerIssues(error);
       toastFailure(error, t, t('wizard.destination.saveFailed'));
       return;
     }
@@ -179,6 +189,12 @@ export function DestinationStep({
         </div>
       </fieldset>
       <ScriptUpload file={script} onChange={setScript} currentName={customScriptName} />
+      <ProxyOptionsEditor
+        idPrefix="wizard"
+        draft={options.draft}
+        onChange={options.setDraft}
+        errors={options.errors}
+      />
       <StepNav
         onBack={() => dispatch({ type: 'back' })}
         onNext={onNext}

@@ -1,0 +1,1 @@
+ALTER TABLE "proxy_configurations" ADD COLUMN "options" jsonb DEFAULT '{}'::jsonb NOT NULL;
