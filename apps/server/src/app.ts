@@ -270,7 +270,10 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(adminRoutes, { admin: services.admin, limits: services.limits });
   await app.register(scriptsRoutes, { scripts: services.scripts });
   await app.register(proxiesRoutes, { proxies: services.proxies });
-  await app.register(sshServersRoutes, { sshServers: services.sshServers });
+  await app.register(sshServersRoutes, {
+    sshServers: services.sshServers,
+    serverChecks: services.serverChecks,
+  });
   await app.register(deploymentsRoutes, { deployments: services.deployments });
   await app.register(certificatesRoutes, {
     certificates: services.certificates,

@@ -54,6 +54,7 @@ import { createSessionEnds } from './modules/sessions/session-ends';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createAccountSessions } from './modules/sessions/sessions.service';
 import { moveProxyPasswordsToServers } from './modules/ssh-servers/password-backfill';
+import { createServerCheckService } from './modules/ssh-servers/server-check.service';
 import { createServerCredentials } from './modules/ssh-servers/server-credentials';
 import { createSshServersRepository } from './modules/ssh-servers/ssh-servers.repository';
 import { createSshServersService } from './modules/ssh-servers/ssh-servers.service';
@@ -176,7 +177,15 @@ export async function buildServices(options: TServicesOptions) {
 
   const sshServersRepository = createSshServersRepository(db);
   // The one rule of which credential goes to which host (test, deploy, removal, actions).
-  const secrets = createServerCredentials(options.secretKeyFile, sshServersRepository.findById);
+  const secrets = createServerCredentials(
+    options.secretKeyFile,
+    sshServersRepository.findById,
+    (id, fingerprint, target) =>
+      sshServersRepository.pinHostKey(id, fingerprint, {
+        host: target.serverIp,
+        port: target.sshPort,
+      }),
+  );
 
   const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
   const sshTest = createSshTestService({
@@ -234,6 +243,15 @@ export async function buildServices(options: TServicesOptions) {
       audit: createAuditService(createAuditRepository(tx)),
       limits: limitGuard(tx),
     })),
+  });
+  const serverChecks = createServerCheckService({
+    repository: sshServersRepository,
+    credentials: secrets,
+    transaction: transactionOver(db, (tx) => ({
+      repository: createSshServersRepository(tx),
+      audit: createAuditService(createAuditRepository(tx)),
+    })),
+    allowLoopback,
   });
   const admin = createAdminService({
     repository: createAdminRepository(db),
@@ -347,6 +365,7 @@ export async function buildServices(options: TServicesOptions) {
     scripts,
     proxies,
     sshServers,
+    serverChecks,
     deployments,
     notifications,
     certificates,

@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { ZText } from '../i18n/text';
 import { ZPort, ZServerIp, ZSshPassword, ZSshUser } from '../proxy/schemas';
 import { ZCleanString } from '../validation/text';
+import { ZServerFacts } from './facts';
 
 // Saved SSH servers (docs/PRODUCT.md#ssh-servers). Messages are translation keys.
 
@@ -124,6 +126,8 @@ export const ZSshServer = z.object({
   isActive: z.boolean(),
   lastCheckedAt: z.string().nullable(),
   reachable: z.boolean().nullable(),
+  /** What the last successful check read; null before one. */
+  facts: ZServerFacts.nullable(),
   proxyCount: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -140,3 +144,13 @@ export type TSshServerList = z.infer<typeof ZSshServerList>;
 export const ZSshServerListQuery = z.object({
   after: z.string().max(200).optional(),
 });
+
+/**
+ * "Check now": the server as stored after the check, and why it could not be reached (a
+ * catalog text) when it could not; null when the facts were read.
+ */
+export const ZSshServerCheck = z.object({
+  server: ZSshServer,
+  text: ZText.nullable(),
+});
+export type TSshServerCheck = z.infer<typeof ZSshServerCheck>;

@@ -120,6 +120,12 @@ export type TServerCredentials = ReturnType<typeof createServerCredentials>;
 export function createServerCredentials(
   keyFile: string,
   findServer: (id: string) => Promise<TSshServerRow | undefined>,
+  /** Pins a saved server's host key where none is pinned and it is still at `target`. */
+  pinServer: (
+    id: string,
+    fingerprint: string,
+    target: TSshTarget,
+  ) => Promise<void> = async () => {},
 ) {
   let box: TSecretBox | undefined;
 
@@ -223,6 +229,32 @@ export function createServerCredentials(
         if (error instanceof Refused) return { refused: error.refusal };
         throw error;
       }
+    },
+
+    /**
+     * The host key a connection to `target` must present: the saved server's pin when the proxy
+     * is on a saved server at that host and port (null there: a first contact, after "forget
+     * key"), else `ownPin`, the one the proxy or its site record holds.
+     */
+    async hostKeyFor(
+      proxy: Pick<TProxyCredentialRow, 'sshServerId'>,
+      target: TSshTarget,
+      ownPin: string | null | undefined,
+    ): Promise<string | undefined> {
+      const server = proxy.sshServerId ? await findServer(proxy.sshServerId) : undefined;
+      if (server && server.host === target.serverIp && server.port === target.sshPort) {
+        return server.hostKeyFingerprint ?? undefined;
+      }
+      return ownPin ?? undefined;
+    },
+
+    /** A first contact's key, pinned on the proxy's saved server when that is where it went. */
+    async pinFirstContact(
+      proxy: Pick<TProxyCredentialRow, 'sshServerId'>,
+      target: TSshTarget,
+      fingerprint: string,
+    ): Promise<void> {
+      if (proxy.sshServerId) await pinServer(proxy.sshServerId, fingerprint, target);
     },
 
     /** The columns that store a proxy's `password`, bound to the target it was entered for. */

@@ -110,6 +110,47 @@ export function createSshServersRepository(db: TDb) {
       return row;
     },
 
+    /** Trust on first use: pins `fingerprint` only where none is pinned and the host is the same. */
+    async pinHostKey(
+      id: string,
+      fingerprint: string,
+      where: { host: string; port: number },
+    ): Promise<void> {
+      await db
+        .update(sshServers)
+        .set({ hostKeyFingerprint: fingerprint })
+        .where(
+          and(
+            eq(sshServers.id, id),
+            isNull(sshServers.hostKeyFingerprint),
+            eq(sshServers.host, where.host),
+            eq(sshServers.port, where.port),
+          ),
+        );
+    },
+
+    /**
+     * "Forget key": the server's pin and the pins its proxies kept from before servers existed,
+     * so the next contact with it pins again (one indexed update, however many proxies).
+     */
+    async forgetHostKey(id: string): Promise<TSshServerRow | undefined> {
+      await db
+        .update(proxyConfigurations)
+        .set({ hostKeyFingerprint: null })
+        .where(
+          and(
+            eq(proxyConfigurations.sshServerId, id),
+            isNotNull(proxyConfigurations.hostKeyFingerprint),
+          ),
+        );
+      const [row] = await db
+        .update(sshServers)
+        .set({ hostKeyFingerprint: null, updatedAt: new Date() })
+        .where(eq(sshServers.id, id))
+        .returning();
+      return row;
+    },
+
     /** Deletes the server unless a proxy uses it (checked again by the foreign key). */
     async delete(id: string): Promise<boolean> {
       const deleted = await db.delete(sshServers).where(eq(sshServers.id, id)).returning({

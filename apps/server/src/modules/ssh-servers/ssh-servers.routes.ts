@@ -1,6 +1,7 @@
 import { ZIdParams } from '@portico/shared/proxy/api';
 import {
   ZSshServer,
+  ZSshServerCheck,
   ZSshServerInput,
   ZSshServerList,
   ZSshServerListQuery,
@@ -10,10 +11,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
+import type { TServerCheckService } from './server-check.service';
 import type { TSshServersService } from './ssh-servers.service';
 
 export interface TSshServersRoutesOptions {
   sshServers: TSshServersService;
+  serverChecks: TServerCheckService;
 }
 
 const tags = ['ssh-servers'];
@@ -22,7 +25,7 @@ const errors = errorResponses(400, 401, 403, 404, 409, 500);
 /** Saved SSH servers (docs/PRODUCT.md#ssh-servers): secrets go in, never come out. */
 export async function sshServersRoutes(app: FastifyInstance, options: TSshServersRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { sshServers } = options;
+  const { sshServers, serverChecks } = options;
 
   r.get(
     '/api/ssh-servers',
@@ -102,5 +105,35 @@ export async function sshServersRoutes(app: FastifyInstance, options: TSshServer
       await sshServers.remove(request.user!, request.params.id);
       return { success: true as const };
     },
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/check',
+    {
+      schema: {
+        tags,
+        summary: 'Log in to a saved SSH server and read its facts (read-only, one round trip)',
+        operationId: 'checkSshServer',
+        params: ZIdParams,
+        response: { 200: ZSshServerCheck, ...errorResponses(400, 401, 403, 404, 409, 500, 502) },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) => serverChecks.check(request.user!, request.params.id),
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/forget-host-key',
+    {
+      schema: {
+        tags,
+        summary: 'Forget the pinned host key of a saved SSH server; the next contact pins again',
+        operationId: 'forgetSshServerHostKey',
+        params: ZIdParams,
+        response: { 200: ZSshServer, ...errorResponses(400, 401, 403, 404) },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) => serverChecks.forgetHostKey(request.user!, request.params.id),
   );
 }
