@@ -29,7 +29,7 @@ k nginx_version "$(nginx -v 2>&1 | sed -n 's#^nginx version: [^/]*/\([^ ]*\).*#\
 if pgrep -x nginx >/dev/null 2>&1; then k nginx_running yes; else k nginx_running no; fi
 k certbot_version "$(certbot --version 2>/dev/null | sed -n 's/^certbot //p')"
 if systemctl is-active --quiet certbot.timer 2>/dev/null || systemctl is-active --quiet snap.certbot.renew.timer 2>/dev/null; then k renewal certbot_timer
-elif grep -qs certbot /etc/crontab /etc/cron.d/* /var/spool/cron/crontabs/* /var/spool/cron/*; then k renewal cron
+elif { pgrep -x cron || pgrep -x crond; } >/dev/null 2>&1 && grep -qs certbot /etc/crontab /etc/cron.d/* /var/spool/cron/crontabs/* /var/spool/cron/*; then k renewal cron
 else k renewal none; fi
 for p in 80 443; do
   if [ "$asroot" = none ]; then line=$(ss -Hltn "sport = :$p" 2>/dev/null | head -n1)
