@@ -273,6 +273,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(sshServersRoutes, {
     sshServers: services.sshServers,
     serverChecks: services.serverChecks,
+    serverActions: services.serverActions,
   });
   await app.register(deploymentsRoutes, { deployments: services.deployments });
   await app.register(certificatesRoutes, {

@@ -54,6 +54,7 @@ import { createSessionEnds } from './modules/sessions/session-ends';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createAccountSessions } from './modules/sessions/sessions.service';
 import { moveProxyPasswordsToServers } from './modules/ssh-servers/password-backfill';
+import { createServerActionsService } from './modules/ssh-servers/server-actions.service';
 import { createServerCheckService } from './modules/ssh-servers/server-check.service';
 import { createServerCredentials } from './modules/ssh-servers/server-credentials';
 import { createSshServersRepository } from './modules/ssh-servers/ssh-servers.repository';
@@ -322,6 +323,13 @@ export async function buildServices(options: TServicesOptions) {
     transaction: runWrites,
     credentials: secrets,
   });
+  const serverActions = createServerActionsService({
+    repository: sshServersRepository,
+    servers: sshServers,
+    redeploy: (actor, proxyId, language) => deployments.start(actor, proxyId, 'redeploy', language),
+    checkCertificate: (actor, proxyId) => certificates.requestCheck(actor, proxyId),
+    removeProxy: (actor, proxyId, options) => proxies.remove(actor, proxyId, options),
+  });
   const reaper = scheduleReaper(
     {
       deployments: deploymentsRepository,
@@ -366,6 +374,7 @@ export async function buildServices(options: TServicesOptions) {
     proxies,
     sshServers,
     serverChecks,
+    serverActions,
     deployments,
     notifications,
     certificates,

@@ -154,3 +154,28 @@ export const ZSshServerCheck = z.object({
   text: ZText.nullable(),
 });
 export type TSshServerCheck = z.infer<typeof ZSshServerCheck>;
+
+/** What a per-server action did to one proxy on the server; it went on with the next either way. */
+export const ZServerActionResult = z.object({
+  id: z.string(),
+  domain: z.string(),
+  ok: z.boolean(),
+  /** The run started for this proxy (redeploy all): its log is that deployment's. */
+  deploymentId: z.string().nullable(),
+  /** Why it did not happen, in the reader's language on the page. */
+  text: ZText.nullable(),
+});
+export type TServerActionResult = z.infer<typeof ZServerActionResult>;
+
+export const ZServerActionReport = z.object({ results: z.array(ZServerActionResult) });
+export type TServerActionReport = z.infer<typeof ZServerActionReport>;
+
+/** "Delete with their sites": each proxy removed as a proxy delete removes it, then the server. */
+export const ZDeleteServerWithSitesInput = z.object({
+  removeCertificates: z.boolean().default(false),
+});
+export const ZDeleteServerWithSitesReport = ZServerActionReport.extend({
+  /** False while a proxy is left (its removal failed): the server stays, saying which. */
+  deleted: z.boolean(),
+});
+export type TDeleteServerWithSitesReport = z.infer<typeof ZDeleteServerWithSitesReport>;

@@ -92,6 +92,21 @@ export function createSshServersRepository(db: TDb) {
       return row?.username ?? '';
     },
 
+    /** The proxies on a server, `limit` at a time in id order after `afterId` (a cursor). */
+    async proxiesOn(id: string, afterId: string | undefined, limit: number) {
+      return db
+        .select({ id: proxyConfigurations.id, domain: proxyConfigurations.domain })
+        .from(proxyConfigurations)
+        .where(
+          and(
+            eq(proxyConfigurations.sshServerId, id),
+            afterId === undefined ? undefined : gt(proxyConfigurations.id, afterId),
+          ),
+        )
+        .orderBy(asc(proxyConfigurations.id))
+        .limit(limit);
+    },
+
     async proxyCount(id: string): Promise<number> {
       return (await countsOf([id])).get(id) ?? 0;
     },
