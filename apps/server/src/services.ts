@@ -178,15 +178,14 @@ export async function buildServices(options: TServicesOptions) {
 
   const sshServersRepository = createSshServersRepository(db);
   // The one rule of which credential goes to which host (test, deploy, removal, actions).
-  const secrets = createServerCredentials(
-    options.secretKeyFile,
-    sshServersRepository.findById,
-    (id, fingerprint, target) =>
+  const secrets = createServerCredentials(options.secretKeyFile, sshServersRepository.findById, {
+    pin: (id, fingerprint, target) =>
       sshServersRepository.pinHostKey(id, fingerprint, {
         host: target.serverIp,
         port: target.sshPort,
       }),
-  );
+    forget: sshServersRepository.forgetHostKey,
+  });
 
   const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
   const sshTest = createSshTestService({

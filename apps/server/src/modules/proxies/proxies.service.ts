@@ -326,6 +326,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         { hostKeyFingerprint: null },
         'proxy.forget_host_key',
       );
+      await secrets.forgetServerPin(row);
       return toProxyConfiguration(updated, language);
     },
 

@@ -94,7 +94,7 @@ describe('per-server actions on a lab server', () => {
       ]),
     );
 
-    const refused = await client.request({ method: 'DELETE', url: `/api/ssh-servers/${serverId}` });
+    const refused = await client.write('DELETE', `/api/ssh-servers/${serverId}`);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toMatchObject({
       code: 'ssh_server_in_use',

@@ -173,6 +173,31 @@ describe.each(testDatabaseKinds())('saved server check and host key on %s', (kin
     expect(repinned?.hostKeyFingerprint).toBe(deadEnd.hostKeyFingerprint);
   });
 
+  it('forgets the server’s pin too when "Forget host key" is chosen on a proxy on it', async () => {
+    const { client, userId } = await signedInClient(t.app);
+    const id = await saveServer(client, sshd, sshd.clientKey);
+    await t.database.db
+      .update(sshServers)
+      .set({ hostKeyFingerprint: BOGUS_PIN })
+      .where(eq(sshServers.id, id));
+    const proxyId = await insertConfiguration(t.database, keyFile, {
+      userId,
+      serverIp: '127.0.0.1',
+      sshPort: sshd.port,
+      sshUser: 'root',
+      hostKeyFingerprint: BOGUS_PIN,
+    });
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ sshServerId: id })
+      .where(eq(proxyConfigurations.id, proxyId));
+    const forgot = await client.write('DELETE', `/api/proxy-configurations/${proxyId}/host-key`);
+    expect(forgot.statusCode, forgot.body).toBe(200);
+    const response = await check(client, id);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json().server.hostKeyFingerprint).toBe(sshd.hostKeyFingerprint);
+  });
+
   it('answers 404 for another user’s server on check and forget key', async () => {
     const { client: owner } = await signedInClient(t.app);
     const id = await saveServer(owner, sshd, sshd.clientKey);

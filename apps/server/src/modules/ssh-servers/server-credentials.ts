@@ -105,6 +105,14 @@ function hasSecret(server: TSshServerRow): boolean {
   return server.passwordEnc !== null || server.privateKeyEnc !== null;
 }
 
+/** Where a saved server's host key pin is written (the repository, given by services.ts). */
+export interface TServerPins {
+  /** Pins where none is pinned and the server is still at `target`. */
+  pin(id: string, fingerprint: string, target: TSshTarget): Promise<void>;
+  /** Clears the server's pin and the pins its proxies kept. */
+  forget(id: string): Promise<unknown>;
+}
+
 class Refused extends Error {
   constructor(readonly refusal: TCredentialRefusal) {
     super(refusal.reason);
@@ -120,12 +128,7 @@ export type TServerCredentials = ReturnType<typeof createServerCredentials>;
 export function createServerCredentials(
   keyFile: string,
   findServer: (id: string) => Promise<TSshServerRow | undefined>,
-  /** Pins a saved server's host key where none is pinned and it is still at `target`. */
-  pinServer: (
-    id: string,
-    fingerprint: string,
-    target: TSshTarget,
-  ) => Promise<void> = async () => {},
+  serverPins: TServerPins = { pin: async () => {}, forget: async () => {} },
 ) {
   let box: TSecretBox | undefined;
 
@@ -254,7 +257,15 @@ export function createServerCredentials(
       target: TSshTarget,
       fingerprint: string,
     ): Promise<void> {
-      if (proxy.sshServerId) await pinServer(proxy.sshServerId, fingerprint, target);
+      if (proxy.sshServerId) await serverPins.pin(proxy.sshServerId, fingerprint, target);
+    },
+
+    /**
+     * "Forget host key" on a proxy on a saved server forgets the server's pin too: that is the
+     * one its connections expect (hostKeyFor).
+     */
+    async forgetServerPin(proxy: Pick<TProxyCredentialRow, 'sshServerId'>): Promise<void> {
+      if (proxy.sshServerId) await serverPins.forget(proxy.sshServerId);
     },
 
     /** The columns that store a proxy's `password`, bound to the target it was entered for. */
