@@ -63,6 +63,32 @@ describe.each(testDatabaseKinds())('saved server check and host key on %s', (kin
     return created.json().id as string;
   }
 
+  /** A saved server on `on` pinned to a key it does not have, and a proxy on it. */
+  async function pinnedWrong(
+    client: TestClient,
+    userId: string,
+    on: TLocalSshd,
+    proxyPin: string | null,
+  ) {
+    const id = await saveServer(client, on, on.clientKey);
+    await t.database.db
+      .update(sshServers)
+      .set({ hostKeyFingerprint: BOGUS_PIN })
+      .where(eq(sshServers.id, id));
+    const proxyId = await insertConfiguration(t.database, keyFile, {
+      userId,
+      serverIp: '127.0.0.1',
+      sshPort: on.port,
+      sshUser: 'root',
+      ...(proxyPin ? { hostKeyFingerprint: proxyPin } : {}),
+    });
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ sshServerId: id, targetServer: 'http://10.0.0.5:8080' })
+      .where(eq(proxyConfigurations.id, proxyId));
+    return { id, proxyId };
+  }
+
   const check = (client: TestClient, id: string) =>
     client.write('POST', `/api/ssh-servers/${id}/check`);
 
@@ -107,22 +133,8 @@ describe.each(testDatabaseKinds())('saved server check and host key on %s', (kin
 
   it('refuses check, SSH test and deployment on a changed host key until "forget key"', async () => {
     const { client, userId } = await signedInClient(t.app);
-    const id = await saveServer(client, deadEnd, deadEnd.clientKey);
-    await t.database.db
-      .update(sshServers)
-      .set({ hostKeyFingerprint: BOGUS_PIN })
-      .where(eq(sshServers.id, id));
     // A proxy on that server that never pinned a key of its own.
-    const proxyId = await insertConfiguration(t.database, keyFile, {
-      userId,
-      serverIp: '127.0.0.1',
-      sshPort: deadEnd.port,
-      sshUser: 'root',
-    });
-    await t.database.db
-      .update(proxyConfigurations)
-      .set({ sshServerId: id, targetServer: 'http://10.0.0.5:8080' })
-      .where(eq(proxyConfigurations.id, proxyId));
+    const { id, proxyId } = await pinnedWrong(client, userId, deadEnd, null);
 
     const refused = await check(client, id);
     expect(refused.statusCode, refused.body).toBe(409);
@@ -175,22 +187,7 @@ describe.each(testDatabaseKinds())('saved server check and host key on %s', (kin
 
   it('forgets the server’s pin too when "Forget host key" is chosen on a proxy on it', async () => {
     const { client, userId } = await signedInClient(t.app);
-    const id = await saveServer(client, sshd, sshd.clientKey);
-    await t.database.db
-      .update(sshServers)
-      .set({ hostKeyFingerprint: BOGUS_PIN })
-      .where(eq(sshServers.id, id));
-    const proxyId = await insertConfiguration(t.database, keyFile, {
-      userId,
-      serverIp: '127.0.0.1',
-      sshPort: sshd.port,
-      sshUser: 'root',
-      hostKeyFingerprint: BOGUS_PIN,
-    });
-    await t.database.db
-      .update(proxyConfigurations)
-      .set({ sshServerId: id })
-      .where(eq(proxyConfigurations.id, proxyId));
+    const { id, proxyId } = await pinnedWrong(client, userId, sshd, BOGUS_PIN);
     const forgot = await client.write('DELETE', `/api/proxy-configurations/${proxyId}/host-key`);
     expect(forgot.statusCode, forgot.body).toBe(200);
     const response = await check(client, id);
