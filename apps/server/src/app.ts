@@ -271,7 +271,11 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(adminRoutes, { admin: services.admin, limits: services.limits });
   await app.register(scriptsRoutes, { scripts: services.scripts });
   await app.register(proxiesRoutes, { proxies: services.proxies });
-  await app.register(sshServersRoutes, { sshServers: services.sshServers });
+  await app.register(sshServersRoutes, {
+    sshServers: services.sshServers,
+    serverChecks: services.serverChecks,
+    serverActions: services.serverActions,
+  });
   await app.register(deploymentsRoutes, {
     deployments: services.deployments,
     plans: services.plans,

@@ -56,6 +56,8 @@ import { createSessionEnds } from './modules/sessions/session-ends';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
 import { createAccountSessions } from './modules/sessions/sessions.service';
 import { moveProxyPasswordsToServers } from './modules/ssh-servers/password-backfill';
+import { createServerActionsService } from './modules/ssh-servers/server-actions.service';
+import { createServerCheckService } from './modules/ssh-servers/server-check.service';
 import { createServerCredentials } from './modules/ssh-servers/server-credentials';
 import { createSshServersRepository } from './modules/ssh-servers/ssh-servers.repository';
 import { createSshServersService } from './modules/ssh-servers/ssh-servers.service';
@@ -179,7 +181,14 @@ export async function buildServices(options: TServicesOptions) {
 
   const sshServersRepository = createSshServersRepository(db);
   // The one rule of which credential goes to which host (test, deploy, removal, actions).
-  const secrets = createServerCredentials(options.secretKeyFile, sshServersRepository.findById);
+  const secrets = createServerCredentials(options.secretKeyFile, sshServersRepository.findById, {
+    pin: (id, fingerprint, target) =>
+      sshServersRepository.pinHostKey(id, fingerprint, {
+        host: target.serverIp,
+        port: target.sshPort,
+      }),
+    forget: sshServersRepository.forgetHostKey,
+  });
 
   const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
   const sshTest = createSshTestService({
@@ -240,6 +249,15 @@ export async function buildServices(options: TServicesOptions) {
       audit: createAuditService(createAuditRepository(tx)),
       limits: limitGuard(tx),
     })),
+  });
+  const serverChecks = createServerCheckService({
+    repository: sshServersRepository,
+    credentials: secrets,
+    transaction: transactionOver(db, (tx) => ({
+      repository: createSshServersRepository(tx),
+      audit: createAuditService(createAuditRepository(tx)),
+    })),
+    allowLoopback,
   });
   const admin = createAdminService({
     repository: createAdminRepository(db),
@@ -317,6 +335,13 @@ export async function buildServices(options: TServicesOptions) {
     settings,
     planDeployment,
   });
+  const serverActions = createServerActionsService({
+    repository: sshServersRepository,
+    servers: sshServers,
+    redeploy: (actor, proxyId, language) => deployments.start(actor, proxyId, 'redeploy', language),
+    checkCertificate: (actor, proxyId) => certificates.requestCheck(actor, proxyId),
+    removeProxy: (actor, proxyId, options) => proxies.remove(actor, proxyId, options),
+  });
   const reaper = scheduleReaper(
     {
       deployments: deploymentsRepository,
@@ -360,6 +385,8 @@ export async function buildServices(options: TServicesOptions) {
     scripts,
     proxies,
     sshServers,
+    serverChecks,
+    serverActions,
     deployments,
     plans,
     notifications,

@@ -256,6 +256,22 @@ const CELLS: Record<string, TBuild> = {
   [routeKey('DELETE', '/api/ssh-servers/:id')]: async (w) => ({
     url: `/api/ssh-servers/${await w.freshSshServer()}`,
   }),
+  [routeKey('POST', '/api/ssh-servers/:id/check')]: (w) => ({
+    url: `/api/ssh-servers/${w.localSshServerId}/check`,
+  }),
+  [routeKey('POST', '/api/ssh-servers/:id/forget-host-key')]: (w) => ({
+    url: `/api/ssh-servers/${w.sshServerId}/forget-host-key`,
+  }),
+  [routeKey('POST', '/api/ssh-servers/:id/redeploy-all')]: (w) => ({
+    url: `/api/ssh-servers/${w.sshServerId}/redeploy-all`,
+  }),
+  [routeKey('POST', '/api/ssh-servers/:id/check-certificates')]: (w) => ({
+    url: `/api/ssh-servers/${w.sshServerId}/check-certificates`,
+  }),
+  [routeKey('POST', '/api/ssh-servers/:id/delete-with-sites')]: async (w) => ({
+    url: `/api/ssh-servers/${await w.freshSshServer()}/delete-with-sites`,
+    payload: {},
+  }),
 
   [routeKey('GET', '/api/admin/stats/users')]: fixed('/api/admin/stats/users'),
   [routeKey('GET', '/api/admin/stats/proxies-by-user')]: fixed('/api/admin/stats/proxies-by-user'),

@@ -261,6 +261,11 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
   { method: 'GET', url: '/api/ssh-servers/:id', expected: ownerOrAdmin(200) },
   { method: 'PATCH', url: '/api/ssh-servers/:id', expected: ownerOrAdmin(200) },
   { method: 'DELETE', url: '/api/ssh-servers/:id', expected: ownerOrAdmin(200) },
+  { method: 'POST', url: '/api/ssh-servers/:id/check', expected: ownerOrAdmin(200) },
+  { method: 'POST', url: '/api/ssh-servers/:id/forget-host-key', expected: ownerOrAdmin(200) },
+  { method: 'POST', url: '/api/ssh-servers/:id/redeploy-all', expected: ownerOrAdmin(200) },
+  { method: 'POST', url: '/api/ssh-servers/:id/check-certificates', expected: ownerOrAdmin(200) },
+  { method: 'POST', url: '/api/ssh-servers/:id/delete-with-sites', expected: ownerOrAdmin(200) },
 
   // The admin panel.
   { method: 'GET', url: '/api/admin/stats/users', expected: adminOnly(200) },

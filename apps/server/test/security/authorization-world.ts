@@ -59,6 +59,8 @@ export interface TMatrixWorld {
   sshServerId: string;
   /** A new saved server of the owner's, to be deleted: its id. */
   freshSshServer(): Promise<string>;
+  /** A saved server at LOCAL_SERVER (a closed port): "Check now" answers at once, unreachable. */
+  localSshServerId: string;
   close(): Promise<void>;
 }
 
@@ -126,10 +128,10 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
   };
 
   /** A saved server of the owner's, whose password the secret scans look for. */
-  async function freshSshServer() {
+  async function freshSshServer(where = { host: '203.0.113.30', port: 22 }) {
     const response = await owner.client.write('POST', '/api/ssh-servers', {
       name: `Matrix server ${randomBytes(3).toString('hex')}`,
-      host: '203.0.113.30',
+      ...where,
       password: MATRIX_SERVER_PASSWORD,
     });
     if (response.statusCode !== 201) throw new Error(`ssh server: ${response.body}`);
@@ -186,7 +188,11 @@ export async function createMatrixWorld(kind: TDatabaseKind): Promise<TMatrixWor
     },
     freshDestination,
     sshServerId: await freshSshServer(),
-    freshSshServer,
+    freshSshServer: () => freshSshServer(),
+    localSshServerId: await freshSshServer({
+      host: LOCAL_SERVER.serverIp,
+      port: LOCAL_SERVER.sshPort,
+    }),
     async close() {
       await t.close();
       rmSync(keyDir, { recursive: true, force: true });

@@ -80,6 +80,26 @@ describe.each(testDatabaseKinds())(
           await record(await client.write('PATCH', `/api/ssh-servers/${id}`, { password }), 200);
           await record(await client.request({ method: 'GET', url: `/api/ssh-servers/${id}` }), 200);
           await record(await client.request({ method: 'GET', url: '/api/ssh-servers' }), 200);
+          // Every route of a server's page: a check (a closed port on this machine: unreachable
+          // at once), forget key, and the three actions.
+          const local = await record(
+            await client.write('POST', '/api/ssh-servers', {
+              host: '127.0.0.1',
+              port: 1,
+              username: 'deploy',
+              name: 'local',
+              password,
+            }),
+            201,
+          );
+          const localId = local.json().id as string;
+          for (const path of ['check', 'forget-host-key', 'redeploy-all', 'check-certificates']) {
+            await record(await client.write('POST', `/api/ssh-servers/${localId}/${path}`), 200);
+          }
+          await record(
+            await client.write('POST', `/api/ssh-servers/${localId}/delete-with-sites`, {}),
+            200,
+          );
           expect(generated.json().publicKey).toMatch(/^ssh-ed25519 /);
 
           const needles: TNeedle[] = [

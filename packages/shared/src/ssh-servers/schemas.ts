@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import { ZText } from '../i18n/text';
 import { ZPort, ZServerIp, ZSshPassword, ZSshUser } from '../proxy/schemas';
 import { ZCleanString } from '../validation/text';
+import { ZServerFacts } from './facts';
 
 // Saved SSH servers (docs/PRODUCT.md#ssh-servers). Messages are translation keys.
 
@@ -124,6 +126,8 @@ export const ZSshServer = z.object({
   isActive: z.boolean(),
   lastCheckedAt: z.string().nullable(),
   reachable: z.boolean().nullable(),
+  /** What the last successful check read; null before one. */
+  facts: ZServerFacts.nullable(),
   proxyCount: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -140,3 +144,38 @@ export type TSshServerList = z.infer<typeof ZSshServerList>;
 export const ZSshServerListQuery = z.object({
   after: z.string().max(200).optional(),
 });
+
+/**
+ * "Check now": the server as stored after the check, and why it could not be reached (a
+ * catalog text) when it could not; null when the facts were read.
+ */
+export const ZSshServerCheck = z.object({
+  server: ZSshServer,
+  text: ZText.nullable(),
+});
+export type TSshServerCheck = z.infer<typeof ZSshServerCheck>;
+
+/** What a per-server action did to one proxy on the server; it went on with the next either way. */
+export const ZServerActionResult = z.object({
+  id: z.string(),
+  domain: z.string(),
+  ok: z.boolean(),
+  /** The run started for this proxy (redeploy all): its log is that deployment's. */
+  deploymentId: z.string().nullable(),
+  /** Why it did not happen, in the reader's language on the page. */
+  text: ZText.nullable(),
+});
+export type TServerActionResult = z.infer<typeof ZServerActionResult>;
+
+export const ZServerActionReport = z.object({ results: z.array(ZServerActionResult) });
+export type TServerActionReport = z.infer<typeof ZServerActionReport>;
+
+/** "Delete with their sites": each proxy removed as a proxy delete removes it, then the server. */
+export const ZDeleteServerWithSitesInput = z.object({
+  removeCertificates: z.boolean().default(false),
+});
+export const ZDeleteServerWithSitesReport = ZServerActionReport.extend({
+  /** False while a proxy is left (its removal failed): the server stays, saying which. */
+  deleted: z.boolean(),
+});
+export type TDeleteServerWithSitesReport = z.infer<typeof ZDeleteServerWithSitesReport>;

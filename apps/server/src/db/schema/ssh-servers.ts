@@ -1,7 +1,9 @@
+import type { TServerFacts } from '@portico/shared/ssh-servers/facts';
 import {
   boolean,
   index,
   integer,
+  jsonb,
   pgEnum,
   pgTable,
   text,
@@ -41,6 +43,8 @@ export const sshServers = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     lastCheckedAt: timestamp('last_checked_at', { withTimezone: true }),
     reachable: boolean('reachable'),
+    // What the last successful check read (modules/ssh-servers/server-facts.ts), validated.
+    facts: jsonb('facts').$type<TServerFacts>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -97,9 +97,14 @@ export function createSshTestService(options: TSshTestServiceOptions) {
         const stored = await options.repository.findOwnSshTarget(userId, input.configurationId);
         if (!stored) throw new AppError('not_found', 404);
         const sameHost = stored.serverIp === input.serverIp && stored.sshPort === input.port;
-        // The pin belongs to the host it was taken from; a new address is a new first contact.
-        if (sameHost && stored.hostKeyFingerprint) expectedFingerprint = stored.hostKeyFingerprint;
         const target = { serverIp: input.serverIp, sshPort: input.port, sshUser: input.username };
+        // The pin belongs to the host it was taken from (its saved server's, when the proxy is on
+        // one there); a new address is a new first contact.
+        expectedFingerprint = await options.credentials.hostKeyFor(
+          stored,
+          target,
+          sameHost ? stored.hostKeyFingerprint : null,
+        );
         if (auth === undefined) {
           const saved = await options.credentials.credentialFor(stored, target);
           // Nothing saved for this target: the form asks for the password below.

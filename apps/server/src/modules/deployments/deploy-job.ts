@@ -236,7 +236,11 @@ export async function runDeployJob(
     const run = { id: deployment.id, language };
     // An action connects to the server of the last deployment (where the certificate is): the
     // password must have been entered for that server.
-    const auth = await storedCredential(deps, config, action ? deployedTarget(config) : config);
+    const reached = action ? deployedTarget(config) : config;
+    const auth = await storedCredential(deps, config, reached);
+    // The key the server must present: its saved server's pin when the run goes there.
+    config.hostKeyFingerprint =
+      (await deps.secrets.hostKeyFor(config, reached, config.hostKeyFingerprint)) ?? null;
     if ('refused' in auth) {
       const line = say(auth.refused);
       await sink.log('error', line.message, line.text);
@@ -289,6 +293,7 @@ export async function runDeployJob(
               // Trust on first use: pinned before anything runs on the server.
               if (!config.hostKeyFingerprint) {
                 await deps.proxies.update(config.id, { hostKeyFingerprint: fingerprint });
+                await deps.secrets.pinFirstContact(config, where, fingerprint);
                 config.hostKeyFingerprint = fingerprint;
               }
             },

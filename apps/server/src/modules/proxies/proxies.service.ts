@@ -367,6 +367,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         { hostKeyFingerprint: null },
         'proxy.forget_host_key',
       );
+      await secrets.forgetServerPin(row);
       return toProxyConfiguration(updated, language);
     },
 

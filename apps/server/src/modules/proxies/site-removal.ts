@@ -55,6 +55,11 @@ export function createSiteRemoval(
     // the saved password goes there only if it was entered for that very server, port and user.
     const where = { serverIp: site.serverIp, sshPort: site.sshPort, sshUser: site.sshUser };
     const auth = await credentialForSite(secrets, row, site);
+    const pinned = await secrets.hostKeyFor(
+      row,
+      where,
+      site.hostKeyFingerprint ?? row.hostKeyFingerprint,
+    );
     const limit = deps.timing?.removeDeadlineMs ?? JOB_TIMING.removeDeadlineMs;
     const timeLimit = {
       ms: limit,
@@ -68,7 +73,7 @@ export function createSiteRemoval(
             domain: site.domain,
             ...where,
             auth,
-            expectedFingerprint: site.hostKeyFingerprint ?? row.hostKeyFingerprint ?? undefined,
+            expectedFingerprint: pinned,
             removeCertificate,
           },
           {

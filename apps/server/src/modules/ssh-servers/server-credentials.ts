@@ -105,6 +105,14 @@ function hasSecret(server: TSshServerRow): boolean {
   return server.passwordEnc !== null || server.privateKeyEnc !== null;
 }
 
+/** Where a saved server's host key pin is written (the repository, given by services.ts). */
+export interface TServerPins {
+  /** Pins where none is pinned and the server is still at `target`. */
+  pin(id: string, fingerprint: string, target: TSshTarget): Promise<void>;
+  /** Clears the server's pin and the pins its proxies kept. */
+  forget(id: string): Promise<unknown>;
+}
+
 class Refused extends Error {
   constructor(readonly refusal: TCredentialRefusal) {
     super(refusal.reason);
@@ -120,6 +128,7 @@ export type TServerCredentials = ReturnType<typeof createServerCredentials>;
 export function createServerCredentials(
   keyFile: string,
   findServer: (id: string) => Promise<TSshServerRow | undefined>,
+  serverPins: TServerPins = { pin: async () => {}, forget: async () => {} },
 ) {
   let box: TSecretBox | undefined;
 
@@ -223,6 +232,40 @@ export function createServerCredentials(
         if (error instanceof Refused) return { refused: error.refusal };
         throw error;
       }
+    },
+
+    /**
+     * The host key a connection to `target` must present: the saved server's pin when the proxy
+     * is on a saved server at that host and port (null there: a first contact, after "forget
+     * key"), else `ownPin`, the one the proxy or its site record holds.
+     */
+    async hostKeyFor(
+      proxy: Pick<TProxyCredentialRow, 'sshServerId'>,
+      target: TSshTarget,
+      ownPin: string | null | undefined,
+    ): Promise<string | undefined> {
+      const server = proxy.sshServerId ? await findServer(proxy.sshServerId) : undefined;
+      if (server && server.host === target.serverIp && server.port === target.sshPort) {
+        return server.hostKeyFingerprint ?? undefined;
+      }
+      return ownPin ?? undefined;
+    },
+
+    /** A first contact's key, pinned on the proxy's saved server when that is where it went. */
+    async pinFirstContact(
+      proxy: Pick<TProxyCredentialRow, 'sshServerId'>,
+      target: TSshTarget,
+      fingerprint: string,
+    ): Promise<void> {
+      if (proxy.sshServerId) await serverPins.pin(proxy.sshServerId, fingerprint, target);
+    },
+
+    /**
+     * "Forget host key" on a proxy on a saved server forgets the server's pin too: that is the
+     * one its connections expect (hostKeyFor).
+     */
+    async forgetServerPin(proxy: Pick<TProxyCredentialRow, 'sshServerId'>): Promise<void> {
+      if (proxy.sshServerId) await serverPins.forget(proxy.sshServerId);
     },
 
     /** The columns that store a proxy's `password`, bound to the target it was entered for. */

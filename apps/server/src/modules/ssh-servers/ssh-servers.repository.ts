@@ -92,6 +92,21 @@ export function createSshServersRepository(db: TDb) {
       return row?.username ?? '';
     },
 
+    /** The proxies on a server, `limit` at a time in id order after `afterId` (a cursor). */
+    async proxiesOn(id: string, afterId: string | undefined, limit: number) {
+      return db
+        .select({ id: proxyConfigurations.id, domain: proxyConfigurations.domain })
+        .from(proxyConfigurations)
+        .where(
+          and(
+            eq(proxyConfigurations.sshServerId, id),
+            afterId === undefined ? undefined : gt(proxyConfigurations.id, afterId),
+          ),
+        )
+        .orderBy(asc(proxyConfigurations.id))
+        .limit(limit);
+    },
+
     async proxyCount(id: string): Promise<number> {
       return (await countsOf([id])).get(id) ?? 0;
     },
@@ -105,6 +120,47 @@ export function createSshServersRepository(db: TDb) {
       const [row] = await db
         .update(sshServers)
         .set({ ...changes, updatedAt: new Date() })
+        .where(eq(sshServers.id, id))
+        .returning();
+      return row;
+    },
+
+    /** Trust on first use: pins `fingerprint` only where none is pinned and the host is the same. */
+    async pinHostKey(
+      id: string,
+      fingerprint: string,
+      where: { host: string; port: number },
+    ): Promise<void> {
+      await db
+        .update(sshServers)
+        .set({ hostKeyFingerprint: fingerprint })
+        .where(
+          and(
+            eq(sshServers.id, id),
+            isNull(sshServers.hostKeyFingerprint),
+            eq(sshServers.host, where.host),
+            eq(sshServers.port, where.port),
+          ),
+        );
+    },
+
+    /**
+     * "Forget key": the server's pin and the pins its proxies kept from before servers existed,
+     * so the next contact with it pins again (one indexed update, however many proxies).
+     */
+    async forgetHostKey(id: string): Promise<TSshServerRow | undefined> {
+      await db
+        .update(proxyConfigurations)
+        .set({ hostKeyFingerprint: null })
+        .where(
+          and(
+            eq(proxyConfigurations.sshServerId, id),
+            isNotNull(proxyConfigurations.hostKeyFingerprint),
+          ),
+        );
+      const [row] = await db
+        .update(sshServers)
+        .set({ hostKeyFingerprint: null, updatedAt: new Date() })
         .where(eq(sshServers.id, id))
         .returning();
       return row;

@@ -1,19 +1,28 @@
+import { pickLanguage } from '@portico/shared/api-error';
 import { ZIdParams } from '@portico/shared/proxy/api';
 import {
+  ZDeleteServerWithSitesInput,
+  ZDeleteServerWithSitesReport,
+  ZServerActionReport,
   ZSshServer,
+  ZSshServerCheck,
   ZSshServerInput,
   ZSshServerList,
   ZSshServerListQuery,
   ZSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
+import type { TServerActionsService } from './server-actions.service';
+import type { TServerCheckService } from './server-check.service';
 import type { TSshServersService } from './ssh-servers.service';
 
 export interface TSshServersRoutesOptions {
   sshServers: TSshServersService;
+  serverChecks: TServerCheckService;
+  serverActions: TServerActionsService;
 }
 
 const tags = ['ssh-servers'];
@@ -22,7 +31,8 @@ const errors = errorResponses(400, 401, 403, 404, 409, 500);
 /** Saved SSH servers (docs/PRODUCT.md#ssh-servers): secrets go in, never come out. */
 export async function sshServersRoutes(app: FastifyInstance, options: TSshServersRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { sshServers } = options;
+  const { sshServers, serverChecks, serverActions } = options;
+  const language = (request: FastifyRequest) => pickLanguage(request.headers['accept-language']);
 
   r.get(
     '/api/ssh-servers',
@@ -102,5 +112,86 @@ export async function sshServersRoutes(app: FastifyInstance, options: TSshServer
       await sshServers.remove(request.user!, request.params.id);
       return { success: true as const };
     },
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/check',
+    {
+      schema: {
+        tags,
+        summary: 'Log in to a saved SSH server and read its facts (read-only, one round trip)',
+        operationId: 'checkSshServer',
+        params: ZIdParams,
+        response: { 200: ZSshServerCheck, ...errorResponses(400, 401, 403, 404, 409, 500, 502) },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) => serverChecks.check(request.user!, request.params.id),
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/forget-host-key',
+    {
+      schema: {
+        tags,
+        summary: 'Forget the pinned host key of a saved SSH server; the next contact pins again',
+        operationId: 'forgetSshServerHostKey',
+        params: ZIdParams,
+        response: { 200: ZSshServer, ...errorResponses(400, 401, 403, 404) },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) => serverChecks.forgetHostKey(request.user!, request.params.id),
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/redeploy-all',
+    {
+      schema: {
+        tags,
+        summary: 'Redeploy every proxy on a saved SSH server, one run and log each',
+        operationId: 'redeployAllOnSshServer',
+        params: ZIdParams,
+        response: { 200: ZServerActionReport, ...errorResponses(400, 401, 403, 404) },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) =>
+      serverActions.redeployAll(request.user!, request.params.id, language(request)),
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/check-certificates',
+    {
+      schema: {
+        tags,
+        summary: 'Check the certificate of every proxy on a saved SSH server',
+        operationId: 'checkCertificatesOnSshServer',
+        params: ZIdParams,
+        response: { 200: ZServerActionReport, ...errorResponses(400, 401, 403, 404) },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) => serverActions.checkAllCertificates(request.user!, request.params.id),
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/delete-with-sites',
+    {
+      schema: {
+        tags,
+        summary: 'Delete every proxy on a saved SSH server with its site, then the server',
+        operationId: 'deleteSshServerWithSites',
+        params: ZIdParams,
+        body: ZDeleteServerWithSitesInput,
+        response: { 200: ZDeleteServerWithSitesReport, ...errors },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) =>
+      serverActions.deleteWithSites(request.user!, request.params.id, {
+        removeCertificates: request.body.removeCertificates,
+        language: language(request),
+      }),
   );
 }

@@ -5,13 +5,15 @@ import type {
   TSshServerList,
   TSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
-import type { TSshServerRow, TUserRow } from '../../db/schema';
+import type { TSshServerRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { generateKeyPair, PrivateKeyError, readPrivateKey } from '../../deploy/ssh';
 import { diffFields, type TAuditService } from '../audit/audit.service';
 import type { TLimitGuard } from '../limits/limits.service';
+import { loadServer, serverView, type TActor } from './server-access';
 import { serverTarget, type TServerCredentials, type TSshTarget } from './server-credentials';
 import { sshServerErrors } from './ssh-server-errors';
+import { toSshServer } from './ssh-server-view';
 import type {
   TSshServerListRow,
   TSshServersRepository,
@@ -19,7 +21,7 @@ import type {
 } from './ssh-servers.repository';
 import { SSH_SERVER_PAGE } from './ssh-servers.repository';
 
-export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
+export type { TActor } from './server-access';
 
 /** A change of a server writes its row and its audit row, together or not at all. */
 export interface TSshServerWrites {
@@ -55,33 +57,6 @@ const AUDITED = [
   ...SECRET_COLUMNS,
 ] as const;
 
-/** The API view: secrets only as whether one is saved (docs/SECURITY.md). */
-export function toSshServer(row: TSshServerRow, owner: string, proxyCount: number): TSshServer {
-  return {
-    id: row.id,
-    userId: row.userId,
-    owner,
-    name: row.name,
-    host: row.host,
-    port: row.port,
-    username: row.username,
-    authKind: row.authKind,
-    hasPassword: row.passwordEnc !== null,
-    hasPrivateKey: row.privateKeyEnc !== null,
-    hasPassphrase: row.passphraseEnc !== null,
-    hasSudoPassword: row.sudoPasswordEnc !== null,
-    publicKey: row.publicKey,
-    hostKeyFingerprint: row.hostKeyFingerprint,
-    description: row.description,
-    isActive: row.isActive,
-    lastCheckedAt: row.lastCheckedAt?.toISOString() ?? null,
-    reachable: row.reachable,
-    proxyCount,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
 const cursorOf = (row: TSshServerRow) =>
   Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString('base64url');
 
@@ -101,19 +76,8 @@ type TCredentialInput = Pick<
 export function createSshServersService(deps: TSshServersServiceDeps) {
   const { repository, credentials, transaction } = deps;
 
-  /** The row when the actor may see it: its owner, or an admin; 404 otherwise. */
-  async function load(actor: TActor, id: string): Promise<TSshServerRow> {
-    const row = await repository.findById(id);
-    if (!row || (row.userId !== actor.id && actor.role !== 'admin')) {
-      throw sshServerErrors.notFound();
-    }
-    return row;
-  }
-
-  async function view(row: TSshServerRow, actor: TActor): Promise<TSshServer> {
-    const owner = row.userId === actor.id ? actor.username : await repository.ownerOf(row.userId);
-    return toSshServer(row, owner, await repository.proxyCount(row.id));
-  }
+  const load = (actor: TActor, id: string) => loadServer(repository, actor, id);
+  const view = (row: TSshServerRow, actor: TActor) => serverView(repository, row, actor);
 
   /**
    * The secret columns a request writes, sealed for `target`: the key read and checked first

@@ -1,0 +1,1 @@
+ALTER TABLE "ssh_servers" ADD COLUMN "facts" jsonb;

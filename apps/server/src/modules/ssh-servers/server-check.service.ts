@@ -1,0 +1,123 @@
+import type { TSshServerCheck } from '@portico/shared/ssh-servers/schemas';
+import { sshAddressProblem } from '@portico/shared/validation/reachability';
+import type { TSshServerRow } from '../../db/schema';
+import type { TTransaction } from '../../db/transaction';
+import { connectSsh, HostKeyMismatchError, SshError, type TSshSession } from '../../deploy/ssh';
+import { KeyedAppError } from '../../lib/app-error';
+import type { TAuditService } from '../audit/audit.service';
+import { loadServer, serverView, type TActor } from './server-access';
+import {
+  credentialRefusalError,
+  serverTarget,
+  type TServerCredentials,
+} from './server-credentials';
+import { FACTS_SCRIPT, FactsAnswerError, parseFacts } from './server-facts';
+import { sshServerErrors } from './ssh-server-errors';
+import type { TSshServersRepository } from './ssh-servers.repository';
+
+const CHECK_TIMEOUT_MS = 15_000;
+/** The facts script reads a few files and versions; it never needs long. */
+const SCRIPT_TIMEOUT_MS = 30_000;
+
+export interface TServerCheckDeps {
+  repository: TSshServersRepository;
+  credentials: TServerCredentials;
+  transaction: TTransaction<{ repository: TSshServersRepository; audit: TAuditService }>;
+  /** 127.0.0.0/8 may be reached (PORTICO_SSH_ALLOW_LOOPBACK), as for the SSH test. */
+  allowLoopback?: boolean;
+  connect?: typeof connectSsh;
+  timeoutMs?: number;
+}
+
+export type TServerCheckService = ReturnType<typeof createServerCheckService>;
+
+/** A host key that is not the pinned one: nothing runs, nothing is stored, the page says why. */
+export function hostKeyChangedError(error: HostKeyMismatchError): KeyedAppError {
+  return new KeyedAppError('host_key_changed', 409, 'sshServer.hostKeyChanged', {
+    expected: error.expectedFingerprint,
+    actual: error.actualFingerprint,
+  });
+}
+
+/**
+ * "Check now" (POST /api/ssh-servers/{id}/check) and "forget key": one login with the saved
+ * credential against the pinned host key, one exec of the read-only FACTS_SCRIPT, and the
+ * answer stored on the row, so the list shows reachable / last checked without a round trip.
+ */
+export function createServerCheckService(deps: TServerCheckDeps) {
+  const { repository, credentials, transaction } = deps;
+  const connect = deps.connect ?? connectSsh;
+
+  async function unreachable(row: TSshServerRow, error: SshError, actor: TActor) {
+    const stored = await repository.update(row.id, { reachable: false, lastCheckedAt: new Date() });
+    const cause = error.text
+      ? { key: `deployLog.ssh.${error.text.key}`, params: error.text.params ?? {} }
+      : { key: 'sshServer.checkFailed', params: {} };
+    return { server: await serverView(repository, stored ?? row, actor), text: cause };
+  }
+
+  return {
+    async check(actor: TActor, id: string): Promise<TSshServerCheck> {
+      const row = await loadServer(repository, actor, id);
+      if (sshAddressProblem(row.host) === 'loopback' && !deps.allowLoopback) {
+        throw new KeyedAppError('address_refused', 400, 'checks.ssh.loopbackRefused');
+      }
+      const target = serverTarget(row);
+      const credential = credentials.credentialOf(null, row, target);
+      if ('refused' in credential) throw credentialRefusalError(credential.refused, 'test');
+      const pinned = row.hostKeyFingerprint ?? undefined;
+      let session: TSshSession;
+      try {
+        session = await connect({
+          host: row.host,
+          port: row.port,
+          username: row.username,
+          ...credential.auth,
+          expectedFingerprint: pinned,
+          timeoutMs: deps.timeoutMs ?? CHECK_TIMEOUT_MS,
+        });
+      } catch (error) {
+        if (error instanceof HostKeyMismatchError) throw hostKeyChangedError(error);
+        if (error instanceof SshError) return unreachable(row, error, actor);
+        throw error;
+      }
+      try {
+        if (!pinned) await repository.pinHostKey(row.id, session.fingerprint, row);
+        const answer = await session.run(FACTS_SCRIPT, { timeoutMs: SCRIPT_TIMEOUT_MS });
+        const facts = parseFacts(answer.stdout);
+        const stored = await repository.update(row.id, {
+          reachable: true,
+          lastCheckedAt: new Date(),
+          facts,
+        });
+        return { server: await serverView(repository, stored ?? row, actor), text: null };
+      } catch (error) {
+        if (error instanceof FactsAnswerError) {
+          throw new KeyedAppError('facts_unreadable', 502, 'sshServer.factsUnreadable');
+        }
+        if (error instanceof SshError) return unreachable(row, error, actor);
+        throw error;
+      } finally {
+        session.close();
+      }
+    },
+
+    /** The next contact pins whatever key the server presents (owner or admin; audited). */
+    async forgetHostKey(actor: TActor, id: string) {
+      const row = await loadServer(repository, actor, id);
+      const updated = await transaction(async (tx) => {
+        const written = await tx.repository.forgetHostKey(id);
+        if (!written) throw sshServerErrors.notFound();
+        await tx.audit.record(actor, {
+          action: 'ssh_server.forget_host_key',
+          targetType: 'ssh_server',
+          targetId: id,
+          targetOwnerId: row.userId,
+          changes: [{ field: 'hostKeyFingerprint', before: row.hostKeyFingerprint, after: null }],
+        });
+        return written;
+      });
+      return serverView(repository, updated, actor);
+    },
+  };
+}

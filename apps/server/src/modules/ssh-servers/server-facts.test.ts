@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { FactsAnswerError, parseFacts } from './server-facts';
+
+const DEBIAN = [
+  'os_id=debian',
+  'os_version=12',
+  'os_name=Debian GNU/Linux 12 (bookworm)',
+  'init=systemd',
+  'root=sudo_nopasswd',
+  'nginx_version=1.22.1',
+  'nginx_running=yes',
+  'certbot_version=2.1.0',
+  'renewal=certbot_timer',
+  'port_80=listening nginx',
+  'port_443=free',
+  'disk_free_kb=1048576',
+].join('\n');
+
+describe('parseFacts', () => {
+  it('reads every fact of a well-formed answer', () => {
+    expect(parseFacts(`${DEBIAN}\n`)).toEqual({
+      os: { id: 'debian', version: '12', name: 'Debian GNU/Linux 12 (bookworm)' },
+      initSystem: 'systemd',
+      rootAccess: 'sudo_nopasswd',
+      nginx: { version: '1.22.1', running: true },
+      certbot: { version: '2.1.0' },
+      renewal: 'certbot_timer',
+      ports: [
+        { port: 80, listening: true, program: 'nginx' },
+        { port: 443, listening: false, program: null },
+      ],
+      diskFreeBytes: 1024 * 1024 * 1024,
+    });
+  });
+
+  it('reads a bare server: nothing installed, holders unseen, CRLF line ends', () => {
+    const bare = [
+      'os_id=ubuntu',
+      'os_version=24.04',
+      'os_name=Ubuntu 24.04.1 LTS',
+      'init=sysvinit',
+      'root=sudo_password',
+      'nginx_version=',
+      'nginx_running=no',
+      'certbot_version=',
+      'renewal=none',
+      'port_80=listening ',
+      'port_443=free',
+      'disk_free_kb=0',
+    ].join('\r\n');
+    expect(parseFacts(bare)).toMatchObject({
+      os: { id: 'ubuntu', version: '24.04' },
+      rootAccess: 'sudo_password',
+      nginx: { version: null, running: false },
+      certbot: { version: null },
+      ports: [
+        { port: 80, listening: true, program: null },
+        { port: 443, listening: false, program: null },
+      ],
+      diskFreeBytes: 0,
+    });
+  });
+
+  it('turns hostile or unknown values into "unknown" or the safe default, never stores them', () => {
+    const hostile = [
+      'os_id=<script>alert(1)</script>',
+      'os_version=12; rm -rf /',
+      `os_name=${'A'.repeat(500)}`,
+      'init=launchd',
+      'root=root-ish',
+      'nginx_version=1.2.3 <b>',
+      'nginx_running=YES',
+      'certbot_version=$(reboot)',
+      'renewal=anacron',
+      'port_80=listening ng"inx',
+      'port_443=listening ../../etc',
+      'disk_free_kb=-5',
+      'secret=value',
+      'os_id=debian',
+    ].join('\n');
+    const facts = parseFacts(hostile);
+    expect(facts).toEqual({
+      os: { id: null, version: null, name: null },
+      initSystem: 'other',
+      rootAccess: 'none',
+      nginx: { version: null, running: false },
+      certbot: { version: null },
+      renewal: 'none',
+      ports: [
+        { port: 80, listening: true, program: null },
+        { port: 443, listening: true, program: null },
+      ],
+      diskFreeBytes: null,
+    });
+    expect(JSON.stringify(facts)).not.toContain('secret');
+  });
+
+  it('refuses an answer longer than any real one, and reads an empty one as unknown', () => {
+    expect(() => parseFacts(`${DEBIAN}\n${'x'.repeat(10_000)}`)).toThrow(FactsAnswerError);
+    expect(parseFacts('')).toMatchObject({ os: { id: null }, rootAccess: 'none' });
+  });
+});

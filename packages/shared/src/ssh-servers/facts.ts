@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+// What a saved server's check read (docs/PRODUCT.md#ssh-servers): every field allowlisted and
+// bounded, because it comes from a server Portico does not control.
+
+export const INIT_SYSTEMS = ['systemd', 'openrc', 'sysvinit', 'other'] as const;
+/** How the login reaches root: it is root, sudo without a password, sudo asking one, or none. */
+export const ROOT_ACCESS = ['root', 'sudo_nopasswd', 'sudo_password', 'none'] as const;
+export const RENEWAL_SCHEDULERS = ['certbot_timer', 'cron', 'none'] as const;
+
+/** A version as programs print it: digits, dots, letters, `+~-`. */
+const ZVersion = z
+  .string()
+  .max(40)
+  .regex(/^[0-9A-Za-z.+~-]+$/);
+
+export const ZPortHolder = z.object({
+  port: z.union([z.literal(80), z.literal(443)]),
+  listening: z.boolean(),
+  /** The program listening, when the login may see it (root or password-less sudo). */
+  program: z
+    .string()
+    .max(32)
+    .regex(/^[0-9A-Za-z._-]+$/)
+    .nullable(),
+});
+export type TPortHolder = z.infer<typeof ZPortHolder>;
+
+export const ZServerFacts = z.object({
+  os: z.object({
+    id: z
+      .string()
+      .max(40)
+      .regex(/^[0-9a-z._-]+$/)
+      .nullable(),
+    version: ZVersion.nullable(),
+    /** PRETTY_NAME, printable characters only. */
+    name: z.string().max(80).nullable(),
+  }),
+  initSystem: z.enum(INIT_SYSTEMS),
+  rootAccess: z.enum(ROOT_ACCESS),
+  nginx: z.object({ version: ZVersion.nullable(), running: z.boolean() }),
+  certbot: z.object({ version: ZVersion.nullable() }),
+  renewal: z.enum(RENEWAL_SCHEDULERS),
+  ports: z.array(ZPortHolder).max(2),
+  /** Free bytes on the file system of `/`; null when `df` gave nothing readable. */
+  diskFreeBytes: z.number().int().nonnegative().nullable(),
+});
+export type TServerFacts = z.infer<typeof ZServerFacts>;
