@@ -14,13 +14,9 @@ import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { migrationsApplied } from '../../src/db/migrate';
 import { auditLog } from '../../src/db/schema';
-import { decryptSecret, loadOrCreateKey } from '../../src/lib/secrets';
 import { totpCode } from '../../src/lib/totp';
-import {
-  createSecretsRepository,
-  storedSecretAad,
-} from '../../src/modules/secrets/secrets.repository';
 import { openStore, type TOpenedStore } from '../../src/runtime';
+import { decryptedSecrets } from '../support/stored-secrets';
 import { TEST_APP_OPTIONS } from '../support/test-app';
 import { TestClient } from '../support/test-client';
 import { testDatabaseKinds } from '../support/test-database';
@@ -172,9 +168,7 @@ describe.each(
   });
 
   it('decrypts every stored secret to what the release stored', async () => {
-    const key = loadOrCreateKey(join(unpacked.dataDir, 'secret.key'));
-    const secrets = await createSecretsRepository(store.database.db).listSecrets();
-    const plain = secrets.map((s) => decryptSecret(key, s.stored, storedSecretAad(s)));
+    const plain = await decryptedSecrets(store.database, join(unpacked.dataDir, 'secret.key'));
     const { fixture } = unpacked;
     const expected = [
       ...fixture.proxies.map((p) => p.sshPassword),
