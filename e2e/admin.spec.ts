@@ -136,6 +136,24 @@ test.describe('an administrator', () => {
     await capture(page, AREA, 'users');
   });
 
+  test('sees the backup schedule on the dashboard, in both languages', async ({ page }) => {
+    await page.goto('/');
+    const card = page.getByTestId('admin-backups');
+    await expect(card.getByTestId('admin-backup-schedule')).toContainText(
+      'Cada día a las 03:00 UTC en ',
+    );
+    await expect(card).toContainText(text('es', 'settings.backups.never'));
+    await card.scrollIntoViewIfNeeded();
+    await capture(page, AREA, 'backups-es');
+    await chooseLanguage(page, 'es', 'en');
+    await expect(card.getByTestId('admin-backup-schedule')).toContainText(
+      'Every day at 03:00 UTC into ',
+    );
+    await expect(card).toContainText(text('en', 'settings.backups.notEncrypted'));
+    await capture(page, AREA, 'backups-en');
+    await chooseLanguage(page, 'en', 'es');
+  });
+
   test('adds destinations; a user’s wizard lists them and cannot pick the offline one', async ({
     page,
     browser,

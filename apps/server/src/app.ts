@@ -21,6 +21,7 @@ import {
 import { accountRoutes } from './modules/account/account.routes';
 import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { backupRoutes } from './modules/backup/backup.routes';
 import { certificatesRoutes } from './modules/certificates/certificates.routes';
 import { checksRoutes } from './modules/checks/checks.routes';
 import { deploymentsRoutes } from './modules/deployments/deployments.routes';
@@ -71,6 +72,7 @@ export interface TAppOptions {
         | 'webhookAllowPrivate'
         | 'sshAllowLoopback'
         | 'allowCustomNginx'
+        | 'backups'
         | 'requestTimeoutSeconds'
         | 'limits'
       >
@@ -269,6 +271,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(checksRoutes, { dns: services.dns, ssh: services.sshTest });
   await app.register(destinationsRoutes, { destinations: services.destinations });
   await app.register(adminRoutes, { admin: services.admin, limits: services.limits });
+  await app.register(backupRoutes, { backups: services.backups });
   await app.register(scriptsRoutes, { scripts: services.scripts });
   await app.register(proxiesRoutes, { proxies: services.proxies });
   await app.register(sshServersRoutes, {

@@ -1,6 +1,7 @@
 // First: sets how V8 compiles PGlite's WebAssembly before anything loads it.
 import './lib/wasm-flags';
 import { Command } from 'commander';
+import { registerBackupCommands } from './cli/backup-commands';
 import { registerSecretCommands } from './cli/secret-commands';
 import { CliError, registerUserCommands } from './cli/user-commands';
 import { ConfigError, loadConfig } from './config';
@@ -33,6 +34,7 @@ async function openCliStore() {
 
 registerUserCommands(program, openCliStore);
 registerSecretCommands(program, openCliStore);
+registerBackupCommands(program, openCliStore);
 
 try {
   await program.parseAsync(process.argv);

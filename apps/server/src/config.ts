@@ -173,6 +173,22 @@ const ZEnv = z.object({
       )
       .optional(),
   ),
+  PORTICO_BACKUP_DIR: optionalString,
+  PORTICO_BACKUP_TIME: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'must be a time of day in UTC, HH:MM (e.g. 03:30)')
+      .default('03:00'),
+  ),
+  PORTICO_BACKUP_KEEP: wholeNumber(1, 1000, 7),
+  PORTICO_BACKUP_PASSPHRASE_FILE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .refine((p) => existsSync(p), 'file does not exist')
+      .optional(),
+  ),
   PORTICO_WEBHOOK_ALLOW_PRIVATE: falseUnlessTrue,
   PORTICO_SSH_ALLOW_LOOPBACK: falseUnlessTrue,
   PORTICO_ALLOW_CUSTOM_NGINX: falseUnlessTrue,
@@ -211,6 +227,8 @@ export interface TConfig {
   /** Certificate alerts by e-mail; both unset means no e-mail. */
   smtpUrl: string | undefined;
   mailFrom: string | undefined;
+  /** Daily backups (docs/OPERATIONS.md), when PORTICO_BACKUP_DIR is set. */
+  backups: TBackupSchedule | undefined;
   /** Webhooks may point at private and loopback addresses (docs/SECURITY.md, SSRF). */
   webhookAllowPrivate: boolean;
   /**
@@ -234,6 +252,18 @@ export interface TConfig {
   /** How many of each thing one account may hold, unless an admin set its own limit. */
   limits: TLimits;
   logLevel: string;
+}
+
+export interface TBackupSchedule {
+  dir: string;
+  /** HH:MM, UTC. */
+  time: string;
+  /** How many archives stay in `dir`; older ones are deleted after a backup succeeds. */
+  keep: number;
+  /** A file whose first line encrypts the archives; without it they hold the key in clear. */
+  passphraseFile: string | undefined;
+  /** `<dataDir>/session.secret`, kept in the archive with the secret key. */
+  sessionSecretFile: string;
 }
 
 // Values never echoed back in an error message: they may hold a password.
@@ -281,6 +311,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     dnsServers: e.PORTICO_DNS_SERVERS,
     smtpUrl: e.PORTICO_SMTP_URL,
     mailFrom: e.PORTICO_MAIL_FROM,
+    backups: e.PORTICO_BACKUP_DIR
+      ? {
+          dir: resolve(e.PORTICO_BACKUP_DIR),
+          time: e.PORTICO_BACKUP_TIME,
+          keep: e.PORTICO_BACKUP_KEEP,
+          passphraseFile:
+            e.PORTICO_BACKUP_PASSPHRASE_FILE && resolve(e.PORTICO_BACKUP_PASSPHRASE_FILE),
+          sessionSecretFile: resolve(dataDir, 'session.secret'),
+        }
+      : undefined,
     webhookAllowPrivate: e.PORTICO_WEBHOOK_ALLOW_PRIVATE,
     sshAllowLoopback: e.PORTICO_SSH_ALLOW_LOOPBACK,
     allowCustomNginx: e.PORTICO_ALLOW_CUSTOM_NGINX,

@@ -13,7 +13,7 @@ export interface TOpenedStore {
 }
 
 /** Written by the build beside the bundle (dist/); absent when running from source. */
-const EMPTY_DUMP = fileURLToPath(new URL('./pgdata.tar.gz', import.meta.url));
+export const EMPTY_DUMP = fileURLToPath(new URL('./pgdata.tar.gz', import.meta.url));
 
 /**
  * What the server and the CLI both do before touching data: take the data-dir lock (PGlite only:

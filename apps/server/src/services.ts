@@ -23,6 +23,8 @@ import { createAdminService } from './modules/admin/admin.service';
 import { createAuditRepository } from './modules/audit/audit.repository';
 import { createAuditService } from './modules/audit/audit.service';
 import { createAuthService } from './modules/auth/auth.service';
+import { createBackupRunsRepository } from './modules/backup/backup-runs.repository';
+import { backupStatus, registerBackupJob } from './modules/backup/scheduled-backup';
 import { createChecksRepository } from './modules/checks/checks.repository';
 import { createDnsService } from './modules/checks/dns.service';
 import { createSshTestService } from './modules/checks/ssh-test.service';
@@ -91,6 +93,7 @@ export interface TServicesOptions {
         | 'webhookAllowPrivate'
         | 'sshAllowLoopback'
         | 'allowCustomNginx'
+        | 'backups'
         | 'limits'
       >
     >;
@@ -358,6 +361,20 @@ export async function buildServices(options: TServicesOptions) {
     await registerDestinationProbe(queue, database, { onError: warn('destination probe failed') });
   }
 
+  const backupRuns = createBackupRunsRepository(db);
+  const backupSchedule = options.config.backups;
+  if (backupSchedule) {
+    const files = {
+      secretKeyFile: options.secretKeyFile,
+      sessionSecretFile: backupSchedule.sessionSecretFile,
+    };
+    await registerBackupJob(
+      queue,
+      { database, schedule: backupSchedule, files, runs: backupRuns, clock: options.clock },
+      { work: workerCount !== 0, onError: warn('scheduled backup failed') },
+    );
+  }
+
   const liveLog = createLiveLogService({
     proxies,
     deployments: deploymentsRepository,
@@ -395,6 +412,7 @@ export async function buildServices(options: TServicesOptions) {
     bus,
     queue,
     health: createHealthService(database),
+    backups: { status: () => backupStatus(backupSchedule, backupRuns) },
     /**
      * Where rate limits count: PostgreSQL, so attempts spread over instances add up; on PGlite
      * (one process) the limiter's own memory.

@@ -89,16 +89,21 @@ function createKeyFile(path: string): Buffer {
  */
 export function writeKeyFile(path: string, key: Buffer): Buffer {
   checkKey(key);
+  return writePrivateFile(path, key);
+}
+
+/** `writeKeyFile` for any bytes (a restore writes the session secret this way too). */
+export function writePrivateFile(path: string, bytes: Buffer): Buffer {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   // 'wx' fails if another process created the file meanwhile.
   const fd = openSync(path, 'wx', 0o600);
   try {
-    writeSync(fd, key);
+    writeSync(fd, bytes);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
-  return key;
+  return bytes;
 }
 
 /** A fresh random key, for rotation. */

@@ -224,6 +224,7 @@ const CELLS: Record<string, TBuild> = {
     url: `/api/proxy-configurations/${await w.freshDeployedProxy()}/certificate/renew`,
   }),
   [routeKey('GET', '/api/admin/certificates')]: fixed('/api/admin/certificates'),
+  [routeKey('GET', '/api/admin/backups/status')]: fixed('/api/admin/backups/status'),
 
   [routeKey('GET', '/api/destination-servers')]: fixed('/api/destination-servers'),
   [routeKey('POST', '/api/admin/destination-servers')]: () => ({

@@ -241,6 +241,7 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
     expected: ownerOrAdmin(202),
   },
   { method: 'GET', url: '/api/admin/certificates', expected: adminOnly(200) },
+  { method: 'GET', url: '/api/admin/backups/status', expected: adminOnly(200) },
   {
     method: 'GET',
     url: '/ws',

@@ -2,6 +2,7 @@ export * from './account-limits';
 export * from './account-secrets';
 export * from './answer-versions';
 export * from './audit-log';
+export * from './backup-runs';
 export * from './certificates';
 export * from './deployments';
 export * from './destination-servers';

@@ -4,6 +4,7 @@ import type {
   ZProxiesByUser,
   ZUserStats,
 } from '@portico/shared/admin/api';
+import type { TBackupStatus } from '@portico/shared/admin/backups';
 import type { TUserLimits } from '@portico/shared/admin/limits';
 import type { TAttentionRow } from '@portico/shared/certificates/schemas';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
@@ -22,6 +23,7 @@ export const allProxiesKey = ['/api/admin/all-proxies'] as const;
 export const adminUsersKey = ['/api/admin/users'] as const;
 export const destinationsKey = ['/api/destination-servers'] as const;
 export const certificatesAttentionKey = ['/api/admin/certificates'] as const;
+export const backupStatusKey = ['/api/admin/backups/status'] as const;
 
 type TUserStats = z.infer<typeof ZUserStats>;
 type TProxiesByUser = z.infer<typeof ZProxiesByUser>;
@@ -34,6 +36,9 @@ export const useProxiesByUser = () =>
 
 export const useAllProxies = () =>
   useQuery(queryOptions({ queryKey: allProxiesKey, queryFn: read<TAdminProxyRow[]>() }));
+
+export const useBackupStatus = () =>
+  useQuery(queryOptions({ queryKey: backupStatusKey, queryFn: read<TBackupStatus>() }));
 
 export const useAdminUsers = () =>
   useQuery(queryOptions({ queryKey: adminUsersKey, queryFn: read<TAdminUser[]>() }));

@@ -7,6 +7,7 @@ import { ADMIN_ROUTES, isAdmin } from '../lib/access';
 import type { TRenderAdminEdit } from './admin-edit';
 import { ProxiesByUserCard, TotalUsersCard } from './admin-stats';
 import { AllProxies } from './all-proxies';
+import { BackupCard } from './backup-card';
 
 const ADMIN_LINKS = [
   { key: 'audit', Icon: HistoryIcon },
@@ -55,6 +56,7 @@ export function AdminSection({
         <TotalUsersCard />
         <ProxiesByUserCard />
       </div>
+      <BackupCard />
       <AllProxies renderEdit={renderEdit} />
     </section>
   );

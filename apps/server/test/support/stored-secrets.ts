@@ -1,0 +1,13 @@
+import type { TDatabase } from '../../src/db/client';
+import { decryptSecret, loadOrCreateKey } from '../../src/lib/secrets';
+import {
+  createSecretsRepository,
+  storedSecretAad,
+} from '../../src/modules/secrets/secrets.repository';
+
+/** Every secret the store holds, decrypted with the key in `keyFile` (throws if one does not). */
+export async function decryptedSecrets(database: TDatabase, keyFile: string): Promise<string[]> {
+  const key = loadOrCreateKey(keyFile);
+  const secrets = await createSecretsRepository(database.db).listSecrets();
+  return secrets.map((s) => decryptSecret(key, s.stored, storedSecretAad(s)));
+}
