@@ -15,6 +15,7 @@ import {
 import { httpsGet } from '../apps/server/test/support/lab-helpers';
 import { startLab, type TLab, type TLabServer } from '../testbed/src/lab';
 import { labUnavailableReason } from '../testbed/src/prereqs';
+import { printLogs } from './lib/deploy-logs';
 import { benchNodeArgs, cpuMs, machineCpuMs } from './lib/process';
 import type { TBenchmark, TFigure } from './run';
 
@@ -232,22 +233,6 @@ async function sampleList(client: HttpClient, done: Promise<unknown>): Promise<n
 function p99(samples: number[]): number {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] ?? 0;
-}
-
-/** Each run's log lines of one configuration, with each line's time since its run's first. */
-async function printLogs(client: HttpClient, id: string, titles: string[]): Promise<void> {
-  const { json } = await client.request('GET', `/api/deployment-logs/${id}`);
-  const all = json as { deploymentId: string; level: string; message: string; timestamp: string }[];
-  const runs = [...new Set(all.map((l) => l.deploymentId))];
-  for (const [i, run] of runs.entries()) {
-    const lines = all.filter((l) => l.deploymentId === run);
-    const t0 = Date.parse(lines[0]?.timestamp ?? '');
-    console.info(`\n  ${titles[i] ?? 'run'} (seconds since its first line):`);
-    for (const l of lines) {
-      const at = ((Date.parse(l.timestamp) - t0) / 1000).toFixed(2).padStart(6);
-      console.info(`  ${at}  ${l.level.padEnd(7)} ${l.message.split('\n')[0]}`);
-    }
-  }
 }
 
 const unavailable = labUnavailableReason();

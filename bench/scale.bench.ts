@@ -1,119 +1,133 @@
 import { brotliCompressSync, constants } from 'node:zlib';
-import { buildApp } from '../apps/server/src/app';
-import { openDatabase } from '../apps/server/src/db/client';
-import { runMigrations } from '../apps/server/src/db/migrate';
-import { proxyConfigurations } from '../apps/server/src/db/schema';
-import { newCredentials, TestClient } from '../apps/server/test/support/test-client';
+import { insertManyProxies } from '../apps/server/test/support/many-proxies';
+import { ADMIN_VIEW_USERS, adminViewTimes } from './lib/scale-admin';
+import { percentile, scaleApp, settled, signedIn, timed } from './lib/scale-app';
+import { serverRss } from './lib/scale-rss';
+import { watchPass } from './lib/scale-watch';
 import type { TBenchmark, TFigure } from './run';
 
 /**
- * Issue 38's lists at scale, in process (app.inject: the handler, the database and the
- * serializer, no network): N proxies of one user inserted straight into the table, then the
- * first page, a search and the whole list, on an in-memory PGlite. BENCH_SCALE_N picks the sizes (default 100,1000,10000); the goals compare each size's
- * p99 with the first size's. The browser figures and the 301st deploy are not measured here.
+ * Issue 38's costs at scale, for each N of BENCH_SCALE_N (default 100,1000,10000):
+ * - one user's N proxies, in process (app.inject: the handler, the database and the serializer,
+ *   no network) on an in-memory PGlite: the first page's p50/p99, a search's p99, the whole list's
+ *   br size;
+ * - the admin's views over N proxies spread over ADMIN_VIEW_USERS accounts: all proxies' first
+ *   page p50/p99 and search p99, the users list's first page p99;
+ * - the built server's resident set, a real process on a PGlite data dir holding the N proxies,
+ *   after it answered the whole list, pages and searches (lib/scale-rss.ts);
+ * - one certificate-watch pass over N HTTPS sites, the real sweep and check against sites that
+ *   answer (lib/scale-watch.ts).
+ * Rows are inserted straight into the tables, 1,000 to a statement. The goals compare each size's
+ * p99 with the first size's. The browser figures (h-scale-web) and the 301st deploy
+ * (`npm run bench -- scale-lab`, lab only) are not measured here. BENCH_SCALE_SKIP=rss,watch
+ * leaves out those parts.
  */
 const SIZES = (process.env.BENCH_SCALE_N ?? '100,1000,10000').split(',').map(Number);
-const REQUESTS = 200;
+const SKIP = new Set((process.env.BENCH_SCALE_SKIP ?? '').split(',').filter(Boolean));
+const RSS_GOAL_MIB = 300;
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
-}
+const ms = (label: string, value: number, goal?: string): TFigure => ({
+  label,
+  value,
+  floor: 0,
+  unit: ' ms',
+  goal,
+});
 
-async function timed(run: () => Promise<{ statusCode: number }>): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < REQUESTS; i++) {
-    const started = performance.now();
-    const response = await run();
-    if (response.statusCode !== 200) throw new Error(`answer ${response.statusCode}`);
-    times.push(performance.now() - started);
+/** One user's N proxies: first page, search, whole list. */
+async function oneUser(n: number) {
+  const t = await scaleApp();
+  try {
+    const { user, get } = await signedIn(t);
+    await insertManyProxies(t.database.db, user.id, n, { prefix: `s${process.pid}-${n}` });
+    await settled(t);
+    const page = await timed(() => get('/api/user/proxy-configurations?limit=50'));
+    const search = await timed(() =>
+      get(`/api/user/proxy-configurations?limit=50&q=${n - 7}.example`),
+    );
+    const whole = await get('/api/user/proxy-configurations');
+    const compressed = brotliCompressSync(whole.rawPayload, {
+      params: { [constants.BROTLI_PARAM_QUALITY]: 4 },
+    }).length;
+    return {
+      pageP50: percentile(page, 50),
+      pageP99: percentile(page, 99),
+      searchP99: percentile(search, 99),
+      brKb: compressed / 1024,
+      plainKb: whole.rawPayload.length / 1024,
+    };
+  } finally {
+    await t.close();
   }
-  return times.sort((a, b) => a - b);
-}
-
-/** The app as the tests build it, on a fresh in-memory PGlite, answers not checked. */
-async function scaleApp() {
-  const database = await openDatabase({ pgliteDir: 'memory://' });
-  await runMigrations(database);
-  const app = await buildApp({
-    logger: false,
-    sessionSecret: 'bench-session-secret-0123456789abcdef',
-    webRoot: null,
-    sessionSweepIntervalMs: 0,
-    config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
-    database,
-  });
-  await app.ready();
-  return {
-    app,
-    database,
-    close: async () => {
-      await app.close();
-      await database.close();
-    },
-  };
 }
 
 export const benchmark: TBenchmark = {
-  name: `scale: one user's proxies, N = ${SIZES.join(', ')} (in process)`,
+  name: `scale: N = ${SIZES.join(', ')} proxies of one user, and over ${ADMIN_VIEW_USERS} users for the admin (in process unless said)`,
   async run() {
     const figures: TFigure[] = [];
-    let base: { page: number; search: number } | undefined;
+    let base:
+      | { page: number; search: number; admin: number; adminSearch: number; users: number }
+      | undefined;
+    const goal = (first: number) => `goal ≤ 1.5× N=${SIZES[0]}: ${(1.5 * first).toFixed(1)} ms`;
     for (const n of SIZES) {
-      const t = await scaleApp();
-      try {
-        const client = new TestClient(t.app, { headers: { 'accept-language': 'en' } });
-        const user = (await client.register(newCredentials('user'))).json().user as { id: string };
-        const start = Date.now() - n * 1000;
-        for (let i = 0; i < n; i += 1000) {
-          await t.database.db.insert(proxyConfigurations).values(
-            Array.from({ length: Math.min(1000, n - i) }, (_, j) => ({
-              userId: user.id,
-              domain: `s${process.pid}-${n}-${i + j}.example.com`,
-              serverIp: `203.0.113.${(i + j) % 250}`,
-              email: 'owner@example.com',
-              targetServer: `http://10.0.0.1:${3000 + ((i + j) % 1000)}`,
-              createdAt: new Date(start + (i + j) * 1000),
-            })),
-          );
-        }
-        const get = (url: string) => client.request({ method: 'GET', url });
-        const page = await timed(() => get('/api/user/proxy-configurations?limit=50'));
-        const search = await timed(() =>
-          get(`/api/user/proxy-configurations?limit=50&q=${n - 7}.example`),
-        );
-        const whole = await get('/api/user/proxy-configurations');
-        const compressed = brotliCompressSync(whole.rawPayload, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: 4 },
-        }).length;
-        const p99 = { page: percentile(page, 99), search: percentile(search, 99) };
-        base ??= p99;
-        const goal = (first: number) => `goal ≤ 1.5× N=${SIZES[0]}: ${(1.5 * first).toFixed(1)} ms`;
+      const one = await oneUser(n);
+      const admin = await adminViewTimes(n);
+      base ??= {
+        page: one.pageP99,
+        search: one.searchP99,
+        admin: admin.pageP99,
+        adminSearch: admin.searchP99,
+        users: admin.usersP99,
+      };
+      figures.push(
+        ms(`N=${n} page p50`, one.pageP50),
+        ms(`N=${n} page p99`, one.pageP99, goal(base.page)),
+        ms(`N=${n} search p99`, one.searchP99, goal(base.search)),
+        {
+          label: `N=${n} whole br`,
+          value: one.brKb,
+          floor: one.plainKb,
+          unit: ' kB',
+          goal: 'floor: the same list uncompressed',
+        },
+        ms(`N=${n} admin page p50`, admin.pageP50),
+        ms(`N=${n} admin page p99`, admin.pageP99, goal(base.admin)),
+        ms(`N=${n} admin search p99`, admin.searchP99, goal(base.adminSearch)),
+        ms(`N=${n} admin users p99`, admin.usersP99, goal(base.users)),
+      );
+      if (!SKIP.has('rss')) {
+        const rss = await serverRss(n);
         figures.push(
-          { label: `N=${n} page p50`, value: percentile(page, 50), floor: 0, unit: ' ms' },
           {
-            label: `N=${n} page p99`,
-            value: p99.page,
+            label: `N=${n} server RSS`,
+            value: rss.settled,
             floor: 0,
-            unit: ' ms',
-            goal: goal(base.page),
+            unit: ' MiB',
+            goal: `built server on PGlite, after the reads; goal ≤ ${RSS_GOAL_MIB} MiB`,
           },
           {
-            label: `N=${n} search p99`,
-            value: p99.search,
+            label: `N=${n} server peak`,
+            value: rss.peak,
             floor: 0,
-            unit: ' ms',
-            goal: goal(base.search),
-          },
-          {
-            label: `N=${n} whole br`,
-            value: compressed / 1024,
-            floor: whole.rawPayload.length / 1024,
-            unit: ' kB',
-            goal: 'floor: the same list uncompressed',
+            unit: ' MiB',
+            goal: `VmHWM; goal ≤ ${RSS_GOAL_MIB} MiB`,
           },
         );
-      } finally {
-        await t.close();
+      }
+      if (!SKIP.has('watch')) {
+        const pass = await watchPass(n);
+        figures.push(
+          ms(
+            `N=${n} watch pass`,
+            pass.ms,
+            `${pass.checked} checked, ${pass.failed} failed, ${pass.alerts} alerts; 4 at a time, ≤ 100 ms jitter each`,
+          ),
+          ms(
+            `N=${n} watch CPU`,
+            pass.cpuMs,
+            "the pass's own CPU (the sites answer from another process)",
+          ),
+        );
       }
     }
     return figures;

@@ -2,6 +2,7 @@ import { LIMIT_DEFAULTS } from '@portico/shared/admin/limits';
 import { buildCertificateServices } from './certificate-services';
 import type { TConfig } from './config';
 import type { TDatabase, TDb } from './db/client';
+import { scheduleUpkeep } from './db/pglite-upkeep';
 import { transactionOver } from './db/transaction';
 import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
 import {
@@ -357,6 +358,8 @@ export async function buildServices(options: TServicesOptions) {
     warn('looking for interrupted deployments failed'),
     soleWriter ? undefined : createScheduledRunsRepository(db).claim,
   );
+  // PGlite has no autovacuum (db/pglite-upkeep.ts); PostgreSQL runs its own.
+  const tableUpkeep = scheduleUpkeep(database, warn('PGlite upkeep failed'));
   if (options.destinationProbe && workerCount !== 0) {
     await registerDestinationProbe(queue, database, { onError: warn('destination probe failed') });
   }
@@ -443,6 +446,7 @@ export async function buildServices(options: TServicesOptions) {
      */
     async close() {
       reaper.stop();
+      tableUpkeep.stop();
       await prober?.close();
       await workers.stop();
       await queue.stop();

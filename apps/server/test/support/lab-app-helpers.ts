@@ -33,6 +33,8 @@ export async function startPortico(
   env: Record<string, string>,
   /** Extra node flags (the deploy bench passes BENCH_NODE_ARGS, e.g. to profile). */
   nodeArgs: string[] = [],
+  /** How long it may take to listen (a bench on a busy machine gives it longer). */
+  startTimeoutMs = 60_000,
 ): Promise<TPorticoProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
@@ -53,7 +55,7 @@ export async function startPortico(
   child.stderr!.on('data', (d) => {
     output += d;
   });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + startTimeoutMs;
   while (!output.includes('Portico is listening')) {
     if (child.exitCode !== null) throw new Error(`Portico exited: ${output}`);
     if (Date.now() > deadline) throw new Error(`Portico did not start: ${output}`);

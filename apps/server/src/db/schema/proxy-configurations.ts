@@ -101,6 +101,10 @@ export const proxyConfigurations = pgTable(
       t.id,
     ),
     index('proxy_configurations_ssh_server_idx').on(t.sshServerId),
+    // The reaper's claims left deploying (deployingWithoutRun), every 30 s: the few deploying.
+    index('proxy_configurations_deploying_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.status} = 'deploying'`),
   ],
 );
 

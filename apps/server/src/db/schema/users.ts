@@ -41,6 +41,8 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email),
     // The admin's users list in pages: its order and keyset.
     index('users_created_idx').on(t.createdAt, t.username, t.id),
+    // The alerts' recipients (listAdmins): the few admins, not every account.
+    index('users_admins_idx').on(t.createdAt, t.username).where(sql`${t.role} = 'admin'`),
   ],
 );
 

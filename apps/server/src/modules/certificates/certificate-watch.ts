@@ -1,6 +1,7 @@
 import { isWorse } from '@portico/shared/certificates/state';
 import type { TAlertedState, TCertificateStatusRow } from '../../db/schema';
 import { trustedRoots } from '../../deploy/tls-probe';
+import { batchedPass } from '../../lib/batched-pass';
 import type { TAlertEvent } from '../notifications/alert-message';
 import type { TAlerts } from '../notifications/alerts';
 import { checkCertificate } from './certificate-check';
@@ -118,25 +119,27 @@ export async function sweep(
   const check = options.check ?? ((watched, roots) => watchOne(deps, watched, roots));
   let checked = 0;
   let failed = 0;
-  let after: string | undefined;
-  for (;;) {
-    const queue = await deps.certificates.watchedBatch(after, options.batch ?? SWEEP_BATCH);
-    if (queue.length === 0) break;
-    after = queue[queue.length - 1]!.proxy.id;
-    const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) {
-        if (jitterMs > 0) await pause(Math.random() * jitterMs);
-        try {
-          await check(next, ca);
-          checked += 1;
-        } catch (error) {
-          failed += 1;
-          deps.log.warn({ err: error, configurationId: next.proxy.id }, 'certificate check failed');
-        }
+  const batch = options.batch ?? SWEEP_BATCH;
+  await batchedPass(
+    {
+      read: (after) => deps.certificates.watchedBatch(after, batch),
+      idOf: (watched) => watched.proxy.id,
+      concurrency,
+    },
+    async (watched) => {
+      if (jitterMs > 0) await pause(Math.random() * jitterMs);
+      try {
+        await check(watched, ca);
+        checked += 1;
+      } catch (error) {
+        failed += 1;
+        deps.log.warn(
+          { err: error, configurationId: watched.proxy.id },
+          'certificate check failed',
+        );
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, queue.length) }, worker));
-  }
+    },
+  );
   const ms = Math.round(performance.now() - started);
   deps.log.info(`certificate sweep: ${checked} checked, ${failed} failed, in ${ms} ms`);
   return { checked, failed, ms };

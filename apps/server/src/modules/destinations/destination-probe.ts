@@ -4,6 +4,7 @@ import { addressClass } from '@portico/shared/validation/address-class';
 import type { TDatabase } from '../../db/client';
 import type { TDestinationServerRow } from '../../db/schema';
 import type { TQueue } from '../../jobs/queue';
+import { batchedPass } from '../../lib/batched-pass';
 import {
   createDestinationsRepository,
   type TDestinationsRepository,
@@ -13,6 +14,8 @@ import {
 /** Long enough for a distant upstream, short enough that a minute holds many destinations. */
 const PROBE_TIMEOUT_MS = 5000;
 const PROBE_CONCURRENCY = 8;
+/** Destinations read at a time: memory stays flat however many there are. */
+const PROBE_BATCH = 200;
 export const DESTINATION_PROBE_JOB = 'destination-probe';
 
 export interface TProbeTarget {
@@ -154,24 +157,28 @@ export interface TProbeSummary {
 
 /**
  * Connects to every active destination and records online/offline, latency and the time.
- * Inactive ones are left alone (they are not offered anyway).
+ * Inactive ones are left alone (they are not offered anyway). The active ones are read a batch
+ * at a time, only what a probe needs (id and endpoint), through their partial index.
  */
 export async function probeDestinations(
   database: TDatabase,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; batch?: number } = {},
 ): Promise<TProbeSummary> {
   const repository = createDestinationsRepository(database.db);
-  const rows = await repository.listActive();
   const summary: TProbeSummary = { probed: 0, online: 0, offline: 0 };
-  const queue = [...rows];
-  const worker = async () => {
-    for (let row = queue.shift(); row; row = queue.shift()) {
+  const batch = options.batch ?? PROBE_BATCH;
+  await batchedPass(
+    {
+      read: (after) => repository.activeBatch(after, batch),
+      idOf: (row) => row.id,
+      concurrency: PROBE_CONCURRENCY,
+    },
+    async (row) => {
       const status = await probeAndRecord(repository, row, options.timeoutMs);
       summary.probed += 1;
       if (status) summary[status] += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PROBE_CONCURRENCY, rows.length) }, worker));
+    },
+  );
   return summary;
 }
 

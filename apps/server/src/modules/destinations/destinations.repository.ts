@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { destinationServers, type TDestinationServerRow } from '../../db/schema';
 
@@ -33,8 +33,22 @@ export function createDestinationsRepository(db: TDb) {
         .orderBy(asc(destinationServers.name), asc(destinationServers.id));
     },
 
-    async listActive(): Promise<TDestinationServerRow[]> {
-      return db.select().from(destinationServers).where(eq(destinationServers.isActive, true));
+    /** The probe's next batch: active destinations in id order after `afterId`, what it reads. */
+    async activeBatch(
+      afterId: string | undefined,
+      limit: number,
+    ): Promise<Pick<TDestinationServerRow, 'id' | 'endpoint'>[]> {
+      return db
+        .select({ id: destinationServers.id, endpoint: destinationServers.endpoint })
+        .from(destinationServers)
+        .where(
+          and(
+            eq(destinationServers.isActive, true),
+            afterId ? gt(destinationServers.id, afterId) : undefined,
+          ),
+        )
+        .orderBy(asc(destinationServers.id))
+        .limit(limit);
     },
 
     async find(id: string): Promise<TDestinationServerRow | undefined> {

@@ -1,0 +1,3 @@
+CREATE INDEX "destination_servers_active_idx" ON "destination_servers" USING btree ("id") WHERE "destination_servers"."is_active";--> statement-breakpoint
+CREATE INDEX "proxy_configurations_deploying_idx" ON "proxy_configurations" USING btree ("updated_at") WHERE "proxy_configurations"."status" = 'deploying';--> statement-breakpoint
+CREATE INDEX "users_admins_idx" ON "users" USING btree ("created_at","username") WHERE "users"."role" = 'admin';

@@ -1,0 +1,56 @@
+import { users } from '../../apps/server/src/db/schema';
+import { insertManyProxies } from '../../apps/server/test/support/many-proxies';
+import { percentile, scaleApp, settled, signedIn, timed } from './scale-app';
+
+export const ADMIN_VIEW_USERS = 100;
+
+export interface TAdminViewTimes {
+  pageP50: number;
+  pageP99: number;
+  searchP99: number;
+  usersP99: number;
+}
+
+/**
+ * The admin's views over `n` proxies spread evenly over ADMIN_VIEW_USERS accounts (inserted
+ * straight into the tables; only the admin signs in): the all-proxies list's first page and a
+ * search, and the users list's first page, REQUESTS each, in process (app.inject).
+ */
+export async function adminViewTimes(n: number): Promise<TAdminViewTimes> {
+  const t = await scaleApp();
+  try {
+    const admin = await signedIn(t, 'admin');
+    const tag = `a${process.pid}-${n}`;
+    const owners = await t.database.db
+      .insert(users)
+      .values(
+        Array.from({ length: ADMIN_VIEW_USERS }, (_, i) => ({
+          username: `${tag}-u${i}`,
+          email: `${tag}-u${i}@example.com`,
+          passwordHash: 'not-a-hash: nobody signs in as these',
+        })),
+      )
+      .returning({ id: users.id });
+    const each = Math.ceil(n / ADMIN_VIEW_USERS);
+    for (const [i, owner] of owners.entries()) {
+      const count = Math.min(each, n - i * each);
+      if (count <= 0) break;
+      await insertManyProxies(t.database.db, owner.id, count, { prefix: `${tag}-u${i}` });
+    }
+    await settled(t);
+    const page = await timed(() => admin.get('/api/admin/all-proxies?limit=50'));
+    // A domain of the last account, as an admin looks one up.
+    const search = await timed(() =>
+      admin.get(`/api/admin/all-proxies?limit=50&q=u${ADMIN_VIEW_USERS - 1}-${each - 1}.example`),
+    );
+    const usersPage = await timed(() => admin.get('/api/admin/users?limit=50'));
+    return {
+      pageP50: percentile(page, 50),
+      pageP99: percentile(page, 99),
+      searchP99: percentile(search, 99),
+      usersP99: percentile(usersPage, 99),
+    };
+  } finally {
+    await t.close();
+  }
+}

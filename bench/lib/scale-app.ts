@@ -1,0 +1,80 @@
+import { eq, sql } from 'drizzle-orm';
+import { buildApp } from '../../apps/server/src/app';
+import { openDatabase, type TDatabase } from '../../apps/server/src/db/client';
+import { runMigrations } from '../../apps/server/src/db/migrate';
+import { upkeep } from '../../apps/server/src/db/pglite-upkeep';
+import { users } from '../../apps/server/src/db/schema';
+import { newCredentials, TestClient } from '../../apps/server/test/support/test-client';
+
+/** Requests timed per figure: enough for a p99 that is one of the slowest two, not the one. */
+export const REQUESTS = 200;
+
+export function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))]!;
+}
+
+/** `run` REQUESTS times in a row, each answer checked for a 200; the times sorted (ms). */
+export async function timed(run: () => Promise<{ statusCode: number }>): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const started = performance.now();
+    const response = await run();
+    if (response.statusCode !== 200) throw new Error(`answer ${response.statusCode}`);
+    times.push(performance.now() - started);
+  }
+  return times.sort((a, b) => a - b);
+}
+
+export interface TScaleApp {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  database: TDatabase;
+  close(): Promise<void>;
+}
+
+/**
+ * The app as the tests build it on `pgliteDir` (a fresh in-memory PGlite unless told), answers
+ * not checked beyond their status.
+ */
+export async function scaleApp(pgliteDir = 'memory://'): Promise<TScaleApp> {
+  const database = await openDatabase({ pgliteDir });
+  await runMigrations(database);
+  const app = await buildApp({
+    logger: false,
+    sessionSecret: 'bench-session-secret-0123456789abcdef',
+    webRoot: null,
+    sessionSweepIntervalMs: 0,
+    config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+    database,
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** A registered, signed-in account (an admin made so before its first request reads it). */
+export async function signedIn(t: TScaleApp, role: 'user' | 'admin' = 'user') {
+  const client = new TestClient(t.app, { headers: { 'accept-language': 'en' } });
+  const credentials = newCredentials(role);
+  const user = (await client.register(credentials)).json().user as { id: string };
+  if (role === 'admin') {
+    await t.database.db.update(users).set({ role: 'admin' }).where(eq(users.id, user.id));
+  }
+  const get = (url: string) => client.request({ method: 'GET', url });
+  return { client, user, credentials, get };
+}
+
+/**
+ * After seeding: the upkeep a running server on PGlite does within its first minute
+ * (db/pglite-upkeep.ts), run once now, so the figures are those of a server that has seen its
+ * tables grow rather than of one that was handed them a moment ago.
+ */
+export async function settled(t: Pick<TScaleApp, 'database'>): Promise<void> {
+  await t.database.db.execute(sql`select pg_stat_force_next_flush()`);
+  await upkeep(t.database);
+}
