@@ -74,7 +74,11 @@ function inInfra(names: TLabNames, argv: string[]): string[] {
   return ['netns', 'exec', names.infraNetns, ...argv];
 }
 
-async function startPebble(names: TLabNames, listener: { key: string; cert: string }) {
+async function startPebble(
+  names: TLabNames,
+  listener: { key: string; cert: string },
+  certificateValiditySeconds: number | undefined,
+) {
   const config = path.join(names.infraDir, 'pebble.json');
   const pebble = {
     listenAddress: `${names.infraAddress}:${ACME_PORT}`,
@@ -85,6 +89,9 @@ async function startPebble(names: TLabNames, listener: { key: string; cert: stri
     tlsPort: 443,
     ocspResponderURL: '',
     externalAccountBindingRequired: false,
+    ...(certificateValiditySeconds
+      ? { certificateValidityPeriod: certificateValiditySeconds }
+      : {}),
   };
   writeFileSync(config, JSON.stringify({ pebble }, null, 2));
   const argv = ['pebble', '-config', config, '-dnsserver', `${names.infraAddress}:53`];
@@ -153,8 +160,9 @@ export async function startInfraServices(
   names: TLabNames,
   domains: Record<string, string>,
   listener: TListener,
+  certificateValiditySeconds?: number,
 ): Promise<Omit<TInfraPaths, 'caListenerCertPath'>> {
-  await startPebble(names, listener);
+  await startPebble(names, listener, certificateValiditySeconds);
   const [caRootPath] = await Promise.all([
     fetchPebbleRoot(names, listener.caCert),
     startDns(names, domains),

@@ -89,7 +89,7 @@ async function buildLab(id: number, options: TLabOptions): Promise<TLabStatus> {
   );
   const listener = await makeListenerCertificate(names);
   const [infra, ...labServers] = await Promise.all([
-    startInfraServices(names, domains, listener),
+    startInfraServices(names, domains, listener, options.certificateValiditySeconds),
     ...servers.map(({ server, variants, domains: own }) =>
       startServer(names, server, variants, own, listener.caCert),
     ),

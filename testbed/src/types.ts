@@ -57,6 +57,8 @@ export type TLabOptions = {
    * after that process died removes it.
    */
   byHand?: boolean;
+  /** How long Pebble's certificates are valid, in seconds (Pebble's default: 5 years). */
+  certificateValiditySeconds?: number;
 };
 
 export type TExecResult = { code: number; stdout: string; stderr: string };

@@ -2,12 +2,14 @@ import type { TConfig } from './config';
 import type { TDb } from './db/client';
 import { transactionOver } from './db/transaction';
 import type { TQueue } from './jobs/queue';
+import { openSecretBox, type TSecretBox } from './lib/secrets';
 import { createAuditRepository } from './modules/audit/audit.repository';
 import { createAuditService } from './modules/audit/audit.service';
 import { registerCertificateJobs } from './modules/certificates/certificate-jobs';
 import { type TWatchDeps, watchOne } from './modules/certificates/certificate-watch';
 import { createCertificatesRepository } from './modules/certificates/certificates.repository';
 import { createCertificatesService } from './modules/certificates/certificates.service';
+import { createCustomCertificatesRepository } from './modules/certificates/custom-certificates.repository';
 import { createCertificateActionHistory } from './modules/deployments/certificate-action-history.repository';
 import type { TCertificateHooks } from './modules/deployments/certificate-action-job';
 import type { TLimitGuard } from './modules/limits/limits.service';
@@ -67,6 +69,8 @@ export async function buildCertificateServices(deps: {
     now,
   });
   const repository = createCertificatesRepository(db);
+  // Opened at the first upload: an instance that never stores a key never reads the key file here.
+  let box: TSecretBox | undefined;
   const watch: TWatchDeps = {
     certificates: repository,
     alerts,
@@ -80,6 +84,11 @@ export async function buildCertificateServices(deps: {
     proxies: deps.proxies,
     history: createCertificateActionHistory(db),
     queueCheck: jobs.queueCheck,
+    custom: createCustomCertificatesRepository(db),
+    encrypt: (plaintext, aad) => {
+      box ??= openSecretBox(deps.secretKeyFile);
+      return box.encrypt(plaintext, aad);
+    },
     now,
   });
   const hooks: TCertificateHooks = {

@@ -48,6 +48,7 @@ describe('loadConfig', () => {
       PORTICO_SECRET_KEY_FILE: join(dir, 'k'),
       PORTICO_SESSION_SECRET: 'a'.repeat(32),
       ACME_DIRECTORY_URL: 'https://127.0.0.1:14000/dir',
+      PORTICO_ACME_PROFILE: 'shortlived',
       PORTICO_EXTRA_CA_FILE: ca,
       PORTICO_ACME_CA_BUNDLE: ca,
       PORTICO_DNS_SERVERS: '198.18.0.53,127.0.0.1:5353',
@@ -64,6 +65,7 @@ describe('loadConfig', () => {
       require2fa: 'admins',
       trustProxy: ['10.0.0.0/8', '127.0.0.1'],
       secretKeyFile: join(dir, 'k'),
+      acmeProfile: 'shortlived',
       acmeCaBundle: ca,
       extraCaFile: ca,
       dnsServers: ['198.18.0.53', '127.0.0.1:5353'],
@@ -96,6 +98,7 @@ describe('loadConfig', () => {
     ['PORTICO_TRUST_PROXY', 'sometimes', /^PORTICO_TRUST_PROXY: must be false, true/],
     ['DATABASE_URL', 'mysql://x', /^DATABASE_URL: must start with postgres/],
     ['ACME_DIRECTORY_URL', 'ftp://x', /^ACME_DIRECTORY_URL: must be an http/],
+    ['PORTICO_ACME_PROFILE', 'short lived;id', /^PORTICO_ACME_PROFILE: must be a profile name/],
     ['PORTICO_EXTRA_CA_FILE', '/nonexistent/ca.pem', /^PORTICO_EXTRA_CA_FILE: file does not exist/],
     [
       'PORTICO_ACME_CA_BUNDLE',

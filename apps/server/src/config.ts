@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { LIMIT_DEFAULTS, LIMIT_MAX, type TLimits } from '@portico/shared/admin/limits';
 import { z } from 'zod';
-import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
+import { ACME_PROFILE_PATTERN, LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
 import { JOB_TIMING } from './jobs/queues';
 
 /**
@@ -138,6 +138,13 @@ const ZEnv = z.object({
       .regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL')
       .default(LETS_ENCRYPT_DIRECTORY),
   ),
+  PORTICO_ACME_PROFILE: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(ACME_PROFILE_PATTERN, 'must be a profile name (letters, digits, ".", "-", "_")')
+      .optional(),
+  ),
   PORTICO_EXTRA_CA_FILE: z.preprocess(
     emptyToUndefined,
     z
@@ -220,6 +227,8 @@ export interface TConfig {
   secretKeyFile: string;
   sessionSecret: string | undefined;
   acmeDirectoryUrl: string;
+  /** The ACME profile certbot asks for where it supports profiles (4.0 and later). */
+  acmeProfile: string | undefined;
   extraCaFile: string | undefined;
   /** PEM the user's servers' certbot must trust to reach a private ACME directory. */
   acmeCaBundle: string | undefined;
@@ -306,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     secretKeyFile: resolve(e.PORTICO_SECRET_KEY_FILE ?? resolve(dataDir, 'secret.key')),
     sessionSecret: e.PORTICO_SESSION_SECRET,
     acmeDirectoryUrl: e.ACME_DIRECTORY_URL,
+    acmeProfile: e.PORTICO_ACME_PROFILE,
     extraCaFile: e.PORTICO_EXTRA_CA_FILE && resolve(e.PORTICO_EXTRA_CA_FILE),
     acmeCaBundle: e.PORTICO_ACME_CA_BUNDLE && resolve(e.PORTICO_ACME_CA_BUNDLE),
     dnsServers: e.PORTICO_DNS_SERVERS,

@@ -35,6 +35,7 @@ async function start(config: TConfig) {
       workers: config.deployWorkers,
       settings: {
         acmeDirectoryUrl: config.acmeDirectoryUrl,
+        acmeProfile: config.acmeProfile,
         extraCaFile: config.extraCaFile,
         dnsServers: config.dnsServers,
         acmeCaBundleOnServer: config.acmeCaBundle,

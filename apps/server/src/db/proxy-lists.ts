@@ -1,4 +1,4 @@
-import { DANGER_DAYS } from '@portico/shared/certificates/state';
+import { WARNING_FRACTION } from '@portico/shared/certificates/state';
 import {
   PROXY_CERTIFICATE_FILTERS,
   type TProxyListCounts,
@@ -40,10 +40,10 @@ function certificateCondition(filter: TCertificateFilter, now: Date): SQL {
   switch (filter) {
     case 'expired':
       return sql`${notAfter} <= ${at}`;
-    // The dates' warning or danger (shared/certificates/state.ts#expiryState), not yet expired.
+    // The dates' warning or danger (shared/certificates/state.ts#expiryState), not yet expired:
+    // danger's fraction is below warning's, so below warning's covers both.
     case 'expiring':
-      return sql`${notAfter} > ${at} and (${notAfter} - ${at} < ${`${DANGER_DAYS} days`}::interval
-        or ${notAfter} - ${at} < (${notAfter} - ${notBefore}) / 3)`;
+      return sql`${notAfter} > ${at} and ${notAfter} - ${at} < (${notAfter} - ${notBefore}) * ${WARNING_FRACTION}::float8`;
     case 'renewal_failing':
       return sql`(${certificateStatus.renewal}->>'working')::boolean = false`;
   }

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import { proxyInput } from '../support/proxies-test-helpers';
 import { newCredentials } from '../support/test-client';
+import { createTestPki } from '../support/test-pki';
 import { routeKey } from './authorization-table';
 import { LOCAL_SERVER, MATRIX_PASSWORD, type TMatrixWorld } from './authorization-world';
 
@@ -25,6 +26,22 @@ function scriptForm(): TCell['payload'] & { type: string } {
       `Content-Type: application/x-sh\r\n\r\n#!/bin/sh\necho ok\n\r\n--${boundary}--\r\n`,
   );
   return Object.assign(body, { type: `multipart/form-data; boundary=${boundary}` });
+}
+
+/** A valid upload of your own certificate for `domain`, from a throwaway test CA. */
+function customCertificateFor(domain: string) {
+  const pki = createTestPki();
+  try {
+    const now = Date.now();
+    const leaf = pki.leaf({
+      names: [domain],
+      from: new Date(now - 60_000),
+      to: new Date(now + 30 * 24 * 3_600_000),
+    });
+    return { certificate: leaf.cert, privateKey: leaf.key };
+  } finally {
+    pki.remove();
+  }
 }
 
 function editBody(w: TMatrixWorld) {
@@ -222,6 +239,10 @@ const CELLS: Record<string, TBuild> = {
   }),
   [routeKey('POST', '/api/proxy-configurations/:id/certificate/renew')]: async (w) => ({
     url: `/api/proxy-configurations/${await w.freshDeployedProxy()}/certificate/renew`,
+  }),
+  [routeKey('PUT', '/api/proxy-configurations/:id/certificate/custom')]: (w) => ({
+    url: `/api/proxy-configurations/${w.proxy.id}/certificate/custom`,
+    payload: customCertificateFor(w.proxy.domain),
   }),
   [routeKey('GET', '/api/admin/certificates')]: fixed('/api/admin/certificates'),
   [routeKey('GET', '/api/admin/backups/status')]: fixed('/api/admin/backups/status'),

@@ -218,7 +218,8 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
   { method: 'POST', url: '/api/proxy-configurations/:id/apply', expected: ownerOrAdmin(202) },
   { method: 'GET', url: '/api/deployment-logs/:id', expected: ownerOrAdmin(200) },
 
-  // Certificates: the caller's list, one proxy's certificate, its check and its two actions.
+  // Certificates: the caller's list, one proxy's certificate, its check, its two actions and
+  // your own certificate's upload.
   { method: 'GET', url: '/api/certificates', expected: signedIn(200) },
   {
     method: 'GET',
@@ -239,6 +240,11 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
     method: 'POST',
     url: '/api/proxy-configurations/:id/certificate/renew',
     expected: ownerOrAdmin(202),
+  },
+  {
+    method: 'PUT',
+    url: '/api/proxy-configurations/:id/certificate/custom',
+    expected: ownerOrAdmin(200),
   },
   { method: 'GET', url: '/api/admin/certificates', expected: adminOnly(200) },
   { method: 'GET', url: '/api/admin/backups/status', expected: adminOnly(200) },

@@ -26,6 +26,7 @@ export async function inProcessLabApp(
         acmeDirectoryUrl: status.acmeDirectoryUrl,
         extraCaFile: status.caRootPath,
         dnsServers: [status.dnsServer],
+        ...overrides.deploy?.settings,
       },
     },
   });

@@ -13,20 +13,33 @@ describe('certificate states', () => {
     expect(expiryState(ninety, at(59.9))).toBe('fine');
   });
 
-  it('is a warning below a third, and danger under 7 days and once expired', () => {
+  it('is a warning below a third, and danger below a sixth and once expired', () => {
     expect(expiryState(ninety, at(60.1))).toBe('warning');
-    expect(expiryState(ninety, at(83))).toBe('warning');
-    expect(expiryState(ninety, at(83.1))).toBe('danger');
+    expect(expiryState(ninety, at(74.9))).toBe('warning');
+    expect(expiryState(ninety, at(75.1))).toBe('danger');
     expect(expiryState(ninety, at(91))).toBe('danger');
   });
 
-  it('takes 7 days before a third for short certificates (a 6-day one is danger at once)', () => {
+  it('judges a 6-day certificate by its own lifetime, not by days', () => {
     const six = { notBefore: issued, notAfter: at(6) };
-    expect(expiryState(six, at(0))).toBe('danger');
+    expect(expiryState(six, at(0))).toBe('fine');
+    expect(expiryState(six, at(3.9))).toBe('fine');
+    expect(expiryState(six, at(4.1))).toBe('warning');
+    expect(expiryState(six, at(4.9))).toBe('warning');
+    expect(expiryState(six, at(5.1))).toBe('danger');
+    expect(expiryState(six, at(6))).toBe('danger');
+  });
+
+  it('judges a 45-day certificate by its own lifetime', () => {
     const fortyFive = { notBefore: issued, notAfter: at(45) };
-    expect(expiryState(fortyFive, at(29))).toBe('fine');
-    expect(expiryState(fortyFive, at(31))).toBe('warning');
-    expect(expiryState(fortyFive, at(38.5))).toBe('danger');
+    expect(expiryState(fortyFive, at(29.9))).toBe('fine');
+    expect(expiryState(fortyFive, at(30.1))).toBe('warning');
+    expect(expiryState(fortyFive, at(37.4))).toBe('warning');
+    expect(expiryState(fortyFive, at(37.6))).toBe('danger');
+  });
+
+  it('is danger once expired, however long the lifetime', () => {
+    expect(expiryState({ notBefore: issued, notAfter: at(365 * 5) }, at(365 * 5))).toBe('danger');
   });
 
   it('is danger whenever the last check failed', () => {

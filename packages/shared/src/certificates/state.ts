@@ -1,13 +1,17 @@
 /**
  * How urgent a certificate is, judged from its validity and the last live check. One rule for
  * the server (alerts, the admin list) and the screens (badges): fine while more than a third of
- * the certificate's lifetime is left; warning below that; danger under 7 days left, once
- * expired, or when the last check of the site failed.
+ * the certificate's lifetime is left; warning below that; danger below a sixth, once expired, or
+ * when the last check of the site failed. Fractions of the certificate's own lifetime, not days:
+ * a fixed number of days would call a 6-day certificate in danger from its first minute, and a
+ * 90-day one fine until a week before it ends, long after a renewal that failed should show.
  */
 export const CERTIFICATE_STATES = ['fine', 'warning', 'danger'] as const;
 export type TCertificateState = (typeof CERTIFICATE_STATES)[number];
 
-export const DANGER_DAYS = 7;
+/** Below these fractions of the lifetime left, a certificate is a warning, then in danger. */
+export const WARNING_FRACTION = 1 / 3;
+export const DANGER_FRACTION = 1 / 6;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const RANK: Record<TCertificateState, number> = { fine: 0, warning: 1, danger: 2 };
@@ -33,9 +37,9 @@ export function expiryState(
 ): TCertificateState {
   const notAfter = time(validity.notAfter);
   const left = notAfter - now.getTime();
-  if (left < DANGER_DAYS * DAY_MS) return 'danger';
   const lifetime = notAfter - time(validity.notBefore);
-  return left < lifetime / 3 ? 'warning' : 'fine';
+  if (left <= 0 || left < lifetime * DANGER_FRACTION) return 'danger';
+  return left < lifetime * WARNING_FRACTION ? 'warning' : 'fine';
 }
 
 /** Whole days left until `notAfter` (negative once it has passed; 0 on its last day). */

@@ -65,3 +65,23 @@ export const notificationSettings = pgTable('notification_settings', {
 
 export type TCertificateStatusRow = typeof certificateStatus.$inferSelect;
 export type TNotificationSettingsRow = typeof notificationSettings.$inferSelect;
+
+/**
+ * Your own certificate for a proxy (issue 41), one per proxy: the chain as uploaded (public) and
+ * its private key, an AES-256-GCM ciphertext whose additional data names this proxy
+ * (`custom-certificate:<id>:privateKey`), never shown again. Replacing it is another upload.
+ */
+export const customCertificates = pgTable('custom_certificates', {
+  configurationId: uuid('configuration_id')
+    .primaryKey()
+    .references(() => proxyConfigurations.id, { onDelete: 'cascade' }),
+  chainPem: text('chain_pem').notNull(),
+  privateKeyEnc: text('private_key_enc').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  notBefore: timestamp('not_before', { withTimezone: true }).notNull(),
+  notAfter: timestamp('not_after', { withTimezone: true }).notNull(),
+  issuer: text('issuer').notNull(),
+  names: jsonb('names').$type<string[]>().notNull(),
+  uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type TCustomCertificateRow = typeof customCertificates.$inferSelect;

@@ -1,10 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import type { TText } from '@portico/shared/i18n/text';
+import { ACME_PROFILE_PATTERN } from '../acme';
 import { ACME_WEBROOT } from '../nginx-site';
 import { certName } from '../site-names';
 import { SshError } from '../ssh';
 import type { TRunResult } from '../ssh/run';
 import { assertEmail } from '../validate';
+import {
+  certbotFeaturesLine,
+  PROFILES_SINCE,
+  parseCertbotVersion,
+  VERSION_MARK,
+} from './certbot-features';
 import { StepError, withOutput } from './failure';
 import { msg, quantity } from './messages';
 import { SURVEY_PART, type TSiteLook } from './site-record';
@@ -62,9 +69,19 @@ done`;
 // All values arrive as arguments ($1…), quoted by the SSH layer after validation here. $2 holds
 // the site record's look's arguments as words (allowlisted paths and names, no blanks): the
 // look follows certbot in the same round trip.
+// $3 the ACME profile to ask for ('' for none) and $4 the certbot version that has profiles
+// ("4.0"): certbot refuses a flag it does not know, so the profile goes only to one that has it,
+// and the version goes into the output first (VERSION_MARK) for the log's line on it.
 const CERTBOT = `${AWAIT_OTHER_CERTBOT}
-bundle=$1 look=$2; shift 2
+bundle=$1 look=$2 profile=$3 since=$4; shift 4
 if [ -n "$bundle" ]; then export REQUESTS_CA_BUNDLE="$bundle"; fi
+v=$(certbot --version 2>&1); v=\${v#certbot }
+echo "${VERSION_MARK}$v"
+maj=\${v%%.*} rest=\${v#*.}; min=\${rest%%.*}
+case "$maj.$min" in *[!0-9.]* | .* | *.) maj=0 min=0 ;; esac
+if [ -n "$profile" ] && { [ "$maj" -gt "\${since%.*}" ] || { [ "$maj" -eq "\${since%.*}" ] && [ "$min" -ge "\${since#*.}" ]; }; }; then
+  set -- "$@" --preferred-profile "$profile"
+fi
 certbot certonly --webroot "$@" 2>&1; rc=$?
 if [ -n "$look" ]; then
   set -f; set -- $look
@@ -96,6 +113,7 @@ const NOISE = [
   /^Ask for help or search for solutions at /,
   new RegExp(`^(${BUSY_MARK}|${STILL_MARK})$`),
   /^PORTICO_SURVEY:/,
+  new RegExp(`^${VERSION_MARK}`),
 ];
 /** certbot's lines that are noise in the log (banners, donation requests). */
 const CHATTER = [/^(- )+-\s*$/, /^If you like Certbot/, /^ \* Donating to /];
@@ -133,13 +151,19 @@ export async function uploadCaBundle(c: TStepContext): Promise<string> {
   return SERVER_CA_BUNDLE;
 }
 
-/** certbot's output line by line into the log, without its banners; the wait in our words. */
-export function certbotLines(c: Pick<TStepContext, 'log'>) {
+/**
+ * certbot's output line by line into the log, without its banners; the wait in our words, and
+ * (where the script prints certbot's version) which of ACME profiles and ARI this certbot uses.
+ */
+export function certbotLines(c: Pick<TStepContext, 'log' | 'settings'>) {
   const log = c.log.stream('certbot');
   return (stream: 'stdout' | 'stderr', line: string) => {
     if (line === BUSY_MARK)
       c.log.info(msg('certificate.waitingOther', { seconds: CERTBOT_WAIT_S }));
-    else if (line === STILL_MARK || line.startsWith('PORTICO_SURVEY:')) return;
+    else if (line.startsWith(VERSION_MARK)) {
+      const version = parseCertbotVersion(line.slice(VERSION_MARK.length));
+      c.log.info(certbotFeaturesLine(version, c.settings.acmeProfile));
+    } else if (line === STILL_MARK || line.startsWith('PORTICO_SURVEY:')) return;
     else if (!CHATTER.some((re) => re.test(line))) log(stream, line);
   };
 }
@@ -198,10 +222,16 @@ export async function certificateStep(
   } catch {
     throw new StepError('invalid_input', 'certificate', msg('certificate.badAcmeUrl'));
   }
+  const profile = c.settings.acmeProfile ?? '';
+  if (profile && !ACME_PROFILE_PATTERN.test(profile)) {
+    throw new StepError('invalid_input', 'certificate', msg('certificate.badAcmeProfile'));
+  }
   const bundle = await uploadCaBundle(c);
   const args = [
     bundle,
     lookWords(look),
+    profile,
+    PROFILES_SINCE.join('.'),
     '-w',
     ACME_WEBROOT,
     '-d',

@@ -41,6 +41,8 @@ export interface TDeployInput {
 
 export interface TEngineSettings {
   acmeDirectoryUrl: string;
+  /** The ACME profile to ask for where the server's certbot supports profiles. */
+  acmeProfile?: string;
   /** Extra CA bundle (PEM path) trusted by the verification step, e.g. a test CA root. */
   extraCaFile?: string;
   /** Resolvers used by the preflight DNS check, host[:port]; system resolvers when empty. */

@@ -110,9 +110,9 @@ describe('nginx not reloaded', () => {
 
 describe('the summary the lists show', () => {
   it('counts days and colours by the served certificate, danger when the check failed', () => {
-    expect(summaryOf({ served, lastCheck: ok(81), onServer: null }, at(81))).toEqual({
+    expect(summaryOf({ served, lastCheck: ok(70), onServer: null }, at(70))).toEqual({
       state: 'warning',
-      daysLeft: 9,
+      daysLeft: 20,
       notAfter: served.notAfter,
       checkFailed: false,
       nginxNotReloaded: false,

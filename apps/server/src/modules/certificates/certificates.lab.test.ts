@@ -8,12 +8,17 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import {
+  certificateCalls,
+  deployedAndChecked,
+  waitUntil,
+} from '../../../test/support/certificate-lab-helpers';
 import { startHttpSink, type THttpSink } from '../../../test/support/http-sink';
 import { rootProxy } from '../../../test/support/lab-app-helpers';
 import { startFakeCertbot } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { verifyAlertEmail } from '../../../test/support/notifications-test-helpers';
-import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
+import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { readMail, startSmtpSink, type TSmtpSink } from '../../../test/support/smtp-sink';
 import { TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
@@ -60,16 +65,6 @@ afterAll(async () => {
   await lab?.stop();
 });
 
-async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string) {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
-
 async function servedFingerprint(domain: string): Promise<string> {
   const ca = readFileSync(lab.status.caRootPath, 'utf8');
   const hs = await tlsHandshake(
@@ -83,14 +78,13 @@ describe('a deployed certificate on a lab server, through the API', () => {
   let client: TestClient;
   let id: string;
   const domain = () => s1.domains[0]!;
-  const status = async (lang: 'en' | 'es' = 'en') =>
-    (
-      await client.request({
-        method: 'GET',
-        url: `/api/proxy-configurations/${id}/certificate`,
-        headers: { 'accept-language': lang },
-      })
-    ).json();
+  const { status, checkNow } = certificateCalls(
+    () => client,
+    () => id,
+    () => {
+      if (clockMs !== undefined) clockMs += 1000;
+    },
+  );
 
   /** Starts an action, follows its run on the socket to its end; its lines and the run's end. */
   async function action(path: 'renew' | 'renew-test', lang: 'en' | 'es') {
@@ -137,24 +131,6 @@ describe('a deployed certificate on a lab server, through the API', () => {
     }
   }
 
-  /** A check now, through the API, until its result is in. */
-  async function checkNow() {
-    // A check is stamped with the app's clock: a moved clock steps on, so each check is told
-    // apart from the one before.
-    if (clockMs !== undefined) clockMs += 1000;
-    const before = (await status()).check?.checkedAt ?? '';
-    const response = await client.write(
-      'POST',
-      `/api/proxy-configurations/${id}/certificate/check`,
-    );
-    expect(response.statusCode).toBe(202);
-    return waitUntil(
-      status,
-      (s) => !s.checkPending && s.check !== null && s.check.checkedAt !== before,
-      'the check did not end',
-    );
-  }
-
   beforeAll(async () => {
     ({ client } = await signedInClient(t));
     // Alerts go in the language the owner's screen is in.
@@ -166,20 +142,7 @@ describe('a deployed certificate on a lab server, through the API', () => {
       webhookUrl: webhook.url('/alerts'),
     });
     expect(hook.statusCode, hook.body).toBe(200);
-    const saved = await client.write(
-      'POST',
-      '/api/proxy-configurations',
-      rootProxy(lab.status, s1, domain()),
-    );
-    id = saved.json().id as string;
-    expect((await client.write('POST', `/api/deploy/${id}`)).statusCode).toBe(202);
-    expect((await waitForStatus(client, id, (s) => s !== 'deploying')).status).toBe('completed');
-    // The check the deployment queued: fine, and nothing to alert about.
-    await waitUntil(
-      status,
-      (s) => s.check?.ok === true && !s.checkPending,
-      'no check after deploy',
-    );
+    id = await deployedAndChecked(client, rootProxy(lab.status, s1, domain()));
   });
 
   it('Test renewal streams certbot dry run and changes nothing; Renew now streams, and the new certificate is served', async () => {

@@ -1,4 +1,5 @@
 import { pickLanguage } from '@portico/shared/api-error';
+import { ZCustomCertificate, ZCustomCertificateInput } from '@portico/shared/certificates/custom';
 import {
   ZAttentionRow,
   ZCertificateStatus,
@@ -75,6 +76,23 @@ export async function certificatesRoutes(
       await certificates.requestCheck(request.user!, request.params.id);
       return reply.code(202).send({ queued: true as const });
     },
+  );
+
+  r.put(
+    '/api/proxy-configurations/:id/certificate/custom',
+    {
+      schema: {
+        tags,
+        summary: 'Upload your own certificate and private key for a proxy',
+        operationId: 'uploadCustomCertificate',
+        params: ZIdParams,
+        body: ZCustomCertificateInput,
+        // 413: a body over the request limit (1 MiB), refused before it is read.
+        response: { 200: ZCustomCertificate, ...errorResponses(400, 401, 403, 404, 409, 413) },
+      },
+      preValidation,
+    },
+    async (request) => certificates.uploadCustom(request.user!, request.params.id, request.body),
   );
 
   // 429: the action's limit is reached (renewal_limited, renewal_test_limited), saying when.

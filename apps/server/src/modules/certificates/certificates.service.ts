@@ -1,4 +1,8 @@
 import type { TLanguage } from '@portico/shared/api-error';
+import type {
+  TCustomCertificate,
+  TCustomCertificateInput,
+} from '@portico/shared/certificates/custom';
 import {
   DUPLICATE_CERTIFICATE_LIMIT,
   type TAttentionRow,
@@ -11,6 +15,9 @@ import { actionHold } from '../deployments/certificate-action-limits';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { attentionReasons, statusView, summaryOf } from './certificate-view';
 import type { TCertificatesRepository } from './certificates.repository';
+import { checkCustomCertificate } from './custom-certificate-check';
+import { customCertificateKeyAad } from './custom-certificate-secret';
+import type { TCustomCertificatesRepository } from './custom-certificates.repository';
 
 export type TCertificatesService = ReturnType<typeof createCertificatesService>;
 
@@ -23,6 +30,9 @@ export function createCertificatesService(deps: {
   history: TCertificateActionHistory;
   /** Queues one live check of the proxy (the on-demand job). */
   queueCheck: (configurationId: string) => Promise<void>;
+  custom: TCustomCertificatesRepository;
+  /** Seals a secret with the instance's key file (lib/secrets). */
+  encrypt: (plaintext: string, aad: string) => string;
   now: () => Date;
 }) {
   const { repository } = deps;
@@ -70,6 +80,34 @@ export function createCertificatesService(deps: {
       if (!proxy.sslConfigured) throw new AppError('certificate_not_deployed', 409);
       await repository.requestCheck(proxy.id, deps.now());
       await deps.queueCheck(proxy.id);
+    },
+
+    /**
+     * Stores the owner's own certificate for the proxy after its checks (custom-certificate-check):
+     * the chain as given, the key sealed and never shown again. A refusal writes nothing.
+     */
+    async uploadCustom(
+      actor: TActor,
+      configurationId: string,
+      input: TCustomCertificateInput,
+    ): Promise<TCustomCertificate> {
+      const proxy = await deps.proxies.load(configurationId, actor);
+      const now = deps.now();
+      const facts = checkCustomCertificate(input, proxy.domain, now);
+      const row = {
+        configurationId: proxy.id,
+        chainPem: facts.chainPem,
+        privateKeyEnc: deps.encrypt(facts.privateKeyPem, customCertificateKeyAad(proxy.id)),
+        fingerprint: facts.fingerprint,
+        notBefore: new Date(facts.notBefore),
+        notAfter: new Date(facts.notAfter),
+        issuer: facts.issuer,
+        names: facts.names,
+        uploadedAt: now,
+      };
+      await deps.custom.save(row);
+      const { chainPem: _chain, privateKeyPem: _key, ...shown } = facts;
+      return { ...shown, uploadedAt: now.toISOString() };
     },
 
     /** Every user's certificates that need someone to look, most urgent first. */

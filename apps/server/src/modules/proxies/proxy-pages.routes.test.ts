@@ -166,7 +166,8 @@ describe.each(testDatabaseKinds())('proxy lists in pages on %s', (kind) => {
     await t.database.db.insert(certificateStatus).values([
       { configurationId: expired!.id, served: served(now - 90 * DAY, now - DAY) },
       { configurationId: expiring!.id, served: served(now - 80 * DAY, now + 10 * DAY) },
-      { configurationId: fine!.id, served: served(now - 10 * DAY, now + 80 * DAY) },
+      // A 6-day certificate 4.5 days from its end: fine by its own lifetime.
+      { configurationId: fine!.id, served: served(now - 1.5 * DAY, now + 4.5 * DAY) },
       {
         configurationId: failing!.id,
         served: served(now - 10 * DAY, now + 80 * DAY),

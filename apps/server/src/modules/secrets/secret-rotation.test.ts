@@ -20,6 +20,8 @@ import {
   newSecretKey,
   secretAad,
 } from '../../lib/secrets';
+import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
+import { createCustomCertificatesRepository } from '../certificates/custom-certificates.repository';
 import { createServerCredentials } from '../ssh-servers/server-credentials';
 import { createSshServersRepository } from '../ssh-servers/ssh-servers.repository';
 import { rotateSecretKey, SecretRotationError } from './secret-rotation';
@@ -139,6 +141,31 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     expect(decryptSecret(newKey, sudo.stored, storedSecretAad(sudo))).toBe('rotated-sudo-Pa55');
     const key = after.find((s) => s.server?.field === 'privateKey')!;
     expect(decryptSecret(newKey, key.stored, storedSecretAad(key))).toBe('PRIVATE-KEY-TEXT');
+  });
+
+  it('re-encrypts the uploaded certificates’ private keys, each still bound to its proxy', async () => {
+    // A proxy of the first test: one made now would be sealed with the key the app started with.
+    const { id } = (await stored())[0]!;
+    const aad = customCertificateKeyAad(id);
+    await createCustomCertificatesRepository(t.database.db).save({
+      configurationId: id,
+      chainPem: 'CHAIN',
+      privateKeyEnc: encryptSecret(readFileSync(keyFile), 'UPLOADED-KEY-TEXT', aad),
+      fingerprint: 'AA',
+      notBefore: new Date(),
+      notAfter: new Date(),
+      issuer: 'test',
+      names: [],
+      uploadedAt: new Date(),
+    });
+    const repository = createSecretsRepository(t.database.db);
+    const mine = async () =>
+      (await repository.listSecrets()).find((s) => s.kind === 'customCertificate' && s.id === id)!;
+    const before = await mine();
+    await rotateSecretKey(keyFile, repository);
+    const after = await mine();
+    expect(after.stored).not.toBe(before.stored);
+    expect(decryptSecret(readFileSync(keyFile), after.stored, aad)).toBe('UPLOADED-KEY-TEXT');
   });
 
   it('finishes a rotation cut between the database switch and the key file swap', async () => {

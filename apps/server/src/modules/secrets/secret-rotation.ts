@@ -34,6 +34,9 @@ function describe(secret: TStoredSecret): string {
   if (secret.kind === 'sshServer') {
     return `The ${secret.server?.field} of the saved server ${secret.label} (server ${secret.id})`;
   }
+  if (secret.kind === 'customCertificate') {
+    return `The private key of the certificate uploaded for ${secret.label} (configuration ${secret.id})`;
+  }
   if (secret.kind === 'webhook') {
     return `The alert webhook URL of the account ${secret.label} (user ${secret.id})`;
   }

@@ -1,7 +1,14 @@
 import { and, eq, isNotNull, or } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { notificationSettings, proxyConfigurations, sshServers, users } from '../../db/schema';
+import {
+  customCertificates,
+  notificationSettings,
+  proxyConfigurations,
+  sshServers,
+  users,
+} from '../../db/schema';
 import { secretAad } from '../../lib/secrets';
+import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
 import {
   serverSecretAad,
   type TServerSecretField,
@@ -9,10 +16,10 @@ import {
 } from '../ssh-servers/server-credentials';
 
 /**
- * Where an encrypted value lives: an SSH password, an account's two-factor secret, or the
- * account's alert webhook URL.
+ * Where an encrypted value lives: an SSH password, an account's two-factor secret, the
+ * account's alert webhook URL, a saved server's secrets, or an uploaded certificate's key.
  */
-export type TSecretKind = 'proxy' | 'user' | 'webhook' | 'sshServer';
+export type TSecretKind = 'proxy' | 'user' | 'webhook' | 'sshServer' | 'customCertificate';
 
 /** One encrypted value as stored, with what names it (its row id is its additional data). */
 export interface TStoredSecret {
@@ -32,6 +39,7 @@ export function storedSecretAad(secret: Pick<TStoredSecret, 'kind' | 'id' | 'ser
   }
   if (secret.kind === 'proxy') return secretAad('proxy', secret.id, 'sshPassword');
   if (secret.kind === 'webhook') return secretAad('user', secret.id, 'webhookUrl');
+  if (secret.kind === 'customCertificate') return customCertificateKeyAad(secret.id);
   return secretAad('user', secret.id, 'totpSecret');
 }
 
@@ -68,7 +76,8 @@ export interface TSecretChange {
 
 /**
  * Every column that holds a secret encrypted with the key file: the SSH passwords of the
- * configurations and the two-factor secrets of the accounts.
+ * configurations, the two-factor secrets and webhook URLs of the accounts, the saved servers'
+ * secrets and the uploaded certificates' private keys.
  */
 export function createSecretsRepository(db: TDb) {
   return {
@@ -94,6 +103,17 @@ export function createSecretsRepository(db: TDb) {
         .from(notificationSettings)
         .innerJoin(users, eq(users.id, notificationSettings.userId))
         .where(isNotNull(notificationSettings.webhookUrlEnc));
+      const certificateKeys = await db
+        .select({
+          id: customCertificates.configurationId,
+          label: proxyConfigurations.domain,
+          stored: customCertificates.privateKeyEnc,
+        })
+        .from(customCertificates)
+        .innerJoin(
+          proxyConfigurations,
+          eq(proxyConfigurations.id, customCertificates.configurationId),
+        );
       const servers = await db
         .select({
           id: sshServers.id,
@@ -130,6 +150,7 @@ export function createSecretsRepository(db: TDb) {
         ...proxies.map((r) => ({ kind: 'proxy' as const, ...r, stored: r.stored! })),
         ...accounts.map((r) => ({ kind: 'user' as const, ...r, stored: r.stored! })),
         ...webhooks.map((r) => ({ kind: 'webhook' as const, ...r, stored: r.stored! })),
+        ...certificateKeys.map((r) => ({ kind: 'customCertificate' as const, ...r })),
       ];
     },
 
@@ -148,6 +169,20 @@ export function createSecretsRepository(db: TDb) {
               .set({ [`${field}Enc`]: change.next })
               .where(and(eq(sshServers.id, change.id), eq(column, change.previous)))
               .returning({ id: sshServers.id });
+            if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
+            continue;
+          }
+          if (change.kind === 'customCertificate') {
+            const moved = await tx
+              .update(customCertificates)
+              .set({ privateKeyEnc: change.next })
+              .where(
+                and(
+                  eq(customCertificates.configurationId, change.id),
+                  eq(customCertificates.privateKeyEnc, change.previous),
+                ),
+              )
+              .returning({ id: customCertificates.configurationId });
             if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
             continue;
           }

@@ -38,13 +38,13 @@ describe('certificates needing attention (admin)', () => {
     [
       'es',
       'Caduca en 3 días',
-      ['Le quedan menos de 7 días o ha caducado', 'Nada lo renueva en el servidor'],
+      ['Le queda menos de un sexto de su vida, o ha caducado', 'Nada lo renueva en el servidor'],
       'nunca',
     ],
     [
       'en',
       'Expires in 3 days',
-      ['Under 7 days left or expired', 'Nothing renews it on the server'],
+      ['Less than a sixth of its lifetime left, or expired', 'Nothing renews it on the server'],
       'never',
     ],
   ] as const)(

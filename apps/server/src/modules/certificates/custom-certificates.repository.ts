@@ -1,0 +1,27 @@
+import { eq } from 'drizzle-orm';
+import type { TDb } from '../../db/client';
+import { customCertificates, type TCustomCertificateRow } from '../../db/schema';
+
+export type TCustomCertificatesRepository = ReturnType<typeof createCustomCertificatesRepository>;
+
+/** The uploaded certificates, one per proxy (docs/PRODUCT.md#your-own-certificate). */
+export function createCustomCertificatesRepository(db: TDb) {
+  return {
+    async find(configurationId: string): Promise<TCustomCertificateRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(customCertificates)
+        .where(eq(customCertificates.configurationId, configurationId));
+      return row;
+    },
+
+    /** Stores the proxy's certificate, replacing the one uploaded before. */
+    async save(row: Omit<TCustomCertificateRow, 'uploadedAt'> & { uploadedAt: Date }) {
+      const { configurationId, ...values } = row;
+      await db
+        .insert(customCertificates)
+        .values(row)
+        .onConflictDoUpdate({ target: customCertificates.configurationId, set: values });
+    },
+  };
+}
