@@ -178,9 +178,13 @@ export async function buildServices(options: TServicesOptions) {
   // The one rule of which credential goes to which host (test, deploy, removal, actions).
   const secrets = createServerCredentials(options.secretKeyFile, sshServersRepository.findById);
 
-  const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
+  const checksRepository = createChecksRepository(db);
+  const dns = createDnsService({
+    servers: options.config.dnsServers ?? [],
+    repository: checksRepository,
+  });
   const sshTest = createSshTestService({
-    repository: createChecksRepository(db),
+    repository: checksRepository,
     credentials: secrets,
     allowLoopback,
   });
@@ -215,9 +219,11 @@ export async function buildServices(options: TServicesOptions) {
 
   const proxies = createProxiesService({
     repository: proxiesRepository,
+    sshServers: sshServersRepository,
     secrets,
     transaction: transactionOver(db, (tx) => ({
       repository: createProxiesRepository(tx),
+      sshServers: createSshServersRepository(tx),
       audit: createAuditService(createAuditRepository(tx)),
       limits: limitGuard(tx),
     })),

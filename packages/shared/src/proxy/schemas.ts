@@ -96,6 +96,11 @@ export const ZEditProxyInput = z.object({
     'validation.sshUser.invalid',
   ),
   sshPort: ZPort.default(22),
+  /**
+   * Moves the proxy to another of its owner's saved servers: its address, port and user are
+   * taken from there (the fields above are then ignored).
+   */
+  sshServerId: z.uuid('validation.invalidId').optional(),
 });
 export type TEditProxyInput = z.infer<typeof ZEditProxyInput>;
 

@@ -40,7 +40,9 @@ describe.each(testDatabaseKinds())('the proxies repository on %s', (kind) => {
       serverIp: row.serverIp,
       sshUser: row.sshUser,
       sshPort: row.sshPort,
+      sshServerId: row.sshServerId,
       forgetHostKey: false,
+      pinnedHostKey: null,
       forgetPassword: false,
     };
     const audit = auditRowOf(user, {
