@@ -146,7 +146,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
               secrets,
               actor,
               typedTarget(input),
-              input.sshPassword,
+              input.sshPassword!,
             ),
             hostKeyFingerprint: null,
           };
@@ -179,17 +179,13 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
 
   /**
    * The edit dialog's typed address: the proxy stays on its saved server while it points there,
-   * else joins the owner's server at the new target, if one is saved.
+   * and is on none once typed elsewhere. Only choosing a server (or the owner typing a password)
+   * puts it on one: a typed edit, an admin's included, never reaches a saved server's secrets.
    */
-  async function typedEditTarget(row: TProxyConfigurationRow, input: TEditProxyInput) {
+  function typedEditTarget(row: TProxyConfigurationRow, input: TEditProxyInput) {
     const next = { serverIp: input.serverIp, sshPort: input.sshPort, sshUser: input.sshUser };
-    if (sshTargetOf(row) === sshTargetOf(next)) return { ...next, sshServerId: row.sshServerId };
-    const server = await deps.sshServers.findByTarget(row.userId, {
-      host: next.serverIp,
-      port: next.sshPort,
-      username: next.sshUser,
-    });
-    return { ...next, sshServerId: server?.id ?? null };
+    const stays = sshTargetOf(row) === sshTargetOf(next);
+    return { ...next, sshServerId: stays ? row.sshServerId : null };
   }
 
   /** Fields that name another machine: the pinned host key no longer applies to them. */
@@ -233,10 +229,11 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       changes.hostKeyFingerprint = server?.hostKeyFingerprint ?? null;
     const sameTarget = sshTargetOf(row) === sshTargetOf(target);
     await transaction(async (tx) => {
+      // Typed elsewhere without a password: on no server (its secrets are not reached).
       if (server) changes.sshServerId = server.id;
-      else if (!(sameTarget && row.sshServerId)) {
+      else if (input.sshPassword) {
         changes.sshServerId = await serverForTyped(tx, secrets, actor, target, input.sshPassword);
-      }
+      } else if (!sameTarget) changes.sshServerId = null;
       const updated = await withDomainCheck(() => tx.repository.updateUnlessDeploying(id, changes));
       if (!updated) throw proxyErrors.deploymentRunning();
       await tx.audit.record(actor, {
@@ -323,7 +320,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         ? await ownedServer(deps.sshServers, row.userId, input.sshServerId)
         : undefined;
       const { sshServerId: _chosen, ...fields } = input;
-      const next = server ? onServer(server) : await typedEditTarget(row, input);
+      const next = server ? onServer(server) : typedEditTarget(row, input);
       const changes: TProxyChanges = { ...fields, ...next };
       // Another machine: the chosen server's pin when it has one, else the next contact pins.
       if (serverChanged(row, next)) changes.hostKeyFingerprint = server?.hostKeyFingerprint ?? null;

@@ -57,9 +57,9 @@ export interface TServerSaveScope {
 }
 
 /**
- * The saved server of a proxy typed with the spec's fields, inside the proxy's transaction: the
- * account's server at that very target, else a new one holding the password (sealed for the
- * server and target). At the account's server limit none is saved and the proxy keeps only its
+ * The saved server of a proxy typed with the spec's fields and a password, inside the proxy's
+ * transaction: the account's server at that very target, else a new one holding the password
+ * (sealed for the server and target). At the account's server limit none is saved and the proxy keeps only its
  * own password: the limit counts servers the user chose to keep, not a side effect.
  */
 export async function serverForTyped(
@@ -67,12 +67,11 @@ export async function serverForTyped(
   secrets: TServerCredentials,
   actor: TActor,
   target: TSshTarget,
-  password: string | undefined,
+  password: string,
 ): Promise<string | null> {
   const where = { host: target.serverIp, port: target.sshPort, username: target.sshUser };
   const existing = await tx.sshServers.findByTarget(actor.id, where);
   if (existing) return existing.id;
-  if (password === undefined) return null;
   try {
     await tx.limits.assertRoom(actor.id, 'servers');
   } catch (error) {
