@@ -27,8 +27,14 @@ export function SavedServerChoice({
       detail: `${s.username}@${s.host}${s.port === 22 ? '' : `:${s.port}`} · ${t(
         s.authKind === 'key' ? 'wizard.server.authKey' : 'wizard.server.authPassword',
       )}`,
+      address: true,
     })),
-    { value: NEW_SERVER, title: t('wizard.server.new'), detail: t('wizard.server.newHint') },
+    {
+      value: NEW_SERVER,
+      title: t('wizard.server.new'),
+      detail: t('wizard.server.newHint'),
+      address: false,
+    },
   ];
   return (
     <fieldset className="grid gap-2" data-testid="wizard-server-choice">
@@ -52,7 +58,14 @@ export function SavedServerChoice({
           <ServerIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           <span className="grid min-w-0">
             <span className="font-medium break-words">{o.title}</span>
-            <span className="font-mono text-xs break-all text-muted-foreground">{o.detail}</span>
+            <span
+              className={cn(
+                'text-xs text-muted-foreground',
+                o.address ? 'font-mono break-all' : 'break-words',
+              )}
+            >
+              {o.detail}
+            </span>
           </span>
         </label>
       ))}
