@@ -43,10 +43,13 @@ install -m 0600 "$dir/ssh_host_ed25519_key" /etc/ssh/ssh_host_ed25519_key
 install -m 0644 "$dir/ssh_host_ed25519_key.pub" /etc/ssh/ssh_host_ed25519_key.pub
 root_login=yes
 if has_variant no-root-login; then root_login=no; fi
+# As many cloud images ship: keys only (root's and deploy's authorized_keys start empty).
+password_login=yes
+if has_variant no-password-login; then password_login=no; fi
 cat >/etc/ssh/sshd_config.d/00-portico-lab.conf <<CONF
 HostKey /etc/ssh/ssh_host_ed25519_key
 PermitRootLogin $root_login
-PasswordAuthentication yes
+PasswordAuthentication $password_login
 KbdInteractiveAuthentication no
 UseDNS no
 CONF

@@ -8,6 +8,7 @@ export const SERVER_VARIANTS = [
   'no-root-login',
   'cron-running',
   'no-scheduler',
+  'no-password-login',
 ] as const;
 export type TServerVariant = (typeof SERVER_VARIANTS)[number];
 

@@ -194,9 +194,13 @@ export async function buildServices(options: TServicesOptions) {
     forget: sshServersRepository.forgetHostKey,
   });
 
-  const dns = createDnsService({ servers: options.config.dnsServers ?? [] });
+  const checksRepository = createChecksRepository(db);
+  const dns = createDnsService({
+    servers: options.config.dnsServers ?? [],
+    repository: checksRepository,
+  });
   const sshTest = createSshTestService({
-    repository: createChecksRepository(db),
+    repository: checksRepository,
     credentials: secrets,
     allowLoopback,
   });
@@ -233,9 +237,11 @@ export async function buildServices(options: TServicesOptions) {
 
   const proxies = createProxiesService({
     repository: proxiesRepository,
+    sshServers: sshServersRepository,
     secrets,
     transaction: transactionOver(db, (tx) => ({
       repository: createProxiesRepository(tx),
+      sshServers: createSshServersRepository(tx),
       audit: createAuditService(createAuditRepository(tx)),
       limits: limitGuard(tx),
     })),

@@ -17,6 +17,8 @@ const proxy: TProxyConfiguration = {
   sshPort: 22,
   sshUser: 'root',
   hasSshPassword: true,
+  sshServerId: null,
+  sshAuth: 'password',
   email: 'ops@example.com',
   targetServer: 'http://10.0.0.5:8080',
   options: {},

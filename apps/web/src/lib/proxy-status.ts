@@ -10,8 +10,14 @@ export type TProxyAction = 'edit' | 'reset' | 'delete' | 'redeploy' | 'forgetHos
 type TActionFacts = {
   status: TProxyStatus;
   targetServer?: string | null;
-  hasSshPassword?: boolean;
-};
+} & TCredentialFacts;
+
+type TCredentialFacts = { hasSshPassword?: boolean; sshAuth?: 'password' | 'server' | 'none' };
+
+/** A deployment has something to log in with: its own password, or its saved server's. */
+export function hasDeployCredential(proxy: TCredentialFacts): boolean {
+  return proxy.hasSshPassword !== false || proxy.sshAuth === 'server';
+}
 
 /**
  * Catalog key of why the server would refuse `action` on this proxy now, or null when it would
@@ -22,6 +28,6 @@ export function unavailableReasonKey(proxy: TActionFacts, action: TProxyAction):
   if (proxy.status === 'deploying') return 'proxies.unavailable.deploying';
   if (action !== 'redeploy') return null;
   if (!proxy.targetServer) return 'errors.deployNeedsTarget';
-  if (proxy.hasSshPassword === false) return 'errors.deployNeedsPassword';
+  if (!hasDeployCredential(proxy)) return 'errors.deployNeedsPassword';
   return null;
 }

@@ -10,6 +10,8 @@ export function aProxy(overrides: Partial<TProxyConfiguration> = {}): TProxyConf
     sshPort: 22,
     sshUser: 'root',
     hasSshPassword: true,
+    sshServerId: null,
+    sshAuth: 'password',
     email: 'admin@example.com',
     targetServer: 'http://10.0.0.5:8080',
     options: {},

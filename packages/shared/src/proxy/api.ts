@@ -28,15 +28,46 @@ const ZHostKeyFingerprint = z
 export const ZIdParams = z.object({ id: ZUuid });
 export const ZConfigurationIdParams = z.object({ configurationId: ZUuid });
 
-/** POST /api/proxy-configurations: creates, or updates when configurationId is the caller's. */
+/**
+ * A saved SSH server named in place of the address and password (docs/PRODUCT.md#ssh-servers):
+ * the server's address, port, user and secrets are used, none typed again.
+ */
+function serverOrAddress(
+  v: { sshServerId?: string; serverIp?: string },
+  ctx: z.RefinementCtx,
+  secretField: string,
+  secret: unknown,
+) {
+  if (v.sshServerId === undefined) {
+    if (v.serverIp === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['serverIp'], message: 'validation.required' });
+    }
+    return;
+  }
+  for (const [field, value] of [
+    ['serverIp', v.serverIp],
+    [secretField, secret],
+  ] as const) {
+    if (value !== undefined) {
+      ctx.addIssue({ code: 'custom', path: [field], message: 'validation.sshServer.either' });
+    }
+  }
+}
+
+/**
+ * POST /api/proxy-configurations: creates, or updates when configurationId is the caller's.
+ * Either the spec's serverIp, sshUser, sshPort and sshPassword (the server is saved for reuse),
+ * or `sshServerId`, one of the caller's saved servers (its address, port and user are taken).
+ */
 export const ZSaveProxyInput = z
   .object({
     configurationId: ZUuid.optional(),
-    serverIp: ZServerIp,
+    sshServerId: ZUuid.optional(),
+    serverIp: ZServerIp.optional(),
     domain: ZDomain,
     sshUser: ZSshUser.default('root'),
     sshPort: ZPort.default(22),
-    // Optional only when resuming a configuration that already holds a password.
+    // Optional when resuming a configuration that already holds a password, or with sshServerId.
     sshPassword: ZSshPassword.optional(),
     email: ZCertificateEmail,
     targetServer: ZTargetServer.optional(),
@@ -48,8 +79,15 @@ export const ZSaveProxyInput = z
      */
     options: ZProxyOptionsInput.optional(),
   })
-  .superRefine(noRedirectLoop);
+  .superRefine((v, ctx) => {
+    serverOrAddress(v, ctx, 'sshPassword', v.sshPassword);
+    noRedirectLoop(v, ctx);
+  });
 export type TSaveProxyInput = z.infer<typeof ZSaveProxyInput>;
+
+export const PROXY_SSH_AUTHS = ['password', 'server', 'none'] as const;
+export const ZProxySshAuth = z.enum(PROXY_SSH_AUTHS);
+export type TProxySshAuth = z.infer<typeof ZProxySshAuth>;
 
 export const ZProxyConfiguration = z.object({
   id: z.string(),
@@ -59,7 +97,15 @@ export const ZProxyConfiguration = z.object({
   sshPort: z.number(),
   sshUser: z.string(),
   // Write-only secret: only whether one is stored (docs/PRODUCT.md#secrets-and-host-keys).
+  /** The proxy's own password, entered for where it points. */
   hasSshPassword: z.boolean(),
+  /** The saved SSH server it is on; null when none. */
+  sshServerId: z.string().nullable(),
+  /**
+   * What a deployment logs in with: `password` the proxy's own, `server` its saved server's
+   * (password or key; a deploy start says so when that server holds none), `none` nothing saved.
+   */
+  sshAuth: ZProxySshAuth,
   email: z.string(),
   targetServer: z.string().nullable(),
   /** Basic-auth passwords are write-only: each user answers `hasPassword`. */
@@ -130,7 +176,11 @@ export const ZCheckDuplicateResponse = z.object({
 });
 export type TCheckDuplicateResponse = z.infer<typeof ZCheckDuplicateResponse>;
 
-export const ZValidateDnsInput = z.object({ domain: ZDomain, serverIp: ZServerIp });
+/** The domain against an address, or against a saved server's (`sshServerId`). */
+export const ZValidateDnsInput = z
+  .object({ domain: ZDomain, serverIp: ZServerIp.optional(), sshServerId: ZUuid.optional() })
+  .superRefine((v, ctx) => serverOrAddress(v, ctx, 'serverIp', undefined));
+export type TValidateDnsInput = z.infer<typeof ZValidateDnsInput>;
 export const ZDnsValidationResult = z.object({
   isValid: z.boolean(),
   resolvedIps: z.array(z.string()),
@@ -142,14 +192,34 @@ export const ZDnsValidationResult = z.object({
 });
 export type TDnsValidationResult = z.infer<typeof ZDnsValidationResult>;
 
-export const ZTestSshInput = z.object({
-  serverIp: ZServerIp,
-  username: ZSshUser,
-  port: ZPort.default(22),
-  // Omitted when resuming: the stored password of configurationId is used.
-  password: ZSshPassword.optional(),
-  configurationId: ZUuid.optional(),
-});
+/**
+ * An address, user and password (or a configuration's stored password), or `sshServerId`: a
+ * saved server, logged in with its own address and secrets, nothing typed.
+ */
+export const ZTestSshInput = z
+  .object({
+    serverIp: ZServerIp.optional(),
+    username: ZSshUser.optional(),
+    port: ZPort.default(22),
+    // Omitted when resuming: the stored password of configurationId is used.
+    password: ZSshPassword.optional(),
+    configurationId: ZUuid.optional(),
+    sshServerId: ZUuid.optional(),
+  })
+  .superRefine((v, ctx) => {
+    serverOrAddress(v, ctx, 'password', v.password);
+    if (v.sshServerId === undefined && v.username === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['username'], message: 'validation.required' });
+    }
+    if (v.sshServerId !== undefined && v.configurationId !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['configurationId'],
+        message: 'validation.sshServer.either',
+      });
+    }
+  });
+export type TTestSshInput = z.infer<typeof ZTestSshInput>;
 export const ZSshTestResult = z.object({
   connected: z.boolean(),
   fingerprint: ZHostKeyFingerprint.nullable(),

@@ -116,6 +116,11 @@ export const ZEditProxyInput = z
     ),
     sshPort: ZPort.default(22),
     options: ZProxyOptionsInput.optional(),
+    /**
+     * Moves the proxy to another of its owner's saved servers: its address, port and user are
+     * taken from there (the fields above are then ignored).
+     */
+    sshServerId: z.uuid('validation.invalidId').optional(),
   })
   .superRefine(noRedirectLoop);
 export type TEditProxyInput = z.infer<typeof ZEditProxyInput>;

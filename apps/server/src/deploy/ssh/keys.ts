@@ -42,9 +42,15 @@ export interface TReadKey {
   encrypted: boolean;
 }
 
-let ssh2: Promise<typeof import('ssh2')> | undefined;
+let ssh2: Promise<Pick<typeof import('ssh2'), 'utils'>> | undefined;
+/**
+ * ssh2's `utils` is not among the names Node finds in its CommonJS exports: in plain Node (the
+ * built server) `import('ssh2')` has it only on `default` (tsx and Vitest add it by name).
+ */
 const loadSsh2 = () => {
-  ssh2 ??= import('ssh2');
+  ssh2 ??= import('ssh2').then((m) => ({
+    utils: m.utils ?? (m as unknown as { default: typeof import('ssh2') }).default.utils,
+  }));
   return ssh2;
 };
 

@@ -146,10 +146,15 @@ describe.each(testDatabaseKinds())('certificates API on %s', (kind) => {
     const { client } = await signedInClient(t);
     const { id } = await deployedProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
     // The proxy now points at another server, and the password saved is the one entered for it;
-    // the certificate is still on the deployed server, where that password must not go.
+    // the certificate is still on the deployed server, where that password must not go. A move
+    // takes it off the saved server its typed fields saved (whose password is for the old one).
     await t.database.db
       .update(proxyConfigurations)
-      .set({ serverIp: '198.51.100.7', sshPasswordTarget: 'root@198.51.100.7:1' })
+      .set({
+        serverIp: '198.51.100.7',
+        sshPasswordTarget: 'root@198.51.100.7:1',
+        sshServerId: null,
+      })
       .where(eq(proxyConfigurations.id, id));
     for (const [path, lang] of [
       ['renew', 'es'],

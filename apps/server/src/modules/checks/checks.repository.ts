@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { proxyConfigurations } from '../../db/schema';
+import { proxyConfigurations, sshServers, type TSshServerRow } from '../../db/schema';
 
 export type TChecksRepository = ReturnType<typeof createChecksRepository>;
 
@@ -33,6 +33,16 @@ export function createChecksRepository(db: TDb) {
         })
         .from(proxyConfigurations)
         .where(and(eq(proxyConfigurations.id, id), eq(proxyConfigurations.userId, userId)))
+        .limit(1);
+      return row;
+    },
+
+    /** The saved SSH server when it belongs to `userId`; undefined otherwise (404, never 403). */
+    async findOwnSshServer(userId: string, id: string): Promise<TSshServerRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(sshServers)
+        .where(and(eq(sshServers.id, id), eq(sshServers.userId, userId)))
         .limit(1);
       return row;
     },

@@ -31,6 +31,8 @@ function failure(request: FastifyRequest, text: TText | null) {
 export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { dns, ssh } = options;
+  /** The host each SSH test contacts, known before the per-host limit counts it. */
+  const testedHost = new WeakMap<FastifyRequest, string>();
 
   r.post(
     '/api/validate-dns',
@@ -40,7 +42,7 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
         summary: 'Check that a domain points at the server',
         operationId: 'validateDns',
         body: ZValidateDnsInput,
-        response: { 200: ZDnsValidationResult, ...errorResponses(400, 401, 429) },
+        response: { 200: ZDnsValidationResult, ...errorResponses(400, 401, 404, 429) },
       },
       // The wizard checks once and on Retry; 30 a minute leaves room for impatience only.
       preValidation: app.requireUser,
@@ -49,7 +51,7 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
       ],
     },
     async (request) => {
-      const result = await dns.check(request.body.domain, request.body.serverIp);
+      const result = await dns.checkFor(request.user!.id, request.body);
       return { ...result, ...failure(request, result.error) };
     },
   );
@@ -69,15 +71,15 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
       },
       preValidation: app.requireUser,
       preHandler: [
+        async (request) => {
+          testedHost.set(request, await ssh.hostOf(request.user!.id, request.body));
+        },
         keyedRateLimit(app, 'test-ssh', [
           { max: 10, windowMs: MINUTE, key: byUser },
           // Shared by every account: several accounts cannot pool their budgets against one host.
-          // The schema takes only the canonical spelling, so one host is one key.
-          {
-            max: 30,
-            windowMs: 10 * MINUTE,
-            key: (request) => (request.body as { serverIp: string }).serverIp,
-          },
+          // The schema takes only the canonical spelling, so one host is one key; a saved
+          // server counts under its address, whoever saved it.
+          { max: 30, windowMs: 10 * MINUTE, key: (request) => testedHost.get(request) ?? '' },
         ]),
       ],
     },

@@ -1,4 +1,6 @@
 import { Resolver } from 'node:dns/promises';
+import { AppError } from '../../lib/app-error';
+import type { TChecksRepository } from './checks.repository';
 import type { TMessage } from './keyed-error';
 
 /** First try 2 s, the retry 4 s (c-ares doubles it): a dead resolver costs the user ~6 s. */
@@ -17,6 +19,15 @@ export interface TDnsServiceOptions {
   servers: string[];
   timeoutMs?: number;
   tries?: number;
+  /** Where a saved server named by id is (the caller's own only). */
+  repository: Pick<TChecksRepository, 'findOwnSshServer'>;
+}
+
+/** What the wizard checks: a domain against a typed address, or a saved server's. */
+export interface TDnsCheckInput {
+  domain: string;
+  serverIp?: string;
+  sshServerId?: string;
 }
 
 export type TDnsService = ReturnType<typeof createDnsService>;
@@ -43,6 +54,14 @@ export function createDnsService(options: TDnsServiceOptions) {
   };
 
   return {
+    /** The check for a request: the saved server's address when one is named (404 if not own). */
+    async checkFor(userId: string, input: TDnsCheckInput): Promise<TDnsCheck> {
+      if (input.sshServerId === undefined) return this.check(input.domain, input.serverIp!);
+      const server = await options.repository.findOwnSshServer(userId, input.sshServerId);
+      if (!server) throw new AppError('not_found', 404);
+      return this.check(input.domain, server.host);
+    },
+
     /** The A records of `domain` (already allowlist-validated) compared with the server's IP. */
     async check(domain: string, expectedIp: string): Promise<TDnsCheck> {
       // A resolver per lookup: cancel() or a slow server never affects another request.

@@ -2,7 +2,11 @@ import { sshAddressProblem } from '@portico/shared/validation/reachability';
 import type { TConnectOptions } from '../../deploy/ssh';
 import { connectSsh, HostKeyMismatchError, SshError } from '../../deploy/ssh';
 import { AppError } from '../../lib/app-error';
-import { credentialRefusalError, type TServerCredentials } from '../ssh-servers/server-credentials';
+import {
+  credentialRefusalError,
+  serverTarget,
+  type TServerCredentials,
+} from '../ssh-servers/server-credentials';
 import type { TChecksRepository } from './checks.repository';
 import { KeyedError, type TMessage } from './keyed-error';
 
@@ -24,11 +28,13 @@ import { KeyedError, type TMessage } from './keyed-error';
 const SSH_TEST_TIMEOUT_MS = 10_000;
 
 export interface TSshTestInput {
-  serverIp: string;
-  username: string;
+  serverIp?: string;
+  username?: string;
   port: number;
   password?: string;
   configurationId?: string;
+  /** A saved server of the caller's: its address, port, user and secrets, nothing typed. */
+  sshServerId?: string;
 }
 
 export interface TSshCheck {
@@ -84,20 +90,87 @@ function causeOf(error: SshError): TMessage {
 export function createSshTestService(options: TSshTestServiceOptions) {
   const timeoutMs = options.timeoutMs ?? SSH_TEST_TIMEOUT_MS;
 
-  return {
-    async test(userId: string, input: TSshTestInput): Promise<TSshCheck> {
-      // The schema refuses the other non-server ranges; loopback is this machine itself.
-      if (sshAddressProblem(input.serverIp) === 'loopback' && !options.allowLoopback) {
-        throw new KeyedError('address_refused', 400, 'checks.ssh.loopbackRefused');
+  /** The schema refuses the other non-server ranges; loopback is this machine itself. */
+  function refuseLoopback(host: string) {
+    if (sshAddressProblem(host) === 'loopback' && !options.allowLoopback) {
+      throw new KeyedError('address_refused', 400, 'checks.ssh.loopbackRefused');
+    }
+  }
+
+  async function ownServer(userId: string, id: string) {
+    const server = await options.repository.findOwnSshServer(userId, id);
+    if (!server) throw new AppError('not_found', 404);
+    return server;
+  }
+
+  /** A saved server's login: where it is, its secrets and its pinned host key. */
+  async function savedServerLogin(userId: string, id: string) {
+    const server = await ownServer(userId, id);
+    const target = serverTarget(server);
+    const saved = options.credentials.credentialOf(null, server, target);
+    if ('refused' in saved) {
+      if (saved.refused.reason === 'no_credential') {
+        throw new KeyedError('password_required', 400, 'checks.ssh.serverHasNoCredential', {
+          target: saved.refused.target,
+        });
       }
+      throw credentialRefusalError(saved.refused, 'test');
+    }
+    return {
+      host: server.host,
+      port: server.port,
+      username: server.username,
+      auth: saved.auth,
+      expectedFingerprint: server.hostKeyFingerprint ?? undefined,
+    };
+  }
+
+  async function connect(login: {
+    host: string;
+    port: number;
+    username: string;
+    auth: Pick<TConnectOptions, 'password' | 'privateKey' | 'passphrase'>;
+    expectedFingerprint?: string;
+  }): Promise<TSshCheck> {
+    refuseLoopback(login.host);
+    try {
+      const session = await connectSsh({
+        host: login.host,
+        port: login.port,
+        username: login.username,
+        ...login.auth,
+        expectedFingerprint: login.expectedFingerprint,
+        timeoutMs,
+      });
+      session.close();
+      return { connected: true, fingerprint: session.fingerprint };
+    } catch (error) {
+      if (!(error instanceof SshError)) throw error;
+      return { connected: false, fingerprint: null, cause: causeOf(error) };
+    }
+  }
+
+  return {
+    /** The host a test will contact, for the per-host limit: typed, or the saved server's. */
+    async hostOf(userId: string, input: TSshTestInput): Promise<string> {
+      return input.sshServerId
+        ? (await ownServer(userId, input.sshServerId)).host
+        : (input.serverIp ?? '');
+    },
+
+    async test(userId: string, input: TSshTestInput): Promise<TSshCheck> {
+      if (input.sshServerId) return connect(await savedServerLogin(userId, input.sshServerId));
+      const serverIp = input.serverIp!;
+      const username = input.username!;
+      refuseLoopback(serverIp);
       let auth: Pick<TConnectOptions, 'password' | 'privateKey' | 'passphrase'> | undefined =
         input.password === undefined ? undefined : { password: input.password };
       let expectedFingerprint: string | undefined;
       if (input.configurationId) {
         const stored = await options.repository.findOwnSshTarget(userId, input.configurationId);
         if (!stored) throw new AppError('not_found', 404);
-        const sameHost = stored.serverIp === input.serverIp && stored.sshPort === input.port;
-        const target = { serverIp: input.serverIp, sshPort: input.port, sshUser: input.username };
+        const sameHost = stored.serverIp === serverIp && stored.sshPort === input.port;
+        const target = { serverIp, sshPort: input.port, sshUser: username };
         // The pin belongs to the host it was taken from (its saved server's, when the proxy is on
         // one there); a new address is a new first contact.
         expectedFingerprint = await options.credentials.hostKeyFor(
@@ -117,22 +190,7 @@ export function createSshTestService(options: TSshTestServiceOptions) {
       if (auth === undefined) {
         throw new KeyedError('password_required', 400, 'checks.ssh.passwordRequired');
       }
-
-      try {
-        const session = await connectSsh({
-          host: input.serverIp,
-          port: input.port,
-          username: input.username,
-          ...auth,
-          expectedFingerprint,
-          timeoutMs,
-        });
-        session.close();
-        return { connected: true, fingerprint: session.fingerprint };
-      } catch (error) {
-        if (!(error instanceof SshError)) throw error;
-        return { connected: false, fingerprint: null, cause: causeOf(error) };
-      }
+      return connect({ host: serverIp, port: input.port, username, auth, expectedFingerprint });
     },
   };
 }

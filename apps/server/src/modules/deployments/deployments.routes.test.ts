@@ -134,7 +134,8 @@ describe.each(testDatabaseKinds())('deployments API on %s', (kind) => {
     const noPassword = await createProxy(client);
     await t.database.db
       .update(proxyConfigurations)
-      .set({ sshPasswordEnc: null })
+      // Its own password gone, and on no saved server (the one its typed fields saved has one).
+      .set({ sshPasswordEnc: null, sshServerId: null })
       .where(eq(proxyConfigurations.id, noPassword.id));
     const b = await client.write('POST', `/api/deploy/${noPassword.id}`);
     expect(b.statusCode).toBe(400);

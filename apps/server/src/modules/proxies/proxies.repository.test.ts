@@ -41,7 +41,9 @@ describe.each(testDatabaseKinds())('the proxies repository on %s', (kind) => {
       sshUser: row.sshUser,
       sshPort: row.sshPort,
       options: row.options,
+      sshServerId: row.sshServerId,
       forgetHostKey: false,
+      pinnedHostKey: null,
       forgetPassword: false,
     };
     const audit = auditRowOf(user, {

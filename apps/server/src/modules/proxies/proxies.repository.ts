@@ -48,7 +48,7 @@ async function domainGuarded<T>(write: () => Promise<T>): Promise<T> {
 
 export type TProxyChanges = Partial<Omit<TNewProxyConfigurationRow, 'id' | 'userId' | 'createdAt'>>;
 
-/** What the edit dialog changes: its five fields, and what moving the server forgets. */
+/** What the edit dialog changes: its fields, its saved server, and what moving forgets. */
 export interface TProxyEdit {
   domain: string;
   targetServer: string;
@@ -57,8 +57,12 @@ export interface TProxyEdit {
   sshPort: number;
   /** The options to store (the stored ones again when the edit sent none). */
   options: TProxyOptions;
-  /** The pinned host key goes (another server). */
+  /** The saved server it is on now (another one when moved; null when none). */
+  sshServerId: string | null;
+  /** The pinned host key goes (another server)... */
   forgetHostKey: boolean;
+  /** ...replaced by this one (the saved server's pin) or none. */
+  pinnedHostKey: string | null;
   /** The saved password goes (no longer the server, port and user it was entered for). */
   forgetPassword: boolean;
 }
@@ -120,7 +124,8 @@ export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
         sshUser: sql`${sql.placeholder('sshUser')}::text`,
         sshPort: sql`${sql.placeholder('sshPort')}::integer`,
         options: sql`${sql.placeholder('options')}::jsonb`,
-        hostKeyFingerprint: forgetting('forgetHostKey', p.hostKeyFingerprint),
+        sshServerId: sql`${sql.placeholder('sshServerId')}::uuid`,
+        hostKeyFingerprint: sql`case when ${sql.placeholder('forgetHostKey')}::boolean then ${sql.placeholder('pinnedHostKey')}::text else ${p.hostKeyFingerprint} end`,
         sshPasswordEnc: forgetting('forgetPassword', p.sshPasswordEnc),
         sshPasswordTarget: forgetting('forgetPassword', p.sshPasswordTarget),
         updatedAt: sql`${sql.placeholder('updatedAt')}::timestamptz`,

@@ -23,9 +23,12 @@ import { auditRowOf, diffFields, type TAuditService } from '../audit/audit.servi
 import type { TLimitGuard } from '../limits/limits.service';
 import {
   passwordBoundTo,
+  serverTarget,
+  sshTargetOf,
   type TServerCredentials,
   type TSshTarget,
 } from '../ssh-servers/server-credentials';
+import type { TSshServersRepository } from '../ssh-servers/ssh-servers.repository';
 import {
   DomainTakenError,
   type TProxiesRepository,
@@ -33,6 +36,7 @@ import {
 } from './proxies.repository';
 import { proxyErrors } from './proxy-errors';
 import { optionsToStore, targetOf, withoutHashes } from './proxy-options';
+import { onServer, ownedServer, serverForTyped } from './proxy-servers';
 import { toProxyConfiguration } from './proxy-view';
 import { createSiteRemoval, credentialForSite } from './site-removal';
 
@@ -42,12 +46,16 @@ export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
 /** What a change of a configuration writes: its row and its audit row, together or not at all. */
 export interface TProxyWrites {
   repository: TProxiesRepository;
+  /** A proxy typed with the spec's fields saves its server for reuse, in the same transaction. */
+  sshServers: TSshServersRepository;
   audit: TAuditService;
   limits: TLimitGuard;
 }
 
 export interface TProxiesServiceDeps {
   repository: TProxiesRepository;
+  /** Saved servers read by id (the proxy's owner's only). */
+  sshServers: Pick<TSshServersRepository, 'findById' | 'findByTarget'>;
   secrets: TServerCredentials;
   transaction: TTransaction<TProxyWrites>;
   settings: () => TEngineSettings;
@@ -67,6 +75,7 @@ const EDIT_FIELDS = [
   'sshUser',
   'sshPort',
   'options',
+  'sshServerId',
 ] as const;
 const SAVE_FIELDS = [...EDIT_FIELDS, 'email', 'sshPasswordEnc', 'hostKeyFingerprint'] as const;
 
@@ -81,6 +90,11 @@ async function withDomainCheck<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof DomainTakenError) throw proxyErrors.domainTaken();
     throw error;
   }
+}
+
+/** Where the spec's typed fields point. */
+function typedTarget(input: TSaveProxyInput): TSshTarget {
+  return { serverIp: input.serverIp!, sshPort: input.sshPort, sshUser: input.sshUser };
 }
 
 export function createProxiesService(deps: TProxiesServiceDeps) {
@@ -124,7 +138,10 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
   }
 
   async function create(actor: TActor, input: TSaveProxyInput): Promise<string> {
-    if (!input.sshPassword) {
+    const server = input.sshServerId
+      ? await ownedServer(deps.sshServers, actor.id, input.sshServerId)
+      : undefined;
+    if (!server && !input.sshPassword) {
       throw new AppError('validation_failed', 400);
     }
     await assertDomainFree(actor, input.domain);
@@ -133,16 +150,30 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     const id = randomUUID();
     return transaction(async (tx) => {
       await tx.limits.assertRoom(actor.id, 'proxies');
+      // On a saved server: its address, port, user and pinned key; no password of its own.
+      const where = server
+        ? { ...onServer(server), hostKeyFingerprint: server.hostKeyFingerprint }
+        : {
+            serverIp: input.serverIp!,
+            sshPort: input.sshPort,
+            sshUser: input.sshUser,
+            ...secrets.sealPassword(id, input.sshPassword!, typedTarget(input)),
+            sshServerId: await serverForTyped(
+              tx,
+              secrets,
+              actor,
+              typedTarget(input),
+              input.sshPassword!,
+            ),
+            hostKeyFingerprint: null,
+          };
       const row = await withDomainCheck(() =>
         tx.repository.insert({
           id,
           userId: actor.id,
           domain: input.domain,
-          serverIp: input.serverIp,
-          sshPort: input.sshPort,
-          sshUser: input.sshUser,
-          ...secrets.sealPassword(id, input.sshPassword!, input),
-          hostKeyFingerprint: input.hostKeyFingerprint ?? null,
+          ...where,
+          hostKeyFingerprint: where.hostKeyFingerprint ?? input.hostKeyFingerprint ?? null,
           email: input.email,
           targetServer: input.targetServer ?? null,
           ...options,
@@ -162,6 +193,17 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       });
       return row.id;
     });
+  }
+
+  /**
+   * The edit dialog's typed address: the proxy stays on its saved server while it points there,
+   * and is on none once typed elsewhere. Only choosing a server (or the owner typing a password)
+   * puts it on one: a typed edit, an admin's included, never reaches a saved server's secrets.
+   */
+  function typedEditTarget(row: TProxyConfigurationRow, input: TEditProxyInput) {
+    const next = { serverIp: input.serverIp, sshPort: input.sshPort, sshUser: input.sshUser };
+    const stays = sshTargetOf(row) === sshTargetOf(next);
+    return { ...next, sshServerId: stays ? row.sshServerId : null };
   }
 
   /** Fields that name another machine: the pinned host key no longer applies to them. */
@@ -184,22 +226,33 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
   async function saveExisting(actor: TActor, id: string, input: TSaveProxyInput): Promise<string> {
     const row = await load(id, actor, true);
     if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
+    const server = input.sshServerId
+      ? await ownedServer(deps.sshServers, actor.id, input.sshServerId)
+      : undefined;
     await assertDomainFree(actor, input.domain, id);
+    const target = server ? serverTarget(server) : typedTarget(input);
     const changes: TProxyChanges = {
       domain: input.domain,
-      serverIp: input.serverIp,
-      sshPort: input.sshPort,
-      sshUser: input.sshUser,
+      serverIp: target.serverIp,
+      sshPort: target.sshPort,
+      sshUser: target.sshUser,
       email: input.email,
     };
     if (input.targetServer !== undefined) changes.targetServer = input.targetServer;
     Object.assign(changes, optionChanges(input, row.options));
     if (input.sshPassword)
-      Object.assign(changes, secrets.sealPassword(id, input.sshPassword, input));
-    else unbindPassword(row, input, changes);
+      Object.assign(changes, secrets.sealPassword(id, input.sshPassword, target));
+    else unbindPassword(row, target, changes);
     if (input.hostKeyFingerprint) changes.hostKeyFingerprint = input.hostKeyFingerprint;
-    else if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
+    else if (serverChanged(row, target))
+      changes.hostKeyFingerprint = server?.hostKeyFingerprint ?? null;
+    const sameTarget = sshTargetOf(row) === sshTargetOf(target);
     await transaction(async (tx) => {
+      // Typed elsewhere without a password: on no server (its secrets are not reached).
+      if (server) changes.sshServerId = server.id;
+      else if (input.sshPassword) {
+        changes.sshServerId = await serverForTyped(tx, secrets, actor, target, input.sshPassword);
+      } else if (!sameTarget) changes.sshServerId = null;
       const updated = await withDomainCheck(() => tx.repository.updateUnlessDeploying(id, changes));
       if (!updated) throw proxyErrors.deploymentRunning();
       await tx.audit.record(actor, {
@@ -295,10 +348,15 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       // An unchanged domain (the unique index is on its lower case) was checked when it was set.
       const domainChanged = input.domain.toLowerCase() !== row.domain.toLowerCase();
       if (domainChanged) await assertDomainFree(actor, input.domain, id);
-      const { options: _sent, ...fields } = input;
-      const changes: TProxyChanges = { ...fields, ...optionChanges(input, row.options) };
-      if (serverChanged(row, input)) changes.hostKeyFingerprint = null;
-      unbindPassword(row, input, changes);
+      const server = input.sshServerId
+        ? await ownedServer(deps.sshServers, row.userId, input.sshServerId)
+        : undefined;
+      const { sshServerId: _chosen, options: _sent, ...fields } = input;
+      const next = server ? onServer(server) : typedEditTarget(row, input);
+      const changes: TProxyChanges = { ...fields, ...next, ...optionChanges(input, row.options) };
+      // Another machine: the chosen server's pin when it has one, else the next contact pins.
+      if (serverChanged(row, next)) changes.hostKeyFingerprint = server?.hostKeyFingerprint ?? null;
+      unbindPassword(row, next, changes);
       const audit = auditRowOf(actor, {
         action: options.asAdmin ? 'proxy.admin_edit' : 'proxy.edit',
         targetType: 'proxy_configuration',
@@ -312,10 +370,12 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         ),
       });
       const edit = {
-        ...input,
-        targetServer: changes.targetServer ?? input.targetServer,
+        ...fields,
+        ...next,
+        targetServer: changes.targetServer ?? fields.targetServer,
         options: changes.options ?? row.options,
         forgetHostKey: 'hostKeyFingerprint' in changes,
+        pinnedHostKey: changes.hostKeyFingerprint ?? null,
         forgetPassword: 'sshPasswordEnc' in changes,
       };
       const updated = await withDomainCheck(() => repository.edit(id, edit, audit));

@@ -1,6 +1,6 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import { renderText } from '@portico/shared/i18n/text';
-import type { TLastFailure, TProxyConfiguration } from '@portico/shared/proxy/api';
+import type { TLastFailure, TProxyConfiguration, TProxySshAuth } from '@portico/shared/proxy/api';
 import type { TDeployedSnapshot, TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
 import { isoTime } from '../../lib/iso-time';
 import { passwordBoundTo } from '../ssh-servers/server-credentials';
@@ -51,6 +51,16 @@ export function lastFailureOf(
 }
 
 /**
+ * What a deployment would log in with, in the credentials rule's order: the proxy's own password
+ * for where it points, else its saved server's (a proxy is put on a server only where the server
+ * is: proxy-servers.ts), else nothing.
+ */
+export function sshAuthOf(row: TProxyConfigurationRow): TProxySshAuth {
+  if (passwordBoundTo(row, row)) return 'password';
+  return row.sshServerId ? 'server' : 'none';
+}
+
+/**
  * The API view of a row: secrets appear only as whether one is stored; the last failure in the
  * reader's language.
  */
@@ -67,6 +77,8 @@ export function toProxyConfiguration(
     sshUser: row.sshUser,
     // Only a password that may be presented to where the configuration points counts.
     hasSshPassword: passwordBoundTo(row, row),
+    sshServerId: row.sshServerId,
+    sshAuth: sshAuthOf(row),
     email: row.email,
     targetServer: row.targetServer,
     options: optionsView(row.options),

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { eq, isNotNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createProxy,
@@ -12,7 +12,7 @@ import {
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { testClock, turnOnTwoFactor } from '../../../test/support/two-factor-test-helpers';
-import { proxyConfigurations } from '../../db/schema';
+import { proxyConfigurations, sshServers } from '../../db/schema';
 import {
   decryptSecret,
   encryptSecret,
@@ -53,8 +53,14 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     const before = await stored();
     expect(before.length).toBeGreaterThanOrEqual(2);
 
+    // The server the proxies' typed fields saved holds the password too.
+    const servers = await t.database.db
+      .select({ id: sshServers.id })
+      .from(sshServers)
+      .where(isNotNull(sshServers.passwordEnc));
+    expect(servers.length).toBeGreaterThanOrEqual(1);
     const result = await rotateSecretKey(keyFile, createSecretsRepository(t.database.db));
-    expect(result).toMatchObject({ rotated: before.length, resumed: false });
+    expect(result).toMatchObject({ rotated: before.length + servers.length, resumed: false });
 
     const newKey = readFileSync(keyFile);
     expect(newKey.equals(oldKey)).toBe(false);
@@ -190,6 +196,16 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   it('changes nothing when a stored value does not decrypt, and names it', async () => {
     const { client } = await signedInClient(t);
     const { id, input } = await createProxy(client);
+    // The value under test is the proxy's own: the server its typed fields saved is left out.
+    const [own] = await t.database.db
+      .select({ serverId: proxyConfigurations.sshServerId })
+      .from(proxyConfigurations)
+      .where(eq(proxyConfigurations.id, id));
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ sshServerId: null })
+      .where(eq(proxyConfigurations.id, id));
+    await t.database.db.delete(sshServers).where(eq(sshServers.id, own!.serverId!));
     const rows = await stored();
     const target = rows.find((r) => r.id === id)!;
     const flipped = Buffer.from(target.enc, 'base64');

@@ -83,6 +83,31 @@ export function createSshServersRepository(db: TDb) {
       return rows.map((r) => ({ ...r, proxyCount: counts.get(r.server.id) ?? 0 }));
     },
 
+    /**
+     * The account's server at exactly `username@host:port` (the oldest, should there be two): a
+     * proxy typed with the spec's fields joins it rather than saving the server twice. Bounded by
+     * the account's servers (`ssh_servers_user_idx`), at most its server limit.
+     */
+    async findByTarget(
+      userId: string,
+      target: { host: string; port: number; username: string },
+    ): Promise<TSshServerRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(sshServers)
+        .where(
+          and(
+            eq(sshServers.userId, userId),
+            eq(sshServers.host, target.host),
+            eq(sshServers.port, target.port),
+            eq(sshServers.username, target.username),
+          ),
+        )
+        .orderBy(asc(sshServers.createdAt), asc(sshServers.id))
+        .limit(1);
+      return row;
+    },
+
     async ownerOf(userId: string): Promise<string> {
       const [row] = await db
         .select({ username: users.username })

@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { Unavailable } from '@/components/ui/unavailable';
-import { type TProxyAction, unavailableReasonKey } from '@/lib/proxy-status';
+import { hasDeployCredential, type TProxyAction, unavailableReasonKey } from '@/lib/proxy-status';
 import { summaryOfProxy } from '@/lib/proxy-summary';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { usePlanTexts } from '@/lib/use-group-texts';
@@ -77,7 +77,7 @@ export function ManagementPanel({
     return key ? t(key) : null;
   };
   // Without a saved password a redeploy can only be refused: the notice says how to enter it.
-  const needsPassword = !proxy.hasSshPassword;
+  const needsPassword = !hasDeployCredential(proxy);
   return (
     <Card data-testid="management-panel">
       <CardHeader>

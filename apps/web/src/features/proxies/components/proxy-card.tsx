@@ -11,7 +11,7 @@ import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { Unavailable } from '@/components/ui/unavailable';
 import { formatDay } from '@/lib/format-date';
-import { unavailableReasonKey } from '@/lib/proxy-status';
+import { hasDeployCredential, unavailableReasonKey } from '@/lib/proxy-status';
 import { summaryOfProxy } from '@/lib/proxy-summary';
 import { continueHref, detailsHref } from '../lib/status';
 import { ProxyActions } from './proxy-actions';
@@ -74,10 +74,10 @@ export function ProxyCard({ proxy, certificate, onEdit }: TProps) {
             <TriangleAlertIcon className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
             <span className="min-w-0">{t('proxies.changedSinceDeploy')}</span>
           </p>
-          {proxy.hasSshPassword ? null : (
+          {hasDeployCredential(proxy) ? null : (
             <p className="min-w-0">{t('proxies.passwordNeeded.text')}</p>
           )}
-          {proxy.hasSshPassword ? (
+          {hasDeployCredential(proxy) ? (
             <Unavailable reason={redeployBlocked ? t(redeployBlocked) : null}>
               <Button
                 size="sm"

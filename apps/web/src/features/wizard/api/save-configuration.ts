@@ -3,7 +3,11 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { proxyKeys } from '@/lib/query-keys';
 
-export function saveConfiguration(input: TSaveProxyInput) {
+/** The request: user and port are the server's own when a saved server is named. */
+type TSaveRequest = Omit<TSaveProxyInput, 'sshUser' | 'sshPort'> &
+  Partial<Pick<TSaveProxyInput, 'sshUser' | 'sshPort'>>;
+
+export function saveConfiguration(input: TSaveRequest) {
   return api.requestJson<{ id: string }>('POST', '/api/proxy-configurations', input);
 }
 

@@ -2,7 +2,8 @@ import type { TDnsValidationResult } from '@portico/shared/proxy/api';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 
-type TValidateDnsInput = { domain: string; serverIp: string };
+/** Against a typed address, or a saved server's (`sshServerId`). */
+type TValidateDnsInput = { domain: string } & ({ serverIp: string } | { sshServerId: string });
 
 export function validateDns(input: TValidateDnsInput) {
   return api.requestJson<TDnsValidationResult>('POST', '/api/validate-dns', input);

@@ -64,13 +64,19 @@ export function DestinationStep({
     dispatch({ type: 'targetChosen', targetServer: target });
     let id: string;
     try {
+      // On a saved server the save names it; else the typed server (saved for reuse).
+      const server = data.sshServerId
+        ? { sshServerId: data.sshServerId }
+        : {
+            serverIp: data.serverIp,
+            sshUser: data.sshUser,
+            sshPort: data.sshPort,
+            sshPassword: data.sshPassword === '' ? undefined : data.sshPassword,
+          };
       ({ id } = await save.mutateAsync({
         configurationId: data.configurationId ?? undefined,
-        serverIp: data.serverIp,
+        ...server,
         domain: data.domain,
-        sshUser: data.sshUser,
-        sshPort: data.sshPort,
-        sshPassword: data.sshPassword === '' ? undefined : data.sshPassword,
         email: data.email,
         targetServer: target,
         hostKeyFingerprint: data.hostKeyFingerprint ?? undefined,

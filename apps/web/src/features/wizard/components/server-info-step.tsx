@@ -13,6 +13,7 @@ import { toast } from '@/hooks/use-toast';
 import { fieldErrorText } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
 import { useCheckDuplicate } from '../api/check-duplicate';
+import { useSavedServers } from '../api/saved-servers';
 import { autoFillEmail } from '../state/email';
 import {
   passingFields,
@@ -21,6 +22,7 @@ import {
   type TServerInfoValues,
 } from '../state/server-info-schema';
 import type { TWizardAction, TWizardData } from '../state/wizard-reducer';
+import { NEW_SERVER, SavedServerChoice } from './saved-server-choice';
 import { StepCard } from './step-card';
 import { StepNav } from './step-nav';
 
@@ -53,8 +55,18 @@ export function ServerInfoStep({
   const [, navigate] = useLocation();
   const duplicate = useCheckDuplicate();
   const [redirecting, setRedirecting] = React.useState(false);
+  const servers = useSavedServers().data ?? [];
+  const [choice, setChoice] = React.useState(data.sshServerId ?? NEW_SERVER);
+  const chosen = servers.find((s) => s.id === choice) ?? null;
+  // A chosen server logs in with its own secrets: like a saved password for its very target.
+  const savedFor = chosen
+    ? { serverIp: chosen.host, sshUser: chosen.username, sshPort: chosen.port }
+    : data.savedPasswordFor;
+  const savedForNow = React.useRef(savedFor);
+  savedForNow.current = savedFor;
   const form = useForm<TServerInfoForm, unknown, TServerInfoValues>({
-    resolver: zodResolver(serverInfoSchema(data.savedPasswordFor)),
+    resolver: (values, context, options) =>
+      zodResolver(serverInfoSchema(savedForNow.current))(values, context, options),
     mode: 'onChange',
     defaultValues: {
       serverIp: data.serverIp,
@@ -67,8 +79,19 @@ export function ServerInfoStep({
   });
   const { errors } = form.formState;
   const values = form.watch();
-  const passing = passingFields(values, data.savedPasswordFor);
+  const passing = passingFields(values, savedFor);
   const savedPassword = data.savedPasswordFor !== null;
+
+  const choose = (value: string) => {
+    setChoice(value);
+    const server = servers.find((s) => s.id === value);
+    const fields = server
+      ? { serverIp: server.host, sshUser: server.username, sshPort: String(server.port) }
+      : { serverIp: '', sshUser: 'root', sshPort: '22' };
+    for (const [name, v] of Object.entries(fields)) form.setValue(name as keyof typeof fields, v);
+    form.setValue('sshPassword', '');
+    form.clearErrors(['serverIp', 'sshUser', 'sshPort', 'sshPassword']);
+  };
   // A saved password is kept only for its own server, port and user: changing one re-judges it.
   const target = savedPassword ? { deps: ['sshPassword' as const] } : {};
 
@@ -95,8 +118,9 @@ export function ServerInfoStep({
         domain: v.domain,
         sshUser: v.sshUser,
         sshPort: Number(v.sshPort),
-        sshPassword: v.sshPassword,
+        sshPassword: chosen ? '' : v.sshPassword,
         email: v.email,
+        sshServerId: chosen?.id ?? null,
       },
     });
     try {
@@ -153,24 +177,29 @@ export function ServerInfoStep({
         className="grid gap-5"
         aria-label={t('wizard.serverInfo.title')}
       >
+        {servers.length > 0 ? (
+          <SavedServerChoice servers={servers} value={choice} onChange={choose} />
+        ) : null}
         <div className="grid gap-5 sm:grid-cols-2">
-          <Field
-            id="wizard-server-ip"
-            label={<MarkedLabel text={t('wizard.serverInfo.serverIp')} ok={passing.serverIp} />}
-            hint={t('wizard.serverInfo.serverIpHint')}
-            error={fieldErrorText(errors.serverIp, t)}
-          >
-            {(aria) => (
-              <Input
-                {...aria}
-                inputMode="decimal"
-                autoComplete="off"
-                spellCheck={false}
-                placeholder="203.0.113.10"
-                {...form.register('serverIp', target)}
-              />
-            )}
-          </Field>
+          {chosen ? null : (
+            <Field
+              id="wizard-server-ip"
+              label={<MarkedLabel text={t('wizard.serverInfo.serverIp')} ok={passing.serverIp} />}
+              hint={t('wizard.serverInfo.serverIpHint')}
+              error={fieldErrorText(errors.serverIp, t)}
+            >
+              {(aria) => (
+                <Input
+                  {...aria}
+                  inputMode="decimal"
+                  autoComplete="off"
+                  spellCheck={false}
+                  placeholder="203.0.113.10"
+                  {...form.register('serverIp', target)}
+                />
+              )}
+            </Field>
+          )}
           <Field
             id="wizard-domain"
             label={
@@ -186,27 +215,31 @@ export function ServerInfoStep({
               <CodeInput {...aria} placeholder="app.example.com" {...form.register('domain')} />
             )}
           </Field>
-          <Field
-            id="wizard-ssh-user"
-            label={<MarkedLabel text={t('wizard.serverInfo.sshUser')} ok={passing.sshUser} />}
-            error={fieldErrorText(errors.sshUser, t)}
-          >
-            {(aria) => <CodeInput {...aria} {...form.register('sshUser', target)} />}
-          </Field>
-          <PasswordField
-            id="wizard-ssh-password"
-            label={
-              <MarkedLabel text={t('wizard.serverInfo.sshPassword')} ok={passing.sshPassword} />
-            }
-            hint={savedPassword ? t('wizard.serverInfo.savedPassword') : undefined}
-            error={fieldErrorText(errors.sshPassword, t)}
-            autoComplete="new-password"
-            placeholder={
-              savedPassword ? t('wizard.serverInfo.savedPasswordPlaceholder') : undefined
-            }
-            register={form.register}
-            name="sshPassword"
-          />
+          {chosen ? null : (
+            <>
+              <Field
+                id="wizard-ssh-user"
+                label={<MarkedLabel text={t('wizard.serverInfo.sshUser')} ok={passing.sshUser} />}
+                error={fieldErrorText(errors.sshUser, t)}
+              >
+                {(aria) => <CodeInput {...aria} {...form.register('sshUser', target)} />}
+              </Field>
+              <PasswordField
+                id="wizard-ssh-password"
+                label={
+                  <MarkedLabel text={t('wizard.serverInfo.sshPassword')} ok={passing.sshPassword} />
+                }
+                hint={savedPassword ? t('wizard.serverInfo.savedPassword') : undefined}
+                error={fieldErrorText(errors.sshPassword, t)}
+                autoComplete="new-password"
+                placeholder={
+                  savedPassword ? t('wizard.serverInfo.savedPasswordPlaceholder') : undefined
+                }
+                register={form.register}
+                name="sshPassword"
+              />
+            </>
+          )}
         </div>
         <input type="hidden" {...form.register('email')} data-testid="wizard-email" />
         {emailError && !errors.domain ? (
@@ -217,27 +250,29 @@ export function ServerInfoStep({
             </AlertDescription>
           </Alert>
         ) : null}
-        <details className="rounded-md border border-border px-4 py-3 text-sm">
-          <summary className="cursor-pointer font-medium">
-            {t('wizard.serverInfo.advanced')}
-          </summary>
-          <div className="mt-4 max-w-40">
-            <Field
-              id="wizard-ssh-port"
-              label={t('wizard.serverInfo.sshPort')}
-              error={fieldErrorText(errors.sshPort, t)}
-            >
-              {(aria) => (
-                <Input
-                  {...aria}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  {...form.register('sshPort', target)}
-                />
-              )}
-            </Field>
-          </div>
-        </details>
+        {chosen ? null : (
+          <details className="rounded-md border border-border px-4 py-3 text-sm">
+            <summary className="cursor-pointer font-medium">
+              {t('wizard.serverInfo.advanced')}
+            </summary>
+            <div className="mt-4 max-w-40">
+              <Field
+                id="wizard-ssh-port"
+                label={t('wizard.serverInfo.sshPort')}
+                error={fieldErrorText(errors.sshPort, t)}
+              >
+                {(aria) => (
+                  <Input
+                    {...aria}
+                    inputMode="numeric"
+                    autoComplete="off"
+                    {...form.register('sshPort', target)}
+                  />
+                )}
+              </Field>
+            </div>
+          </details>
+        )}
         <StepNav
           nextType="submit"
           nextBusy={duplicate.isPending || redirecting}

@@ -24,7 +24,15 @@ function Harness() {
     wizardReducer(
       wizardReducer(initialWizardState(), {
         type: 'serverInfoSubmitted',
-        info: { serverIp, domain, sshUser: 'root', sshPort: 22, sshPassword: 'pw', email: '' },
+        info: {
+          serverIp,
+          domain,
+          sshUser: 'root',
+          sshPort: 22,
+          sshPassword: 'pw',
+          email: '',
+          sshServerId: null,
+        },
       }),
       { type: 'next' },
     ),

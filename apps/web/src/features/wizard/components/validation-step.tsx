@@ -39,23 +39,30 @@ export function ValidationStep({
     if (dns.status !== 'waiting') return;
     const runId = dns.runId;
     dispatch({ type: 'dnsStarted', runId });
-    runDns({ domain: data.domain, serverIp: data.serverIp }).then(
+    const against = data.sshServerId
+      ? { sshServerId: data.sshServerId }
+      : { serverIp: data.serverIp };
+    runDns({ domain: data.domain, ...against }).then(
       (result) => dispatch({ type: 'dnsFinished', runId, result }),
       (error: unknown) => dispatch({ type: 'dnsErrored', runId, message: reasonText(error) }),
     );
-  }, [dns.status, dns.runId, data.domain, data.serverIp, dispatch, runDns]);
+  }, [dns.status, dns.runId, data.domain, data.serverIp, data.sshServerId, dispatch, runDns]);
 
   React.useEffect(() => {
     if (dns.status !== 'verified' || ssh.status !== 'pending') return;
     const runId = dns.runId;
     dispatch({ type: 'sshStarted', runId });
-    runSsh({
-      serverIp: data.serverIp,
-      username: data.sshUser,
-      port: data.sshPort,
-      password: data.sshPassword === '' ? undefined : data.sshPassword,
-      configurationId: data.configurationId ?? undefined,
-    }).then(
+    // A saved server logs in with its own address and secrets: nothing typed is sent.
+    const login = data.sshServerId
+      ? { sshServerId: data.sshServerId }
+      : {
+          serverIp: data.serverIp,
+          username: data.sshUser,
+          port: data.sshPort,
+          password: data.sshPassword === '' ? undefined : data.sshPassword,
+          configurationId: data.configurationId ?? undefined,
+        };
+    runSsh(login).then(
       (result) => dispatch({ type: 'sshFinished', runId, result }),
       (error: unknown) => dispatch({ type: 'sshErrored', runId, message: reasonText(error) }),
     );

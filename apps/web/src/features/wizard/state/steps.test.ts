@@ -51,6 +51,11 @@ describe('wizard steps', () => {
         }
       },
     );
+    it('on its saved server (no password of its own) nothing is asked for', () => {
+      const config = { targetServer: 'http://10.0.0.5:8080', hasSshPassword: false };
+      expect(resumeStep({ ...config, status: 'pending', sshAuth: 'server' })).toBe('deploy');
+      expect(resumeStep({ ...config, status: 'pending', sshAuth: 'none' })).toBe('server-info');
+    });
     it('without a saved password, a running one is still followed', () => {
       const config = { targetServer: 'http://10.0.0.5:8080', hasSshPassword: false };
       expect(resumeStep({ ...config, status: 'deploying' })).toBe('deploy');

@@ -28,13 +28,16 @@ export function nextStep(step: TWizardStep): TWizardStep {
  * Resume rule (docs/PRODUCT.md#proxy-wizard): without a target resume at destination; with one, deploy when pending or
  * dns-validated, complete when completed, otherwise deploy. A configuration without a saved SSH
  * password (cleared when its server, port or user changed) resumes where the password is asked
- * for, unless it is deploying (the run is followed). A completed one too: its password is only
+ * for (unless its saved server logs in for it), unless it is deploying (the run is followed). A completed one too: its password is only
  * missing after an edit moved it, and the completion step offers no way to enter one.
  */
 export function resumeStep(
-  config: Pick<TProxyConfiguration, 'targetServer' | 'status' | 'hasSshPassword'>,
+  config: Pick<TProxyConfiguration, 'targetServer' | 'status' | 'hasSshPassword'> &
+    Partial<Pick<TProxyConfiguration, 'sshAuth'>>,
 ) {
-  const asksPassword = !config.hasSshPassword && config.status !== 'deploying';
+  // On a saved server (sshAuth 'server') the server's credential is used: nothing to ask.
+  const asksPassword =
+    !config.hasSshPassword && config.sshAuth !== 'server' && config.status !== 'deploying';
   if (asksPassword) return 'server-info' satisfies TWizardStep;
   if (!config.targetServer) return 'destination' satisfies TWizardStep;
   if (config.status === 'completed') return 'complete' satisfies TWizardStep;

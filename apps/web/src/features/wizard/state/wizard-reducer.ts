@@ -21,6 +21,7 @@ export const emptyData: TWizardData = {
   configurationId: null,
   savedPasswordFor: null,
   hostKeyFingerprint: null,
+  sshServerId: null,
 };
 
 export function initialWizardState(): TWizardState {
@@ -112,6 +113,7 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
       const data: TWizardData = {
         ...before,
         ...action.info,
+        sshServerId: action.info.sshServerId ?? null,
         // Another host or port may present another key: the old fingerprint no longer applies.
         hostKeyFingerprint:
           action.info.serverIp === before.serverIp && action.info.sshPort === before.sshPort
@@ -161,6 +163,8 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
             ? { serverIp: c.serverIp, sshUser: c.sshUser, sshPort: c.sshPort }
             : null,
           hostKeyFingerprint: c.hostKeyFingerprint,
+          // On its saved server with no password of its own: the server's credential is used.
+          sshServerId: c.sshAuth === 'server' ? c.sshServerId : null,
         },
         deploy: resumedDeploy(c),
       };

@@ -26,6 +26,11 @@ export type TWizardData = {
   savedPasswordFor: TPasswordTarget | null;
   /** What the last SSH test saw; pinned when the configuration is saved. */
   hostKeyFingerprint: string | null;
+  /**
+   * A saved SSH server chosen in step one: its address, user and secrets are the server's, so
+   * nothing is typed and the checks and the save name the server instead.
+   */
+  sshServerId: string | null;
 };
 
 type TDnsStatus = 'waiting' | 'validating' | 'verified' | 'failed';
@@ -65,7 +70,7 @@ export type TWizardState = {
 export type TServerInfo = Pick<
   TWizardData,
   'serverIp' | 'domain' | 'sshUser' | 'sshPort' | 'sshPassword' | 'email'
->;
+> & { sshServerId?: string | null };
 
 export type TWizardAction =
   | { type: 'serverInfoSubmitted'; info: TServerInfo }
