@@ -1,6 +1,7 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import {
   CERTIFICATE_TEXTS,
+  LISTS_TEXTS,
   loadTexts,
   SERVER_TEXTS,
   SETTINGS_TEXTS,
@@ -30,7 +31,7 @@ async function withTexts<M>(load: () => Promise<M>, namespaces: TNamespace[]): P
 }
 
 export const HomeRoute = lazyNamed(
-  () => withTexts(() => import('./routes/home-route'), [CERTIFICATE_TEXTS]),
+  () => withTexts(() => import('./routes/home-route'), [CERTIFICATE_TEXTS, LISTS_TEXTS]),
   'HomeRoute',
 );
 export const ProxyDetailsPage = lazyNamed(
