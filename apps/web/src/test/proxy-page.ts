@@ -36,7 +36,10 @@ export function serveProxyPages(
 ) {
   let call = 0;
   return vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
-    if (String(url) === '/api/certificates') return Response.json(certificates);
+    if (String(url).startsWith('/api/certificates?ids=')) {
+      const ids = decodeURIComponent(String(url).split('=')[1] ?? '').split(',');
+      return Response.json(certificates.filter((row) => ids.includes(row.configurationId)));
+    }
     if (!String(url).startsWith(LIST_URL)) throw new Error(`unexpected ${url}`);
     const list = lists[Math.min(call, lists.length - 1)]!;
     call += 1;

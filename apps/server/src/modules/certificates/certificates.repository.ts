@@ -74,6 +74,29 @@ export function createCertificatesRepository(db: TDb) {
         .where(inArray(certificateStatus.configurationId, configurationIds));
     },
 
+    /** The rows of those of `configurationIds` that are `userId`'s and serve HTTPS. */
+    async findManyOwned(
+      userId: string,
+      configurationIds: string[],
+    ): Promise<TCertificateStatusRow[]> {
+      if (configurationIds.length === 0) return [];
+      const rows = await db
+        .select({ status: certificateStatus })
+        .from(certificateStatus)
+        .innerJoin(
+          proxyConfigurations,
+          eq(proxyConfigurations.id, certificateStatus.configurationId),
+        )
+        .where(
+          and(
+            inArray(certificateStatus.configurationId, configurationIds),
+            eq(proxyConfigurations.userId, userId),
+            eq(proxyConfigurations.sslConfigured, true),
+          ),
+        );
+      return rows.map((row) => row.status);
+    },
+
     /** Proxies whose site serves HTTPS and no run is changing right now. */
     async watched(configurationId?: string): Promise<TWatched[]> {
       return watchedWhere(

@@ -3,6 +3,7 @@ import {
   ZAttentionRow,
   ZCertificateStatus,
   ZCertificateSummaries,
+  ZCertificateSummariesQuery,
   ZCheckStarted,
 } from '@portico/shared/certificates/schemas';
 import { ZDeployResponse, ZIdParams } from '@portico/shared/proxy/api';
@@ -31,12 +32,17 @@ export async function certificatesRoutes(
         tags,
         summary: 'Summarise the certificates of your proxies',
         operationId: 'listCertificates',
+        querystring: ZCertificateSummariesQuery,
         response: { 200: ZCertificateSummaries, ...errors },
       },
       preValidation,
     },
     async (request) =>
-      certificates.summaries(request.user!, pickLanguage(request.headers['accept-language'])),
+      certificates.summaries(
+        request.user!,
+        pickLanguage(request.headers['accept-language']),
+        request.query.ids?.toLowerCase().split(','),
+      ),
   );
 
   r.get(

@@ -28,14 +28,22 @@ export function createCertificatesService(deps: {
   const { repository } = deps;
 
   return {
-    /** The caller's proxies that serve HTTPS, each with its certificate's state. */
+    /**
+     * The caller's proxies that serve HTTPS, each with its certificate's state; given `ids` (a
+     * page of the list), only those of them.
+     */
     async summaries(
       actor: TActor,
       language: TLanguage,
+      ids?: string[],
     ): Promise<(TCertificateSummary & { configurationId: string })[]> {
-      const mine = await deps.proxies.listMine(actor, language);
-      const proxies = mine.filter((p) => p.sslConfigured);
-      const rows = await repository.findMany(proxies.map((p) => p.id));
+      const rows = ids
+        ? await repository.findManyOwned(actor.id, ids)
+        : await repository.findMany(
+            (await deps.proxies.listMine(actor, language))
+              .filter((p) => p.sslConfigured)
+              .map((p) => p.id),
+          );
       const now = deps.now();
       return rows.flatMap((row) => {
         const summary = summaryOf(row, now);

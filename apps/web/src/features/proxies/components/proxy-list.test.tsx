@@ -40,7 +40,7 @@ describe('proxy list', () => {
     ['es', 'No se pudieron cargar tus proxies.', 'Demasiados intentos.'],
   ] as const)('a load error says why (%s)', async (lang, title, reason) => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
-      if (String(url) === '/api/certificates') return Response.json([]);
+      if (String(url).startsWith('/api/certificates')) return Response.json([]);
       return Response.json(
         { statusCode: 429, code: 'rate_limited', message: reason },
         { status: 429 },
@@ -92,6 +92,13 @@ describe('proxy list', () => {
     expect(badges.map((b) => b.getAttribute('data-state'))).toEqual(['fine', 'danger', 'danger']);
     expect(badges[0]?.textContent).toContain('Expires in 40 days');
     expect(badges[1]?.textContent).toContain('Expires in 5 days');
+    // Only the page's proxies that serve HTTPS are asked about.
+    const certificateReads = fetchMock.mock.calls
+      .map(([url]) => decodeURIComponent(String(url)))
+      .filter((url) => url.startsWith('/api/certificates'));
+    expect(certificateReads[0]).toBe(
+      `/api/certificates?ids=${[1, 2, 3].map((n) => proxy(n, 'completed').id).join(',')}`,
+    );
     const domains = () =>
       screen.getAllByTestId('proxy-card').map((card) => card.textContent?.match(/site\d/)?.[0]);
     expect(domains()).toEqual(['site1', 'site2', 'site3', 'site4']);

@@ -55,7 +55,11 @@ export function ProxyList() {
   const { state } = list;
   const query = React.useMemo(() => pageQuery(state, PROXY_PAGE_SIZE), [state]);
   const { data, error, isPending, isError, refetch, isFetching } = useProxyPage(query);
-  const certificates = useCertificateSummaries().data;
+  const pageIds = React.useMemo(
+    () => data?.items.filter((p) => p.sslConfigured).map((p) => p.id),
+    [data],
+  );
+  const certificates = useCertificateSummaries(pageIds).data;
   const [chosen, setView] = React.useState<TView>(() =>
     stored<TView>(VIEW_STORAGE_KEY, 'table', 'cards'),
   );
