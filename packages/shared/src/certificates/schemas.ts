@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PAGE_LIMIT_MAX } from '../lists/page';
+import { PAGE_LIMIT_MAX, pageOf, ZPageQuery } from '../lists/page';
 import { CERTIFICATE_STATES } from './state';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -185,6 +185,15 @@ export const ZAttentionRow = z.object({
   reasons: z.array(z.enum(ATTENTION_REASONS)),
 });
 export type TAttentionRow = z.infer<typeof ZAttentionRow>;
+
+/**
+ * GET /api/admin/certificates for a page (any list parameter): soonest end first, certificates
+ * never seen served first of all; `q` finds the domain, the owner or their e-mail.
+ */
+export const ZAttentionQuery = ZPageQuery;
+export type TAttentionQuery = z.infer<typeof ZAttentionQuery>;
+export const ZAttentionPage = pageOf(ZAttentionRow);
+export type TAttentionPage = z.infer<typeof ZAttentionPage>;
 
 export const ZCheckStarted = z.object({ queued: z.literal(true) });
 

@@ -5,6 +5,7 @@ import type {
   TServedCertificate,
 } from '@portico/shared/certificates/schemas';
 import { and, asc, desc, eq, gt, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { attentionPage } from '../../db/certificate-attention';
 import type { TDb } from '../../db/client';
 import {
   certificateStatus,
@@ -123,6 +124,11 @@ export function createCertificatesRepository(db: TDb) {
         .innerJoin(users, eq(users.id, proxyConfigurations.userId))
         .leftJoin(certificateStatus, eq(certificateStatus.configurationId, proxyConfigurations.id))
         .where(eq(proxyConfigurations.sslConfigured, true));
+    },
+
+    /** A page of the HTTPS proxies that need attention, with their owners (db/certificate-attention.ts). */
+    async attentionPage(query: { q?: string; cursor?: string; limit: number }, now: Date) {
+      return attentionPage(db, query, now);
     },
 
     async requestCheck(configurationId: string, at: Date): Promise<void> {

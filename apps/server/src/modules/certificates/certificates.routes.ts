@@ -1,5 +1,7 @@
 import { pickLanguage } from '@portico/shared/api-error';
 import {
+  ZAttentionPage,
+  ZAttentionQuery,
   ZAttentionRow,
   ZCertificateStatus,
   ZCertificateSummaries,
@@ -124,12 +126,13 @@ export async function certificatesRoutes(
     {
       schema: {
         tags,
-        summary: 'List the certificates that need attention (admin)',
+        summary: 'List the certificates that need attention (admin), all or a page',
         operationId: 'listCertificatesNeedingAttention',
-        response: { 200: z.array(ZAttentionRow), ...errors },
+        querystring: ZAttentionQuery,
+        response: { 200: z.union([z.array(ZAttentionRow), ZAttentionPage]), ...errors },
       },
       preValidation: app.requireAdmin,
     },
-    async () => certificates.attention(),
+    async (request) => certificates.attention(request.query),
   );
 }
