@@ -27,7 +27,7 @@ export function useListUrlState<F extends string>(shape: TListUrlShape<F>): TLis
 
   return React.useMemo(() => {
     const go = (next: TListUrlState<F>, replace = false) => {
-      const query = writeListState(next);
+      const query = writeListState(next, shape, search);
       // Keep the hash: home's "view all" link scrolls to the list by it.
       navigate(`${location}${query ? `?${query}` : ''}${window.location.hash}`, { replace });
     };
@@ -45,5 +45,5 @@ export function useListUrlState<F extends string>(shape: TListUrlShape<F>): TLis
       previous: () => go({ ...state, trail: state.trail.slice(0, -1) }),
       first: () => go({ ...state, trail: [] }),
     };
-  }, [state, location, navigate]);
+  }, [state, shape, search, location, navigate]);
 }

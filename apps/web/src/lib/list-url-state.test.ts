@@ -14,14 +14,30 @@ describe('a list view in the address', () => {
       sort: 'expiry',
       trail: ['abc_-1', 'def2'],
     };
-    const search = writeListState(state);
+    const search = writeListState(state, SHAPE);
     expect(search).toBe('q=shop+%26+co&status=failed&sort=expiry&page=abc_-1.def2');
     expect(readListState(search, SHAPE)).toEqual(state);
   });
 
   it('writes nothing for the default view, and trims the search', () => {
-    expect(writeListState({ q: '  ', filters: {}, sort: null, trail: [] })).toBe('');
-    expect(writeListState({ q: ' a ', filters: {}, sort: null, trail: [] })).toBe('q=a');
+    expect(writeListState({ q: '  ', filters: {}, sort: null, trail: [] }, SHAPE)).toBe('');
+    expect(writeListState({ q: ' a ', filters: {}, sort: null, trail: [] }, SHAPE)).toBe('q=a');
+  });
+
+  it("keeps another list's state beside its own, each under its own names", () => {
+    const other = { ...SHAPE, prefix: 'all' };
+    const both = writeListState(
+      { q: 'x', filters: { status: 'failed' }, sort: null, trail: ['c1'] },
+      other,
+      'q=mine&page=c0',
+    );
+    expect(both).toBe('q=mine&page=c0&all_q=x&all_status=failed&all_page=c1');
+    expect(readListState(both, SHAPE)).toMatchObject({ q: 'mine', filters: {}, trail: ['c0'] });
+    expect(readListState(both, other)).toMatchObject({ q: 'x', filters: { status: 'failed' } });
+    // Clearing one list's view leaves the other's.
+    expect(writeListState({ q: '', filters: {}, sort: null, trail: [] }, other, both)).toBe(
+      'q=mine&page=c0',
+    );
   });
 
   it('drops values the list does not know, and a walk with anything but cursors in it', () => {

@@ -22,22 +22,28 @@ export interface TListUrlState<F extends string> {
 export interface TListUrlShape<F extends string> {
   filters: Record<F, readonly string[]>;
   sorts: readonly string[];
+  /** For a second list on the same screen: its parameters are named `<prefix>_q`, …. */
+  prefix?: string;
 }
+
+const nameIn = (shape: TListUrlShape<string>, name: string) =>
+  shape.prefix ? `${shape.prefix}_${name}` : name;
 
 export function readListState<F extends string>(
   search: string,
   shape: TListUrlShape<F>,
 ): TListUrlState<F> {
   const params = new URLSearchParams(search);
+  const get = (name: string) => params.get(nameIn(shape, name));
   const filters: Partial<Record<F, string>> = {};
   for (const name of Object.keys(shape.filters) as F[]) {
-    const value = params.get(name);
+    const value = get(name);
     if (value !== null && shape.filters[name].includes(value)) filters[name] = value;
   }
-  const sort = params.get('sort');
-  const trail = (params.get('page') ?? '').split(TRAIL_SEPARATOR).filter(Boolean);
+  const sort = get('sort');
+  const trail = (get('page') ?? '').split(TRAIL_SEPARATOR).filter(Boolean);
   return {
-    q: (params.get('q') ?? '').slice(0, Q_MAX),
+    q: (get('q') ?? '').slice(0, Q_MAX),
     filters,
     sort: sort !== null && shape.sorts.includes(sort) ? sort : null,
     // A walk with any part that is no cursor starts again at the first page.
@@ -45,15 +51,24 @@ export function readListState<F extends string>(
   };
 }
 
-/** The address's query string for a state (empty for the default view), without the `?`. */
-export function writeListState<F extends string>(state: TListUrlState<F>): string {
-  const params = new URLSearchParams();
-  if (state.q.trim()) params.set('q', state.q.trim());
-  for (const [name, value] of Object.entries(state.filters)) {
-    if (typeof value === 'string') params.set(name, value);
-  }
-  if (state.sort) params.set('sort', state.sort);
-  if (state.trail.length > 0) params.set('page', state.trail.join(TRAIL_SEPARATOR));
+/**
+ * The address's query string with this list's state in it (nothing of it for the default view),
+ * without the `?`; what else `search` holds (another list's state) stays.
+ */
+export function writeListState<F extends string>(
+  state: TListUrlState<F>,
+  shape: TListUrlShape<F>,
+  search = '',
+): string {
+  const params = new URLSearchParams(search);
+  const set = (name: string, value: string | null | undefined) => {
+    if (value) params.set(nameIn(shape, name), value);
+    else params.delete(nameIn(shape, name));
+  };
+  set('q', state.q.trim());
+  for (const name of Object.keys(shape.filters) as F[]) set(name, state.filters[name]);
+  set('sort', state.sort);
+  set('page', state.trail.join(TRAIL_SEPARATOR));
   return params.toString();
 }
 

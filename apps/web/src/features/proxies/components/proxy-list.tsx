@@ -2,6 +2,7 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { LayoutGridIcon, RefreshCwIcon, SearchXIcon, ServerIcon, TableIcon } from 'lucide-react';
 import * as React from 'react';
 import { ListPager } from '@/components/list-controls';
+import { ProxyListFilters, proxyListShape } from '@/components/proxy-list-filters';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -18,7 +19,6 @@ import { PROXY_PAGE_SIZE, useProxyPage } from '../api/get-proxies';
 import type { TProxySort } from '../lib/sort';
 import { EditProxyDialog } from './edit-proxy-dialog';
 import { ProxyCard } from './proxy-card';
-import { PROXY_LIST_SHAPE, ProxyListFilters } from './proxy-list-filters';
 import { ProxyTable } from './proxy-table';
 
 type TView = 'cards' | 'table';
@@ -28,6 +28,7 @@ const VIEW_STORAGE_KEY = 'portico.proxyView';
  * is always cards, whose actions wrap inside the card, and the choice is not offered.
  */
 export const TABLE_MIN_WIDTH_QUERY = '(min-width: 1024px)';
+const SHAPE = proxyListShape();
 
 function stored<T extends string>(key: string, other: T, fallback: T): T {
   try {
@@ -51,7 +52,7 @@ function remember(key: string, value: string) {
  */
 export function ProxyList() {
   const { t } = useListTexts();
-  const list = useListUrlState(PROXY_LIST_SHAPE);
+  const list = useListUrlState(SHAPE);
   const { state } = list;
   const query = React.useMemo(() => pageQuery(state, PROXY_PAGE_SIZE), [state]);
   const { data, error, isPending, isError, refetch, isFetching } = useProxyPage(query);
@@ -143,7 +144,13 @@ export function ProxyList() {
         ) : null}
       </div>
 
-      {data && !none ? <ProxyListFilters list={list} counts={data.counts} /> : null}
+      {data && !none ? (
+        <ProxyListFilters
+          list={list}
+          counts={data.counts}
+          searchLabel={t('lists.proxies.searchLabel')}
+        />
+      ) : null}
 
       {isPending ? (
         <div

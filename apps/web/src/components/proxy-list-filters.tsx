@@ -1,19 +1,28 @@
-import { PROXY_CERTIFICATE_FILTERS, type TProxyListCounts } from '@portico/shared/proxy/api';
+import {
+  PROXY_CERTIFICATE_FILTERS,
+  PROXY_SORTS,
+  type TProxyListCounts,
+} from '@portico/shared/proxy/api';
 import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
 import { FilterChips, ListSearch, type TChip } from '@/components/list-controls';
 import type { TListUrlControls } from '@/hooks/use-list-url-state';
 import type { TListUrlShape } from '@/lib/list-url-state';
 import { statusLabelKey } from '@/lib/proxy-status';
 import { useListTexts } from '@/lib/use-group-texts';
-import type { TProxySort } from '../lib/sort';
 
 type TFilter = 'status' | 'certificate';
 
-/** What the home list takes from the address (the server's ZProxyListQuery, less `server`). */
-export const PROXY_LIST_SHAPE: TListUrlShape<TFilter> = {
-  filters: { status: PROXY_STATUSES, certificate: PROXY_CERTIFICATE_FILTERS },
-  sorts: ['created', 'expiry'] satisfies TProxySort[],
-};
+/**
+ * What a proxy list (home's, the admin's of all) takes from the address: the server's
+ * ZProxyListQuery less `server`; the admin's under a prefix, as it shares home with the owner's.
+ */
+export function proxyListShape(prefix?: string): TListUrlShape<TFilter> {
+  return {
+    filters: { status: PROXY_STATUSES, certificate: PROXY_CERTIFICATE_FILTERS },
+    sorts: PROXY_SORTS,
+    prefix,
+  };
+}
 
 export type TProxyListControls = TListUrlControls<TFilter>;
 
@@ -24,9 +33,14 @@ export type TProxyListControls = TListUrlControls<TFilter>;
 export function ProxyListFilters({
   list,
   counts,
+  searchLabel,
+  testIdPrefix = '',
 }: {
   list: TProxyListControls;
   counts: TProxyListCounts | undefined;
+  searchLabel: string;
+  /** Before each control's test id: a second list on the screen tells its own apart. */
+  testIdPrefix?: string;
 }) {
   const { t } = useListTexts();
   const { state } = list;
@@ -49,14 +63,14 @@ export function ProxyListFilters({
   }));
 
   return (
-    <div className="grid min-w-0 gap-2" data-testid="proxy-list-filters">
+    <div className="grid min-w-0 gap-2" data-testid={`${testIdPrefix}proxy-list-filters`}>
       <ListSearch
-        id="proxy-search"
+        id={`${testIdPrefix}proxy-search`}
         value={state.q}
         onSearch={list.search}
-        label={t('lists.proxies.searchLabel')}
+        label={searchLabel}
         placeholder={t('lists.proxies.searchPlaceholder')}
-        testId="proxy-search"
+        testId={`${testIdPrefix}proxy-search`}
       />
       <div className="flex min-w-0 flex-wrap items-center gap-x-4 gap-y-2">
         <FilterChips
@@ -64,7 +78,7 @@ export function ProxyListFilters({
           chips={statusChips}
           chosen={state.filters.status}
           onChoose={(value) => list.filter('status', value)}
-          testId="status-chips"
+          testId={`${testIdPrefix}status-chips`}
         />
         {certificateChips.length > 0 ? (
           <FilterChips
@@ -72,7 +86,7 @@ export function ProxyListFilters({
             chips={certificateChips}
             chosen={state.filters.certificate}
             onChoose={(value) => list.filter('certificate', value)}
-            testId="certificate-chips"
+            testId={`${testIdPrefix}certificate-chips`}
           />
         ) : null}
       </div>
