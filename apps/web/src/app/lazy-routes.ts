@@ -64,7 +64,10 @@ export const DestinationsPage = lazyNamed(
 );
 export const CertificatesPage = lazyNamed(
   () =>
-    withTexts(() => import('@/features/admin/components/certificates-page'), [CERTIFICATE_TEXTS]),
+    withTexts(
+      () => import('@/features/admin/components/certificates-page'),
+      [CERTIFICATE_TEXTS, LISTS_TEXTS],
+    ),
   'CertificatesPage',
 );
 export const SettingsPage = lazyNamed(

@@ -2,6 +2,7 @@ import { ChevronLeftIcon, ChevronRightIcon, SearchIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
+import type { TListUrlControls } from '@/hooks/use-list-url-state';
 import { useListTexts } from '@/lib/use-group-texts';
 import { cn } from '@/lib/utils';
 
@@ -104,24 +105,21 @@ export function FilterChips({ label, chips, chosen, onChoose, testId }: TChipsPr
 }
 
 type TPagerProps = {
-  page: number;
-  hasPrevious: boolean;
+  /** The list's view in the address: its walk so far, and the steps forward and back. */
+  list: Pick<TListUrlControls<string>, 'state' | 'next' | 'previous'>;
+  /** The cursor after the page on screen; null on the last page. */
   nextCursor: string | null;
-  onPrevious: () => void;
-  onNext: (cursor: string) => void;
   /** Where focus goes after a page change: the list's heading, so the reader starts at the top. */
   focusAfter?: () => void;
 };
 
-export function ListPager({
-  page,
-  hasPrevious,
-  nextCursor,
-  onPrevious,
-  onNext,
-  focusAfter,
-}: TPagerProps) {
+/** Previous and next, and which page this is; nothing when the list fits one page. */
+export function ListPager({ list, nextCursor, focusAfter }: TPagerProps) {
   const { t } = useListTexts();
+  const page = list.state.trail.length + 1;
+  const hasPrevious = page > 1;
+  const onPrevious = list.previous;
+  const onNext = list.next;
   if (!hasPrevious && !nextCursor) return null;
   return (
     <nav

@@ -10,7 +10,10 @@ export type TSummaryRow = TCertificateSummary & { configurationId: string };
 export const LIST_URL = '/api/user/proxy-configurations?';
 
 /** A page as the server answers it: these items, the counts of a list that holds only them. */
-export function pageOf(items: TProxyConfiguration[], nextCursor: string | null = null): TProxyPage {
+export function pageOf<T extends Pick<TProxyConfiguration, 'status'> = TProxyConfiguration>(
+  items: T[],
+  nextCursor: string | null = null,
+): Omit<TProxyPage, 'items'> & { items: T[] } {
   const status = Object.fromEntries(
     PROXY_STATUSES.map((s) => [s, items.filter((p) => p.status === s).length]),
   ) as TProxyPage['counts']['status'];

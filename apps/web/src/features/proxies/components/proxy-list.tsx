@@ -217,16 +217,7 @@ export function ProxyList() {
         </ul>
       )}
 
-      {data ? (
-        <ListPager
-          page={state.trail.length + 1}
-          hasPrevious={state.trail.length > 0}
-          nextCursor={data.nextCursor}
-          onPrevious={list.previous}
-          onNext={list.next}
-          focusAfter={toHeading}
-        />
-      ) : null}
+      {data ? <ListPager list={list} nextCursor={data.nextCursor} focusAfter={toHeading} /> : null}
 
       {editing ? (
         <EditProxyDialog
