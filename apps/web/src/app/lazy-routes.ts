@@ -55,7 +55,7 @@ export const AuditPage = lazyNamed(
   'AuditPage',
 );
 export const UsersPage = lazyNamed(
-  () => import('@/features/admin/components/users-page'),
+  () => withTexts(() => import('@/features/admin/components/users-page'), [LISTS_TEXTS]),
   'UsersPage',
 );
 export const DestinationsPage = lazyNamed(
