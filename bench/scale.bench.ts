@@ -4,13 +4,16 @@ import { openDatabase } from '../apps/server/src/db/client';
 import { runMigrations } from '../apps/server/src/db/migrate';
 import { proxyConfigurations } from '../apps/server/src/db/schema';
 import { newCredentials, TestClient } from '../apps/server/test/support/test-client';
+import { scaleBrowserFigures, scaleBrowserUnavailable } from './lib/scale-browser';
 import type { TBenchmark, TFigure } from './run';
 
 /**
  * Issue 38's lists at scale, in process (app.inject: the handler, the database and the
  * serializer, no network): N proxies of one user inserted straight into the table, then the
  * first page, a search and the whole list, on an in-memory PGlite. BENCH_SCALE_N picks the sizes (default 100,1000,10000); the goals compare each size's
- * p99 with the first size's. The browser figures and the 301st deploy are not measured here.
+ * p99 with the first size's. Then the browser figures (lib/scale-browser.ts: chromium signs in
+ * on a built Portico holding N proxies), unless chromium is missing or BENCH_SCALE_BROWSER=0.
+ * The 301st deploy is not measured here.
  */
 const SIZES = (process.env.BENCH_SCALE_N ?? '100,1000,10000').split(',').map(Number);
 const REQUESTS = 200;
@@ -116,6 +119,9 @@ export const benchmark: TBenchmark = {
         await t.close();
       }
     }
+    const skipBrowser = process.env.BENCH_SCALE_BROWSER === '0' || scaleBrowserUnavailable();
+    if (skipBrowser) console.info(`  browser figures skipped: ${skipBrowser}`);
+    else figures.push(...(await scaleBrowserFigures(SIZES)));
     return figures;
   },
 };
