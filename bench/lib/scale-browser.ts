@@ -50,7 +50,8 @@ async function seeded(n: number, dataDir: string): Promise<string> {
   } finally {
     await first.stop();
   }
-  const database = await openDatabase({ pgliteDir: dataDir });
+  // Where runtime.ts keeps the server's PGlite data dir.
+  const database = await openDatabase({ pgliteDir: join(dataDir, 'db') });
   try {
     const [user] = await database.db.select({ id: users.id }).from(users);
     const start = Date.now() - n * 1000;
