@@ -2,6 +2,7 @@ import { brotliCompressSync, constants } from 'node:zlib';
 import { insertManyProxies } from '../apps/server/test/support/many-proxies';
 import { ADMIN_VIEW_USERS, adminViewTimes } from './lib/scale-admin';
 import { percentile, scaleApp, settled, signedIn, timed } from './lib/scale-app';
+import { scaleBrowserFigures, scaleBrowserUnavailable } from './lib/scale-browser';
 import { serverRss } from './lib/scale-rss';
 import { watchPass } from './lib/scale-watch';
 import type { TBenchmark, TFigure } from './run';
@@ -18,8 +19,9 @@ import type { TBenchmark, TFigure } from './run';
  * - one certificate-watch pass over N HTTPS sites, the real sweep and check against sites that
  *   answer (lib/scale-watch.ts).
  * Rows are inserted straight into the tables, 1,000 to a statement. The goals compare each size's
- * p99 with the first size's. The browser figures (h-scale-web) and the 301st deploy
- * (`npm run bench -- scale-lab`, lab only) are not measured here. BENCH_SCALE_SKIP=rss,watch
+ * p99 with the first size's. Then the browser figures (lib/scale-browser.ts: chromium signs in
+ * on a built Portico holding N proxies), unless chromium is missing or BENCH_SCALE_BROWSER=0.
+ * The 301st deploy is `npm run bench -- scale-lab` (lab only). BENCH_SCALE_SKIP=rss,watch
  * leaves out those parts.
  */
 const SIZES = (process.env.BENCH_SCALE_N ?? '100,1000,10000').split(',').map(Number);
@@ -130,6 +132,9 @@ export const benchmark: TBenchmark = {
         );
       }
     }
+    const skipBrowser = process.env.BENCH_SCALE_BROWSER === '0' || scaleBrowserUnavailable();
+    if (skipBrowser) console.info(`  browser figures skipped: ${skipBrowser}`);
+    else figures.push(...(await scaleBrowserFigures(SIZES)));
     return figures;
   },
 };

@@ -15,7 +15,11 @@ declare module '*.json?group=options' {
   const group: Record<string, unknown>;
   export default group;
 }
-declare module '*.json?without=certificate,settings,plan,options' {
+declare module '*.json?group=lists' {
+  const group: Record<string, unknown>;
+  export default group;
+}
+declare module '*.json?without=certificate,settings,plan,options,lists' {
   const catalog: Record<string, unknown>;
   export default catalog;
 }

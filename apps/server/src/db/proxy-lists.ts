@@ -5,15 +5,10 @@ import {
   type TProxyListQuery,
 } from '@portico/shared/proxy/api';
 import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
-import { and, asc, desc, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
-import {
-  decodeCursor,
-  encodeCursor,
-  likeContaining,
-  TIMESTAMP_TEXT,
-  UUID_TEXT,
-} from '../lib/list-cursor';
+import { and, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { likeContaining } from '../lib/list-cursor';
 import type { TDb } from './client';
+import { keysetPage, type TTimeKeyset, timeKeyset } from './keyset';
 import { certificateStatus, proxyConfigurations as p } from './schema';
 
 // The proxy lists in pages (the user's and the admin's): their filters, keyset order and counts,
@@ -64,14 +59,10 @@ function filtersOf(scope: SQL | undefined, query: TProxyListQuery, now: Date): S
   );
 }
 
-export interface TProxyListPlan {
+export interface TProxyListPlan extends TTimeKeyset {
   where: SQL | undefined;
-  orderBy: SQL[];
-  /** Selected beside each row as text: the next cursor is made of the last row's. */
-  key: SQL<string>;
   limit: number;
-  /** The cursor after the page's last row, given its key and id. */
-  cursorAfter: (key: string, id: string) => string;
+  sort: TSort;
 }
 
 /** The WHERE, ORDER BY and LIMIT of one page (one row more than asked: it tells a next page). */
@@ -82,23 +73,16 @@ export function proxyListPlan(
 ): TProxyListPlan {
   const sort = query.sort ?? 'created';
   const { key, descending } = SORTS[sort];
-  let after: SQL | undefined;
-  if (query.cursor) {
-    const [lastKey, lastId] = decodeCursor(query.cursor, sort, [TIMESTAMP_TEXT, UUID_TEXT]);
-    const last = sql`(${lastKey}::timestamptz, ${lastId}::uuid)`;
-    after = descending ? sql`(${key}, ${p.id}) < ${last}` : sql`(${key}, ${p.id}) > ${last}`;
-  }
-  const direction = descending ? desc : asc;
+  const keyset = timeKeyset(sort, key, p.id, descending, query.cursor);
   return {
+    ...keyset,
     where: and(
       filtersOf(scope, query, now),
       query.status ? eq(p.status, query.status) : undefined,
-      after,
+      keyset.after,
     ),
-    orderBy: [direction(key), direction(p.id)],
-    key: sql<string>`${key}::text`,
     limit: query.limit + 1,
-    cursorAfter: (lastKey, id) => encodeCursor(sort, [lastKey, id]),
+    sort,
   };
 }
 
@@ -151,18 +135,6 @@ export async function proxyListCounts(
   };
 }
 
-/** The page's rows and the cursor after them, from the plan's one-more-than-asked rows. */
-export function pageRows<T extends { id: string; key: string }>(
-  rows: T[],
-  plan: TProxyListPlan,
-  limit: number,
-): { rows: T[]; nextCursor: string | null } {
-  if (rows.length <= limit) return { rows, nextCursor: null };
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1]!;
-  return { rows: page, nextCursor: plan.cursorAfter(last.key, last.id) };
-}
-
 /**
  * One page of a proxy list: `select` reads the plan's rows (each with its `key`), then the
  * counts are taken over the same filters.
@@ -175,6 +147,6 @@ export async function proxyPage<T extends { id: string; key: string }>(
   select: (plan: TProxyListPlan) => Promise<T[]>,
 ) {
   const plan = proxyListPlan(scope, query, now);
-  const { rows, nextCursor } = pageRows(await select(plan), plan, query.limit);
+  const { rows, nextCursor } = keysetPage(await select(plan), query.limit, plan.sort, (r) => r.id);
   return { rows, nextCursor, ...(await proxyListCounts(db, scope, query, now)) };
 }

@@ -1,6 +1,7 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import {
   CERTIFICATE_TEXTS,
+  LISTS_TEXTS,
   loadTexts,
   OPTIONS_TEXTS,
   PLAN_TEXTS,
@@ -32,7 +33,8 @@ async function withTexts<M>(load: () => Promise<M>, namespaces: TNamespace[]): P
 }
 
 export const HomeRoute = lazyNamed(
-  () => withTexts(() => import('./routes/home-route'), [CERTIFICATE_TEXTS, PLAN_TEXTS]),
+  () =>
+    withTexts(() => import('./routes/home-route'), [CERTIFICATE_TEXTS, PLAN_TEXTS, LISTS_TEXTS]),
   'HomeRoute',
 );
 export const ProxyDetailsPage = lazyNamed(
@@ -56,7 +58,7 @@ export const AuditPage = lazyNamed(
   'AuditPage',
 );
 export const UsersPage = lazyNamed(
-  () => import('@/features/admin/components/users-page'),
+  () => withTexts(() => import('@/features/admin/components/users-page'), [LISTS_TEXTS]),
   'UsersPage',
 );
 export const DestinationsPage = lazyNamed(
@@ -65,7 +67,10 @@ export const DestinationsPage = lazyNamed(
 );
 export const CertificatesPage = lazyNamed(
   () =>
-    withTexts(() => import('@/features/admin/components/certificates-page'), [CERTIFICATE_TEXTS]),
+    withTexts(
+      () => import('@/features/admin/components/certificates-page'),
+      [CERTIFICATE_TEXTS, LISTS_TEXTS],
+    ),
   'CertificatesPage',
 );
 export const SettingsPage = lazyNamed(

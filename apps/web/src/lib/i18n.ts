@@ -38,6 +38,12 @@ export const SETTINGS_TEXTS = 'settings';
 export const PLAN_TEXTS = 'plan';
 /** The web's `options` group (a proxy's options): behind sign-in, like the settings texts. */
 export const OPTIONS_TEXTS = 'options';
+/**
+ * The namespace of the web's `lists` group (search, filter chips and pager of the lists in
+ * pages): screens behind sign-in only, kept out of the landing page's catalog like the others.
+ * Its keys keep their `lists.` prefix; useListTexts looks them up.
+ */
+export const LISTS_TEXTS = 'lists';
 const NAMESPACES = [
   'translation',
   SERVER_TEXTS,
@@ -45,13 +51,14 @@ const NAMESPACES = [
   SETTINGS_TEXTS,
   PLAN_TEXTS,
   OPTIONS_TEXTS,
+  LISTS_TEXTS,
 ] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 
 /**
  * A language's texts: `translation` holds the screen texts with the shared validation and error
- * texts; SERVER_TEXTS the shared catalog whole; CERTIFICATE_TEXTS and SETTINGS_TEXTS the web's
- * certificate and settings groups.
+ * texts; SERVER_TEXTS the shared catalog whole; CERTIFICATE_TEXTS, SETTINGS_TEXTS and
+ * LISTS_TEXTS the web's certificate, settings and lists groups.
  */
 export type TCatalogLoader = (
   language: TLanguage,
@@ -82,6 +89,11 @@ const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
     return language === 'en'
       ? (await import('@/locales/en-options')).catalog
       : (await import('@/locales/es-options')).catalog;
+  }
+  if (namespace === LISTS_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-lists')).catalog
+      : (await import('@/locales/es-lists')).catalog;
   }
   if (namespace === SERVER_TEXTS) {
     return language === 'en'

@@ -5,8 +5,11 @@
 export const sessionQueryKey = ['/api/auth/user'] as const;
 
 export const proxyKeys = {
-  /** GET /api/user/proxy-configurations: the caller's proxies (TProxyConfiguration[]). */
+  /** GET /api/user/proxy-configurations: the prefix of its pages' keys (invalidate it for all). */
   list: ['/api/user/proxy-configurations'] as const,
+  /** One page of the caller's proxies (TProxyPage), by its list parameters. */
+  page: (query: Record<string, string>) =>
+    ['/api/user/proxy-configurations', 'page', query] as const,
   /** GET /api/proxy-configurations/{id}: one configuration (TProxyConfiguration). */
   detail: (id: string) => ['/api/proxy-configurations', id] as const,
 };

@@ -1,11 +1,19 @@
 import { useTranslation } from 'react-i18next';
-import { CERTIFICATE_TEXTS, OPTIONS_TEXTS, PLAN_TEXTS, SERVER_TEXTS, SETTINGS_TEXTS } from './i18n';
+import {
+  CERTIFICATE_TEXTS,
+  LISTS_TEXTS,
+  OPTIONS_TEXTS,
+  PLAN_TEXTS,
+  SERVER_TEXTS,
+  SETTINGS_TEXTS,
+} from './i18n';
 
 // One `t` for a component that shows both: a key is looked up in the screen texts, then in the
 // group's namespace. Constants, so react-i18next keeps the same `t` between renders.
 const CERTIFICATE = ['translation', CERTIFICATE_TEXTS];
 const SETTINGS = ['translation', SETTINGS_TEXTS];
 const PLAN = ['translation', PLAN_TEXTS];
+const LISTS = ['translation', LISTS_TEXTS];
 const OPTIONS = { nsMode: 'fallback' } as const;
 
 /**
@@ -35,4 +43,9 @@ export function usePlanTexts() {
 const PROXY_OPTIONS = ['translation', OPTIONS_TEXTS, SERVER_TEXTS];
 export function useOptionsTexts() {
   return useTranslation(PROXY_OPTIONS, OPTIONS);
+}
+
+/** The same for a component that shows `lists.*` texts (a list in pages). */
+export function useListTexts() {
+  return useTranslation(LISTS, OPTIONS);
 }

@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import { catalog as enLanding } from './en-catalog';
 import { catalog as enCertificate } from './en-certificate';
+import { catalog as enLists } from './en-lists';
 import { catalog as enOptions } from './en-options';
 import { catalog as enPlan } from './en-plan';
 import { catalog as enSettings } from './en-settings';
 import es from './es.json';
 import { catalog as esLanding } from './es-catalog';
 import { catalog as esCertificate } from './es-certificate';
+import { catalog as esLists } from './es-lists';
 import { catalog as esOptions } from './es-options';
 import { catalog as esPlan } from './es-plan';
 import { catalog as esSettings } from './es-settings';
@@ -41,20 +43,27 @@ describe('web catalogs', () => {
     expect(Object.keys(en).filter((k) => sharedTop.includes(k))).toEqual([]);
   });
 
-  it('split into the first catalog and the certificate, settings, plan and options namespaces, every group in one of them', () => {
-    for (const [web, first, certificate, settings, plan, options] of [
-      [en, enLanding, enCertificate, enSettings, enPlan, enOptions],
-      [es, esLanding, esCertificate, esSettings, esPlan, esOptions],
+  it('split into the first catalog and the certificate, settings, plan, options and lists namespaces, every group in one of them', () => {
+    for (const [web, first, certificate, settings, plan, options, lists] of [
+      [en, enLanding, enCertificate, enSettings, enPlan, enOptions, enLists],
+      [es, esLanding, esCertificate, esSettings, esPlan, esOptions, esLists],
     ] as const) {
-      expect(Object.keys(first)).not.toContain('certificate');
-      expect(Object.keys(first)).not.toContain('settings');
-      expect(Object.keys(first)).not.toContain('plan');
-      expect(Object.keys(first)).not.toContain('options');
-      expect({ ...first, ...certificate, ...settings, ...plan, ...options }).toMatchObject(web);
+      for (const group of ['certificate', 'settings', 'plan', 'options', 'lists']) {
+        expect(Object.keys(first)).not.toContain(group);
+      }
+      expect({
+        ...first,
+        ...certificate,
+        ...settings,
+        ...plan,
+        ...options,
+        ...lists,
+      }).toMatchObject(web);
       expect(certificate).toEqual({ certificate: web.certificate });
       expect(settings).toEqual({ settings: web.settings });
       expect(plan).toEqual({ plan: web.plan });
       expect(options).toEqual({ options: web.options });
+      expect(lists).toEqual({ lists: web.lists });
     }
   });
 });

@@ -2,6 +2,7 @@ import sharedEn from '@portico/shared/locales/en.json';
 import sharedEs from '@portico/shared/locales/es.json';
 import {
   CERTIFICATE_TEXTS,
+  LISTS_TEXTS,
   OPTIONS_TEXTS,
   PLAN_TEXTS,
   SERVER_TEXTS,
@@ -10,12 +11,14 @@ import {
 } from '@/lib/i18n';
 import { catalog as en } from '@/locales/en-catalog';
 import { catalog as enCertificate } from '@/locales/en-certificate';
+import { catalog as enLists } from '@/locales/en-lists';
 import { catalog as enOptions } from '@/locales/en-options';
 import { catalog as enPlan } from '@/locales/en-plan';
 import { catalog as enServer } from '@/locales/en-server';
 import { catalog as enSettings } from '@/locales/en-settings';
 import { catalog as es } from '@/locales/es-catalog';
 import { catalog as esCertificate } from '@/locales/es-certificate';
+import { catalog as esLists } from '@/locales/es-lists';
 import { catalog as esOptions } from '@/locales/es-options';
 import { catalog as esPlan } from '@/locales/es-plan';
 import { catalog as esServer } from '@/locales/es-server';
@@ -27,12 +30,14 @@ const certificate = { en: enCertificate, es: esCertificate };
 const settings = { en: enSettings, es: esSettings };
 const plan = { en: enPlan, es: esPlan };
 const options = { en: enOptions, es: esOptions };
+const lists = { en: enLists, es: esLists };
 const byNamespace = {
   [OPTIONS_TEXTS]: options,
   [SERVER_TEXTS]: server,
   [CERTIFICATE_TEXTS]: certificate,
   [SETTINGS_TEXTS]: settings,
   [PLAN_TEXTS]: plan,
+  [LISTS_TEXTS]: lists,
   translation: screen,
 };
 

@@ -6,6 +6,7 @@ import { TooltipProvider } from '@/components/ui/tooltip';
 import {
   CERTIFICATE_TEXTS,
   createI18n,
+  LISTS_TEXTS,
   loadTexts,
   PLAN_TEXTS,
   SERVER_TEXTS,
@@ -15,7 +16,7 @@ import { loadCatalogNow } from './catalogs';
 
 /**
  * Renders with a fresh query client, an i18n instance switched to `lang`, the server's
- * sentences, the certificate, settings and plan texts loaded (as the routes that show them do), and tooltips.
+ * sentences, the certificate, settings, plan and lists texts loaded (as the routes that show them do), and tooltips.
  */
 export async function renderWithProviders(
   ui: React.ReactElement,
@@ -24,8 +25,8 @@ export async function renderWithProviders(
   const i18n = createI18n(loadCatalogNow);
   await i18n.changeLanguage(lang);
   await Promise.all(
-    ([SERVER_TEXTS, CERTIFICATE_TEXTS, SETTINGS_TEXTS, PLAN_TEXTS] as const).map((namespace) =>
-      loadTexts(namespace, i18n),
+    ([SERVER_TEXTS, CERTIFICATE_TEXTS, SETTINGS_TEXTS, PLAN_TEXTS, LISTS_TEXTS] as const).map(
+      (namespace) => loadTexts(namespace, i18n),
     ),
   );
   const client = queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });

@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { PAGE_LIMIT_MAX, pageOf, ZPageQuery } from '../lists/page';
 import { CERTIFICATE_STATES } from './state';
+
+const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 // Shapes of the certificate watch (issue 15): what Portico saw served, what certbot has on the
 // server, how the server renews, and the two actions.
@@ -183,7 +186,28 @@ export const ZAttentionRow = z.object({
 });
 export type TAttentionRow = z.infer<typeof ZAttentionRow>;
 
+/**
+ * GET /api/admin/certificates for a page (any list parameter): soonest end first, certificates
+ * never seen served first of all; `q` finds the domain, the owner or their e-mail.
+ */
+export const ZAttentionQuery = ZPageQuery;
+export type TAttentionQuery = z.infer<typeof ZAttentionQuery>;
+export const ZAttentionPage = pageOf(ZAttentionRow);
+export type TAttentionPage = z.infer<typeof ZAttentionPage>;
+
 export const ZCheckStarted = z.object({ queued: z.literal(true) });
+
+/**
+ * GET /api/certificates?ids=a,b: only these of the caller's proxies (a page of the list, at
+ * most PAGE_LIMIT_MAX); without `ids`, every one.
+ */
+export const ZCertificateSummariesQuery = z.object({
+  ids: z
+    .string()
+    .regex(new RegExp(`^${UUID}(,${UUID}){0,${PAGE_LIMIT_MAX - 1}}$`, 'i'), 'validation.invalidId')
+    .optional(),
+});
+export type TCertificateSummariesQuery = z.infer<typeof ZCertificateSummariesQuery>;
 
 /** GET /api/certificates: the caller's proxies that serve HTTPS, by configuration id. */
 export const ZCertificateSummaries = z.array(

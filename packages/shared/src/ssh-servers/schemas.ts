@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZText } from '../i18n/text';
+import { pageOf, ZPageQuery } from '../lists/page';
 import { ZPort, ZServerIp, ZSshPassword, ZSshUser } from '../proxy/schemas';
 import { ZCleanString } from '../validation/text';
 import { ZServerFacts } from './facts';
@@ -141,9 +142,18 @@ export const ZSshServerList = z.object({
 });
 export type TSshServerList = z.infer<typeof ZSshServerList>;
 
-export const ZSshServerListQuery = z.object({
+/**
+ * GET /api/ssh-servers: `after` walks the list 200 at a time as `{ servers, nextCursor }`; any
+ * of the list parameters (`limit`, `cursor`, `q`: name, host or user) asks for a page in the
+ * lists' form (`{ items, nextCursor, total }`), newest first.
+ */
+export const ZSshServerListQuery = ZPageQuery.extend({
   after: z.string().max(200).optional(),
 });
+export type TSshServerListQuery = z.infer<typeof ZSshServerListQuery>;
+
+export const ZSshServerPage = pageOf(ZSshServer);
+export type TSshServerPage = z.infer<typeof ZSshServerPage>;
 
 /**
  * "Check now": the server as stored after the check, and why it could not be reached (a

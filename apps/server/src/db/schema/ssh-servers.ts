@@ -48,7 +48,11 @@ export const sshServers = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('ssh_servers_user_idx').on(t.userId, t.createdAt)],
+  // The list's keyset (newest first, ids breaking ties): one user's, and an admin's of everyone.
+  (t) => [
+    index('ssh_servers_user_idx').on(t.userId, t.createdAt, t.id),
+    index('ssh_servers_created_idx').on(t.createdAt, t.id),
+  ],
 );
 
 export type TSshServerRow = typeof sshServers.$inferSelect;

@@ -5,6 +5,7 @@ import type {
   TServedCertificate,
 } from '@portico/shared/certificates/schemas';
 import { and, asc, desc, eq, gt, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { attentionPage } from '../../db/certificate-attention';
 import type { TDb } from '../../db/client';
 import {
   certificateStatus,
@@ -74,6 +75,29 @@ export function createCertificatesRepository(db: TDb) {
         .where(inArray(certificateStatus.configurationId, configurationIds));
     },
 
+    /** The rows of those of `configurationIds` that are `userId`'s and serve HTTPS. */
+    async findManyOwned(
+      userId: string,
+      configurationIds: string[],
+    ): Promise<TCertificateStatusRow[]> {
+      if (configurationIds.length === 0) return [];
+      const rows = await db
+        .select({ status: certificateStatus })
+        .from(certificateStatus)
+        .innerJoin(
+          proxyConfigurations,
+          eq(proxyConfigurations.id, certificateStatus.configurationId),
+        )
+        .where(
+          and(
+            inArray(certificateStatus.configurationId, configurationIds),
+            eq(proxyConfigurations.userId, userId),
+            eq(proxyConfigurations.sslConfigured, true),
+          ),
+        );
+      return rows.map((row) => row.status);
+    },
+
     /** Proxies whose site serves HTTPS and no run is changing right now. */
     async watched(configurationId?: string): Promise<TWatched[]> {
       return watchedWhere(
@@ -100,6 +124,11 @@ export function createCertificatesRepository(db: TDb) {
         .innerJoin(users, eq(users.id, proxyConfigurations.userId))
         .leftJoin(certificateStatus, eq(certificateStatus.configurationId, proxyConfigurations.id))
         .where(eq(proxyConfigurations.sslConfigured, true));
+    },
+
+    /** A page of the HTTPS proxies that need attention, with their owners (db/certificate-attention.ts). */
+    async attentionPage(query: { q?: string; cursor?: string; limit: number }, now: Date) {
+      return attentionPage(db, query, now);
     },
 
     async requestCheck(configurationId: string, at: Date): Promise<void> {

@@ -262,4 +262,35 @@ describe.each(testDatabaseKinds())('certificates API on %s', (kind) => {
     });
     expect(summaries.find((s) => s.configurationId === warning.id)?.state).toBe('warning');
   });
+  it("summarises only the page's proxies asked for by id, and only the caller's", async () => {
+    const { client: owner } = await signedInClient(t);
+    const { client: other } = await signedInClient(t);
+    const served = {
+      fingerprint: 'FP:page',
+      notBefore: new Date(Date.now() - 10 * DAY).toISOString(),
+      notAfter: new Date(Date.now() + 80 * DAY).toISOString(),
+      issuer: 'Test CA',
+      names: ['x'],
+    };
+    const [a, b] = [await deployedProxy(owner), await deployedProxy(owner)];
+    const theirs = await deployedProxy(other);
+    await t.database.db
+      .insert(certificateStatus)
+      .values([a, b, theirs].map(({ id }) => ({ configurationId: id, served })));
+    const summaries = async (query: string) =>
+      owner.request({ method: 'GET', url: `/api/certificates${query}` });
+    const ids = (answer: { json: () => unknown }) =>
+      (answer.json() as { configurationId: string }[]).map((row) => row.configurationId).sort();
+
+    expect(ids(await summaries(`?ids=${a.id},${theirs.id}`))).toEqual([a.id]);
+    expect(ids(await summaries(`?ids=${b.id.toUpperCase()}`))).toEqual([b.id]);
+    expect(ids(await summaries(''))).toEqual([a.id, b.id].sort());
+    for (const bad of ['x', `${a.id},`, `${a.id};drop`, Array(201).fill(a.id).join(',')]) {
+      const refused = await summaries(`?ids=${encodeURIComponent(bad)}`);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json().issues).toEqual([
+        { path: 'ids', message: translate('en', 'validation.invalidId') },
+      ]);
+    }
+  });
 });

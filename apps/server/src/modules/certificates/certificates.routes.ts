@@ -1,9 +1,12 @@
 import { pickLanguage } from '@portico/shared/api-error';
 import { ZCustomCertificate, ZCustomCertificateInput } from '@portico/shared/certificates/custom';
 import {
+  ZAttentionPage,
+  ZAttentionQuery,
   ZAttentionRow,
   ZCertificateStatus,
   ZCertificateSummaries,
+  ZCertificateSummariesQuery,
   ZCheckStarted,
 } from '@portico/shared/certificates/schemas';
 import { ZDeployResponse, ZIdParams } from '@portico/shared/proxy/api';
@@ -32,12 +35,17 @@ export async function certificatesRoutes(
         tags,
         summary: 'Summarise the certificates of your proxies',
         operationId: 'listCertificates',
+        querystring: ZCertificateSummariesQuery,
         response: { 200: ZCertificateSummaries, ...errors },
       },
       preValidation,
     },
     async (request) =>
-      certificates.summaries(request.user!, pickLanguage(request.headers['accept-language'])),
+      certificates.summaries(
+        request.user!,
+        pickLanguage(request.headers['accept-language']),
+        request.query.ids?.toLowerCase().split(','),
+      ),
   );
 
   r.get(
@@ -136,12 +144,13 @@ export async function certificatesRoutes(
     {
       schema: {
         tags,
-        summary: 'List the certificates that need attention (admin)',
+        summary: 'List the certificates that need attention (admin), all or a page',
         operationId: 'listCertificatesNeedingAttention',
-        response: { 200: z.array(ZAttentionRow), ...errors },
+        querystring: ZAttentionQuery,
+        response: { 200: z.union([z.array(ZAttentionRow), ZAttentionPage]), ...errors },
       },
       preValidation: app.requireAdmin,
     },
-    async () => certificates.attention(),
+    async (request) => certificates.attention(request.query),
   );
 }

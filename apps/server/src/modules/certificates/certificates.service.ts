@@ -5,16 +5,20 @@ import type {
 } from '@portico/shared/certificates/custom';
 import {
   DUPLICATE_CERTIFICATE_LIMIT,
+  type TAttentionPage,
+  type TAttentionQuery,
   type TAttentionRow,
   type TCertificateStatus,
   type TCertificateSummary,
 } from '@portico/shared/certificates/schemas';
+import { asksForPage, PAGE_LIMIT_DEFAULT } from '@portico/shared/lists/page';
+import type { TDeploymentRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import type { TCertificateActionHistory } from '../deployments/certificate-action-history.repository';
 import { actionHold } from '../deployments/certificate-action-limits';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { attentionReasons, statusView, summaryOf } from './certificate-view';
-import type { TCertificatesRepository } from './certificates.repository';
+import type { TCertificatesRepository, TWatchedWithOwner } from './certificates.repository';
 import { checkCustomCertificate } from './custom-certificate-check';
 import { customCertificateKeyAad } from './custom-certificate-secret';
 import type { TCustomCertificatesRepository } from './custom-certificates.repository';
@@ -38,14 +42,22 @@ export function createCertificatesService(deps: {
   const { repository } = deps;
 
   return {
-    /** The caller's proxies that serve HTTPS, each with its certificate's state. */
+    /**
+     * The caller's proxies that serve HTTPS, each with its certificate's state; given `ids` (a
+     * page of the list), only those of them.
+     */
     async summaries(
       actor: TActor,
       language: TLanguage,
+      ids?: string[],
     ): Promise<(TCertificateSummary & { configurationId: string })[]> {
-      const mine = await deps.proxies.listMine(actor, language);
-      const proxies = mine.filter((p) => p.sslConfigured);
-      const rows = await repository.findMany(proxies.map((p) => p.id));
+      const rows = ids
+        ? await repository.findManyOwned(actor.id, ids)
+        : await repository.findMany(
+            (await deps.proxies.listMine(actor, language))
+              .filter((p) => p.sslConfigured)
+              .map((p) => p.id),
+          );
       const now = deps.now();
       return rows.flatMap((row) => {
         const summary = summaryOf(row, now);
@@ -110,29 +122,27 @@ export function createCertificatesService(deps: {
       return { ...shown, uploadedAt: now.toISOString() };
     },
 
-    /** Every user's certificates that need someone to look, most urgent first. */
-    async attention(): Promise<TAttentionRow[]> {
+    /**
+     * Every user's certificates that need someone to look, most urgent first; given any list
+     * parameter, one page of them, soonest end first (read a page at a time from the database).
+     */
+    async attention(query: TAttentionQuery = {}): Promise<TAttentionRow[] | TAttentionPage> {
+      const now = deps.now();
+      if (asksForPage(query)) {
+        const page = await repository.attentionPage(
+          { ...query, limit: query.limit ?? PAGE_LIMIT_DEFAULT },
+          now,
+        );
+        const actions = await repository.latestActions(page.rows.map((w) => w.proxy.id));
+        return {
+          items: page.rows.flatMap((w) => attentionRow(w, actions.get(w.proxy.id), now) ?? []),
+          nextCursor: page.nextCursor,
+          total: page.total,
+        };
+      }
       const all = await repository.allWithOwners();
       const actions = await repository.latestActions(all.map((w) => w.proxy.id));
-      const now = deps.now();
-      const rows: TAttentionRow[] = [];
-      for (const { proxy, status, owner } of all) {
-        const reasons = attentionReasons(status, actions.get(proxy.id), now);
-        if (reasons.length === 0) continue;
-        const summary = summaryOf(status, now);
-        rows.push({
-          configurationId: proxy.id,
-          domain: proxy.domain,
-          userId: owner.id,
-          username: owner.username,
-          email: owner.email,
-          state: summary?.state ?? null,
-          daysLeft: summary?.daysLeft ?? null,
-          notAfter: summary?.notAfter ?? null,
-          checkedAt: status?.lastCheck?.checkedAt ?? null,
-          reasons,
-        });
-      }
+      const rows = all.flatMap((w) => attentionRow(w, actions.get(w.proxy.id), now) ?? []);
       const rank = { danger: 0, warning: 1, fine: 2 } as const;
       return rows.sort(
         (a, b) =>
@@ -141,5 +151,28 @@ export function createCertificatesService(deps: {
           a.domain.localeCompare(b.domain),
       );
     },
+  };
+}
+
+/** The admin's row of a certificate, or null when nothing about it needs attention. */
+function attentionRow(
+  { proxy, status, owner }: TWatchedWithOwner,
+  lastAction: TDeploymentRow | undefined,
+  now: Date,
+): TAttentionRow | null {
+  const reasons = attentionReasons(status, lastAction, now);
+  if (reasons.length === 0) return null;
+  const summary = summaryOf(status, now);
+  return {
+    configurationId: proxy.id,
+    domain: proxy.domain,
+    userId: owner.id,
+    username: owner.username,
+    email: owner.email,
+    state: summary?.state ?? null,
+    daysLeft: summary?.daysLeft ?? null,
+    notAfter: summary?.notAfter ?? null,
+    checkedAt: status?.lastCheck?.checkedAt ?? null,
+    reasons,
   };
 }

@@ -5,6 +5,7 @@ import {
   desc,
   eq,
   gt,
+  ilike,
   inArray,
   isNotNull,
   isNull,
@@ -13,6 +14,7 @@ import {
   sql,
 } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
+import { keysetPage, timeKeyset } from '../../db/keyset';
 import {
   proxyConfigurations,
   sshServers,
@@ -20,6 +22,7 @@ import {
   type TSshServerRow,
   users,
 } from '../../db/schema';
+import { likeContaining } from '../../lib/list-cursor';
 
 export type TSshServersRepository = ReturnType<typeof createSshServersRepository>;
 
@@ -36,6 +39,8 @@ export interface TSshServerListRow {
 
 /** One page is at most this many rows: a list is fine at 10,000 servers. */
 export const SSH_SERVER_PAGE = 200;
+/** The name of the paged list's one order in its cursors: newest first. */
+const SSH_SERVER_SORT = 'created';
 
 export function createSshServersRepository(db: TDb) {
   async function countsOf(ids: string[]): Promise<Map<string, number>> {
@@ -106,6 +111,43 @@ export function createSshServersRepository(db: TDb) {
         .orderBy(asc(sshServers.createdAt), asc(sshServers.id))
         .limit(1);
       return row;
+    },
+
+    /**
+     * One page of the lists' contract (docs/PRODUCT.md#lists-in-pages), newest first: `q` finds
+     * the name, host or user; `total` counts every row it matches.
+     */
+    async page(
+      userId: string | undefined,
+      query: { q?: string; cursor?: string; limit: number },
+    ): Promise<{ rows: TSshServerListRow[]; nextCursor: string | null; total: number }> {
+      const s = sshServers;
+      const q = query.q ? likeContaining(query.q) : undefined;
+      const filters = and(
+        userId ? eq(s.userId, userId) : undefined,
+        q ? or(ilike(s.name, q), ilike(s.host, q), ilike(s.username, q)) : undefined,
+      );
+      const keyset = timeKeyset(SSH_SERVER_SORT, sql`${s.createdAt}`, s.id, true, query.cursor);
+      const read = await db
+        .select({ server: s, owner: users.username, key: keyset.key })
+        .from(s)
+        .innerJoin(users, eq(users.id, s.userId))
+        .where(and(filters, keyset.after))
+        .orderBy(...keyset.orderBy)
+        .limit(query.limit + 1);
+      const { rows, nextCursor } = keysetPage(
+        read,
+        query.limit,
+        SSH_SERVER_SORT,
+        (r) => r.server.id,
+      );
+      const [counted] = await db.select({ n: count() }).from(s).where(filters);
+      const counts = await countsOf(rows.map((r) => r.server.id));
+      return {
+        rows: rows.map((r) => ({ ...r, proxyCount: counts.get(r.server.id) ?? 0 })),
+        nextCursor,
+        total: counted?.n ?? 0,
+      };
     },
 
     async ownerOf(userId: string): Promise<string> {

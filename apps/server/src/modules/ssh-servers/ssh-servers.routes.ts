@@ -9,6 +9,7 @@ import {
   ZSshServerInput,
   ZSshServerList,
   ZSshServerListQuery,
+  ZSshServerPage,
   ZSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -39,14 +40,14 @@ export async function sshServersRoutes(app: FastifyInstance, options: TSshServer
     {
       schema: {
         tags,
-        summary: 'List your saved SSH servers (admins: everyone’s)',
+        summary: 'List your saved SSH servers (admins: everyone’s), or a page of them',
         operationId: 'listSshServers',
         querystring: ZSshServerListQuery,
-        response: { 200: ZSshServerList, ...errorResponses(400, 401) },
+        response: { 200: z.union([ZSshServerList, ZSshServerPage]), ...errorResponses(400, 401) },
       },
       preValidation: app.requireUser,
     },
-    async (request) => sshServers.list(request.user!, request.query.after),
+    async (request) => sshServers.list(request.user!, request.query),
   );
 
   r.post(

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { asksForPage, PAGE_LIMIT_DEFAULT } from '@portico/shared/lists/page';
 import type {
   TSshServer,
   TSshServerInput,
   TSshServerList,
+  TSshServerListQuery,
+  TSshServerPage,
   TSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
 import type { TSshServerRow } from '../../db/schema';
@@ -134,11 +137,25 @@ export function createSshServersService(deps: TSshServersServiceDeps) {
   }
 
   return {
-    async list(actor: TActor, after?: string): Promise<TSshServerList> {
-      const rows: TSshServerListRow[] = await repository.list(
-        actor.role === 'admin' ? undefined : actor.id,
-        readCursor(after),
-      );
+    /** The walk by `after`, or a page of the lists' contract when a list parameter is given. */
+    async list(
+      actor: TActor,
+      query: TSshServerListQuery,
+    ): Promise<TSshServerList | TSshServerPage> {
+      const { after, ...listParameters } = query;
+      const owner = actor.role === 'admin' ? undefined : actor.id;
+      if (asksForPage(listParameters)) {
+        const page = await repository.page(owner, {
+          ...listParameters,
+          limit: listParameters.limit ?? PAGE_LIMIT_DEFAULT,
+        });
+        return {
+          items: page.rows.map((r) => toSshServer(r.server, r.owner, r.proxyCount)),
+          nextCursor: page.nextCursor,
+          total: page.total,
+        };
+      }
+      const rows: TSshServerListRow[] = await repository.list(owner, readCursor(after));
       const last = rows.at(-1);
       return {
         servers: rows.map((r) => toSshServer(r.server, r.owner, r.proxyCount)),

@@ -1,7 +1,7 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import { AdminSection } from '@/features/admin/components/admin-section';
 import { HomePage } from '@/features/home/components/home-page';
-import { useProxies } from '@/features/proxies/api/get-proxies';
+import { useProxyTotal } from '@/features/proxies/api/get-proxies';
 import { EditProxyDialog } from '@/features/proxies/components/edit-proxy-dialog';
 import { ProxyList } from '@/features/proxies/components/proxy-list';
 
@@ -12,7 +12,7 @@ import { ProxyList } from '@/features/proxies/components/proxy-list';
  */
 export function HomeRoute({ user }: { user: TPublicUser }) {
   // Without a proxy the create card is the one call to create one.
-  const empty = useProxies().data?.length === 0;
+  const empty = useProxyTotal().data === 0;
   const admin = (
     <AdminSection user={user} renderEdit={(props) => <EditProxyDialog mode="admin" {...props} />} />
   );

@@ -6,6 +6,7 @@ import { AdminSection } from '@/features/admin/components/admin-section';
 import { ProxyCard } from '@/features/proxies/components/proxy-card';
 import { ProxyDetailsPage } from '@/features/proxies/components/proxy-details-page';
 import { aProxy, SCRIPT_FAILURE, SERVER_SITE } from '@/test/proxy';
+import { pageOf } from '@/test/proxy-page';
 import { renderWithProviders } from '@/test/render';
 
 // One proxy, three screens (the owner's card, its details page, the admin's list): each says
@@ -84,7 +85,9 @@ function serve(proxy: typeof failedLive) {
     if (url.startsWith('/api/deployment-logs/')) return Response.json([]);
     if (url === `/api/proxy-configurations/${id}/certificate`) return Response.json(certificate());
     if (url === `/api/proxy-configurations/${id}`) return Response.json(proxy);
-    if (url === '/api/admin/all-proxies') return Response.json([adminRow(proxy)]);
+    if (url.startsWith('/api/admin/all-proxies?')) {
+      return Response.json(pageOf([adminRow(proxy)]));
+    }
     if (url === '/api/admin/stats/users') return Response.json({ totalUsers: 2 });
     if (url === '/api/admin/stats/proxies-by-user') return Response.json([]);
     throw new Error(`unexpected ${url}`);

@@ -1,14 +1,22 @@
 import type {
+  TAdminProxyPage,
   TAdminProxyRow,
   TAdminUser,
+  TAdminUserPage,
   ZProxiesByUser,
   ZUserStats,
 } from '@portico/shared/admin/api';
 import type { TBackupStatus } from '@portico/shared/admin/backups';
 import type { TUserLimits } from '@portico/shared/admin/limits';
-import type { TAttentionRow } from '@portico/shared/certificates/schemas';
+import type { TAttentionPage } from '@portico/shared/certificates/schemas';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
-import { type QueryFunction, queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  type QueryFunction,
+  queryOptions,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api';
 
@@ -34,14 +42,34 @@ export const useUserStats = () =>
 export const useProxiesByUser = () =>
   useQuery(queryOptions({ queryKey: proxiesByUserKey, queryFn: read<TProxiesByUser>() }));
 
+/**
+ * One page of an admin list (`query`: its list parameters), under the list's key so the
+ * invalidations of its writes reach every page; the page on screen stays while the next loads.
+ */
+function usePage<T>(key: readonly [string], query: Record<string, string>) {
+  return useQuery(
+    queryOptions({
+      queryKey: [...key, 'page', query],
+      queryFn: () =>
+        api.requestJson<T>('GET', `${key[0]}?${new URLSearchParams(query).toString()}`),
+      placeholderData: keepPreviousData,
+    }),
+  );
+}
+
 export const useAllProxies = () =>
   useQuery(queryOptions({ queryKey: allProxiesKey, queryFn: read<TAdminProxyRow[]>() }));
 
 export const useBackupStatus = () =>
   useQuery(queryOptions({ queryKey: backupStatusKey, queryFn: read<TBackupStatus>() }));
+export const useAllProxiesPage = (query: Record<string, string>) =>
+  usePage<TAdminProxyPage>(allProxiesKey, query);
 
 export const useAdminUsers = () =>
   useQuery(queryOptions({ queryKey: adminUsersKey, queryFn: read<TAdminUser[]>() }));
+
+export const useAdminUsersPage = (query: Record<string, string>) =>
+  usePage<TAdminUserPage>(adminUsersKey, query);
 
 /** One account's limits: read when its dialog opens, never kept for another account. */
 export const userLimitsKey = (id: string) => ['/api/admin/users', id, 'limits'] as const;
@@ -55,8 +83,8 @@ export const useUserLimits = (id: string | null) =>
     }),
   );
 
-export const useCertificatesNeedingAttention = () =>
-  useQuery(queryOptions({ queryKey: certificatesAttentionKey, queryFn: read<TAttentionRow[]>() }));
+export const useCertificatesNeedingAttention = (query: Record<string, string>) =>
+  usePage<TAttentionPage>(certificatesAttentionKey, query);
 
 export const destinationWriteKey = ['destination-write'] as const;
 /** Longer than the server's probe may take (5 s): a status not in by then waits for the cron. */

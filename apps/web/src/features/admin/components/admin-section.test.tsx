@@ -2,6 +2,7 @@ import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { never, stubFetch } from '@/test/fetch';
+import { pageOf } from '@/test/proxy-page';
 import { renderWithProviders } from '@/test/render';
 import { AdminSection } from './admin-section';
 
@@ -42,7 +43,7 @@ describe('admin section on home', () => {
   });
 
   it('admin (es): title, totals, per-user counts sorted with singular and plural', async () => {
-    stubFetch({ ...statsRoutes, 'GET /api/admin/all-proxies': { body: [row] } });
+    stubFetch({ ...statsRoutes, 'GET /api/admin/all-proxies': { body: pageOf([row]) } });
     await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />);
     expect(screen.getByRole('heading', { name: 'Panel de administración' })).toBeTruthy();
     expect((await screen.findByTestId('admin-total-users-value')).textContent).toBe('7');
@@ -58,7 +59,7 @@ describe('admin section on home', () => {
     const full = { ...row, serverIp: '203.0.113.10', sshUser: 'deploy', sshPort: 22 };
     stubFetch({
       ...statsRoutes,
-      'GET /api/admin/all-proxies': { body: [row] },
+      'GET /api/admin/all-proxies': { body: pageOf([row]) },
       [`GET /api/proxy-configurations/${row.id}`]: { body: full },
     });
     const renderEdit = vi.fn(() => <div data-testid="fake-edit" />);
@@ -94,7 +95,7 @@ describe('admin section on home', () => {
   it('a deployment in progress has the colour and spinner of home and details, not red', async () => {
     stubFetch({
       ...statsRoutes,
-      'GET /api/admin/all-proxies': { body: [{ ...row, status: 'deploying' }] },
+      'GET /api/admin/all-proxies': { body: pageOf([{ ...row, status: 'deploying' }]) },
     });
     await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />, {
       lang: 'en',
@@ -110,6 +111,33 @@ describe('admin section on home', () => {
     }
   });
 
+  it("all proxies: a page, searched and walked under its own names in the address, beside the owner's list", async () => {
+    window.history.replaceState(null, '', '/?q=mine');
+    const { calls } = stubFetch({
+      ...statsRoutes,
+      'GET /api/admin/all-proxies': { body: pageOf([row], 'next1') },
+    });
+    await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />, {
+      lang: 'en',
+    });
+    await screen.findByTestId('admin-proxy-row');
+    const reads = () =>
+      calls
+        .filter((c) => c.url.startsWith('/api/admin/all-proxies?'))
+        .map((c) => Object.fromEntries(new URLSearchParams(c.url.split('?')[1])));
+    // The owner's own search (`q`) is not the admin list's.
+    expect(reads()[0]).toEqual({ limit: '25' });
+    fireEvent.change(screen.getByTestId('admin-proxy-search'), { target: { value: 'shop' } });
+    await waitFor(() => expect(reads().at(-1)).toEqual({ limit: '25', q: 'shop' }));
+    expect(window.location.search).toBe('?q=mine&all_q=shop');
+    fireEvent.click(screen.getByTestId('page-next'));
+    await waitFor(() =>
+      expect(reads().at(-1)).toEqual({ limit: '25', q: 'shop', cursor: 'next1' }),
+    );
+    expect(window.location.search).toBe('?q=mine&all_q=shop&all_page=next1');
+    window.history.replaceState(null, '', '/');
+  });
+
   it('five skeleton rows while loading', async () => {
     vi.stubGlobal('fetch', vi.fn(never));
     await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />);
@@ -120,7 +148,7 @@ describe('admin section on home', () => {
     stubFetch({
       'GET /api/admin/stats/users': { body: { totalUsers: 1 } },
       'GET /api/admin/stats/proxies-by-user': { body: [] },
-      'GET /api/admin/all-proxies': { body: [] },
+      'GET /api/admin/all-proxies': { body: pageOf([]) },
     });
     await renderWithProviders(<AdminSection user={{ role: 'admin' }} renderEdit={() => null} />, {
       lang: 'en',

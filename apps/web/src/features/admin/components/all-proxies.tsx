@@ -2,18 +2,27 @@ import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { EditProxyButton } from '@/components/edit-proxy-button';
+import { ListPager } from '@/components/list-controls';
+import { ProxyListFilters, proxyListShape } from '@/components/proxy-list-filters';
 import { ProxySummary } from '@/components/proxy-summary';
 import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { TableOrCards, type TColumn } from '@/components/ui/data-table';
+import { useListUrlState } from '@/hooks/use-list-url-state';
 import { formatMoment, formatRelative } from '@/lib/format-date';
+import { pageQuery } from '@/lib/list-url-state';
 import { proxySummary } from '@/lib/proxy-summary';
-import { useAllProxies } from '../api/queries';
+import { useListTexts } from '@/lib/use-group-texts';
+import { useAllProxiesPage } from '../api/queries';
 import { DomainLink, domainAndOwnerColumns, OwnerCell } from './admin-columns';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
 import { QueryStates } from './admin-page';
 
 const SKELETON_ROWS = 5;
+/** Rows a page holds: a screen or two of the table. */
+export const ALL_PROXIES_PAGE_SIZE = 25;
+/** Its view in the address beside the admin's own list's: `all_q`, `all_status`, …. */
+const SHAPE = proxyListShape('all');
 
 /** The same summary the owner sees (the admin list has no certificate watch beside it). */
 const summaryOf = (row: TAdminProxyRow) =>
@@ -43,9 +52,14 @@ function Created({ value }: { value: string }) {
 
 /** All Proxies: a table on wide screens, cards on phones and tablets (the six columns need ~1000 px). */
 export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
-  const { t } = useTranslation();
-  const proxies = useAllProxies();
-  const { data } = proxies;
+  const { t } = useListTexts();
+  const list = useListUrlState(SHAPE);
+  const { state } = list;
+  const query = React.useMemo(() => pageQuery(state, ALL_PROXIES_PAGE_SIZE), [state]);
+  const page = useAllProxiesPage(query);
+  const { data } = page;
+  const proxies = { ...page, data: data?.items };
+  const narrowed = state.q.trim() !== '' || Object.keys(state.filters).length > 0;
   const [editing, setEditing] = React.useState<TAdminProxyRow | null>(null);
   const notSet = t('admin.common.notSet');
   const shared = domainAndOwnerColumns<TAdminProxyRow>(
@@ -88,7 +102,7 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
       rows={SKELETON_ROWS}
       skeletonTestId="admin-proxy-skeleton"
       errorText={t('admin.errors.proxies')}
-      emptyText={t('admin.proxies.empty')}
+      emptyText={narrowed ? t('lists.allProxies.noMatch') : t('admin.proxies.empty')}
       isEmpty={(rows) => rows.length === 0}
     >
       {(rows) => (
@@ -148,12 +162,23 @@ export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
               className="ml-2 text-base font-normal text-muted-foreground"
               data-testid="admin-proxy-total"
             >
-              {t('admin.proxies.total', { count: data.length })}
+              {t('admin.proxies.total', { count: data.total })}
             </span>
           ) : null}
         </CardTitle>
       </CardHeader>
-      <CardContent>{body}</CardContent>
+      <CardContent className="grid gap-4">
+        {data ? (
+          <ProxyListFilters
+            list={list}
+            counts={data.counts}
+            searchLabel={t('lists.allProxies.searchLabel')}
+            testIdPrefix="admin-"
+          />
+        ) : null}
+        {body}
+        {data ? <ListPager list={list} nextCursor={data.nextCursor} /> : null}
+      </CardContent>
       {editing ? (
         <AdminEdit
           key={editing.id}

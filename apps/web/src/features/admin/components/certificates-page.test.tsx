@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
@@ -50,7 +50,11 @@ describe('certificates needing attention (admin)', () => {
   ] as const)(
     '%s: each certificate with its owner, expiry badge, reasons and last check, in the order the server gave',
     async (lang, badge, reasons, never) => {
-      stubFetch({ 'GET /api/admin/certificates': { body: rows } });
+      stubFetch({
+        'GET /api/admin/certificates': {
+          body: { items: rows, nextCursor: null, total: rows.length },
+        },
+      });
       await renderWithProviders(<CertificatesPage />, { lang });
       const table = await screen.findByTestId('attention-table');
       const [first, second] = within(table).getAllByTestId('attention-row');
@@ -75,12 +79,31 @@ describe('certificates needing attention (admin)', () => {
   );
 
   it('says when every certificate is fine, and when the list cannot be loaded', async () => {
-    stubFetch({ 'GET /api/admin/certificates': { body: [] } });
+    stubFetch({
+      'GET /api/admin/certificates': { body: { items: [], nextCursor: null, total: 0 } },
+    });
     const { unmount } = await renderWithProviders(<CertificatesPage />, { lang: 'en' });
     expect(await screen.findByText('Every certificate is fine.')).toBeTruthy();
     unmount();
     stubFetch({ 'GET /api/admin/certificates': { status: 500, body: { message: 'x' } } });
     await renderWithProviders(<CertificatesPage />, { lang: 'es' });
     expect(await screen.findByText(/No se pudieron cargar los certificados/)).toBeTruthy();
+  });
+
+  it('searches on the server and walks the pages, both kept in the address', async () => {
+    const { calls } = stubFetch({
+      'GET /api/admin/certificates': { body: { items: rows, nextCursor: 'c1', total: 30 } },
+    });
+    await renderWithProviders(<CertificatesPage />, { lang: 'en' });
+    await screen.findByTestId('attention-table');
+    const reads = () =>
+      calls.map((c) => Object.fromEntries(new URLSearchParams(c.url.split('?')[1] ?? '')));
+    expect(reads()[0]).toEqual({ limit: '25' });
+    fireEvent.change(screen.getByLabelText('Search certificates'), { target: { value: 'bob' } });
+    await waitFor(() => expect(reads().at(-1)).toEqual({ limit: '25', q: 'bob' }));
+    fireEvent.click(screen.getByTestId('page-next'));
+    await waitFor(() => expect(reads().at(-1)).toEqual({ limit: '25', q: 'bob', cursor: 'c1' }));
+    expect(window.location.search).toBe('?q=bob&page=c1');
+    window.history.replaceState(null, '', '/');
   });
 });

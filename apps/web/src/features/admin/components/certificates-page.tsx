@@ -1,13 +1,17 @@
 import type { TAttentionRow } from '@portico/shared/certificates/schemas';
 import { ExternalLinkIcon } from 'lucide-react';
+import * as React from 'react';
 import { Link } from 'wouter';
+import { ListPager, ListSearch } from '@/components/list-controls';
 import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { TableOrCards, type TColumn } from '@/components/ui/data-table';
 import { ExpiryBadge } from '@/components/ui/expiry-badge';
+import { useListUrlState } from '@/hooks/use-list-url-state';
 import { formatDateTime, formatRelative } from '@/lib/format-date';
-import { useCertificateTexts } from '@/lib/use-group-texts';
+import { pageQuery } from '@/lib/list-url-state';
+import { useCertificateTexts, useListTexts } from '@/lib/use-group-texts';
 import { useCertificatesNeedingAttention } from '../api/queries';
 import { domainAndOwnerColumns } from './admin-columns';
 import { AdminPage, QueryStates } from './admin-page';
@@ -63,10 +67,23 @@ function OpenButton({ row }: { row: TAttentionRow }) {
   );
 }
 
-/** Every user's certificates needing attention, most urgent first (GET /api/admin/certificates). */
+/** A page holds this many certificates. */
+export const ATTENTION_PAGE_SIZE = 25;
+const SHAPE = { filters: {}, sorts: [] };
+
+/**
+ * Every user's certificates needing attention, a page at a time, soonest end first; searched on
+ * the server, the search and page in the address (GET /api/admin/certificates).
+ */
 export function CertificatesPage() {
   const { t } = useCertificateTexts();
-  const query = useCertificatesNeedingAttention();
+  const lists = useListTexts().t;
+  const list = useListUrlState(SHAPE);
+  const { state } = list;
+  const page = useCertificatesNeedingAttention(
+    React.useMemo(() => pageQuery(state, ATTENTION_PAGE_SIZE), [state]),
+  );
+  const query = { ...page, data: page.data?.items };
   const shared = domainAndOwnerColumns<TAttentionRow>(
     t('certificate.admin.domain'),
     t('certificate.admin.owner'),
@@ -101,13 +118,23 @@ export function CertificatesPage() {
       description={t('certificate.admin.description')}
     >
       <Card className="min-w-0">
-        <CardContent className="pt-6">
+        <CardContent className="grid gap-4 pt-6">
+          <ListSearch
+            id="attention-search"
+            value={state.q}
+            onSearch={list.search}
+            label={lists('lists.certificates.searchLabel')}
+            placeholder={lists('lists.certificates.searchPlaceholder')}
+            testId="attention-search"
+          />
           <QueryStates
             query={query}
             rowClassName="h-12"
             rows={3}
             errorText={t('certificate.admin.loadError')}
-            emptyText={t('certificate.admin.empty')}
+            emptyText={
+              state.q.trim() ? lists('lists.certificates.noMatch') : t('certificate.admin.empty')
+            }
             isEmpty={(rows) => rows.length === 0}
           >
             {(rows) => (
@@ -150,6 +177,7 @@ export function CertificatesPage() {
               />
             )}
           </QueryStates>
+          {page.data ? <ListPager list={list} nextCursor={page.data.nextCursor} /> : null}
         </CardContent>
       </Card>
     </AdminPage>

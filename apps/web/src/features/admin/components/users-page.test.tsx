@@ -15,10 +15,40 @@ const admin = {
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 
+/** The users list's page as the server answers it. */
+function usersPage(items: (typeof admin)[]) {
+  const count = (role: string) => items.filter((u) => u.role === role).length;
+  return {
+    items,
+    nextCursor: null,
+    total: items.length,
+    counts: { role: { admin: count('admin'), user: count('user') } },
+  };
+}
+
 describe('users page', () => {
+  it('searches on the server and walks its pages, both kept in the address', async () => {
+    const { calls } = stubFetch({
+      'GET /api/admin/users': { body: { ...usersPage([admin]), nextCursor: 'u-next' } },
+    });
+    await renderWithProviders(<UsersPage />, { lang: 'en' });
+    await screen.findByTestId('admin-user');
+    const reads = () =>
+      calls.map((c) => Object.fromEntries(new URLSearchParams(c.url.split('?')[1] ?? '')));
+    expect(reads()[0]).toEqual({ limit: '25' });
+    fireEvent.change(screen.getByLabelText('Search users'), { target: { value: 'root' } });
+    await vi.waitFor(() => expect(reads().at(-1)).toEqual({ limit: '25', q: 'root' }));
+    fireEvent.click(screen.getByTestId('page-next'));
+    await vi.waitFor(() =>
+      expect(reads().at(-1)).toEqual({ limit: '25', q: 'root', cursor: 'u-next' }),
+    );
+    expect(window.location.search).toBe('?q=root&page=u-next');
+    window.history.replaceState(null, '', '/');
+  });
+
   it('lists role and proxy count; demoting the last admin shows the 409 message', async () => {
     const { calls } = stubFetch({
-      'GET /api/admin/users': { body: [admin] },
+      'GET /api/admin/users': { body: usersPage([admin]) },
       'PATCH /api/admin/users/a1/role': {
         status: 409,
         body: {
@@ -47,7 +77,7 @@ describe('users page', () => {
   it('es: promoting asks first and sends role admin', async () => {
     const { calls } = stubFetch({
       'GET /api/admin/users': {
-        body: [{ ...admin, id: 'u2', username: 'bob', role: 'user', proxyCount: 3 }],
+        body: usersPage([{ ...admin, id: 'u2', username: 'bob', role: 'user', proxyCount: 3 }]),
       },
       'PATCH /api/admin/users/u2/role': { body: { ...admin, id: 'u2', role: 'admin' } },
     });
@@ -71,7 +101,9 @@ describe('users page', () => {
 
   it("shows an account's limits and sets its own, empty fields back to the default", async () => {
     const { calls } = stubFetch({
-      'GET /api/admin/users': { body: [{ ...admin, id: 'u2', username: 'bob', role: 'user' }] },
+      'GET /api/admin/users': {
+        body: usersPage([{ ...admin, id: 'u2', username: 'bob', role: 'user' }]),
+      },
       'GET /api/admin/users/u2/limits': { body: limits },
       'PUT /api/admin/users/u2/limits': {
         body: { ...limits, proxies: { limit: 1500, custom: true, used: 2 } },
@@ -110,7 +142,9 @@ describe('users page', () => {
 
   it("es: the limits dialog in Spanish, the server's refusal shown", async () => {
     stubFetch({
-      'GET /api/admin/users': { body: [{ ...admin, id: 'u2', username: 'bob', role: 'user' }] },
+      'GET /api/admin/users': {
+        body: usersPage([{ ...admin, id: 'u2', username: 'bob', role: 'user' }]),
+      },
       'GET /api/admin/users/u2/limits': { body: limits },
       'PUT /api/admin/users/u2/limits': {
         status: 403,

@@ -2,6 +2,7 @@ import type { TAdminUser } from '@portico/shared/admin/api';
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListPager, ListSearch } from '@/components/list-controls';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import {
   AlertDialog,
@@ -15,17 +16,31 @@ import {
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
+import { useListUrlState } from '@/hooks/use-list-url-state';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
+import { pageQuery } from '@/lib/list-url-state';
+import { useListTexts } from '@/lib/use-group-texts';
 import { useChangeRole } from '../api/mutations';
-import { useAdminUsers } from '../api/queries';
+import { useAdminUsersPage } from '../api/queries';
 import { AdminPage, QueryStates } from './admin-page';
 import { UserLimitsDialog } from './user-limits-dialog';
 
-/** Every user with role and proxy count; promote or demote after a confirmation; their limits. */
+/** A page holds this many accounts. */
+export const USERS_PAGE_SIZE = 25;
+const SHAPE = { filters: {}, sorts: [] };
+
+/**
+ * Every user with role and proxy count, a page at a time and searched on the server (the
+ * search and page in the address); promote or demote after a confirmation; their limits.
+ */
 export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id'> }) {
   const { t } = useTranslation();
-  const users = useAdminUsers();
+  const lists = useListTexts().t;
+  const list = useListUrlState(SHAPE);
+  const { state } = list;
+  const page = useAdminUsersPage(React.useMemo(() => pageQuery(state, USERS_PAGE_SIZE), [state]));
+  const users = { ...page, data: page.data?.items };
   const [target, setTarget] = React.useState<TAdminUser | null>(null);
   const [error, setError] = React.useState<string | null>(null);
   const [limitsOf, setLimitsOf] = React.useState<TAdminUser | null>(null);
@@ -54,7 +69,21 @@ export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id
       title={t('admin.users.title')}
       description={t('admin.users.description')}
     >
-      <QueryStates query={users} rowClassName="h-14" errorText={t('admin.errors.users')}>
+      <ListSearch
+        id="admin-user-search"
+        value={state.q}
+        onSearch={list.search}
+        label={lists('lists.users.searchLabel')}
+        placeholder={lists('lists.users.searchPlaceholder')}
+        testId="admin-user-search"
+      />
+      <QueryStates
+        query={users}
+        rowClassName="h-14"
+        errorText={t('admin.errors.users')}
+        emptyText={lists('lists.users.noMatch')}
+        isEmpty={(rows) => rows.length === 0}
+      >
         {(data) => (
           <ul className="grid gap-3">
             {data.map((user) => (
@@ -104,6 +133,7 @@ export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id
           </ul>
         )}
       </QueryStates>
+      {page.data ? <ListPager list={list} nextCursor={page.data.nextCursor} /> : null}
       <AlertDialog
         open={target !== null}
         onOpenChange={(open) => {

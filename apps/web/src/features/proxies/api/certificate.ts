@@ -1,21 +1,26 @@
 import type { TCertificateAction, TCertificateSummary } from '@portico/shared/certificates/schemas';
 import type { TDeployResponse } from '@portico/shared/proxy/api';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
 import { certificateUrl } from '@/lib/certificate-status';
 import { proxyKeys } from '@/lib/query-keys';
 
 type TSummary = TCertificateSummary & { configurationId: string };
 
-/** GET /api/certificates: the caller's certificates, for the list's badges and sorting. */
+/** GET /api/certificates: the caller's certificates, for the list's badges. */
 export const certificatesQueryKey = ['/api/certificates'] as const;
 
-export function useCertificateSummaries() {
+/** The certificates of the proxies on the page (`ids`), read once the page is there. */
+export function useCertificateSummaries(ids: readonly string[] | undefined) {
+  const joined = ids?.join(',') ?? '';
   return useQuery({
-    queryKey: certificatesQueryKey,
-    queryFn: () => api.requestJson<TSummary[]>('GET', '/api/certificates'),
+    queryKey: [...certificatesQueryKey, joined],
+    queryFn: () =>
+      api.requestJson<TSummary[]>('GET', `/api/certificates?ids=${encodeURIComponent(joined)}`),
+    enabled: joined !== '',
     select: (rows) => new Map(rows.map((row) => [row.configurationId, row])),
     refetchOnWindowFocus: 'always',
+    placeholderData: keepPreviousData,
   });
 }
 

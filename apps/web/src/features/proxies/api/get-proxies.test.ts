@@ -1,9 +1,13 @@
-import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import type { TProxyPage } from '@portico/shared/proxy/api';
 import { PROXY_STATUSES, type TProxyStatus } from '@portico/shared/proxy/schemas';
 import { QueryClient } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { proxyKeys } from '@/lib/query-keys';
-import { LIST_DEPLOYING_POLL_MS, proxiesQueryOptions, proxiesRefetchInterval } from './get-proxies';
+import {
+  LIST_DEPLOYING_POLL_MS,
+  proxiesRefetchInterval,
+  proxyPageQueryOptions,
+} from './get-proxies';
 
 const list = (...statuses: TProxyStatus[]) => statuses.map((status) => ({ status }));
 
@@ -24,22 +28,23 @@ describe('home list polling while a proxy deploys', () => {
     expect(proxiesRefetchInterval(undefined)).toBe(false);
   });
 
-  it('is the interval the list query uses, read from the cached data', () => {
+  it('is the interval the page query uses, read from the cached page', () => {
     const client = new QueryClient();
-    const options = proxiesQueryOptions();
+    const query = { limit: '24' };
+    const options = proxyPageQueryOptions(query);
     const interval = options.refetchInterval;
     if (typeof interval !== 'function') throw new Error('refetchInterval must be a function');
-    const query = () => {
-      const cached = client
-        .getQueryCache()
-        .find<TProxyConfiguration[]>({ queryKey: proxyKeys.list });
-      if (!cached) throw new Error('the list is not cached');
+    const cachedPage = () => {
+      const cached = client.getQueryCache().find<TProxyPage>({ queryKey: proxyKeys.page(query) });
+      if (!cached) throw new Error('the page is not cached');
       return cached;
     };
+    const page = (items: ReturnType<typeof list>) =>
+      ({ items, nextCursor: null, total: items.length }) as unknown as TProxyPage;
 
-    client.setQueryData(proxyKeys.list, list('deploying'));
-    expect(interval(query())).toBe(LIST_DEPLOYING_POLL_MS);
-    client.setQueryData(proxyKeys.list, list('completed', 'failed'));
-    expect(interval(query())).toBe(false);
+    client.setQueryData(proxyKeys.page(query), page(list('deploying')));
+    expect(interval(cachedPage())).toBe(LIST_DEPLOYING_POLL_MS);
+    client.setQueryData(proxyKeys.page(query), page(list('completed', 'failed')));
+    expect(interval(cachedPage())).toBe(false);
   });
 });

@@ -1,8 +1,8 @@
-import type { TCertificateSummary } from '@portico/shared/certificates/schemas';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aProxy } from '@/test/proxy';
+import { pageReads, serveProxyPages as serve, type TSummaryRow } from '@/test/proxy-page';
 import { renderWithProviders } from '@/test/render';
 import { ProxyList, TABLE_MIN_WIDTH_QUERY } from './proxy-list';
 
@@ -16,22 +16,10 @@ const proxy = (n: number, status: TProxyConfiguration['status']): TProxyConfigur
     updatedAt: '2026-01-05T10:00:00.000Z',
   });
 
-type TSummaryRow = TCertificateSummary & { configurationId: string };
-
-function serve(lists: TProxyConfiguration[][], certificates: TSummaryRow[] = []) {
-  let call = 0;
-  return vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
-    if (String(url) === '/api/certificates') return Response.json(certificates);
-    if (String(url) !== '/api/user/proxy-configurations') throw new Error(`unexpected ${url}`);
-    const list = lists[Math.min(call, lists.length - 1)];
-    call += 1;
-    return Response.json(list);
-  });
-}
-
 afterEach(() => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
 });
 
 describe('proxy list', () => {
@@ -52,7 +40,7 @@ describe('proxy list', () => {
     ['es', 'No se pudieron cargar tus proxies.', 'Demasiados intentos.'],
   ] as const)('a load error says why (%s)', async (lang, title, reason) => {
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
-      if (String(url) === '/api/certificates') return Response.json([]);
+      if (String(url).startsWith('/api/certificates')) return Response.json([]);
       return Response.json(
         { statusCode: 429, code: 'rate_limited', message: reason },
         { status: 429 },
@@ -82,7 +70,7 @@ describe('proxy list', () => {
     expect(rows[1]?.querySelector('[data-testid="proxy-continue"]')).not.toBeNull();
   });
 
-  it("shows each certificate's expiry in its state's colour and sorts by expiry", async () => {
+  it("shows each certificate's expiry in its state's colour and asks the server to sort by expiry", async () => {
     const summary = (n: number, daysLeft: number | null, state: TSummaryRow['state']) => ({
       configurationId: proxy(n, 'completed').id,
       state,
@@ -91,8 +79,11 @@ describe('proxy list', () => {
       checkFailed: daysLeft === null,
       nginxNotReloaded: false,
     });
-    serve(
-      [[proxy(1, 'completed'), proxy(2, 'completed'), proxy(3, 'completed'), proxy(4, 'pending')]],
+    const fetchMock = serve(
+      [
+        [proxy(1, 'completed'), proxy(2, 'completed'), proxy(3, 'completed'), proxy(4, 'pending')],
+        [proxy(2, 'completed'), proxy(1, 'completed'), proxy(3, 'completed'), proxy(4, 'pending')],
+      ],
       [summary(1, 40, 'fine'), summary(2, 5, 'danger'), summary(3, null, 'danger')],
     );
     await renderWithProviders(<ProxyList />, { lang: 'en' });
@@ -101,12 +92,21 @@ describe('proxy list', () => {
     expect(badges.map((b) => b.getAttribute('data-state'))).toEqual(['fine', 'danger', 'danger']);
     expect(badges[0]?.textContent).toContain('Expires in 40 days');
     expect(badges[1]?.textContent).toContain('Expires in 5 days');
+    // Only the page's proxies that serve HTTPS are asked about.
+    const certificateReads = fetchMock.mock.calls
+      .map(([url]) => decodeURIComponent(String(url)))
+      .filter((url) => url.startsWith('/api/certificates'));
+    expect(certificateReads[0]).toBe(
+      `/api/certificates?ids=${[1, 2, 3].map((n) => proxy(n, 'completed').id).join(',')}`,
+    );
     const domains = () =>
       screen.getAllByTestId('proxy-card').map((card) => card.textContent?.match(/site\d/)?.[0]);
     expect(domains()).toEqual(['site1', 'site2', 'site3', 'site4']);
     fireEvent.change(screen.getByTestId('proxy-sort'), { target: { value: 'expiry' } });
-    // The failed check with no date first, then soonest; no certificate last.
-    expect(domains()).toEqual(['site3', 'site2', 'site1', 'site4']);
+    // The server's order, as it sent it: the list does not sort a page again itself.
+    await waitFor(() => expect(domains()).toEqual(['site2', 'site1', 'site3', 'site4']));
+    expect(pageReads(fetchMock).at(-1)).toEqual({ limit: '24', sort: 'expiry' });
+    expect(window.location.search).toBe('?sort=expiry');
   });
 
   it('reads the list again when the window regains focus', async () => {

@@ -1,0 +1,50 @@
+import { type AnyColumn, type SQL, sql } from 'drizzle-orm';
+import { decodeCursor, encodeCursor, TIMESTAMP_TEXT, UUID_TEXT } from '../lib/list-cursor';
+
+// A list walked in pages by a timestamp key and the row id (lib/list-cursor.ts), for the lists
+// whose one sort is such a key: the rows after a cursor, and the cursor after a page.
+
+export interface TTimeKeyset {
+  /** Rows strictly after the cursor's key in the walk's order; undefined on the first page. */
+  after: SQL | undefined;
+  orderBy: SQL[];
+  /** Selected beside each row as text, so the next cursor holds the key to the microsecond. */
+  key: SQL<string>;
+}
+
+export function timeKeyset(
+  sort: string,
+  key: SQL,
+  id: AnyColumn,
+  descending: boolean,
+  cursor: string | undefined,
+): TTimeKeyset {
+  let after: SQL | undefined;
+  if (cursor) {
+    const [lastKey, lastId] = decodeCursor(cursor, sort, [TIMESTAMP_TEXT, UUID_TEXT]);
+    const last = sql`(${lastKey}::timestamptz, ${lastId}::uuid)`;
+    after = descending ? sql`(${key}, ${id}) < ${last}` : sql`(${key}, ${id}) > ${last}`;
+  }
+  const direction = descending ? sql`desc` : sql`asc`;
+  return {
+    after,
+    orderBy: [sql`${key} ${direction}`, sql`${id} ${direction}`],
+    key: sql<string>`${key}::text`,
+  };
+}
+
+/**
+ * The page's rows and the cursor after them, from rows read one more than asked (the extra row
+ * only tells that there is a next page).
+ */
+export function keysetPage<T extends { key: string }>(
+  rows: T[],
+  limit: number,
+  sort: string,
+  idOf: (row: T) => string,
+): { rows: T[]; nextCursor: string | null } {
+  if (rows.length <= limit) return { rows, nextCursor: null };
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1]!;
+  return { rows: page, nextCursor: encodeCursor(sort, [last.key, idOf(last)]) };
+}
