@@ -7,7 +7,11 @@ declare module '*.json?group=settings' {
   const group: Record<string, unknown>;
   export default group;
 }
-declare module '*.json?without=certificate,settings' {
+declare module '*.json?group=servers' {
+  const group: Record<string, unknown>;
+  export default group;
+}
+declare module '*.json?without=certificate,settings,servers' {
   const catalog: Record<string, unknown>;
   export default catalog;
 }

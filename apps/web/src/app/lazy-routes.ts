@@ -3,6 +3,7 @@ import {
   CERTIFICATE_TEXTS,
   loadTexts,
   SERVER_TEXTS,
+  SERVERS_TEXTS,
   SETTINGS_TEXTS,
   type TNamespace,
 } from '@/lib/i18n';
@@ -77,4 +78,20 @@ export const TwoFactorRequiredPage = lazyNamed(
       [SETTINGS_TEXTS],
     ),
   'TwoFactorRequiredPage',
+);
+export const ServersPage = lazyNamed(
+  () =>
+    withTexts(
+      () => import('@/features/servers/components/servers-page'),
+      [SERVERS_TEXTS, SERVER_TEXTS],
+    ),
+  'ServersPage',
+);
+export const ServerPage = lazyNamed(
+  () =>
+    withTexts(
+      () => import('@/features/servers/components/server-page'),
+      [SERVERS_TEXTS, SERVER_TEXTS],
+    ),
+  'ServerPage',
 );

@@ -30,13 +30,25 @@ export const CERTIFICATE_TEXTS = 'certificate';
  * certificate texts. Its keys keep their `settings.` prefix; useSettingsTexts looks them up.
  */
 export const SETTINGS_TEXTS = 'settings';
-const NAMESPACES = ['translation', SERVER_TEXTS, CERTIFICATE_TEXTS, SETTINGS_TEXTS] as const;
+/**
+ * The namespace of the web's `servers` group (the saved servers' list and page): screens behind
+ * sign-in only, kept out of the landing page's catalog. Its keys keep their `servers.` prefix;
+ * useServersTexts looks them up.
+ */
+export const SERVERS_TEXTS = 'servers';
+const NAMESPACES = [
+  'translation',
+  SERVER_TEXTS,
+  CERTIFICATE_TEXTS,
+  SETTINGS_TEXTS,
+  SERVERS_TEXTS,
+] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 
 /**
  * A language's texts: `translation` holds the screen texts with the shared validation and error
- * texts; SERVER_TEXTS the shared catalog whole; CERTIFICATE_TEXTS and SETTINGS_TEXTS the web's
- * certificate and settings groups.
+ * texts; SERVER_TEXTS the shared catalog whole; CERTIFICATE_TEXTS, SETTINGS_TEXTS and SERVERS_TEXTS
+ * the web's certificate, settings and servers groups.
  */
 export type TCatalogLoader = (
   language: TLanguage,
@@ -57,6 +69,11 @@ const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
     return language === 'en'
       ? (await import('@/locales/en-settings')).catalog
       : (await import('@/locales/es-settings')).catalog;
+  }
+  if (namespace === SERVERS_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-servers')).catalog
+      : (await import('@/locales/es-servers')).catalog;
   }
   if (namespace === SERVER_TEXTS) {
     return language === 'en'

@@ -1,10 +1,12 @@
 import { useTranslation } from 'react-i18next';
-import { CERTIFICATE_TEXTS, SETTINGS_TEXTS } from './i18n';
+import { CERTIFICATE_TEXTS, SERVER_TEXTS, SERVERS_TEXTS, SETTINGS_TEXTS } from './i18n';
 
 // One `t` for a component that shows both: a key is looked up in the screen texts, then in the
 // group's namespace. Constants, so react-i18next keeps the same `t` between renders.
 const CERTIFICATE = ['translation', CERTIFICATE_TEXTS];
 const SETTINGS = ['translation', SETTINGS_TEXTS];
+// The servers' screens also show the server's sentences (key problems, an action's report).
+const SERVERS = ['translation', SERVERS_TEXTS, SERVER_TEXTS];
 const OPTIONS = { nsMode: 'fallback' } as const;
 
 /**
@@ -20,4 +22,9 @@ export function useCertificateTexts() {
 /** The same for a component that shows `settings.*` texts. */
 export function useSettingsTexts() {
   return useTranslation(SETTINGS, OPTIONS);
+}
+
+/** The same for a component that shows `servers.*` texts (and the server's sentences). */
+export function useServersTexts() {
+  return useTranslation(SERVERS, OPTIONS);
 }

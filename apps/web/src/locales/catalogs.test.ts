@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import { catalog as enLanding } from './en-catalog';
 import { catalog as enCertificate } from './en-certificate';
+import { catalog as enServers } from './en-servers';
 import { catalog as enSettings } from './en-settings';
 import es from './es.json';
 import { catalog as esLanding } from './es-catalog';
 import { catalog as esCertificate } from './es-certificate';
+import { catalog as esServers } from './es-servers';
 import { catalog as esSettings } from './es-settings';
 
 type TCatalog = { [key: string]: string | TCatalog };
@@ -37,16 +39,18 @@ describe('web catalogs', () => {
     expect(Object.keys(en).filter((k) => sharedTop.includes(k))).toEqual([]);
   });
 
-  it('split into the first catalog and the certificate and settings namespaces, every group in one of them', () => {
-    for (const [web, first, certificate, settings] of [
-      [en, enLanding, enCertificate, enSettings],
-      [es, esLanding, esCertificate, esSettings],
+  it('split into the first catalog and the certificate, settings and servers namespaces, every group in one of them', () => {
+    for (const [web, first, certificate, settings, servers] of [
+      [en, enLanding, enCertificate, enSettings, enServers],
+      [es, esLanding, esCertificate, esSettings, esServers],
     ] as const) {
       expect(Object.keys(first)).not.toContain('certificate');
       expect(Object.keys(first)).not.toContain('settings');
-      expect({ ...first, ...certificate, ...settings }).toMatchObject(web);
+      expect(Object.keys(first)).not.toContain('servers');
+      expect({ ...first, ...certificate, ...settings, ...servers }).toMatchObject(web);
       expect(certificate).toEqual({ certificate: web.certificate });
       expect(settings).toEqual({ settings: web.settings });
+      expect(servers).toEqual({ servers: web.servers });
     }
   });
 });

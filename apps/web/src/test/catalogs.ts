@@ -1,23 +1,33 @@
 import sharedEn from '@portico/shared/locales/en.json';
 import sharedEs from '@portico/shared/locales/es.json';
-import { CERTIFICATE_TEXTS, SERVER_TEXTS, SETTINGS_TEXTS, type TCatalogLoader } from '@/lib/i18n';
+import {
+  CERTIFICATE_TEXTS,
+  SERVER_TEXTS,
+  SERVERS_TEXTS,
+  SETTINGS_TEXTS,
+  type TCatalogLoader,
+} from '@/lib/i18n';
 import { catalog as en } from '@/locales/en-catalog';
 import { catalog as enCertificate } from '@/locales/en-certificate';
 import { catalog as enServer } from '@/locales/en-server';
+import { catalog as enServers } from '@/locales/en-servers';
 import { catalog as enSettings } from '@/locales/en-settings';
 import { catalog as es } from '@/locales/es-catalog';
 import { catalog as esCertificate } from '@/locales/es-certificate';
 import { catalog as esServer } from '@/locales/es-server';
+import { catalog as esServers } from '@/locales/es-servers';
 import { catalog as esSettings } from '@/locales/es-settings';
 
 const screen = { en, es };
 const server = { en: enServer, es: esServer };
 const certificate = { en: enCertificate, es: esCertificate };
 const settings = { en: enSettings, es: esSettings };
+const servers = { en: enServers, es: esServers };
 const byNamespace = {
   [SERVER_TEXTS]: server,
   [CERTIFICATE_TEXTS]: certificate,
   [SETTINGS_TEXTS]: settings,
+  [SERVERS_TEXTS]: servers,
   translation: screen,
 };
 

@@ -3,12 +3,19 @@ import { render } from '@testing-library/react';
 import type * as React from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { TooltipProvider } from '@/components/ui/tooltip';
-import { CERTIFICATE_TEXTS, createI18n, loadTexts, SERVER_TEXTS, SETTINGS_TEXTS } from '@/lib/i18n';
+import {
+  CERTIFICATE_TEXTS,
+  createI18n,
+  loadTexts,
+  SERVER_TEXTS,
+  SERVERS_TEXTS,
+  SETTINGS_TEXTS,
+} from '@/lib/i18n';
 import { loadCatalogNow } from './catalogs';
 
 /**
  * Renders with a fresh query client, an i18n instance switched to `lang`, the server's
- * sentences, the certificate and the settings texts loaded (as the routes that show them do), and tooltips.
+ * sentences, the certificate, settings and servers texts loaded (as the routes that show them do), and tooltips.
  */
 export async function renderWithProviders(
   ui: React.ReactElement,
@@ -17,7 +24,7 @@ export async function renderWithProviders(
   const i18n = createI18n(loadCatalogNow);
   await i18n.changeLanguage(lang);
   await Promise.all(
-    ([SERVER_TEXTS, CERTIFICATE_TEXTS, SETTINGS_TEXTS] as const).map((namespace) =>
+    ([SERVER_TEXTS, CERTIFICATE_TEXTS, SETTINGS_TEXTS, SERVERS_TEXTS] as const).map((namespace) =>
       loadTexts(namespace, i18n),
     ),
   );

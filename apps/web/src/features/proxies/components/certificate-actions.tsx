@@ -7,7 +7,7 @@ import { formatDateMinutes } from '@/lib/format-date';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 import { useCertificateAction, useCheckCertificate } from '../api/certificate';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 
 /** Why the actions are unavailable right now, or null when they may run. */
 function unavailable(

@@ -6,7 +6,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { unavailableReasonKey } from '@/lib/proxy-status';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useForgetHostKey } from '../api/forget-host-key';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 
 /**
  * The pinned SSH host key and, when one is pinned, the explicit re-pinning action

@@ -14,7 +14,7 @@ import { cn } from '@/lib/utils';
 import { useDeleteProxy } from '../api/delete-proxy';
 import { useResetProxy } from '../api/reset-proxy';
 import { continueHref } from '../lib/status';
-import { ConfirmDialog } from './confirm-dialog';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { DeleteProxyDialog } from './delete-proxy-dialog';
 import { PasswordNeeded } from './password-needed';
 import { useRedeployAction } from './use-redeploy-action';
