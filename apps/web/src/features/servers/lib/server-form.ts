@@ -55,11 +55,11 @@ const optional = (value: string) => (value === '' ? undefined : value);
 function credential(form: TServerForm): Partial<TSshServerInput> {
   switch (form.login) {
     case 'password':
-      return { authKind: 'password', password: form.password };
+      return { authKind: 'password', password: optional(form.password) };
     case 'paste':
       return {
         authKind: 'key',
-        privateKey: form.privateKey,
+        privateKey: optional(form.privateKey),
         passphrase: optional(form.passphrase),
         sudoPassword: optional(form.sudoPassword),
       };
