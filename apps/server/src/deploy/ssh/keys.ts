@@ -42,9 +42,19 @@ export interface TReadKey {
   encrypted: boolean;
 }
 
-let ssh2: Promise<typeof import('ssh2')> | undefined;
+type TSsh2 = typeof import('ssh2');
+let ssh2: Promise<Pick<TSsh2, 'utils'>> | undefined;
+/**
+ * ssh2 is CommonJS: Node's ESM import finds `utils` only on the default export (its named
+ * exports are what Node's lexer detects, and `utils` is not among them), while Vitest's interop
+ * gives both. Reading it from the default export when it is not named keeps the built server
+ * (`apps/server/dist`) able to read and generate keys.
+ */
 const loadSsh2 = () => {
-  ssh2 ??= import('ssh2');
+  ssh2 ??= import('ssh2').then((module) => {
+    const withDefault = module as TSsh2 & { default?: TSsh2 };
+    return { utils: withDefault.utils ?? withDefault.default!.utils };
+  });
   return ssh2;
 };
 
