@@ -118,7 +118,7 @@ export function DeleteServerDialog({ server, open, onOpenChange, onDeleted }: TP
               onChange={setRemoveCertificates}
               disabled={pending || !withSites}
               label={t('servers.deleteDialog.removeCertificates')}
-              hint={t('proxies.delete.removeCertificateHint')}
+              hint={t('servers.deleteDialog.removeCertificatesHint')}
             />
           </div>
         ) : null}
