@@ -52,7 +52,11 @@ export function useSshServer(id: string) {
 
 /** The caller's proxies (the list the home page reads), for a server page's links. */
 export function useOwnProxies(enabled: boolean) {
-  return useQuery<TProxyConfiguration[]>({ queryKey: proxyKeys.list, enabled });
+  return useQuery({
+    queryKey: proxyKeys.list,
+    queryFn: () => api.requestJson<TProxyConfiguration[]>('GET', proxyKeys.list[0]),
+    enabled,
+  });
 }
 
 async function refresh(client: QueryClient, server?: TSshServer) {
