@@ -182,7 +182,8 @@ export function ServerFormDialog({ server, open, onOpenChange }: TProps) {
                       />
                     )}
                   </Field>
-                  <div>
+                  {/* The file input itself takes the focus (Space opens the picker): the ring shows it. */}
+                  <div className="w-fit rounded-md focus-within:ring-2 focus-within:ring-ring">
                     <Button type="button" variant="outline" size="sm" asChild>
                       <label htmlFor="server-key-file" className="cursor-pointer">
                         <UploadIcon aria-hidden="true" />
