@@ -19,7 +19,11 @@ declare module '*.json?group=lists' {
   const group: Record<string, unknown>;
   export default group;
 }
-declare module '*.json?without=certificate,settings,plan,options,lists' {
+declare module '*.json?group=servers' {
+  const group: Record<string, unknown>;
+  export default group;
+}
+declare module '*.json?without=certificate,settings,plan,options,lists,servers' {
   const catalog: Record<string, unknown>;
   export default catalog;
 }

@@ -6,6 +6,7 @@ import {
   OPTIONS_TEXTS,
   PLAN_TEXTS,
   SERVER_TEXTS,
+  SERVERS_TEXTS,
   SETTINGS_TEXTS,
   type TNamespace,
 } from '@/lib/i18n';
@@ -84,4 +85,20 @@ export const TwoFactorRequiredPage = lazyNamed(
       [SETTINGS_TEXTS],
     ),
   'TwoFactorRequiredPage',
+);
+export const ServersPage = lazyNamed(
+  () =>
+    withTexts(
+      () => import('@/features/servers/components/servers-page'),
+      [SERVERS_TEXTS, SERVER_TEXTS],
+    ),
+  'ServersPage',
+);
+export const ServerPage = lazyNamed(
+  () =>
+    withTexts(
+      () => import('@/features/servers/components/server-page'),
+      [SERVERS_TEXTS, SERVER_TEXTS],
+    ),
+  'ServerPage',
 );

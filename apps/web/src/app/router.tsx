@@ -12,6 +12,8 @@ import {
   HomeRoute,
   ProxyDetailsPage,
   ProxyWizardPage,
+  ServerPage,
+  ServersPage,
   SettingsPage,
   TwoFactorRequiredPage,
   UsersPage,
@@ -28,6 +30,8 @@ const SIGNED_IN_PATHS = [
   '/proxy-wizard',
   '/proxy-details/:id',
   '/settings',
+  '/servers',
+  '/servers/:id',
   ...Object.values(ADMIN_ROUTES),
 ] as const;
 
@@ -86,6 +90,12 @@ export function AppRouter() {
         </Route>
         <Route path="/proxy-details/:id">{({ id }) => <ProxyDetailsPage key={id} id={id} />}</Route>
         <Route path="/proxy-wizard" component={ProxyWizardPage} />
+        <Route path="/servers">
+          <ServersPage admin={admin} />
+        </Route>
+        <Route path="/servers/:id">
+          {({ id }) => <ServerPage key={id} id={id} userId={user.id} />}
+        </Route>
         <Route path="/settings">
           <SettingsPage user={user} />
         </Route>

@@ -44,6 +44,12 @@ export const OPTIONS_TEXTS = 'options';
  * Its keys keep their `lists.` prefix; useListTexts looks them up.
  */
 export const LISTS_TEXTS = 'lists';
+/**
+ * The namespace of the web's `servers` group (the saved servers' list and page): screens behind
+ * sign-in only, kept out of the landing page's catalog. Its keys keep their `servers.` prefix;
+ * useServersTexts looks them up.
+ */
+export const SERVERS_TEXTS = 'servers';
 const NAMESPACES = [
   'translation',
   SERVER_TEXTS,
@@ -52,13 +58,14 @@ const NAMESPACES = [
   PLAN_TEXTS,
   OPTIONS_TEXTS,
   LISTS_TEXTS,
+  SERVERS_TEXTS,
 ] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 
 /**
  * A language's texts: `translation` holds the screen texts with the shared validation and error
- * texts; SERVER_TEXTS the shared catalog whole; CERTIFICATE_TEXTS, SETTINGS_TEXTS and
- * LISTS_TEXTS the web's certificate, settings and lists groups.
+ * texts; SERVER_TEXTS the shared catalog whole; CERTIFICATE_TEXTS, SETTINGS_TEXTS, PLAN_TEXTS,
+ * OPTIONS_TEXTS, LISTS_TEXTS and SERVERS_TEXTS the web's groups of those names.
  */
 export type TCatalogLoader = (
   language: TLanguage,
@@ -94,6 +101,11 @@ const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
     return language === 'en'
       ? (await import('@/locales/en-lists')).catalog
       : (await import('@/locales/es-lists')).catalog;
+  }
+  if (namespace === SERVERS_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-servers')).catalog
+      : (await import('@/locales/es-servers')).catalog;
   }
   if (namespace === SERVER_TEXTS) {
     return language === 'en'

@@ -5,6 +5,7 @@ import {
   OPTIONS_TEXTS,
   PLAN_TEXTS,
   SERVER_TEXTS,
+  SERVERS_TEXTS,
   SETTINGS_TEXTS,
 } from './i18n';
 
@@ -14,6 +15,8 @@ const CERTIFICATE = ['translation', CERTIFICATE_TEXTS];
 const SETTINGS = ['translation', SETTINGS_TEXTS];
 const PLAN = ['translation', PLAN_TEXTS];
 const LISTS = ['translation', LISTS_TEXTS];
+// The servers' screens also show the server's sentences (key problems, an action's report).
+const SERVERS = ['translation', SERVERS_TEXTS, SERVER_TEXTS];
 const OPTIONS = { nsMode: 'fallback' } as const;
 
 /**
@@ -48,4 +51,9 @@ export function useOptionsTexts() {
 /** The same for a component that shows `lists.*` texts (a list in pages). */
 export function useListTexts() {
   return useTranslation(LISTS, OPTIONS);
+}
+
+/** The same for a component that shows `servers.*` texts (and the server's sentences). */
+export function useServersTexts() {
+  return useTranslation(SERVERS, OPTIONS);
 }

@@ -6,6 +6,7 @@ import { catalog as enCertificate } from './en-certificate';
 import { catalog as enLists } from './en-lists';
 import { catalog as enOptions } from './en-options';
 import { catalog as enPlan } from './en-plan';
+import { catalog as enServers } from './en-servers';
 import { catalog as enSettings } from './en-settings';
 import es from './es.json';
 import { catalog as esLanding } from './es-catalog';
@@ -13,6 +14,7 @@ import { catalog as esCertificate } from './es-certificate';
 import { catalog as esLists } from './es-lists';
 import { catalog as esOptions } from './es-options';
 import { catalog as esPlan } from './es-plan';
+import { catalog as esServers } from './es-servers';
 import { catalog as esSettings } from './es-settings';
 
 type TCatalog = { [key: string]: string | TCatalog };
@@ -43,12 +45,12 @@ describe('web catalogs', () => {
     expect(Object.keys(en).filter((k) => sharedTop.includes(k))).toEqual([]);
   });
 
-  it('split into the first catalog and the certificate, settings, plan, options and lists namespaces, every group in one of them', () => {
-    for (const [web, first, certificate, settings, plan, options, lists] of [
-      [en, enLanding, enCertificate, enSettings, enPlan, enOptions, enLists],
-      [es, esLanding, esCertificate, esSettings, esPlan, esOptions, esLists],
+  it('split into the first catalog and the certificate, settings, plan, options, lists and servers namespaces, every group in one of them', () => {
+    for (const [web, first, certificate, settings, plan, options, lists, servers] of [
+      [en, enLanding, enCertificate, enSettings, enPlan, enOptions, enLists, enServers],
+      [es, esLanding, esCertificate, esSettings, esPlan, esOptions, esLists, esServers],
     ] as const) {
-      for (const group of ['certificate', 'settings', 'plan', 'options', 'lists']) {
+      for (const group of ['certificate', 'settings', 'plan', 'options', 'lists', 'servers']) {
         expect(Object.keys(first)).not.toContain(group);
       }
       expect({
@@ -58,12 +60,14 @@ describe('web catalogs', () => {
         ...plan,
         ...options,
         ...lists,
+        ...servers,
       }).toMatchObject(web);
       expect(certificate).toEqual({ certificate: web.certificate });
       expect(settings).toEqual({ settings: web.settings });
       expect(plan).toEqual({ plan: web.plan });
       expect(options).toEqual({ options: web.options });
       expect(lists).toEqual({ lists: web.lists });
+      expect(servers).toEqual({ servers: web.servers });
     }
   });
 });

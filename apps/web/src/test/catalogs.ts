@@ -6,6 +6,7 @@ import {
   OPTIONS_TEXTS,
   PLAN_TEXTS,
   SERVER_TEXTS,
+  SERVERS_TEXTS,
   SETTINGS_TEXTS,
   type TCatalogLoader,
 } from '@/lib/i18n';
@@ -15,6 +16,7 @@ import { catalog as enLists } from '@/locales/en-lists';
 import { catalog as enOptions } from '@/locales/en-options';
 import { catalog as enPlan } from '@/locales/en-plan';
 import { catalog as enServer } from '@/locales/en-server';
+import { catalog as enServers } from '@/locales/en-servers';
 import { catalog as enSettings } from '@/locales/en-settings';
 import { catalog as es } from '@/locales/es-catalog';
 import { catalog as esCertificate } from '@/locales/es-certificate';
@@ -22,6 +24,7 @@ import { catalog as esLists } from '@/locales/es-lists';
 import { catalog as esOptions } from '@/locales/es-options';
 import { catalog as esPlan } from '@/locales/es-plan';
 import { catalog as esServer } from '@/locales/es-server';
+import { catalog as esServers } from '@/locales/es-servers';
 import { catalog as esSettings } from '@/locales/es-settings';
 
 const screen = { en, es };
@@ -31,6 +34,7 @@ const settings = { en: enSettings, es: esSettings };
 const plan = { en: enPlan, es: esPlan };
 const options = { en: enOptions, es: esOptions };
 const lists = { en: enLists, es: esLists };
+const servers = { en: enServers, es: esServers };
 const byNamespace = {
   [OPTIONS_TEXTS]: options,
   [SERVER_TEXTS]: server,
@@ -38,6 +42,7 @@ const byNamespace = {
   [SETTINGS_TEXTS]: settings,
   [PLAN_TEXTS]: plan,
   [LISTS_TEXTS]: lists,
+  [SERVERS_TEXTS]: servers,
   translation: screen,
 };
 

@@ -10,13 +10,14 @@ import {
   loadTexts,
   PLAN_TEXTS,
   SERVER_TEXTS,
+  SERVERS_TEXTS,
   SETTINGS_TEXTS,
 } from '@/lib/i18n';
 import { loadCatalogNow } from './catalogs';
 
 /**
  * Renders with a fresh query client, an i18n instance switched to `lang`, the server's
- * sentences, the certificate, settings, plan and lists texts loaded (as the routes that show them do), and tooltips.
+ * sentences, the certificate, settings, plan, lists and servers texts loaded (as the routes that show them do), and tooltips.
  */
 export async function renderWithProviders(
   ui: React.ReactElement,
@@ -25,9 +26,16 @@ export async function renderWithProviders(
   const i18n = createI18n(loadCatalogNow);
   await i18n.changeLanguage(lang);
   await Promise.all(
-    ([SERVER_TEXTS, CERTIFICATE_TEXTS, SETTINGS_TEXTS, PLAN_TEXTS, LISTS_TEXTS] as const).map(
-      (namespace) => loadTexts(namespace, i18n),
-    ),
+    (
+      [
+        SERVER_TEXTS,
+        CERTIFICATE_TEXTS,
+        SETTINGS_TEXTS,
+        PLAN_TEXTS,
+        LISTS_TEXTS,
+        SERVERS_TEXTS,
+      ] as const
+    ).map((namespace) => loadTexts(namespace, i18n)),
   );
   const client = queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const result = render(

@@ -82,4 +82,17 @@ describe('header', () => {
     fireEvent.pointerDown(trigger, { button: 0, ctrlKey: false, pointerType: 'mouse' });
     expect(await screen.findByRole('menuitem', { name: 'Settings' })).toBeTruthy();
   });
+
+  it('goes to the saved servers from the user menu', async () => {
+    const location = memoryLocation({ path: '/', record: true });
+    await renderWithProviders(
+      <Router hook={location.hook}>
+        <Header user={user} />
+      </Router>,
+      { lang: 'es' },
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Menú de la cuenta de jane_doe' }));
+    fireEvent.click(await screen.findByRole('menuitem', { name: 'Servidores' }));
+    await waitFor(() => expect(location.history.at(-1)).toBe('/servers'));
+  });
 });

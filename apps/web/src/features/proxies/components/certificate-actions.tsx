@@ -1,13 +1,13 @@
 import type { TCertificateAction, TCertificateStatus } from '@portico/shared/certificates/schemas';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { FlaskConicalIcon, RefreshCwIcon, ScanSearchIcon } from 'lucide-react';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { formatDateMinutes } from '@/lib/format-date';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 import { useCertificateAction, useCheckCertificate } from '../api/certificate';
-import { ConfirmDialog } from './confirm-dialog';
 
 /** Why the actions are unavailable right now, or null when they may run. */
 function unavailable(

@@ -14,8 +14,7 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
-import { Label } from '@/components/ui/label';
+import { Choice } from '@/components/ui/choice';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
@@ -177,42 +176,5 @@ export function DeleteProxyDialog({
         </AlertDialogFooter>
       </AlertDialogContent>
     </AlertDialog>
-  );
-}
-
-/** A checkbox with its label and the hint that says what it does. */
-function Choice({
-  id,
-  checked,
-  onChange,
-  disabled,
-  label,
-  hint,
-}: {
-  id: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
-  disabled: boolean;
-  label: string;
-  hint: string;
-}) {
-  return (
-    <div className="flex items-start gap-3">
-      <Checkbox
-        id={id}
-        checked={checked}
-        onCheckedChange={(value) => onChange(value === true)}
-        disabled={disabled}
-        aria-describedby={`${id}-hint`}
-        className="mt-0.5"
-        data-testid={id}
-      />
-      <div className="grid min-w-0 gap-1">
-        <Label htmlFor={id}>{label}</Label>
-        <p id={`${id}-hint`} className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
-          {hint}
-        </p>
-      </div>
-    </div>
   );
 }

@@ -1,12 +1,12 @@
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { KeyRoundIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { unavailableReasonKey } from '@/lib/proxy-status';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useForgetHostKey } from '../api/forget-host-key';
-import { ConfirmDialog } from './confirm-dialog';
 
 /**
  * The pinned SSH host key and, when one is pinned, the explicit re-pinning action

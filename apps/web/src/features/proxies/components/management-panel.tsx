@@ -3,6 +3,7 @@ import { FileDiffIcon, RefreshCwIcon, RotateCcwIcon, SettingsIcon, Trash2Icon } 
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
+import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -15,7 +16,6 @@ import { cn } from '@/lib/utils';
 import { useDeleteProxy } from '../api/delete-proxy';
 import { useResetProxy } from '../api/reset-proxy';
 import { continueHref } from '../lib/status';
-import { ConfirmDialog } from './confirm-dialog';
 import { DeleteProxyDialog } from './delete-proxy-dialog';
 import { PasswordNeeded } from './password-needed';
 import { PlanDialog } from './plan-dialog';

@@ -1,0 +1,105 @@
+import type { TServerFacts } from '@portico/shared/ssh-servers/facts';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { stubFetch } from '@/test/fetch';
+import { aProxy } from '@/test/proxy';
+import { renderWithProviders } from '@/test/render';
+import { stubResizeObserver } from '@/test/resize-observer';
+import { aServer } from '@/test/ssh-server';
+import { ServerPage } from './server-page';
+
+stubResizeObserver();
+
+const facts: TServerFacts = {
+  os: { id: 'debian', version: '12', name: 'Debian GNU/Linux 12 (bookworm)' },
+  initSystem: 'systemd',
+  rootAccess: 'sudo_nopasswd',
+  nginx: { version: '1.22.1', running: true },
+  certbot: { version: null },
+  renewal: 'none',
+  ports: [
+    { port: 80, listening: true, program: 'nginx' },
+    { port: 443, listening: false, program: null },
+  ],
+  diskFreeBytes: 5 * 1024 ** 3,
+};
+const server = aServer({
+  facts,
+  reachable: true,
+  lastCheckedAt: new Date().toISOString(),
+  proxyCount: 1,
+  hostKeyFingerprint: 'SHA256:abc',
+});
+const path = `/api/ssh-servers/${server.id}`;
+const onIt = aProxy({
+  id: 'p1',
+  domain: 'on.example.com',
+  serverIp: server.host,
+  sshUser: 'deploy',
+  sshServerId: server.id,
+});
+// At the same address, but not on this saved server (a proxy typed there on its own).
+const elsewhere = aProxy({ id: 'p2', domain: 'other.example.com', serverIp: server.host });
+
+async function open(lang: 'en' | 'es', routes: Parameters<typeof stubFetch>[0] = {}) {
+  stubFetch({
+    [`GET ${path}`]: { body: server },
+    'GET /api/user/proxy-configurations': { body: [onIt, elsewhere] },
+    ...routes,
+  });
+  await renderWithProviders(
+    <Router hook={memoryLocation({ path: `/servers/${server.id}` }).hook}>
+      <ServerPage id={server.id} userId={server.userId} />
+    </Router>,
+    { lang },
+  );
+  return screen.findByTestId('server-page');
+}
+
+describe('server page', () => {
+  it('es: the facts read, the pinned key, only the proxies on this server', async () => {
+    await open('es');
+    const shown = screen.getByTestId('server-facts');
+    expect(within(shown).getByTestId('fact-os').textContent).toContain(
+      'Debian GNU/Linux 12 (bookworm)',
+    );
+    expect(within(shown).getByTestId('fact-root').textContent).toContain('sudo sin contraseña');
+    expect(within(shown).getByTestId('fact-nginx').textContent).toContain('1.22.1, en marcha');
+    expect(within(shown).getByTestId('fact-certbot').textContent).toContain('no instalado');
+    expect(within(shown).getByTestId('fact-ports').textContent).toContain('80: nginx · 443: libre');
+    expect(within(shown).getByTestId('fact-disk').textContent).toContain('5 GiB');
+    expect(screen.getByTestId('server-host-key').textContent).toBe('SHA256:abc');
+    const links = within(await screen.findByTestId('server-proxies')).getAllByRole('link');
+    expect(links.map((l) => l.textContent)).toEqual(['on.example.com']);
+    expect(links[0]?.getAttribute('href')).toBe('/proxy-details/p1');
+  });
+
+  it('en: Check now on an unreachable server says why; Redeploy all reports each proxy', async () => {
+    await open('en', {
+      [`POST ${path}/check`]: {
+        body: {
+          server: { ...server, reachable: false },
+          text: { key: 'sshServer.checkFailed' },
+        },
+      },
+      [`POST ${path}/redeploy-all`]: {
+        body: {
+          results: [
+            { id: 'p1', domain: 'on.example.com', ok: true, deploymentId: 'd1', text: null },
+          ],
+        },
+      },
+    });
+    fireEvent.click(screen.getByTestId('server-check'));
+    expect((await screen.findByTestId('server-check-failure')).textContent).toBe(
+      'The server could not be reached.',
+    );
+    expect(screen.getByTestId('server-status').textContent).toBe('Unreachable');
+    fireEvent.click(screen.getByTestId('server-redeploy-all'));
+    const report = await screen.findByTestId('action-report');
+    expect(within(report).getByRole('link', { name: 'on.example.com' })).toBeTruthy();
+    expect(report.textContent).toContain('done');
+  });
+});

@@ -1,0 +1,221 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { type Browser, expect, request as playwrightRequest, test } from '@playwright/test';
+import { pgliteStartParams } from '../apps/server/src/db/pglite-dir';
+import { createUser } from './fixtures/auth';
+import { type TLang, text } from './fixtures/catalog';
+import { api } from './fixtures/lab-api';
+import { porticoEnv, startPortico, type TPorticoProcess } from './fixtures/portico-process';
+import { expectActionsInView, screenshotScreen, WIDTHS } from './fixtures/screenshots';
+import { expectToast } from './fixtures/ui';
+import { type TE2EUser, uniqueUser } from './fixtures/users';
+
+// The saved servers' pages in Chromium, in English and in Spanish: the list from the user's
+// menu (host masked, proxy count), a server added with a key Portico generates (its public key
+// shown), the server's page (facts not read yet, its proxy linked, the pinned host key
+// forgotten after a confirmation), and a delete refused while a proxy uses the server, which
+// then offers to remove their sites too. Screenshots at 1280 and 390 px.
+//
+// A proxy gets its saved server only from migration 0014 on this branch (creating a proxy on a
+// saved server is the wizard's part of issue 37): the spec saves the proxy and the server
+// through the API, stops its own Portico, links them and pins a host key in the data dir, as
+// the migration does for existing data, and starts Portico again.
+
+const PORT = Number(process.env.E2E_ADMIN_PORT ?? 3250);
+const FINGERPRINT = 'SHA256:e2eServersSpecPinnedKey0000000000000000000';
+const HOST = '198.18.0.10';
+
+type TSeed = { user: TE2EUser; serverId: string; serverName: string; proxyDomain: string };
+type TApp = { url: string; seeds: Record<TLang, TSeed> };
+
+async function seedAccount(url: string, lang: TLang): Promise<TSeed & { proxyId: string }> {
+  const request = await playwrightRequest.newContext({ baseURL: url });
+  const user = uniqueUser(lang === 'en' ? 'sam' : 'sol');
+  await createUser(request, user);
+  const proxyDomain = `app-${lang}-${Date.now().toString(36)}.example.test`;
+  const proxy = await api(request, 'POST', '/api/proxy-configurations', {
+    serverIp: HOST,
+    domain: proxyDomain,
+    sshUser: 'root',
+    sshPassword: 'not-used-here',
+    email: `admin@${proxyDomain}`,
+  });
+  expect(proxy.status, JSON.stringify(proxy.json)).toBe(200);
+  const serverName = `edge-${lang}`;
+  const server = await api(request, 'POST', '/api/ssh-servers', {
+    name: serverName,
+    host: HOST,
+    username: 'root',
+    authKind: 'password',
+    password: 'not-used-here',
+  });
+  expect(server.status, JSON.stringify(server.json)).toBe(201);
+  await request.dispose();
+  return { user, serverId: server.json.id, serverName, proxyDomain, proxyId: proxy.json.id };
+}
+
+/** Links each proxy to its saved server and pins a host key, as migration 0014 does. */
+async function linkInDataDir(dataDir: string, links: { proxyId: string; serverId: string }[]) {
+  const db = await PGlite.create({
+    dataDir: join(dataDir, 'db'),
+    startParams: pgliteStartParams(PGlite),
+  });
+  try {
+    for (const { proxyId, serverId } of links) {
+      await db.query('update proxy_configurations set ssh_server_id = $1 where id = $2', [
+        serverId,
+        proxyId,
+      ]);
+      await db.query('update ssh_servers set host_key_fingerprint = $1 where id = $2', [
+        FINGERPRINT,
+        serverId,
+      ]);
+    }
+  } finally {
+    await db.close();
+  }
+}
+
+const app = test.extend<object, { serversApp: TApp }>({
+  serversApp: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright needs the destructuring
+    async ({}, use) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'portico-e2e-servers-'));
+      let portico: TPorticoProcess | undefined;
+      try {
+        portico = await startPortico(porticoEnv(PORT, dataDir));
+        const en = await seedAccount(portico.url, 'en');
+        const es = await seedAccount(portico.url, 'es');
+        await portico.stop();
+        portico = undefined;
+        await linkInDataDir(dataDir, [en, es]);
+        portico = await startPortico(porticoEnv(PORT, dataDir));
+        await use({ url: portico.url, seeds: { en, es } });
+      } finally {
+        await portico?.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+});
+
+async function signedInPage(browser: Browser, url: string, lang: TLang, user: TE2EUser) {
+  const context = await browser.newContext({
+    baseURL: url,
+    locale: lang,
+    viewport: WIDTHS.desktop,
+  });
+  await context.addInitScript((l) => window.localStorage.setItem('i18nextLng', l), lang);
+  const page = await context.newPage();
+  const token = (await (await page.request.get('/api/csrf-token')).json()) as { token: string };
+  const login = await page.request.post('/api/login', {
+    headers: { 'X-CSRF-Token': token.token },
+    data: { identifier: user.username, password: user.password },
+  });
+  expect(login.status()).toBe(200);
+  return { context, page };
+}
+
+for (const lang of ['en', 'es'] as const) {
+  app(
+    `${lang}: list, add with a generated key, server page, forget key, delete refused while in use`,
+    async ({ browser, serversApp }) => {
+      const seed = serversApp.seeds[lang];
+      const t = (key: string, values?: Record<string, string | number>) => text(lang, key, values);
+      const { context, page } = await signedInPage(browser, serversApp.url, lang, seed.user);
+
+      // The list, from the user's menu.
+      await page.goto('/home');
+      await page.getByTestId('user-menu').click();
+      await page.getByRole('menuitem', { name: t('header.servers') }).click();
+      await expect(page).toHaveURL(/\/servers$/);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(t('servers.title'));
+      const row = page.getByTestId('server-row').filter({ hasText: seed.serverName });
+      await expect(row).toContainText('198.***.***.10');
+      await expect(row).not.toContainText(HOST);
+      await expect(row).toContainText(t('servers.proxyCount_one', { count: 1 }));
+      await expect(row).toContainText(t('servers.status.unchecked'));
+      await screenshotScreen(page, 'servers', `list-${lang}`);
+      await page.setViewportSize(WIDTHS.phone);
+      const card = page.getByTestId('server-card').filter({ hasText: seed.serverName });
+      await expect(card).toBeVisible();
+      await expectActionsInView(page, card);
+      await page.setViewportSize(WIDTHS.desktop);
+
+      // Add a server with a key Portico generates: its public key is shown, with the command.
+      await page.getByTestId('server-add').click();
+      const dialog = page.getByTestId('server-dialog');
+      await dialog.getByLabel(t('servers.form.name'), { exact: true }).fill(`gen-${lang}`);
+      await dialog.getByLabel(t('servers.form.host'), { exact: true }).fill('203.0.113.20');
+      await dialog.getByLabel(t('servers.form.username'), { exact: true }).fill('deploy');
+      await dialog.getByLabel(t('servers.form.login'), { exact: true }).selectOption('generate');
+      const saved = page.waitForResponse(
+        (r) => r.url().endsWith('/api/ssh-servers') && r.request().method() === 'POST',
+      );
+      await dialog.getByTestId('server-save').click();
+      const answer = await saved;
+      expect(answer.status(), await answer.text()).toBe(201);
+      await expect(dialog.getByTestId('public-key')).toHaveText(
+        /^ssh-ed25519 AAAA\S+ portico-\w+$/,
+      );
+      const publicKey = await dialog.getByTestId('public-key').innerText();
+      await expect(dialog.getByTestId('authorize-command')).toContainText(`echo '${publicKey}'`);
+      await expect(dialog).toContainText(t('servers.generated.command', { user: 'deploy' }));
+      await screenshotScreen(page, 'servers', `generated-key-${lang}`);
+      await dialog.getByTestId('server-generated-done').click();
+      const added = page.getByTestId('server-row').filter({ hasText: `gen-${lang}` });
+      await expect(added).toContainText(t('servers.auth.key'));
+
+      // The seeded server's page: no facts yet, its proxy linked, the pinned key.
+      await row.getByTestId('server-details').click();
+      await expect(page).toHaveURL(new RegExp(`/servers/${seed.serverId}$`));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(seed.serverName);
+      await expect(page.getByTestId('server-target')).toHaveText(`root@${HOST}:22`);
+      await expect(page.getByTestId('server-no-facts')).toHaveText(t('servers.page.noFacts'));
+      await expect(page.getByTestId('server-proxies').getByRole('link')).toHaveAttribute(
+        'href',
+        /\/proxy-details\//,
+      );
+      await expect(page.getByTestId('server-proxies')).toContainText(seed.proxyDomain);
+      await expect(page.getByTestId('server-host-key')).toHaveText(FINGERPRINT);
+      await screenshotScreen(page, 'servers', `server-page-${lang}`);
+
+      // Forget key: asks first, then the key is gone and the next contact pins again.
+      await page.getByTestId('server-forget-key').click();
+      const confirm = page.getByTestId('server-forget-key-dialog');
+      await expect(confirm).toContainText(t('servers.page.forgetTitle'));
+      await expect(confirm).toContainText(FINGERPRINT);
+      await screenshotScreen(page, 'servers', `forget-key-${lang}`);
+      await confirm.getByTestId('server-forget-key-confirm').click();
+      await expectToast(page, t('servers.page.forgotten'));
+      await expect(page.getByTestId('server-host-key-none')).toHaveText(
+        t('servers.page.hostKeyNotPinned'),
+      );
+      const read = await api(page.request, 'GET', `/api/ssh-servers/${seed.serverId}`);
+      expect(read.json.hostKeyFingerprint).toBeNull();
+
+      // Delete while its proxy uses it: refused with the count, "remove their sites too" offered.
+      await page.getByTestId('server-delete').click();
+      const remove = page.getByTestId('server-delete-dialog');
+      await remove.getByTestId('server-delete-confirm').click();
+      await expect(remove.getByTestId('server-in-use')).toHaveText(
+        t('errors.sshServerInUse', { count: 1 }),
+      );
+      await expect(remove.getByTestId('server-delete-confirm')).toBeDisabled();
+      await remove.getByText(t('servers.deleteDialog.withSites')).click();
+      await expect(remove.getByTestId('server-delete-confirm')).toBeEnabled();
+      await expect(remove.getByTestId('server-delete-confirm')).toHaveText(
+        t('servers.deleteDialog.confirmWithSites'),
+      );
+      await screenshotScreen(page, 'servers', `delete-in-use-${lang}`);
+      await remove.getByTestId('server-delete-cancel').click();
+      expect((await api(page.request, 'GET', `/api/ssh-servers/${seed.serverId}`)).status).toBe(
+        200,
+      );
+      await context.close();
+    },
+  );
+}
