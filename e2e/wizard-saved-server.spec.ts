@@ -40,8 +40,8 @@ async function wizardOnSavedServer(page: Page, app: TLabApp, lang: TLang, domain
     await page.goto('/proxy-wizard');
     await expectStep(page, 'server-info');
     const choice = page.getByTestId('wizard-server-choice');
-    await expect(choice).toContainText(text(lang, 'wizard.server.legend'));
-    await expect(choice).toContainText(text(lang, 'wizard.server.new'));
+    await expect(choice).toContainText(text(lang, 'servers.wizard.legend'));
+    await expect(choice).toContainText(text(lang, 'servers.wizard.new'));
     await page.getByRole('radio', { name: new RegExp(name) }).check();
     await expect(page.locator('#wizard-ssh-password')).toHaveCount(0);
     await expect(page.locator('#wizard-server-ip')).toHaveCount(0);

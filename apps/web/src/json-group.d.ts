@@ -23,7 +23,11 @@ declare module '*.json?group=servers' {
   const group: Record<string, unknown>;
   export default group;
 }
-declare module '*.json?without=certificate,settings,plan,options,lists,servers' {
+declare module '*.json?group=admin' {
+  const group: Record<string, unknown>;
+  export default group;
+}
+declare module '*.json?without=certificate,settings,plan,options,lists,servers,admin' {
   const catalog: Record<string, unknown>;
   export default catalog;
 }

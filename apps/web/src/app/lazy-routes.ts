@@ -1,5 +1,6 @@
 import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
 import {
+  ADMIN_TEXTS,
   CERTIFICATE_TEXTS,
   LISTS_TEXTS,
   loadTexts,
@@ -35,7 +36,11 @@ async function withTexts<M>(load: () => Promise<M>, namespaces: TNamespace[]): P
 
 export const HomeRoute = lazyNamed(
   () =>
-    withTexts(() => import('./routes/home-route'), [CERTIFICATE_TEXTS, PLAN_TEXTS, LISTS_TEXTS]),
+    withTexts(
+      () => import('./routes/home-route'),
+      // An admin's home shows the panel (admin texts) below the own list.
+      [CERTIFICATE_TEXTS, PLAN_TEXTS, LISTS_TEXTS, ADMIN_TEXTS],
+    ),
   'HomeRoute',
 );
 export const ProxyDetailsPage = lazyNamed(
@@ -50,27 +55,28 @@ export const ProxyWizardPage = lazyNamed(
   () =>
     withTexts(
       () => import('@/features/wizard/components/proxy-wizard-page'),
-      [SERVER_TEXTS, CERTIFICATE_TEXTS, OPTIONS_TEXTS],
+      [SERVER_TEXTS, CERTIFICATE_TEXTS, OPTIONS_TEXTS, SERVERS_TEXTS],
     ),
   'ProxyWizardPage',
 );
 export const AuditPage = lazyNamed(
-  () => import('@/features/admin/components/audit-page'),
+  () => withTexts(() => import('@/features/admin/components/audit-page'), [ADMIN_TEXTS]),
   'AuditPage',
 );
 export const UsersPage = lazyNamed(
-  () => withTexts(() => import('@/features/admin/components/users-page'), [LISTS_TEXTS]),
+  () =>
+    withTexts(() => import('@/features/admin/components/users-page'), [LISTS_TEXTS, ADMIN_TEXTS]),
   'UsersPage',
 );
 export const DestinationsPage = lazyNamed(
-  () => import('@/features/admin/components/destinations-page'),
+  () => withTexts(() => import('@/features/admin/components/destinations-page'), [ADMIN_TEXTS]),
   'DestinationsPage',
 );
 export const CertificatesPage = lazyNamed(
   () =>
     withTexts(
       () => import('@/features/admin/components/certificates-page'),
-      [CERTIFICATE_TEXTS, LISTS_TEXTS],
+      [CERTIFICATE_TEXTS, LISTS_TEXTS, ADMIN_TEXTS],
     ),
   'CertificatesPage',
 );

@@ -50,6 +50,8 @@ export const LISTS_TEXTS = 'lists';
  * useServersTexts looks them up.
  */
 export const SERVERS_TEXTS = 'servers';
+/** The web's `admin` group (the admin panel's screens): behind sign-in, for admins only. */
+export const ADMIN_TEXTS = 'admin';
 const NAMESPACES = [
   'translation',
   SERVER_TEXTS,
@@ -59,6 +61,7 @@ const NAMESPACES = [
   OPTIONS_TEXTS,
   LISTS_TEXTS,
   SERVERS_TEXTS,
+  ADMIN_TEXTS,
 ] as const;
 export type TNamespace = (typeof NAMESPACES)[number];
 
@@ -101,6 +104,11 @@ const loadCatalogChunk: TCatalogLoader = async (language, namespace) => {
     return language === 'en'
       ? (await import('@/locales/en-lists')).catalog
       : (await import('@/locales/es-lists')).catalog;
+  }
+  if (namespace === ADMIN_TEXTS) {
+    return language === 'en'
+      ? (await import('@/locales/en-admin')).catalog
+      : (await import('@/locales/es-admin')).catalog;
   }
   if (namespace === SERVERS_TEXTS) {
     return language === 'en'

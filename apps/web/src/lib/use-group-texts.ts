@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import {
+  ADMIN_TEXTS,
   CERTIFICATE_TEXTS,
   LISTS_TEXTS,
   OPTIONS_TEXTS,
@@ -17,6 +18,7 @@ const PLAN = ['translation', PLAN_TEXTS];
 const LISTS = ['translation', LISTS_TEXTS];
 // The servers' screens also show the server's sentences (key problems, an action's report).
 const SERVERS = ['translation', SERVERS_TEXTS, SERVER_TEXTS];
+const ADMIN = ['translation', ADMIN_TEXTS];
 const OPTIONS = { nsMode: 'fallback' } as const;
 
 /**
@@ -56,4 +58,15 @@ export function useListTexts() {
 /** The same for a component that shows `servers.*` texts (and the server's sentences). */
 export function useServersTexts() {
   return useTranslation(SERVERS, OPTIONS);
+}
+
+/** The same for a component of the admin panel (`admin.*` texts). */
+export function useAdminTexts() {
+  return useTranslation(ADMIN, OPTIONS);
+}
+
+/** The admin's certificates page: its `certificate.*` texts and the panel's `admin.*` ones. */
+const ADMIN_CERTIFICATES = ['translation', CERTIFICATE_TEXTS, ADMIN_TEXTS];
+export function useAdminCertificateTexts() {
+  return useTranslation(ADMIN_CERTIFICATES, OPTIONS);
 }

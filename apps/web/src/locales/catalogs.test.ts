@@ -1,6 +1,7 @@
 import sharedEn from '@portico/shared/locales/en.json';
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
+import { catalog as enAdmin } from './en-admin';
 import { catalog as enLanding } from './en-catalog';
 import { catalog as enCertificate } from './en-certificate';
 import { catalog as enLists } from './en-lists';
@@ -9,6 +10,7 @@ import { catalog as enPlan } from './en-plan';
 import { catalog as enServers } from './en-servers';
 import { catalog as enSettings } from './en-settings';
 import es from './es.json';
+import { catalog as esAdmin } from './es-admin';
 import { catalog as esLanding } from './es-catalog';
 import { catalog as esCertificate } from './es-certificate';
 import { catalog as esLists } from './es-lists';
@@ -45,12 +47,20 @@ describe('web catalogs', () => {
     expect(Object.keys(en).filter((k) => sharedTop.includes(k))).toEqual([]);
   });
 
-  it('split into the first catalog and the certificate, settings, plan, options, lists and servers namespaces, every group in one of them', () => {
-    for (const [web, first, certificate, settings, plan, options, lists, servers] of [
-      [en, enLanding, enCertificate, enSettings, enPlan, enOptions, enLists, enServers],
-      [es, esLanding, esCertificate, esSettings, esPlan, esOptions, esLists, esServers],
+  it('split into the first catalog and the certificate, settings, plan, options, lists, servers and admin namespaces, every group in one of them', () => {
+    for (const [web, first, certificate, settings, plan, options, lists, servers, admin] of [
+      [en, enLanding, enCertificate, enSettings, enPlan, enOptions, enLists, enServers, enAdmin],
+      [es, esLanding, esCertificate, esSettings, esPlan, esOptions, esLists, esServers, esAdmin],
     ] as const) {
-      for (const group of ['certificate', 'settings', 'plan', 'options', 'lists', 'servers']) {
+      for (const group of [
+        'certificate',
+        'settings',
+        'plan',
+        'options',
+        'lists',
+        'servers',
+        'admin',
+      ]) {
         expect(Object.keys(first)).not.toContain(group);
       }
       expect({
@@ -61,6 +71,7 @@ describe('web catalogs', () => {
         ...options,
         ...lists,
         ...servers,
+        ...admin,
       }).toMatchObject(web);
       expect(certificate).toEqual({ certificate: web.certificate });
       expect(settings).toEqual({ settings: web.settings });
@@ -68,6 +79,7 @@ describe('web catalogs', () => {
       expect(options).toEqual({ options: web.options });
       expect(lists).toEqual({ lists: web.lists });
       expect(servers).toEqual({ servers: web.servers });
+      expect(admin).toEqual({ admin: web.admin });
     }
   });
 });

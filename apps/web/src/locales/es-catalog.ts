@@ -1,5 +1,5 @@
 import { errors, validation } from '@portico/shared/locales/es.json';
-import web from './es.json?without=certificate,settings,plan,options,lists,servers';
+import web from './es.json?without=certificate,settings,plan,options,lists,servers,admin';
 
 // From the shared catalog the screens always need `validation` (zod messages are its keys) and
 // `errors`; its other groups, the server's sentences, are the SERVER_TEXTS namespace

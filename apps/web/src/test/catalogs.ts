@@ -1,6 +1,7 @@
 import sharedEn from '@portico/shared/locales/en.json';
 import sharedEs from '@portico/shared/locales/es.json';
 import {
+  ADMIN_TEXTS,
   CERTIFICATE_TEXTS,
   LISTS_TEXTS,
   OPTIONS_TEXTS,
@@ -10,6 +11,7 @@ import {
   SETTINGS_TEXTS,
   type TCatalogLoader,
 } from '@/lib/i18n';
+import { catalog as enAdmin } from '@/locales/en-admin';
 import { catalog as en } from '@/locales/en-catalog';
 import { catalog as enCertificate } from '@/locales/en-certificate';
 import { catalog as enLists } from '@/locales/en-lists';
@@ -18,6 +20,7 @@ import { catalog as enPlan } from '@/locales/en-plan';
 import { catalog as enServer } from '@/locales/en-server';
 import { catalog as enServers } from '@/locales/en-servers';
 import { catalog as enSettings } from '@/locales/en-settings';
+import { catalog as esAdmin } from '@/locales/es-admin';
 import { catalog as es } from '@/locales/es-catalog';
 import { catalog as esCertificate } from '@/locales/es-certificate';
 import { catalog as esLists } from '@/locales/es-lists';
@@ -35,6 +38,7 @@ const plan = { en: enPlan, es: esPlan };
 const options = { en: enOptions, es: esOptions };
 const lists = { en: enLists, es: esLists };
 const servers = { en: enServers, es: esServers };
+const admin = { en: enAdmin, es: esAdmin };
 const byNamespace = {
   [OPTIONS_TEXTS]: options,
   [SERVER_TEXTS]: server,
@@ -43,6 +47,7 @@ const byNamespace = {
   [PLAN_TEXTS]: plan,
   [LISTS_TEXTS]: lists,
   [SERVERS_TEXTS]: servers,
+  [ADMIN_TEXTS]: admin,
   translation: screen,
 };
 

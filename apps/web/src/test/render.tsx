@@ -4,6 +4,7 @@ import type * as React from 'react';
 import { I18nextProvider } from 'react-i18next';
 import { TooltipProvider } from '@/components/ui/tooltip';
 import {
+  ADMIN_TEXTS,
   CERTIFICATE_TEXTS,
   createI18n,
   LISTS_TEXTS,
@@ -34,6 +35,7 @@ export async function renderWithProviders(
         PLAN_TEXTS,
         LISTS_TEXTS,
         SERVERS_TEXTS,
+        ADMIN_TEXTS,
       ] as const
     ).map((namespace) => loadTexts(namespace, i18n)),
   );

@@ -2,9 +2,9 @@ import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { proxyConfigurationQueryOptions } from '@/lib/live-deployment/queries';
 import { toastFailure } from '@/lib/toast-outcome';
+import { useAdminTexts } from '@/lib/use-group-texts';
 import { allProxiesKey, proxiesByUserKey } from '../api/queries';
 
 type TAdminEditProps = {
@@ -29,7 +29,7 @@ export function AdminEdit({
   onClose: () => void;
   renderEdit: TRenderAdminEdit;
 }) {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   const queryClient = useQueryClient();
   const { data, isError, error } = useQuery(proxyConfigurationQueryOptions(row.id));
   // biome-ignore lint/correctness/useExhaustiveDependencies: react once to the failure

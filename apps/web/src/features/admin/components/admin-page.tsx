@@ -1,10 +1,10 @@
 import { ArrowLeftIcon } from 'lucide-react';
 import type * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useAdminTexts } from '@/lib/use-group-texts';
 
 /** Frame of an admin screen: back to home, heading, description. */
 export function AdminPage({
@@ -20,7 +20,7 @@ export function AdminPage({
   children: React.ReactNode;
   testId: string;
 }) {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-8 sm:px-6" data-testid={testId}>
       <div>

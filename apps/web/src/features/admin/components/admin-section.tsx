@@ -1,8 +1,8 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import { HistoryIcon, ServerIcon, ShieldAlertIcon, ShieldIcon, UsersIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
+import { useAdminTexts } from '@/lib/use-group-texts';
 import { ADMIN_ROUTES, isAdmin } from '../lib/access';
 import type { TRenderAdminEdit } from './admin-edit';
 import { ProxiesByUserCard, TotalUsersCard } from './admin-stats';
@@ -24,7 +24,7 @@ export function AdminSection({
   user: Pick<TPublicUser, 'role'>;
   renderEdit: TRenderAdminEdit;
 }) {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   if (!isAdmin(user)) return null;
   return (
     <section

@@ -1,14 +1,14 @@
 import { UsersIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useAdminTexts } from '@/lib/use-group-texts';
 import { useProxiesByUser, useUserStats } from '../api/queries';
 import { sortByProxyCount } from '../lib/sort';
 
 export function TotalUsersCard() {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   const { data, isPending, isError } = useUserStats();
   return (
     <Card data-testid="admin-total-users">
@@ -36,7 +36,7 @@ export function TotalUsersCard() {
 }
 
 export function ProxiesByUserCard() {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   const { data, isPending, isError } = useProxiesByUser();
   const rows = data ? sortByProxyCount(data) : [];
   return (

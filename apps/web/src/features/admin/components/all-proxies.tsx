@@ -1,6 +1,5 @@
 import type { TAdminProxyRow } from '@portico/shared/admin/api';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { EditProxyButton } from '@/components/edit-proxy-button';
 import { ListPager } from '@/components/list-controls';
 import { ProxyListFilters, proxyListShape } from '@/components/proxy-list-filters';
@@ -12,7 +11,7 @@ import { useListUrlState } from '@/hooks/use-list-url-state';
 import { formatMoment, formatRelative } from '@/lib/format-date';
 import { pageQuery } from '@/lib/list-url-state';
 import { proxySummary } from '@/lib/proxy-summary';
-import { useListTexts } from '@/lib/use-group-texts';
+import { useAdminTexts, useListTexts } from '@/lib/use-group-texts';
 import { useAllProxiesPage } from '../api/queries';
 import { DomainLink, domainAndOwnerColumns, OwnerCell } from './admin-columns';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
@@ -29,7 +28,7 @@ const summaryOf = (row: TAdminProxyRow) =>
   proxySummary({ status: row.status, serving: row.serving, lastFailure: row.lastFailure });
 
 function EditButton({ row, onEdit }: { row: TAdminProxyRow; onEdit: (r: TAdminProxyRow) => void }) {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   return (
     <EditProxyButton
       status={row.status}
@@ -42,7 +41,7 @@ function EditButton({ row, onEdit }: { row: TAdminProxyRow; onEdit: (r: TAdminPr
 }
 
 function Created({ value }: { value: string }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useAdminTexts();
   return (
     <time dateTime={value} title={formatMoment(value, i18n.language) ?? undefined}>
       {formatRelative(value, i18n.language) ?? t('admin.common.na')}

@@ -1,12 +1,12 @@
 import type { TAuditEntry } from '@portico/shared/admin/api';
 import { ArrowRightIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
 import { formatDateTime, formatRelative } from '@/lib/format-date';
+import { useAdminTexts } from '@/lib/use-group-texts';
 import { auditActionText, auditFieldText, auditTargetText, auditValueText } from '../lib/audit';
 
 /** One audit row: when, who, what in plain words, on what, and each field before → after. */
 export function AuditEntry({ entry, targetName }: { entry: TAuditEntry; targetName?: string }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useAdminTexts();
   return (
     <li className="rounded-lg border border-border p-4" data-testid="audit-entry">
       <div className="flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1">

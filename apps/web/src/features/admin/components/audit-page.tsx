@@ -1,8 +1,8 @@
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
+import { useAdminTexts } from '@/lib/use-group-texts';
 import { useAuditLog } from '../api/audit-log';
 import { useAdminUsers, useAllProxies } from '../api/queries';
 import { auditTargetKey } from '../lib/audit';
@@ -50,7 +50,7 @@ function Filter({
 
 /** Audit trail: newest first, filter by user and by proxy, "load more" by cursor. */
 export function AuditPage() {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   const [userId, setUserId] = React.useState('');
   const [proxyId, setProxyId] = React.useState('');
   const users = useAdminUsers();

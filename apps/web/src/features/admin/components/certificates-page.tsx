@@ -11,13 +11,13 @@ import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { useListUrlState } from '@/hooks/use-list-url-state';
 import { formatDateTime, formatRelative } from '@/lib/format-date';
 import { pageQuery } from '@/lib/list-url-state';
-import { useCertificateTexts, useListTexts } from '@/lib/use-group-texts';
+import { useAdminCertificateTexts, useListTexts } from '@/lib/use-group-texts';
 import { useCertificatesNeedingAttention } from '../api/queries';
 import { domainAndOwnerColumns } from './admin-columns';
 import { AdminPage, QueryStates } from './admin-page';
 
 function Expiry({ row }: { row: TAttentionRow }) {
-  const { t } = useCertificateTexts();
+  const { t } = useAdminCertificateTexts();
   if (!row.state) return <span className="text-muted-foreground">{t('admin.common.na')}</span>;
   return (
     <ExpiryBadge
@@ -30,7 +30,7 @@ function Expiry({ row }: { row: TAttentionRow }) {
 }
 
 function Reasons({ row }: { row: TAttentionRow }) {
-  const { t } = useCertificateTexts();
+  const { t } = useAdminCertificateTexts();
   return (
     <ul className="grid gap-0.5" data-testid="attention-reasons">
       {row.reasons.map((reason) => (
@@ -43,7 +43,7 @@ function Reasons({ row }: { row: TAttentionRow }) {
 }
 
 function Checked({ row }: { row: TAttentionRow }) {
-  const { t, i18n } = useCertificateTexts();
+  const { t, i18n } = useAdminCertificateTexts();
   if (!row.checkedAt) return <>{t('certificate.admin.never')}</>;
   return (
     <time dateTime={row.checkedAt} title={formatDateTime(row.checkedAt) ?? undefined}>
@@ -53,7 +53,7 @@ function Checked({ row }: { row: TAttentionRow }) {
 }
 
 function OpenButton({ row }: { row: TAttentionRow }) {
-  const { t } = useCertificateTexts();
+  const { t } = useAdminCertificateTexts();
   return (
     <Button asChild size="sm" variant="outline">
       <Link
@@ -76,7 +76,7 @@ const SHAPE = { filters: {}, sorts: [] };
  * the server, the search and page in the address (GET /api/admin/certificates).
  */
 export function CertificatesPage() {
-  const { t } = useCertificateTexts();
+  const { t } = useAdminCertificateTexts();
   const lists = useListTexts().t;
   const list = useListUrlState(SHAPE);
   const { state } = list;

@@ -3,7 +3,6 @@ import { type TDestinationInput, ZDestinationInput } from '@portico/shared/admin
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import * as React from 'react';
 import { Controller, type FieldError, useForm } from 'react-hook-form';
-import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -23,6 +22,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
+import { useAdminTexts } from '@/lib/use-group-texts';
 import { useCreateDestination, useUpdateDestination } from '../api/mutations';
 
 type TForm = z.input<typeof ZDestinationInput>;
@@ -48,7 +48,7 @@ export function DestinationFormDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   const create = useCreateDestination();
   const update = useUpdateDestination();
   const form = useForm<TForm, unknown, TDestinationInput>({

@@ -1,7 +1,6 @@
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { PencilIcon, PlusIcon, PowerIcon, ServerIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import {
   AlertDialog,
@@ -18,6 +17,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
+import { useAdminTexts } from '@/lib/use-group-texts';
 import { useDeleteDestination, useUpdateDestination } from '../api/mutations';
 import { useDestinations } from '../api/queries';
 import { AdminPage, QueryStates } from './admin-page';
@@ -29,7 +29,7 @@ type TConfirm = { kind: 'delete' | 'toggle'; destination: TDestinationServer };
 
 /** Admins create, edit, deactivate and delete destination servers (docs/PRODUCT.md#destination-servers). */
 export function DestinationsPage() {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   const destinations = useDestinations();
   const [form, setForm] = React.useState<{ open: boolean; destination: TDestinationServer | null }>(
     { open: false, destination: null },

@@ -7,7 +7,6 @@ import {
   type TUserLimitsChange,
 } from '@portico/shared/admin/limits';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import {
@@ -23,6 +22,7 @@ import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
+import { useAdminTexts } from '@/lib/use-group-texts';
 import { useChangeLimits } from '../api/mutations';
 import { useUserLimits } from '../api/queries';
 
@@ -59,7 +59,7 @@ export function UserLimitsDialog({
   user: TAdminUser | null;
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   const limits = useUserLimits(user?.id ?? null);
   const save = useChangeLimits();
   const [typed, setTyped] = React.useState<TTyped | null>(null);

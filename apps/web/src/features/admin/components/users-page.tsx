@@ -1,7 +1,6 @@
 import type { TAdminUser } from '@portico/shared/admin/api';
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { ListPager, ListSearch } from '@/components/list-controls';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import {
@@ -20,7 +19,7 @@ import { useListUrlState } from '@/hooks/use-list-url-state';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
 import { pageQuery } from '@/lib/list-url-state';
-import { useListTexts } from '@/lib/use-group-texts';
+import { useAdminTexts, useListTexts } from '@/lib/use-group-texts';
 import { useChangeRole } from '../api/mutations';
 import { useAdminUsersPage } from '../api/queries';
 import { AdminPage, QueryStates } from './admin-page';
@@ -35,7 +34,7 @@ const SHAPE = { filters: {}, sorts: [] };
  * search and page in the address); promote or demote after a confirmation; their limits.
  */
 export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id'> }) {
-  const { t } = useTranslation();
+  const { t } = useAdminTexts();
   const lists = useListTexts().t;
   const list = useListUrlState(SHAPE);
   const { state } = list;

@@ -1,6 +1,6 @@
 import type { TSshServer } from '@portico/shared/ssh-servers/schemas';
 import { ServerIcon } from 'lucide-react';
-import { useTranslation } from 'react-i18next';
+import { useServersTexts } from '@/lib/use-group-texts';
 import { cn } from '@/lib/utils';
 
 /** The value of the "a new server" choice. */
@@ -19,26 +19,26 @@ export function SavedServerChoice({
   value: string;
   onChange: (value: string) => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useServersTexts();
   const options = [
     ...servers.map((s) => ({
       value: s.id,
       title: s.name,
       detail: `${s.username}@${s.host}${s.port === 22 ? '' : `:${s.port}`} · ${t(
-        s.authKind === 'key' ? 'wizard.server.authKey' : 'wizard.server.authPassword',
+        s.authKind === 'key' ? 'servers.wizard.authKey' : 'servers.wizard.authPassword',
       )}`,
       address: true,
     })),
     {
       value: NEW_SERVER,
-      title: t('wizard.server.new'),
-      detail: t('wizard.server.newHint'),
+      title: t('servers.wizard.new'),
+      detail: t('servers.wizard.newHint'),
       address: false,
     },
   ];
   return (
     <fieldset className="grid gap-2" data-testid="wizard-server-choice">
-      <legend className="mb-2 text-sm font-medium">{t('wizard.server.legend')}</legend>
+      <legend className="mb-2 text-sm font-medium">{t('servers.wizard.legend')}</legend>
       {options.map((o) => (
         <label
           key={o.value}
