@@ -35,11 +35,7 @@ async function withTexts<M>(load: () => Promise<M>, namespaces: TNamespace[]): P
 
 export const HomeRoute = lazyNamed(
   () =>
-    withTexts(
-      () => import('./routes/home-route'),
-      // SERVERS_TEXTS: the edit dialog's choice of a saved server.
-      [CERTIFICATE_TEXTS, PLAN_TEXTS, LISTS_TEXTS, SERVERS_TEXTS],
-    ),
+    withTexts(() => import('./routes/home-route'), [CERTIFICATE_TEXTS, PLAN_TEXTS, LISTS_TEXTS]),
   'HomeRoute',
 );
 export const ProxyDetailsPage = lazyNamed(

@@ -226,12 +226,15 @@ export function EditProxyDialog({
             )}
           </Field>
           {mode === 'user' ? (
-            <ServerChoice
-              options={places}
-              value={serverId}
-              onChange={setServerId}
-              moving={serverId !== (proxy.sshServerId ?? '')}
-            />
+            // Its texts (the servers group) load on first use, kept off the home route's load.
+            <React.Suspense fallback={null}>
+              <ServerChoice
+                options={places}
+                value={serverId}
+                onChange={setServerId}
+                moving={serverId !== (proxy.sshServerId ?? '')}
+              />
+            </React.Suspense>
           ) : null}
           {chosen ? null : (
             <>
