@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { sharedText as lookup } from '@/test/catalogs';
 import { renderWithProviders } from '@/test/render';
+import { aServer } from '@/test/ssh-server';
 import { EditProxyDialog, editDefaults } from './edit-proxy-dialog';
 
 const proxy = {
@@ -184,5 +185,112 @@ describe('edit proxy dialog: what an edit does to the saved password', () => {
       { lang },
     );
     expect(screen.getByTestId('edit-credential-note').textContent).toContain(text);
+  });
+});
+
+const serverA = aServer({
+  id: '00000000-0000-4000-8000-00000000000a',
+  name: 'web-1',
+  host: '198.51.100.7',
+});
+const serverB = aServer({
+  id: '00000000-0000-4000-8000-00000000000b',
+  name: 'web-2',
+  host: '192.0.2.44',
+  port: 2200,
+});
+
+/** Answers the saved servers' list, and the PUT with the proxy; returns the PUT bodies. */
+function serversApi() {
+  const puts: unknown[] = [];
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (url, init) => {
+    if (String(url) === '/api/csrf-token') return Response.json({ token: 't' });
+    if (String(url) === '/api/ssh-servers')
+      return Response.json({ servers: [serverA, serverB], nextCursor: null });
+    if (init?.method === 'PUT') {
+      puts.push(JSON.parse(String(init.body)));
+      return Response.json({ ...proxy, id: proxy.id });
+    }
+    return Response.json({}, { status: 404 });
+  });
+  return puts;
+}
+
+const choice = () => screen.getByTestId('edit-server-choice') as HTMLSelectElement;
+
+describe.each([
+  ['en', 'Server', 'Typed address', 'clears the SSH password saved on the proxy itself'],
+  ['es', 'Servidor', 'Dirección escrita', 'borra la contraseña SSH guardada en el propio proxy'],
+] as const)('edit proxy dialog: moving to a saved server (%s)', (lang, label, typed, note) => {
+  it('choosing a saved server hides the typed fields and sends its id, not what was typed', async () => {
+    const puts = serversApi();
+    await renderWithProviders(<EditProxyDialog proxy={proxy} open onOpenChange={() => {}} />, {
+      lang,
+    });
+    expect(screen.getByLabelText(label)).toBe(choice());
+    expect(choice().value).toBe('');
+    expect(choice().options[0]?.textContent).toBe(typed);
+    await waitFor(() => expect(choice().options).toHaveLength(3));
+    expect(choice().options[2]?.textContent).toBe('web-2 · deploy@192.***.***.44');
+    fireEvent.change(input('serverIp'), { target: { value: '203.0.113.99' } });
+    fireEvent.change(input('sshUser'), { target: { value: 'typed' } });
+    expect(screen.queryByTestId('edit-server-moving-note')).toBeNull();
+    fireEvent.change(choice(), { target: { value: serverB.id } });
+    expect(document.getElementById('edit-host')).toBeNull();
+    expect(document.getElementById('edit-user')).toBeNull();
+    expect(document.getElementById('edit-port')).toBeNull();
+    expect(screen.getByTestId('edit-server-moving-note').textContent).toContain(note);
+    fireEvent.click(screen.getByTestId('edit-proxy-save'));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({
+      domain: 'app.example.com',
+      targetServer: 'http://10.0.0.5:8080',
+      sshServerId: serverB.id,
+      serverIp: '192.0.2.44',
+      sshUser: 'deploy',
+      sshPort: 2200,
+    });
+  });
+
+  it('a proxy on a saved server opens with it chosen; the typed address sends no id', async () => {
+    const puts = serversApi();
+    const onServer = {
+      ...proxy,
+      serverIp: '198.51.100.7',
+      sshUser: 'deploy',
+      sshServerId: serverA.id,
+    };
+    await renderWithProviders(<EditProxyDialog proxy={onServer} open onOpenChange={() => {}} />, {
+      lang,
+    });
+    expect(choice().value).toBe(serverA.id);
+    expect(document.getElementById('edit-host')).toBeNull();
+    expect(screen.queryByTestId('edit-server-moving-note')).toBeNull();
+    await waitFor(() => expect(choice().options).toHaveLength(3));
+    expect(choice().value).toBe(serverA.id);
+    fireEvent.change(choice(), { target: { value: '' } });
+    expect(input('serverIp').value).toBe('198.51.100.7');
+    fireEvent.change(input('serverIp'), { target: { value: '203.0.113.20' } });
+    fireEvent.click(screen.getByTestId('edit-proxy-save'));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({
+      domain: 'app.example.com',
+      targetServer: 'http://10.0.0.5:8080',
+      serverIp: '203.0.113.20',
+      sshUser: 'deploy',
+      sshPort: 22,
+    });
+  });
+
+  it('the admin form offers no saved servers (the list is everyone’s) and reads none', async () => {
+    const fetchMock = vi.spyOn(globalThis, 'fetch');
+    serversApi();
+    await renderWithProviders(
+      <EditProxyDialog proxy={proxy} open onOpenChange={() => {}} mode="admin" />,
+      { lang },
+    );
+    expect(screen.queryByTestId('edit-server-choice')).toBeNull();
+    expect(input('serverIp').value).toBe('203.0.113.10');
+    expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/ssh-servers')).toBe(false);
   });
 });

@@ -28,6 +28,7 @@ import { usePlanTexts } from '@/lib/use-group-texts';
 import { useOptionsDraft } from '@/lib/use-options-draft';
 import { usePlanProxy } from '../api/deploy-plan';
 import { type TEditMode, useUpdateProxy } from '../api/update-proxy';
+import { onChosenServer, ServerChoice, useServerPlaces } from './edit-server-choice';
 import { PlanBody, useApplyAction } from './plan-dialog';
 
 type TEditForm = z.input<typeof ZEditProxyInput>;
@@ -39,6 +40,8 @@ type TEditableProxy = {
   serverIp?: string | null;
   sshUser?: string | null;
   sshPort?: number | null;
+  /** The saved server the proxy is on; null when its address was typed. */
+  sshServerId?: string | null;
   /** Unknown (undefined): the dialog leaves the stored options alone. */
   options?: TProxyOptionsView;
 };
@@ -83,8 +86,14 @@ export function EditProxyDialog({
   const [planning, setPlanning] = React.useState(false);
   const [onlyTarget, setOnlyTarget] = React.useState(false);
   const apply = useApplyAction(() => onOpenChange(false));
+  // The saved server chosen ('' for the typed address); admins see no list of the owner's.
+  const [serverId, setServerId] = React.useState(proxy.sshServerId ?? '');
+  const places = useServerPlaces(proxy, mode === 'user');
+  const chosen = places.find((o) => o.place.id === serverId)?.place ?? null;
+  const chosenRef = React.useRef(chosen);
+  chosenRef.current = chosen;
   const form = useForm<TEditForm, unknown, TEditProxyInput>({
-    resolver: zodResolver(ZEditProxyInput),
+    resolver: onChosenServer(zodResolver(ZEditProxyInput), () => chosenRef.current),
     mode: 'onTouched',
     defaultValues: editDefaults(proxy),
   });
@@ -98,6 +107,7 @@ export function EditProxyDialog({
     if (open) {
       reset(editDefaults(proxy));
       options.reset(draftOf(proxy.options));
+      setServerId(proxy.sshServerId ?? '');
     }
     setPlanning(false);
     setOnlyTarget(false);
@@ -215,24 +225,39 @@ export function EditProxyDialog({
               />
             )}
           </Field>
-          <Field
-            id="edit-host"
-            label={t('proxies.fields.sshHost')}
-            hint={t('proxies.edit.sshHostHint')}
-            error={field('serverIp')}
-          >
-            {(aria) => (
-              <CodeInput {...aria} placeholder="203.0.113.10" {...form.register('serverIp')} />
-            )}
-          </Field>
-          <div className="grid items-start gap-4 sm:grid-cols-[1fr_8rem]">
-            <Field id="edit-user" label={t('proxies.fields.sshUser')} error={field('sshUser')}>
-              {(aria) => <CodeInput {...aria} {...form.register('sshUser')} />}
-            </Field>
-            <Field id="edit-port" label={t('proxies.fields.sshPort')} error={field('sshPort')}>
-              {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}
-            </Field>
-          </div>
+          {mode === 'user' ? (
+            // Its texts (the servers group) load on first use, kept off the home route's load.
+            <React.Suspense fallback={null}>
+              <ServerChoice
+                options={places}
+                value={serverId}
+                onChange={setServerId}
+                moving={serverId !== (proxy.sshServerId ?? '')}
+              />
+            </React.Suspense>
+          ) : null}
+          {chosen ? null : (
+            <>
+              <Field
+                id="edit-host"
+                label={t('proxies.fields.sshHost')}
+                hint={t('proxies.edit.sshHostHint')}
+                error={field('serverIp')}
+              >
+                {(aria) => (
+                  <CodeInput {...aria} placeholder="203.0.113.10" {...form.register('serverIp')} />
+                )}
+              </Field>
+              <div className="grid items-start gap-4 sm:grid-cols-[1fr_8rem]">
+                <Field id="edit-user" label={t('proxies.fields.sshUser')} error={field('sshUser')}>
+                  {(aria) => <CodeInput {...aria} {...form.register('sshUser')} />}
+                </Field>
+                <Field id="edit-port" label={t('proxies.fields.sshPort')} error={field('sshPort')}>
+                  {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}
+                </Field>
+              </div>
+            </>
+          )}
           {proxy.options === undefined ? null : (
             <ProxyOptionsEditor
               idPrefix="edit"
@@ -241,11 +266,13 @@ export function EditProxyDialog({
               errors={options.errors}
             />
           )}
-          <p className="text-sm text-muted-foreground" data-testid="edit-credential-note">
-            {mode === 'admin'
-              ? t('proxies.edit.credentialNoteAdmin')
-              : t('proxies.edit.credentialNote')}
-          </p>
+          {chosen ? null : (
+            <p className="text-sm text-muted-foreground" data-testid="edit-credential-note">
+              {mode === 'admin'
+                ? t('proxies.edit.credentialNoteAdmin')
+                : t('proxies.edit.credentialNote')}
+            </p>
+          )}
           {onlyTarget ? (
             <Alert variant="warning" data-testid="edit-plan-only-target">
               <AlertDescription>{tPlan('plan.editOnlyTarget')}</AlertDescription>

@@ -29,8 +29,9 @@ const path = (id: string, action = '') =>
   `/api/ssh-servers/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
 
 /** GET /api/ssh-servers, a page at a time (the API pages by cursor). */
-export function useSshServers() {
+export function useSshServers({ enabled = true }: { enabled?: boolean } = {}) {
   return useInfiniteQuery({
+    enabled,
     queryKey: sshServerKeys.list,
     initialPageParam: null as string | null,
     queryFn: ({ pageParam }) =>
