@@ -70,3 +70,9 @@ const ADMIN_CERTIFICATES = ['translation', CERTIFICATE_TEXTS, ADMIN_TEXTS];
 export function useAdminCertificateTexts() {
   return useTranslation(ADMIN_CERTIFICATES, OPTIONS);
 }
+
+/** A list in pages of the admin panel: `lists.*` and `admin.*` texts. */
+const ADMIN_LISTS = ['translation', LISTS_TEXTS, ADMIN_TEXTS];
+export function useAdminListTexts() {
+  return useTranslation(ADMIN_LISTS, OPTIONS);
+}

@@ -11,7 +11,7 @@ import { useListUrlState } from '@/hooks/use-list-url-state';
 import { formatMoment, formatRelative } from '@/lib/format-date';
 import { pageQuery } from '@/lib/list-url-state';
 import { proxySummary } from '@/lib/proxy-summary';
-import { useAdminTexts, useListTexts } from '@/lib/use-group-texts';
+import { useAdminListTexts, useAdminTexts } from '@/lib/use-group-texts';
 import { useAllProxiesPage } from '../api/queries';
 import { DomainLink, domainAndOwnerColumns, OwnerCell } from './admin-columns';
 import { AdminEdit, type TRenderAdminEdit } from './admin-edit';
@@ -51,7 +51,7 @@ function Created({ value }: { value: string }) {
 
 /** All Proxies: a table on wide screens, cards on phones and tablets (the six columns need ~1000 px). */
 export function AllProxies({ renderEdit }: { renderEdit: TRenderAdminEdit }) {
-  const { t } = useListTexts();
+  const { t } = useAdminListTexts();
   const list = useListUrlState(SHAPE);
   const { state } = list;
   const query = React.useMemo(() => pageQuery(state, ALL_PROXIES_PAGE_SIZE), [state]);

@@ -11,7 +11,7 @@ import { ExpiryBadge } from '@/components/ui/expiry-badge';
 import { useListUrlState } from '@/hooks/use-list-url-state';
 import { formatDateTime, formatRelative } from '@/lib/format-date';
 import { pageQuery } from '@/lib/list-url-state';
-import { useAdminCertificateTexts, useListTexts } from '@/lib/use-group-texts';
+import { useAdminCertificateTexts, useAdminListTexts } from '@/lib/use-group-texts';
 import { useCertificatesNeedingAttention } from '../api/queries';
 import { domainAndOwnerColumns } from './admin-columns';
 import { AdminPage, QueryStates } from './admin-page';
@@ -77,7 +77,7 @@ const SHAPE = { filters: {}, sorts: [] };
  */
 export function CertificatesPage() {
   const { t } = useAdminCertificateTexts();
-  const lists = useListTexts().t;
+  const lists = useAdminListTexts().t;
   const list = useListUrlState(SHAPE);
   const { state } = list;
   const page = useCertificatesNeedingAttention(

@@ -19,7 +19,7 @@ import { useListUrlState } from '@/hooks/use-list-url-state';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
 import { pageQuery } from '@/lib/list-url-state';
-import { useAdminTexts, useListTexts } from '@/lib/use-group-texts';
+import { useAdminListTexts, useAdminTexts } from '@/lib/use-group-texts';
 import { useChangeRole } from '../api/mutations';
 import { useAdminUsersPage } from '../api/queries';
 import { AdminPage, QueryStates } from './admin-page';
@@ -35,7 +35,7 @@ const SHAPE = { filters: {}, sorts: [] };
  */
 export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id'> }) {
   const { t } = useAdminTexts();
-  const lists = useListTexts().t;
+  const lists = useAdminListTexts().t;
   const list = useListUrlState(SHAPE);
   const { state } = list;
   const page = useAdminUsersPage(React.useMemo(() => pageQuery(state, USERS_PAGE_SIZE), [state]));
