@@ -262,6 +262,23 @@ export async function snapshot(t: TTestApp): Promise<string> {
  * Waits until no proxy is deploying, no run (a certificate action too) is unfinished and no
  * certificate check is pending, so a finished cell's work cannot change the next one.
  */
+/** The tables whose rows differ between two snapshots (a table's name, then its rows as JSON). */
+export function changedTables(before: string, after: string): string[] {
+  const byTable = (text: string) => {
+    const tables = new Map<string, string[]>();
+    let current = '';
+    for (const line of text.split('\n')) {
+      if (line.startsWith('{')) tables.get(current)?.push(line);
+      else tables.set((current = line), []);
+    }
+    return tables;
+  };
+  const a = byTable(before);
+  const b = byTable(after);
+  const names = new Set([...a.keys(), ...b.keys()]);
+  return [...names].filter((n) => (a.get(n) ?? []).join('\n') !== (b.get(n) ?? []).join('\n'));
+}
+
 export async function settled(t: TTestApp): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
