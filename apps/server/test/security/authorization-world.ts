@@ -268,8 +268,12 @@ export function changedTables(before: string, after: string): string[] {
     const tables = new Map<string, string[]>();
     let current = '';
     for (const line of text.split('\n')) {
-      if (line.startsWith('{')) tables.get(current)?.push(line);
-      else tables.set((current = line), []);
+      if (line.startsWith('{')) {
+        tables.get(current)?.push(line);
+      } else {
+        current = line;
+        tables.set(current, []);
+      }
     }
     return tables;
   };
