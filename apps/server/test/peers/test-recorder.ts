@@ -2,7 +2,8 @@
 // every connection and every login attempt with what it carried, a password included. A test
 // points a configuration at it to prove that no stored password ever reaches it.
 import { once } from 'node:events';
-import { Server, utils } from 'ssh2';
+import { Server } from 'ssh2';
+import { generateEd25519OpenSsh } from '../../src/deploy/ssh/ed25519-openssh';
 
 export interface TLoginAttempt {
   method: string;
@@ -19,7 +20,7 @@ export interface TSshRecorder {
 }
 
 export async function startSshRecorder(): Promise<TSshRecorder> {
-  const hostKey = utils.generateKeyPairSync('ed25519').private;
+  const hostKey = generateEd25519OpenSsh('').privateKey;
   let connections = 0;
   const attempts: TLoginAttempt[] = [];
   const server = new Server({ hostKeys: [hostKey] }, (client) => {

@@ -3,7 +3,8 @@
 // answered the exec request on it. The tests that prove a command's failure is named for what
 // happened use it (exec-ends.test.ts).
 import { once } from 'node:events';
-import { type Connection, Server, utils } from 'ssh2';
+import { type Connection, Server } from 'ssh2';
+import { generateEd25519OpenSsh } from '../../src/deploy/ssh/ed25519-openssh';
 
 export type TExecBehaviour =
   /** The connection ends while the exec request is unanswered. */
@@ -19,7 +20,7 @@ export interface TSshServer {
 }
 
 export async function sshServerThatOnExec(behaviour: TExecBehaviour): Promise<TSshServer> {
-  const hostKey = utils.generateKeyPairSync('ed25519').private;
+  const hostKey = generateEd25519OpenSsh('').privateKey;
   const connections = new Set<Connection>();
   let execs = 0;
   const server = new Server({ hostKeys: [hostKey] }, (connection) => {

@@ -1,19 +1,31 @@
 // Private keys as users paste them, made with the real tools: ssh-keygen (DSA, the one OpenSSH
-// itself no longer accepts) and ssh2's generator (Ed25519, passphrase-protected or not).
+// itself no longer accepts, and Ed25519 with a passphrase) and Portico's own Ed25519 writer.
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ssh2 from 'ssh2';
+import { generateEd25519OpenSsh } from '../../src/deploy/ssh/ed25519-openssh';
 
 export const KEY_PASSPHRASE = 'correct horse battery staple';
 
 export function ed25519(passphrase?: string): { privateKey: string; publicKey: string } {
-  const pair = passphrase
-    ? ssh2.utils.generateKeyPairSync('ed25519', { passphrase, cipher: 'aes256-ctr', rounds: 16 })
-    : ssh2.utils.generateKeyPairSync('ed25519');
-  return { privateKey: pair.private, publicKey: pair.public };
+  if (!passphrase) return generateEd25519OpenSsh('');
+  return withKeygen(['-t', 'ed25519', '-a', '16', '-N', passphrase]);
+}
+
+/** ssh-keygen into a throwaway folder; the pair as it wrote them. */
+function withKeygen(args: string[]): { privateKey: string; publicKey: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'portico-key-'));
+  try {
+    execFileSync('ssh-keygen', ['-q', ...args, '-C', '', '-f', join(dir, 'key')]);
+    return {
+      privateKey: readFileSync(join(dir, 'key'), 'utf8'),
+      publicKey: readFileSync(join(dir, 'key.pub'), 'utf8').trim(),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 export function rsaPem(): string {
@@ -33,13 +45,7 @@ export function ecdsaPem(): string {
 }
 
 export function dsaKey(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'portico-dsa-'));
-  try {
-    execFileSync('ssh-keygen', ['-q', '-t', 'dsa', '-N', '', '-f', join(dir, 'key')]);
-    return readFileSync(join(dir, 'key'), 'utf8');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  return withKeygen(['-t', 'dsa', '-N', '']).privateKey;
 }
 
 /**

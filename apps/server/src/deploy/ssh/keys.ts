@@ -4,6 +4,8 @@
  * own parser decides, so what is accepted here is exactly what a connection can use.
  */
 
+import { generateEd25519OpenSsh } from './ed25519-openssh';
+
 /** Larger than any real key (an 8192-bit RSA key in OpenSSH form is about 6.5 KB). */
 export const PRIVATE_KEY_MAX_BYTES = 16 * 1024;
 
@@ -107,7 +109,6 @@ export interface TGeneratedKey {
 
 /** A new Ed25519 key pair in OpenSSH form, unencrypted (Portico's secret box protects it). */
 export async function generateKeyPair(comment: string): Promise<TGeneratedKey> {
-  const { utils } = await loadSsh2();
-  const pair = utils.generateKeyPairSync('ed25519', { comment });
-  return { privateKey: normalisePrivateKey(pair.private), publicKey: pair.public.trim() };
+  const pair = generateEd25519OpenSsh(comment);
+  return { privateKey: normalisePrivateKey(pair.privateKey), publicKey: pair.publicKey };
 }
