@@ -258,10 +258,6 @@ export async function snapshot(t: TTestApp): Promise<string> {
   return parts.join('\n');
 }
 
-/**
- * Waits until no proxy is deploying, no run (a certificate action too) is unfinished and no
- * certificate check is pending, so a finished cell's work cannot change the next one.
- */
 /** The tables whose rows differ between two snapshots (a table's name, then its rows as JSON). */
 export function changedTables(before: string, after: string): string[] {
   const byTable = (text: string) => {
@@ -283,6 +279,10 @@ export function changedTables(before: string, after: string): string[] {
   return [...names].filter((n) => (a.get(n) ?? []).join('\n') !== (b.get(n) ?? []).join('\n'));
 }
 
+/**
+ * Waits until no proxy is deploying, no run (a certificate action too) is unfinished and no
+ * certificate check is pending, so a finished cell's work cannot change the next one.
+ */
 export async function settled(t: TTestApp): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
