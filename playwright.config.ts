@@ -47,6 +47,7 @@ const openDataDir = dataDir('E2E_DATA_DIR', 'portico-e2e-');
 const closedDataDir = dataDir('E2E_CLOSED_DATA_DIR', 'portico-e2e-closed-');
 
 const chromium = CHROMIUM_LAUNCH;
+const runSuffix = process.env.E2E_RUN_NAME ? `-${process.env.E2E_RUN_NAME}` : '';
 
 const skipped = [...(skipLab ? LAB_SPECS : []), ...(skipPostgres ? POSTGRES_SPECS : [])];
 
@@ -67,14 +68,18 @@ const gracefulShutdown = { signal: 'SIGTERM', timeout: 10_000 } as const;
 export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
-  outputDir: 'artifacts/e2e-results',
+  // E2E_RUN_NAME: two runs side by side (scripts/test-tiers.sh) keep their results apart.
+  outputDir: `artifacts/e2e-results${runSuffix}`,
   fullyParallel: false,
   workers: 2,
   forbidOnly: true,
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 10_000 },
-  reporter: [['list'], ['html', { outputFolder: 'artifacts/e2e-report', open: 'never' }]],
+  reporter: [
+    ['list'],
+    ['html', { outputFolder: `artifacts/e2e-report${runSuffix}`, open: 'never' }],
+  ],
   use: {
     baseURL: OPEN_URL,
     trace: 'retain-on-failure',
@@ -86,6 +91,8 @@ export default defineConfig({
   // project still runs its files one at a time, so no spec sees another's users mid-test; the
   // two overlap their waiting (deploys on the lab, toasts and timers in the browser): 13.4 to
   // 11.9 minutes on this 2-core machine, where the lab's own work keeps both cores busy.
+  // `npm test` (scripts/test-tiers.sh) runs each project on its own instead, each right after
+  // its Vitest tier.
   projects: [
     { name: 'lab', testMatch: LAB_SPECS, testIgnore: skipped, workers: 1, use: desktop },
     { name: 'desktop', testIgnore: LAB_SPECS, workers: 1, use: desktop },
@@ -94,7 +101,10 @@ export default defineConfig({
   webServer: [
     {
       // flock: other checkouts' runs on this machine never build at the same time as this one.
-      command: 'flock /tmp/portico-build.lock npm run build && node apps/server/dist/main.js',
+      // E2E_BUILT (scripts/test-tiers.sh): built already, or being built under the lock now.
+      command: process.env.E2E_BUILT
+        ? 'flock /tmp/portico-build.lock true && node apps/server/dist/main.js'
+        : 'flock /tmp/portico-build.lock npm run build && node apps/server/dist/main.js',
       url: `${OPEN_URL}/readyz`,
       timeout: 240_000,
       reuseExistingServer: false,

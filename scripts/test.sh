@@ -5,5 +5,4 @@ cd "$(dirname "$0")/.."
 bash scripts/prereqs.sh
 npm run typecheck
 npm run lint
-npm run test:unit
-npm run test:e2e
+bash scripts/test-tiers.sh
