@@ -5,7 +5,7 @@ import {
   type TProxyListQuery,
 } from '@portico/shared/proxy/api';
 import { PROXY_STATUSES } from '@portico/shared/proxy/schemas';
-import { and, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, eq, like, type SQL, sql } from 'drizzle-orm';
 import { likeContaining } from '../lib/list-cursor';
 import type { TDb } from './client';
 import { keysetPage, type TTimeKeyset, timeKeyset } from './keyset';
@@ -50,10 +50,11 @@ function hasCertificate(filter: TCertificateFilter, now: Date): SQL {
 
 /** Every filter but the status and the cursor: what the counts are taken over. */
 function filtersOf(scope: SQL | undefined, query: TProxyListQuery, now: Date): SQL | undefined {
-  const q = query.q ? likeContaining(query.q) : undefined;
+  // search_text is stored lower-cased (schema): a plain LIKE of the lower-cased words.
+  const q = query.q ? likeContaining(query.q.toLowerCase()) : undefined;
   return and(
     scope,
-    q ? or(ilike(p.domain, q), ilike(p.targetServer, q), ilike(p.serverIp, q)) : undefined,
+    q ? like(p.searchText, q) : undefined,
     query.server ? sql`lower(${p.serverIp}) = ${query.server.toLowerCase()}` : undefined,
     query.certificate ? hasCertificate(query.certificate, now) : undefined,
   );

@@ -78,13 +78,22 @@ export async function* tablePages(db: TRunner, table: string): AsyncGenerator<st
   }
 }
 
-/** Rows (JSON texts `tablePages` read) into `table`, ids as they were. */
+/**
+ * Rows (JSON texts `tablePages` read) into `table`, ids as they were. A generated column
+ * (proxy_configurations.search_text) takes no value: it is left out, and computed again.
+ */
 export async function insertRows(tx: TRunner, table: string, rows: string[]): Promise<void> {
   if (rows.length === 0) return;
   const name = sql.raw(ident(table));
+  const columns = rowsOf<{ name: string }>(
+    await tx.execute(sql`select column_name as name from information_schema.columns
+      where table_schema = 'public' and table_name = ${table} and is_generated = 'NEVER'
+      order by ordinal_position`),
+  ).map((c) => ident(c.name));
+  const list = sql.raw(columns.join(', '));
   await tx.execute(
-    sql`insert into ${name} overriding system value
-      select * from json_populate_recordset(null::${name}, ${`[${rows.join(',')}]`}::json)`,
+    sql`insert into ${name} (${list}) overriding system value
+      select ${list} from json_populate_recordset(null::${name}, ${`[${rows.join(',')}]`}::json)`,
   );
 }
 

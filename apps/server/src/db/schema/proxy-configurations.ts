@@ -83,6 +83,15 @@ export const proxyConfigurations = pgTable(
     customScript: text('custom_script'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    // What a list search looks in (db/proxy-lists.ts), lower-cased once when the row is written:
+    // the search is then a plain LIKE. ILIKE folds the case of every row at every search, which
+    // on PGlite costs about 17 µs a row and column against 0.4 µs for LIKE (3 columns, 10,000
+    // proxies, a page and its counts: over a second).
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(
+        sql`lower("domain" || chr(10) || coalesce("target_server", '') || chr(10) || "server_ip")`,
+      ),
   },
   (t) => [
     uniqueIndex('proxy_configurations_domain_key').on(sql`lower(${t.domain})`),

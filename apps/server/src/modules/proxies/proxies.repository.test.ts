@@ -64,6 +64,8 @@ describe.each(testDatabaseKinds())('the proxies repository on %s', (kind) => {
       ...row,
       targetServer: 'http://10.0.0.9:81',
       sshPort: 2222,
+      // The search text follows the row's own columns (schema: generated).
+      searchText: [row.domain, 'http://10.0.0.9:81', row.serverIp].join('\n'),
       updatedAt: expect.any(Date),
     });
     expect(written!.updatedAt.getTime()).toBeGreaterThanOrEqual(row.updatedAt.getTime());

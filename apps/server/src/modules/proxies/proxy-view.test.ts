@@ -31,6 +31,7 @@ const row: TProxyConfigurationRow = {
   customScript: null,
   createdAt: new Date('2026-10-01T00:00:00Z'),
   updatedAt: new Date('2026-10-02T00:00:00Z'),
+  searchText: 'example.com\nhttp://localhost:3000\n203.0.113.10',
 };
 
 describe('the API view of a configuration', () => {

@@ -1,0 +1,1 @@
+ALTER TABLE "proxy_configurations" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower("domain" || chr(10) || coalesce("target_server", '') || chr(10) || "server_ip")) STORED NOT NULL;
