@@ -181,6 +181,37 @@ describe('proxy options on a lab server', () => {
     }
   });
 
+  it('IPv6 rules: a denied IPv6 client gets 403 and an allowed one 200, from the server itself over ::1', async () => {
+    // The lab's network is IPv4 only; each server's loopback has ::1, so nginx listens on [::]
+    // and the only IPv6 client is curl on the server.
+    const status = async (address: string) => {
+      const r = await env.lab.exec(env.s1.name, [
+        'curl',
+        '-sk',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '--resolve',
+        `${site2()}:443:${address}`,
+        `https://${site2()}/`,
+      ]);
+      return r.stdout.trim();
+    };
+    const ipv6 = await env.lab.exec(env.s1.name, ['grep', '-q', ' lo$', '/proc/net/if_inet6']);
+    expect(ipv6.code).toBe(0);
+
+    await deployWith(site2(), { deny: ['::1/128'] });
+    expect(await status('[::1]')).toBe('403');
+    expect(await status('127.0.0.1')).toBe('200');
+    expect((await get(site2())).status).toBe(200);
+
+    await deployWith(site2(), { allow: ['::/127'] });
+    expect(await status('[::1]')).toBe('200');
+    expect(await status('127.0.0.1')).toBe('403');
+    expect((await get(site2())).status).toBe(403);
+  });
+
   it('a redirect host answers 301 with the path and query kept', async () => {
     await deployWith(site2(), {
       redirect: { to: 'https://new.example.org/base', code: 301, keepPath: true },
