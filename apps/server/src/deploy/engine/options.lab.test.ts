@@ -122,12 +122,13 @@ describe('proxy options on a lab server', () => {
       ).stdout;
     const before = await usersFile();
     expect(before).toContain('root:www-data 640');
-    // A line nginx -t refuses (advanced lines are allowed on this instance).
+    // A line nginx -t refuses (advanced lines are allowed on this instance). As the sudo user:
+    // the users file travels on standard input past sudo's password, both ways.
     const refused = async (options: TProxyOptions) => {
       const log = captureLog();
       const context = engineContext(env.lab.status, log);
       const outcome = await runDeployment(
-        deployInput(env.lab.status, env.s1, 'root', site2(), {
+        deployInput(env.lab.status, env.s1, 'deploy', site2(), {
           options: { ...options, advanced: 'portico_no_such_directive on;' },
         }),
         { ...context, settings: { ...context.settings, allowCustomNginx: true } },
