@@ -29,6 +29,10 @@ for (const lang of ['es', 'en'] as const) {
     await expect(dialog.getByTestId('edit-preload-warning')).toHaveText(
       text(lang, 'options.preloadWarning'),
     );
+    await dialog.getByTestId('edit-maxFails').fill('3');
+    await dialog.getByTestId('edit-failTimeout').fill('30');
+    await dialog.getByTestId('edit-timeoutConnect').fill('100');
+    await dialog.getByTestId('edit-timeoutRead').fill('600');
     await dialog.getByTestId('edit-deny').fill('10.0.0.1/8');
     await dialog.getByTestId('edit-add-user').click();
     await dialog.getByTestId('edit-user-0').fill('ana');
@@ -38,7 +42,14 @@ for (const lang of ['es', 'en'] as const) {
       text(lang, 'proxyOptions.invalid.cidrHostBits'),
     );
     await capture(page, AREA, `dialog-refused-${lang}`);
+    // Connect is at most 75 s: refused on its own field, in the page's language.
+    await expect(dialog.locator('#edit-timeoutConnect-error')).toHaveText(
+      text(lang, 'proxyOptions.invalid.seconds'),
+    );
+    await dialog.getByTestId('edit-timeoutConnect').scrollIntoViewIfNeeded();
+    await capture(page, AREA, `dialog-tuning-refused-${lang}`);
 
+    await dialog.getByTestId('edit-timeoutConnect').fill('5');
     await dialog.getByTestId('edit-deny').fill('10.0.0.0/8');
     await page.getByTestId('edit-proxy-save').click();
     await expectToast(page, text(lang, 'proxies.edit.success'), domain);
@@ -50,6 +61,12 @@ for (const lang of ['es', 'en'] as const) {
     );
     await expect(section.getByTestId('options-hsts')).toHaveText('max-age=31536000; preload');
     await expect(section.getByTestId('options-access')).toHaveText('deny 10.0.0.0/8');
+    await expect(section.getByTestId('options-health')).toHaveText(
+      'max_fails=3, fail_timeout=30 s',
+    );
+    await expect(section.getByTestId('options-timeouts')).toHaveText(
+      `${text(lang, 'options.view.connect', { seconds: 5 })}, ${text(lang, 'options.view.read', { seconds: 600 })}`,
+    );
     await expect(section.getByTestId('options-basicAuth')).toHaveText(
       text(lang, 'options.view.users', { count: 1, names: 'ana' }),
     );
@@ -61,6 +78,9 @@ for (const lang of ['es', 'en'] as const) {
     await page.getByTestId('proxy-edit').first().click();
     await dialog.getByTestId('edit-toggle').click();
     await expect(dialog.getByTestId('edit-user-0')).toHaveValue('ana');
+    await expect(dialog.getByTestId('edit-maxFails')).toHaveValue('3');
+    await expect(dialog.getByTestId('edit-timeoutConnect')).toHaveValue('5');
+    await expect(dialog.getByTestId('edit-timeoutSend')).toHaveValue('');
     await expect(dialog.getByTestId('edit-password-0')).toHaveValue('');
     await expect(dialog.getByTestId('edit-password-0')).toHaveAttribute(
       'placeholder',

@@ -2,6 +2,7 @@ import { type TProxyOptions, ZProxyOptions } from '@portico/shared/proxy/options
 import { HEADER_VALUE, LOCATION_PATH } from '@portico/shared/proxy/options-rules';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { ipv6Network } from '../../test/support/ip-arbitraries';
 import { useNginxScratch } from '../../test/support/nginx-scratch';
 import { renderFinalSite, renderHttpSite } from './nginx-site';
 
@@ -40,13 +41,15 @@ const group = (backups: boolean) =>
     );
 
 /** A network address: an IPv4 address with its host bits cleared. */
-const cidr = fc
+const cidr4 = fc
   .tuple(fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 0, max: 32 }))
   .map(([n, prefix]) => {
     const net = prefix === 0 ? 0 : n - (n % 2 ** (32 - prefix));
     const ip = [24, 16, 8, 0].map((s) => Math.floor(net / 2 ** s) % 256).join('.');
     return prefix === 32 ? ip : `${ip}/${prefix}`;
   });
+/** The same in IPv6, full or with `::` (the generator of options-rules' property tests). */
+const cidr = fc.oneof(cidr4, ipv6Network);
 
 const options: fc.Arbitrary<TProxyOptions> = fc
   .record(

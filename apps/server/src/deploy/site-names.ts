@@ -50,7 +50,7 @@ export function sitePaths(family: TOsFamily, domain: string): TSitePaths {
 
 /**
  * The site's basic-auth users (`user:$6$…` lines), root-owned and readable by nginx's group
- * only (engine/htpasswd-step.ts).
+ * only (written and removed within the site transaction, engine/site-files.ts).
  */
 export function htpasswdPath(domain: string): string {
   return `/etc/nginx/portico-htpasswd/${shortened(assertDomain(domain))}`;

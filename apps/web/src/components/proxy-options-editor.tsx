@@ -9,6 +9,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { Textarea } from '@/components/ui/textarea';
 import type { TDraftField, TOptionsDraft } from '@/lib/proxy-options-draft';
 import { useOptionsTexts } from '@/lib/use-group-texts';
+import { UpstreamTuningFields } from './upstream-tuning-fields';
 
 type TProps = {
   /** Prefix of the controls' ids: two editors can share a page. */
@@ -109,6 +110,7 @@ export function ProxyOptionsEditor({ idPrefix, draft, onChange, errors }: TProps
               </NativeSelect>
             )}
           </Field>
+          <UpstreamTuningFields id={id} draft={draft} set={set} errors={errors} />
           {text('locations', t('options.locationsHint'))}
           <div className="grid gap-2">
             <Toggle

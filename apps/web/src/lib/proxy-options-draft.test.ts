@@ -44,7 +44,38 @@ describe('the options draft', () => {
     expect(optionsOf(again).upstreams).toEqual(options.upstreams);
   });
 
+  it('passive health and timeouts go as typed, come back the same, and keep what the API set', () => {
+    const draft = {
+      ...draftOf({}),
+      maxFails: '3',
+      failTimeout: ' 30 ',
+      timeoutConnect: '5',
+      timeoutRead: '600',
+    };
+    const options = ZProxyOptionsInput.parse(optionsOf(draft));
+    expect(options).toEqual({
+      health: { maxFails: 3, failTimeout: 30 },
+      timeouts: { connect: 5, read: 600 },
+    });
+    // Stored options shown again and saved untouched are the same options (none dropped).
+    const stored = { health: { maxFails: 0, failTimeout: 3600 }, timeouts: { send: 86400 } };
+    expect(optionsOf(draftOf(stored))).toEqual(stored);
+    // One health field alone keeps nginx's default for the other.
+    expect(optionsOf({ ...draftOf({}), failTimeout: '20' }).health).toEqual({
+      maxFails: 1,
+      failTimeout: 20,
+    });
+    // Not a number: the shared schema refuses it, on its own field.
+    const refused = ZProxyOptionsInput.safeParse(optionsOf({ ...draftOf({}), timeoutRead: 'x' }));
+    expect(refused.success).toBe(false);
+    expect(draftFieldOf(refused.error!.issues[0]!.path)).toBe('timeoutRead');
+  });
+
   it('issues land on the field that holds them', () => {
+    expect(draftFieldOf(['health', 'maxFails'])).toBe('maxFails');
+    expect(draftFieldOf(['health', 'failTimeout'])).toBe('failTimeout');
+    expect(draftFieldOf(['timeouts', 'connect'])).toBe('timeoutConnect');
+    expect(draftFieldOf(['timeouts', 'send'])).toBe('timeoutSend');
     expect(draftFieldOf(['deny', 0])).toBe('deny');
     expect(draftFieldOf(['basicAuth', 1, 'password'])).toBe('users.1');
     expect(draftFieldOf(['redirect', 'to'])).toBe('redirectTo');

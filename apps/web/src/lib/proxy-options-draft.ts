@@ -9,6 +9,12 @@ import type { TProxyOptionsInput, TProxyOptionsView } from '@portico/shared/prox
 export interface TOptionsDraft {
   upstreams: string;
   loadBalancing: '' | 'round_robin' | 'least_conn' | 'ip_hash';
+  /** Passive health and timeouts, in whole numbers as typed ('' = nginx's or Portico's default). */
+  maxFails: string;
+  failTimeout: string;
+  timeoutConnect: string;
+  timeoutSend: string;
+  timeoutRead: string;
   hsts: boolean;
   hstsMaxAge: string;
   hstsIncludeSubDomains: boolean;
@@ -58,12 +64,30 @@ function upstreamsText(list: { url: string; weight?: number; backup?: boolean }[
 }
 
 const numberOr = (text: string) => (text.trim() === '' ? undefined : Number(text.trim()));
+const textOf = (n: number | undefined) => (n === undefined ? '' : String(n));
 
 export function optionsOf(d: TOptionsDraft): TProxyOptionsInput {
   const o: Record<string, unknown> = {};
   const upstreams = upstreamsOf(d.upstreams);
   if (upstreams.length > 0) o.upstreams = upstreams;
   if (d.loadBalancing) o.loadBalancing = d.loadBalancing;
+  if (d.maxFails.trim() || d.failTimeout.trim()) {
+    // One given alone keeps nginx's default for the other (max_fails=1 fail_timeout=10s).
+    o.health = {
+      maxFails: numberOr(d.maxFails) ?? 1,
+      failTimeout: numberOr(d.failTimeout) ?? 10,
+    };
+  }
+  const timeouts = Object.fromEntries(
+    (
+      [
+        ['connect', d.timeoutConnect],
+        ['send', d.timeoutSend],
+        ['read', d.timeoutRead],
+      ] as const
+    ).flatMap(([key, text]) => (numberOr(text) === undefined ? [] : [[key, numberOr(text)]])),
+  );
+  if (Object.keys(timeouts).length > 0) o.timeouts = timeouts;
   if (d.hsts) {
     o.hsts = {
       maxAge: numberOr(d.hstsMaxAge) ?? 31536000,
@@ -111,6 +135,11 @@ export function draftOf(v: TProxyOptionsView = {}): TOptionsDraft {
   return {
     upstreams: upstreamsText(v.upstreams),
     loadBalancing: v.loadBalancing ?? '',
+    maxFails: textOf(v.health?.maxFails),
+    failTimeout: textOf(v.health?.failTimeout),
+    timeoutConnect: textOf(v.timeouts?.connect),
+    timeoutSend: textOf(v.timeouts?.send),
+    timeoutRead: textOf(v.timeouts?.read),
     hsts: v.hsts !== undefined,
     hstsMaxAge: String(v.hsts?.maxAge ?? 31536000),
     hstsIncludeSubDomains: v.hsts?.includeSubDomains ?? false,
@@ -139,11 +168,11 @@ export function draftOf(v: TProxyOptionsView = {}): TOptionsDraft {
 const FIELD_OF_OPTION: Record<string, keyof TOptionsDraft> = {
   upstreams: 'upstreams',
   loadBalancing: 'loadBalancing',
-  health: 'upstreams',
+  health: 'maxFails',
   hsts: 'hstsMaxAge',
   headers: 'headers',
   clientMaxBodyMb: 'clientMaxBodyMb',
-  timeouts: 'advanced',
+  timeouts: 'timeoutConnect',
   allow: 'allow',
   deny: 'deny',
   locations: 'locations',
@@ -156,5 +185,9 @@ export function draftFieldOf(path: readonly PropertyKey[]): TDraftField | undefi
   const [first, second] = path.map(String);
   if (first === 'basicAuth') return second === undefined ? 'users' : `users.${Number(second)}`;
   if (first === 'redirect' && second === 'code') return 'redirectCode';
+  if (first === 'health' && second === 'failTimeout') return 'failTimeout';
+  if (first === 'timeouts' && (second === 'send' || second === 'read')) {
+    return second === 'send' ? 'timeoutSend' : 'timeoutRead';
+  }
   return first === undefined ? undefined : FIELD_OF_OPTION[first];
 }

@@ -265,7 +265,7 @@ export type TPlanInput = z.infer<typeof ZPlanInput>;
 export const ZPlannedFile = z.object({
   path: z.string(),
   kind: z.enum(['file', 'link']),
-  change: z.enum(['create', 'update', 'unchanged']),
+  change: z.enum(['create', 'update', 'remove', 'unchanged']),
   /** A unified diff against the file on the server now; '' when unchanged or too large. */
   diff: z.string(),
   tooLarge: z.boolean(),

@@ -1,23 +1,44 @@
+import { ipv6Bytes } from '../validation/address-class';
 import { isHost } from '../validation/rules';
 
 // Allowlist rules of a proxy's options (options.ts): each value that may reach an nginx file is
 // matched whole against a narrow pattern; anything else is refused, never escaped.
 
 const OCTET = /^(?:0|[1-9][0-9]{0,2})$/;
+const PREFIX = OCTET;
 const UPSTREAM_URL = /^(https?:\/\/)?([A-Za-z0-9.-]+)(?::([0-9]{1,5}))?(\/[A-Za-z0-9._~/-]*)?$/i;
 
-/** `a.b.c.d` or `a.b.c.d/n` with no bit set past the prefix (10.0.0.1/8 is refused). */
+/** The 32 bits of `a.b.c.d` (decimal octets without leading zeros); undefined otherwise. */
+function ipv4Bits(address: string): bigint | undefined {
+  const parts = address.split('.');
+  if (parts.length !== 4 || !parts.every((p) => OCTET.test(p) && Number(p) <= 255)) return;
+  return parts.reduce((n, p) => n * 256n + BigInt(p), 0n);
+}
+
+/**
+ * The 128 bits of an IPv6 address in hex groups (`2001:db8::1`, one `::` at most); undefined
+ * otherwise. No zone (`%eth0`) and no dotted IPv4 tail: nginx takes neither in every version.
+ */
+function ipv6Bits(address: string): bigint | undefined {
+  if (!/^[0-9A-Fa-f:]{2,39}$/.test(address)) return;
+  return ipv6Bytes(address)?.reduce((n, b) => n * 256n + BigInt(b), 0n);
+}
+
+/**
+ * An IPv4 (`a.b.c.d`, `a.b.c.d/n`) or IPv6 (`2001:db8::1`, `2001:db8::/32`) address or network
+ * with no bit set past the prefix (10.0.0.1/8 and 2001:db8::1/32 are refused).
+ */
 export function cidrProblem(value: string): 'cidr' | 'cidrHostBits' | undefined {
   const [address = '', prefixText, ...rest] = value.split('/');
   if (rest.length > 0) return 'cidr';
-  const parts = address.split('.');
-  if (parts.length !== 4 || !parts.every((p) => OCTET.test(p) && Number(p) <= 255)) return 'cidr';
+  const v6 = address.includes(':');
+  const bits = v6 ? ipv6Bits(address) : ipv4Bits(address);
+  if (bits === undefined) return 'cidr';
   if (prefixText === undefined) return undefined;
-  if (!/^(?:[0-9]|[12][0-9]|3[0-2])$/.test(prefixText)) return 'cidr';
-  const bits = parts.reduce((n, p) => n * 256 + Number(p), 0);
-  const prefix = Number(prefixText);
-  const hostBits = prefix === 0 ? bits : bits % 2 ** (32 - prefix);
-  return hostBits === 0 ? undefined : 'cidrHostBits';
+  const width = v6 ? 128 : 32;
+  if (!PREFIX.test(prefixText) || Number(prefixText) > width) return 'cidr';
+  const hostBits = bits & ((1n << BigInt(width - Number(prefixText))) - 1n);
+  return hostBits === 0n ? undefined : 'cidrHostBits';
 }
 
 /** How an upstream URL is reached: nginx's `upstream` block holds host:port, the rest is shared. */

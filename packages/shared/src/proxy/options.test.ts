@@ -176,7 +176,8 @@ describe('options rules', () => {
     ['192.0.2.7/32', undefined],
     ['192.0.2.07', 'cidr'],
     ['192.0.2.0/24/1', 'cidr'],
-    ['::1', 'cidr'],
+    ['::1', undefined],
+    ['1.2.3.4/33', 'cidr'],
   ])('cidr %s', (value, problem) => {
     expect(cidrProblem(value)).toBe(problem);
   });

@@ -31,7 +31,7 @@ function ipv4Bytes(value: string): number[] | undefined {
 }
 
 /** The sixteen bytes of an IPv6 address (`::`, a trailing dotted IPv4, a %zone), or undefined. */
-function ipv6Bytes(raw: string): number[] | undefined {
+export function ipv6Bytes(raw: string): number[] | undefined {
   const value = raw.replace(/%[^%]*$/, '');
   if (!/^[0-9a-f:.]+$/i.test(value) || value.split('::').length > 2) return undefined;
   const groups: number[] = [];

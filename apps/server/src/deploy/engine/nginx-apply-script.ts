@@ -3,6 +3,13 @@ import { PUT_FILE } from '../ssh/write-file';
 import { FUNCTIONS, RELOAD_BODY } from './nginx-control';
 import { SURVEY_PART } from './site-record';
 
+// The group nginx's workers run as (the `user` of nginx.conf; nobody's group without one): a
+// private file (basic-auth users) is theirs to read, and no one else's.
+export const NGINX_GID = `nginx_gid() {
+  u=$(sed -n 's/^[[:space:]]*user[[:space:]][[:space:]]*\\([A-Za-z0-9._-]*\\).*/\\1/p' /etc/nginx/nginx.conf 2>/dev/null | head -n 1)
+  id -g -- "\${u:-nobody}" 2>/dev/null || echo 0
+}`;
+
 // Runs inside APPLY_SCRIPT with $t (target) and $l (link) set.
 const LINK_SCRIPT = `if [ -L "$l" ]; then
   old=$(readlink -- "$l")
@@ -20,32 +27,52 @@ fi`;
 // The whole change in one round trip, each part's output marked so that every failure reads as
 // its own command's:
 // - the directories a site needs;
-// - per file: its mode and content as they are now (what a rollback puts back), then
-//   `put_file ... sync` (the new bytes renamed in, unless the file already holds them);
+// - per file: its mode, group and content as they are now (what a rollback puts back), then
+//   by its way: `put_file ... sync` (the new bytes renamed in, unless the file already holds
+//   them); `private`, the same owned by root and nginx's group with its directory 0750, the
+//   content read as one base64 line of standard input (it never appears on a command line);
+//   `remove`, the file removed when it is there;
 // - the site enabled ($t target, $l link; both empty for the conf.d layout);
 // - `nginx -t`, and only if it passes the reload with its wait ($reload = live: no file was
 //   written and nginx already runs them, so only a new link needs one);
 // - the site record's look (SURVEY_PART) once the change is live.
-// Arguments: target, link, always|live, the number of files, then path, mode (octal) and
-// content (base64) of each; what is left is the look's.
+// Arguments: target, link, always|live, the number of files, then path, mode (octal), way
+// (plain|private|remove) and content (base64; private: on stdin) of each; what is left is the
+// look's.
 export const APPLY_SCRIPT = `${FUNCTIONS}
 ${PUT_FILE}
+${NGINX_GID}
 umask 022
 mkdir -p ${ACME_WEBROOT} /etc/nginx/conf.d || { echo PORTICO_PREPARE=failed; exit 0; }
 t=$1 l=$2 reload=$3 n=$4
 shift 4
-wrote=no i=0
+wrote=no i=0 gid=""
 while [ "$i" -lt "$n" ]; do
-  f=$1 mode=$2 data=$3
-  shift 3
+  f=$1 mode=$2 way=$3 data=$4
+  shift 4
   if [ -f "$f" ]; then
-    printf 'PORTICO_PREV=%s %s ' "$i" "$(stat -c %a -- "$f")"; base64 -w0 < "$f"; echo
+    printf 'PORTICO_PREV=%s %s ' "$i" "$(stat -c '%a %g' -- "$f")"; base64 -w0 < "$f"; echo
   else
     echo "PORTICO_PREV=$i absent"
   fi
-  state=$(put_file "$f" "\${f%/*}/.\${f##*/}.portico-$$.tmp" "$mode" "$data" sync) \\
-    || { echo "PORTICO_WRITE=$i failed"; exit 0; }
-  [ "$state" = wrote ] && wrote=yes
+  tmp="\${f%/*}/.\${f##*/}.portico-$$.tmp"
+  case $way in
+  remove)
+    state=same
+    if [ -e "$f" ] || [ -L "$f" ]; then
+      rm -f -- "$f" || { echo "PORTICO_WRITE=$i failed"; exit 0; }
+      state=removed
+    fi ;;
+  private)
+    IFS= read -r data || true
+    [ -n "$gid" ] || gid=$(nginx_gid)
+    { mkdir -p -- "\${f%/*}" && chown 0:"$gid" -- "\${f%/*}" && chmod 0750 -- "\${f%/*}" \\
+      && state=$(put_file "$f" "$tmp" "$mode" "$data" sync "$gid"); } \\
+      || { echo "PORTICO_WRITE=$i failed"; exit 0; } ;;
+  *)
+    state=$(put_file "$f" "$tmp" "$mode" "$data" sync) || { echo "PORTICO_WRITE=$i failed"; exit 0; } ;;
+  esac
+  [ "$state" = same ] || wrote=yes
   echo "PORTICO_WRITE=$i $state"
   i=$((i + 1))
 done

@@ -1,5 +1,5 @@
 import type { TRunResult } from '../ssh/run';
-import { assertRemotePath, inlineWritable } from '../ssh/write-file';
+import { assertRemotePath, inlineWritable, PUT_FILE } from '../ssh/write-file';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
 import { APPLY_SCRIPT } from './nginx-apply-script';
@@ -17,6 +17,12 @@ export interface TFileWrite {
   path: string;
   content: string;
   mode: number;
+  /**
+   * `private`: readable by root and nginx's group only (basic-auth users), its directory 0750;
+   * its content travels on standard input, never as an argument. `remove`: the file is removed
+   * (content unused). Plain by default.
+   */
+  way?: 'private' | 'remove';
 }
 
 export interface TSiteLink {
@@ -25,6 +31,15 @@ export interface TSiteLink {
 }
 
 type TUndo = () => Promise<void>;
+
+/** The answer without the files' previous content (a private file's among them): never quoted. */
+function withoutPrevious(r: TRunResult): TRunResult {
+  const stdout = r.stdout
+    .split('\n')
+    .filter((l) => !l.startsWith('PORTICO_PREV='))
+    .join('\n');
+  return { ...r, stdout };
+}
 
 /** A part of `APPLY_SCRIPT`'s answer as if its command had run alone; undefined if it did not. */
 function part(stdout: string, prefix: string): TRunResult | undefined {
@@ -35,22 +50,46 @@ function part(stdout: string, prefix: string): TRunResult | undefined {
   return { code: Number(code), stdout: out, stderr: '' };
 }
 
-type TBefore = { exists: false } | { exists: true; mode: number; content: Buffer };
+type TBefore = { exists: false } | { exists: true; mode: number; gid: number; content: Buffer };
 
 /** Each file as it was before the script wrote it, from its `PORTICO_PREV` lines. */
 function beforeOf(stdout: string): Map<number, TBefore> {
   const found = new Map<number, TBefore>();
   for (const line of prefixed(stdout, 'PORTICO_PREV=')) {
-    const m = /^(\d+) (?:(absent)|([0-7]{3,4}) ([A-Za-z0-9+/=]*))$/.exec(line);
+    const m = /^(\d+) (?:(absent)|([0-7]{3,4}) (\d+) ([A-Za-z0-9+/=]*))$/.exec(line);
     if (!m) continue;
     found.set(
       Number(m[1]),
       m[2]
         ? { exists: false }
-        : { exists: true, mode: Number.parseInt(m[3]!, 8), content: Buffer.from(m[4]!, 'base64') },
+        : {
+            exists: true,
+            mode: Number.parseInt(m[3]!, 8),
+            gid: Number(m[4]),
+            content: Buffer.from(m[5]!, 'base64'),
+          },
     );
   }
   return found;
+}
+
+// Puts a private file back with its group (the bytes on standard input, as they came).
+const RESTORE_PRIVATE = `${PUT_FILE}
+IFS= read -r data || true
+put_file "$1" "\${1%/*}/.\${1##*/}.portico-$$.tmp" "$2" "$data" "" "$3" >/dev/null`;
+
+/** Puts back a file the script wrote over or removed, as it was. */
+async function restore(c: TStepContext, file: TFileWrite, was: TBefore & { exists: true }) {
+  if (file.way === undefined) {
+    await c.session.writeFile(file.path, was.content, was.mode);
+  } else {
+    const r = await asRoot(c.session, RESTORE_PRIVATE, {
+      args: [file.path, was.mode.toString(8).padStart(4, '0'), String(was.gid)],
+      stdin: `${was.content.toString('base64')}\n`,
+    });
+    if (r.code !== 0) throw new Error(`${file.path} could not be put back`);
+  }
+  c.log.info(msg('nginx.restored', { path: file.path }));
 }
 
 /** The files the script wrote, logged, each with how to put back what was there. */
@@ -59,7 +98,7 @@ function writesWithUndo(
   step: string,
   files: TFileWrite[],
   r: TRunResult,
-): { undo: TUndo[]; failed?: TFileWrite } {
+): { undo: TUndo[]; changed: boolean; failed?: TFileWrite } {
   const before = beforeOf(r.stdout);
   const outcome = new Map(
     prefixed(r.stdout, 'PORTICO_WRITE=').map((line) => {
@@ -71,25 +110,30 @@ function writesWithUndo(
     throw new StepError('internal', step, withOutput(msg('site.layoutFailed'), r.stderr));
   }
   const undo: TUndo[] = [];
+  let changed = false;
   for (const [i, file] of files.entries()) {
     const state = outcome.get(i);
     if (state === 'same') continue;
     const was = before.get(i);
-    if (state !== 'wrote' || !was) return { undo, failed: file };
+    if ((state !== 'wrote' && state !== 'removed') || !was) return { undo, changed, failed: file };
+    changed = true;
+    if (state === 'removed') {
+      c.log.info(msg('nginx.removedUnused', { path: file.path }));
+      // Not a regular file before (a dangling link): nothing to put back.
+      if (was.exists) undo.push(() => restore(c, file, was));
+      continue;
+    }
     c.log.info(msg(was.exists ? 'nginx.updated' : 'nginx.wrote', { path: file.path }));
     undo.push(
       was.exists
-        ? async () => {
-            await c.session.writeFile(file.path, was.content, was.mode);
-            c.log.info(msg('nginx.restored', { path: file.path }));
-          }
+        ? () => restore(c, file, was)
         : async () => {
             await asRoot(c.session, 'rm -f -- "$1"', { args: [file.path] });
             c.log.info(msg('nginx.removedNew', { path: file.path }));
           },
     );
   }
-  return { undo };
+  return { undo, changed };
 }
 
 /** What `LINK_SCRIPT` printed (within `APPLY_SCRIPT`): logged, and how to undo it. */
@@ -134,9 +178,12 @@ function applyArgs(
   const perFile = files.flatMap((f) => {
     const data = Buffer.from(f.content, 'utf8');
     assertRemotePath(f.path);
+    const mode = f.mode.toString(8).padStart(4, '0');
+    if (f.way === 'remove') return [f.path, mode, 'remove', ''];
+    if (f.way === 'private') return [f.path, mode, 'private', '-'];
     // Site files are public configuration and small: they travel as arguments.
     if (!inlineWritable(data, f.mode)) throw new Error(`${f.path} cannot travel inline`);
-    return [f.path, f.mode.toString(8).padStart(4, '0'), data.toString('base64')];
+    return [f.path, mode, 'plain', data.toString('base64')];
   });
   return [
     ...(link ? [link.target, link.link] : ['', '']),
@@ -169,10 +216,20 @@ export async function applyNginxFiles(
   const rollback = async () => {
     for (const u of undo.reverse()) await u();
   };
-  const r = await asRoot(c.session, APPLY_SCRIPT, { args: applyArgs(files, link, live, look) });
+  // Private files' content, one base64 line each in their order: never on a command line.
+  const stdin = files
+    .filter((f) => f.way === 'private')
+    .map((f) => `${Buffer.from(f.content, 'utf8').toString('base64')}\n`)
+    .join('');
+  const r = await asRoot(c.session, APPLY_SCRIPT, {
+    args: applyArgs(files, link, live, look),
+    ...(stdin ? { stdin } : {}),
+  });
+  let changed = false;
   try {
     const written = writesWithUndo(c, step, files, r);
     undo.push(...written.undo);
+    changed = written.changed;
     if (written.failed) {
       throw new StepError(
         'internal',
@@ -182,20 +239,22 @@ export async function applyNginxFiles(
     }
     if (link) {
       const u = linkWithUndo(c, link, step, r);
-      if (u) undo.push(u);
+      if (u) {
+        undo.push(u);
+        changed = true;
+      }
     }
   } catch (error) {
     await rollback().catch(() => undefined);
     throw error;
   }
-  const changed = undo.length > 0;
   if (!changed) c.log.info(msg('nginx.unchanged'));
 
   c.log.info(msg('nginx.testing'));
   const tested = part(r.stdout, 'PORTICO_TEST:');
   const test = tested
     ? parseNginxTest(tested.code, tested.stdout)
-    : parseNginxTest(r.code || 1, outputOf(r));
+    : parseNginxTest(r.code || 1, outputOf(withoutPrevious(r)));
   if (!test.ok) {
     if (!changed) {
       throw new StepError(

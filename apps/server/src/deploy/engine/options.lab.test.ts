@@ -31,6 +31,10 @@ for p in 9001 9002 9003; do
   for t in $(seq 50); do (exec 3<>/dev/tcp/127.0.0.1/$p) 2>/dev/null && break; sleep 0.1; done
 done`;
 
+const basic = (user: string, pass: string) => ({
+  authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
+});
+
 async function deployWith(domain: string, options: TProxyOptions, targetServer?: string) {
   const { lab, s1 } = env;
   const log = captureLog();
@@ -94,9 +98,6 @@ describe('proxy options on a lab server', () => {
     const passwordHash = sha512Crypt('lab-password-1', 'labsalt');
     await deployWith(site2(), { basicAuth: [{ username: 'ana', passwordHash }] });
     expect((await get(site2())).status).toBe(401);
-    const basic = (user: string, pass: string) => ({
-      authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`,
-    });
     expect((await get(site2(), '/', basic('ana', 'wrong-password'))).status).toBe(401);
     const ok = await get(site2(), '/', basic('ana', 'lab-password-1'));
     expect(ok.status).toBe(200);
@@ -107,6 +108,51 @@ describe('proxy options on a lab server', () => {
       `stat -c '%U:%G %a' /etc/nginx/portico-htpasswd/${site2()}`,
     ]);
     expect(file.stdout.trim()).toBe('root:www-data 640');
+  });
+
+  it('the users file is in the site transaction: when nginx -t refuses the site, its previous bytes, owner and mode are back, and so is a removed one', async () => {
+    const path = `/etc/nginx/portico-htpasswd/${site2()}`;
+    const usersFile = async () =>
+      (
+        await env.lab.exec(env.s1.name, [
+          'bash',
+          '-c',
+          `stat -c '%U:%G %a' ${path} && sha256sum < ${path}`,
+        ])
+      ).stdout;
+    const before = await usersFile();
+    expect(before).toContain('root:www-data 640');
+    // A line nginx -t refuses (advanced lines are allowed on this instance). As the sudo user:
+    // the users file travels on standard input past sudo's password, both ways.
+    const refused = async (options: TProxyOptions) => {
+      const log = captureLog();
+      const context = engineContext(env.lab.status, log);
+      const outcome = await runDeployment(
+        deployInput(env.lab.status, env.s1, 'deploy', site2(), {
+          options: { ...options, advanced: 'portico_no_such_directive on;' },
+        }),
+        { ...context, settings: { ...context.settings, allowCustomNginx: true } },
+      );
+      expect(outcome.status, log.text()).toBe('failed');
+      if (outcome.status === 'failed') {
+        expect(outcome.failure.code).toBe('nginx_config_invalid');
+        expect(outcome.failure.step).toBe('http-site');
+      }
+      expect(log.text()).toContain(`Restored the previous ${path}.`);
+      expect(log.text()).not.toContain('$6$');
+      return log;
+    };
+    // Other users: the file is written, refused with the site, and put back.
+    const other = sha512Crypt('lab-password-2', 'othersalt');
+    await refused({ basicAuth: [{ username: 'bea', passwordHash: other }] });
+    expect(await usersFile()).toBe(before);
+    // No users: the file is removed, refused with the site, and put back.
+    const log = await refused({});
+    expect(log.text()).toContain(`Removed ${path}: the site no longer uses it.`);
+    expect(await usersFile()).toBe(before);
+    // nginx still serves the users of the last deployment that passed.
+    expect((await get(site2(), '/', basic('ana', 'lab-password-1'))).status).toBe(200);
+    expect((await get(site2(), '/', basic('bea', 'lab-password-2'))).status).toBe(401);
   });
 
   it('a denied address gets 403 while the ACME challenge path still answers', async () => {
@@ -134,6 +180,37 @@ describe('proxy options on a lab server', () => {
       expect(acme.status).toBe(200);
       expect(acme.body.trim()).toBe('challenge-ok');
     }
+  });
+
+  it('IPv6 rules: a denied IPv6 client gets 403 and an allowed one 200, from the server itself over ::1', async () => {
+    // The lab's network is IPv4 only; each server's loopback has ::1, so nginx listens on [::]
+    // and the only IPv6 client is curl on the server.
+    const status = async (address: string) => {
+      const r = await env.lab.exec(env.s1.name, [
+        'curl',
+        '-sk',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '--resolve',
+        `${site2()}:443:${address}`,
+        `https://${site2()}/`,
+      ]);
+      return r.stdout.trim();
+    };
+    const ipv6 = await env.lab.exec(env.s1.name, ['grep', '-q', ' lo$', '/proc/net/if_inet6']);
+    expect(ipv6.code).toBe(0);
+
+    await deployWith(site2(), { deny: ['::1/128'] });
+    expect(await status('[::1]')).toBe('403');
+    expect(await status('127.0.0.1')).toBe('200');
+    expect((await get(site2())).status).toBe(200);
+
+    await deployWith(site2(), { allow: ['::/127'] });
+    expect(await status('[::1]')).toBe('200');
+    expect(await status('127.0.0.1')).toBe('403');
+    expect((await get(site2())).status).toBe(403);
   });
 
   it('a redirect host answers 301 with the path and query kept', async () => {

@@ -23,7 +23,7 @@ export type TPlanInput = Omit<TDeployInput, 'email'>;
 export interface TPlannedFile {
   path: string;
   kind: 'file' | 'link';
-  change: 'create' | 'update' | 'unchanged';
+  change: 'create' | 'update' | 'remove' | 'unchanged';
   /** Unified diff against what is there now ('' when unchanged or not shown). */
   diff: string;
   /** The current file is over the read limit: its diff is not shown (its hash still counts). */
@@ -49,11 +49,23 @@ export type TPlanOutcome =
   | { status: 'planned'; hostKeyFingerprint: string; plan: TDeployPlan }
   | { status: 'failed'; failure: TDeployFailure };
 
-/** One file the deployment writes, against what the server holds there now. */
+/** One file the deployment writes (or removes), against what the server holds there now. */
 export function plannedFile(write: TFileWrite, now: TRemoteFile | undefined): TPlannedFile {
   const base = { path: write.path, kind: 'file' as const, private: false };
+  const secret = (write.mode & 0o004) === 0;
+  if (write.way === 'remove') {
+    const gone = !now || now.state === 'absent';
+    const diff = !secret && now?.state === 'file' ? unifiedDiff(write.path, now.content, '') : '';
+    return {
+      ...base,
+      private: secret,
+      change: gone ? 'unchanged' : 'remove',
+      diff,
+      tooLarge: now?.state === 'large',
+    };
+  }
   // Not readable by everyone on the server: said changed or not, by hash, and never shown.
-  if ((write.mode & 0o004) === 0) {
+  if (secret) {
     const same = now?.state === 'file' && now.content === write.content;
     const change = !now || now.state === 'absent' ? 'create' : same ? 'unchanged' : 'update';
     return { ...base, private: true, change, diff: '', tooLarge: false };
@@ -122,7 +134,10 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
     const hasCertificate = now.hasCertificate;
     const files = siteFiles({ domain, body, ipv6: server.ipv6, paths, hasCertificate, tuning });
     const planned = [
-      ...finalFiles(files).map((f) => plannedFile(f, now.files.get(f.path))),
+      ...finalFiles(files)
+        // A file to remove that is not there is no part of the change.
+        .filter((f) => f.way !== 'remove' || now.files.get(f.path)?.state !== 'absent')
+        .map((f) => plannedFile(f, now.files.get(f.path))),
       ...(files.link ? [plannedLink(files.link, now.files.get(files.link.link))] : []),
     ];
     const status = parseNginxStatus(facts);

@@ -1,6 +1,7 @@
 // The plan before the change (issue 39) on a lab server: what a deployment would do, read over
 // SSH and written nowhere, then applied only while the server is as the plan saw it.
 import { renderText } from '@portico/shared/i18n/text';
+import type { TProxyOptions } from '@portico/shared/proxy/options';
 import { describe, expect, it } from 'vitest';
 import {
   captureLog,
@@ -9,6 +10,7 @@ import {
   httpsGet,
   oneServerLab,
 } from '../../../test/support/lab-helpers';
+import { sha512Crypt } from '../../lib/sha512-crypt';
 import { planDeployment, type TDeployPlan } from './plan-deployment';
 import { runDeployment } from './run-deployment';
 import type { TDeployInput } from './types';
@@ -165,5 +167,89 @@ describe('a plan on a lab server', () => {
     );
     const retried = await apply(again.fingerprint);
     expect(retried.outcome.status, retried.log.text()).toBe('completed');
+  });
+});
+
+/**
+ * Each regular file and link under /etc/nginx and /etc/cron.d (where the renewal step writes)
+ * with its content's hash or target, mode and group: what an apply may change besides the
+ * certificate, which the plan names as certbot's command.
+ */
+async function writableState(): Promise<Map<string, string>> {
+  const r = await t.lab.exec(t.s1.name, [
+    'bash',
+    '-c',
+    'find /etc/nginx /etc/cron.d \\( -type f -o -type l \\) -printf "%p %y %m %g %l " -exec sh -c \'[ -L "$1" ] && echo || sha256sum < "$1"\' _ {} \\;',
+  ]);
+  if (r.code !== 0) throw new Error(`state failed: ${r.stderr}`);
+  const state = new Map<string, string>();
+  for (const line of r.stdout.trim().split('\n')) {
+    const space = line.indexOf(' ');
+    state.set(line.slice(0, space), line.slice(space + 1));
+  }
+  return state;
+}
+
+/** The paths whose entry differs between two states (created, changed or removed). */
+function changedPaths(before: Map<string, string>, after: Map<string, string>): string[] {
+  const paths = new Set([...before.keys(), ...after.keys()]);
+  return [...paths].filter((p) => before.get(p) !== after.get(p)).sort();
+}
+
+describe('a plan names every file its apply changes', () => {
+  const other = () => t.s1.domains[1]!;
+  const users = (name: string, password: string) => [
+    { username: name, passwordHash: sha512Crypt(password, `${name}salt`) },
+  ];
+
+  async function planAndApply(options: TProxyOptions) {
+    const given = deployInput(t.lab.status, t.s1, 'root', other(), { options });
+    const planned = await planDeployment(given, engineContext(t.lab.status, captureLog()));
+    if (planned.status !== 'planned') throw new Error(`plan failed: ${planned.failure.message}`);
+    const before = await writableState();
+    const log = captureLog();
+    const outcome = await runDeployment(
+      { ...given, planFingerprint: planned.plan.fingerprint },
+      engineContext(t.lab.status, log),
+    );
+    expect(outcome.status, log.text()).toBe('completed');
+    const changed = changedPaths(before, await writableState());
+    const listed = planned.plan.files
+      .filter((f) => f.change !== 'unchanged')
+      .map((f) => f.path)
+      .sort();
+    expect(listed).toEqual(changed);
+    // The users' hashes never reach a plan, whatever happens to their file.
+    expect(JSON.stringify(planned.plan)).not.toContain('$6$');
+    return planned.plan;
+  }
+
+  it('a first deployment with basic-auth users, a change of users, their removal: the plan lists exactly what changed on the server', async () => {
+    const htpasswd = `/etc/nginx/portico-htpasswd/${other()}`;
+    const first = await planAndApply({ basicAuth: users('ana', 'lab-password-1') });
+    expect(first.files.find((f) => f.path === htpasswd)).toMatchObject({
+      change: 'create',
+      private: true,
+      diff: '',
+    });
+
+    const changed = await planAndApply({ basicAuth: users('bea', 'lab-password-2') });
+    expect(changed.files.find((f) => f.path === htpasswd)).toMatchObject({
+      change: 'update',
+      private: true,
+      diff: '',
+    });
+
+    const removed = await planAndApply({});
+    expect(removed.files.find((f) => f.path === htpasswd)).toMatchObject({
+      change: 'remove',
+      private: true,
+      diff: '',
+    });
+
+    // Nothing to do: nothing listed as changing, and nothing changes.
+    const same = await planAndApply({});
+    expect(same.changes).toBe(false);
+    expect(same.files.some((f) => f.path === htpasswd)).toBe(false);
   });
 });

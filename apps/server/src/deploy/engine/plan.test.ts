@@ -18,28 +18,37 @@ const body = siteBodyOf(domain, target, {}, false);
 const HASH = `$6$${'s'.repeat(16)}$${'h'.repeat(86)}`;
 
 describe('siteFiles: what each site step writes', () => {
-  it('a site with basic-auth users has its users file, readable by root and nginx only', () => {
+  it('a site with basic-auth users writes its users file, private, in the same step as the site file; without users it is removed', () => {
     const options = { basicAuth: [{ username: 'ann', passwordHash: HASH }] };
     const withUsers = siteBodyOf(domain, target, options, false);
     const files = siteFiles({ domain, body: withUsers, ipv6: true, paths, hasCertificate: true });
-    expect(files.htpasswd).toEqual({
+    expect(files.httpStep[0]).toEqual({
       path: withUsers.htpasswdPath,
       content: `ann:${HASH}\n`,
       mode: 0o640,
+      way: 'private',
     });
+    expect(files.httpStep.map((f) => f.path)).toEqual([withUsers.htpasswdPath, paths.file]);
+    expect(files.users).toBe(1);
     expect(finalFiles(files).map((f) => f.path)).toEqual([withUsers.htpasswdPath, paths.file]);
     expect(files.finalStep[0]?.content).toContain(
       `auth_basic_user_file ${withUsers.htpasswdPath};`,
     );
-    expect(siteFiles({ domain, body, ipv6: true, paths, hasCertificate: true }).htpasswd).toBe(
-      undefined,
-    );
+    const without = siteFiles({ domain, body, ipv6: true, paths, hasCertificate: true });
+    expect(without.httpStep[0]).toEqual({
+      path: body.htpasswdPath,
+      content: '',
+      mode: 0o640,
+      way: 'remove',
+    });
+    expect(without.users).toBe(0);
   });
 
   it('without a certificate, step 4 writes the HTTP site and step 6 the final one', () => {
     const files = siteFiles({ domain, body, ipv6: true, paths, hasCertificate: false });
     const site = { domain, ...body, ipv6: true };
     expect(files.httpStep).toEqual([
+      { path: body.htpasswdPath, content: '', mode: 0o640, way: 'remove' },
       { path: paths.file, content: renderHttpSite(site), mode: 0o644 },
     ]);
     expect(files.finalStep).toEqual([
@@ -47,7 +56,7 @@ describe('siteFiles: what each site step writes', () => {
     ]);
     expect(files.link).toEqual({ target: paths.file, link: paths.enabledLink });
     // What a completed deployment leaves: each path once, with its last content.
-    expect(finalFiles(files)).toEqual(files.finalStep);
+    expect(finalFiles(files)).toEqual([files.httpStep[0], ...files.finalStep]);
   });
 
   it('with a certificate, step 4 writes the final site at once; the tuning file comes first', () => {
@@ -65,12 +74,14 @@ describe('siteFiles: what each site step writes', () => {
       tuning,
     });
     expect(files.httpStep.map((f) => f.path)).toEqual([
+      body.htpasswdPath,
       tuning.path,
       sitePaths('rhel', domain).file,
     ]);
-    expect(files.httpStep[1]!.content).toBe(files.finalStep[0]!.content);
+    expect(files.httpStep[2]!.content).toBe(files.finalStep[0]!.content);
     expect(files.link).toBeUndefined();
     expect(finalFiles(files).map((f) => f.path)).toEqual([
+      body.htpasswdPath,
       tuning.path,
       sitePaths('rhel', domain).file,
     ]);
@@ -197,5 +208,23 @@ describe('a planned file', () => {
     });
     expect(plannedFile(write, file(write.content)).change).toBe('unchanged');
     expect(plannedFile(write, { state: 'absent' })).toMatchObject({ change: 'create', diff: '' });
+  });
+
+  it('a users file to remove: said removed while it is there, its hashes never shown', () => {
+    const write = {
+      path: '/etc/nginx/portico-htpasswd/x',
+      content: '',
+      mode: 0o640,
+      way: 'remove' as const,
+    };
+    expect(plannedFile(write, file('u:$6$salt$secret-hash\n'))).toEqual({
+      path: write.path,
+      kind: 'file',
+      change: 'remove',
+      diff: '',
+      tooLarge: false,
+      private: true,
+    });
+    expect(plannedFile(write, { state: 'absent' }).change).toBe('unchanged');
   });
 });

@@ -45,14 +45,17 @@ export interface TSiteFilesInput {
 }
 
 export interface TSiteFiles {
-  /** What step 4 (http-site) writes: the tuning first, then the site file. */
+  /**
+   * What step 4 (http-site) writes in one transaction: the basic-auth users' file (removed when
+   * the site has no users), the tuning, then the site file.
+   */
   httpStep: TFileWrite[];
   /** What step 6 (https-site) writes. */
   finalStep: TFileWrite[];
   /** The site's enabled link (Debian layout), made by both steps. */
   link?: TSiteLink;
-  /** The basic-auth users' file, when the site has users (written by htpasswd-step.ts). */
-  htpasswd?: TFileWrite;
+  /** How many basic-auth users the users' file holds. */
+  users: number;
 }
 
 /**
@@ -66,20 +69,27 @@ export function siteFiles(input: TSiteFilesInput): TSiteFiles {
   const final = renderFinalSite(site);
   const first = input.hasCertificate ? final : renderHttpSite(site);
   const file = (content: string): TFileWrite => ({ path: input.paths.file, content, mode: 0o644 });
+  // Root and nginx's group only; without users the file goes, in the same nginx -t gate.
+  const htpasswd: TFileWrite = {
+    path: input.body.htpasswdPath,
+    content: users,
+    mode: 0o640,
+    way: users ? 'private' : 'remove',
+  };
   return {
-    httpStep: [...(input.tuning ? [input.tuning] : []), file(first)],
+    httpStep: [htpasswd, ...(input.tuning ? [input.tuning] : []), file(first)],
     finalStep: [file(final)],
     ...(input.paths.enabledLink
       ? { link: { target: input.paths.file, link: input.paths.enabledLink } }
       : {}),
-    ...(users ? { htpasswd: { path: input.body.htpasswdPath, content: users, mode: 0o640 } } : {}),
+    users: input.body.options.basicAuth?.length ?? 0,
   };
 }
 
 /** The files as a completed deployment leaves them: each path with its last content. */
 export function finalFiles(files: TSiteFiles): TFileWrite[] {
   const last = new Map<string, TFileWrite>();
-  const all = [...(files.htpasswd ? [files.htpasswd] : []), ...files.httpStep, ...files.finalStep];
+  const all = [...files.httpStep, ...files.finalStep];
   for (const f of all) last.set(f.path, f);
   return [...last.values()];
 }

@@ -1,8 +1,7 @@
 import { LETSENCRYPT_DIR } from '../nginx-site';
 import { certName, porticoSiteFiles, sitePaths, type TSitePaths } from '../site-names';
 import { StepError, withOutput } from './failure';
-import { htpasswdStep } from './htpasswd-step';
-import { msg } from './messages';
+import { msg, quantity } from './messages';
 import { DUMP_PROBE, dumpOf, serverNameOwners } from './nginx-dump';
 import { applyNginxFiles } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
@@ -92,13 +91,14 @@ export async function httpSiteStep(
     c.log.info(msg('site.writingHttp', { domain }));
   }
   const files = siteFiles({ domain, body, ipv6: c.server.ipv6, ...plan, tuning });
-  // The users' file first: the site file that names it is tested and reloaded next. One the
-  // site named before (nginx -T) and no longer needs is removed.
-  const named = plan.nginxDump.includes(`auth_basic_user_file ${body.htpasswdPath};`);
-  if (files.htpasswd || named) {
-    await htpasswdStep(c, 'http-site', body.htpasswdPath, files.htpasswd?.content ?? '');
+  // The users' file is part of the transaction: a refused site puts its old bytes back too.
+  const applied = await applyNginxFiles(c, 'http-site', files.httpStep, { link: files.link, look });
+  if (files.users > 0) {
+    c.log.info(
+      msg('site.basicAuthUsers', { path: body.htpasswdPath, count: quantity(files.users) }),
+    );
   }
-  return applyNginxFiles(c, 'http-site', files.httpStep, { link: files.link, look });
+  return applied;
 }
 
 /**

@@ -68,18 +68,20 @@ sync "$tmp" 2>/dev/null || true
 mv -fT -- "$tmp" "$dst"`;
 
 /**
- * `put_file DST TMP MODE BASE64 [sync]`, as root: the bytes are written to TMP (beside DST) and
- * renamed over DST with MODE, owned by root; with `sync`, a DST that already holds these bytes
- * with this mode is left alone. Prints `same` or `wrote`; on failure returns non-zero with TMP
- * removed. `mv -T`: a directory standing at DST is refused, never written into.
+ * `put_file DST TMP MODE BASE64 [sync] [GID]`, as root: the bytes are written to TMP (beside DST)
+ * and renamed over DST with MODE, owned by root and group GID (root's without one); with `sync`,
+ * a DST that already holds these bytes with this mode (and this group, when given) is left
+ * alone. Prints `same` or `wrote`; on failure returns non-zero with TMP removed. `mv -T`: a
+ * directory standing at DST is refused, never written into.
  */
 export const PUT_FILE = `put_file() {
   if ! (umask 077 && printf '%s' "$4" | base64 -d > "$2"); then rm -f -- "$2"; return 1; fi
   if [ "\${5:-}" = sync ] && [ -f "$1" ] && [ "$(stat -c %a -- "$1")" = "$(printf '%o' "0$3")" ] \\
+    && { [ -z "\${6:-}" ] || [ "$(stat -c %g -- "$1")" = "$6" ]; } \\
     && [ "$(sha256sum < "$2")" = "$(sha256sum < "$1")" ]; then
     rm -f -- "$2"; echo same; return 0
   fi
-  if chown 0:0 -- "$2" && chmod "$3" -- "$2" && { sync "$2" 2>/dev/null || true; } \\
+  if chown 0:"\${6:-0}" -- "$2" && chmod "$3" -- "$2" && { sync "$2" 2>/dev/null || true; } \\
     && mv -fT -- "$2" "$1"; then
     echo wrote
   else

@@ -9,9 +9,9 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/error-responses';
+import { byUser, keyedRateLimit } from '../../lib/user-rate-limit';
 import type { TDnsService } from './dns.service';
 import type { TSshTestService } from './ssh-test.service';
-import { byUser, keyedRateLimit } from './user-rate-limit';
 
 export interface TChecksRoutesOptions {
   dns: TDnsService;

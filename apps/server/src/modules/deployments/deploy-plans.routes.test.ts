@@ -1,6 +1,7 @@
 // The plan and apply calls (issue 39) without a server to reach: who may ask, what a bad body
 // gets, a server that cannot be reached, and the apply's guard handed to the run's job. The
 // plan against real servers is in deploy/engine/plan.lab.test.ts.
+import { translate } from '@portico/shared/i18n/translate';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tcpCounter } from '../../../test/security/injection-api-helpers';
@@ -8,6 +9,7 @@ import { createProxy, signedInClient } from '../../../test/support/proxies-test-
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { deployments, proxyConfigurations } from '../../db/schema';
+import { PLANS_PER_MINUTE } from './deployments.routes';
 
 const FINGERPRINT = `v1:${'0123456789abcdef'.repeat(4)}`;
 
@@ -123,6 +125,48 @@ describe.each(testDatabaseKinds())('deployment plans API on %s', (kind) => {
       expect(after).toEqual(before);
     },
   );
+
+  it('limits each user to 10 plans a minute (429 in their language); another user still plans', async () => {
+    const ssh = await tcpCounter();
+    try {
+      const { client } = await signedInClient(t);
+      const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });
+      const statuses: number[] = [];
+      let last: Awaited<ReturnType<typeof client.write>> | undefined;
+      for (let i = 0; i <= PLANS_PER_MINUTE; i++) {
+        last = await client.write(
+          'POST',
+          `/api/proxy-configurations/${id}/plan`,
+          {},
+          { 'accept-language': 'es' },
+        );
+        statuses.push(last.statusCode);
+      }
+      // Port 1 refuses at once: each allowed plan tried the server and failed (502).
+      expect(statuses).toEqual([...Array(PLANS_PER_MINUTE).fill(502), 429]);
+      expect(last!.headers['retry-after']).toMatch(/^\d+$/);
+      expect(last!.json()).toMatchObject({
+        code: 'rate_limited',
+        message: translate('es', 'errors.rateLimited', { seconds: last!.headers['retry-after']! }),
+      });
+      // Refused before any connection: a limited plan never reaches the server.
+      const { id: counted } = await createProxy(client, {
+        serverIp: '127.0.0.1',
+        sshPort: ssh.port,
+      });
+      const refused = await client.write('POST', `/api/proxy-configurations/${counted}/plan`, {});
+      expect(refused.statusCode).toBe(429);
+      expect(ssh.count()).toBe(0);
+
+      const { client: other } = await signedInClient(t);
+      const { id: theirs } = await createProxy(other, { serverIp: '127.0.0.1', sshPort: 1 });
+      expect(
+        (await other.write('POST', `/api/proxy-configurations/${theirs}/plan`, {})).statusCode,
+      ).toBe(502);
+    } finally {
+      await ssh.close();
+    }
+  });
 
   it("apply queues the run with the plan's fingerprint for its guard", async () => {
     const { client } = await signedInClient(t);

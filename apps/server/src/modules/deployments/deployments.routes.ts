@@ -12,8 +12,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
+import { byUser, keyedRateLimit } from '../../lib/user-rate-limit';
 import type { TPlansService } from './deploy-plans';
 import type { TDeploymentsService } from './deployments.service';
+
+/** Plans a user may ask for in a minute: each opens an SSH session on their server. */
+export const PLANS_PER_MINUTE = 10;
 
 const tags = ['deployments'];
 const errors = errorResponses(400, 401, 403, 404, 409);
@@ -82,9 +86,13 @@ export async function deploymentsRoutes(
         operationId: 'planProxyDeployment',
         params: ZIdParams,
         body: ZPlanInput,
-        response: { 200: ZDeployPlan, ...errorResponses(400, 401, 403, 404, 409, 500, 502) },
+        response: { 200: ZDeployPlan, ...errorResponses(400, 401, 403, 404, 409, 429, 500, 502) },
       },
       preValidation,
+      // Each plan opens an SSH session on the user's server, as a connection test does.
+      preHandler: keyedRateLimit(app, 'plan-deployment', [
+        { max: PLANS_PER_MINUTE, windowMs: 60_000, key: byUser },
+      ]),
     },
     async (request) =>
       plans.plan(

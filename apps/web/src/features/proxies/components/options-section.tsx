@@ -21,6 +21,13 @@ export function OptionsSection({ options }: { options: TProxyOptionsView }) {
       o.upstreams.map(upstreamText).join(', ') + method,
     ]);
   }
+  if (o.health) {
+    rows.push(['health', t('options.view.health'), t('options.view.healthValue', o.health)]);
+  }
+  const timeouts = (['connect', 'send', 'read'] as const).flatMap((k) =>
+    o.timeouts?.[k] === undefined ? [] : [t(`options.view.${k}`, { seconds: o.timeouts[k] })],
+  );
+  if (timeouts.length > 0) rows.push(['timeouts', t('options.view.timeouts'), timeouts.join(', ')]);
   if (o.locations) {
     rows.push([
       'locations',

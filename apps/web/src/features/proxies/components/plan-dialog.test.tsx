@@ -124,6 +124,29 @@ describe('the plan on the details page', () => {
     },
   );
 
+  it.each([
+    ['en', 'file · removed', '1 file will change.'],
+    ['es', 'archivo · se elimina', 'Cambiará 1 archivo.'],
+  ] as const)(
+    'a users file the deployment removes: said removed, counted as a change (%s)',
+    async (lang, badge, changes) => {
+      const removed = {
+        path: '/etc/nginx/portico-htpasswd/app.example.com',
+        kind: 'file' as const,
+        change: 'remove' as const,
+        diff: '',
+        tooLarge: false,
+        private: true,
+      };
+      const { dialog } = await openPlan(lang, { ...plan, files: [removed] });
+      const file = within(dialog).getByTestId('plan-file');
+      expect(file.getAttribute('data-change')).toBe('remove');
+      expect(file.textContent).toContain(badge);
+      expect(within(dialog).getByTestId('plan-changes').textContent).toBe(changes);
+      expect(within(dialog).queryByTestId('plan-diff')).toBeNull();
+    },
+  );
+
   it('Apply sends the plan fingerprint and follows the run', async () => {
     const { calls, dialog, onStarted } = await openPlan('en');
     await act(async () => {

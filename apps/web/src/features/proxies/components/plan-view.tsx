@@ -4,7 +4,12 @@ import { Badge } from '@/components/ui/badge';
 import { usePlanTexts } from '@/lib/use-group-texts';
 import { cn } from '@/lib/utils';
 
-const CHANGE_BADGE = { create: 'success', update: 'warning', unchanged: 'outline' } as const;
+const CHANGE_BADGE = {
+  create: 'success',
+  update: 'warning',
+  remove: 'destructive',
+  unchanged: 'outline',
+} as const;
 
 // Added and removed lines: their element, colours and the word a screen reader says first.
 const MARKED = {

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { AppError } from '../../lib/app-error';
-import type { TRateLimitRule } from '../../lib/rate-limits';
+import { AppError } from './app-error';
+import type { TRateLimitRule } from './rate-limits';
 
 export interface TKeyedRateLimit extends TRateLimitRule {
   /** What the request is counted under, besides the route name. */
