@@ -55,6 +55,7 @@ function filtersOf(scope: SQL | undefined, query: TProxyListQuery, now: Date): S
     scope,
     q ? or(ilike(p.domain, q), ilike(p.targetServer, q), ilike(p.serverIp, q)) : undefined,
     query.server ? sql`lower(${p.serverIp}) = ${query.server.toLowerCase()}` : undefined,
+    query.sshServerId ? eq(p.sshServerId, query.sshServerId.toLowerCase()) : undefined,
     query.certificate ? hasCertificate(query.certificate, now) : undefined,
   );
 }

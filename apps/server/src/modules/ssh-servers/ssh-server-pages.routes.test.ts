@@ -4,6 +4,7 @@
 import { translate } from '@portico/shared/i18n/translate';
 import { ZSshServerPage } from '@portico/shared/ssh-servers/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newestFirstIds } from '../../../test/support/keyset-order';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
@@ -34,14 +35,7 @@ describe.each(testDatabaseKinds())('saved servers in pages on %s', (kind) => {
       .insert(sshServers)
       .values([...rows, { ...rows[0]!, userId: other.user.id, name: 'theirs' }])
       .returning({ id: sshServers.id, userId: sshServers.userId, createdAt: sshServers.createdAt });
-    newestFirst = inserted
-      .filter((r) => r.userId === owner.user.id)
-      .sort((a, b) =>
-        a.createdAt.getTime() === b.createdAt.getTime()
-          ? b.id.localeCompare(a.id)
-          : b.createdAt.getTime() - a.createdAt.getTime(),
-      )
-      .map((r) => r.id);
+    newestFirst = newestFirstIds(inserted.filter((r) => r.userId === owner.user.id));
   });
   afterAll(async () => t?.close());
 
