@@ -1,4 +1,3 @@
-import type { TServerFacts } from '@portico/shared/ssh-servers/facts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
@@ -8,24 +7,16 @@ import { aProxy } from '@/test/proxy';
 import { pageOf } from '@/test/proxy-page';
 import { renderWithProviders } from '@/test/render';
 import { stubResizeObserver } from '@/test/resize-observer';
-import { aServer } from '@/test/ssh-server';
+import { aServer, someFacts } from '@/test/ssh-server';
 import { ServerPage } from './server-page';
 
 stubResizeObserver();
 
-const facts: TServerFacts = {
-  os: { id: 'debian', version: '12', name: 'Debian GNU/Linux 12 (bookworm)' },
-  initSystem: 'systemd',
+const facts = someFacts({
   rootAccess: 'sudo_nopasswd',
-  nginx: { version: '1.22.1', running: true },
   certbot: { version: null },
   renewal: 'none',
-  ports: [
-    { port: 80, listening: true, program: 'nginx' },
-    { port: 443, listening: false, program: null },
-  ],
-  diskFreeBytes: 5 * 1024 ** 3,
-};
+});
 const server = aServer({
   facts,
   reachable: true,

@@ -23,6 +23,7 @@ import {
 } from '../state/server-info-schema';
 import type { TWizardAction, TWizardData } from '../state/wizard-reducer';
 import { NEW_SERVER, SavedServerChoice } from './saved-server-choice';
+import { ServerWarnings } from './server-warnings';
 import { StepCard } from './step-card';
 import { StepNav } from './step-nav';
 
@@ -180,6 +181,7 @@ export function ServerInfoStep({
         {servers.length > 0 ? (
           <SavedServerChoice servers={servers} value={choice} onChange={choose} />
         ) : null}
+        {chosen ? <ServerWarnings server={chosen} /> : null}
         <div className="grid gap-5 sm:grid-cols-2">
           {chosen ? null : (
             <Field
