@@ -84,6 +84,25 @@ describe.each(testDatabaseKinds())('saved servers in pages on %s', (kind) => {
     expect(whole.body.servers.map((s: { id: string }) => s.id)).toEqual(newestFirst);
   });
 
+  it('gives an admin one account’s servers by userId; a user only ever their own', async () => {
+    const admin = await signedInClient(t, 'admin', '198.18.200.4');
+    const owners = ZSshServerPage.parse(
+      (await get(admin.client, `?userId=${owner.user.id}&limit=200`)).body,
+    );
+    expect(owners.total).toBe(7);
+    expect(owners.items.map((s) => s.id)).toEqual(newestFirst);
+    const others = ZSshServerPage.parse((await get(admin.client, `?userId=${other.user.id}`)).body);
+    expect(others.items.map((s) => s.name)).toEqual(['theirs']);
+    // A user naming another account gets their own list, never the other's.
+    const snooped = ZSshServerPage.parse(
+      (await get(owner.client, `?userId=${other.user.id}`)).body,
+    );
+    expect(snooped.items.map((s) => s.id)).toEqual(newestFirst);
+    const bad = await get(admin.client, '?userId=nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues[0].message).toBe(translate('en', 'validation.invalidId'));
+  });
+
   it('refuses a cursor it did not make, and a limit out of range, in the reader’s language', async () => {
     const forged = Buffer.from(JSON.stringify(['expiry', 'x', 'y'])).toString('base64url');
     const badCursor = await get(owner.client, `?cursor=${forged}`);

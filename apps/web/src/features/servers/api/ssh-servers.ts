@@ -1,4 +1,5 @@
 import type { TAdminProxyPage } from '@portico/shared/admin/api';
+import { PAGE_LIMIT_MAX } from '@portico/shared/lists/page';
 import type { TProxyPage } from '@portico/shared/proxy/api';
 import type {
   TDeleteServerWithSitesReport,
@@ -7,6 +8,7 @@ import type {
   TSshServerCheck,
   TSshServerInput,
   TSshServerList,
+  TSshServerPage,
   TSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
 import {
@@ -46,6 +48,23 @@ export function useSshServers({ enabled = true }: { enabled?: boolean } = {}) {
       ),
     getNextPageParam: (last) => last.nextCursor,
     refetchOnMount: 'always',
+  });
+}
+
+/**
+ * An admin's look at one account's saved servers (GET /api/ssh-servers?userId=): one page of
+ * the most an account may hold, under the list's key so the servers' writes refresh it.
+ */
+export function useAccountSshServers(userId: string | undefined) {
+  const query = { userId: userId ?? '', limit: String(PAGE_LIMIT_MAX) };
+  return useQuery({
+    enabled: userId !== undefined,
+    queryKey: [...sshServerKeys.list, 'account', query] as const,
+    queryFn: () =>
+      api.requestJson<TSshServerPage>(
+        'GET',
+        `/api/ssh-servers?${new URLSearchParams(query).toString()}`,
+      ),
   });
 }
 
