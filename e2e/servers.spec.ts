@@ -281,6 +281,27 @@ for (const lang of ['en', 'es'] as const) {
       await screenshotScreen(page, 'servers', `wizard-warnings-${lang}`);
       await page.getByRole('radio', { name: new RegExp(seed.serverName) }).check();
       await expect(warnings).toHaveCount(0);
+
+      // A new server that takes a key: the servers page's dialog, with what was typed.
+      await page.getByRole('radio', { name: t('servers.wizard.new') }).check();
+      await page.locator('#wizard-server-ip').fill('203.0.113.30');
+      await page.locator('#wizard-ssh-user').fill('deploy');
+      await page.getByTestId('wizard-add-key-server').click();
+      const keyDialog = page.getByTestId('server-dialog');
+      await expect(keyDialog.getByLabel(t('servers.form.host'), { exact: true })).toHaveValue(
+        '203.0.113.30',
+      );
+      await expect(keyDialog.getByLabel(t('servers.form.login'), { exact: true })).toHaveValue(
+        'generate',
+      );
+      await keyDialog.getByTestId('server-save').click();
+      await expect(keyDialog.getByTestId('public-key')).toHaveText(
+        /^ssh-ed25519 AAAA\S+ portico-\w+$/,
+      );
+      await screenshotScreen(page, 'servers', `wizard-key-${lang}`);
+      await keyDialog.getByTestId('server-generated-done').click();
+      await expect(page.getByRole('radio', { name: /deploy@203\.0\.113\.30/ })).toBeChecked();
+      await expect(page.locator('#wizard-ssh-password')).toHaveCount(0);
       await context.close();
     },
   );

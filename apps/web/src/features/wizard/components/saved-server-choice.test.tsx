@@ -146,3 +146,84 @@ describe.each([
     });
   },
 );
+
+describe.each([
+  ['en', 'Add it with a key', 'Add this key to the server'],
+  ['es', 'Añadirlo con una clave', 'Añade esta clave al servidor'],
+] as const)('a new server that takes a key (%s)', (lang, addWithKey, generatedTitle) => {
+  it('opens the servers page’s dialog with what was typed; the saved server is then chosen', async () => {
+    const generated = {
+      ...server,
+      name: 'deploy@198.18.0.77',
+      port: 22,
+      publicKey: 'ssh-ed25519 AAAAC3Nza portico-000000a5',
+    };
+    let saved = false;
+    const { calls } = stubFetch({
+      'GET /api/ssh-servers': () => ({
+        body: { servers: saved ? [generated] : [], nextCursor: null },
+      }),
+      'POST /api/ssh-servers': () => {
+        saved = true;
+        return { status: 201, body: generated };
+      },
+      'POST /api/check-duplicate-configuration': { body: { isDuplicate: false, existingId: null } },
+    });
+    const dispatch = vi.fn();
+    await renderWithProviders(
+      <Router hook={memoryLocation({ path: '/proxy-wizard' }).hook}>
+        <ServerInfoStep data={emptyData} dispatch={dispatch} />
+      </Router>,
+      { lang },
+    );
+    await act(async () => {
+      fireEvent.change(document.getElementById('wizard-server-ip') as HTMLInputElement, {
+        target: { value: '198.18.0.77' },
+      });
+      fireEvent.change(document.getElementById('wizard-ssh-user') as HTMLInputElement, {
+        target: { value: 'deploy' },
+      });
+      // A step that could go on as it is: the dialog's save must still not be its Next.
+      fireEvent.change(document.getElementById('wizard-ssh-password') as HTMLInputElement, {
+        target: { value: 'typed-password' },
+      });
+      fireEvent.change(document.getElementById('wizard-domain') as HTMLInputElement, {
+        target: { value: 'shop.example.com' },
+      });
+    });
+    fireEvent.click(screen.getByRole('button', { name: addWithKey }));
+    const dialog = await screen.findByTestId('server-dialog');
+    expect((within(dialog).getByLabelText(/IP/) as HTMLInputElement).value).toBe('198.18.0.77');
+    await act(async () => {
+      fireEvent.click(within(dialog).getByTestId('server-save'));
+    });
+    await within(dialog).findByText(generatedTitle);
+    expect(
+      calls.find((c) => c.method === 'POST' && c.url === '/api/ssh-servers')?.body,
+    ).toMatchObject({
+      name: 'deploy@198.18.0.77',
+      host: '198.18.0.77',
+      port: 22,
+      username: 'deploy',
+      authKind: 'key',
+      generateKey: true,
+    });
+    // Saving in the dialog is not the step's Next.
+    expect(dispatch).not.toHaveBeenCalled();
+    await act(async () => {
+      fireEvent.click(within(dialog).getByTestId('server-generated-done'));
+    });
+    await waitFor(() => expect(document.getElementById('wizard-ssh-password')).toBeNull());
+    expect(
+      (screen.getByRole('radio', { name: /deploy@198\.18\.0\.77/ }) as HTMLInputElement).checked,
+    ).toBe(true);
+    await submitWithDomain('shop.example.com');
+    await waitFor(() => expect(dispatch).toHaveBeenCalledWith({ type: 'next' }));
+    expect(dispatch).toHaveBeenCalledWith(
+      expect.objectContaining({
+        type: 'serverInfoSubmitted',
+        info: expect.objectContaining({ sshServerId: SERVER_ID, sshPassword: '' }),
+      }),
+    );
+  });
+});

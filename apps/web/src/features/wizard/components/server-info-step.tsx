@@ -22,6 +22,7 @@ import {
   type TServerInfoValues,
 } from '../state/server-info-schema';
 import type { TWizardAction, TWizardData } from '../state/wizard-reducer';
+import { NewServerKeyOption } from './new-server-key-option';
 import { NEW_SERVER, SavedServerChoice } from './saved-server-choice';
 import { ServerWarnings } from './server-warnings';
 import { StepCard } from './step-card';
@@ -83,9 +84,8 @@ export function ServerInfoStep({
   const passing = passingFields(values, savedFor);
   const savedPassword = data.savedPasswordFor !== null;
 
-  const choose = (value: string) => {
+  const choose = (value: string, server = servers.find((s) => s.id === value)) => {
     setChoice(value);
-    const server = servers.find((s) => s.id === value);
     const fields = server
       ? { serverIp: server.host, sshUser: server.username, sshPort: String(server.port) }
       : { serverIp: '', sshUser: 'root', sshPort: '22' };
@@ -252,6 +252,12 @@ export function ServerInfoStep({
             </AlertDescription>
           </Alert>
         ) : null}
+        {chosen ? null : (
+          <NewServerKeyOption
+            typed={{ serverIp: values.serverIp, sshUser: values.sshUser, sshPort: values.sshPort }}
+            onSaved={(server) => choose(server.id, server)}
+          />
+        )}
         {chosen ? null : (
           <details className="rounded-md border border-border px-4 py-3 text-sm">
             <summary className="cursor-pointer font-medium">
