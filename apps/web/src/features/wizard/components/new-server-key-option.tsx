@@ -16,15 +16,15 @@ export function NewServerKeyOption({
   typed,
   onSaved,
 }: {
-  typed: { serverIp: string; sshUser: string; sshPort: string };
+  typed: { serverIp?: string; sshUser?: string; sshPort?: string };
   onSaved: (server: TSshServer) => void;
 }) {
   const { t } = useServersTexts();
   const client = useQueryClient();
   const [open, setOpen] = React.useState(false);
   const [saved, setSaved] = React.useState<TSshServer | null>(null);
-  const host = typed.serverIp.trim();
-  const username = typed.sshUser.trim() || 'root';
+  const host = (typed.serverIp ?? '').trim();
+  const username = (typed.sshUser ?? '').trim() || 'root';
   const initial = {
     name: host ? `${username}@${host}` : '',
     host,
