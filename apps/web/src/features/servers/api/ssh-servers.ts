@@ -60,6 +60,8 @@ export function useAccountSshServers(userId: string | undefined) {
   return useQuery({
     enabled: userId !== undefined,
     queryKey: [...sshServerKeys.list, 'account', query] as const,
+    // Each opening of the dialog offers the servers as they are now.
+    refetchOnMount: 'always',
     queryFn: () =>
       api.requestJson<TSshServerPage>(
         'GET',
