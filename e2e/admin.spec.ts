@@ -4,7 +4,7 @@ import type { Browser, Page } from '@playwright/test';
 import { expect, type TAdminApp, test } from './fixtures/admin-app';
 import { signIn } from './fixtures/auth';
 import { text } from './fixtures/catalog';
-import { saveUndeployedProxy } from './fixtures/lab-api';
+import { api, saveUndeployedProxy } from './fixtures/lab-api';
 import { chooseLanguage, expectToast } from './fixtures/ui';
 import { type TE2EUser, uniqueUser } from './fixtures/users';
 import { capture, expectStep } from './fixtures/wizard';
@@ -110,6 +110,33 @@ test.describe('an administrator', () => {
     await expect(dialog).toBeHidden();
     await expect(row(page, ids.owner)).toContainText(after);
     await expect(row(page, ids.other)).toContainText(before);
+
+    // Moving it onto another of the owner's saved servers: the select offers the owner's only.
+    const second = await api(ownerPage.request, 'POST', '/api/ssh-servers', {
+      name: `ona-second-${stamp}`,
+      host: '198.18.0.77',
+      username: 'deploy',
+      authKind: 'password',
+      password: 'not-used-here',
+    });
+    expect(second.status, JSON.stringify(second.json)).toBe(201);
+    await row(page, ids.owner).getByTestId('admin-proxy-edit').click();
+    const choice = dialog.getByTestId('edit-server-choice');
+    await expect(choice.locator('option')).toHaveCount(3);
+    await expect(choice).toContainText(`ona-second-${stamp} · deploy@198.***.***.77`);
+    await choice.selectOption(second.json.id);
+    await expect(dialog.getByTestId('edit-server-moving-note')).toHaveText(
+      text('es', 'servers.editChoice.movingNote'),
+    );
+    await capture(page, AREA, 'dialog-move-server');
+    await page.getByTestId('edit-proxy-save').click();
+    await expect(dialog).toBeHidden();
+    const moved = await api(page.request, 'GET', `/api/proxy-configurations/${ids.owner}`);
+    expect(moved.json).toMatchObject({
+      sshServerId: second.json.id,
+      serverIp: '198.18.0.77',
+      sshUser: 'deploy',
+    });
 
     // The owner's dashboard shows the admin's change.
     await ownerPage.goto('/');

@@ -18,31 +18,30 @@ import { type TE2EUser, uniqueUser } from './fixtures/users';
 // forgotten after a confirmation), and a delete refused while a proxy uses the server, which
 // then offers to remove their sites too. Screenshots at 1280 and 390 px.
 //
-// A proxy gets its saved server only from migration 0014 on this branch (creating a proxy on a
-// saved server is the wizard's part of issue 37): the spec saves the proxy and the server
-// through the API, stops its own Portico, links them and pins a host key in the data dir, as
-// the migration does for existing data, and starts Portico again.
+// The spec saves the server and a proxy on it through the API (the proxy chosen onto the server
+// by its id, as the wizard does); only what nothing but a real sshd's answer stores (a pinned
+// host key, a check's facts) is written in the data dir while its own Portico is stopped. The
+// wizard's first step then warns of what the busy server's facts say.
 
 const PORT = Number(process.env.E2E_ADMIN_PORT ?? 3250);
 const FINGERPRINT = 'SHA256:e2eServersSpecPinnedKey0000000000000000000';
 const HOST = '198.18.0.10';
 
-type TSeed = { user: TE2EUser; serverId: string; serverName: string; proxyDomain: string };
+type TSeed = {
+  user: TE2EUser;
+  serverId: string;
+  serverName: string;
+  proxyDomain: string;
+  /** A second server whose last check found apache2 on port 80 (the wizard warns of it). */
+  busyId: string;
+  busyName: string;
+};
 type TApp = { url: string; seeds: Record<TLang, TSeed> };
 
-async function seedAccount(url: string, lang: TLang): Promise<TSeed & { proxyId: string }> {
+async function seedAccount(url: string, lang: TLang): Promise<TSeed> {
   const request = await playwrightRequest.newContext({ baseURL: url });
   const user = uniqueUser(lang === 'en' ? 'sam' : 'sol');
   await createUser(request, user);
-  const proxyDomain = `app-${lang}-${Date.now().toString(36)}.example.test`;
-  const proxy = await api(request, 'POST', '/api/proxy-configurations', {
-    serverIp: HOST,
-    domain: proxyDomain,
-    sshUser: 'root',
-    sshPassword: 'not-used-here',
-    email: `admin@${proxyDomain}`,
-  });
-  expect(proxy.status, JSON.stringify(proxy.json)).toBe(200);
   const serverName = `edge-${lang}`;
   const server = await api(request, 'POST', '/api/ssh-servers', {
     name: serverName,
@@ -52,26 +51,71 @@ async function seedAccount(url: string, lang: TLang): Promise<TSeed & { proxyId:
     password: 'not-used-here',
   });
   expect(server.status, JSON.stringify(server.json)).toBe(201);
+  // The proxy is put on the saved server as the wizard does when it is chosen: by its id.
+  const proxyDomain = `app-${lang}-${Date.now().toString(36)}.example.test`;
+  const proxy = await api(request, 'POST', '/api/proxy-configurations', {
+    sshServerId: server.json.id,
+    domain: proxyDomain,
+    email: `admin@${proxyDomain}`,
+  });
+  expect(proxy.status, JSON.stringify(proxy.json)).toBe(200);
+  const read = await api(request, 'GET', `/api/proxy-configurations/${proxy.json.id}`);
+  expect(read.json.sshServerId).toBe(server.json.id);
+  const busyName = `busy-${lang}`;
+  const busy = await api(request, 'POST', '/api/ssh-servers', {
+    name: busyName,
+    host: '198.18.0.11',
+    username: 'root',
+    authKind: 'password',
+    password: 'not-used-here',
+  });
+  expect(busy.status, JSON.stringify(busy.json)).toBe(201);
   await request.dispose();
-  return { user, serverId: server.json.id, serverName, proxyDomain, proxyId: proxy.json.id };
+  return {
+    user,
+    serverId: server.json.id,
+    serverName,
+    proxyDomain,
+    busyId: busy.json.id,
+    busyName,
+  };
 }
 
-/** Links each proxy to its saved server and pins a host key, as migration 0014 does. */
-async function linkInDataDir(dataDir: string, links: { proxyId: string; serverId: string }[]) {
+/** What "Check now" would have stored for a server where apache2 holds port 80. */
+const BUSY_FACTS = {
+  os: { id: 'debian', version: '12', name: 'Debian GNU/Linux 12 (bookworm)' },
+  initSystem: 'systemd',
+  rootAccess: 'root',
+  nginx: { version: null, running: false },
+  certbot: { version: null },
+  renewal: 'none',
+  ports: [
+    { port: 80, listening: true, program: 'apache2' },
+    { port: 443, listening: false, program: null },
+  ],
+  diskFreeBytes: 5 * 1024 ** 3,
+};
+
+/**
+ * Pins a host key on each seeded server and stores the busy server's facts, as a first contact
+ * and a "Check now" with a real sshd would: this spec runs without test servers, and no API
+ * route sets a pin or facts (only a real server's answer does).
+ */
+async function checkedInDataDir(dataDir: string, seeds: TSeed[]) {
   const db = await PGlite.create({
     dataDir: join(dataDir, 'db'),
     startParams: pgliteStartParams(PGlite),
   });
   try {
-    for (const { proxyId, serverId } of links) {
-      await db.query('update proxy_configurations set ssh_server_id = $1 where id = $2', [
-        serverId,
-        proxyId,
-      ]);
+    for (const seed of seeds) {
       await db.query('update ssh_servers set host_key_fingerprint = $1 where id = $2', [
         FINGERPRINT,
-        serverId,
+        seed.serverId,
       ]);
+      await db.query(
+        'update ssh_servers set facts = $1, reachable = true, last_checked_at = now() where id = $2',
+        [JSON.stringify(BUSY_FACTS), seed.busyId],
+      );
     }
   } finally {
     await db.close();
@@ -90,7 +134,7 @@ const app = test.extend<object, { serversApp: TApp }>({
         const es = await seedAccount(portico.url, 'es');
         await portico.stop();
         portico = undefined;
-        await linkInDataDir(dataDir, [en, es]);
+        await checkedInDataDir(dataDir, [en, es]);
         portico = await startPortico(porticoEnv(PORT, dataDir));
         await use({ url: portico.url, seeds: { en, es } });
       } finally {
@@ -181,7 +225,16 @@ for (const lang of ['en', 'es'] as const) {
       );
       await expect(page.getByTestId('server-proxies')).toContainText(seed.proxyDomain);
       await expect(page.getByTestId('server-host-key')).toHaveText(FINGERPRINT);
+      await expect(page.getByTestId('server-proxy-total')).toHaveText('(1)');
       await screenshotScreen(page, 'servers', `server-page-${lang}`);
+      // Its proxies are searched on the server, as home's list is.
+      await page.getByTestId('server-proxy-search').fill('no-such-proxy');
+      await expect(page.getByTestId('server-proxies-no-match')).toHaveText(
+        t('servers.page.proxiesNoMatch'),
+      );
+      await expect(page).toHaveURL(/\?q=no-such-proxy$/);
+      await page.getByTestId('server-proxy-search').fill('');
+      await expect(page.getByTestId('server-proxies')).toContainText(seed.proxyDomain);
 
       // Forget key: asks first, then the key is gone and the next contact pins again.
       await page.getByTestId('server-forget-key').click();
@@ -215,6 +268,40 @@ for (const lang of ['en', 'es'] as const) {
       expect((await api(page.request, 'GET', `/api/ssh-servers/${seed.serverId}`)).status).toBe(
         200,
       );
+
+      // The wizard: choosing the busy server warns of apache2 on port 80, and Next stays open.
+      await page.goto('/proxy-wizard');
+      await page.getByRole('radio', { name: new RegExp(seed.busyName) }).check();
+      const warnings = page.getByTestId('wizard-server-warnings');
+      await expect(warnings).toContainText(t('servers.wizard.warn.title', { name: seed.busyName }));
+      await expect(page.getByTestId('wizard-server-warning')).toHaveText([
+        t('servers.wizard.warn.portHeld', { port: 80, program: 'apache2' }),
+      ]);
+      await expect(page.getByTestId('wizard-next')).toBeEnabled();
+      await screenshotScreen(page, 'servers', `wizard-warnings-${lang}`);
+      await page.getByRole('radio', { name: new RegExp(seed.serverName) }).check();
+      await expect(warnings).toHaveCount(0);
+
+      // A new server that takes a key: the servers page's dialog, with what was typed.
+      await page.getByRole('radio', { name: t('servers.wizard.new') }).check();
+      await page.locator('#wizard-server-ip').fill('203.0.113.30');
+      await page.locator('#wizard-ssh-user').fill('deploy');
+      await page.getByTestId('wizard-add-key-server').click();
+      const keyDialog = page.getByTestId('server-dialog');
+      await expect(keyDialog.getByLabel(t('servers.form.host'), { exact: true })).toHaveValue(
+        '203.0.113.30',
+      );
+      await expect(keyDialog.getByLabel(t('servers.form.login'), { exact: true })).toHaveValue(
+        'generate',
+      );
+      await keyDialog.getByTestId('server-save').click();
+      await expect(keyDialog.getByTestId('public-key')).toHaveText(
+        /^ssh-ed25519 AAAA\S+ portico-\w+$/,
+      );
+      await screenshotScreen(page, 'servers', `wizard-key-${lang}`);
+      await keyDialog.getByTestId('server-generated-done').click();
+      await expect(page.getByRole('radio', { name: /deploy@203\.0\.113\.30/ })).toBeChecked();
+      await expect(page.locator('#wizard-ssh-password')).toHaveCount(0);
       await context.close();
     },
   );

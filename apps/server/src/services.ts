@@ -321,6 +321,10 @@ export async function buildServices(options: TServicesOptions) {
           settings,
           log,
           timing: deploy.timing,
+          // A test's engine reaches no server: there are no facts to read after its runs.
+          refreshServerFacts: deploy.engine
+            ? undefined
+            : (serverId, signal) => serverChecks.refreshFacts(serverId, signal),
         },
         jobId,
         data,

@@ -56,6 +56,7 @@ function filtersOf(scope: SQL | undefined, query: TProxyListQuery, now: Date): S
     scope,
     q ? like(p.searchText, q) : undefined,
     query.server ? sql`lower(${p.serverIp}) = ${query.server.toLowerCase()}` : undefined,
+    query.sshServerId ? eq(p.sshServerId, query.sshServerId.toLowerCase()) : undefined,
     query.certificate ? hasCertificate(query.certificate, now) : undefined,
   );
 }

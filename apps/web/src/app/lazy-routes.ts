@@ -104,7 +104,7 @@ export const ServerPage = lazyNamed(
   () =>
     withTexts(
       () => import('@/features/servers/components/server-page'),
-      [SERVERS_TEXTS, SERVER_TEXTS],
+      [SERVERS_TEXTS, SERVER_TEXTS, LISTS_TEXTS],
     ),
   'ServerPage',
 );

@@ -143,6 +143,8 @@ export const ZProxyListQuery = ZPageQuery.extend({
   certificate: z.enum(PROXY_CERTIFICATE_FILTERS, 'validation.list.filter').optional(),
   /** The server address, exactly (any case). */
   server: z.string().trim().min(1, 'validation.required').max(255, 'validation.tooLong').optional(),
+  /** The saved server the proxies are on (`sshServerId`): a server page's list. */
+  sshServerId: ZUuid.optional(),
   /** `created`: newest first (the default); `expiry`: the certificate's end, soonest first. */
   sort: z.enum(PROXY_SORTS, 'validation.list.filter').optional(),
 });

@@ -149,6 +149,8 @@ export type TSshServerList = z.infer<typeof ZSshServerList>;
  */
 export const ZSshServerListQuery = ZPageQuery.extend({
   after: z.string().max(200).optional(),
+  /** An admin's page of one account's servers (the edit dialog's choice); a user's own only. */
+  userId: z.uuid('validation.invalidId').optional(),
 });
 export type TSshServerListQuery = z.infer<typeof ZSshServerListQuery>;
 

@@ -109,7 +109,14 @@ export const proxyConfigurations = pgTable(
       sql`coalesce(${t.certificateExpiresAt}, 'infinity'::timestamptz)`,
       t.id,
     ),
-    index('proxy_configurations_ssh_server_idx').on(t.sshServerId),
+    // A saved server's page of its proxies (the `sshServerId` filter), in each sort's keyset;
+    // its proxy count and the delete-in-use check read the same index's first column.
+    index('proxy_configurations_ssh_server_idx').on(t.sshServerId, t.createdAt, t.id),
+    index('proxy_configurations_ssh_server_expiry_idx').on(
+      t.sshServerId,
+      sql`coalesce(${t.certificateExpiresAt}, 'infinity'::timestamptz)`,
+      t.id,
+    ),
     // The reaper's claims left deploying (deployingWithoutRun), every 30 s: the few deploying.
     index('proxy_configurations_deploying_idx')
       .on(t.updatedAt)

@@ -77,6 +77,11 @@ export interface TDeployJobDeps {
   log: { warn(obj: unknown, msg: string): void };
   /** A run's time limit and how long it may then take to stop; JOB_TIMING unless a test says. */
   timing?: TRunTiming;
+  /**
+   * Reads a saved server's facts again (modules/ssh-servers/server-check.service.ts) after a
+   * deployment on it succeeded; absent where runs reach no real server (a test's engine).
+   */
+  refreshServerFacts?: (serverId: string, signal: AbortSignal) => Promise<void>;
 }
 
 /** The run's language as stored; rows written before the column existed read as the default. */
@@ -319,6 +324,12 @@ export async function runDeployJob(
       await deps.runLog.write(config.id, deployment.id, 'error', { message, text });
     }
     await finish(deps, config, deployment.id, outcome);
+    if (outcome.status === 'completed' && config.sshServerId && deps.refreshServerFacts) {
+      // After the run's end is recorded: the page already shows it done while this reads.
+      await deps.refreshServerFacts(config.sshServerId, signal).catch((error: unknown) => {
+        deps.log.warn({ err: error, serverId: config.sshServerId }, 'reading the facts failed');
+      });
+    }
   } finally {
     await deps.liveness.release(deployment.id);
   }

@@ -4,6 +4,7 @@
 // TEST_DATABASE_URL is set.
 import { ZProxyPage } from '@portico/shared/proxy/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newestFirstIds } from '../../../test/support/keyset-order';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
@@ -52,13 +53,7 @@ describe.each(testDatabaseKinds())('proxy lists in pages on %s', (kind) => {
       .insert(proxyConfigurations)
       .values(rows)
       .returning({ id: proxyConfigurations.id, createdAt: proxyConfigurations.createdAt });
-    walked = inserted
-      .sort((a, b) =>
-        a.createdAt.getTime() === b.createdAt.getTime()
-          ? b.id.localeCompare(a.id)
-          : b.createdAt.getTime() - a.createdAt.getTime(),
-      )
-      .map((r) => r.id);
+    walked = newestFirstIds(inserted);
     await t.database.db
       .insert(proxyConfigurations)
       .values([row(other.user.id, new Date(base)), row(other.user.id, new Date(base))]);

@@ -85,6 +85,22 @@ async function removeWithSite(client: TestClient, id: string) {
   expect((await lab.exec(s1.name, ['test', '-e', path])).code).not.toBe(0);
 }
 
+/**
+ * The saved server as read once its facts were read after `since` (a deploy's follow-up read
+ * lands just after the run is recorded done, so it is waited for).
+ */
+async function checkedAfter(client: TestClient, serverId: string, since: number) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const server = (
+      await client.request({ method: 'GET', url: `/api/ssh-servers/${serverId}` })
+    ).json();
+    if (server.lastCheckedAt && Date.parse(server.lastCheckedAt) > since) return server;
+    if (Date.now() > deadline) throw new Error(`facts not read again: ${JSON.stringify(server)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 describe('a key-only lab server, through the API', () => {
   it('refuses a password login: only keys get in', async () => {
     const { client } = await signedInClient(t);
@@ -140,13 +156,16 @@ describe('a key-only lab server, through the API', () => {
       hasSshPassword: false,
       sshAuth: 'server',
     });
+    // Never checked: a deploy that succeeds reads the facts, which then show its nginx running.
+    expect(server.lastCheckedAt).toBeNull();
     await deployLive(client, a, first);
+    const afterFirst = await checkedAfter(client, server.id, 0);
+    expect(afterFirst).toMatchObject({ reachable: true, facts: { nginx: { running: true } } });
+    expect(afterFirst.facts.certbot.version).toEqual(expect.any(String));
     await deployLive(client, b, second);
-    // Redeploy: the same key again, the site still served.
+    // Redeploy: the same key again, the site still served; the facts are read again.
     await deployLive(client, a, first);
-    const listed = (
-      await client.request({ method: 'GET', url: `/api/ssh-servers/${server.id}` })
-    ).json();
+    const listed = await checkedAfter(client, server.id, Date.parse(afterFirst.lastCheckedAt));
     expect(listed.proxyCount).toBe(2);
 
     await removeWithSite(client, a);

@@ -48,12 +48,64 @@ export function createServerCheckService(deps: TServerCheckDeps) {
   const { repository, credentials, transaction } = deps;
   const connect = deps.connect ?? connectSsh;
 
-  async function unreachable(row: TSshServerRow, error: SshError, actor: TActor) {
-    const stored = await repository.update(row.id, { reachable: false, lastCheckedAt: new Date() });
-    const cause = error.text
-      ? { key: `deployLog.ssh.${error.text.key}`, params: error.text.params ?? {} }
-      : { key: 'sshServer.checkFailed', params: {} };
-    return { server: await serverView(repository, stored ?? row, actor), text: cause };
+  /**
+   * One login with the saved credential against the pinned key (pinned here on first contact),
+   * one exec of FACTS_SCRIPT, and what it found stored on the row: the facts with `reachable`,
+   * or unreachable with why. A changed host key and an answer that is not the script's throw.
+   */
+  async function readFacts(
+    row: TSshServerRow,
+    signal?: AbortSignal,
+  ): Promise<{ stored: TSshServerRow; text: TSshServerCheck['text'] }> {
+    const unreachable = async (error: SshError) => {
+      const stored = await repository.update(row.id, {
+        reachable: false,
+        lastCheckedAt: new Date(),
+      });
+      const text = error.text
+        ? { key: `deployLog.ssh.${error.text.key}`, params: error.text.params ?? {} }
+        : { key: 'sshServer.checkFailed', params: {} };
+      return { stored: stored ?? row, text };
+    };
+    const target = serverTarget(row);
+    const credential = credentials.credentialOf(null, row, target);
+    if ('refused' in credential) throw credentialRefusalError(credential.refused, 'test');
+    const pinned = row.hostKeyFingerprint ?? undefined;
+    let session: TSshSession;
+    try {
+      session = await connect({
+        host: row.host,
+        port: row.port,
+        username: row.username,
+        ...credential.auth,
+        expectedFingerprint: pinned,
+        timeoutMs: deps.timeoutMs ?? CHECK_TIMEOUT_MS,
+        signal,
+      });
+    } catch (error) {
+      if (error instanceof HostKeyMismatchError) throw hostKeyChangedError(error);
+      if (error instanceof SshError) return unreachable(error);
+      throw error;
+    }
+    try {
+      if (!pinned) await repository.pinHostKey(row.id, session.fingerprint, row);
+      const answer = await session.run(FACTS_SCRIPT, { timeoutMs: SCRIPT_TIMEOUT_MS });
+      const facts = parseFacts(answer.stdout);
+      const stored = await repository.update(row.id, {
+        reachable: true,
+        lastCheckedAt: new Date(),
+        facts,
+      });
+      return { stored: stored ?? row, text: null };
+    } catch (error) {
+      if (error instanceof FactsAnswerError) {
+        throw new KeyedAppError('facts_unreadable', 502, 'sshServer.factsUnreadable');
+      }
+      if (error instanceof SshError) return unreachable(error);
+      throw error;
+    } finally {
+      session.close();
+    }
   }
 
   return {
@@ -62,44 +114,20 @@ export function createServerCheckService(deps: TServerCheckDeps) {
       if (sshAddressProblem(row.host) === 'loopback' && !deps.allowLoopback) {
         throw new KeyedAppError('address_refused', 400, 'checks.ssh.loopbackRefused');
       }
-      const target = serverTarget(row);
-      const credential = credentials.credentialOf(null, row, target);
-      if ('refused' in credential) throw credentialRefusalError(credential.refused, 'test');
-      const pinned = row.hostKeyFingerprint ?? undefined;
-      let session: TSshSession;
-      try {
-        session = await connect({
-          host: row.host,
-          port: row.port,
-          username: row.username,
-          ...credential.auth,
-          expectedFingerprint: pinned,
-          timeoutMs: deps.timeoutMs ?? CHECK_TIMEOUT_MS,
-        });
-      } catch (error) {
-        if (error instanceof HostKeyMismatchError) throw hostKeyChangedError(error);
-        if (error instanceof SshError) return unreachable(row, error, actor);
-        throw error;
-      }
-      try {
-        if (!pinned) await repository.pinHostKey(row.id, session.fingerprint, row);
-        const answer = await session.run(FACTS_SCRIPT, { timeoutMs: SCRIPT_TIMEOUT_MS });
-        const facts = parseFacts(answer.stdout);
-        const stored = await repository.update(row.id, {
-          reachable: true,
-          lastCheckedAt: new Date(),
-          facts,
-        });
-        return { server: await serverView(repository, stored ?? row, actor), text: null };
-      } catch (error) {
-        if (error instanceof FactsAnswerError) {
-          throw new KeyedAppError('facts_unreadable', 502, 'sshServer.factsUnreadable');
-        }
-        if (error instanceof SshError) return unreachable(row, error, actor);
-        throw error;
-      } finally {
-        session.close();
-      }
+      const { stored, text } = await readFacts(row);
+      return { server: await serverView(repository, stored, actor), text };
+    },
+
+    /**
+     * The facts read again after a deployment on the server succeeded (no actor: the run's own
+     * follow-up), so the server page never shows what the deploy just changed as it was. A server
+     * gone, or at a loopback address Portico may not reach, is left as it is.
+     */
+    async refreshFacts(id: string, signal?: AbortSignal): Promise<void> {
+      const row = await repository.findById(id);
+      if (!row) return;
+      if (sshAddressProblem(row.host) === 'loopback' && !deps.allowLoopback) return;
+      await readFacts(row, signal);
     },
 
     /** The next contact pins whatever key the server presents (owner or admin; audited). */

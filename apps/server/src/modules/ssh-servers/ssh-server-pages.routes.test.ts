@@ -4,6 +4,7 @@
 import { translate } from '@portico/shared/i18n/translate';
 import { ZSshServerPage } from '@portico/shared/ssh-servers/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newestFirstIds } from '../../../test/support/keyset-order';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
@@ -34,14 +35,7 @@ describe.each(testDatabaseKinds())('saved servers in pages on %s', (kind) => {
       .insert(sshServers)
       .values([...rows, { ...rows[0]!, userId: other.user.id, name: 'theirs' }])
       .returning({ id: sshServers.id, userId: sshServers.userId, createdAt: sshServers.createdAt });
-    newestFirst = inserted
-      .filter((r) => r.userId === owner.user.id)
-      .sort((a, b) =>
-        a.createdAt.getTime() === b.createdAt.getTime()
-          ? b.id.localeCompare(a.id)
-          : b.createdAt.getTime() - a.createdAt.getTime(),
-      )
-      .map((r) => r.id);
+    newestFirst = newestFirstIds(inserted.filter((r) => r.userId === owner.user.id));
   });
   afterAll(async () => t?.close());
 
@@ -88,6 +82,25 @@ describe.each(testDatabaseKinds())('saved servers in pages on %s', (kind) => {
     const whole = await get(owner.client, '');
     expect(Object.keys(whole.body).sort()).toEqual(['nextCursor', 'servers']);
     expect(whole.body.servers.map((s: { id: string }) => s.id)).toEqual(newestFirst);
+  });
+
+  it('gives an admin one account’s servers by userId; a user only ever their own', async () => {
+    const admin = await signedInClient(t, 'admin', '198.18.200.4');
+    const owners = ZSshServerPage.parse(
+      (await get(admin.client, `?userId=${owner.user.id}&limit=200`)).body,
+    );
+    expect(owners.total).toBe(7);
+    expect(owners.items.map((s) => s.id)).toEqual(newestFirst);
+    const others = ZSshServerPage.parse((await get(admin.client, `?userId=${other.user.id}`)).body);
+    expect(others.items.map((s) => s.name)).toEqual(['theirs']);
+    // A user naming another account gets their own list, never the other's.
+    const snooped = ZSshServerPage.parse(
+      (await get(owner.client, `?userId=${other.user.id}`)).body,
+    );
+    expect(snooped.items.map((s) => s.id)).toEqual(newestFirst);
+    const bad = await get(admin.client, '?userId=nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.issues[0].message).toBe(translate('en', 'validation.invalidId'));
   });
 
   it('refuses a cursor it did not make, and a limit out of range, in the reader’s language', async () => {

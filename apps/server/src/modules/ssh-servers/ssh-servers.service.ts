@@ -142,9 +142,10 @@ export function createSshServersService(deps: TSshServersServiceDeps) {
       actor: TActor,
       query: TSshServerListQuery,
     ): Promise<TSshServerList | TSshServerPage> {
-      const { after, ...listParameters } = query;
-      const owner = actor.role === 'admin' ? undefined : actor.id;
-      if (asksForPage(listParameters)) {
+      const { after, userId, ...listParameters } = query;
+      // An admin lists everyone's, or one account's; a user only ever their own.
+      const owner = actor.role === 'admin' ? userId : actor.id;
+      if (asksForPage({ ...listParameters, userId })) {
         const page = await repository.page(owner, {
           ...listParameters,
           limit: listParameters.limit ?? PAGE_LIMIT_DEFAULT,

@@ -282,15 +282,52 @@ describe.each([
     });
   });
 
-  it('the admin form offers no saved servers (the list is everyone’s) and reads none', async () => {
-    const fetchMock = vi.spyOn(globalThis, 'fetch');
-    serversApi();
+  it('the admin form offers the owner’s saved servers only, and moves the proxy onto one', async () => {
+    const owner = '00000000-0000-4000-8000-0000000000f1';
+    const reads: string[] = [];
+    const puts: { url: string; body: unknown }[] = [];
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (url, init) => {
+      const address = String(url);
+      if (address === '/api/csrf-token') return Response.json({ token: 't' });
+      if (address.startsWith('/api/ssh-servers')) {
+        reads.push(address);
+        return Response.json({ items: [serverB], nextCursor: null, total: 1 });
+      }
+      if (init?.method === 'PUT') {
+        puts.push({ url: address, body: JSON.parse(String(init.body)) });
+        return Response.json({ ...proxy, id: proxy.id });
+      }
+      return Response.json({}, { status: 404 });
+    });
     await renderWithProviders(
-      <EditProxyDialog proxy={proxy} open onOpenChange={() => {}} mode="admin" />,
+      <EditProxyDialog
+        proxy={{ ...proxy, userId: owner }}
+        open
+        onOpenChange={() => {}}
+        mode="admin"
+        owner={{ username: 'ana', email: 'ana@example.com' }}
+      />,
       { lang },
     );
-    expect(screen.queryByTestId('edit-server-choice')).toBeNull();
-    expect(input('serverIp').value).toBe('203.0.113.10');
-    expect(fetchMock.mock.calls.some(([url]) => String(url) === '/api/ssh-servers')).toBe(false);
+    await waitFor(() => expect(choice().options).toHaveLength(2));
+    // One page of the owner's servers: an admin's own list is everyone's.
+    expect(reads).toEqual([`/api/ssh-servers?userId=${owner}&limit=200`]);
+    expect(choice().options[1]?.textContent).toBe('web-2 · deploy@192.***.***.44');
+    fireEvent.change(choice(), { target: { value: serverB.id } });
+    expect(document.getElementById('edit-host')).toBeNull();
+    expect(screen.getByTestId('edit-server-moving-note').textContent).toContain(note);
+    fireEvent.click(screen.getByTestId('edit-proxy-save'));
+    await waitFor(() => expect(puts).toHaveLength(1));
+    expect(puts[0]).toEqual({
+      url: `/api/admin/proxy-configurations/${proxy.id}`,
+      body: {
+        domain: 'app.example.com',
+        targetServer: 'http://10.0.0.5:8080',
+        sshServerId: serverB.id,
+        serverIp: '192.0.2.44',
+        sshUser: 'deploy',
+        sshPort: 2200,
+      },
+    });
   });
 });

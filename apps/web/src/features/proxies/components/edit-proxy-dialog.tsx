@@ -42,6 +42,8 @@ type TEditableProxy = {
   sshPort?: number | null;
   /** The saved server the proxy is on; null when its address was typed. */
   sshServerId?: string | null;
+  /** Its owner: whose saved servers an admin may move it onto. */
+  userId?: string;
   /** Unknown (undefined): the dialog leaves the stored options alone. */
   options?: TProxyOptionsView;
 };
@@ -86,9 +88,9 @@ export function EditProxyDialog({
   const [planning, setPlanning] = React.useState(false);
   const [onlyTarget, setOnlyTarget] = React.useState(false);
   const apply = useApplyAction(() => onOpenChange(false));
-  // The saved server chosen ('' for the typed address); admins see no list of the owner's.
+  // The saved server chosen ('' for the typed address); an admin chooses among the owner's.
   const [serverId, setServerId] = React.useState(proxy.sshServerId ?? '');
-  const places = useServerPlaces(proxy, mode === 'user');
+  const places = useServerPlaces(proxy, mode);
   const chosen = places.find((o) => o.place.id === serverId)?.place ?? null;
   const chosenRef = React.useRef(chosen);
   chosenRef.current = chosen;
@@ -225,17 +227,15 @@ export function EditProxyDialog({
               />
             )}
           </Field>
-          {mode === 'user' ? (
-            // Its texts (the servers group) load on first use, kept off the home route's load.
-            <React.Suspense fallback={null}>
-              <ServerChoice
-                options={places}
-                value={serverId}
-                onChange={setServerId}
-                moving={serverId !== (proxy.sshServerId ?? '')}
-              />
-            </React.Suspense>
-          ) : null}
+          {/* Its texts (the servers group) load on first use, kept off the home route's load. */}
+          <React.Suspense fallback={null}>
+            <ServerChoice
+              options={places}
+              value={serverId}
+              onChange={setServerId}
+              moving={serverId !== (proxy.sshServerId ?? '')}
+            />
+          </React.Suspense>
           {chosen ? null : (
             <>
               <Field

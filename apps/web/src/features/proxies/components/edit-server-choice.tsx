@@ -3,7 +3,7 @@ import type { TSshServer } from '@portico/shared/ssh-servers/schemas';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/native-select';
-import { useSshServers } from '@/features/servers/api/ssh-servers';
+import { useAccountSshServers, useSshServers } from '@/features/servers/api/ssh-servers';
 import { useServersTexts } from '@/lib/use-group-texts';
 
 /** A saved server a proxy can be on: where it points the proxy (docs/PRODUCT.md#edit-dialog). */
@@ -44,11 +44,21 @@ export function placeOptions(
   return [{ place: own, label: labelOf(null, own) }, ...listed];
 }
 
-/** The saved servers the edit dialog offers; none read in admin mode (the list is everyone's). */
-export function useServerPlaces(proxy: TProxyOnServer, enabled: boolean): TPlaceOption[] {
-  const list = useSshServers({ enabled });
-  if (!enabled) return [];
-  return placeOptions(list.data?.pages.flatMap((p) => p.servers) ?? [], proxy);
+/**
+ * The saved servers the edit dialog offers: the user's own; in admin mode the proxy owner's (an
+ * admin's own list is everyone's, and a proxy may only move onto its owner's servers).
+ */
+export function useServerPlaces(
+  proxy: TProxyOnServer & { userId?: string },
+  mode: 'user' | 'admin',
+): TPlaceOption[] {
+  const own = useSshServers({ enabled: mode === 'user' });
+  const owners = useAccountSshServers(mode === 'admin' ? proxy.userId : undefined);
+  const servers =
+    mode === 'user'
+      ? (own.data?.pages.flatMap((p) => p.servers) ?? [])
+      : (owners.data?.items ?? []);
+  return placeOptions(servers, proxy);
 }
 
 /**

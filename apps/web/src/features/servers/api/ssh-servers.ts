@@ -1,4 +1,6 @@
-import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import type { TAdminProxyPage } from '@portico/shared/admin/api';
+import { PAGE_LIMIT_MAX } from '@portico/shared/lists/page';
+import type { TProxyPage } from '@portico/shared/proxy/api';
 import type {
   TDeleteServerWithSitesReport,
   TServerActionReport,
@@ -6,10 +8,12 @@ import type {
   TSshServerCheck,
   TSshServerInput,
   TSshServerList,
+  TSshServerPage,
   TSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
 import {
   type InfiniteData,
+  keepPreviousData,
   type QueryClient,
   useInfiniteQuery,
   useMutation,
@@ -24,6 +28,9 @@ export const sshServerKeys = {
   list: ['/api/ssh-servers'] as const,
   detail: (id: string) => ['/api/ssh-servers', id] as const,
 };
+
+/** The admin's list of every proxy (its key prefix, as the admin feature's). */
+const ADMIN_ALL_PROXIES = '/api/admin/all-proxies';
 
 const path = (id: string, action = '') =>
   `/api/ssh-servers/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
@@ -44,6 +51,25 @@ export function useSshServers({ enabled = true }: { enabled?: boolean } = {}) {
   });
 }
 
+/**
+ * An admin's look at one account's saved servers (GET /api/ssh-servers?userId=): one page of
+ * the most an account may hold, under the list's key so the servers' writes refresh it.
+ */
+export function useAccountSshServers(userId: string | undefined) {
+  const query = { userId: userId ?? '', limit: String(PAGE_LIMIT_MAX) };
+  return useQuery({
+    enabled: userId !== undefined,
+    queryKey: [...sshServerKeys.list, 'account', query] as const,
+    // Each opening of the dialog offers the servers as they are now.
+    refetchOnMount: 'always',
+    queryFn: () =>
+      api.requestJson<TSshServerPage>(
+        'GET',
+        `/api/ssh-servers?${new URLSearchParams(query).toString()}`,
+      ),
+  });
+}
+
 export function useSshServer(id: string) {
   return useQuery({
     queryKey: sshServerKeys.detail(id),
@@ -51,12 +77,29 @@ export function useSshServer(id: string) {
   });
 }
 
-/** The caller's proxies (the list the home page reads), for a server page's links. */
-export function useOwnProxies(enabled: boolean) {
+/** Proxies a server page shows at once: a page of links, well under the DOM budget. */
+export const SERVER_PROXY_PAGE_SIZE = 25;
+
+/**
+ * One page of the proxies on a saved server (`sshServerId`): the owner's from their own list
+ * (under its key, so every write that refreshes home refreshes this), an admin's look at another
+ * account's server from the admin's list of all.
+ */
+export function useServerProxyPage(
+  serverId: string,
+  query: Record<string, string>,
+  scope: 'own' | 'admin',
+) {
+  const url = scope === 'own' ? proxyKeys.list[0] : ADMIN_ALL_PROXIES;
+  const params = { ...query, sshServerId: serverId };
   return useQuery({
-    queryKey: proxyKeys.list,
-    queryFn: () => api.requestJson<TProxyConfiguration[]>('GET', proxyKeys.list[0]),
-    enabled,
+    queryKey: scope === 'own' ? proxyKeys.page(params) : [url, 'page', params],
+    queryFn: () =>
+      api.requestJson<TProxyPage | TAdminProxyPage>(
+        'GET',
+        `${url}?${new URLSearchParams(params).toString()}`,
+      ),
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -37,6 +37,10 @@ type TProps = {
   server: TSshServer | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Adding: fields already known (the wizard's typed address and user, a login choice). */
+  initial?: Partial<TServerForm>;
+  /** Told of the saved server at once (a generated key's public half is shown after). */
+  onSaved?: (server: TSshServer) => void;
 };
 
 /**
@@ -45,17 +49,18 @@ type TProps = {
  * the API's schema before sending; what the API refuses shows on its field. A generated key's
  * public half is shown once saved, with the command that adds it on the server.
  */
-export function ServerFormDialog({ server, open, onOpenChange }: TProps) {
+export function ServerFormDialog({ server, open, onOpenChange, initial, onSaved }: TProps) {
   const { t } = useServersTexts();
   const create = useCreateSshServer();
   const update = useUpdateSshServer();
   const [generated, setGenerated] = React.useState<TSshServer | null>(null);
-  const form = useForm<TServerForm>({ defaultValues: formDefaults(server) });
+  const defaults = () => ({ ...formDefaults(server), ...(server ? {} : initial) });
+  const form = useForm<TServerForm>({ defaultValues: defaults() });
   const { reset, setError, clearErrors } = form;
   // biome-ignore lint/correctness/useExhaustiveDependencies: start over each time it opens
   React.useEffect(() => {
     if (!open) return;
-    reset(formDefaults(server));
+    reset(defaults());
     setGenerated(null);
   }, [open, reset]);
 
@@ -77,6 +82,7 @@ export function ServerFormDialog({ server, open, onOpenChange }: TProps) {
         title: t(server ? 'servers.form.updated' : 'servers.form.created'),
         description: saved.name,
       });
+      onSaved?.(saved);
       if (values.login === 'generate' && saved.publicKey) setGenerated(saved);
       else onOpenChange(false);
     } catch (error) {

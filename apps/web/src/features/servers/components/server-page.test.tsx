@@ -1,30 +1,22 @@
-import type { TServerFacts } from '@portico/shared/ssh-servers/facts';
-import { fireEvent, screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { stubFetch } from '@/test/fetch';
 import { aProxy } from '@/test/proxy';
+import { pageOf } from '@/test/proxy-page';
 import { renderWithProviders } from '@/test/render';
 import { stubResizeObserver } from '@/test/resize-observer';
-import { aServer } from '@/test/ssh-server';
+import { aServer, someFacts } from '@/test/ssh-server';
 import { ServerPage } from './server-page';
 
 stubResizeObserver();
 
-const facts: TServerFacts = {
-  os: { id: 'debian', version: '12', name: 'Debian GNU/Linux 12 (bookworm)' },
-  initSystem: 'systemd',
+const facts = someFacts({
   rootAccess: 'sudo_nopasswd',
-  nginx: { version: '1.22.1', running: true },
   certbot: { version: null },
   renewal: 'none',
-  ports: [
-    { port: 80, listening: true, program: 'nginx' },
-    { port: 443, listening: false, program: null },
-  ],
-  diskFreeBytes: 5 * 1024 ** 3,
-};
+});
 const server = aServer({
   facts,
   reachable: true,
@@ -40,27 +32,37 @@ const onIt = aProxy({
   sshUser: 'deploy',
   sshServerId: server.id,
 });
-// At the same address, but not on this saved server (a proxy typed there on its own).
-const elsewhere = aProxy({ id: 'p2', domain: 'other.example.com', serverIp: server.host });
 
-async function open(lang: 'en' | 'es', routes: Parameters<typeof stubFetch>[0] = {}) {
-  stubFetch({
+async function open(
+  lang: 'en' | 'es',
+  routes: Parameters<typeof stubFetch>[0] = {},
+  viewer = server.userId,
+) {
+  const fetched = stubFetch({
     [`GET ${path}`]: { body: server },
-    'GET /api/user/proxy-configurations': { body: [onIt, elsewhere] },
+    // The server filters by sshServerId: the page holds this server's proxies only.
+    'GET /api/user/proxy-configurations': { body: pageOf([onIt], 'next-cursor') },
     ...routes,
   });
   await renderWithProviders(
     <Router hook={memoryLocation({ path: `/servers/${server.id}` }).hook}>
-      <ServerPage id={server.id} userId={server.userId} />
+      <ServerPage id={server.id} userId={viewer} />
     </Router>,
     { lang },
   );
-  return screen.findByTestId('server-page');
+  await screen.findByTestId('server-page');
+  return fetched;
 }
 
+/** The list parameters of the reads of `url`. */
+const readsOf = (calls: { url: string }[], url: string) =>
+  calls
+    .filter((c) => c.url.startsWith(`${url}?`))
+    .map((c) => Object.fromEntries(new URLSearchParams(c.url.slice(url.length + 1))));
+
 describe('server page', () => {
-  it('es: the facts read, the pinned key, only the proxies on this server', async () => {
-    await open('es');
+  it('es: the facts read, the pinned key, a page of the proxies on this server', async () => {
+    const { calls } = await open('es');
     const shown = screen.getByTestId('server-facts');
     expect(within(shown).getByTestId('fact-os').textContent).toContain(
       'Debian GNU/Linux 12 (bookworm)',
@@ -74,6 +76,36 @@ describe('server page', () => {
     const links = within(await screen.findByTestId('server-proxies')).getAllByRole('link');
     expect(links.map((l) => l.textContent)).toEqual(['on.example.com']);
     expect(links[0]?.getAttribute('href')).toBe('/proxy-details/p1');
+    expect(readsOf(calls, '/api/user/proxy-configurations')).toEqual([
+      { limit: '25', sshServerId: server.id },
+    ]);
+    // Pages like home's: the next one asks from the cursor the server gave.
+    fireEvent.click(screen.getByTestId('page-next'));
+    await waitFor(() =>
+      expect(readsOf(calls, '/api/user/proxy-configurations').at(-1)).toEqual({
+        limit: '25',
+        cursor: 'next-cursor',
+        sshServerId: server.id,
+      }),
+    );
+  });
+
+  it('en: an admin on another account’s server reads its proxies from the list of all', async () => {
+    const { calls } = await open(
+      'en',
+      {
+        'GET /api/admin/all-proxies': {
+          body: pageOf([{ ...onIt, userId: server.userId, username: 'owner' }]),
+        },
+      },
+      'an-admin',
+    );
+    const links = within(await screen.findByTestId('server-proxies')).getAllByRole('link');
+    expect(links.map((l) => l.textContent)).toEqual(['on.example.com']);
+    expect(readsOf(calls, '/api/admin/all-proxies')).toEqual([
+      { limit: '25', sshServerId: server.id },
+    ]);
+    expect(readsOf(calls, '/api/user/proxy-configurations')).toEqual([]);
   });
 
   it('en: Check now on an unreachable server says why; Redeploy all reports each proxy', async () => {

@@ -11,7 +11,7 @@ import { toast } from '@/hooks/use-toast';
 import { useLogText } from '@/lib/log-text';
 import { toastFailure } from '@/lib/toast-outcome';
 import { useServersTexts } from '@/lib/use-group-texts';
-import { useCheckSshServer, useOwnProxies, useSshServer } from '../api/ssh-servers';
+import { useCheckSshServer, useSshServer } from '../api/ssh-servers';
 import { SERVERS_HREF } from '../lib/paths';
 import { DeleteServerDialog } from './delete-server-dialog';
 import { GeneratedKey } from './generated-key';
@@ -19,6 +19,7 @@ import { HostKeyCard } from './host-key-card';
 import { ServerActionsCard } from './server-actions-card';
 import { ServerFacts } from './server-facts';
 import { ServerFormDialog } from './server-form-dialog';
+import { ServerProxiesCard } from './server-proxies-card';
 import { ServerStatus } from './server-status';
 
 /**
@@ -101,7 +102,7 @@ export function ServerPage({ id, userId }: { id: string; userId: string }) {
       <GeneratedKey server={s} />
       <FactsCard server={s} />
       <HostKeyCard server={s} />
-      <ProxiesCard server={s} own={s.userId === userId} />
+      <ServerProxiesCard server={s} own={s.userId === userId} />
       <ServerActionsCard server={s} />
 
       <ServerFormDialog server={s} open={editing} onOpenChange={setEditing} />
@@ -163,47 +164,6 @@ function FactsCard({ server }: { server: TSshServer }) {
           <p className="text-sm text-muted-foreground" data-testid="server-no-facts">
             {t('servers.page.noFacts')}
           </p>
-        )}
-      </CardContent>
-    </Card>
-  );
-}
-
-/**
- * The owner's proxies on this server (their `sshServerId`); an admin looking at another account's
- * server sees how many.
- */
-function ProxiesCard({ server, own }: { server: TSshServer; own: boolean }) {
-  const { t } = useServersTexts();
-  const proxies = useOwnProxies(own);
-  const here = (proxies.data ?? []).filter((p) => p.sshServerId === server.id);
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t('servers.page.proxies')}</CardTitle>
-      </CardHeader>
-      <CardContent>
-        {!own ? (
-          <p className="text-sm text-muted-foreground">
-            {t('servers.page.othersProxies', { count: server.proxyCount, owner: server.owner })}
-          </p>
-        ) : here.length === 0 ? (
-          <p className="text-sm text-muted-foreground" data-testid="server-no-proxies">
-            {proxies.isPending ? <Spinner /> : t('servers.page.noProxies')}
-          </p>
-        ) : (
-          <ul className="grid gap-1" data-testid="server-proxies">
-            {here.map((proxy) => (
-              <li key={proxy.id}>
-                <Link
-                  href={`/proxy-details/${encodeURIComponent(proxy.id)}`}
-                  className="text-sm font-medium break-all text-primary underline-offset-4 hover:underline"
-                >
-                  {proxy.domain}
-                </Link>
-              </li>
-            ))}
-          </ul>
         )}
       </CardContent>
     </Card>

@@ -22,7 +22,9 @@ import {
   type TServerInfoValues,
 } from '../state/server-info-schema';
 import type { TWizardAction, TWizardData } from '../state/wizard-reducer';
+import { NewServerKeyOption } from './new-server-key-option';
 import { NEW_SERVER, SavedServerChoice } from './saved-server-choice';
+import { ServerWarnings } from './server-warnings';
 import { StepCard } from './step-card';
 import { StepNav } from './step-nav';
 
@@ -82,9 +84,8 @@ export function ServerInfoStep({
   const passing = passingFields(values, savedFor);
   const savedPassword = data.savedPasswordFor !== null;
 
-  const choose = (value: string) => {
+  const choose = (value: string, server = servers.find((s) => s.id === value)) => {
     setChoice(value);
-    const server = servers.find((s) => s.id === value);
     const fields = server
       ? { serverIp: server.host, sshUser: server.username, sshPort: String(server.port) }
       : { serverIp: '', sshUser: 'root', sshPort: '22' };
@@ -180,6 +181,7 @@ export function ServerInfoStep({
         {servers.length > 0 ? (
           <SavedServerChoice servers={servers} value={choice} onChange={choose} />
         ) : null}
+        {chosen ? <ServerWarnings server={chosen} /> : null}
         <div className="grid gap-5 sm:grid-cols-2">
           {chosen ? null : (
             <Field
@@ -250,6 +252,12 @@ export function ServerInfoStep({
             </AlertDescription>
           </Alert>
         ) : null}
+        {chosen ? null : (
+          <NewServerKeyOption
+            typed={{ serverIp: values.serverIp, sshUser: values.sshUser, sshPort: values.sshPort }}
+            onSaved={(server) => choose(server.id, server)}
+          />
+        )}
         {chosen ? null : (
           <details className="rounded-md border border-border px-4 py-3 text-sm">
             <summary className="cursor-pointer font-medium">

@@ -1,0 +1,3 @@
+DROP INDEX "proxy_configurations_ssh_server_idx";--> statement-breakpoint
+CREATE INDEX "proxy_configurations_ssh_server_expiry_idx" ON "proxy_configurations" USING btree ("ssh_server_id",coalesce("certificate_expires_at", 'infinity'::timestamptz),"id");--> statement-breakpoint
+CREATE INDEX "proxy_configurations_ssh_server_idx" ON "proxy_configurations" USING btree ("ssh_server_id","created_at","id");
