@@ -9,7 +9,7 @@ import { SSH_PRIVATE_KEY_MAX, ZSshAuthKind, ZSshServerInput } from '../ssh-serve
 
 export const EXPORT_FORMAT = 'portico-export';
 export const EXPORT_VERSION = 1;
-/** The most one document may carry: the highest limit an admin may set is below both. */
+/** The most one import takes: it is read whole into memory before anything is written. */
 export const EXPORT_MAX_SERVERS = 10_000;
 export const EXPORT_MAX_PROXIES = 100_000;
 /** An import's request body, at most (a proxy with every option is about 8 KiB). */
