@@ -9,8 +9,9 @@ import { uniqueUser } from './fixtures/users';
 
 // Export and import on the settings page (docs/PRODUCT.md#export-and-import), in Spanish and in
 // English: one account downloads its saved server and proxy with a passphrase; another, in a
-// browser of its own, is refused with a wrong passphrase (nothing added), then imports the file
-// and finds the server with its password and the proxy on it. axe and screenshots at 1280 and 390 px.
+// browser of its own, is refused with a wrong passphrase (nothing added), then while the first
+// still holds the domain, then, once the first deleted its proxy, imports the file and finds the
+// server with its password and the proxy on it. axe and screenshots at 1280 and 390 px.
 const AREA = 'settings';
 const PASSPHRASE = 'a long passphrase for the move';
 
@@ -43,7 +44,7 @@ for (const lang of ['es', 'en'] as const) {
       password: 'Server-Pa55word-moved',
     });
     const domain = `moved-${lang}-${Date.now()}.example.com`;
-    await write(page.request, '/api/proxy-configurations', {
+    const proxy = await write(page.request, '/api/proxy-configurations', {
       sshServerId: server.id,
       domain,
       email: 'owner@example.com',
@@ -81,7 +82,21 @@ for (const lang of ['es', 'en'] as const) {
     );
     expect((await (await other.request.get('/api/ssh-servers')).json()).servers).toEqual([]);
 
+    // Domains are unique on an instance: while the first account holds it, nothing comes in.
     await target.locator('#transfer-import-passphrase').fill(PASSPHRASE);
+    await other.getByTestId('transfer-import').click();
+    await expectToast(
+      other,
+      text(lang, 'settings.transfer.importFailed'),
+      text(lang, 'errors.importDomainsTaken', { count: 1, domains: domain }),
+    );
+    const { token } = await (await page.request.get('/api/csrf-token')).json();
+    const removed = await page.request.delete(
+      `/api/proxy-configurations/${proxy.id}?removeFromServer=false`,
+      { headers: { 'X-CSRF-Token': token } },
+    );
+    expect(removed.status()).toBe(200);
+
     await other.getByTestId('transfer-import').click();
     await expectToast(
       other,

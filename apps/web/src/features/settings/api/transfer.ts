@@ -1,6 +1,7 @@
 import type { TImportReport } from '@portico/shared/transfer/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { proxyKeys } from '@/lib/query-keys';
 
 // Export and import of the account's servers and proxies (docs/PRODUCT.md#export-and-import).
 
@@ -27,12 +28,16 @@ export function useExportAccount() {
   });
 }
 
-/** An export file's servers and proxies added to the account; every list reads them again. */
+/** An export file's servers and proxies added to the account; their lists read again. */
 export function useImportAccount() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { document: unknown; passphrase?: string }) =>
       api.requestJson<TImportReport>('POST', '/api/account/import', input),
-    onSuccess: () => queryClient.invalidateQueries(),
+    // Not awaited: the import is done; the lists read again whenever they are next shown.
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: proxyKeys.list });
+      void queryClient.invalidateQueries({ queryKey: ['/api/ssh-servers'] });
+    },
   });
 }
