@@ -212,10 +212,16 @@ describe.each(testDatabaseKinds())('export and import on %s', (kind) => {
     const missing = await importing({ document: exported });
     expect(missing.json()).toMatchObject({ code: 'import_passphrase_needed' });
 
-    // A sealed secret moved onto another entry does not open there.
+    // A sealed secret copied onto another entry does not open there, even at the same target.
     const moved = structuredClone(exported);
-    const [first, second] = moved.servers as { secrets?: Record<string, string> }[];
-    second!.secrets = { ...second!.secrets, password: first!.secrets!.password! };
+    const [first, second] = moved.servers as Record<string, unknown>[];
+    Object.assign(second!, {
+      host: first!.host,
+      port: first!.port,
+      username: first!.username,
+      authKind: 'password',
+      secrets: { password: (first!.secrets as Record<string, string>).password },
+    });
     const tampered = await importing({ document: moved, passphrase: PASSPHRASE });
     expect(tampered.json()).toMatchObject({ statusCode: 400, code: 'import_damaged' });
 
