@@ -1,3 +1,4 @@
+import { LIMIT_DEFAULTS } from '@portico/shared/admin/limits';
 import { eq, sql } from 'drizzle-orm';
 import { buildApp } from '../../apps/server/src/app';
 import { openDatabase, type TDatabase } from '../../apps/server/src/db/client';
@@ -33,9 +34,12 @@ export interface TScaleApp {
 
 /**
  * The app as the tests build it on `pgliteDir` (a fresh in-memory PGlite unless told), answers
- * not checked beyond their status.
+ * not checked beyond their status; `limits` raise the account limits a benchmark needs past.
  */
-export async function scaleApp(pgliteDir = 'memory://'): Promise<TScaleApp> {
+export async function scaleApp(
+  pgliteDir = 'memory://',
+  limits: Partial<Record<'proxies' | 'servers', number>> = {},
+): Promise<TScaleApp> {
   const database = await openDatabase({ pgliteDir });
   await runMigrations(database);
   const app = await buildApp({
@@ -43,7 +47,12 @@ export async function scaleApp(pgliteDir = 'memory://'): Promise<TScaleApp> {
     sessionSecret: 'bench-session-secret-0123456789abcdef',
     webRoot: null,
     sessionSweepIntervalMs: 0,
-    config: { registration: 'open', trustProxy: false, logLevel: 'silent' },
+    config: {
+      registration: 'open',
+      trustProxy: false,
+      logLevel: 'silent',
+      limits: { ...LIMIT_DEFAULTS, ...limits },
+    },
     database,
   });
   await app.ready();

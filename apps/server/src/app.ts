@@ -35,6 +35,7 @@ import { scriptsRoutes } from './modules/scripts/scripts.routes';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
 import { sshServersRoutes } from './modules/ssh-servers/ssh-servers.routes';
 import { tokensRoutes } from './modules/tokens/tokens.routes';
+import { transferRoutes } from './modules/transfer/transfer.routes';
 import { callerPolicy } from './modules/two-factor/caller-policy';
 import { twoFactorRoutes } from './modules/two-factor/two-factor.routes';
 import { answerCache } from './plugins/answer-cache';
@@ -274,6 +275,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(backupRoutes, { backups: services.backups });
   await app.register(scriptsRoutes, { scripts: services.scripts });
   await app.register(proxiesRoutes, { proxies: services.proxies });
+  await app.register(transferRoutes, { transfer: services.transfer });
   await app.register(sshServersRoutes, {
     sshServers: services.sshServers,
     serverChecks: services.serverChecks,

@@ -66,6 +66,8 @@ import { createSshServersRepository } from './modules/ssh-servers/ssh-servers.re
 import { createSshServersService } from './modules/ssh-servers/ssh-servers.service';
 import { createTokensRepository } from './modules/tokens/tokens.repository';
 import { createTokensService } from './modules/tokens/tokens.service';
+import { createTransferRepository } from './modules/transfer/transfer.repository';
+import { createTransferService } from './modules/transfer/transfer.service';
 import { createRecoveryCodesRepository } from './modules/two-factor/recovery-codes.repository';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service';
 import { createUsersRepository } from './modules/users/users.repository';
@@ -260,6 +262,19 @@ export async function buildServices(options: TServicesOptions) {
       limits: limitGuard(tx),
     })),
   });
+  // A user's servers and proxies as JSON, to move between instances (issue 42).
+  const transfer = createTransferService({
+    repository: createTransferRepository(db),
+    credentials: secrets,
+    transaction: transactionOver(db, (tx) => ({
+      repository: createTransferRepository(tx),
+      audit: createAuditService(createAuditRepository(tx)),
+      limits: limitGuard(tx),
+    })),
+    audit,
+    allowCustomNginx,
+    now: options.clock ? () => new Date(options.clock!()) : undefined,
+  });
   const serverChecks = createServerCheckService({
     repository: sshServersRepository,
     credentials: secrets,
@@ -415,6 +430,7 @@ export async function buildServices(options: TServicesOptions) {
     scripts,
     proxies,
     sshServers,
+    transfer,
     serverChecks,
     serverActions,
     deployments,

@@ -3,10 +3,7 @@ import {
   createCipheriv,
   createDecipheriv,
   createHash,
-  createHmac,
   randomBytes,
-  scryptSync,
-  timingSafeEqual,
 } from 'node:crypto';
 import {
   closeSync,
@@ -22,6 +19,12 @@ import { createInterface } from 'node:readline';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
+import {
+  derivePassphraseKey,
+  PASSPHRASE_SCRYPT,
+  passphraseCheck,
+  passphraseMatches,
+} from './passphrase-key';
 
 /**
  * The one file `portico backup` writes:
@@ -37,9 +40,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 
 export const BACKUP_MAGIC = 'PORTICO-BACKUP 1';
 
-// scrypt's cost: ~100 ms and 32 MiB here, per attempt at a passphrase.
-const SCRYPT = { N: 2 ** 15, r: 8, p: 1 } as const;
-const SCRYPT_MAXMEM = 64 * 1024 * 1024;
+const SCRYPT = PASSPHRASE_SCRYPT;
 const PASSPHRASE_CHECK = 'portico-backup-passphrase-check';
 
 export interface TBackupSchema {
@@ -93,14 +94,6 @@ export class BackupArchiveError extends Error {
   }
 }
 
-function deriveKey(passphrase: string, salt: Buffer, params: { N: number; r: number; p: number }) {
-  return scryptSync(passphrase, salt, 32, { ...params, maxmem: SCRYPT_MAXMEM });
-}
-
-function passphraseCheck(key: Buffer): string {
-  return createHmac('sha256', key).update(PASSPHRASE_CHECK).digest('hex');
-}
-
 function headerDigest(header: Omit<TBackupHeader, 'sha256'>) {
   return createHash('sha256').update(`${JSON.stringify(header)}\n`);
 }
@@ -144,7 +137,7 @@ export async function writeBackupArchive(
     const salt = randomBytes(16);
     const iv = randomBytes(12);
     if (passphrase !== undefined) {
-      key = deriveKey(passphrase, salt, SCRYPT);
+      key = derivePassphraseKey(passphrase, salt, SCRYPT);
       cipher = createCipheriv('aes-256-gcm', key, iv);
     }
     const bodyHash = createHash('sha256');
@@ -160,7 +153,7 @@ export async function writeBackupArchive(
         salt: salt.toString('base64'),
         iv: iv.toString('base64'),
         tag: cipher.getAuthTag().toString('base64'),
-        check: passphraseCheck(key),
+        check: passphraseCheck(key, PASSPHRASE_CHECK),
       };
     }
     const unsigned = { ...meta, tables, bodyBytes: count.bytes, encryption };
@@ -253,10 +246,8 @@ function bodyKey(file: string, header: TBackupHeader, passphrase?: string): Buff
       `${file} is encrypted: give its passphrase with --passphrase-file.`,
     );
   }
-  const key = deriveKey(passphrase, Buffer.from(encryption.salt, 'base64'), encryption);
-  const check = Buffer.from(passphraseCheck(key), 'hex');
-  const expected = Buffer.from(encryption.check, 'hex');
-  if (check.length !== expected.length || !timingSafeEqual(check, expected)) {
+  const key = derivePassphraseKey(passphrase, Buffer.from(encryption.salt, 'base64'), encryption);
+  if (!passphraseMatches(key, PASSPHRASE_CHECK, encryption.check)) {
     throw new BackupArchiveError('wrong_passphrase', `The passphrase does not open ${file}.`);
   }
   return key;

@@ -135,6 +135,20 @@ const CELLS: Record<string, TBuild> = {
   [routeKey('DELETE', '/api/account/tokens/:id')]: async (w) => ({
     url: `/api/account/tokens/${await w.freshOwnerToken()}`,
   }),
+  [routeKey('POST', '/api/account/export')]: () => ({ url: '/api/account/export', payload: {} }),
+  [routeKey('POST', '/api/account/import')]: () => ({
+    url: '/api/account/import',
+    payload: {
+      document: {
+        format: 'portico-export',
+        version: 1,
+        exportedAt: '2031-01-01T00:00:00.000Z',
+        sealing: null,
+        servers: [],
+        proxies: [],
+      },
+    },
+  }),
   [routeKey('GET', '/api/account/sessions')]: fixed('/api/account/sessions'),
   [routeKey('DELETE', '/api/account/sessions/:id')]: async (w) => ({
     url: `/api/account/sessions/${await w.freshOwnerSession()}`,

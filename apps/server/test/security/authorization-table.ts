@@ -150,6 +150,9 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
     expected: ownerOnly(200),
     sessionOnly: true,
   },
+  // Export and import act on the caller's own servers and proxies; a manage token may use them.
+  { method: 'POST', url: '/api/account/export', expected: signedIn(200) },
+  { method: 'POST', url: '/api/account/import', expected: signedIn(200) },
   { method: 'GET', url: '/api/account/sessions', expected: signedIn(200), sessionOnly: true },
   {
     method: 'DELETE',

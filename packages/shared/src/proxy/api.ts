@@ -21,7 +21,7 @@ import { ZLastFailure, ZServerSite } from './server-record';
 // Request and response shapes of the proxy, checks and deployment calls (docs/PRODUCT.md#api).
 
 export const ZUuid = z.uuid('validation.invalidId');
-const ZHostKeyFingerprint = z
+export const ZHostKeyFingerprint = z
   .string()
   .regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'validation.fingerprint.invalid');
 

@@ -37,12 +37,13 @@ export type TLimitGuard = ReturnType<typeof createLimitGuard>;
  */
 export function createLimitGuard(repository: TLimitsRepository, defaults: TLimits) {
   return {
-    /** Throws `limit_reached` when the account already holds its limit of `kind`. */
-    async assertRoom(userId: string, kind: TLimitKind): Promise<void> {
+    /** Throws `limit_reached` when `adding` more of `kind` would pass the account's limit. */
+    async assertRoom(userId: string, kind: TLimitKind, adding = 1): Promise<void> {
+      if (adding <= 0) return;
       await repository.lockAccount(userId);
       const { limit } = await limitOf(repository, defaults, userId, kind);
       const used = await repository.count(userId, kind);
-      if (used >= limit) throw limitReached(kind, limit);
+      if (used + adding > limit) throw limitReached(kind, limit);
     },
   };
 }

@@ -281,6 +281,33 @@ export function createServerCredentials(
       return orThrow(() => openBox().encrypt(value, serverSecretAad(id, field, target)));
     },
 
+    /** A saved server's secrets in clear, for an export that seals them under a passphrase. */
+    openServerSecrets(server: TSshServerRow): Partial<Record<TServerSecretField, string>> {
+      const target = serverTarget(server);
+      const stored: [TServerSecretField, string | null][] = [
+        ['password', server.passwordEnc],
+        ['privateKey', server.privateKeyEnc],
+        ['passphrase', server.passphraseEnc],
+        ['sudoPassword', server.sudoPasswordEnc],
+      ];
+      return orThrow(() =>
+        Object.fromEntries(
+          stored
+            .filter((entry): entry is [TServerSecretField, string] => entry[1] !== null)
+            .map(([field, value]) => [
+              field,
+              decrypt(value, serverSecretAad(server.id, field, target)),
+            ]),
+        ),
+      );
+    },
+
+    /** A proxy's own password in clear, when it was entered for where the proxy points now. */
+    openProxyPassword(proxy: TProxyCredentialRow & TSshTarget): string | undefined {
+      if (!passwordBoundTo(proxy, proxy)) return undefined;
+      return orThrow(() => proxyPassword(proxy));
+    },
+
     /** A proxy password moved to its server (start-up backfill): decrypted, then sealed there. */
     movePasswordToServer(proxy: TProxyCredentialRow, serverId: string, target: TSshTarget) {
       return orThrow(() =>

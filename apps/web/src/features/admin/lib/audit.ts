@@ -32,6 +32,8 @@ const KNOWN_ACTIONS = new Set([
   'account_token_revoke',
   'account_session_end',
   'account_sessions_end_others',
+  'account_export',
+  'account_import',
 ]);
 
 // Fields whose stored values are words of a fixed set, shown in the reader's language.

@@ -1,5 +1,6 @@
 import type { TPublicUser } from '@portico/shared/auth/schemas';
 import {
+  ArrowLeftRightIcon,
   BellIcon,
   KeyRoundIcon,
   type LucideIcon,
@@ -16,6 +17,7 @@ import { ProfileSection } from './profile-section';
 import { SessionsSection } from './sessions-section';
 import { SettingsSection } from './settings-section';
 import { TokensSection } from './tokens-section';
+import { TransferSection } from './transfer-section';
 import { TwoFactorSection } from './two-factor-section';
 
 export type TSettingsSectionProps = { user: TPublicUser };
@@ -35,6 +37,7 @@ const SETTINGS_SECTIONS: {
   { id: 'tokens', icon: TerminalSquareIcon, Component: TokensSection },
   { id: 'sessions', icon: MonitorSmartphoneIcon, Component: SessionsSection },
   { id: 'notifications', icon: BellIcon, Component: NotificationsSection },
+  { id: 'transfer', icon: ArrowLeftRightIcon, Component: TransferSection },
 ];
 
 /** /settings: one's own account, a menu of its sections beside (or above, on a phone) them. */
