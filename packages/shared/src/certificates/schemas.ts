@@ -48,7 +48,8 @@ export const ZCertificateCheck = z.object({
 });
 export type TCertificateCheck = z.infer<typeof ZCertificateCheck>;
 
-export const RENEWAL_METHODS = ['systemd-timer', 'cron', 'none'] as const;
+// 'uploaded': the proxy serves its own certificate (issue 41), which nothing on the server renews.
+export const RENEWAL_METHODS = ['systemd-timer', 'cron', 'none', 'uploaded'] as const;
 export type TRenewalMethod = (typeof RENEWAL_METHODS)[number];
 
 /** How the server renews its certificates, as the last deployment found (or set up). */

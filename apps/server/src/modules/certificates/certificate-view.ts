@@ -121,7 +121,10 @@ export function attentionReasons(
   else if (summary?.state === 'danger') reasons.push('danger');
   else if (summary?.state === 'warning') reasons.push('warning');
   if (summary?.nginxNotReloaded) reasons.push('nginxNotReloaded');
-  if (row?.renewal && !row.renewal.working) reasons.push('noRenewal');
+  // An upload renews by its owner's hand: its expiry, not the renewal, is what needs attention.
+  if (row?.renewal && !row.renewal.working && row.renewal.method !== 'uploaded') {
+    reasons.push('noRenewal');
+  }
   if (lastAction?.status === 'failed') reasons.push('actionFailed');
   return reasons;
 }
