@@ -124,6 +124,14 @@ export const ZCertificateActionRun = z.object({
 });
 
 /** GET /api/proxy-configurations/{id}/certificate */
+/** What Portico keeps of an uploaded certificate (issue 41) that may be shown: never the key. */
+export const ZCustomCertificate = ZCertificateFacts.extend({
+  issuer: z.string(),
+  names: z.array(z.string()),
+  uploadedAt: z.string(),
+});
+export type TCustomCertificate = z.infer<typeof ZCustomCertificate>;
+
 export const ZCertificateStatus = z.object({
   configurationId: z.string(),
   domain: z.string(),
@@ -148,6 +156,8 @@ export const ZCertificateStatus = z.object({
   lastAction: ZCertificateActionRun.nullable(),
   /** Each action held back by a limit now; null when it may run. */
   held: z.object({ renew: ZActionHold.nullable(), renew_test: ZActionHold.nullable() }),
+  /** The owner's own certificate, served instead of the CA's from the next deployment on. */
+  uploaded: ZCustomCertificate.nullable(),
 });
 export type TCertificateStatus = z.infer<typeof ZCertificateStatus>;
 

@@ -70,7 +70,7 @@ export function statusView(
   history: Pick<TCertificateStatus, 'held' | 'recentlyIssued'>,
   now: Date,
   lang: TLanguage,
-): TCertificateStatus {
+): Omit<TCertificateStatus, 'uploaded'> {
   const summary = summaryOf(row, now);
   const requested = row?.checkRequestedAt;
   const check = row?.lastCheck;
