@@ -85,7 +85,10 @@ export async function pruneUploadedCertificates(
 
 /** A version this run wrote that no site names (its `nginx -t` failed): removed again. */
 export async function dropUnusedUpload(c: TStepContext, paths: TCertificatePaths): Promise<void> {
-  await asRoot(c.session, 'rm -rf -- "$1"', { args: [paths.dir] }).catch(() => undefined);
+  // The domain's directory too when that leaves it empty (no earlier upload in it).
+  await asRoot(c.session, 'rm -rf -- "$1"; rmdir -- "${1%/*}" 2>/dev/null; exit 0', {
+    args: [paths.dir],
+  }).catch(() => undefined);
 }
 
 /**
