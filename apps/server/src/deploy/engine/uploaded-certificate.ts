@@ -83,12 +83,12 @@ export async function pruneUploadedCertificates(
   else if (pruned === 'old') c.log.info(msg('uploaded.replaced'));
 }
 
+const DROP = `rm -rf -- "$1"; rmdir -- "\${1%/*}" 2>/dev/null; exit 0`;
+
 /** A version this run wrote that no site names (its `nginx -t` failed): removed again. */
 export async function dropUnusedUpload(c: TStepContext, paths: TCertificatePaths): Promise<void> {
   // The domain's directory too when that leaves it empty (no earlier upload in it).
-  await asRoot(c.session, 'rm -rf -- "$1"; rmdir -- "${1%/*}" 2>/dev/null; exit 0', {
-    args: [paths.dir],
-  }).catch(() => undefined);
+  await asRoot(c.session, DROP, { args: [paths.dir] }).catch(() => undefined);
 }
 
 /**
