@@ -10,6 +10,7 @@ import type {
 import type { TText } from '@portico/shared/i18n/text';
 import type { TProxyOptions } from '@portico/shared/proxy/options';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
+import type { TAcmeEab } from '../acme';
 import type { TUploadedCertificate } from './uploaded-certificate';
 
 export type { TUploadedCertificate } from './uploaded-certificate';
@@ -52,6 +53,8 @@ export interface TEngineSettings {
   acmeDirectoryUrl: string;
   /** The ACME profile to ask for where the server's certbot supports profiles. */
   acmeProfile?: string;
+  /** External Account Binding for the CA (PORTICO_ACME_EAB_*): the HMAC key is a secret. */
+  acmeEab?: TAcmeEab;
   /** Extra CA bundle (PEM path) trusted by the verification step, e.g. a test CA root. */
   extraCaFile?: string;
   /** Resolvers used by the preflight DNS check, host[:port]; system resolvers when empty. */
