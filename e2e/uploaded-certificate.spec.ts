@@ -79,7 +79,9 @@ test('upload, refuse, replace and remove your own certificate, in es and en', as
   await expect(shown).toContainText(domain);
   await expect(shown).toContainText('Portico Test CA');
   await expect(box).toContainText(text('en', 'certificate.upload.inUse'));
-  await expect(page.getByText(text('en', 'certificate.upload.saved'))).toBeVisible();
+  await expect(
+    page.getByText(text('en', 'certificate.upload.saved'), { exact: true }),
+  ).toBeVisible();
   await capture(page, AREA, 'uploaded-en');
   const firstPrint = await shown.locator('code').textContent();
 

@@ -102,6 +102,7 @@ export async function buildCertificateServices(deps: {
     },
     queueCheck: jobs.queueCheck,
     renewalFailed: (config, reason) => alerts.send(config, { kind: 'renewalFailed', reason }),
+    servesUpload: async (id) => (await custom.find(id)) !== undefined,
     async uploadedCertificate(id) {
       const row = await custom.find(id);
       if (!row) return null;

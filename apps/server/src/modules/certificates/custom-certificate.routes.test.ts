@@ -158,6 +158,15 @@ describe.each(testDatabaseKinds())('your own certificate on %s', (kind) => {
       await upload(client, id, { certificate: leaf.cert, privateKey: leaf.key })
     ).json();
     expect((await status()).uploaded).toEqual(uploaded);
+    // certbot holds nothing for an upload: its actions are refused, saying why.
+    for (const action of ['renew', 'renew-test']) {
+      const refused = await client.write(
+        'POST',
+        `/api/proxy-configurations/${id}/certificate/${action}`,
+      );
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().text).toEqual({ key: 'certificates.upload.noActions' });
+    }
     const path = `/api/proxy-configurations/${id}/certificate/custom`;
     expect((await stranger.write('DELETE', path)).statusCode).toBe(404);
     expect(await storedRow(id)).toBeDefined();

@@ -31,6 +31,8 @@ export interface TCertificateHooks {
   queueCheck(configurationId: string): Promise<void>;
   /** "Renew now" failed on the server: the owner is told. */
   renewalFailed(config: TProxyConfigurationRow, reason: TText): Promise<void>;
+  /** Whether the proxy has an uploaded certificate (its actions are refused). */
+  servesUpload(configurationId: string): Promise<boolean>;
   /** The proxy's uploaded certificate with its key unsealed, for a deployment to serve. */
   uploadedCertificate(configurationId: string): Promise<TUploadedCertificate | null>;
 }
