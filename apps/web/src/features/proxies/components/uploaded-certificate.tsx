@@ -1,7 +1,7 @@
 import { CUSTOM_CHAIN_MAX, CUSTOM_KEY_MAX } from '@portico/shared/certificates/custom';
 import type { TCustomCertificate } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
-import { FileUpIcon, Trash2Icon } from 'lucide-react';
+import { FileUpIcon, FolderOpenIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { Button } from '@/components/ui/button';
@@ -37,6 +37,7 @@ function PemField({
 }) {
   const { t } = useCertificateTexts();
   const id = `upload-${field}`;
+  const picker = React.useRef<HTMLInputElement>(null);
   const choose = async (file: File | undefined) => {
     if (!file) return;
     if (file.size > LIMITS[field]) onTooLarge(field);
@@ -57,14 +58,26 @@ function PemField({
         }
         data-testid={id}
       />
+      {/* The browser's own file button speaks the browser's language: ours is the button below. */}
       <input
+        ref={picker}
         type="file"
         accept=".pem,.crt,.cer,.key,text/plain"
-        aria-label={t(`certificate.upload.${field}File`)}
-        className="text-xs file:mr-2 file:rounded-md file:border file:border-input file:bg-background file:px-2 file:py-1"
-        onChange={(e) => void choose(e.target.files?.[0])}
+        tabIndex={-1}
+        aria-hidden="true"
+        className="sr-only"
+        onChange={(e) => {
+          void choose(e.target.files?.[0]);
+          e.target.value = '';
+        }}
         data-testid={`${id}-file`}
       />
+      <div>
+        <Button type="button" variant="outline" size="sm" onClick={() => picker.current?.click()}>
+          <FolderOpenIcon aria-hidden="true" />
+          {t(`certificate.upload.${field}File`)}
+        </Button>
+      </div>
     </div>
   );
 }
