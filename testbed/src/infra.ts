@@ -78,6 +78,7 @@ async function startPebble(
   names: TLabNames,
   listener: { key: string; cert: string },
   certificateValiditySeconds: number | undefined,
+  eabKeys: Record<string, string> | undefined,
 ) {
   const config = path.join(names.infraDir, 'pebble.json');
   const pebble = {
@@ -88,7 +89,8 @@ async function startPebble(
     httpPort: 80,
     tlsPort: 443,
     ocspResponderURL: '',
-    externalAccountBindingRequired: false,
+    externalAccountBindingRequired: eabKeys !== undefined,
+    ...(eabKeys ? { externalAccountMACKeys: eabKeys } : {}),
     ...(certificateValiditySeconds
       ? { certificateValidityPeriod: certificateValiditySeconds }
       : {}),
@@ -161,8 +163,9 @@ export async function startInfraServices(
   domains: Record<string, string>,
   listener: TListener,
   certificateValiditySeconds?: number,
+  eabKeys?: Record<string, string>,
 ): Promise<Omit<TInfraPaths, 'caListenerCertPath'>> {
-  await startPebble(names, listener, certificateValiditySeconds);
+  await startPebble(names, listener, certificateValiditySeconds, eabKeys);
   const [caRootPath] = await Promise.all([
     fetchPebbleRoot(names, listener.caCert),
     startDns(names, domains),

@@ -89,7 +89,13 @@ async function buildLab(id: number, options: TLabOptions): Promise<TLabStatus> {
   );
   const listener = await makeListenerCertificate(names);
   const [infra, ...labServers] = await Promise.all([
-    startInfraServices(names, domains, listener, options.certificateValiditySeconds),
+    startInfraServices(
+      names,
+      domains,
+      listener,
+      options.certificateValiditySeconds,
+      options.eabKeys,
+    ),
     ...servers.map(({ server, variants, domains: own }) =>
       startServer(names, server, variants, own, listener.caCert),
     ),

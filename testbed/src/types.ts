@@ -60,6 +60,8 @@ export type TLabOptions = {
   byHand?: boolean;
   /** How long Pebble's certificates are valid, in seconds (Pebble's default: 5 years). */
   certificateValiditySeconds?: number;
+  /** Pebble requires External Account Binding, with these key ids and base64url HMAC keys. */
+  eabKeys?: Record<string, string>;
 };
 
 export type TExecResult = { code: number; stdout: string; stderr: string };

@@ -9,6 +9,7 @@ import { registerCertificateJobs } from './modules/certificates/certificate-jobs
 import { type TWatchDeps, watchOne } from './modules/certificates/certificate-watch';
 import { createCertificatesRepository } from './modules/certificates/certificates.repository';
 import { createCertificatesService } from './modules/certificates/certificates.service';
+import { customCertificateKeyAad } from './modules/certificates/custom-certificate-secret';
 import { createCustomCertificatesRepository } from './modules/certificates/custom-certificates.repository';
 import { createCertificateActionHistory } from './modules/deployments/certificate-action-history.repository';
 import type { TCertificateHooks } from './modules/deployments/certificate-action-job';
@@ -79,12 +80,13 @@ export async function buildCertificateServices(deps: {
     log,
   };
   const jobs = await registerCertificateJobs(deps.queue, watch, { work: deps.work });
+  const custom = createCustomCertificatesRepository(db);
   const certificates = createCertificatesService({
     repository,
     proxies: deps.proxies,
     history: createCertificateActionHistory(db),
     queueCheck: jobs.queueCheck,
-    custom: createCustomCertificatesRepository(db),
+    custom,
     encrypt: (plaintext, aad) => {
       box ??= openSecretBox(deps.secretKeyFile);
       return box.encrypt(plaintext, aad);
@@ -100,6 +102,14 @@ export async function buildCertificateServices(deps: {
     },
     queueCheck: jobs.queueCheck,
     renewalFailed: (config, reason) => alerts.send(config, { kind: 'renewalFailed', reason }),
+    servesUpload: async (id) => (await custom.find(id)) !== undefined,
+    async uploadedCertificate(id) {
+      const row = await custom.find(id);
+      if (!row) return null;
+      box ??= openSecretBox(deps.secretKeyFile);
+      const privateKeyPem = box.decrypt(row.privateKeyEnc, customCertificateKeyAad(id));
+      return { chainPem: row.chainPem, privateKeyPem };
+    },
   };
   return { notifications, certificates, hooks };
 }

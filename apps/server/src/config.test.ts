@@ -76,6 +76,38 @@ describe('loadConfig', () => {
     });
   });
 
+  it('reads another ACME CA with its External Account Binding (PORTICO_ACME_SERVER wins)', () => {
+    const config = loadConfig({
+      ACME_DIRECTORY_URL: 'https://old.example/dir',
+      PORTICO_ACME_SERVER: 'https://acme.zerossl.com/v2/DV90',
+      PORTICO_ACME_EAB_KID: 'kid_ABC-123.x',
+      PORTICO_ACME_EAB_HMAC_KEY: 'aGVsbG8td29ybGQtaG1hYy1rZXk_',
+    });
+    expect(config.acmeDirectoryUrl).toBe('https://acme.zerossl.com/v2/DV90');
+    expect(config.acmeEab).toEqual({
+      kid: 'kid_ABC-123.x',
+      hmacKey: 'aGVsbG8td29ybGQtaG1hYy1rZXk_',
+    });
+    expect(loadConfig({}).acmeEab).toBeUndefined();
+  });
+
+  it('refuses half a binding, a bad key id or key, never echoing the key', () => {
+    expect(problemsOf({ PORTICO_ACME_EAB_KID: 'kid1' })).toEqual([
+      expect.stringMatching(/^PORTICO_ACME_EAB_KID, PORTICO_ACME_EAB_HMAC_KEY: set both/),
+    ]);
+    const problems = problemsOf({
+      PORTICO_ACME_EAB_KID: 'kid; rm -rf /',
+      PORTICO_ACME_EAB_HMAC_KEY: 'hunter4 $(reboot)',
+      PORTICO_ACME_SERVER: "https://x.example/'dir",
+    });
+    expect(problems).toEqual([
+      expect.stringMatching(/^PORTICO_ACME_SERVER: must be an http/),
+      expect.stringMatching(/^PORTICO_ACME_EAB_KID: must be a key id/),
+      expect.stringMatching(/^PORTICO_ACME_EAB_HMAC_KEY: must be the base64url HMAC key/),
+    ]);
+    expect(problems.join('\n')).not.toContain('hunter4');
+  });
+
   it('needs a sender when e-mail is configured', () => {
     expect(problemsOf({ PORTICO_SMTP_URL: 'smtp://mail.example.com' })).toEqual([
       expect.stringMatching(/^PORTICO_MAIL_FROM: must be set when PORTICO_SMTP_URL is/),

@@ -3,7 +3,13 @@ import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { LIMIT_DEFAULTS, LIMIT_MAX, type TLimits } from '@portico/shared/admin/limits';
 import { z } from 'zod';
-import { ACME_PROFILE_PATTERN, LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
+import {
+  ACME_EAB_HMAC_PATTERN,
+  ACME_EAB_KID_PATTERN,
+  ACME_PROFILE_PATTERN,
+  LETS_ENCRYPT_DIRECTORY,
+  type TAcmeEab,
+} from './deploy/acme';
 import { JOB_TIMING } from './jobs/queues';
 
 /**
@@ -138,6 +144,28 @@ const ZEnv = z.object({
       .regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL')
       .default(LETS_ENCRYPT_DIRECTORY),
   ),
+  // The name the ACME settings share; ACME_DIRECTORY_URL stays for the instances that set it.
+  PORTICO_ACME_SERVER: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(/^https?:\/\/[^\s'"\\]+$/, 'must be an http:// or https:// URL')
+      .optional(),
+  ),
+  PORTICO_ACME_EAB_KID: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(ACME_EAB_KID_PATTERN, 'must be a key id (letters, digits, ".", "-", "_")')
+      .optional(),
+  ),
+  PORTICO_ACME_EAB_HMAC_KEY: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .regex(ACME_EAB_HMAC_PATTERN, 'must be the base64url HMAC key the CA gave')
+      .optional(),
+  ),
   PORTICO_ACME_PROFILE: z.preprocess(
     emptyToUndefined,
     z
@@ -227,6 +255,8 @@ export interface TConfig {
   secretKeyFile: string;
   sessionSecret: string | undefined;
   acmeDirectoryUrl: string;
+  /** External Account Binding for the ACME CA (ZeroSSL, Google): the HMAC key is a secret. */
+  acmeEab: TAcmeEab | undefined;
   /** The ACME profile certbot asks for where it supports profiles (4.0 and later). */
   acmeProfile: string | undefined;
   extraCaFile: string | undefined;
@@ -276,7 +306,12 @@ export interface TBackupSchedule {
 }
 
 // Values never echoed back in an error message: they may hold a password.
-const SECRET_VARS = new Set(['PORTICO_SESSION_SECRET', 'DATABASE_URL', 'PORTICO_SMTP_URL']);
+const SECRET_VARS = new Set([
+  'PORTICO_SESSION_SECRET',
+  'DATABASE_URL',
+  'PORTICO_SMTP_URL',
+  'PORTICO_ACME_EAB_HMAC_KEY',
+]);
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -303,6 +338,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       'PORTICO_MAIL_FROM: must be set when PORTICO_SMTP_URL is (the sender of alert e-mails)',
     ]);
   }
+  if (!e.PORTICO_ACME_EAB_KID !== !e.PORTICO_ACME_EAB_HMAC_KEY) {
+    throw new ConfigError([
+      'PORTICO_ACME_EAB_KID, PORTICO_ACME_EAB_HMAC_KEY: set both (External Account Binding) or neither',
+    ]);
+  }
   const dataDir = resolve(e.PORTICO_DATA_DIR);
   return {
     port: e.PORT,
@@ -314,7 +354,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     trustProxy: e.PORTICO_TRUST_PROXY,
     secretKeyFile: resolve(e.PORTICO_SECRET_KEY_FILE ?? resolve(dataDir, 'secret.key')),
     sessionSecret: e.PORTICO_SESSION_SECRET,
-    acmeDirectoryUrl: e.ACME_DIRECTORY_URL,
+    acmeDirectoryUrl: e.PORTICO_ACME_SERVER ?? e.ACME_DIRECTORY_URL,
+    acmeEab:
+      e.PORTICO_ACME_EAB_KID && e.PORTICO_ACME_EAB_HMAC_KEY
+        ? { kid: e.PORTICO_ACME_EAB_KID, hmacKey: e.PORTICO_ACME_EAB_HMAC_KEY }
+        : undefined,
     acmeProfile: e.PORTICO_ACME_PROFILE,
     extraCaFile: e.PORTICO_EXTRA_CA_FILE && resolve(e.PORTICO_EXTRA_CA_FILE),
     acmeCaBundle: e.PORTICO_ACME_CA_BUNDLE && resolve(e.PORTICO_ACME_CA_BUNDLE),

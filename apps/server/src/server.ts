@@ -36,6 +36,7 @@ async function start(config: TConfig) {
       settings: {
         acmeDirectoryUrl: config.acmeDirectoryUrl,
         acmeProfile: config.acmeProfile,
+        ...(config.acmeEab ? { acmeEab: config.acmeEab } : {}),
         extraCaFile: config.extraCaFile,
         dnsServers: config.dnsServers,
         acmeCaBundleOnServer: config.acmeCaBundle,

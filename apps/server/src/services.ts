@@ -356,6 +356,7 @@ export async function buildServices(options: TServicesOptions) {
     queue,
     transaction: runWrites,
     credentials: secrets,
+    servesUpload: hooks.servesUpload,
   });
   const plans = createPlansService({
     proxiesService: proxies,

@@ -33,7 +33,7 @@ function needsAttention(now: Date): SQL {
       and (${c.lastCheck}->>'checkedAt')::timestamptz >= ${onServer('readAt')}::timestamptz
       and ${served('fingerprint')} <> ${onServer('fingerprint')}
       and ${notBefore} < ${onServer('notBefore')}::timestamptz)
-    or (${c.renewal}->>'working')::boolean = false
+    or ((${c.renewal}->>'working')::boolean = false and ${c.renewal}->>'method' <> 'uploaded')
     or ${actionFailed}
   )`;
 }

@@ -58,6 +58,8 @@ export interface TSiteInput {
 export interface TFinalSiteOptions {
   /** Where certbot keeps `live/<cert name>/`; only tests point it elsewhere. */
   letsencryptDir?: string;
+  /** An uploaded certificate's files (site-names.ts uploadedCertificatePaths) instead of certbot's. */
+  certificate?: { chain: string; key: string };
 }
 
 const SAFE_DIR = /^\/(?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+$/;
@@ -144,6 +146,11 @@ export function renderFinalSite(input: TSiteInput, options: TFinalSiteOptions = 
     throw new DeployValidationError('letsencryptDir', 'safePath');
   }
   const live = `${base}/live/${certName(c.domain)}`;
+  const chain = options.certificate?.chain ?? `${live}/fullchain.pem`;
+  const key = options.certificate?.key ?? `${live}/privkey.pem`;
+  if (!SAFE_DIR.test(chain) || !SAFE_DIR.test(key)) {
+    throw new DeployValidationError('certificate', 'safePath');
+  }
   return [
     ...header(c, 'HTTPS'),
     'server {',
@@ -161,8 +168,8 @@ export function renderFinalSite(input: TSiteInput, options: TFinalSiteOptions = 
     ...listen(443, c),
     `    server_name ${c.domain};`,
     '',
-    `    ssl_certificate ${live}/fullchain.pem;`,
-    `    ssl_certificate_key ${live}/privkey.pem;`,
+    `    ssl_certificate ${chain};`,
+    `    ssl_certificate_key ${key};`,
     '    ssl_protocols TLSv1.2 TLSv1.3;',
     '    ssl_session_timeout 1d;',
     '',

@@ -56,6 +56,34 @@ export function htpasswdPath(domain: string): string {
   return `/etc/nginx/portico-htpasswd/${shortened(assertDomain(domain))}`;
 }
 
+/**
+ * Portico's own directory for uploaded certificates on the server (root only, 0700): one
+ * directory per certificate name, holding one directory per uploaded certificate, named by its
+ * fingerprint, so a replacement is a new path the site file switches to under `nginx -t`.
+ */
+export const UPLOADED_CERT_DIR = '/etc/portico/certificates';
+
+export function uploadedCertificateDir(domain: string): string {
+  return `${UPLOADED_CERT_DIR}/${certName(domain)}`;
+}
+
+export interface TCertificatePaths {
+  /** The directory holding both files (one per uploaded certificate). */
+  dir: string;
+  chain: string;
+  key: string;
+}
+
+/** Where an uploaded certificate with this SHA-256 fingerprint (`AB:CD:…`) lives. */
+export function uploadedCertificatePaths(domain: string, fingerprint: string): TCertificatePaths {
+  const version = fingerprint.replaceAll(':', '').toLowerCase().slice(0, 16);
+  if (!/^[0-9a-f]{16}$/.test(version)) {
+    throw new DeployValidationError('certificate', 'fingerprint');
+  }
+  const dir = `${uploadedCertificateDir(domain)}/${version}`;
+  return { dir, chain: `${dir}/fullchain.pem`, key: `${dir}/privkey.pem` };
+}
+
 /** Every place a Portico site for the domain may live, in either layout (link first). */
 export function porticoSiteFiles(domain: string): string[] {
   const debian = sitePaths('debian', domain);

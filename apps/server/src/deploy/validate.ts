@@ -27,6 +27,7 @@ export const INVALID_REASONS = [
   'safePath',
   'osFamily',
   'bucketSize',
+  'fingerprint',
   'options',
   'advancedDisabled',
 ] as const;
@@ -53,6 +54,7 @@ export const CHECKED_FIELDS = [
   'targetServer.path',
   'targetServer.port',
   'letsencryptDir',
+  'certificate',
   'osFamily',
   'bucketSize',
   'options',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ZCertificateFacts } from './schemas';
+
+export { type TCustomCertificate, ZCustomCertificate } from './schemas';
 
 /**
  * Your own certificate (issue 41): PUT /api/proxy-configurations/{id}/certificate/custom. Both
@@ -14,11 +15,3 @@ export const ZCustomCertificateInput = z.object({
   privateKey: z.string().min(1, 'validation.required').max(CUSTOM_KEY_MAX, 'validation.tooLong'),
 });
 export type TCustomCertificateInput = z.infer<typeof ZCustomCertificateInput>;
-
-/** What Portico keeps of an uploaded certificate that may be shown: never the key. */
-export const ZCustomCertificate = ZCertificateFacts.extend({
-  issuer: z.string(),
-  names: z.array(z.string()),
-  uploadedAt: z.string(),
-});
-export type TCustomCertificate = z.infer<typeof ZCustomCertificate>;

@@ -48,7 +48,8 @@ export const ZCertificateCheck = z.object({
 });
 export type TCertificateCheck = z.infer<typeof ZCertificateCheck>;
 
-export const RENEWAL_METHODS = ['systemd-timer', 'cron', 'none'] as const;
+// 'uploaded': the proxy serves its own certificate (issue 41), which nothing on the server renews.
+export const RENEWAL_METHODS = ['systemd-timer', 'cron', 'none', 'uploaded'] as const;
 export type TRenewalMethod = (typeof RENEWAL_METHODS)[number];
 
 /** How the server renews its certificates, as the last deployment found (or set up). */
@@ -123,6 +124,14 @@ export const ZCertificateActionRun = z.object({
 });
 
 /** GET /api/proxy-configurations/{id}/certificate */
+/** What Portico keeps of an uploaded certificate (issue 41) that may be shown: never the key. */
+export const ZCustomCertificate = ZCertificateFacts.extend({
+  issuer: z.string(),
+  names: z.array(z.string()),
+  uploadedAt: z.string(),
+});
+export type TCustomCertificate = z.infer<typeof ZCustomCertificate>;
+
 export const ZCertificateStatus = z.object({
   configurationId: z.string(),
   domain: z.string(),
@@ -147,6 +156,8 @@ export const ZCertificateStatus = z.object({
   lastAction: ZCertificateActionRun.nullable(),
   /** Each action held back by a limit now; null when it may run. */
   held: z.object({ renew: ZActionHold.nullable(), renew_test: ZActionHold.nullable() }),
+  /** The owner's own certificate, served instead of the CA's from the next deployment on. */
+  uploaded: ZCustomCertificate.nullable(),
 });
 export type TCertificateStatus = z.infer<typeof ZCertificateStatus>;
 

@@ -6,6 +6,7 @@ import { certName } from '../site-names';
 import { SshError } from '../ssh';
 import type { TRunResult } from '../ssh/run';
 import { assertEmail } from '../validate';
+import { eabArgs, withEab } from './acme-eab';
 import {
   certbotFeaturesLine,
   PROFILES_SINCE,
@@ -240,6 +241,7 @@ export async function certificateStep(
     certName(domain),
     '--server',
     server,
+    ...eabArgs(c.settings.acmeEab),
     '--email',
     mail,
     '--agree-tos',
@@ -250,7 +252,7 @@ export async function certificateStep(
     RENEW_DEPLOY_HOOK,
   ];
   c.log.info(msg('certificate.requesting', { domain, server }));
-  const r = await runCertbot(c, CERTBOT, args, 'certificate');
+  const r = await withEab(c, () => runCertbot(c, CERTBOT, args, 'certificate'));
   look?.took(r.stdout);
   if (r.code !== 0) {
     const { output, hint } = certbotFailure(r, domain, server);

@@ -57,6 +57,7 @@ const ZPreflightAnswers = z.object({
   PORTICO_RUNNING: yesNo,
   PORTICO_LAYOUT: z.array(z.enum(['debian', 'rhel'])).max(1),
   PORTICO_CERT: yesNo,
+  PORTICO_UPLOADED: yesNo,
 });
 
 /**

@@ -10,6 +10,7 @@ import { ServerVisit } from './server-visit';
 import { SiteRecord } from './site-record';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 import type { TEngineContext, TRemoveInput, TRemoveOutcome } from './types';
+import { pruneUploadedCertificates } from './uploaded-certificate';
 
 // Moves the site's files aside (never deleted before nginx -t agrees), prints what it moved.
 const DISABLE = `stamp=$1; shift
@@ -91,6 +92,8 @@ async function remove(
     } finally {
       await site.survey().catch(() => undefined);
     }
+    // No site names an uploaded certificate now: its key leaves the server with the site.
+    await pruneUploadedCertificates(c, domain, undefined);
     if (input.removeCertificate) {
       visit.step = 'remove-certificate';
       log.info(msg('remove.deletingCert', { name: certName(domain) }));

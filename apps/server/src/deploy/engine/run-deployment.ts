@@ -19,6 +19,12 @@ import { SiteRecord } from './site-record';
 import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
 import type { TStepContext } from './step-context';
 import type { TDeployInput, TDeployOutcome, TEngineContext } from './types';
+import {
+  dropUnusedUpload,
+  pruneUploadedCertificates,
+  uploadedRenewal,
+  writeUploadedCertificate,
+} from './uploaded-certificate';
 import { verifyStep } from './verify';
 
 /** Where the run is now: told to the caller, and a cancel seen here stops the run before it. */
@@ -100,18 +106,36 @@ async function deploy(
     const siteFiles = {
       files: [plan.paths.file, ...(plan.paths.enabledLink ? [plan.paths.enabledLink] : [])],
     };
-    await site.around(siteFiles, (look) => httpSiteStep(c, domain, body, plan, look));
+    // An uploaded certificate is on the server before the HTTP site step, which then writes the
+    // final site naming it: its `nginx -t` is the gate, and a refused pair is put back.
+    const upload = input.uploadedCertificate
+      ? await writeUploadedCertificate(c, domain, input.uploadedCertificate)
+      : undefined;
+    if (upload) Object.assign(plan, { hasCertificate: true, certificate: upload.paths });
+    await site
+      .around(siteFiles, (look) => httpSiteStep(c, domain, body, plan, look))
+      .catch(async (error: unknown) => {
+        if (upload?.created) await dropUnusedUpload(c, upload.paths);
+        throw error;
+      });
 
     step = 'certificate';
     enterStep(ctx, step);
-    const { kept } = await site.around({ certificate: true }, (look) =>
-      certificateStep(c, domain, input.email, look),
-    );
+    const { kept } = upload
+      ? { kept: true }
+      : await site.around({ certificate: true }, (look) =>
+          certificateStep(c, domain, input.email, look),
+        );
+    if (upload) {
+      c.log.info(msg('uploaded.inUse', { domain, notAfter: upload.facts.notAfter.slice(0, 10) }));
+    }
 
     step = 'https-site';
     enterStep(ctx, step);
     // The HTTP site step's reload made the files live; with the certificate kept, nothing new.
     await site.around(siteFiles, (look) => finalSiteStep(c, domain, body, plan, kept, look));
+    // The site names only this upload (or certbot's certificate) now: the rest may go.
+    if (upload || plan.hasUploaded) await pruneUploadedCertificates(c, domain, upload?.paths);
 
     if (input.customScript) {
       step = 'custom-script';
@@ -129,7 +153,8 @@ async function deploy(
     served = { nginxConfigPath: plan.paths.file, certificateExpiresAt: verified.expiresAt };
     step = 'renewal';
     enterStep(ctx, step);
-    const renewal = await renewalHealthStep(c);
+    // Nothing renews an upload: its owner does, reminded by the watch's expiry alerts.
+    const renewal = upload ? uploadedRenewal(new Date()) : await renewalHealthStep(c);
 
     const seconds = quantity((Date.now() - started) / 1000, 1);
     log.success(msg('run.complete', { seconds, domain, serverIp, target: targetText }));
@@ -142,6 +167,7 @@ async function deploy(
       certificateExpiresAt: verified.expiresAt,
       renewal,
       warnings: verified.warnings,
+      ...(upload ? { onServer: upload.facts } : {}),
     };
   } catch (error) {
     const failure = toFailure(error, step, log, ctx.signal);

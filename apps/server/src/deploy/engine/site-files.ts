@@ -42,6 +42,8 @@ export interface TSiteFilesInput {
   hasCertificate: boolean;
   /** The long-domain tuning file, when the server needs it (`serverNamesTuning`). */
   tuning?: TFileWrite;
+  /** An uploaded certificate's files, served instead of certbot's. */
+  certificate?: { chain: string; key: string };
 }
 
 export interface TSiteFiles {
@@ -66,7 +68,7 @@ export interface TSiteFiles {
 export function siteFiles(input: TSiteFilesInput): TSiteFiles {
   const site = { domain: input.domain, ...input.body, ipv6: input.ipv6 };
   const users = htpasswdContent(input.body.options);
-  const final = renderFinalSite(site);
+  const final = renderFinalSite(site, input.certificate ? { certificate: input.certificate } : {});
   const first = input.hasCertificate ? final : renderHttpSite(site);
   const file = (content: string): TFileWrite => ({ path: input.paths.file, content, mode: 0o644 });
   // Root and nginx's group only; without users the file goes, in the same nginx -t gate.

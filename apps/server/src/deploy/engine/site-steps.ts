@@ -1,5 +1,12 @@
 import { LETSENCRYPT_DIR } from '../nginx-site';
-import { certName, porticoSiteFiles, sitePaths, type TSitePaths } from '../site-names';
+import {
+  certName,
+  porticoSiteFiles,
+  sitePaths,
+  type TCertificatePaths,
+  type TSitePaths,
+  UPLOADED_CERT_DIR,
+} from '../site-names';
 import { StepError, withOutput } from './failure';
 import { msg, quantity } from './messages';
 import { DUMP_PROBE, dumpOf, serverNameOwners } from './nginx-dump';
@@ -19,7 +26,8 @@ export const LAYOUT_PROBE = `if grep -Eqs '^[[:space:]]*include[[:space:]]+/etc/
 else
   echo PORTICO_LAYOUT=rhel
 fi
-if [ -f "$1/fullchain.pem" ] && [ -f "$1/privkey.pem" ]; then echo PORTICO_CERT=yes; else echo PORTICO_CERT=no; fi`;
+if [ -f "$1/fullchain.pem" ] && [ -f "$1/privkey.pem" ]; then echo PORTICO_CERT=yes; else echo PORTICO_CERT=no; fi
+if [ -d "${UPLOADED_CERT_DIR}/\${1##*/}" ]; then echo PORTICO_UPLOADED=yes; else echo PORTICO_UPLOADED=no; fi`;
 
 /** The argument `LAYOUT_PROBE` reads as $1. */
 export function liveDir(domain: string): string {
@@ -32,6 +40,10 @@ export interface TSitePlan {
   hasCertificate: boolean;
   /** The relevant lines of `nginx -T` before any change. */
   nginxDump: string;
+  /** Portico's directory of uploaded certificates for the domain exists (an earlier upload). */
+  hasUploaded: boolean;
+  /** The uploaded certificate this run serves (written before the HTTP site step's files). */
+  certificate?: TCertificatePaths;
 }
 
 /**
@@ -69,6 +81,7 @@ export async function planSite(
     paths: sitePaths(family, domain),
     hasCertificate: firstMarked(r.stdout, 'PORTICO_CERT') === 'yes',
     nginxDump,
+    hasUploaded: firstMarked(r.stdout, 'PORTICO_UPLOADED') === 'yes',
   };
 }
 

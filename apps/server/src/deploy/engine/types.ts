@@ -10,6 +10,10 @@ import type {
 import type { TText } from '@portico/shared/i18n/text';
 import type { TProxyOptions } from '@portico/shared/proxy/options';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
+import type { TAcmeEab } from '../acme';
+import type { TUploadedCertificate } from './uploaded-certificate';
+
+export type { TUploadedCertificate } from './uploaded-certificate';
 
 /** A password, or a private key (with the sudo password of a user whose sudo asks for one). */
 export type TSshAuth =
@@ -33,6 +37,12 @@ export interface TDeployInput {
   /** The uploaded custom script, run last on the server; never on the Portico host. */
   customScript?: string;
   /**
+   * The proxy's own certificate (issue 41), served instead of certbot's: written under
+   * /etc/portico/certificates, and certbot not run for the domain. Without it a deployment
+   * removes the files of an earlier upload once the site no longer names them.
+   */
+  uploadedCertificate?: TUploadedCertificate;
+  /**
    * Apply of a plan: the plan's fingerprint. Before anything is written (packages included) the
    * run reads the files again and stops with `server_changed` when they differ (plan-read.ts).
    */
@@ -43,6 +53,8 @@ export interface TEngineSettings {
   acmeDirectoryUrl: string;
   /** The ACME profile to ask for where the server's certbot supports profiles. */
   acmeProfile?: string;
+  /** External Account Binding for the CA (PORTICO_ACME_EAB_*): the HMAC key is a secret. */
+  acmeEab?: TAcmeEab;
   /** Extra CA bundle (PEM path) trusted by the verification step, e.g. a test CA root. */
   extraCaFile?: string;
   /** Resolvers used by the preflight DNS check, host[:port]; system resolvers when empty. */
@@ -160,6 +172,8 @@ export type TDeployOutcome =
       renewal: TRenewalHealth;
       /** Non-fatal findings, e.g. the upstream answered 502. */
       warnings: TText[];
+      /** The uploaded certificate the site now serves, as the server holds it. */
+      onServer?: TCertificateFacts;
     }
   | {
       status: 'failed';
@@ -173,7 +187,7 @@ export type TDeployOutcome =
     };
 
 export interface TRemoveInput
-  extends Omit<TDeployInput, 'email' | 'targetServer' | 'customScript'> {
+  extends Omit<TDeployInput, 'email' | 'targetServer' | 'customScript' | 'uploadedCertificate'> {
   /** Also delete the certificate (certbot delete); default keeps it. */
   removeCertificate?: boolean;
 }
@@ -182,7 +196,7 @@ export type TRemoveOutcome = { status: 'removed' } | { status: 'failed'; failure
 
 /** "Test renewal" or "Renew now" for the proxy's certificate (certificate-actions.ts). */
 export interface TCertificateActionInput
-  extends Omit<TDeployInput, 'email' | 'targetServer' | 'customScript'> {
+  extends Omit<TDeployInput, 'email' | 'targetServer' | 'customScript' | 'uploadedCertificate'> {
   action: TCertificateAction;
 }
 

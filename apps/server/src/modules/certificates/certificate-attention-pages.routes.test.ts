@@ -70,6 +70,12 @@ describe.each(testDatabaseKinds())('certificates needing attention in pages on %
       },
       noRenewal: { served: served(80), lastCheck: check(true), renewal: renewal(false) },
       renewalFine: { served: served(80), lastCheck: check(true), renewal: renewal(true) },
+      // An upload renews by its owner's hand: not a broken renewal, its expiry is what counts.
+      uploadedFine: {
+        served: served(80),
+        lastCheck: check(true),
+        renewal: { ...renewal(false), method: 'uploaded' as const, where: null },
+      },
       actionFailed: { served: served(80), lastCheck: check(true) },
       actionRetried: { served: served(80), lastCheck: check(true) },
       noStatusRow: null,

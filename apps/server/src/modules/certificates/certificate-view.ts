@@ -70,7 +70,7 @@ export function statusView(
   history: Pick<TCertificateStatus, 'held' | 'recentlyIssued'>,
   now: Date,
   lang: TLanguage,
-): TCertificateStatus {
+): Omit<TCertificateStatus, 'uploaded'> {
   const summary = summaryOf(row, now);
   const requested = row?.checkRequestedAt;
   const check = row?.lastCheck;
@@ -121,7 +121,10 @@ export function attentionReasons(
   else if (summary?.state === 'danger') reasons.push('danger');
   else if (summary?.state === 'warning') reasons.push('warning');
   if (summary?.nginxNotReloaded) reasons.push('nginxNotReloaded');
-  if (row?.renewal && !row.renewal.working) reasons.push('noRenewal');
+  // An upload renews by its owner's hand: its expiry, not the renewal, is what needs attention.
+  if (row?.renewal && !row.renewal.working && row.renewal.method !== 'uploaded') {
+    reasons.push('noRenewal');
+  }
   if (lastAction?.status === 'failed') reasons.push('actionFailed');
   return reasons;
 }

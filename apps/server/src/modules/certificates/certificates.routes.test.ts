@@ -61,6 +61,7 @@ describe.each(testDatabaseKinds())('certificates API on %s', (kind) => {
       recentlyIssued: { count: 0, days: 7, max: 5 },
       lastAction: null,
       held: { renew: null, renew_test: null },
+      uploaded: null,
     });
     expect((await status(admin, id)).statusCode).toBe(200);
     expect((await status(other, id)).statusCode).toBe(404);

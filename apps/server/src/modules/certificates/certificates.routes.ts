@@ -103,6 +103,24 @@ export async function certificatesRoutes(
     async (request) => certificates.uploadCustom(request.user!, request.params.id, request.body),
   );
 
+  r.delete(
+    '/api/proxy-configurations/:id/certificate/custom',
+    {
+      schema: {
+        tags,
+        summary: 'Remove your own certificate from a proxy, back to the certificate authority',
+        operationId: 'removeCustomCertificate',
+        params: ZIdParams,
+        response: { 200: z.object({ success: z.literal(true) }), ...errors },
+      },
+      preValidation,
+    },
+    async (request) => {
+      await certificates.removeCustom(request.user!, request.params.id);
+      return { success: true as const };
+    },
+  );
+
   // 429: the action's limit is reached (renewal_limited, renewal_test_limited), saying when.
   const actionErrors = errorResponses(400, 401, 403, 404, 409, 429);
   for (const [path, action, operationId, summary] of [

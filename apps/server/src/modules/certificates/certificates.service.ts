@@ -12,8 +12,8 @@ import {
   type TCertificateSummary,
 } from '@portico/shared/certificates/schemas';
 import { asksForPage, PAGE_LIMIT_DEFAULT } from '@portico/shared/lists/page';
-import type { TDeploymentRow } from '../../db/schema';
-import { AppError } from '../../lib/app-error';
+import type { TCustomCertificateRow, TDeploymentRow } from '../../db/schema';
+import { AppError, KeyedAppError } from '../../lib/app-error';
 import type { TCertificateActionHistory } from '../deployments/certificate-action-history.repository';
 import { actionHold } from '../deployments/certificate-action-limits';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
@@ -83,7 +83,9 @@ export function createCertificatesService(deps: {
         held: { renew, renew_test: renewTest },
         recentlyIssued: { count: issued, days, max },
       };
-      return statusView(proxy, row ?? null, actions.get(proxy.id), history, deps.now(), lang);
+      const uploaded = await deps.custom.find(proxy.id);
+      const view = statusView(proxy, row ?? null, actions.get(proxy.id), history, deps.now(), lang);
+      return { ...view, uploaded: uploaded ? customView(uploaded) : null };
     },
 
     /** Queues a live check now; the status says it is pending until it has run. */
@@ -118,8 +120,18 @@ export function createCertificatesService(deps: {
         uploadedAt: now,
       };
       await deps.custom.save(row);
-      const { chainPem: _chain, privateKeyPem: _key, ...shown } = facts;
-      return { ...shown, uploadedAt: now.toISOString() };
+      return customView(row);
+    },
+
+    /**
+     * Forgets the owner's own certificate: the next deployment serves the CA's again and removes
+     * the uploaded files from the server.
+     */
+    async removeCustom(actor: TActor, configurationId: string): Promise<void> {
+      const proxy = await deps.proxies.load(configurationId, actor);
+      if (!(await deps.custom.remove(proxy.id))) {
+        throw new KeyedAppError('not_found', 404, 'certificates.upload.none');
+      }
     },
 
     /**
@@ -151,6 +163,18 @@ export function createCertificatesService(deps: {
           a.domain.localeCompare(b.domain),
       );
     },
+  };
+}
+
+/** An uploaded certificate as its owner may see it: never the key. */
+function customView(row: TCustomCertificateRow): TCustomCertificate {
+  return {
+    fingerprint: row.fingerprint,
+    notBefore: row.notBefore.toISOString(),
+    notAfter: row.notAfter.toISOString(),
+    issuer: row.issuer,
+    names: row.names,
+    uploadedAt: row.uploadedAt.toISOString(),
   };
 }
 

@@ -143,4 +143,41 @@ describe.each(testDatabaseKinds())('your own certificate on %s', (kind) => {
     expect(theirs.statusCode).toBe(404);
     expect(await storedRow(id)).toBeUndefined();
   });
+
+  it('shows the upload in the certificate status, and removing it forgets it (the owner only)', async () => {
+    const { client } = await signedInClient(t);
+    const { client: stranger } = await signedInClient(t);
+    const { id, input } = await createProxy(client);
+    const status = async () =>
+      (
+        await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}/certificate` })
+      ).json();
+    expect((await status()).uploaded).toBeNull();
+    const leaf = leafFor(input.domain);
+    const uploaded = (
+      await upload(client, id, { certificate: leaf.cert, privateKey: leaf.key })
+    ).json();
+    expect((await status()).uploaded).toEqual(uploaded);
+    // certbot holds nothing for an upload: its actions are refused, saying why.
+    for (const action of ['renew', 'renew-test']) {
+      const refused = await client.write(
+        'POST',
+        `/api/proxy-configurations/${id}/certificate/${action}`,
+      );
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json().text).toEqual({ key: 'certificates.upload.noActions' });
+    }
+    const path = `/api/proxy-configurations/${id}/certificate/custom`;
+    expect((await stranger.write('DELETE', path)).statusCode).toBe(404);
+    expect(await storedRow(id)).toBeDefined();
+    const removed = await client.write('DELETE', path);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json()).toEqual({ success: true });
+    expect(await storedRow(id)).toBeUndefined();
+    expect((await status()).uploaded).toBeNull();
+    const again = await client.write('DELETE', path, undefined, { 'accept-language': 'es' });
+    expect(again.statusCode).toBe(404);
+    expect(again.json().message).toBe('Este proxy no tiene un certificado subido.');
+    expect(again.json().text).toEqual({ key: 'certificates.upload.none' });
+  });
 });

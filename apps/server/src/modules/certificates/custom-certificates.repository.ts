@@ -15,6 +15,15 @@ export function createCustomCertificatesRepository(db: TDb) {
       return row;
     },
 
+    /** Forgets the proxy's certificate; false when it had none. */
+    async remove(configurationId: string): Promise<boolean> {
+      const removed = await db
+        .delete(customCertificates)
+        .where(eq(customCertificates.configurationId, configurationId))
+        .returning({ id: customCertificates.configurationId });
+      return removed.length > 0;
+    },
+
     /** Stores the proxy's certificate, replacing the one uploaded before. */
     async save(row: Omit<TCustomCertificateRow, 'uploadedAt'> & { uploadedAt: Date }) {
       const { configurationId, ...values } = row;

@@ -8,7 +8,12 @@ import {
 import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { TCertificateStatusRow, TProxyConfigurationRow } from '../../db/schema';
-import type { TCertificateActionOutcome, TDeployFailure, TSshAuth } from '../../deploy/engine';
+import type {
+  TCertificateActionOutcome,
+  TDeployFailure,
+  TSshAuth,
+  TUploadedCertificate,
+} from '../../deploy/engine';
 import { msg } from '../../deploy/engine/messages';
 import type { TDeployJobDeps } from './deploy-job';
 import type { TLineSink } from './line-sink';
@@ -26,6 +31,10 @@ export interface TCertificateHooks {
   queueCheck(configurationId: string): Promise<void>;
   /** "Renew now" failed on the server: the owner is told. */
   renewalFailed(config: TProxyConfigurationRow, reason: TText): Promise<void>;
+  /** Whether the proxy has an uploaded certificate (its actions are refused). */
+  servesUpload(configurationId: string): Promise<boolean>;
+  /** The proxy's uploaded certificate with its key unsealed, for a deployment to serve. */
+  uploadedCertificate(configurationId: string): Promise<TUploadedCertificate | null>;
 }
 
 export function isCertificateAction(trigger: string): trigger is TCertificateAction {

@@ -124,6 +124,12 @@ async function finish(
       });
     });
     if (updated) deps.runLog.status(updated, deploymentId);
+    // What the server holds for the site is now the upload (certbot's, if any, is not served).
+    if (outcome.onServer) {
+      await deps.certificates
+        .recordOnServer(config.id, outcome.onServer)
+        .catch((error) => deps.log.warn({ err: error }, 'uploaded certificate not recorded'));
+    }
     await watchRenewal(deps, config.id, outcome.renewal);
     return;
   }
@@ -269,6 +275,18 @@ export async function runDeployJob(
       return;
     }
 
+    // The proxy's own certificate, its key unsealed only for this run (never logged).
+    const uploaded = await deps.certificates.uploadedCertificate(config.id).catch((error) => {
+      deps.log.warn({ err: error }, 'uploaded certificate not readable');
+      return undefined;
+    });
+    if (uploaded === undefined) {
+      const line = say(msg('job.uploadUndecryptable'));
+      await sink.log('error', line.message, line.text);
+      const failure = { code: 'invalid_input' as const, step: 'secrets', ...line };
+      await finish(deps, config, deployment.id, { status: 'failed', failure });
+      return;
+    }
     // The server as this run names it: the record of what it writes there keeps it.
     const where = { serverIp: config.serverIp, sshPort: config.sshPort, sshUser: config.sshUser };
     // The signal aborts at the run's deadline, or with `signal` when Portico shuts down; whatever
@@ -288,6 +306,7 @@ export async function runDeployJob(
             targetServer: config.targetServer ?? '',
             options: config.options,
             customScript: config.customScript ?? undefined,
+            ...(uploaded ? { uploadedCertificate: uploaded } : {}),
             planFingerprint: data.planFingerprint,
           },
           {

@@ -35,6 +35,8 @@ export interface TDeploymentsServiceDeps {
   queue: TQueue;
   /** Whether a credential exists for the server a run goes to (its own or its saved server's). */
   credentials: Pick<TServerCredentials, 'hasCredentialFor'>;
+  /** The proxy serves its own uploaded certificate (modules/certificates), which certbot never renews. */
+  servesUpload?: (configurationId: string) => Promise<boolean>;
 }
 
 /** A run of another kind (a certificate action, a deployment) holds the configuration. */
@@ -135,6 +137,10 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       language: TLanguage,
     ) {
       const row = await deps.proxiesService.load(configurationId, actor);
+      // certbot holds no certificate for an upload: renewing it is uploading the next one.
+      if (await deps.servesUpload?.(row.id)) {
+        throw new KeyedAppError('certificate_uploaded', 409, 'certificates.upload.noActions');
+      }
       if (!row.sslConfigured) throw new AppError('certificate_not_deployed', 409);
       // The action connects to the deployed server: the password must be the one entered for it.
       if (!(await deps.credentials.hasCredentialFor(row, deployedTarget(row)))) {

@@ -53,6 +53,7 @@ const certificate = (over: Partial<TCertificateStatus> = {}): TCertificateStatus
   recentlyIssued: { count: 1, days: 7, max: 5 },
   lastAction: null,
   held: { renew: null, renew_test: null },
+  uploaded: null,
   ...over,
 });
 

@@ -1,3 +1,7 @@
+import type {
+  TCustomCertificate,
+  TCustomCertificateInput,
+} from '@portico/shared/certificates/custom';
 import type { TCertificateAction, TCertificateSummary } from '@portico/shared/certificates/schemas';
 import type { TDeployResponse } from '@portico/shared/proxy/api';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -46,6 +50,25 @@ export function useCertificateAction(id: string) {
   return useMutation({
     mutationFn: (action: TCertificateAction) =>
       api.requestJson<TDeployResponse>('POST', `${certificateUrl(id)}/${ACTION_PATHS[action]}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: proxyKeys.detail(id) }),
+  });
+}
+
+/** Your own certificate (PUT …/certificate/custom): stored after the server's checks. */
+export function useUploadCertificate(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TCustomCertificateInput) =>
+      api.requestJson<TCustomCertificate>('PUT', `${certificateUrl(id)}/custom`, body),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: proxyKeys.detail(id) }),
+  });
+}
+
+/** Forgets the upload: the next deployment serves the CA's certificate again. */
+export function useRemoveUploadedCertificate(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api.requestJson<{ success: true }>('DELETE', `${certificateUrl(id)}/custom`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: proxyKeys.detail(id) }),
   });
 }

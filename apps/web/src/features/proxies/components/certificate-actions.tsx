@@ -14,8 +14,10 @@ function unavailable(
   proxy: TProxyConfiguration,
   live: boolean,
   status: TCertificateStatus | undefined,
-): 'notDeployed' | 'busy' | null {
+): 'notDeployed' | 'busy' | 'uploaded' | null {
   if (!live || !proxy.sslConfigured) return 'notDeployed';
+  // certbot holds nothing for an upload: its owner renews it by uploading the next.
+  if (status?.uploaded) return 'uploaded';
   const action = status?.lastAction?.status;
   if (proxy.status === 'deploying' || action === 'queued' || action === 'running') return 'busy';
   return null;

@@ -56,6 +56,7 @@ function status(change: Partial<TCertificateStatus> = {}): TCertificateStatus {
     recentlyIssued: { count: 1, days: 7, max: 5 },
     lastAction: null,
     held: { renew: null, renew_test: null },
+    uploaded: null,
     ...change,
   };
 }

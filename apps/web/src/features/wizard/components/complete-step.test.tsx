@@ -22,6 +22,7 @@ function status(renewal: TCertificateStatus['renewal']): TCertificateStatus {
     recentlyIssued: { count: 1, days: 7, max: 5 },
     lastAction: null,
     held: { renew: null, renew_test: null },
+    uploaded: null,
   };
 }
 

@@ -1,0 +1,198 @@
+// Your own certificate served (issue 41) on a real lab server (sshd, nginx, certbot, Pebble),
+// through the API: an upload made by a local openssl CA is deployed and seen from outside (the
+// TLS handshake's fingerprint is the upload's), its key root's alone on the server; a second
+// upload replaces it and the first one's files go; removing the upload brings Pebble's
+// certificate back on the next deployment and the files leave the server. Through the engine: a
+// chain and a key that do not belong together are refused by nginx -t and the site keeps
+// serving what it served.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { certificateCalls, waitUntil } from '../../../test/support/certificate-lab-helpers';
+import { rootProxy } from '../../../test/support/lab-app-helpers';
+import { captureLog, deployInput, engineContext } from '../../../test/support/lab-helpers';
+import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
+import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
+import type { TTestApp } from '../../../test/support/test-app';
+import type { TestClient } from '../../../test/support/test-client';
+import { createTestPki } from '../../../test/support/test-pki';
+import { runDeployment } from '../../deploy/engine/run-deployment';
+import { uploadedCertificateDir } from '../../deploy/site-names';
+import { tlsHandshake } from '../../deploy/tls-probe';
+
+const DAY = 24 * 60 * 60 * 1000;
+const pki = createTestPki();
+let lab: TLab;
+let s1: TLabServer;
+let t: TTestApp;
+let dir: string;
+/** Pebble's root and the local CA's: what the verification and the watch trust. */
+let trusted: string;
+
+beforeAll(async () => {
+  lab = await startLab({ servers: 1 });
+  s1 = lab.status.servers[0]!;
+  dir = mkdtempSync(join(tmpdir(), 'portico-uploaded-'));
+  trusted = join(dir, 'trusted.pem');
+  writeFileSync(trusted, `${readFileSync(lab.status.caRootPath, 'utf8')}\n${pki.caPem}`);
+  t = await inProcessLabApp(lab.status, {
+    deploy: { settings: { acmeDirectoryUrl: lab.status.acmeDirectoryUrl, extraCaFile: trusted } },
+  });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await lab?.stop();
+  pki.remove();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function served(domain: string) {
+  const hs = await tlsHandshake(
+    { address: s1.address, domain },
+    { ca: [readFileSync(trusted, 'utf8')], timeoutMs: 10_000, rejectUnauthorized: true },
+  );
+  return { fingerprint: hs.cert.fingerprint256, issuer: hs.cert.issuer.CN };
+}
+
+const onServer = async (argv: string[]) => lab.exec(s1.name, argv);
+
+describe('an uploaded certificate on a lab server, through the API', () => {
+  let client: TestClient;
+  let id: string;
+  const domain = () => s1.domains[0]!;
+  const { status, checkNow } = certificateCalls(
+    () => client,
+    () => id,
+  );
+  const leaf = () =>
+    pki.leaf({
+      names: [domain()],
+      from: new Date(Date.now() - DAY),
+      to: new Date(Date.now() + 30 * DAY),
+    });
+
+  async function upload(pair: { cert: string; key: string }) {
+    const r = await client.write('PUT', `/api/proxy-configurations/${id}/certificate/custom`, {
+      certificate: `${pair.cert}${pki.caPem}`,
+      privateKey: pair.key,
+    });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json() as { fingerprint: string };
+  }
+
+  async function deploy() {
+    expect((await client.write('POST', `/api/deploy/${id}`)).statusCode).toBe(202);
+    const proxy = await waitForStatus(client, id, (s) => s !== 'deploying');
+    expect(proxy.status, JSON.stringify(proxy.lastFailure)).toBe('completed');
+  }
+
+  beforeAll(async () => {
+    ({ client } = await signedInClient(t));
+    const saved = await client.write(
+      'POST',
+      '/api/proxy-configurations',
+      rootProxy(lab.status, s1, domain()),
+    );
+    id = saved.json().id;
+  });
+
+  it('serves the upload, its key readable by root alone, and says you renew it', async () => {
+    const uploaded = await upload(leaf());
+    await deploy();
+    expect(await served(domain())).toEqual({
+      fingerprint: uploaded.fingerprint,
+      issuer: 'Portico Test CA',
+    });
+    const files = await onServer([
+      'bash',
+      '-c',
+      'stat -c "%a %U %n" "$1" "$1"/* "$1"/*/*',
+      '-',
+      uploadedCertificateDir(domain()),
+    ]);
+    const version = uploaded.fingerprint.replaceAll(':', '').toLowerCase().slice(0, 16);
+    const base = `${uploadedCertificateDir(domain())}/${version}`;
+    expect(files.stdout.trim().split('\n')).toEqual([
+      `700 root ${uploadedCertificateDir(domain())}`,
+      `700 root ${base}`,
+      `644 root ${base}/fullchain.pem`,
+      `600 root ${base}/privkey.pem`,
+    ]);
+    // certbot was not asked: no certificate of its own for the domain.
+    expect((await onServer(['ls', '/etc/letsencrypt/live'])).stdout).not.toContain(domain());
+    const checked = await checkNow();
+    expect(checked.check.ok).toBe(true);
+    expect(checked.served.fingerprint).toBe(uploaded.fingerprint);
+    expect(checked.renewal).toMatchObject({ method: 'uploaded', working: false });
+    expect(checked.uploaded.fingerprint).toBe(uploaded.fingerprint);
+    expect((await status('es')).renewal.notes[0]).toMatch(/^Certificado subido: lo renuevas tú/);
+  });
+
+  it('a new upload replaces it on the next deployment, and the first one’s files go', async () => {
+    const next = await upload(leaf());
+    await deploy();
+    expect((await served(domain())).fingerprint).toBe(next.fingerprint);
+    const left = await onServer(['ls', uploadedCertificateDir(domain())]);
+    expect(left.stdout.trim()).toBe(
+      next.fingerprint.replaceAll(':', '').toLowerCase().slice(0, 16),
+    );
+  });
+
+  it('removing the upload brings the CA’s certificate back and the files leave the server', async () => {
+    const removed = await client.write(
+      'DELETE',
+      `/api/proxy-configurations/${id}/certificate/custom`,
+    );
+    expect(removed.statusCode, removed.body).toBe(200);
+    await deploy();
+    expect((await served(domain())).issuer).toMatch(/Pebble/);
+    const gone = await onServer(['test', '-e', uploadedCertificateDir(domain())]);
+    expect(gone.code).not.toBe(0);
+    const after = await waitUntil(
+      status,
+      (s) => s.renewal?.method !== 'uploaded' && s.check?.ok === true,
+      'renewal not back to certbot',
+    );
+    expect(after.renewal.working).toBe(true);
+    expect(after.uploaded).toBeNull();
+  });
+});
+
+describe('an uploaded pair nginx refuses, through the engine', () => {
+  it('fails at nginx -t, puts the site back and leaves no file of it', async () => {
+    const domain = s1.domains[2]!;
+    const log = captureLog();
+    const ctx = engineContext(lab.status, log);
+    ctx.settings.extraCaFile = trusted;
+    const first = await runDeployment(deployInput(lab.status, s1, 'root', domain), ctx);
+    expect(first.status, log.text()).toBe('completed');
+    const before = await served(domain);
+    const a = pki.leaf({
+      names: [domain],
+      from: new Date(Date.now() - DAY),
+      to: new Date(Date.now() + DAY),
+    });
+    const b = pki.leaf({
+      names: [domain],
+      from: new Date(Date.now() - DAY),
+      to: new Date(Date.now() + DAY),
+    });
+    const bad = await runDeployment(
+      deployInput(lab.status, s1, 'root', domain, {
+        uploadedCertificate: { chainPem: a.cert, privateKeyPem: b.key },
+      }),
+      ctx,
+    );
+    expect(bad.status).toBe('failed');
+    if (bad.status !== 'failed') return;
+    expect(bad.failure.code).toBe('nginx_config_invalid');
+    expect(bad.failure.step).toBe('http-site');
+    expect(bad.failure.message).toMatch(/key values mismatch|nginx -t/i);
+    expect(await served(domain)).toEqual(before);
+    const gone = await onServer(['test', '-e', uploadedCertificateDir(domain)]);
+    expect(gone.code).not.toBe(0);
+  });
+});
