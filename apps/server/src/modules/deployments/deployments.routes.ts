@@ -1,4 +1,3 @@
-import { pickLanguage } from '@portico/shared/api-error';
 import {
   ZApplyPlanInput,
   ZConfigurationIdParams,
@@ -33,7 +32,7 @@ export async function deploymentsRoutes(
     configurationId: string,
     kind: 'deploy' | 'redeploy',
   ) {
-    const language = pickLanguage(request.headers['accept-language']);
+    const language = request.language;
     const id = await deployments.start(request.user!, configurationId, kind, language);
     return reply.code(202).send({ success: true as const, deploymentId: id });
   }
@@ -86,13 +85,7 @@ export async function deploymentsRoutes(
       },
       preValidation,
     },
-    async (request) =>
-      plans.plan(
-        request.user!,
-        request.params.id,
-        request.body,
-        pickLanguage(request.headers['accept-language']),
-      ),
+    async (request) => plans.plan(request.user!, request.params.id, request.body, request.language),
   );
 
   r.post(
@@ -113,7 +106,7 @@ export async function deploymentsRoutes(
       preValidation,
     },
     async (request, reply) => {
-      const language = pickLanguage(request.headers['accept-language']);
+      const language = request.language;
       const id = await plans.apply(
         request.user!,
         request.params.id,
@@ -139,11 +132,6 @@ export async function deploymentsRoutes(
       // `deployment_logs` covers: an edit leaves this answer kept.
       config: { cachedAnswer: { madeOf: ['deployment_logs'] } },
     },
-    async (request) =>
-      deployments.logs(
-        request.user!,
-        request.params.id,
-        pickLanguage(request.headers['accept-language']),
-      ),
+    async (request) => deployments.logs(request.user!, request.params.id, request.language),
   );
 }
