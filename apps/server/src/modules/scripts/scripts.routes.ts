@@ -3,8 +3,8 @@ import { ZUploadScriptResponse, ZUuid } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { KeyedAppError, type TMessage } from '../../lib/app-error';
 import { errorResponses } from '../../lib/error-responses';
-import { KeyedError, type TMessage } from '../checks/keyed-error';
 import { byUser, keyedRateLimit } from '../checks/user-rate-limit';
 import { keepPendingScript } from './pending-script';
 import { decodeScript, MAX_SCRIPT_BYTES, nameProblem } from './script-file';
@@ -16,7 +16,7 @@ export interface TScriptsRoutesOptions {
 
 const ZUploadQuery = z.object({ configurationId: ZUuid.optional() });
 const refuse = (message: TMessage) =>
-  new KeyedError('script_rejected', 400, message.key, message.params);
+  new KeyedAppError('script_rejected', 400, message.key, message.params);
 
 function isFileTooLarge(error: unknown): boolean {
   return (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
