@@ -9,7 +9,7 @@ import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { TCertificateStatusRow, TProxyConfigurationRow } from '../../db/schema';
 import type { TCertificateActionOutcome, TDeployFailure, TSshAuth } from '../../deploy/engine';
-import { msg } from '../../deploy/engine/messages';
+import { msg } from '../../deploy/engine';
 import type { TDeployJobDeps } from './deploy-job';
 import type { TLineSink } from './line-sink';
 import { lineOf } from './run-log';

@@ -15,7 +15,7 @@ import type {
   TRemoveOutcome,
   TSshAuth,
 } from '../../deploy/engine';
-import { msg } from '../../deploy/engine/messages';
+import { msg } from '../../deploy/engine';
 import { JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
 import type { TWorkerLiveness } from '../../jobs/worker-liveness';
 import { formatLimit, withDeadline } from '../../lib/deadline';
