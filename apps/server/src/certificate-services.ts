@@ -11,7 +11,7 @@ import { createCertificatesRepository } from './modules/certificates/certificate
 import { createCertificatesService } from './modules/certificates/certificates.service';
 import { createCustomCertificatesRepository } from './modules/certificates/custom-certificates.repository';
 import { createCertificateActionHistory } from './modules/deployments/certificate-action-history.repository';
-import type { TCertificateHooks } from './modules/deployments/certificate-action-job';
+import type { TCertificateHooks } from './modules/deployments/deploy-job-deps';
 import type { TLimitGuard } from './modules/limits/limits.service';
 import { createAlerts } from './modules/notifications/alerts';
 import { createMailer, type TMailer } from './modules/notifications/mailer';
