@@ -11,38 +11,15 @@ import type {
 import {
   type InfiniteData,
   type QueryClient,
-  useInfiniteQuery,
   useMutation,
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { proxyKeys } from '@/lib/query-keys';
-
-// The saved servers (docs/PRODUCT.md#ssh-servers): one key per endpoint, as in lib/query-keys.
-export const sshServerKeys = {
-  list: ['/api/ssh-servers'] as const,
-  detail: (id: string) => ['/api/ssh-servers', id] as const,
-};
+import { proxyKeys, sshServerKeys } from '@/lib/query-keys';
 
 const path = (id: string, action = '') =>
   `/api/ssh-servers/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
-
-/** GET /api/ssh-servers, a page at a time (the API pages by cursor). */
-export function useSshServers({ enabled = true }: { enabled?: boolean } = {}) {
-  return useInfiniteQuery({
-    enabled,
-    queryKey: sshServerKeys.list,
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      api.requestJson<TSshServerList>(
-        'GET',
-        pageParam ? `/api/ssh-servers?after=${encodeURIComponent(pageParam)}` : '/api/ssh-servers',
-      ),
-    getNextPageParam: (last) => last.nextCursor,
-    refetchOnMount: 'always',
-  });
-}
 
 export function useSshServer(id: string) {
   return useQuery({

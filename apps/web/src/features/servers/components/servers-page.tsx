@@ -10,7 +10,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { useServersTexts } from '@/lib/use-group-texts';
-import { useSshServers } from '../api/ssh-servers';
+import { useSshServers } from '@/lib/use-ssh-servers';
 import { serverHref } from '../lib/paths';
 import { DeleteServerDialog } from './delete-server-dialog';
 import { ServerFormDialog } from './server-form-dialog';
