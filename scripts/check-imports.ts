@@ -1,10 +1,15 @@
-// The server's import boundaries (docs/CODE_STYLE.md), checked by `npm run lint`: product code
+// The import boundaries (docs/CODE_STYLE.md), checked by `npm run lint`. Server product code
 // under apps/server/src (every file there but *.test.ts) keeps drizzle in repositories and db/,
 // ssh2 in deploy/ssh/, pg-boss and raw pg in the queue module (and db/ for pg), never reaches
 // into test code, loads the packages an idle instance has no use for only with import(), and
 // modules never import plugins; only db/ and the queue reach the raw PGlite; route files never import a repository; no
-// two folders of modules/ import each other, directly or through others (an import cycle).
-// Usage: tsx scripts/check-imports.ts [server root, default apps/server]
+// two folders of modules/ import each other, directly or through others (an import cycle); the
+// engine is reached through deploy/engine/index.ts; only app.ts imports route files; the
+// caller's language is worked out in plugins/language.ts alone; the app's error types are
+// defined and exported by lib/app-error.ts alone. The web app (apps/web/src): no feature
+// imports another, the shared places (lib/, hooks/, components/) import no feature, and a
+// query key is written in one file.
+// Usage: tsx scripts/check-imports.ts [server root, default apps/server] [web root, default apps/web]
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +84,31 @@ const RULES: TRule[] = [
     forbids: (file, _spec, target) =>
       file.endsWith('.routes.ts') && /\.repository(\.ts)?$/.test(target ?? ''),
   },
+  {
+    rule: 'only app.ts imports route files (a piece two route files share moves down, e.g. into lib/)',
+    forbids: (file, _spec, target) => file !== 'app.ts' && /\.routes(\.ts)?$/.test(target ?? ''),
+  },
+  {
+    rule: 'outside deploy/engine/, the engine is imported through its index (deploy/engine/index.ts)',
+    forbids: (file, _spec, target) =>
+      !file.startsWith('deploy/engine/') &&
+      target?.startsWith('src/deploy/engine/') === true &&
+      !/^src\/deploy\/engine\/index(\.ts)?$/.test(target),
+  },
+];
+
+/** Rules on what a file says rather than what it imports: each has one owner. */
+const TEXT_RULES: { rule: string; owner: string; said: RegExp }[] = [
+  {
+    rule: "only plugins/language.ts works out the caller's language (pickLanguage): read request.language",
+    owner: 'plugins/language.ts',
+    said: /\bpickLanguage\b/,
+  },
+  {
+    rule: 'only lib/app-error.ts defines or exports the app errors (AppError and its kinds)',
+    owner: 'lib/app-error.ts',
+    said: /\bclass\s+\w+\s+extends\s+(?:AppError|KeyedAppError|RetryLaterError|FieldsAppError)\b|\bexport\s*\{[^}]*\b(?:AppError|KeyedAppError|RetryLaterError|FieldsAppError)\b[^}]*\}/,
+  },
 ];
 
 /**
@@ -118,6 +148,11 @@ export function checkImports(serverRoot: string): TViolation[] {
         specifier: '.pglite',
         rule: RAW_PGLITE_RULE,
       });
+    }
+    for (const { rule, owner, said } of TEXT_RULES) {
+      const found = file !== owner && text.match(said);
+      if (found)
+        violations.push({ file: posix(relative(serverRoot, path)), specifier: found[0], rule });
     }
     for (const match of text.matchAll(IMPORT)) {
       const specifier = (match[1] ?? match[2])!;
@@ -178,10 +213,60 @@ function moduleCycles(imports: TModuleImport[]): TViolation[] {
     .map(({ file, specifier }) => ({ file, specifier, rule: CYCLE_RULE }));
 }
 
+/** The folder of features/ a path under the web app's src/ lies in. */
+const featureOf = (path: string) => path.match(/^features\/([^/]+)\//)?.[1];
+
+const WEB_FEATURE_RULE =
+  'a web feature imports no other feature: what two features use moves to lib/, hooks/ or components/';
+const WEB_SHARED_RULE = 'lib/, hooks/ and components/ import no feature (features build on them)';
+const WEB_KEY_RULE =
+  'a query key is written in one file: lib/query-keys.ts for what several features read';
+
+/** A one-part query key written out, `['/api/...'] as const`. */
+const QUERY_KEY = /\[\s*'(\/api\/[^']+)'\s*\]\s*as const/g;
+
+/** Every import of a product file under `<webRoot>/src` that breaks a rule of the web app. */
+export function checkWebImports(webRoot: string): TViolation[] {
+  const src = join(webRoot, 'src');
+  const violations: TViolation[] = [];
+  const keys = new Map<string, string[]>();
+  for (const path of productFiles(src)) {
+    const file = posix(relative(src, path));
+    const at = posix(relative(webRoot, path));
+    const text = readFileSync(path, 'utf8');
+    for (const match of text.matchAll(IMPORT)) {
+      const specifier = (match[1] ?? match[2])!;
+      const target = specifier.startsWith('@/')
+        ? specifier.slice(2)
+        : specifier.startsWith('.')
+          ? posix(relative(src, resolve(dirname(path), specifier)))
+          : undefined;
+      const to = target === undefined ? undefined : featureOf(`${target}/`);
+      if (to === undefined) continue;
+      const from = featureOf(file);
+      if (from !== undefined && from !== to) {
+        violations.push({ file: at, specifier, rule: WEB_FEATURE_RULE });
+      } else if (/^(?:lib|hooks|components)\//.test(file)) {
+        violations.push({ file: at, specifier, rule: WEB_SHARED_RULE });
+      }
+    }
+    for (const [, key] of text.matchAll(QUERY_KEY)) keys.set(key!, [...(keys.get(key!) ?? []), at]);
+  }
+  for (const [key, files] of keys) {
+    const written = [...new Set(files)];
+    if (written.length > 1) {
+      for (const file of written) violations.push({ file, specifier: key, rule: WEB_KEY_RULE });
+    }
+  }
+  return violations;
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const root = resolve(process.argv[2] ?? 'apps/server');
-  const violations = checkImports(root);
+  const web = resolve(process.argv[3] ?? 'apps/web');
+  const violations = [...checkImports(root), ...checkWebImports(web)];
   for (const v of violations) console.error(`${v.file}: imports '${v.specifier}': ${v.rule}`);
   if (violations.length > 0) process.exit(1);
-  console.info(`import boundaries: ${relative(process.cwd(), root) || '.'} is clean`);
+  const named = (dir: string) => relative(process.cwd(), dir) || '.';
+  console.info(`import boundaries: ${named(root)} and ${named(web)} are clean`);
 }

@@ -44,6 +44,7 @@ import { authGuard } from './plugins/auth-guard';
 import { compress } from './plugins/compress';
 import { csrf } from './plugins/csrf';
 import { errors } from './plugins/errors';
+import { requestLanguage } from './plugins/language';
 import { rateLimit } from './plugins/rate-limit';
 import { LOG_REDACTION, OneLinePerRequest, requestLoggerFactory } from './plugins/request-log';
 import { securityHeaders } from './plugins/security-headers';
@@ -227,6 +228,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   const policy = services.twoFactorPolicy;
 
   // Order matters: hooks run in registration order (headers, session, then the CSRF check).
+  await app.register(requestLanguage);
   await app.register(errors);
   await app.register(securityHeaders);
   await app.register(session, {

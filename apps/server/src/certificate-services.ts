@@ -12,7 +12,7 @@ import { createCertificatesService } from './modules/certificates/certificates.s
 import { customCertificateKeyAad } from './modules/certificates/custom-certificate-secret';
 import { createCustomCertificatesRepository } from './modules/certificates/custom-certificates.repository';
 import { createCertificateActionHistory } from './modules/deployments/certificate-action-history.repository';
-import type { TCertificateHooks } from './modules/deployments/certificate-action-job';
+import type { TCertificateHooks } from './modules/deployments/deploy-job-deps';
 import type { TLimitGuard } from './modules/limits/limits.service';
 import { createAlerts } from './modules/notifications/alerts';
 import { createMailer, type TMailer } from './modules/notifications/mailer';

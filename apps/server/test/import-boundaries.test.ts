@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkImports } from '../../../scripts/check-imports';
+import { checkImports, checkWebImports, type TViolation } from '../../../scripts/check-imports';
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -26,6 +26,29 @@ function tree(files: Record<string, string>): string {
   return root;
 }
 
+/** One planted import in a tree otherwise allowed: the one violation, named by its file. */
+function expectOnlyViolation(
+  check: (root: string) => TViolation[],
+  allowed: Record<string, string>,
+  file: string,
+  text: string,
+) {
+  const violations = check(tree({ ...allowed, [file]: text }));
+  expect(violations).toHaveLength(1);
+  expect(violations[0]!.file).toBe(file);
+}
+
+/** `npm run lint`'s import check on these roots (server, then web). */
+const lint = (...roots: string[]) =>
+  spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(REPO_ROOT, 'scripts/check-imports.ts'), ...roots],
+    {
+      encoding: 'utf8',
+      cwd: REPO_ROOT,
+    },
+  );
+
 const ALLOWED = {
   'src/modules/users/users.repository.ts': "import { eq } from 'drizzle-orm';\n",
   'src/deploy/ssh/connect.ts':
@@ -37,7 +60,15 @@ const ALLOWED = {
     "import pg from 'pg';\nimport { sql } from 'drizzle-orm';\nimport type { PGlite } from '@electric-sql/pglite';\n",
   'src/modules/users/users.routes.ts': "import type { TUsersService } from './users.service';\n",
   'src/modules/users/users.service.ts': "import { AppError } from '../../lib/app-error';\n",
-  'src/lib/app-error.ts': 'export class AppError {}\n',
+  'src/lib/app-error.ts':
+    'export class AppError {}\nexport class KeyedAppError extends AppError {}\nexport { AppError as Refusal };\n',
+  'src/app.ts': "import { usersRoutes } from './modules/users/users.routes';\n",
+  'src/plugins/language.ts':
+    "import { pickLanguage } from '@portico/shared/api-error';\nexport const l = (h) => pickLanguage(h);\n",
+  'src/deploy/engine/index.ts': "export { msg } from './messages';\n",
+  'src/deploy/engine/run-deployment.ts': "import { msg } from './messages';\n",
+  'src/modules/deployments/deploy-job.ts':
+    "import { msg, type TSshAuth } from '../../deploy/engine';\nimport { r } from '../../deploy/engine/index';\n",
   // Tests may look at the database and import test support.
   'src/modules/users/users.test.ts':
     "import { eq } from 'drizzle-orm';\nimport { createTestApp } from '../../../test/support/test-app';\n",
@@ -86,6 +117,41 @@ const PLANTED: [string, string, string][] = [
     'src/modules/users/users.routes.ts',
     "import { r } from './users.repository';\n",
   ],
+  [
+    'another route file, from a route file',
+    'src/modules/admin/admin.routes.ts',
+    "import { languageOf } from '../proxies/proxies.routes';\n",
+  ],
+  [
+    'a route file, from a service',
+    'src/modules/users/users.service.ts',
+    "import type { TRoutes } from './users.routes';\n",
+  ],
+  [
+    'an engine file past its index',
+    'src/modules/deployments/deploy-job.ts',
+    "import { msg } from '../../deploy/engine/messages';\n",
+  ],
+  [
+    "the engine's types past its index",
+    'src/jobs/shared-locks.ts',
+    "import { LOCK_LOST, type THeldLock } from '../deploy/engine/types';\n",
+  ],
+  [
+    'pickLanguage, the language worked out again',
+    'src/modules/proxies/proxies.routes.ts',
+    "import { pickLanguage } from '@portico/shared/api-error';\nexport const f = (r) => pickLanguage(r.headers['accept-language']);\n",
+  ],
+  [
+    'a second keyed error type',
+    'src/modules/checks/keyed-error.ts',
+    "import { AppError } from '../../lib/app-error';\nexport class KeyedError extends AppError {}\n",
+  ],
+  [
+    'the keyed error under another name',
+    'src/modules/checks/keyed-error.ts',
+    "import { KeyedAppError } from '../../lib/app-error';\nexport { KeyedAppError as KeyedError };\n",
+  ],
 ];
 
 describe('import boundaries', () => {
@@ -94,9 +160,7 @@ describe('import boundaries', () => {
   });
 
   it.each(PLANTED)('fails an import of %s from the wrong file, naming it', (_what, file, text) => {
-    const violations = checkImports(tree({ ...ALLOWED, [file]: text }));
-    expect(violations).toHaveLength(1);
-    expect(violations[0]!.file).toBe(file);
+    expectOnlyViolation(checkImports, ALLOWED, file, text);
   });
 
   it('fails an import cycle between module folders, naming every import on it', () => {
@@ -121,13 +185,15 @@ describe('import boundaries', () => {
     expect(violations[0]!.rule).toContain('no import cycle between folders of modules/');
   });
 
+  it('lets a file of the engine import its neighbours, and app.ts the route files', () => {
+    const violations = checkImports(tree(ALLOWED));
+    expect(violations.filter((v) => v.file.startsWith('src/deploy/engine/'))).toEqual([]);
+    expect(violations.filter((v) => v.file === 'src/app.ts')).toEqual([]);
+  });
+
   it('makes the lint command fail, naming the file and the rule', () => {
     const dir = tree({ ...ALLOWED, [PLANTED[0]![1]]: PLANTED[0]![2] });
-    const run = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'scripts/check-imports.ts'), dir],
-      { encoding: 'utf8', cwd: REPO_ROOT },
-    );
+    const run = lint(dir);
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(
       "src/modules/users/users.service.ts: imports 'drizzle-orm': only *.repository.ts and db/ import drizzle-orm",
@@ -136,5 +202,85 @@ describe('import boundaries', () => {
 
   it('holds for Portico itself', () => {
     expect(checkImports(join(REPO_ROOT, 'apps/server'))).toEqual([]);
+  });
+});
+
+/** A web app tree (paths under apps/web). */
+const WEB_ALLOWED = {
+  'src/lib/query-keys.ts':
+    "export const destinationServersKey = ['/api/destination-servers'] as const;\n",
+  'src/lib/current-user.ts': "import { sessionQueryKey } from '@/lib/query-keys';\n",
+  'src/components/page.tsx':
+    "import { cn } from '@/lib/utils';\nimport { Button } from './ui/button';\n",
+  'src/features/admin/api/queries.ts':
+    "import { destinationServersKey } from '@/lib/query-keys';\nexport const usersKey = ['/api/admin/users'] as const;\n",
+  'src/features/admin/components/users.tsx':
+    "import { usersKey } from '../api/queries';\nimport { useUser } from '@/lib/current-user';\n",
+  'src/features/wizard/components/step.tsx':
+    "import { destinationServersKey } from '../../../lib/query-keys';\nimport { Page } from '@/components/page';\n",
+  // The app puts the features together; tests may reach across.
+  'src/app/router.tsx': "import { Admin } from '@/features/admin/components/users';\n",
+  'src/features/wizard/components/step.test.tsx':
+    "import { usersKey } from '@/features/admin/api/queries';\nconst k = ['/api/admin/users'] as const;\n",
+};
+
+const WEB_PLANTED: [string, string, string][] = [
+  [
+    'another feature, by alias',
+    'src/features/proxies/components/password-needed.tsx',
+    "import { useUser } from '@/features/auth/api/get-user';\n",
+  ],
+  [
+    'another feature, by a relative path',
+    'src/features/proxies/components/edit-server-choice.tsx',
+    "import { useSshServers } from '../../servers/api/ssh-servers';\n",
+  ],
+  [
+    'a feature, from lib/',
+    'src/lib/session.ts',
+    "import { useUser } from '@/features/auth/api/get-user';\n",
+  ],
+  [
+    'a feature, from components/',
+    'src/components/page.tsx',
+    "import { Wizard } from '../features/wizard/components/step';\n",
+  ],
+];
+
+describe('web import boundaries', () => {
+  it('passes imports where they belong', () => {
+    expect(checkWebImports(tree(WEB_ALLOWED))).toEqual([]);
+  });
+
+  it.each(WEB_PLANTED)('fails an import of %s, naming the file', (_what, file, text) => {
+    expectOnlyViolation(checkWebImports, WEB_ALLOWED, file, text);
+  });
+
+  it('fails a query key written in two files, naming both', () => {
+    const twice = {
+      ...WEB_ALLOWED,
+      'src/features/wizard/api/destinations.ts':
+        "export const destinationServersQueryKey = ['/api/destination-servers'] as const;\n",
+    };
+    const violations = checkWebImports(tree(twice));
+    expect(violations.map((v) => v.file).sort()).toEqual([
+      'src/features/wizard/api/destinations.ts',
+      'src/lib/query-keys.ts',
+    ]);
+    expect(violations[0]!.rule).toContain('a query key is written in one file');
+  });
+
+  it('makes the lint command fail on the web app too', () => {
+    const server = join(REPO_ROOT, 'apps/server');
+    const web = tree({ ...WEB_ALLOWED, [WEB_PLANTED[0]![1]]: WEB_PLANTED[0]![2] });
+    const run = lint(server, web);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(
+      "src/features/proxies/components/password-needed.tsx: imports '@/features/auth/api/get-user': a web feature imports no other feature",
+    );
+  });
+
+  it('holds for Portico itself', () => {
+    expect(checkWebImports(join(REPO_ROOT, 'apps/web'))).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from '@/app/app';
-import { userQueryKey, userQueryOptions } from '@/features/auth/api/get-user';
+import { userQueryKey, userQueryOptions } from '@/lib/current-user';
 import { currentLanguage, i18n, i18nReady } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 import { reloadOnStaleChunk } from '@/lib/stale-chunks';

@@ -2,7 +2,7 @@ import { act, StrictMode } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { App } from '@/app/app';
-import { userQueryKey } from '@/features/auth/api/get-user';
+import { userQueryKey } from '@/lib/current-user';
 import { createI18n } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 import { renderLanding } from './prerender';

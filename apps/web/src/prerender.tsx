@@ -7,7 +7,7 @@ import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { App } from '@/app/app';
-import { userQueryKey } from '@/features/auth/api/get-user';
+import { userQueryKey } from '@/lib/current-user';
 import { createI18n } from '@/lib/i18n';
 import { createQueryClient } from '@/lib/query-client';
 import { catalog as en } from '@/locales/en-catalog';

@@ -1,5 +1,5 @@
 import { dedicatedClient, type TDatabase, type TPgClient } from '../db/client';
-import { LOCK_LOST, type THeldLock, type TSharedLocks } from '../deploy/engine/types';
+import { LOCK_LOST, type THeldLock, type TSharedLocks } from '../deploy/engine';
 
 /** How often a run waiting on a lock held by another instance asks again. */
 const POLL_MS = 500;

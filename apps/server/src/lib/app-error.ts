@@ -63,6 +63,12 @@ export class AppError extends Error {
   }
 }
 
+/** A message for the caller, translated by the route into the request's language. */
+export interface TMessage {
+  key: string;
+  params?: TMessageParams;
+}
+
 /**
  * An AppError carrying its own catalog key, for refusals whose text is specific to one endpoint
  * or one case (the code→key table above stays for the generic ones).

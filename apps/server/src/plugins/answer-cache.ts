@@ -1,4 +1,3 @@
-import { pickLanguage } from '@portico/shared/api-error';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TWriteCount } from '../db/write-count';
@@ -134,7 +133,7 @@ async function answerCachePlugin(app: FastifyInstance, options: TAnswerCacheOpti
       return;
     }
     const user = request.user!;
-    const language = pickLanguage(request.headers['accept-language']);
+    const language = request.language;
     const key = `${user.id}\n${user.role}\n${language}\n${request.url}`;
     const hit = kept.get(key);
     const sent = hit?.version === version;

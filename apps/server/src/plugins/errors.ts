@@ -1,5 +1,4 @@
-import type { TApiError } from '@portico/shared/api-error';
-import { pickLanguage } from '@portico/shared/api-error';
+import type { TApiError, TLanguage } from '@portico/shared/api-error';
 import { translate } from '@portico/shared/i18n/translate';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -18,14 +17,14 @@ const STATUS_CODES: Record<number, string> = {
   429: 'rate_limited',
 };
 
-function translateIssue(lang: ReturnType<typeof pickLanguage>, message: string): string {
+function translateIssue(lang: TLanguage, message: string): string {
   // Schema messages are catalog keys; anything else (zod's own English) gets the generic text.
   const text = translate(lang, message);
   return text === message ? translate(lang, 'validation.invalidRequest') : text;
 }
 
 /** Maps anything thrown into an AppError plus, for validation, its translated issues. */
-function normalize(error: unknown, lang: ReturnType<typeof pickLanguage>) {
+function normalize(error: unknown, lang: TLanguage) {
   if (error instanceof FieldsAppError) {
     const issues = error.fieldIssues.map((i) => ({
       path: i.path,
@@ -56,7 +55,7 @@ export function sendError(
   appError: AppError,
   issues?: TApiError['issues'],
 ) {
-  const lang = pickLanguage(request.headers['accept-language']);
+  const lang = request.language;
   const { messageKey: key, params } = appError;
   const body: TApiError = {
     statusCode: appError.statusCode,
@@ -74,8 +73,7 @@ export function sendError(
 
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error, request, reply) => {
-    const lang = pickLanguage(request.headers['accept-language']);
-    const { appError, issues } = normalize(error, lang);
+    const { appError, issues } = normalize(error, request.language);
     if (appError.statusCode >= 500) {
       // Full detail goes to the log only; the caller gets the generic text.
       request.log.error({ err: error }, 'request failed');
@@ -84,5 +82,8 @@ async function errorsPlugin(app: FastifyInstance) {
   });
 }
 
-export const errors = fp(errorsPlugin, { name: 'portico-errors' });
+export const errors = fp(errorsPlugin, {
+  name: 'portico-errors',
+  dependencies: ['portico-language'],
+});
 export { ERROR_MESSAGE_KEYS };

@@ -4,7 +4,6 @@ import fastifyStatic from '@fastify/static';
 import {
   isLanguage,
   LANGUAGE_COOKIE,
-  pickLanguage,
   SUPPORTED_LANGUAGES,
   type TLanguage,
 } from '@portico/shared/i18n/language';
@@ -40,7 +39,7 @@ const landingFile = (language: TLanguage) => `landing-${language}.html`;
 function prerenderedLanding(request: FastifyRequest): string | null {
   if (!isHomePage(request) || request.cookies[SESSION_COOKIE] !== undefined) return null;
   const chosen = request.cookies[LANGUAGE_COOKIE];
-  const language = isLanguage(chosen) ? chosen : pickLanguage(request.headers['accept-language']);
+  const language = isLanguage(chosen) ? chosen : request.language;
   return landingFile(language);
 }
 

@@ -4,7 +4,7 @@ import { act, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
-import { userQueryKey } from '@/features/auth/api/get-user';
+import { userQueryKey } from '@/lib/current-user';
 import { renderWithProviders } from '@/test/render';
 import { TEST_USER } from '@/test/users';
 import { AppRouter } from './router';

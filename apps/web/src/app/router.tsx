@@ -2,8 +2,8 @@ import * as React from 'react';
 import { Route, Switch } from 'wouter';
 import { PageSpinner } from '@/components/layout/page-spinner';
 import { ADMIN_ROUTES, isAdmin } from '@/features/admin/lib/access';
-import { useUser } from '@/features/auth/api/get-user';
 import { LandingPage } from '@/features/auth/components/landing-page';
+import { useUser } from '@/lib/current-user';
 import { AppLayout, PublicLayout } from './layout';
 import {
   AuditPage,

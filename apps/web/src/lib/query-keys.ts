@@ -14,5 +14,14 @@ export const proxyKeys = {
   detail: (id: string) => ['/api/proxy-configurations', id] as const,
 };
 
+/** GET /api/destination-servers: the destinations (TDestinationServer[]; the wizard's and the admin's). */
+export const destinationServersKey = ['/api/destination-servers'] as const;
+
+/** The saved SSH servers (docs/PRODUCT.md#ssh-servers): GET /api/ssh-servers and one server. */
+export const sshServerKeys = {
+  list: ['/api/ssh-servers'] as const,
+  detail: (id: string) => ['/api/ssh-servers', id] as const,
+};
+
 /** GET /api/deployment-logs/{id}: a configuration's log lines, oldest first (TDeploymentLogEntry[]). */
 export const deploymentLogsKey = (id: string) => ['/api/deployment-logs', id] as const;

@@ -1,5 +1,8 @@
 // The deployment engine: what the deploy job and the delete service call (contract in types.ts).
+// Code outside deploy/engine/ reaches it only through this file (scripts/check-imports.ts).
 export { runCertificateAction } from './certificate-actions';
+export { deadlineFailure } from './failure';
+export { msg } from './messages';
 export {
   planDeployment,
   type TDeployPlan,
@@ -9,3 +12,4 @@ export {
 export { removeSite } from './remove-site';
 export { runDeployment } from './run-deployment';
 export type * from './types';
+export { LOCK_LOST } from './types';

@@ -23,7 +23,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
 import type { TLimitsService } from '../limits/limits.service';
-import { languageOf } from '../proxies/proxies.routes';
 import type { TAdminService } from './admin.service';
 
 export interface TAdminRoutesOptions {
@@ -84,7 +83,7 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
         cachedAnswer: { madeOf: ['proxy_configurations', 'users'], unless: asksForPage },
       },
     },
-    async (request) => admin.allProxies(request.query, languageOf(request)),
+    async (request) => admin.allProxies(request.query, request.language),
   );
 
   r.put(
@@ -101,7 +100,7 @@ export async function adminRoutes(app: FastifyInstance, options: TAdminRoutesOpt
       preValidation,
     },
     async (request) =>
-      admin.editProxy(request.user!, request.params.id, request.body, languageOf(request)),
+      admin.editProxy(request.user!, request.params.id, request.body, request.language),
   );
 
   r.get(

@@ -1,4 +1,3 @@
-import { pickLanguage } from '@portico/shared/api-error';
 import { ZCustomCertificate, ZCustomCertificateInput } from '@portico/shared/certificates/custom';
 import {
   ZAttentionPage,
@@ -43,7 +42,7 @@ export async function certificatesRoutes(
     async (request) =>
       certificates.summaries(
         request.user!,
-        pickLanguage(request.headers['accept-language']),
+        request.language,
         request.query.ids?.toLowerCase().split(','),
       ),
   );
@@ -60,12 +59,7 @@ export async function certificatesRoutes(
       },
       preValidation,
     },
-    async (request) =>
-      certificates.status(
-        request.user!,
-        request.params.id,
-        pickLanguage(request.headers['accept-language']),
-      ),
+    async (request) => certificates.status(request.user!, request.params.id, request.language),
   );
 
   r.post(
@@ -145,7 +139,7 @@ export async function certificatesRoutes(
         preValidation,
       },
       async (request, reply) => {
-        const language = pickLanguage(request.headers['accept-language']);
+        const language = request.language;
         const id = await deployments.startCertificateAction(
           request.user!,
           request.params.id,

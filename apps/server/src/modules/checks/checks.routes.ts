@@ -1,4 +1,3 @@
-import { pickLanguage } from '@portico/shared/api-error';
 import { renderText, type TText } from '@portico/shared/i18n/text';
 import {
   ZDnsValidationResult,
@@ -23,8 +22,7 @@ const MINUTE = 60_000;
 
 /** A check's failure: its words in the caller's language, and the text a screen re-renders. */
 function failure(request: FastifyRequest, text: TText | null) {
-  const error =
-    text === null ? null : renderText(pickLanguage(request.headers['accept-language']), text);
+  const error = text === null ? null : renderText(request.language, text);
   return { error, text };
 }
 

@@ -1,7 +1,7 @@
 import { Resolver } from 'node:dns/promises';
+import type { TMessage } from '../../lib/app-error';
 import { AppError } from '../../lib/app-error';
 import type { TChecksRepository } from './checks.repository';
-import type { TMessage } from './keyed-error';
 
 /** First try 2 s, the retry 4 s (c-ares doubles it): a dead resolver costs the user ~6 s. */
 const DNS_TIMEOUT_MS = 2000;

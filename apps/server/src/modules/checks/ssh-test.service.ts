@@ -1,14 +1,13 @@
 import { sshAddressProblem } from '@portico/shared/validation/reachability';
 import type { TConnectOptions } from '../../deploy/ssh';
 import { connectSsh, HostKeyMismatchError, SshError } from '../../deploy/ssh';
-import { AppError } from '../../lib/app-error';
+import { AppError, KeyedAppError, type TMessage } from '../../lib/app-error';
 import {
   credentialRefusalError,
   serverTarget,
   type TServerCredentials,
 } from '../ssh-servers/server-credentials';
 import type { TChecksRepository } from './checks.repository';
-import { KeyedError, type TMessage } from './keyed-error';
 
 /**
  * POST /api/test-ssh: one login attempt against the user's server, at most 10 s.
@@ -93,7 +92,7 @@ export function createSshTestService(options: TSshTestServiceOptions) {
   /** The schema refuses the other non-server ranges; loopback is this machine itself. */
   function refuseLoopback(host: string) {
     if (sshAddressProblem(host) === 'loopback' && !options.allowLoopback) {
-      throw new KeyedError('address_refused', 400, 'checks.ssh.loopbackRefused');
+      throw new KeyedAppError('address_refused', 400, 'checks.ssh.loopbackRefused');
     }
   }
 
@@ -110,7 +109,7 @@ export function createSshTestService(options: TSshTestServiceOptions) {
     const saved = options.credentials.credentialOf(null, server, target);
     if ('refused' in saved) {
       if (saved.refused.reason === 'no_credential') {
-        throw new KeyedError('password_required', 400, 'checks.ssh.serverHasNoCredential', {
+        throw new KeyedAppError('password_required', 400, 'checks.ssh.serverHasNoCredential', {
           target: saved.refused.target,
         });
       }
@@ -188,7 +187,7 @@ export function createSshTestService(options: TSshTestServiceOptions) {
         }
       }
       if (auth === undefined) {
-        throw new KeyedError('password_required', 400, 'checks.ssh.passwordRequired');
+        throw new KeyedAppError('password_required', 400, 'checks.ssh.passwordRequired');
       }
       return connect({ host: serverIp, port: input.port, username, auth, expectedFingerprint });
     },

@@ -3,39 +3,15 @@ import {
   CERTIFICATE_ACTIONS,
   type TCertificateAction,
   type TCertificateFacts,
-  type TRenewalHealth,
 } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
-import type { TCertificateStatusRow, TProxyConfigurationRow } from '../../db/schema';
-import type {
-  TCertificateActionOutcome,
-  TDeployFailure,
-  TSshAuth,
-  TUploadedCertificate,
-} from '../../deploy/engine';
-import { msg } from '../../deploy/engine/messages';
-import type { TDeployJobDeps } from './deploy-job';
+import type { TProxyConfigurationRow } from '../../db/schema';
+import type { TCertificateActionOutcome, TDeployFailure, TSshAuth } from '../../deploy/engine';
+import { msg } from '../../deploy/engine';
+import type { TDeployJobDeps } from './deploy-job-deps';
 import type { TLineSink } from './line-sink';
 import { lineOf } from './run-log';
-
-/** What runs tell the certificate watch (modules/certificates), and what they ask of it. */
-export interface TCertificateHooks {
-  /** certbot's certificate as a run read it on the server. */
-  recordOnServer(configurationId: string, facts: TCertificateFacts): Promise<void>;
-  /** How the server renews, as a deployment found or set it up. */
-  recordRenewal(configurationId: string, renewal: TRenewalHealth): Promise<void>;
-  /** One live check now, recorded and alerted like the watch's own. */
-  checkNow(configurationId: string): Promise<TCertificateStatusRow | undefined>;
-  /** A live check soon (after a deployment), through the on-demand queue. */
-  queueCheck(configurationId: string): Promise<void>;
-  /** "Renew now" failed on the server: the owner is told. */
-  renewalFailed(config: TProxyConfigurationRow, reason: TText): Promise<void>;
-  /** Whether the proxy has an uploaded certificate (its actions are refused). */
-  servesUpload(configurationId: string): Promise<boolean>;
-  /** The proxy's uploaded certificate with its key unsealed, for a deployment to serve. */
-  uploadedCertificate(configurationId: string): Promise<TUploadedCertificate | null>;
-}
 
 export function isCertificateAction(trigger: string): trigger is TCertificateAction {
   return (CERTIFICATE_ACTIONS as readonly string[]).includes(trigger);

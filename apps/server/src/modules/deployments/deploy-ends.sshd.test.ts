@@ -29,7 +29,7 @@ import { deployments, proxyConfigurations } from '../../db/schema';
 import { removeSite, runCertificateAction, runDeployment } from '../../deploy/engine';
 import { say } from '../../deploy/engine/messages';
 import { openSecretBox, secretAad } from '../../lib/secrets';
-import type { TEngine } from './deploy-job';
+import type { TEngine } from './deploy-job-deps';
 
 const PASSWORD = 'Right-pw-1';
 

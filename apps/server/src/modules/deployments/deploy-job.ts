@@ -2,87 +2,27 @@ import type { TLanguage } from '@portico/shared/api-error';
 import type { TRenewalHealth } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
 import type { TProxyConfigurationRow, TStoredFailure } from '../../db/schema';
-import type { TTransaction } from '../../db/transaction';
 import type {
-  TCertificateActionInput,
   TCertificateActionOutcome,
   TDeployFailure,
-  TDeployInput,
   TDeployOutcome,
-  TEngineContext,
-  TEngineSettings,
-  TRemoveInput,
-  TRemoveOutcome,
   TSshAuth,
 } from '../../deploy/engine';
-import { msg } from '../../deploy/engine/messages';
+import { msg } from '../../deploy/engine';
 import { JOB_TIMING, type TDeployJobData } from '../../jobs/queues';
-import type { TWorkerLiveness } from '../../jobs/worker-liveness';
 import { formatLimit, withDeadline } from '../../lib/deadline';
-import type { TProxiesRepository } from '../proxies/proxies.repository';
 import { snapshotOf } from '../proxies/proxy-view';
 import { recordSite, toServerSite } from '../proxies/server-sites';
-import type {
-  TCredentialRefusal,
-  TServerCredentials,
-  TSshTarget,
-} from '../ssh-servers/server-credentials';
+import type { TCredentialRefusal, TSshTarget } from '../ssh-servers/server-credentials';
 import {
   deployedTarget,
   finishAction,
   isCertificateAction,
   runCertificateActionJob,
-  type TCertificateHooks,
 } from './certificate-action-job';
-import type { TDeploymentsRepository } from './deployments.repository';
+import type { TDeployJobDeps } from './deploy-job-deps';
 import { createLineSink } from './line-sink';
-import { lineOf, type TLine, type TRunLog } from './run-log';
-
-/** A run's and a removal's time limits, and how long either may then take to stop. */
-export interface TRunTiming {
-  runDeadlineMs: number;
-  abandonGraceMs: number;
-  removeDeadlineMs?: number;
-}
-
-/** The engine as Portico uses it; tests may hand in their own server. */
-export interface TEngine {
-  runDeployment(input: TDeployInput, ctx: TEngineContext): Promise<TDeployOutcome>;
-  removeSite(input: TRemoveInput, ctx: TEngineContext): Promise<TRemoveOutcome>;
-  runCertificateAction(
-    input: TCertificateActionInput,
-    ctx: TEngineContext,
-  ): Promise<TCertificateActionOutcome>;
-}
-
-/** What a run's end writes: the run and its configuration, together or not at all. */
-export interface TRunWrites {
-  deployments: TDeploymentsRepository;
-  proxies: TProxiesRepository;
-}
-
-/** What one run of the deploy queue needs (a deployment, or a certificate action). */
-export interface TDeployJobDeps {
-  deployments: TDeploymentsRepository;
-  proxies: TProxiesRepository;
-  transaction: TTransaction<TRunWrites>;
-  runLog: TRunLog;
-  liveness: TWorkerLiveness;
-  secrets: TServerCredentials;
-  runDeployment: TEngine['runDeployment'];
-  runCertificateAction: TEngine['runCertificateAction'];
-  /** What runs tell the certificate watch, and what they ask of it. */
-  certificates: TCertificateHooks;
-  settings: () => TEngineSettings;
-  log: { warn(obj: unknown, msg: string): void };
-  /** A run's time limit and how long it may then take to stop; JOB_TIMING unless a test says. */
-  timing?: TRunTiming;
-  /**
-   * Reads a saved server's facts again (modules/ssh-servers/server-check.service.ts) after a
-   * deployment on it succeeded; absent where runs reach no real server (a test's engine).
-   */
-  refreshServerFacts?: (serverId: string, signal: AbortSignal) => Promise<void>;
-}
+import { lineOf, type TLine } from './run-log';
 
 /** The run's language as stored; rows written before the column existed read as the default. */
 export function runLanguage(row: { language: string }): TLanguage {

@@ -7,7 +7,7 @@ import type {
   TPlanInput,
   TPlanOutcome,
 } from '../../deploy/engine';
-import { deadlineFailure } from '../../deploy/engine/failure';
+import { deadlineFailure } from '../../deploy/engine';
 import { KeyedAppError } from '../../lib/app-error';
 import { withDeadline } from '../../lib/deadline';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';

@@ -1,6 +1,6 @@
 import { DEFAULT_LANGUAGE } from '@portico/shared/api-error';
 import type { TDeploymentRow } from '../../db/schema';
-import { msg } from '../../deploy/engine/messages';
+import { msg } from '../../deploy/engine';
 import type { TDeployJobInfo, TQueue } from '../../jobs/queue';
 import { JOB_TIMING } from '../../jobs/queues';
 import type { TWorkerLiveness } from '../../jobs/worker-liveness';

@@ -1,4 +1,3 @@
-import { pickLanguage } from '@portico/shared/api-error';
 import {
   ZApplyPlanInput,
   ZConfigurationIdParams,
@@ -37,7 +36,7 @@ export async function deploymentsRoutes(
     configurationId: string,
     kind: 'deploy' | 'redeploy',
   ) {
-    const language = pickLanguage(request.headers['accept-language']);
+    const language = request.language;
     const id = await deployments.start(request.user!, configurationId, kind, language);
     return reply.code(202).send({ success: true as const, deploymentId: id });
   }
@@ -94,13 +93,7 @@ export async function deploymentsRoutes(
         { max: PLANS_PER_MINUTE, windowMs: 60_000, key: byUser },
       ]),
     },
-    async (request) =>
-      plans.plan(
-        request.user!,
-        request.params.id,
-        request.body,
-        pickLanguage(request.headers['accept-language']),
-      ),
+    async (request) => plans.plan(request.user!, request.params.id, request.body, request.language),
   );
 
   r.post(
@@ -121,7 +114,7 @@ export async function deploymentsRoutes(
       preValidation,
     },
     async (request, reply) => {
-      const language = pickLanguage(request.headers['accept-language']);
+      const language = request.language;
       const id = await plans.apply(
         request.user!,
         request.params.id,
@@ -147,11 +140,6 @@ export async function deploymentsRoutes(
       // `deployment_logs` covers: an edit leaves this answer kept.
       config: { cachedAnswer: { madeOf: ['deployment_logs'] } },
     },
-    async (request) =>
-      deployments.logs(
-        request.user!,
-        request.params.id,
-        pickLanguage(request.headers['accept-language']),
-      ),
+    async (request) => deployments.logs(request.user!, request.params.id, request.language),
   );
 }

@@ -1,5 +1,5 @@
 import websocket from '@fastify/websocket';
-import { isLanguage, pickLanguage, type TLanguage } from '@portico/shared/api-error';
+import { isLanguage, type TLanguage } from '@portico/shared/api-error';
 import { renderText } from '@portico/shared/i18n/text';
 import type { TWsMessage } from '@portico/shared/proxy/api';
 import { WS_CLOSE_REFUSED, ZUuid } from '@portico/shared/proxy/api';
@@ -48,7 +48,7 @@ function track(map: Map<string, Set<WebSocket>>, key: string, socket: WebSocket)
 /** The viewer's language: `?lang=` (the page's language), else Accept-Language. */
 function socketLanguage(request: FastifyRequest): TLanguage {
   const lang = (request.query as { lang?: unknown }).lang;
-  return isLanguage(lang) ? lang : pickLanguage(request.headers['accept-language']);
+  return isLanguage(lang) ? lang : request.language;
 }
 
 /** A progress line's words rendered again from its text in `language`; other messages as they are. */

@@ -1,4 +1,3 @@
-import { pickLanguage } from '@portico/shared/api-error';
 import {
   ZEmailCodeInput,
   ZLanguageInput,
@@ -70,8 +69,7 @@ export async function notificationsRoutes(
       preValidation,
       preHandler: app.accountRateLimit('notification-test', limits.testSend, 'test_send_limited'),
     },
-    async (request) =>
-      notifications.sendTest(request.user!, pickLanguage(request.headers['accept-language'])),
+    async (request) => notifications.sendTest(request.user!, request.language),
   );
 
   r.post(
@@ -87,8 +85,7 @@ export async function notificationsRoutes(
       preValidation,
       preHandler: app.accountRateLimit('email-code', limits.emailCode, 'email_code_limited'),
     },
-    async (request) =>
-      notifications.sendEmailCode(request.user!, pickLanguage(request.headers['accept-language'])),
+    async (request) => notifications.sendEmailCode(request.user!, request.language),
   );
 
   r.post(

@@ -1,4 +1,3 @@
-import { pickLanguage, type TLanguage } from '@portico/shared/api-error';
 import { asksForPage } from '@portico/shared/lists/page';
 import {
   ZCheckDuplicateInput,
@@ -12,7 +11,7 @@ import {
   ZSaveProxyInput,
   ZSaveProxyResponse,
 } from '@portico/shared/proxy/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
@@ -24,11 +23,6 @@ export interface TProxiesRoutesOptions {
 
 const tags = ['proxies'];
 const errors = errorResponses(400, 401, 403, 404, 409);
-
-/** The reader's language: failure messages in answers are written in it. */
-export function languageOf(request: FastifyRequest): TLanguage {
-  return pickLanguage(request.headers['accept-language']);
-}
 
 export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -63,7 +57,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       preValidation,
       config: { cachedAnswer: { madeOf: ['proxy_configurations'] } },
     },
-    async (request) => proxies.get(request.user!, request.params.id, languageOf(request)),
+    async (request) => proxies.get(request.user!, request.params.id, request.language),
   );
 
   r.get(
@@ -81,7 +75,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       // certificate_status and the time, which no answer version follows.
       config: { cachedAnswer: { madeOf: ['proxy_configurations'], unless: asksForPage } },
     },
-    async (request) => proxies.list(request.user!, request.query, languageOf(request)),
+    async (request) => proxies.list(request.user!, request.query, request.language),
   );
 
   r.put(
@@ -99,7 +93,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     },
     async (request) =>
       proxies.edit(request.user!, request.params.id, request.body, {
-        language: languageOf(request),
+        language: request.language,
       }),
   );
 
@@ -131,7 +125,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       },
       preValidation,
     },
-    async (request) => proxies.reset(request.user!, request.params.id, languageOf(request)),
+    async (request) => proxies.reset(request.user!, request.params.id, request.language),
   );
 
   r.delete(
@@ -146,7 +140,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
       },
       preValidation,
     },
-    async (request) => proxies.forgetHostKey(request.user!, request.params.id, languageOf(request)),
+    async (request) => proxies.forgetHostKey(request.user!, request.params.id, request.language),
   );
 
   r.delete(
@@ -169,7 +163,7 @@ export async function proxiesRoutes(app: FastifyInstance, options: TProxiesRoute
     async (request) => {
       const result = await proxies.remove(request.user!, request.params.id, {
         ...request.query,
-        language: languageOf(request),
+        language: request.language,
       });
       return { success: true as const, ...result };
     },

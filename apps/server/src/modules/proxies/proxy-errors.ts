@@ -1,7 +1,5 @@
 import { AppError, KeyedAppError } from '../../lib/app-error';
 
-export { KeyedAppError };
-
 export const proxyErrors = {
   notFound: () => new AppError('not_found', 404),
   domainTaken: () => new KeyedAppError('domain_taken', 409, 'errors.domainTaken'),

@@ -3,7 +3,7 @@ import { renderText } from '@portico/shared/i18n/text';
 import type { TServerSite } from '@portico/shared/proxy/api';
 import type { TProxyConfigurationRow } from '../../db/schema';
 import type { TRemoveOutcome, TSshAuth } from '../../deploy/engine';
-import { deadlineFailure } from '../../deploy/engine/failure';
+import { deadlineFailure } from '../../deploy/engine';
 import { JOB_TIMING } from '../../jobs/queues';
 import { withDeadline } from '../../lib/deadline';
 import { credentialRefusalError } from '../ssh-servers/server-credentials';

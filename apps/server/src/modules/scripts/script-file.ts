@@ -1,4 +1,4 @@
-import type { TMessage } from '../checks/keyed-error';
+import type { TMessage } from '../../lib/app-error';
 
 /** The custom deployment script is a .sh text file of at most 64 KiB (docs/PRODUCT.md#custom-deployment-script). */
 export const MAX_SCRIPT_BYTES = 64 * 1024;

@@ -5,18 +5,15 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
 import { byUser, keyedRateLimit } from '../../lib/user-rate-limit';
-import { KeyedError, type TMessage } from '../checks/keyed-error';
 import { keepPendingScript } from './pending-script';
-import { decodeScript, MAX_SCRIPT_BYTES, nameProblem } from './script-file';
-import type { TScriptsService } from './scripts.service';
+import { MAX_SCRIPT_BYTES } from './script-file';
+import { refuseScript, type TScriptsService } from './scripts.service';
 
 export interface TScriptsRoutesOptions {
   scripts: TScriptsService;
 }
 
 const ZUploadQuery = z.object({ configurationId: ZUuid.optional() });
-const refuse = (message: TMessage) =>
-  new KeyedError('script_rejected', 400, message.key, message.params);
 
 function isFileTooLarge(error: unknown): boolean {
   return (error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE';
@@ -54,32 +51,25 @@ export async function scriptsRoutes(app: FastifyInstance, options: TScriptsRoute
       ]),
     },
     async (request) => {
-      if (!request.isMultipart()) throw refuse({ key: 'checks.script.missing' });
+      if (!request.isMultipart()) throw refuseScript({ key: 'checks.script.missing' });
       const file = await request.file();
-      if (file?.fieldname !== 'script') throw refuse({ key: 'checks.script.missing' });
-      const problem = nameProblem(file.filename);
-      if (problem) {
-        file.file.resume();
-        throw refuse(problem);
-      }
-      let bytes: Buffer;
-      try {
-        bytes = await file.toBuffer();
-      } catch (error) {
-        if (isFileTooLarge(error)) throw refuse({ key: 'checks.script.tooLarge' });
-        throw error;
-      }
-      const decoded = decodeScript(bytes);
-      if ('problem' in decoded) throw refuse(decoded.problem);
-
-      const script = { name: file.filename, content: decoded.text };
+      if (file?.fieldname !== 'script') throw refuseScript({ key: 'checks.script.missing' });
       const { configurationId } = request.query;
-      if (configurationId) {
-        await options.scripts.attach(request.user!.id, configurationId, script);
-      } else {
-        keepPendingScript(request, script);
-      }
-      return { filename: script.name };
+      return options.scripts.upload(
+        request.user!.id,
+        {
+          filename: file.filename,
+          read: () =>
+            file.toBuffer().catch((error: unknown) => {
+              if (isFileTooLarge(error)) return 'too_large' as const;
+              throw error;
+            }),
+          skip: () => file.file.resume(),
+        },
+        configurationId
+          ? { configurationId }
+          : { keepPending: (script) => keepPendingScript(request, script) },
+      );
     },
   );
 }

@@ -1,15 +1,49 @@
-import { AppError } from '../../lib/app-error';
-import type { TScriptFile } from './script-file';
+import { AppError, KeyedAppError, type TMessage } from '../../lib/app-error';
+import { decodeScript, nameProblem, type TScriptFile } from './script-file';
 import type { TScriptsRepository } from './scripts.repository';
 
 export type TScriptsService = ReturnType<typeof createScriptsService>;
 
+/** The uploaded file as the route received it, not yet read. */
+export interface TScriptUpload {
+  filename: string;
+  /** Its bytes, or 'too_large' when it ran past MAX_SCRIPT_BYTES while read. */
+  read(): Promise<Buffer | 'too_large'>;
+  /** Drains the file unread, so the request ends. */
+  skip(): void;
+}
+
+/** Where an accepted script goes: a configuration of the caller's, or the session alone. */
+export type TScriptTarget =
+  | { configurationId: string }
+  | { keepPending(script: TScriptFile): void };
+
+export const refuseScript = (message: TMessage) =>
+  new KeyedAppError('script_rejected', 400, message.key, message.params);
+
 export function createScriptsService(repository: TScriptsRepository) {
+  /** Stores a checked script on the caller's own configuration (404 when it is not theirs). */
+  async function attach(userId: string, configurationId: string, script: TScriptFile) {
+    const saved = await repository.saveOnOwnConfiguration(userId, configurationId, script);
+    if (!saved) throw new AppError('not_found', 404);
+  }
+
   return {
-    /** Stores a checked script on the caller's own configuration (404 when it is not theirs). */
-    async attach(userId: string, configurationId: string, script: TScriptFile): Promise<void> {
-      const saved = await repository.saveOnOwnConfiguration(userId, configurationId, script);
-      if (!saved) throw new AppError('not_found', 404);
+    /** Checks the name, then the bytes (size, UTF-8 text), and keeps the script at `target`. */
+    async upload(userId: string, upload: TScriptUpload, target: TScriptTarget) {
+      const problem = nameProblem(upload.filename);
+      if (problem) {
+        upload.skip();
+        throw refuseScript(problem);
+      }
+      const bytes = await upload.read();
+      if (bytes === 'too_large') throw refuseScript({ key: 'checks.script.tooLarge' });
+      const decoded = decodeScript(bytes);
+      if ('problem' in decoded) throw refuseScript(decoded.problem);
+      const script = { name: upload.filename, content: decoded.text };
+      if ('configurationId' in target) await attach(userId, target.configurationId, script);
+      else target.keepPending(script);
+      return { filename: script.name };
     },
   };
 }

@@ -1,4 +1,3 @@
-import { pickLanguage } from '@portico/shared/api-error';
 import { ZIdParams } from '@portico/shared/proxy/api';
 import {
   ZDeleteServerWithSitesInput,
@@ -12,7 +11,7 @@ import {
   ZSshServerPage,
   ZSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
@@ -33,8 +32,6 @@ const errors = errorResponses(400, 401, 403, 404, 409, 500);
 export async function sshServersRoutes(app: FastifyInstance, options: TSshServersRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { sshServers, serverChecks, serverActions } = options;
-  const language = (request: FastifyRequest) => pickLanguage(request.headers['accept-language']);
-
   r.get(
     '/api/ssh-servers',
     {
@@ -158,7 +155,7 @@ export async function sshServersRoutes(app: FastifyInstance, options: TSshServer
       preValidation: app.requireUser,
     },
     async (request) =>
-      serverActions.redeployAll(request.user!, request.params.id, language(request)),
+      serverActions.redeployAll(request.user!, request.params.id, request.language),
   );
 
   r.post(
@@ -192,7 +189,7 @@ export async function sshServersRoutes(app: FastifyInstance, options: TSshServer
     async (request) =>
       serverActions.deleteWithSites(request.user!, request.params.id, {
         removeCertificates: request.body.removeCertificates,
-        language: language(request),
+        language: request.language,
       }),
   );
 }

@@ -5,9 +5,9 @@ import type { TRole } from '@portico/shared/auth/schemas';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
+import { destinationServersKey } from '@/lib/query-keys';
 import {
   adminUsersKey,
-  destinationsKey,
   destinationWriteKey,
   proxiesByUserKey,
   userLimitsKey,
@@ -46,7 +46,7 @@ function useDestinationWrite<TVars>(fn: (vars: TVars) => Promise<unknown>) {
   return useMutation({
     mutationKey: destinationWriteKey,
     mutationFn: fn,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: destinationsKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: destinationServersKey }),
   });
 }
 

@@ -19,6 +19,7 @@ import {
 } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { api } from '@/lib/api';
+import { destinationServersKey } from '@/lib/query-keys';
 
 // Reads of the admin screens: one query key per endpoint, the generic fetcher (README).
 function read<T>() {
@@ -29,7 +30,6 @@ export const userStatsKey = ['/api/admin/stats/users'] as const;
 export const proxiesByUserKey = ['/api/admin/stats/proxies-by-user'] as const;
 export const allProxiesKey = ['/api/admin/all-proxies'] as const;
 export const adminUsersKey = ['/api/admin/users'] as const;
-export const destinationsKey = ['/api/destination-servers'] as const;
 export const certificatesAttentionKey = ['/api/admin/certificates'] as const;
 export const backupStatusKey = ['/api/admin/backups/status'] as const;
 
@@ -100,7 +100,7 @@ export function useDestinations() {
   const queryClient = useQueryClient();
   return useQuery(
     queryOptions({
-      queryKey: destinationsKey,
+      queryKey: destinationServersKey,
       queryFn: read<TDestinationServer[]>(),
       refetchInterval: (query) => {
         const waiting = query.state.data?.some((d) => d.isActive && d.status === 'unknown');

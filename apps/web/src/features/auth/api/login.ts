@@ -2,7 +2,7 @@ import type { TLoginResponse, TLoginTwoFactorInput } from '@portico/shared/auth/
 import type { TLoginInput, TPublicUser } from '@portico/shared/auth/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { userQueryKey } from './get-user';
+import { userQueryKey } from '@/lib/current-user';
 
 export function login(input: TLoginInput) {
   return api.requestJson<TLoginResponse>('POST', '/api/login', input);

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { toast } from '@/hooks/use-toast';
 import { api } from '@/lib/api';
+import { userQueryKey } from '@/lib/current-user';
 import { toastFailure } from '@/lib/toast-outcome';
-import { userQueryKey } from './get-user';
 
 export function logout() {
   return api.requestJson<{ success: boolean }>('POST', '/api/logout');

@@ -1,7 +1,7 @@
 import type { TPublicUser, TRegisterInput } from '@portico/shared/auth/schemas';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { userQueryKey } from './get-user';
+import { userQueryKey } from '@/lib/current-user';
 
 export function register(input: TRegisterInput) {
   return api.requestJson<{ user: TPublicUser }>('POST', '/api/register', input);

@@ -3,8 +3,8 @@ import type { TSshServer } from '@portico/shared/ssh-servers/schemas';
 import type { FieldValues, Resolver } from 'react-hook-form';
 import { Field } from '@/components/ui/field';
 import { NativeSelect } from '@/components/ui/native-select';
-import { useAccountSshServers, useSshServers } from '@/features/servers/api/ssh-servers';
 import { useServersTexts } from '@/lib/use-group-texts';
+import { useAccountSshServers, useSshServers } from '@/lib/use-ssh-servers';
 
 /** A saved server a proxy can be on: where it points the proxy (docs/PRODUCT.md#edit-dialog). */
 export type TServerPlace = { id: string; host: string; port: number; username: string };

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/lib/current-user';
 import { continueHref } from '../lib/status';
 
 /**

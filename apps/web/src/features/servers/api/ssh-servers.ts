@@ -15,60 +15,19 @@ import {
   type InfiniteData,
   keepPreviousData,
   type QueryClient,
-  useInfiniteQuery,
   useMutation,
   useQuery,
   useQueryClient,
 } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-import { proxyKeys } from '@/lib/query-keys';
-
-// The saved servers (docs/PRODUCT.md#ssh-servers): one key per endpoint, as in lib/query-keys.
-export const sshServerKeys = {
-  list: ['/api/ssh-servers'] as const,
-  detail: (id: string) => ['/api/ssh-servers', id] as const,
-};
+import { proxyKeys, sshServerKeys } from '@/lib/query-keys';
+import { useServerMutation } from '@/lib/use-ssh-servers';
 
 /** The admin's list of every proxy (its key prefix, as the admin feature's). */
 const ADMIN_ALL_PROXIES = '/api/admin/all-proxies';
 
 const path = (id: string, action = '') =>
   `/api/ssh-servers/${encodeURIComponent(id)}${action ? `/${action}` : ''}`;
-
-/** GET /api/ssh-servers, a page at a time (the API pages by cursor). */
-export function useSshServers({ enabled = true }: { enabled?: boolean } = {}) {
-  return useInfiniteQuery({
-    enabled,
-    queryKey: sshServerKeys.list,
-    initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) =>
-      api.requestJson<TSshServerList>(
-        'GET',
-        pageParam ? `/api/ssh-servers?after=${encodeURIComponent(pageParam)}` : '/api/ssh-servers',
-      ),
-    getNextPageParam: (last) => last.nextCursor,
-    refetchOnMount: 'always',
-  });
-}
-
-/**
- * An admin's look at one account's saved servers (GET /api/ssh-servers?userId=): one page of
- * the most an account may hold, under the list's key so the servers' writes refresh it.
- */
-export function useAccountSshServers(userId: string | undefined) {
-  const query = { userId: userId ?? '', limit: String(PAGE_LIMIT_MAX) };
-  return useQuery({
-    enabled: userId !== undefined,
-    queryKey: [...sshServerKeys.list, 'account', query] as const,
-    // Each opening of the dialog offers the servers as they are now.
-    refetchOnMount: 'always',
-    queryFn: () =>
-      api.requestJson<TSshServerPage>(
-        'GET',
-        `/api/ssh-servers?${new URLSearchParams(query).toString()}`,
-      ),
-  });
-}
 
 export function useSshServer(id: string) {
   return useQuery({
@@ -102,36 +61,6 @@ export function useServerProxyPage(
     placeholderData: keepPreviousData,
   });
 }
-
-async function refresh(client: QueryClient, server?: TSshServer) {
-  if (server) client.setQueryData(sshServerKeys.detail(server.id), server);
-  await client.invalidateQueries({ queryKey: sshServerKeys.list, exact: true });
-}
-
-/** A server changed by an answer: the page shows it at once, the list is read again. */
-function useServerMutation<TInput, TAnswer>(
-  run: (input: TInput) => Promise<TAnswer>,
-  serverOf: (answer: TAnswer) => TSshServer | undefined,
-) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: run,
-    onSuccess: (answer) => refresh(client, serverOf(answer)),
-  });
-}
-
-export const useCreateSshServer = () =>
-  useServerMutation(
-    (input: TSshServerInput) => api.requestJson<TSshServer>('POST', '/api/ssh-servers', input),
-    (server) => server,
-  );
-
-export const useUpdateSshServer = () =>
-  useServerMutation(
-    ({ id, input }: { id: string; input: TSshServerUpdate }) =>
-      api.requestJson<TSshServer>('PATCH', path(id), input),
-    (server) => server,
-  );
 
 export const useCheckSshServer = () =>
   useServerMutation(

@@ -3,6 +3,7 @@ import type { TSshServer } from '@portico/shared/ssh-servers/schemas';
 import { PencilIcon, PlusIcon, ServerIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { Link } from 'wouter';
+import { ServerFormDialog } from '@/components/server-form/server-form-dialog';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TableOrCards, type TColumn } from '@/components/ui/data-table';
@@ -10,10 +11,9 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { useServersTexts } from '@/lib/use-group-texts';
-import { useSshServers } from '../api/ssh-servers';
+import { useSshServers } from '@/lib/use-ssh-servers';
 import { serverHref } from '../lib/paths';
 import { DeleteServerDialog } from './delete-server-dialog';
-import { ServerFormDialog } from './server-form-dialog';
 import { ServerStatus } from './server-status';
 
 /**

@@ -1,12 +1,11 @@
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '@/lib/api';
-
-export const destinationServersQueryKey = ['/api/destination-servers'] as const;
+import { destinationServersKey } from '@/lib/query-keys';
 
 function destinationServersQueryOptions() {
   return queryOptions<TDestinationServer[] | null>({
-    queryKey: destinationServersQueryKey,
+    queryKey: destinationServersKey,
     queryFn: api.getQueryFn<TDestinationServer[]>({ on401: 'throw' }),
   });
 }

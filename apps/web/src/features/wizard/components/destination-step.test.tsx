@@ -3,8 +3,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { act, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster';
+import { destinationServersKey } from '@/lib/query-keys';
 import { renderWithProviders } from '@/test/render';
-import { destinationServersQueryKey } from '../api/get-destination-servers';
 import { emptyData } from '../state/wizard-reducer';
 import { DestinationStep } from './destination-step';
 
@@ -37,7 +37,7 @@ async function renderStep(lang: 'en' | 'es', list: TDestinationServer[], targetS
   const queryClient = new QueryClient({
     defaultOptions: { queries: { retry: false, staleTime: Infinity } },
   });
-  queryClient.setQueryData(destinationServersQueryKey, list);
+  queryClient.setQueryData(destinationServersKey, list);
   return renderWithProviders(
     <>
       <DestinationStep

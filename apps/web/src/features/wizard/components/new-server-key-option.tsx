@@ -2,8 +2,8 @@ import type { TSshServer, TSshServerList } from '@portico/shared/ssh-servers/sch
 import { useQueryClient } from '@tanstack/react-query';
 import { KeyRoundIcon } from 'lucide-react';
 import * as React from 'react';
+import { ServerFormDialog } from '@/components/server-form/server-form-dialog';
 import { Button } from '@/components/ui/button';
-import { ServerFormDialog } from '@/features/servers/components/server-form-dialog';
 import { useServersTexts } from '@/lib/use-group-texts';
 import { savedServerKeys } from '../api/saved-servers';
 

@@ -1,7 +1,7 @@
 import type { TSshServer } from '@portico/shared/ssh-servers/schemas';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { authorizeKeyCommand } from '@/lib/authorized-key';
 import { useServersTexts } from '@/lib/use-group-texts';
-import { authorizeKeyCommand } from '../lib/authorized-key';
 import { CopyValue } from './copy-value';
 
 /**

@@ -19,9 +19,6 @@ import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
-import { toastFailure } from '@/lib/toast-outcome';
-import { useServersTexts } from '@/lib/use-group-texts';
-import { useCreateSshServer, useUpdateSshServer } from '../api/ssh-servers';
 import {
   createInput,
   FIELD_BY_CODE,
@@ -29,7 +26,10 @@ import {
   formDefaults,
   type TServerForm,
   updateInput,
-} from '../lib/server-form';
+} from '@/lib/server-form';
+import { toastFailure } from '@/lib/toast-outcome';
+import { useServersTexts } from '@/lib/use-group-texts';
+import { useCreateSshServer, useUpdateSshServer } from '@/lib/use-ssh-servers';
 import { GeneratedKey } from './generated-key';
 
 type TProps = {
