@@ -62,6 +62,7 @@ import { moveProxyPasswordsToServers } from './modules/ssh-servers/password-back
 import { createServerActionsService } from './modules/ssh-servers/server-actions.service';
 import { createServerCheckService } from './modules/ssh-servers/server-check.service';
 import { createServerCredentials } from './modules/ssh-servers/server-credentials';
+import { createSiteScanService } from './modules/ssh-servers/site-scan.service';
 import { createSshServersRepository } from './modules/ssh-servers/ssh-servers.repository';
 import { createSshServersService } from './modules/ssh-servers/ssh-servers.service';
 import { createTokensRepository } from './modules/tokens/tokens.repository';
@@ -260,7 +261,8 @@ export async function buildServices(options: TServicesOptions) {
       limits: limitGuard(tx),
     })),
   });
-  const serverChecks = createServerCheckService({
+  // "Check now" and the site scan log in the same way and write through the same scope.
+  const serverLogin = {
     repository: sshServersRepository,
     credentials: secrets,
     transaction: transactionOver(db, (tx) => ({
@@ -268,7 +270,9 @@ export async function buildServices(options: TServicesOptions) {
       audit: createAuditService(createAuditRepository(tx)),
     })),
     allowLoopback,
-  });
+  };
+  const serverChecks = createServerCheckService(serverLogin);
+  const siteScans = createSiteScanService(serverLogin);
   const admin = createAdminService({
     repository: createAdminRepository(db),
     transaction: transactionOver(db, (tx) => ({
@@ -412,6 +416,7 @@ export async function buildServices(options: TServicesOptions) {
     proxies,
     sshServers,
     serverChecks,
+    siteScans,
     serverActions,
     deployments,
     plans,

@@ -12,18 +12,21 @@ import {
   ZSshServerPage,
   ZSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
+import { ZSiteScan } from '@portico/shared/ssh-servers/site-scan';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
 import type { TServerActionsService } from './server-actions.service';
 import type { TServerCheckService } from './server-check.service';
+import type { TSiteScanService } from './site-scan.service';
 import type { TSshServersService } from './ssh-servers.service';
 
 export interface TSshServersRoutesOptions {
   sshServers: TSshServersService;
   serverChecks: TServerCheckService;
   serverActions: TServerActionsService;
+  siteScans: TSiteScanService;
 }
 
 const tags = ['ssh-servers'];
@@ -32,7 +35,7 @@ const errors = errorResponses(400, 401, 403, 404, 409, 500);
 /** Saved SSH servers (docs/PRODUCT.md#ssh-servers): secrets go in, never come out. */
 export async function sshServersRoutes(app: FastifyInstance, options: TSshServersRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { sshServers, serverChecks, serverActions } = options;
+  const { sshServers, serverChecks, serverActions, siteScans } = options;
   const language = (request: FastifyRequest) => pickLanguage(request.headers['accept-language']);
 
   r.get(
@@ -128,6 +131,22 @@ export async function sshServersRoutes(app: FastifyInstance, options: TSshServer
       preValidation: app.requireUser,
     },
     async (request) => serverChecks.check(request.user!, request.params.id),
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/scan',
+    {
+      schema: {
+        tags,
+        summary:
+          'List and classify the nginx sites and certificates of a saved SSH server (read-only)',
+        operationId: 'scanSshServerSites',
+        params: ZIdParams,
+        response: { 200: ZSiteScan, ...errorResponses(400, 401, 403, 404, 409, 500, 502) },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) => siteScans.scan(request.user!, request.params.id),
   );
 
   r.post(
