@@ -51,6 +51,7 @@ import { createLimitGuard, createLimitsService } from './modules/limits/limits.s
 import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
+import { createProxyAdoption } from './modules/proxies/proxy-adoption';
 import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
 import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
 import { createScriptsRepository } from './modules/scripts/scripts.repository';
@@ -236,16 +237,18 @@ export async function buildServices(options: TServicesOptions) {
   const liveness = await createWorkerLiveness(database);
   const runLog = createRunLog({ deployments: deploymentsRepository, bus });
 
+  // A proxy's writes: the row, its audit row and the account's proxy limit (also adoption's).
+  const proxyWrites = transactionOver(db, (tx) => ({
+    repository: createProxiesRepository(tx),
+    sshServers: createSshServersRepository(tx),
+    audit: createAuditService(createAuditRepository(tx)),
+    limits: limitGuard(tx),
+  }));
   const proxies = createProxiesService({
     repository: proxiesRepository,
     sshServers: sshServersRepository,
     secrets,
-    transaction: transactionOver(db, (tx) => ({
-      repository: createProxiesRepository(tx),
-      sshServers: createSshServersRepository(tx),
-      audit: createAuditService(createAuditRepository(tx)),
-      limits: limitGuard(tx),
-    })),
+    transaction: proxyWrites,
     settings,
     removeSite: engine.removeSite,
     allowCustomNginx,
@@ -272,7 +275,10 @@ export async function buildServices(options: TServicesOptions) {
     allowLoopback,
   };
   const serverChecks = createServerCheckService(serverLogin);
-  const siteScans = createSiteScanService(serverLogin);
+  const siteScans = createSiteScanService({
+    ...serverLogin,
+    adoptSites: createProxyAdoption(proxyWrites),
+  });
   const admin = createAdminService({
     repository: createAdminRepository(db),
     transaction: transactionOver(db, (tx) => ({

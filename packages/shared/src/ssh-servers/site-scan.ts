@@ -105,3 +105,22 @@ export const ZSiteScan = z.object({
   truncated: z.boolean(),
 });
 export type TSiteScan = z.infer<typeof ZSiteScan>;
+
+const ZAdoptName = z
+  .string({ error: 'validation.required' })
+  .trim()
+  .toLowerCase()
+  .max(253, 'validation.domain.invalid')
+  .regex(SCANNED_NAME, 'validation.domain.invalid');
+
+/** POST /api/ssh-servers/{id}/adopt: one name, or several (at most 100). */
+export const ZAdoptSitesInput = z.union([
+  z.object({ serverName: ZAdoptName }).strict(),
+  z.object({ serverNames: z.array(ZAdoptName).min(1, 'validation.required').max(100) }).strict(),
+]);
+export type TAdoptSitesInput = z.infer<typeof ZAdoptSitesInput>;
+
+export const ZAdoptSitesAnswer = z.object({
+  adopted: z.array(z.object({ serverName: z.string(), proxyId: z.string() })),
+});
+export type TAdoptSitesAnswer = z.infer<typeof ZAdoptSitesAnswer>;

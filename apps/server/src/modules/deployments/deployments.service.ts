@@ -8,7 +8,7 @@ import { AppError, KeyedAppError } from '../../lib/app-error';
 import type { TAuditService } from '../audit/audit.service';
 import type { TProxiesRepository } from '../proxies/proxies.repository';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
-import { proxyErrors } from '../proxies/proxy-errors';
+import { proxyErrors, refuseAdopted } from '../proxies/proxy-errors';
 import type { TServerCredentials } from '../ssh-servers/server-credentials';
 import type { TCertificateActionHistory } from './certificate-action-history.repository';
 import { deployedTarget } from './certificate-action-job';
@@ -93,6 +93,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       options: { planFingerprint?: string } = {},
     ) {
       const row = await deps.proxiesService.load(configurationId, actor);
+      refuseAdopted(row);
       if (!row.targetServer) throw proxyErrors.needsTarget();
       if (!(await deps.credentials.hasCredentialFor(row, row))) throw proxyErrors.needsPassword();
       // The status is the gate: only one request moves it to deploying. The run is recorded
@@ -135,6 +136,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       language: TLanguage,
     ) {
       const row = await deps.proxiesService.load(configurationId, actor);
+      refuseAdopted(row);
       if (!row.sslConfigured) throw new AppError('certificate_not_deployed', 409);
       // The action connects to the deployed server: the password must be the one entered for it.
       if (!(await deps.credentials.hasCredentialFor(row, deployedTarget(row)))) {

@@ -141,3 +141,112 @@ describe('POST /api/ssh-servers/{id}/scan on lab servers', () => {
     expect(await serverFiles(s2)).toBe(before);
   });
 });
+
+describe('POST /api/ssh-servers/{id}/adopt on lab servers', () => {
+  it('records two sites as they are, writes nothing, refuses what is not adoptable, sees a hand edit', async () => {
+    const s1 = lab.status.servers[0]!;
+    const z = zone(s1);
+    const { client } = await signedInClient(app);
+    const id = await saveLabServer(client, s1, s1.users[0]!);
+    const before = await serverFiles(s1);
+
+    const adopted = await client.write('POST', `/api/ssh-servers/${id}/adopt`, {
+      serverNames: [`h-proxy.${z}`, `h-tls.${z}`],
+    });
+    expect(adopted.statusCode, adopted.body).toBe(200);
+    const [proxyId, tlsId] = adopted.json().adopted.map((a: { proxyId: string }) => a.proxyId);
+    expect(await serverFiles(s1)).toBe(before);
+
+    const proxy = (
+      await client.request({ method: 'GET', url: `/api/proxy-configurations/${proxyId}` })
+    ).json();
+    const fileText = (await lab.exec(s1.name, ['cat', '/etc/nginx/sites-enabled/h-proxy'])).stdout;
+    expect(proxy).toMatchObject({
+      domain: `h-proxy.${z}`,
+      targetServer: 'http://127.0.0.1:8081',
+      status: 'completed',
+      sshServerId: id,
+      sslConfigured: false,
+      nginxConfigPath: '/etc/nginx/sites-enabled/h-proxy',
+      adoption: { file: '/etc/nginx/sites-enabled/h-proxy', changedAt: null },
+    });
+    expect(proxy.adoption.fileText.trimEnd()).toBe(fileText.trimEnd());
+    expect(proxy.adoption.fileText).toContain('proxy_pass http://127.0.0.1:8081;');
+    const tls = (
+      await client.request({ method: 'GET', url: `/api/proxy-configurations/${tlsId}` })
+    ).json();
+    expect(tls).toMatchObject({ sslConfigured: true, targetServer: 'http://127.0.0.1:8082' });
+    expect(tls.certificateExpiresAt).not.toBeNull();
+    // On the list (home): both, without the file's text.
+    const list = (
+      await client.request({ method: 'GET', url: '/api/user/proxy-configurations' })
+    ).json();
+    const listed = list.filter((p: { adoption?: unknown }) => p.adoption);
+    expect(listed.map((p: { domain: string }) => p.domain).sort()).toEqual(
+      [`h-proxy.${z}`, `h-tls.${z}`].sort(),
+    );
+    expect(listed.every((p: { adoption: object }) => !('fileText' in p.adoption))).toBe(true);
+
+    // Refusals, each named, nothing recorded.
+    const refusal = async (serverName: string) => {
+      const response = await client.write('POST', `/api/ssh-servers/${id}/adopt`, { serverName });
+      return { status: response.statusCode, key: response.json().text?.key };
+    };
+    expect(await refusal(`h-proxy.${z}`)).toEqual({ status: 409, key: 'sshServer.adoptTaken' });
+    expect(await refusal(`h-static.${z}`)).toEqual({ status: 409, key: 'sshServer.adoptNotProxy' });
+    expect(await refusal(`h-dup.${z}`)).toEqual({ status: 409, key: 'sshServer.adoptServedTwice' });
+    expect(await refusal(`nowhere.${z}`)).toEqual({ status: 404, key: 'sshServer.adoptNotFound' });
+    const mixed = await client.write('POST', `/api/ssh-servers/${id}/adopt`, {
+      serverNames: [`h-split.${z}`, `h-static.${z}`],
+    });
+    expect(mixed.statusCode).toBe(409);
+    const afterRefusals = (
+      await client.request({ method: 'GET', url: '/api/user/proxy-configurations' })
+    ).json();
+    expect(afterRefusals.some((p: { domain: string }) => p.domain === `h-split.${z}`)).toBe(false);
+
+    // Redeploy and edit refuse to overwrite the hand-written file.
+    const redeploy = await client.write('POST', `/api/proxy-configurations/${proxyId}/redeploy`);
+    expect(redeploy.statusCode).toBe(409);
+    expect(redeploy.json().text).toEqual({
+      key: 'errors.proxyAdopted',
+      params: { file: '/etc/nginx/sites-enabled/h-proxy' },
+    });
+    const edit = await client.write('PUT', `/api/user/proxy-configurations/${proxyId}`, {
+      domain: `h-proxy.${z}`,
+      targetServer: 'http://127.0.0.1:9999',
+      serverIp: s1.address,
+      sshPort: 22,
+      sshUser: 'root',
+    });
+    expect(edit.statusCode, edit.body).toBe(409);
+    expect(await serverFiles(s1)).toBe(before);
+
+    // A hand edit after adoption: the next scan says so, and so does the proxy.
+    await lab.exec(s1.name, [
+      'bash',
+      '-c',
+      'echo "# edited by hand" >> /etc/nginx/sites-available/h-proxy',
+    ]);
+    const scan = (await client.write('POST', `/api/ssh-servers/${id}/scan`)).json();
+    const site = (name: string) =>
+      scan.sites.find((s: { serverName: string }) => s.serverName === name);
+    expect(site(`h-proxy.${z}`)).toMatchObject({
+      class: 'adopted',
+      proxyId,
+      changedSinceAdoption: true,
+    });
+    expect(site(`h-tls.${z}`)).toMatchObject({ class: 'adopted', changedSinceAdoption: false });
+    const changed = (
+      await client.request({ method: 'GET', url: `/api/proxy-configurations/${proxyId}` })
+    ).json();
+    expect(changed.adoption.changedAt).not.toBeNull();
+
+    // Delete forgets Portico's record only: the file stays as it is.
+    const filesNow = await serverFiles(s1);
+    const removed = await client.write('DELETE', `/api/proxy-configurations/${proxyId}`);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(removed.json().removedFromServer).toBe(false);
+    expect(await serverFiles(s1)).toBe(filesNow);
+  });
+});

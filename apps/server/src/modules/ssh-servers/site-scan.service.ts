@@ -1,4 +1,10 @@
-import type { TSiteScan } from '@portico/shared/ssh-servers/site-scan';
+import type {
+  TAdoptSitesAnswer,
+  TScannedSite,
+  TSiteScan,
+} from '@portico/shared/ssh-servers/site-scan';
+import type { TSshServerRow } from '../../db/schema';
+import { splitDump } from '../../deploy/nginx-config';
 import { connectSsh, SshError } from '../../deploy/ssh';
 import { KeyedAppError } from '../../lib/app-error';
 import { loadServer, type TActor } from './server-access';
@@ -11,8 +17,61 @@ const CONNECT_TIMEOUT_MS = 15_000;
 /** nginx -t and -T on a server with thousands of sites still take seconds, not minutes. */
 const SCRIPT_TIMEOUT_MS = 60_000;
 
-/** The check's login and writers, and a clock for the scan's time. */
-export type TSiteScanDeps = TServerCheckDeps & { now?: () => Date };
+/** A site as adoption records it: what the scan read, the file's text as scanned. */
+export interface TAdoptedSite {
+  domain: string;
+  target: string;
+  file: string;
+  fileSha256: string;
+  fileText: string;
+  certificatePath: string | null;
+  certificateExpiresAt: Date | null;
+}
+
+/**
+ * The check's login and writers, a clock for the scan's time, and the proxies' recording of
+ * adopted sites (given by services.ts: modules do not import each other).
+ */
+export type TSiteScanDeps = TServerCheckDeps & {
+  now?: () => Date;
+  adoptSites?: (
+    actor: TActor,
+    server: TSshServerRow,
+    owner: { email: string },
+    sites: TAdoptedSite[],
+  ) => Promise<string[]>;
+};
+
+/** A file's text is kept for the details page up to this long. */
+const MAX_FILE_TEXT = 64 * 1024;
+
+/** Why a name cannot be adopted, in the words the user reads; nothing is recorded then. */
+function adoptRefusal(site: TScannedSite | undefined, domain: string): KeyedAppError | null {
+  if (!site)
+    return new KeyedAppError('adopt_not_found', 404, 'sshServer.adoptNotFound', { domain });
+  if (site.class === 'broken')
+    return new KeyedAppError('adopt_broken', 409, 'sshServer.adoptBroken');
+  if (site.class === 'conflict' && site.reason === 'served_twice') {
+    return new KeyedAppError('adopt_conflict', 409, 'sshServer.adoptServedTwice', { domain });
+  }
+  if (site.class === 'conflict' || site.class === 'adopted') {
+    return new KeyedAppError('adopt_conflict', 409, 'sshServer.adoptTaken', { domain });
+  }
+  if (site.class !== 'adoptable' || !site.target || !site.fileSha256) {
+    return new KeyedAppError('adopt_not_proxy', 409, 'sshServer.adoptNotProxy', { domain });
+  }
+  return null;
+}
+
+/** The file as the dump holds it: printable text only, bounded. */
+function fileTextOf(dump: string, path: string): string {
+  const file = splitDump(dump).find((f) => f.path === path);
+  // nginx -T follows each file with blank lines of its own.
+  return (file?.text ?? '')
+    .replace(/\n+$/, '\n')
+    .replace(/[^\x20-\x7e\n\t\u00a0-\uffff]/g, '')
+    .slice(0, MAX_FILE_TEXT);
+}
 
 export type TSiteScanService = ReturnType<typeof createSiteScanService>;
 
@@ -60,20 +119,54 @@ export function createSiteScanService(deps: TSiteScanDeps) {
     }
   }
 
+  /** The server read now and classified against the proxies Portico holds now. */
+  async function freshScan(actor: TActor, id: string) {
+    const answer = await readServer(actor, id);
+    const row = await loadServer(repository, actor, id);
+    const proxies = await repository.proxiesForDomains(scannedNames(answer.dump));
+    const scan = buildSiteScan(answer, {
+      serverId: id,
+      viewerId: actor.id,
+      viewerIsAdmin: actor.role === 'admin',
+      proxies,
+      now: now(),
+    });
+    return { row, answer, proxies, scan };
+  }
+
   return {
-    readServer,
+    /**
+     * "Adopt as it is" (POST /api/ssh-servers/{id}/adopt): the server is scanned again, so what
+     * is recorded is what is there now; every name must be adoptable or nothing is recorded.
+     */
+    async adopt(actor: TActor, id: string, names: string[]): Promise<TAdoptSitesAnswer> {
+      if (!deps.adoptSites) throw new Error('adoption is not wired');
+      const { row, answer, scan } = await freshScan(actor, id);
+      const unique = [...new Set(names)];
+      const sites: TAdoptedSite[] = [];
+      for (const domain of unique) {
+        const site = scan.sites.find((s) => s.serverName === domain);
+        const refusal = adoptRefusal(site, domain);
+        if (refusal) throw refusal;
+        sites.push({
+          domain,
+          target: site!.target!,
+          file: site!.file,
+          fileSha256: site!.fileSha256!,
+          fileText: fileTextOf(answer.dump, site!.file),
+          certificatePath: site!.certificatePath,
+          certificateExpiresAt: site!.certificateExpiresAt
+            ? new Date(site!.certificateExpiresAt)
+            : null,
+        });
+      }
+      const owner = { email: await repository.ownerEmailOf(row.userId) };
+      const ids = await deps.adoptSites(actor, row, owner, sites);
+      return { adopted: sites.map((site, i) => ({ serverName: site.domain, proxyId: ids[i]! })) };
+    },
 
     async scan(actor: TActor, id: string): Promise<TSiteScan> {
-      const answer = await readServer(actor, id);
-      const row = await loadServer(repository, actor, id);
-      const proxies = await repository.proxiesForDomains(scannedNames(answer.dump));
-      const scan = buildSiteScan(answer, {
-        serverId: id,
-        viewerId: actor.id,
-        viewerIsAdmin: actor.role === 'admin',
-        proxies,
-        now: now(),
-      });
+      const { row, proxies, scan } = await freshScan(actor, id);
       await transaction(async (tx) => {
         for (const site of scan.sites) {
           const proxy = proxies.find((p) => p.domain === site.serverName);

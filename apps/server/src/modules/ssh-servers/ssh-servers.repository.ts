@@ -151,6 +151,16 @@ export function createSshServersRepository(db: TDb) {
       };
     },
 
+    /** The address a site adopted on the user's server is recorded with (the proxy's email). */
+    async ownerEmailOf(userId: string): Promise<string> {
+      const [row] = await db
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
+      return row?.email ?? '';
+    },
+
     async ownerOf(userId: string): Promise<string> {
       const [row] = await db
         .select({ username: users.username })

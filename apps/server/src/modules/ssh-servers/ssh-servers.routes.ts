@@ -12,7 +12,11 @@ import {
   ZSshServerPage,
   ZSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
-import { ZSiteScan } from '@portico/shared/ssh-servers/site-scan';
+import {
+  ZAdoptSitesAnswer,
+  ZAdoptSitesInput,
+  ZSiteScan,
+} from '@portico/shared/ssh-servers/site-scan';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -147,6 +151,30 @@ export async function sshServersRoutes(app: FastifyInstance, options: TSshServer
       preValidation: app.requireUser,
     },
     async (request) => siteScans.scan(request.user!, request.params.id),
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/adopt',
+    {
+      schema: {
+        tags,
+        summary:
+          'Record hand-written proxy sites of a saved SSH server as they are (writes nothing there)',
+        operationId: 'adoptSshServerSites',
+        params: ZIdParams,
+        body: ZAdoptSitesInput,
+        response: {
+          200: ZAdoptSitesAnswer,
+          ...errorResponses(400, 401, 403, 404, 409, 500, 502),
+        },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) => {
+      const body = request.body;
+      const names = 'serverName' in body ? [body.serverName] : body.serverNames;
+      return siteScans.adopt(request.user!, request.params.id, names);
+    },
   );
 
   r.post(
