@@ -4,6 +4,7 @@ import { type TLang, text } from './fixtures/catalog';
 import { api } from './fixtures/lab-api';
 import { expect, type TLabApp, test } from './fixtures/lab-app';
 import { screenshotScreen } from './fixtures/screenshots';
+import { expectToast } from './fixtures/ui';
 import { uniqueUser } from './fixtures/users';
 
 // "Sites on this server" on lab s3 (an unrelated hand-written static site): the spec writes one
@@ -52,10 +53,7 @@ async function scanAndAdopt(page: Page, app: TLabApp, lang: TLang) {
     );
     await row.getByRole('checkbox').check();
     await card.getByTestId('sites-adopt-selected').click();
-    await expect(
-      page.getByText(text(lang, 'servers.sites.adopted_one', { count: 1 })),
-    ).toBeVisible();
-    await card.getByTestId('sites-filter-all').click();
+    await expectToast(page, text(lang, 'servers.sites.adopted_one', { count: 1 }));
     await expect(row).toHaveAttribute('data-class', 'adopted');
     await screenshotScreen(page, area, '2-adopted');
     await page.goto('/');

@@ -42,6 +42,7 @@ export function SitesCard({ serverId }: { serverId: string }) {
     try {
       const answer = await adopt.mutateAsync({ id: serverId, serverNames });
       toast({ title: t('servers.sites.adopted', { count: answer.adopted.length }) });
+      setFilter('all');
       await run();
     } catch (error) {
       toastFailure(error, t, t('servers.sites.adoptFailed'));
@@ -91,11 +92,7 @@ export function SitesCard({ serverId }: { serverId: string }) {
                 </AlertDescription>
               </Alert>
             ) : null}
-            <div
-              className="flex flex-wrap gap-2"
-              role="group"
-              aria-label={t('servers.sites.filter')}
-            >
+            <fieldset className="flex flex-wrap gap-2" aria-label={t('servers.sites.filter')}>
               {(['all', ...SITE_CLASSES] as const).map((c) => {
                 const count =
                   c === 'all' ? sites.length : sites.filter((s) => s.class === c).length;
@@ -113,7 +110,7 @@ export function SitesCard({ serverId }: { serverId: string }) {
                   </Button>
                 );
               })}
-            </div>
+            </fieldset>
             {shown.length === 0 ? (
               <p className="text-sm text-muted-foreground">{t('servers.sites.none')}</p>
             ) : (
@@ -198,6 +195,7 @@ function SiteRow(props: {
         <Button
           size="sm"
           variant="outline"
+          className="w-full sm:w-auto"
           onClick={props.onAdopt}
           disabled={props.busy}
           data-testid="site-adopt"
