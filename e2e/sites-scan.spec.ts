@@ -58,6 +58,17 @@ async function scanAndAdopt(page: Page, app: TLabApp, lang: TLang) {
     await screenshotScreen(page, area, '2-adopted');
     await page.goto('/');
     await expect(page.getByText(site).first()).toBeVisible();
+    const proxies = await api(page.request, 'GET', '/api/user/proxy-configurations');
+    const adopted = (proxies.json as { id: string; domain: string }[]).find(
+      (p) => p.domain === site,
+    )!;
+    await page.goto(`/proxy-details/${adopted.id}`);
+    const section = page.getByTestId('proxy-adopted');
+    await expect(section).toContainText(text(lang, 'servers.adopted.notice'));
+    await expect(section.getByTestId('proxy-adopted-file')).toContainText(
+      'proxy_pass http://127.0.0.1:8099;',
+    );
+    await screenshotScreen(page, area, '3-details');
   } finally {
     await app.lab.exec('s3', ['rm', '-f', `/etc/nginx/sites-enabled/${site}`]);
   }
