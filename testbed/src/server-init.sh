@@ -68,6 +68,102 @@ CONF
   ln -s /etc/nginx/sites-available/legacy-site /etc/nginx/sites-enabled/legacy-site
 fi
 
+if has_variant hand-sites; then
+  zone="$LAB_SERVER_NAME.portico.test"
+  mkdir -p /var/www/h-static
+  echo "static site on $LAB_SERVER_NAME" >/var/www/h-static/index.html
+  cat >/etc/nginx/sites-available/h-proxy <<CONF
+server {
+    listen 80;
+    server_name h-proxy.$zone;
+    location / {
+        proxy_pass http://127.0.0.1:8081;
+        proxy_set_header Host \$host;
+    }
+}
+CONF
+  ln -s /etc/nginx/sites-available/h-proxy /etc/nginx/sites-enabled/h-proxy
+  cat >/etc/nginx/sites-available/h-static <<CONF
+server {
+    listen 80;
+    server_name h-static.$zone;
+    root /var/www/h-static;
+    index index.html;
+}
+CONF
+  ln -s /etc/nginx/sites-available/h-static /etc/nginx/sites-enabled/h-static
+  cat >/etc/nginx/snippets/h-split-proxy.conf <<CONF
+location / {
+    proxy_pass http://127.0.0.1:8083;
+}
+CONF
+  cat >/etc/nginx/conf.d/h-split.conf <<CONF
+server {
+    listen 80;
+    server_name h-split.$zone;
+    include snippets/h-split-proxy.conf;
+}
+CONF
+  cat >/etc/nginx/sites-enabled/h-two <<CONF
+server {
+    listen 80;
+    server_name h-two-a.$zone h-two-b.$zone;
+    location / { proxy_pass http://127.0.0.1:8084; }
+}
+CONF
+  cat >/etc/nginx/sites-enabled/h-dup-1 <<CONF
+server { listen 80; server_name h-dup.$zone; return 200 "one"; }
+CONF
+  cat >/etc/nginx/sites-enabled/h-dup-2 <<CONF
+server { listen 80; server_name h-dup.$zone; return 200 "two"; }
+CONF
+  # As certbot --nginx leaves a site: its certificate's live/ links, archive/ and renewal/.
+  tls="h-tls.$zone"
+  le=/etc/letsencrypt
+  mkdir -p "$le/live/$tls" "$le/archive/$tls" "$le/renewal"
+  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 90 \
+    -subj "/CN=$tls" -addext "subjectAltName=DNS:$tls" \
+    -keyout "$le/archive/$tls/privkey1.pem" -out "$le/archive/$tls/cert1.pem" 2>/dev/null
+  cp "$le/archive/$tls/cert1.pem" "$le/archive/$tls/chain1.pem"
+  cp "$le/archive/$tls/cert1.pem" "$le/archive/$tls/fullchain1.pem"
+  for f in cert chain fullchain privkey; do ln -s "../../archive/$tls/${f}1.pem" "$le/live/$tls/$f.pem"; done
+  cat >"$le/renewal/$tls.conf" <<CONF
+version = 2.1.0
+archive_dir = $le/archive/$tls
+cert = $le/live/$tls/cert.pem
+privkey = $le/live/$tls/privkey.pem
+chain = $le/live/$tls/chain.pem
+fullchain = $le/live/$tls/fullchain.pem
+
+[renewalparams]
+authenticator = nginx
+installer = nginx
+server = https://acme.invalid/dir
+CONF
+  cat >/etc/nginx/sites-available/h-tls <<CONF
+server {
+    server_name $tls;
+    location / {
+        proxy_pass http://127.0.0.1:8082;
+    }
+
+    listen 443 ssl; # managed by Certbot
+    ssl_certificate $le/live/$tls/fullchain.pem; # managed by Certbot
+    ssl_certificate_key $le/live/$tls/privkey.pem; # managed by Certbot
+}
+server {
+    if (\$host = $tls) {
+        return 301 https://\$host\$request_uri;
+    } # managed by Certbot
+
+    listen 80;
+    server_name $tls;
+    return 404; # managed by Certbot
+}
+CONF
+  ln -s /etc/nginx/sites-available/h-tls /etc/nginx/sites-enabled/h-tls
+fi
+
 # No cron daemon, and no package source to install one from: a server where nothing can
 # schedule certbot's renewal. (Every other server has cron's binary, not running.)
 if has_variant no-scheduler; then
@@ -89,6 +185,11 @@ if has_variant port80-busy; then
   setsid python3 -m http.server 80 --bind 0.0.0.0 --directory /tmp/busy >/dev/null 2>&1 &
 elif ! has_variant nginx-stopped; then
   nginx
+fi
+# Edited by hand and never reloaded: nginx runs on, but its test now fails.
+if has_variant nginx-broken; then
+  echo "server { listen 80; server_name h-broken.$LAB_SERVER_NAME.portico.test; bogus_directive on; }" \
+    >/etc/nginx/sites-enabled/h-broken
 fi
 echo "portico-lab-server-ready"
 

@@ -281,6 +281,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(sshServersRoutes, {
     sshServers: services.sshServers,
     serverChecks: services.serverChecks,
+    siteScans: services.siteScans,
     serverActions: services.serverActions,
   });
   await app.register(deploymentsRoutes, {

@@ -52,6 +52,7 @@ import { createLimitGuard, createLimitsService } from './modules/limits/limits.s
 import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
+import { createProxyAdoption } from './modules/proxies/proxy-adoption';
 import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
 import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
 import { createScriptsRepository } from './modules/scripts/scripts.repository';
@@ -63,6 +64,7 @@ import { moveProxyPasswordsToServers } from './modules/ssh-servers/password-back
 import { createServerActionsService } from './modules/ssh-servers/server-actions.service';
 import { createServerCheckService } from './modules/ssh-servers/server-check.service';
 import { createServerCredentials } from './modules/ssh-servers/server-credentials';
+import { createSiteScanService } from './modules/ssh-servers/site-scan.service';
 import { createSshServersRepository } from './modules/ssh-servers/ssh-servers.repository';
 import { createSshServersService } from './modules/ssh-servers/ssh-servers.service';
 import { createTokensRepository } from './modules/tokens/tokens.repository';
@@ -238,16 +240,18 @@ export async function buildServices(options: TServicesOptions) {
   const liveness = await createWorkerLiveness(database);
   const runLog = createRunLog({ deployments: deploymentsRepository, bus });
 
+  // A proxy's writes: the row, its audit row and the account's proxy limit (also adoption's).
+  const proxyWrites = transactionOver(db, (tx) => ({
+    repository: createProxiesRepository(tx),
+    sshServers: createSshServersRepository(tx),
+    audit: createAuditService(createAuditRepository(tx)),
+    limits: limitGuard(tx),
+  }));
   const proxies = createProxiesService({
     repository: proxiesRepository,
     sshServers: sshServersRepository,
     secrets,
-    transaction: transactionOver(db, (tx) => ({
-      repository: createProxiesRepository(tx),
-      sshServers: createSshServersRepository(tx),
-      audit: createAuditService(createAuditRepository(tx)),
-      limits: limitGuard(tx),
-    })),
+    transaction: proxyWrites,
     settings,
     removeSite: engine.removeSite,
     allowCustomNginx,
@@ -276,7 +280,8 @@ export async function buildServices(options: TServicesOptions) {
     allowCustomNginx,
     now: options.clock ? () => new Date(options.clock!()) : undefined,
   });
-  const serverChecks = createServerCheckService({
+  // "Check now" and the site scan log in the same way and write through the same scope.
+  const serverLogin = {
     repository: sshServersRepository,
     credentials: secrets,
     transaction: transactionOver(db, (tx) => ({
@@ -284,6 +289,11 @@ export async function buildServices(options: TServicesOptions) {
       audit: createAuditService(createAuditRepository(tx)),
     })),
     allowLoopback,
+  };
+  const serverChecks = createServerCheckService(serverLogin);
+  const siteScans = createSiteScanService({
+    ...serverLogin,
+    adoptSites: createProxyAdoption(proxyWrites),
   });
   const admin = createAdminService({
     repository: createAdminRepository(db),
@@ -434,6 +444,7 @@ export async function buildServices(options: TServicesOptions) {
     sshServers,
     transfer,
     serverChecks,
+    siteScans,
     serverActions,
     deployments,
     plans,

@@ -295,6 +295,13 @@ const CELLS: Record<string, TBuild> = {
   [routeKey('POST', '/api/ssh-servers/:id/check')]: (w) => ({
     url: `/api/ssh-servers/${w.localSshServerId}/check`,
   }),
+  [routeKey('POST', '/api/ssh-servers/:id/scan')]: (w) => ({
+    url: `/api/ssh-servers/${w.localSshServerId}/scan`,
+  }),
+  [routeKey('POST', '/api/ssh-servers/:id/adopt')]: (w) => ({
+    url: `/api/ssh-servers/${w.localSshServerId}/adopt`,
+    payload: { serverName: 'app.example.test' },
+  }),
   [routeKey('POST', '/api/ssh-servers/:id/forget-host-key')]: (w) => ({
     url: `/api/ssh-servers/${w.sshServerId}/forget-host-key`,
   }),

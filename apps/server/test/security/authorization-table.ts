@@ -273,6 +273,10 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
   { method: 'DELETE', url: '/api/ssh-servers/:id', expected: ownerOrAdmin(200) },
   { method: 'POST', url: '/api/ssh-servers/:id/check', expected: ownerOrAdmin(200) },
   { method: 'POST', url: '/api/ssh-servers/:id/forget-host-key', expected: ownerOrAdmin(200) },
+  // The scan and adoption log in first: port 1 of loopback refuses, so the caller allowed in
+  // gets the 502 that names it, the others what they get anywhere.
+  { method: 'POST', url: '/api/ssh-servers/:id/scan', expected: ownerOrAdmin(502) },
+  { method: 'POST', url: '/api/ssh-servers/:id/adopt', expected: ownerOrAdmin(502) },
   { method: 'POST', url: '/api/ssh-servers/:id/redeploy-all', expected: ownerOrAdmin(200) },
   { method: 'POST', url: '/api/ssh-servers/:id/check-certificates', expected: ownerOrAdmin(200) },
   { method: 'POST', url: '/api/ssh-servers/:id/delete-with-sites', expected: ownerOrAdmin(200) },

@@ -26,6 +26,22 @@ export async function signedInClient(app: TTestApp['app'], lang = 'en') {
   return { client, userId: response.json().user.id as string };
 }
 
+/** Saves a lab server's login (password) as a saved SSH server; resolves with its id. */
+export async function saveLabServer(
+  client: TestClient,
+  server: { name: string; address: string },
+  user: { name: string; password: string },
+): Promise<string> {
+  const created = await client.write('POST', '/api/ssh-servers', {
+    name: `${server.name}-${user.name}`,
+    host: server.address,
+    username: user.name,
+    password: user.password,
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json().id as string;
+}
+
 /** The error POST /api/test-ssh answers for a cause (`checks.ssh.cause.*`), in `lang`. */
 export function sshCheckFailed(lang: TLanguage, causeKey: string, params = {}): string {
   return translate(lang, 'checks.ssh.failed', { cause: translate(lang, causeKey, params) });

@@ -123,6 +123,19 @@ export const ZProxyConfiguration = z.object({
   /** The last run failed: why, beside what it left on the server. Null after a success. */
   lastFailure: ZLastFailure.nullable(),
   customScriptName: z.string().nullable(),
+  /**
+   * Present only for a site adopted as it is (docs/PRODUCT.md#sites-on-this-server): its
+   * hand-written file, which Portico never writes. `fileText` (as scanned) only on a single read.
+   */
+  adoption: z
+    .object({
+      file: z.string(),
+      sha256: z.string(),
+      fileText: z.string().optional(),
+      /** When a scan first found the file changed by hand since adoption; null while unchanged. */
+      changedAt: z.string().nullable(),
+    })
+    .optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

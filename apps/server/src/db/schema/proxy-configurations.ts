@@ -19,6 +19,8 @@ import { sshServers } from './ssh-servers';
 import { users } from './users';
 
 export const proxyStatusEnum = pgEnum('proxy_status', PROXY_STATUSES);
+/** `adopted`: a hand-written site Portico recorded as it is and never writes to. */
+export const proxyOriginEnum = pgEnum('proxy_origin', ['portico', 'adopted']);
 
 /** What was on the server after the last successful deployment, to tell "changed since deploy". */
 export type TDeployedSnapshot = {
@@ -79,6 +81,13 @@ export const proxyConfigurations = pgTable(
     // removal follows it, and sslConfigured, nginxConfigPath and certificateExpiresAt mirror it.
     serverSites: jsonb('server_sites').$type<TServerSite[]>().notNull().default([]),
     lastFailure: jsonb('last_failure').$type<TStoredFailure>(),
+    origin: proxyOriginEnum('origin').notNull().default('portico'),
+    // Adopted sites (modules/ssh-servers/site-adoption.ts): the file as scanned, its sha256
+    // then, and when a later scan found it changed by hand.
+    adoptedFile: text('adopted_file'),
+    adoptedSha256: text('adopted_sha256'),
+    adoptedFileText: text('adopted_file_text'),
+    adoptedChangedAt: timestamp('adopted_changed_at', { withTimezone: true }),
     customScriptName: text('custom_script_name'),
     customScript: text('custom_script'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -8,7 +8,7 @@ import { AppError, KeyedAppError } from '../../lib/app-error';
 import type { TAuditService } from '../audit/audit.service';
 import type { TProxiesRepository } from '../proxies/proxies.repository';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
-import { proxyErrors } from '../proxies/proxy-errors';
+import { proxyErrors, refuseAdopted } from '../proxies/proxy-errors';
 import type { TServerCredentials } from '../ssh-servers/server-credentials';
 import type { TCertificateActionHistory } from './certificate-action-history.repository';
 import { deployedTarget } from './certificate-action-job';
@@ -95,6 +95,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       options: { planFingerprint?: string } = {},
     ) {
       const row = await deps.proxiesService.load(configurationId, actor);
+      refuseAdopted(row);
       if (!row.targetServer) throw proxyErrors.needsTarget();
       if (!(await deps.credentials.hasCredentialFor(row, row))) throw proxyErrors.needsPassword();
       // The status is the gate: only one request moves it to deploying. The run is recorded
@@ -137,6 +138,7 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       language: TLanguage,
     ) {
       const row = await deps.proxiesService.load(configurationId, actor);
+      refuseAdopted(row);
       // certbot holds no certificate for an upload: renewing it is uploading the next one.
       if (await deps.servesUpload?.(row.id)) {
         throw new KeyedAppError('certificate_uploaded', 409, 'certificates.upload.noActions');

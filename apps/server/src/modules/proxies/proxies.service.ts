@@ -34,7 +34,7 @@ import {
   type TProxiesRepository,
   type TProxyChanges,
 } from './proxies.repository';
-import { proxyErrors } from './proxy-errors';
+import { proxyErrors, refuseAdopted } from './proxy-errors';
 import { optionsToStore, targetOf, withoutHashes } from './proxy-options';
 import { onServer, ownedServer, serverForTyped } from './proxy-servers';
 import { toProxyConfiguration } from './proxy-view';
@@ -226,6 +226,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
   async function saveExisting(actor: TActor, id: string, input: TSaveProxyInput): Promise<string> {
     const row = await load(id, actor, true);
     if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
+    refuseAdopted(row);
     const server = input.sshServerId
       ? await ownedServer(deps.sshServers, actor.id, input.sshServerId)
       : undefined;
@@ -310,7 +311,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     },
 
     async get(actor: TActor, id: string, language: TLanguage): Promise<TProxyConfiguration> {
-      return toProxyConfiguration(await load(id, actor), language);
+      return toProxyConfiguration(await load(id, actor), language, { withFile: true });
     },
 
     async listMine(actor: TActor, language: TLanguage): Promise<TProxyConfiguration[]> {
@@ -345,6 +346,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     ): Promise<TProxyConfiguration> {
       const row = await load(id, actor, !options.asAdmin);
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
+      refuseAdopted(row);
       // An unchanged domain (the unique index is on its lower case) was checked when it was set.
       const domainChanged = input.domain.toLowerCase() !== row.domain.toLowerCase();
       if (domainChanged) await assertDomainFree(actor, input.domain, id);
@@ -439,8 +441,9 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       const row = await load(id, actor);
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
       let removedFromServer = false;
-      // What was written to a server, whatever the status says (a reset or a failed run).
-      const sites = row.serverSites.filter(siteHasTraces);
+      // What was written to a server, whatever the status says (a reset or a failed run). An
+      // adopted site's file is the user's: deleting it in Portico forgets the record only.
+      const sites = row.origin === 'adopted' ? [] : row.serverSites.filter(siteHasTraces);
       if (options.removeFromServer && sites.length > 0) {
         // All refused before any server is contacted when one of them has no password for it.
         for (const site of sites) await credentialForSite(secrets, row, site);

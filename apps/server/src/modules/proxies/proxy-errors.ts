@@ -6,6 +6,8 @@ export const proxyErrors = {
   // Another account's: the words say neither whose it is nor that an owner exists.
   domainManaged: () => new KeyedAppError('domain_managed', 409, 'errors.domainManaged'),
   deploymentRunning: () => new KeyedAppError('deployment_running', 409, 'errors.deploymentRunning'),
+  adopted: (file: string) =>
+    new KeyedAppError('proxy_adopted', 409, 'errors.proxyAdopted', { file }),
   needsTarget: () => new KeyedAppError('deploy_needs_target', 400, 'errors.deployNeedsTarget'),
   needsPassword: () =>
     new KeyedAppError('deploy_needs_password', 400, 'errors.deployNeedsPassword'),
@@ -22,3 +24,11 @@ export const proxyErrors = {
   removeFailed: (reason: string) =>
     new KeyedAppError('remove_failed', 502, 'errors.removeFailed', { reason }),
 };
+
+/**
+ * An adopted site's hand-written file is never overwritten: deploying, editing or renewing it
+ * from Portico is refused until a conversion (not built yet) makes it Portico's.
+ */
+export function refuseAdopted(row: { origin: string; adoptedFile: string | null }): void {
+  if (row.origin === 'adopted') throw proxyErrors.adopted(row.adoptedFile ?? '');
+}

@@ -64,9 +64,23 @@ export function sshAuthOf(row: TProxyConfigurationRow): TProxySshAuth {
  * The API view of a row: secrets appear only as whether one is stored; the last failure in the
  * reader's language.
  */
+/** An adopted site's file; its text only when asked (a single read, not the lists). */
+function adoptionOf(row: TProxyConfigurationRow, withFile: boolean) {
+  if (row.origin !== 'adopted') return {};
+  return {
+    adoption: {
+      file: row.adoptedFile ?? '',
+      sha256: row.adoptedSha256 ?? '',
+      ...(withFile ? { fileText: row.adoptedFileText ?? '' } : {}),
+      changedAt: row.adoptedChangedAt ? isoTime(row.adoptedChangedAt) : null,
+    },
+  };
+}
+
 export function toProxyConfiguration(
   row: TProxyConfigurationRow,
   language: TLanguage,
+  options: { withFile?: boolean } = {},
 ): TProxyConfiguration {
   return {
     id: row.id,
@@ -92,6 +106,7 @@ export function toProxyConfiguration(
     serverSites: row.serverSites,
     lastFailure: lastFailureOf(row.lastFailure, language),
     customScriptName: row.customScriptName,
+    ...adoptionOf(row, options.withFile ?? false),
     createdAt: isoTime(row.createdAt),
     updatedAt: isoTime(row.updatedAt),
   };

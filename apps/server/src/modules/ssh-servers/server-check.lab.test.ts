@@ -5,7 +5,11 @@
 // asks for its password.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { signedInClient, testSecretKeyFile } from '../../../test/support/ssh-test-fixtures';
+import {
+  saveLabServer,
+  signedInClient,
+  testSecretKeyFile,
+} from '../../../test/support/ssh-test-fixtures';
 import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { buildApp } from '../../app';
 import { openDatabase, type TDatabase } from '../../db/client';
@@ -69,14 +73,8 @@ describe('POST /api/ssh-servers/{id}/check on lab servers', () => {
       const real = await truth(server);
       expect(real.nginxVersion).not.toBeNull();
       for (const user of server.users) {
-        const created = await client.write('POST', '/api/ssh-servers', {
-          name: `${server.name}-${user.name}`,
-          host: server.address,
-          username: user.name,
-          password: user.password,
-        });
-        expect(created.statusCode, created.body).toBe(201);
-        const response = await client.write('POST', `/api/ssh-servers/${created.json().id}/check`);
+        const id = await saveLabServer(client, server, user);
+        const response = await client.write('POST', `/api/ssh-servers/${id}/check`);
         expect(response.statusCode, response.body).toBe(200);
         const { server: checked, text } = response.json();
         expect(text).toBeNull();

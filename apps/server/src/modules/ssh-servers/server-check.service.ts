@@ -2,16 +2,13 @@ import type { TSshServerCheck } from '@portico/shared/ssh-servers/schemas';
 import { sshAddressProblem } from '@portico/shared/validation/reachability';
 import type { TSshServerRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
-import { connectSsh, HostKeyMismatchError, SshError, type TSshSession } from '../../deploy/ssh';
+import { connectSsh, SshError, type TSshSession } from '../../deploy/ssh';
 import { KeyedAppError } from '../../lib/app-error';
 import type { TAuditService } from '../audit/audit.service';
 import { loadServer, serverView, type TActor } from './server-access';
-import {
-  credentialRefusalError,
-  serverTarget,
-  type TServerCredentials,
-} from './server-credentials';
+import type { TServerCredentials } from './server-credentials';
 import { FACTS_SCRIPT, FactsAnswerError, parseFacts } from './server-facts';
+import { openServerSession } from './server-session';
 import { sshServerErrors } from './ssh-server-errors';
 import type { TSshServersRepository } from './ssh-servers.repository';
 
@@ -31,21 +28,13 @@ export interface TServerCheckDeps {
 
 export type TServerCheckService = ReturnType<typeof createServerCheckService>;
 
-/** A host key that is not the pinned one: nothing runs, nothing is stored, the page says why. */
-export function hostKeyChangedError(error: HostKeyMismatchError): KeyedAppError {
-  return new KeyedAppError('host_key_changed', 409, 'sshServer.hostKeyChanged', {
-    expected: error.expectedFingerprint,
-    actual: error.actualFingerprint,
-  });
-}
-
 /**
  * "Check now" (POST /api/ssh-servers/{id}/check) and "forget key": one login with the saved
  * credential against the pinned host key, one exec of the read-only FACTS_SCRIPT, and the
  * answer stored on the row, so the list shows reachable / last checked without a round trip.
  */
 export function createServerCheckService(deps: TServerCheckDeps) {
-  const { repository, credentials, transaction } = deps;
+  const { repository, transaction } = deps;
   const connect = deps.connect ?? connectSsh;
 
   /**
@@ -67,28 +56,18 @@ export function createServerCheckService(deps: TServerCheckDeps) {
         : { key: 'sshServer.checkFailed', params: {} };
       return { stored: stored ?? row, text };
     };
-    const target = serverTarget(row);
-    const credential = credentials.credentialOf(null, row, target);
-    if ('refused' in credential) throw credentialRefusalError(credential.refused, 'test');
-    const pinned = row.hostKeyFingerprint ?? undefined;
     let session: TSshSession;
     try {
-      session = await connect({
-        host: row.host,
-        port: row.port,
-        username: row.username,
-        ...credential.auth,
-        expectedFingerprint: pinned,
-        timeoutMs: deps.timeoutMs ?? CHECK_TIMEOUT_MS,
+      session = await openServerSession(
+        { ...deps, connect, timeoutMs: deps.timeoutMs ?? CHECK_TIMEOUT_MS },
+        row,
         signal,
-      });
+      );
     } catch (error) {
-      if (error instanceof HostKeyMismatchError) throw hostKeyChangedError(error);
       if (error instanceof SshError) return unreachable(error);
       throw error;
     }
     try {
-      if (!pinned) await repository.pinHostKey(row.id, session.fingerprint, row);
       const answer = await session.run(FACTS_SCRIPT, { timeoutMs: SCRIPT_TIMEOUT_MS });
       const facts = parseFacts(answer.stdout);
       const stored = await repository.update(row.id, {
@@ -111,9 +90,6 @@ export function createServerCheckService(deps: TServerCheckDeps) {
   return {
     async check(actor: TActor, id: string): Promise<TSshServerCheck> {
       const row = await loadServer(repository, actor, id);
-      if (sshAddressProblem(row.host) === 'loopback' && !deps.allowLoopback) {
-        throw new KeyedAppError('address_refused', 400, 'checks.ssh.loopbackRefused');
-      }
       const { stored, text } = await readFacts(row);
       return { server: await serverView(repository, stored, actor), text };
     },

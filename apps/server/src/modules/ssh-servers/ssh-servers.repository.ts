@@ -23,6 +23,7 @@ import {
   users,
 } from '../../db/schema';
 import { likeContaining } from '../../lib/list-cursor';
+import type { TKnownProxy } from './site-scan';
 
 export type TSshServersRepository = ReturnType<typeof createSshServersRepository>;
 
@@ -150,6 +151,16 @@ export function createSshServersRepository(db: TDb) {
       };
     },
 
+    /** The address a site adopted on the user's server is recorded with (the proxy's email). */
+    async ownerEmailOf(userId: string): Promise<string> {
+      const [row] = await db
+        .select({ email: users.email })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
+      return row?.email ?? '';
+    },
+
     async ownerOf(userId: string): Promise<string> {
       const [row] = await db
         .select({ username: users.username })
@@ -172,6 +183,42 @@ export function createSshServersRepository(db: TDb) {
         )
         .orderBy(asc(proxyConfigurations.id))
         .limit(limit);
+    },
+
+    /**
+     * The proxies holding any of these domains (a scan's names), by the unique index on
+     * lower(domain), a thousand names a query.
+     */
+    async proxiesForDomains(domains: string[]): Promise<TKnownProxy[]> {
+      const found: TKnownProxy[] = [];
+      for (let at = 0; at < domains.length; at += 1000) {
+        const rows = await db
+          .select({
+            id: proxyConfigurations.id,
+            domain: proxyConfigurations.domain,
+            userId: proxyConfigurations.userId,
+            sshServerId: proxyConfigurations.sshServerId,
+            origin: proxyConfigurations.origin,
+            adoptedSha256: proxyConfigurations.adoptedSha256,
+          })
+          .from(proxyConfigurations)
+          .where(inArray(sql`lower(${proxyConfigurations.domain})`, domains.slice(at, at + 1000)));
+        found.push(...rows.map((r) => ({ ...r, domain: r.domain.toLowerCase() })));
+      }
+      return found;
+    },
+
+    /** An adopted site's file changed by hand since (kept from the first scan that saw it) or not. */
+    async markAdoptedChange(proxyId: string, changedAt: Date | null): Promise<void> {
+      await db
+        .update(proxyConfigurations)
+        .set({
+          adoptedChangedAt:
+            changedAt === null
+              ? null
+              : sql`coalesce(${proxyConfigurations.adoptedChangedAt}, ${changedAt.toISOString()}::timestamptz)`,
+        })
+        .where(and(eq(proxyConfigurations.id, proxyId), eq(proxyConfigurations.origin, 'adopted')));
     },
 
     async proxyCount(id: string): Promise<number> {

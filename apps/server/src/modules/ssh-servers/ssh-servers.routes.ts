@@ -11,18 +11,25 @@ import {
   ZSshServerPage,
   ZSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
+import {
+  ZAdoptSitesAnswer,
+  ZAdoptSitesInput,
+  ZSiteScan,
+} from '@portico/shared/ssh-servers/site-scan';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
 import type { TServerActionsService } from './server-actions.service';
 import type { TServerCheckService } from './server-check.service';
+import type { TSiteScanService } from './site-scan.service';
 import type { TSshServersService } from './ssh-servers.service';
 
 export interface TSshServersRoutesOptions {
   sshServers: TSshServersService;
   serverChecks: TServerCheckService;
   serverActions: TServerActionsService;
+  siteScans: TSiteScanService;
 }
 
 const tags = ['ssh-servers'];
@@ -31,7 +38,7 @@ const errors = errorResponses(400, 401, 403, 404, 409, 500);
 /** Saved SSH servers (docs/PRODUCT.md#ssh-servers): secrets go in, never come out. */
 export async function sshServersRoutes(app: FastifyInstance, options: TSshServersRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { sshServers, serverChecks, serverActions } = options;
+  const { sshServers, serverChecks, serverActions, siteScans } = options;
   r.get(
     '/api/ssh-servers',
     {
@@ -125,6 +132,46 @@ export async function sshServersRoutes(app: FastifyInstance, options: TSshServer
       preValidation: app.requireUser,
     },
     async (request) => serverChecks.check(request.user!, request.params.id),
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/scan',
+    {
+      schema: {
+        tags,
+        summary:
+          'List and classify the nginx sites and certificates of a saved SSH server (read-only)',
+        operationId: 'scanSshServerSites',
+        params: ZIdParams,
+        response: { 200: ZSiteScan, ...errorResponses(400, 401, 403, 404, 409, 500, 502) },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) => siteScans.scan(request.user!, request.params.id),
+  );
+
+  r.post(
+    '/api/ssh-servers/:id/adopt',
+    {
+      schema: {
+        tags,
+        summary:
+          'Record hand-written proxy sites of a saved SSH server as they are (writes nothing there)',
+        operationId: 'adoptSshServerSites',
+        params: ZIdParams,
+        body: ZAdoptSitesInput,
+        response: {
+          200: ZAdoptSitesAnswer,
+          ...errorResponses(400, 401, 403, 404, 409, 500, 502),
+        },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) => {
+      const body = request.body;
+      const names = 'serverName' in body ? [body.serverName] : body.serverNames;
+      return siteScans.adopt(request.user!, request.params.id, names);
+    },
   );
 
   r.post(

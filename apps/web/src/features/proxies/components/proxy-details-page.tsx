@@ -20,6 +20,7 @@ import { useDeploymentLogs } from '@/lib/live-deployment/queries';
 import { certificateSummaryOf, summaryOfProxy, type TSummaryTone } from '@/lib/proxy-summary';
 import { useProxy } from '../api/get-proxy';
 import { useLiveDeployment } from '../api/use-live-deployment';
+import { AdoptedSection } from './adopted-section';
 import { CertificateSection } from './certificate-section';
 import { DeploymentLogs } from './deployment-logs';
 import { AccessUrls, BasicInformation } from './details-sections';
@@ -146,6 +147,7 @@ export function ProxyDetailsPage({ id }: { id: string }) {
         </aside>
         <div className="grid min-w-0 content-start gap-6 lg:col-start-1 lg:row-span-2 lg:row-start-1">
           <BasicInformation proxy={proxy} />
+          <AdoptedSection proxy={proxy} />
           <OptionsSection options={proxy.options} />
           <CertificateSection
             proxy={proxy}

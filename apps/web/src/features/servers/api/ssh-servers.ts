@@ -1,16 +1,13 @@
 import type { TAdminProxyPage } from '@portico/shared/admin/api';
-import { PAGE_LIMIT_MAX } from '@portico/shared/lists/page';
 import type { TProxyPage } from '@portico/shared/proxy/api';
 import type {
   TDeleteServerWithSitesReport,
   TServerActionReport,
   TSshServer,
   TSshServerCheck,
-  TSshServerInput,
   TSshServerList,
-  TSshServerPage,
-  TSshServerUpdate,
 } from '@portico/shared/ssh-servers/schemas';
+import type { TAdoptSitesAnswer, TSiteScan } from '@portico/shared/ssh-servers/site-scan';
 import {
   type InfiniteData,
   keepPreviousData,
@@ -73,6 +70,22 @@ export const useForgetServerHostKey = () =>
     (id: string) => api.requestJson<TSshServer>('POST', path(id, 'forget-host-key')),
     (server) => server,
   );
+
+/** "Sites on this server": a read-only scan (nothing is cached: each scan reads the server). */
+export const useScanSites = () =>
+  useMutation({
+    mutationFn: (id: string) => api.requestJson<TSiteScan>('POST', path(id, 'scan')),
+  });
+
+/** Adopt as it is: new proxies appear on home and in the server's list. */
+export function useAdoptSites() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, serverNames }: { id: string; serverNames: string[] }) =>
+      api.requestJson<TAdoptSitesAnswer>('POST', path(id, 'adopt'), { serverNames }),
+    onSettled: () => client.invalidateQueries({ queryKey: proxyKeys.list }),
+  });
+}
 
 /** Redeploy all / check all certificates: the per-proxy report; the proxies changed too. */
 export function useServerAction(action: 'redeploy-all' | 'check-certificates') {

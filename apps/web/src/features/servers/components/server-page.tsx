@@ -21,6 +21,7 @@ import { ServerActionsCard } from './server-actions-card';
 import { ServerFacts } from './server-facts';
 import { ServerProxiesCard } from './server-proxies-card';
 import { ServerStatus } from './server-status';
+import { SitesCard } from './sites-card';
 
 /**
  * One saved server (docs/PRODUCT.md#ssh-servers): where it is and how Portico logs in, its facts
@@ -103,6 +104,7 @@ export function ServerPage({ id, userId }: { id: string; userId: string }) {
       <FactsCard server={s} />
       <HostKeyCard server={s} />
       <ServerProxiesCard server={s} own={s.userId === userId} />
+      <SitesCard serverId={s.id} />
       <ServerActionsCard server={s} />
 
       <ServerFormDialog server={s} open={editing} onOpenChange={setEditing} />

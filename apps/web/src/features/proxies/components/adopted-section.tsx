@@ -1,0 +1,41 @@
+import type { TProxyConfiguration } from '@portico/shared/proxy/api';
+import { Alert, AlertDescription } from '@/components/ui/alert';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { useServersTexts } from '@/lib/use-group-texts';
+
+/**
+ * A site adopted as it is (docs/PRODUCT.md#sites-on-this-server): Portico never writes its
+ * hand-written file; the page says so and shows the file as scanned (text only: it came from
+ * the server), and whether a later scan found it changed by hand.
+ */
+export function AdoptedSection({ proxy }: { proxy: TProxyConfiguration }) {
+  const { t } = useServersTexts();
+  const adoption = proxy.adoption;
+  if (!adoption) return null;
+  return (
+    <Card data-testid="proxy-adopted">
+      <CardHeader>
+        <CardTitle>{t('servers.adopted.title')}</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <p className="text-sm">{t('servers.adopted.notice')}</p>
+        {adoption.changedAt ? (
+          <Alert variant="destructive" data-testid="proxy-adopted-changed">
+            <AlertDescription>
+              {t('servers.adopted.changed', { date: adoption.changedAt.slice(0, 10) })}
+            </AlertDescription>
+          </Alert>
+        ) : null}
+        <p className="text-xs text-muted-foreground break-all">{adoption.file}</p>
+        {adoption.fileText !== undefined ? (
+          <pre
+            className="max-h-96 overflow-auto rounded-md bg-muted p-3 text-xs whitespace-pre-wrap break-all"
+            data-testid="proxy-adopted-file"
+          >
+            {adoption.fileText}
+          </pre>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
