@@ -55,7 +55,8 @@ export const ProxyWizardPage = lazyNamed(
   () =>
     withTexts(
       () => import('@/features/wizard/components/proxy-wizard-page'),
-      [SERVER_TEXTS, CERTIFICATE_TEXTS, OPTIONS_TEXTS, SERVERS_TEXTS],
+      // The deploy step's "Show plan" shows the plan texts.
+      [SERVER_TEXTS, CERTIFICATE_TEXTS, OPTIONS_TEXTS, SERVERS_TEXTS, PLAN_TEXTS],
     ),
   'ProxyWizardPage',
 );

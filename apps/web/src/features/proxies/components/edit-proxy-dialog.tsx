@@ -6,6 +6,7 @@ import * as React from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { PlanBody } from '@/components/plan/plan-body';
 import { ProxyOptionsEditor } from '@/components/proxy-options-editor';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -21,15 +22,15 @@ import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
+import { usePlanProxy } from '@/lib/deploy-plan';
 import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
 import { draftOf } from '@/lib/proxy-options-draft';
 import { toastFailure } from '@/lib/toast-outcome';
 import { usePlanTexts } from '@/lib/use-group-texts';
 import { useOptionsDraft } from '@/lib/use-options-draft';
-import { usePlanProxy } from '../api/deploy-plan';
 import { type TEditMode, useUpdateProxy } from '../api/update-proxy';
 import { onChosenServer, ServerChoice, useServerPlaces } from './edit-server-choice';
-import { PlanBody, useApplyAction } from './plan-dialog';
+import { useApplyAction } from './use-apply-action';
 
 type TEditForm = z.input<typeof ZEditProxyInput>;
 

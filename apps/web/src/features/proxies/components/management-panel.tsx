@@ -4,6 +4,7 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { PlanDialog } from '@/components/plan/plan-dialog';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
@@ -18,7 +19,7 @@ import { useResetProxy } from '../api/reset-proxy';
 import { continueHref } from '../lib/status';
 import { DeleteProxyDialog } from './delete-proxy-dialog';
 import { PasswordNeeded } from './password-needed';
-import { PlanDialog } from './plan-dialog';
+import { useApplyAction } from './use-apply-action';
 import { useRedeployAction } from './use-redeploy-action';
 
 /** A confirmed action's trigger: outline, left-aligned, a spinner in place of its icon while busy. */
@@ -53,6 +54,10 @@ export function ManagementPanel({
   const { t: tPlan } = usePlanTexts();
   const [, navigate] = useLocation();
   const [planOpen, setPlanOpen] = React.useState(false);
+  const applyPlan = useApplyAction(() => {
+    setPlanOpen(false);
+    onRedeployStarted();
+  });
   const reset = useResetProxy();
   const redeploy = useRedeployAction();
   const deleteMutation = useDeleteProxy();
@@ -123,10 +128,12 @@ export function ManagementPanel({
           />
         </Unavailable>
         <PlanDialog
-          proxy={proxy}
+          proxyId={proxy.id}
+          domain={proxy.domain}
           open={planOpen}
           onOpenChange={setPlanOpen}
-          onApplied={onRedeployStarted}
+          onApply={(fingerprint) => void applyPlan.run(proxy.id, fingerprint)}
+          applying={applyPlan.isPending}
         />
         <ConfirmDialog
           testId="redeploy"

@@ -1,14 +1,16 @@
-import type { TWsMessage } from '@portico/shared/proxy/api';
+import type { TDeployResponse, TWsMessage } from '@portico/shared/proxy/api';
 import { useQueryClient } from '@tanstack/react-query';
-import { CircleAlertIcon, DownloadIcon, EyeIcon, RocketIcon } from 'lucide-react';
+import { CircleAlertIcon, DownloadIcon, EyeIcon, FileDiffIcon, RocketIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
+import { PlanDialog } from '@/components/plan/plan-dialog';
 import { ProxySummary } from '@/components/proxy-summary';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
+import { applyPlan } from '@/lib/deploy-plan';
 import { errorDescription, errorText } from '@/lib/form-errors';
 import { LogPanel } from '@/lib/live-deployment/log-panel';
 import { currentRunEntries, logFileName, serverLine } from '@/lib/live-deployment/logs';
@@ -21,6 +23,7 @@ import { useDeploymentSocket } from '@/lib/live-deployment/use-deployment-socket
 import { formatLogDownload, useLogText } from '@/lib/log-text';
 import { summaryOfProxy } from '@/lib/proxy-summary';
 import { proxyKeys } from '@/lib/query-keys';
+import { usePlanTexts } from '@/lib/use-group-texts';
 import { useStartDeployment } from '../api/deploy';
 import { useConfiguration } from '../api/get-configuration';
 import { downloadText } from '../state/download';
@@ -44,6 +47,7 @@ export function DeployStep({
   dispatch: React.Dispatch<TWizardAction>;
 }) {
   const { t } = useTranslation();
+  const planTexts = usePlanTexts();
   const id = state.data.configurationId;
   const { deploy } = state;
   const startDeployment = useStartDeployment();
@@ -112,7 +116,12 @@ export function DeployStep({
     return () => clearTimeout(timer);
   }, [deploy.status, dispatch]);
 
-  const start = async () => {
+  // The run is started by Deploy, or by the plan's Apply with the fingerprint of what was shown.
+  const [planOpen, setPlanOpen] = React.useState(false);
+  const [applying, setApplying] = React.useState(false);
+  const start = async (
+    send: (id: string) => Promise<TDeployResponse> = startDeployment.mutateAsync,
+  ) => {
     if (!id) return;
     awaitingAccept.current = true;
     dispatch({
@@ -121,7 +130,7 @@ export function DeployStep({
       at: new Date().toISOString(),
     });
     try {
-      const res = await startDeployment.mutateAsync(id);
+      const res = await send(id);
       dispatch({ type: 'deployAccepted', deploymentId: res.deploymentId });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
@@ -163,11 +172,24 @@ export function DeployStep({
         <Progress value={progress} aria-label={t('wizard.deploy.progressLabel')} />
       </div>
       <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-        <Button onClick={start} disabled={deploying || !id} data-testid="wizard-deploy-start">
+        <Button
+          onClick={() => void start()}
+          disabled={deploying || !id}
+          data-testid="wizard-deploy-start"
+        >
           <RocketIcon aria-hidden="true" />
           {deploy.status === 'completed' || deploy.status === 'failed'
             ? t('wizard.deploy.startAgain')
             : t('wizard.deploy.start')}
+        </Button>
+        <Button
+          variant="outline"
+          onClick={() => setPlanOpen(true)}
+          disabled={deploying || !id}
+          data-testid="wizard-deploy-plan"
+        >
+          <FileDiffIcon aria-hidden="true" />
+          {planTexts.t('plan.show')}
         </Button>
         <Button
           variant="outline"
@@ -196,6 +218,22 @@ export function DeployStep({
         </div>
       ) : null}
       <LogPanel variant="run" id="wizard-log-panel" lines={deploy.logs} />
+      {id ? (
+        <PlanDialog
+          proxyId={id}
+          domain={state.data.domain}
+          open={planOpen}
+          onOpenChange={setPlanOpen}
+          applying={applying}
+          onApply={(fingerprint) => {
+            setApplying(true);
+            void start((runId) => applyPlan(runId, fingerprint)).finally(() => {
+              setApplying(false);
+              setPlanOpen(false);
+            });
+          }}
+        />
+      ) : null}
       {deploy.status === 'failed' && deploy.error && !summary?.failure ? (
         <Alert variant="destructive" data-testid="wizard-deploy-error">
           <CircleAlertIcon aria-hidden="true" />
