@@ -2,9 +2,10 @@
 // the server really has, read independently inside the server. s1 is a stock server (nginx
 // running on port 80, no scheduler running); s2 has cron running and another program on port
 // 80 (nginx not started). root logs in directly; `deploy` reaches root through a sudo that
-// asks for its password.
+// asks for its password. Each check leaves the server's files as they were.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { serverFiles } from '../../../test/support/lab-server-files';
 import {
   saveLabServer,
   signedInClient,
@@ -74,8 +75,11 @@ describe('POST /api/ssh-servers/{id}/check on lab servers', () => {
       expect(real.nginxVersion).not.toBeNull();
       for (const user of server.users) {
         const id = await saveLabServer(client, server, user);
+        const before = await serverFiles(lab, server);
         const response = await client.write('POST', `/api/ssh-servers/${id}/check`);
         expect(response.statusCode, response.body).toBe(200);
+        // "Check now" reads: nginx's, certbot's and cron's files are as they were, /tmp holds the same.
+        expect(await serverFiles(lab, server)).toBe(before);
         const { server: checked, text } = response.json();
         expect(text).toBeNull();
         expect(checked.reachable).toBe(true);

@@ -3,9 +3,11 @@
 // TLS site, one name served twice); s2's configuration fails nginx -t (edited, never reloaded).
 // Every file and directory under /etc/nginx and /etc/letsencrypt is compared before and after:
 // a scan writes nothing.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
+import { serverFiles as labServerFiles } from '../../../test/support/lab-server-files';
 import {
   saveLabServer,
   signedInClient,
@@ -29,16 +31,9 @@ afterAll(async () => {
   await lab?.stop();
 });
 
-/** Every entry's type, path, mode, size and mtime, and every regular file's sha256. */
-async function serverFiles(server: TLabServer): Promise<string> {
-  const script = [
-    "find /etc/nginx /etc/letsencrypt -printf '%y %p %m %s %T@ %l\\n' | sort",
-    'find /etc/nginx /etc/letsencrypt -type f -exec sha256sum {} + | sort',
-  ].join('; ');
-  const result = await lab.exec(server.name, ['bash', '-c', script]);
-  expect(result.code, result.stderr).toBe(0);
-  return result.stdout;
-}
+/** What the scan is compared on: nginx's and certbot's files. */
+const serverFiles = (server: TLabServer) =>
+  labServerFiles(lab, server, ['/etc/nginx', '/etc/letsencrypt']);
 
 const zone = (server: TLabServer) => `${server.name}.portico.test`;
 
