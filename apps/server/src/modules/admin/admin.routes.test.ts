@@ -124,6 +124,7 @@ describe.each(testDatabaseKinds())('admin API on %s', (kind) => {
       targetServer: 'backend.local:3000',
       status: 'pending',
       serving: null,
+      adoptedFile: null,
       lastFailure: null,
       createdAt: expect.any(String),
       userId: owner2.user.id,

@@ -14,8 +14,10 @@ function unavailable(
   proxy: TProxyConfiguration,
   live: boolean,
   status: TCertificateStatus | undefined,
-): 'notDeployed' | 'busy' | 'uploaded' | null {
+): 'notDeployed' | 'busy' | 'uploaded' | 'adopted' | null {
   if (!live || !proxy.sslConfigured) return 'notDeployed';
+  // An adopted site's certificate is renewed by whoever wrote it: the server refuses both runs.
+  if (proxy.adoption) return 'adopted';
   // certbot holds nothing for an upload: its owner renews it by uploading the next.
   if (status?.uploaded) return 'uploaded';
   const action = status?.lastAction?.status;
