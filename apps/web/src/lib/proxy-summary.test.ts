@@ -222,6 +222,7 @@ describe('a site adopted as it is', () => {
       lastFailure: null,
       adopted: true,
     });
+    expect(fromRow).toMatchObject({ state: 'adopted', tone: 'fine', serving: 'https', next: null });
     expect(fromRow).toEqual({ ...summaryOfProxy(adopted()), certificate: null });
   });
 });
