@@ -207,6 +207,17 @@ describe('what Portico refuses on an adopted site is not offered as if it worked
     },
   );
 
+  it('an adopted HTTP site: no certificate runs, and never "deploy it first"', async () => {
+    serve({ ...adopted, sslConfigured: false });
+    await renderWithProviders(<ProxyDetailsPage id={id} />, { lang: 'en' });
+    const hint = await screen.findByTestId('certificate-actions-hint');
+    expect(hint.textContent).toBe(
+      'Portico adopted this site as it is and it serves no certificate: Portico does not add one to a file it did not write.',
+    );
+    expect(screen.getByTestId('action-renew-now')).toHaveProperty('disabled', true);
+    expect(screen.getByTestId('action-check-now')).toHaveProperty('disabled', true);
+  });
+
   it.each(['en', 'es'] as const)('home card and admin list: Edit says why (%s)', async (lang) => {
     const words = WORDS[lang];
     serve();
