@@ -58,6 +58,15 @@ async function scanAndAdopt(page: Page, app: TLabApp, lang: TLang) {
     await screenshotScreen(page, area, '2-adopted');
     await page.goto('/');
     await expect(page.getByText(site).first()).toBeVisible();
+    // Home says what it is: adopted and live over HTTP, never "pending".
+    const onHome = page.getByTestId('proxy-card').filter({ hasText: site });
+    await expect(onHome.getByTestId('summary-state')).toHaveText(
+      text(lang, 'certificate.summary.state.adopted'),
+    );
+    await expect(onHome.getByTestId('summary-serving')).toHaveText(
+      text(lang, 'certificate.summary.serving.adoptedHttp'),
+    );
+    await screenshotScreen(page, area, '3-home');
     const proxies = await api(page.request, 'GET', '/api/user/proxy-configurations');
     const adopted = (proxies.json as { id: string; domain: string }[]).find(
       (p) => p.domain === site,
@@ -68,7 +77,18 @@ async function scanAndAdopt(page: Page, app: TLabApp, lang: TLang) {
     await expect(section.getByTestId('proxy-adopted-file')).toContainText(
       'proxy_pass http://127.0.0.1:8099;',
     );
-    await screenshotScreen(page, area, '3-details');
+    await expect(page.getByTestId('proxy-summary').first()).toHaveAttribute(
+      'data-state',
+      'adopted',
+    );
+    // Redeploy is not offered as if it worked: focused, it says why.
+    const redeploy = page.getByTestId('action-redeploy');
+    await expect(redeploy).toHaveAttribute('aria-disabled', 'true');
+    await redeploy.focus();
+    await expect(page.getByTestId('unavailable-reason').first()).toContainText(
+      `/etc/nginx/sites-enabled/${site}`,
+    );
+    await screenshotScreen(page, area, '4-details');
   } finally {
     await app.lab.exec('s3', ['rm', '-f', `/etc/nginx/sites-enabled/${site}`]);
   }

@@ -113,6 +113,13 @@ function Failure({
   );
 }
 
+/** The sentence of what is served; an adopted site's says Portico did not write it. */
+function servingKey(summary: TProxySummary): string {
+  if (summary.state === 'adopted')
+    return summary.serving === 'https' ? 'adoptedHttps' : 'adoptedHttp';
+  return summary.serving ?? 'none';
+}
+
 /**
  * A proxy's summary, first on every screen that shows the proxy (docs/PRODUCT.md#one-summary-per-proxy):
  * what the server serves, what failed last and why, what to do next. `compact` (a table row)
@@ -145,7 +152,7 @@ export function ProxySummary({
           data-testid="summary-serving"
           data-serving={summary.serving ?? 'none'}
         >
-          {t(`certificate.summary.serving.${summary.serving ?? 'none'}`)}
+          {t(`certificate.summary.serving.${servingKey(summary)}`)}
         </p>
       )}
       {summary.failure ? <Failure failure={summary.failure} clamp={compact} /> : null}

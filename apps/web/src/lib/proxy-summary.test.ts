@@ -171,3 +171,58 @@ describe('one summary per proxy', () => {
     );
   });
 });
+
+describe('a site adopted as it is', () => {
+  const ADOPTION = { file: '/etc/nginx/sites-enabled/shop', sha256: 'ab', changedAt: null };
+  const adopted = (over: Parameters<typeof aProxy>[0] = {}) =>
+    aProxy({
+      status: 'completed',
+      sslConfigured: true,
+      serverSites: [],
+      adoption: ADOPTION,
+      ...over,
+    });
+
+  it('is adopted and live over HTTPS, with the certificate the watch saw, never pending', () => {
+    const summary = summaryOfProxy(adopted(), FIVE_YEARS);
+    expect(summary).toEqual({
+      state: 'adopted',
+      tone: 'fine',
+      serving: 'https',
+      failure: null,
+      certificate: { tone: 'fine', kind: 'expiresIn', daysLeft: 1825, notReloaded: false },
+      next: null,
+    });
+  });
+
+  it('without a certificate it is served over HTTP, still adopted (no "continue the deployment")', () => {
+    const summary = summaryOfProxy(adopted({ sslConfigured: false }), null);
+    expect(summary).toMatchObject({
+      state: 'adopted',
+      serving: 'http',
+      certificate: null,
+      next: null,
+    });
+  });
+
+  it('a certificate that needs attention is renewed on the server, never "renew now" in Portico', () => {
+    for (const state of ['warning', 'danger'] as const) {
+      const summary = summaryOfProxy(adopted(), { ...FIVE_YEARS, state, daysLeft: 3 });
+      expect(summary).toMatchObject({ state: 'adopted', next: 'renewOnServer' });
+      expect(summary.certificate?.tone).toBe(state);
+    }
+    const failedCheck = summaryOfProxy(adopted(), { ...FIVE_YEARS, checkFailed: true });
+    expect(failedCheck.next).toBe('checkHttps');
+  });
+
+  it('the admin list says the same from its row', () => {
+    const fromRow = proxySummary({
+      status: 'completed',
+      serving: 'https',
+      lastFailure: null,
+      adopted: true,
+    });
+    expect(fromRow).toMatchObject({ state: 'adopted', tone: 'fine', serving: 'https', next: null });
+    expect(fromRow).toEqual({ ...summaryOfProxy(adopted()), certificate: null });
+  });
+});

@@ -2,7 +2,7 @@ import type { TCertificateStatus, TCertificateSummary } from '@portico/shared/ce
 import type { TCertificateState } from '@portico/shared/certificates/state';
 import type { TLastFailure, TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
-import { servingOf, type TServing } from '@portico/shared/proxy/server-record';
+import { servingOfProxy, type TServing } from '@portico/shared/proxy/server-record';
 
 /**
  * What a colour means, on every badge of a proxy (docs/PRODUCT.md#one-summary-per-proxy):
@@ -18,7 +18,8 @@ export type TSummaryState =
   | 'failedServing'
   | 'failed'
   | 'pendingServing'
-  | 'pending';
+  | 'pending'
+  | 'adopted';
 
 /** What to do next, one sentence; null when nothing is to be done. */
 export type TNextStep =
@@ -30,6 +31,7 @@ export type TNextStep =
   | 'checkHttps'
   | 'renewNow'
   | 'testRenewal'
+  | 'renewOnServer'
   | null;
 
 /** The certificate, said only of a proxy whose HTTPS site the server serves. */
@@ -59,6 +61,11 @@ export type TSummaryFacts = {
   serving: TServing;
   lastFailure: TProxySummary['failure'];
   changedSinceDeploy?: boolean;
+  /**
+   * Adopted as it is (docs/PRODUCT.md#sites-on-this-server): served by a file Portico did not
+   * write and never deploys, so neither "pending" nor a deployment's next step applies.
+   */
+  adopted?: boolean;
   /** The watch's last word on the served certificate, when there is one. */
   certificate?: TCertificateSummary | null;
 };
@@ -81,8 +88,9 @@ function certificateOf(summary: TCertificateSummary): TSummaryCertificate {
   };
 }
 
-function stateOf(status: TProxyStatus, serving: TServing): TSummaryState {
+function stateOf(status: TProxyStatus, serving: TServing, adopted: boolean): TSummaryState {
   if (status === 'deploying') return 'deploying';
+  if (adopted) return 'adopted';
   if (status === 'completed' || status === 'deployed') return serving ? 'live' : 'pending';
   if (status === 'failed' || status === 'error') return serving ? 'failedServing' : 'failed';
   return serving ? 'pendingServing' : 'pending';
@@ -95,6 +103,7 @@ const STATE_TONE: Record<TSummaryState, TSummaryTone> = {
   failed: 'danger',
   pendingServing: 'warning',
   pending: 'neutral',
+  adopted: 'fine',
 };
 
 function nextOf(
@@ -106,8 +115,11 @@ function nextOf(
   if (state === 'failed' || state === 'failedServing') return 'fixAndRedeploy';
   if (state === 'pendingServing') return 'redeployOrDelete';
   if (state === 'pending') return 'continue';
-  if (changed) return 'applyChanges';
+  if (changed && state !== 'adopted') return 'applyChanges';
   if (certificate?.kind === 'checkFailed') return 'checkHttps';
+  // Portico renews nothing on an adopted site: whoever wrote it renews it on the server.
+  if (state === 'adopted')
+    return certificate && certificate.tone !== 'fine' ? 'renewOnServer' : null;
   if (certificate?.tone === 'danger') return 'renewNow';
   if (certificate?.tone === 'warning') return 'testRenewal';
   return null;
@@ -119,7 +131,7 @@ function nextOf(
  * server serves the HTTPS site; a site that still serves is never just "pending".
  */
 export function proxySummary(facts: TSummaryFacts): TProxySummary {
-  const state = stateOf(facts.status, facts.serving);
+  const state = stateOf(facts.status, facts.serving, facts.adopted ?? false);
   const certificate =
     facts.serving === 'https' && facts.certificate && state !== 'deploying'
       ? certificateOf(facts.certificate)
@@ -138,15 +150,17 @@ export function proxySummary(facts: TSummaryFacts): TProxySummary {
 export function summaryOfProxy(
   proxy: Pick<
     TProxyConfiguration,
-    'status' | 'serverSites' | 'sslConfigured' | 'lastFailure' | 'changedSinceDeploy'
+    'status' | 'serverSites' | 'sslConfigured' | 'lastFailure' | 'changedSinceDeploy' | 'adoption'
   >,
   certificate?: TCertificateSummary | null,
 ): TProxySummary {
+  const adopted = proxy.adoption !== undefined;
   return proxySummary({
     status: proxy.status,
-    serving: servingOf(proxy.serverSites, proxy.sslConfigured),
+    serving: servingOfProxy({ ...proxy, adopted }),
     lastFailure: proxy.lastFailure,
     changedSinceDeploy: proxy.changedSinceDeploy,
+    adopted,
     certificate,
   });
 }

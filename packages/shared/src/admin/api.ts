@@ -20,6 +20,11 @@ export const ZAdminProxyRow = z.object({
   status: ZProxyStatus,
   /** What the server serves for it, by the record (the same summary as the owner's screens). */
   serving: ZServing,
+  /**
+   * The hand-written file of a site adopted as it is (docs/PRODUCT.md#sites-on-this-server),
+   * which Portico never writes; null for a proxy Portico deploys.
+   */
+  adoptedFile: z.string().nullable(),
   /** The last run's failure in the reader's language; null after a success. */
   lastFailure: ZLastFailure.nullable(),
   createdAt: z.string(),

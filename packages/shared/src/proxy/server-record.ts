@@ -55,6 +55,20 @@ export function servingOf(sites: readonly TServerSite[], sslConfigured: boolean)
   return sites.length === 0 && sslConfigured ? 'https' : null;
 }
 
+/**
+ * servingOf for any proxy. An adopted site (docs/PRODUCT.md#sites-on-this-server) is served by
+ * its own hand-written file, which the record never holds: the scan found it enabled, over
+ * HTTPS when it names a certificate.
+ */
+export function servingOfProxy(proxy: {
+  serverSites: readonly TServerSite[];
+  sslConfigured: boolean;
+  adopted: boolean;
+}): TServing {
+  if (proxy.adopted) return proxy.sslConfigured ? 'https' : 'http';
+  return servingOf(proxy.serverSites, proxy.sslConfigured);
+}
+
 /** The last run's failure, beside the record: the run failed, whatever it left on the server. */
 export const ZLastFailure = z.object({
   deploymentId: z.string().nullable(),

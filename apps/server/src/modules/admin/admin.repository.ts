@@ -38,6 +38,8 @@ export function createAdminRepository(db: TDb) {
     status: proxyConfigurations.status,
     sslConfigured: proxyConfigurations.sslConfigured,
     serverSites: proxyConfigurations.serverSites,
+    origin: proxyConfigurations.origin,
+    adoptedFile: proxyConfigurations.adoptedFile,
     lastFailure: proxyConfigurations.lastFailure,
     createdAt: proxyConfigurations.createdAt,
     userId: users.id,

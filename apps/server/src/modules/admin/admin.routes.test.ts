@@ -124,6 +124,7 @@ describe.each(testDatabaseKinds())('admin API on %s', (kind) => {
       targetServer: 'backend.local:3000',
       status: 'pending',
       serving: null,
+      adoptedFile: null,
       lastFailure: null,
       createdAt: expect.any(String),
       userId: owner2.user.id,
@@ -180,6 +181,22 @@ describe.each(testDatabaseKinds())('admin API on %s', (kind) => {
       });
       expect(row?.lastFailure?.message).toMatch(words);
     }
+  });
+
+  it('names an adopted site by its hand-written file and says it is served by it', async () => {
+    const owner = await namedClient(t, 'adp');
+    const { id } = await createProxy(owner.client);
+    const own = await createProxy(owner.client);
+    const file = '/etc/nginx/sites-enabled/shop';
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ status: 'completed', origin: 'adopted', adoptedFile: file, sslConfigured: false })
+      .where(eq(proxyConfigurations.id, id));
+    const response = await admin.client.request({ method: 'GET', url: '/api/admin/all-proxies' });
+    const rows = z.array(ZAdminProxyRow).parse(response.json());
+    // Served over HTTP by its own file, though Portico's record of sites is empty.
+    expect(rows.find((r) => r.id === id)).toMatchObject({ adoptedFile: file, serving: 'http' });
+    expect(rows.find((r) => r.id === own.id)?.adoptedFile).toBeNull();
   });
 
   it('lists users with their role and proxy count', async () => {

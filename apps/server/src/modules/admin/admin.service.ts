@@ -14,7 +14,7 @@ import type {
   TProxyConfiguration,
   TProxyListQuery,
 } from '@portico/shared/proxy/api';
-import { servingOf } from '@portico/shared/proxy/server-record';
+import { servingOfProxy } from '@portico/shared/proxy/server-record';
 import type { TAuditLogRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { AppError, KeyedAppError } from '../../lib/app-error';
@@ -88,12 +88,15 @@ export function createAdminService(deps: TAdminServiceDeps) {
       const view = <T extends TAdminProxyRecord>({
         sslConfigured,
         serverSites,
+        origin,
+        adoptedFile,
         lastFailure,
         createdAt,
         ...row
       }: T) => ({
         ...row,
-        serving: servingOf(serverSites, sslConfigured),
+        serving: servingOfProxy({ serverSites, sslConfigured, adopted: origin === 'adopted' }),
+        adoptedFile: origin === 'adopted' ? (adoptedFile ?? '') : null,
         lastFailure: lastFailureOf(lastFailure, language),
         createdAt: isoTime(createdAt),
       });

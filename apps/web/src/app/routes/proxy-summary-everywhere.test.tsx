@@ -72,6 +72,7 @@ function adminRow(proxy: typeof failedLive): TAdminProxyRow {
     targetServer: proxy.targetServer,
     status: proxy.status,
     serving: 'https',
+    adoptedFile: proxy.adoption?.file ?? null,
     lastFailure: proxy.lastFailure,
     createdAt: proxy.createdAt,
     userId: 'u2',

@@ -14,6 +14,7 @@ const row: TAdminProxyRow = {
   targetServer: 'http://10.0.0.5:8080',
   status: 'deployed',
   serving: 'https',
+  adoptedFile: null,
   lastFailure: null,
   createdAt: new Date(Date.now() - 2 * 60 * 60 * 1000).toISOString(),
   userId: 'u2',

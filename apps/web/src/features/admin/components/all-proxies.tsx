@@ -25,13 +25,19 @@ const SHAPE = proxyListShape('all');
 
 /** The same summary the owner sees (the admin list has no certificate watch beside it). */
 const summaryOf = (row: TAdminProxyRow) =>
-  proxySummary({ status: row.status, serving: row.serving, lastFailure: row.lastFailure });
+  proxySummary({
+    status: row.status,
+    serving: row.serving,
+    lastFailure: row.lastFailure,
+    adopted: row.adoptedFile !== null,
+  });
 
 function EditButton({ row, onEdit }: { row: TAdminProxyRow; onEdit: (r: TAdminProxyRow) => void }) {
   const { t } = useAdminTexts();
   return (
     <EditProxyButton
       status={row.status}
+      adoption={row.adoptedFile === null ? undefined : { file: row.adoptedFile }}
       label={t('admin.proxies.edit')}
       name={t('admin.proxies.editOf', { domain: row.domain })}
       onClick={() => onEdit(row)}

@@ -14,7 +14,10 @@ function unavailable(
   proxy: TProxyConfiguration,
   live: boolean,
   status: TCertificateStatus | undefined,
-): 'notDeployed' | 'busy' | 'uploaded' | null {
+): 'notDeployed' | 'busy' | 'uploaded' | 'adopted' | 'adoptedNoCertificate' | null {
+  // An adopted site's certificate is renewed by whoever wrote it: the server refuses both runs
+  // (and no deployment of Portico's will put one live, so "deploy it first" would mislead).
+  if (proxy.adoption) return live && proxy.sslConfigured ? 'adopted' : 'adoptedNoCertificate';
   if (!live || !proxy.sslConfigured) return 'notDeployed';
   // certbot holds nothing for an upload: its owner renews it by uploading the next.
   if (status?.uploaded) return 'uploaded';
@@ -80,7 +83,7 @@ export function CertificateActions({
         <Button
           variant="outline"
           size="sm"
-          disabled={why === 'notDeployed' || checking}
+          disabled={why === 'notDeployed' || why === 'adoptedNoCertificate' || checking}
           onClick={() =>
             void toastOutcome(() => check.mutateAsync(), t, {
               success: t('certificate.section.checkQueued'),

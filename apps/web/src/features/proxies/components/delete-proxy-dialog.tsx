@@ -2,7 +2,6 @@ import { siteHasTraces, type TServerSite } from '@portico/shared/proxy/api';
 import type { TFunction } from 'i18next';
 import { Trash2Icon } from 'lucide-react';
 import * as React from 'react';
-import { useTranslation } from 'react-i18next';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import {
   AlertDialog,
@@ -19,6 +18,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
+import { useCertificateTexts } from '@/lib/use-group-texts';
 import { offersPorticoOnly } from '../api/delete-proxy';
 
 export type TDeleteChoice = { removeFromServer: boolean; removeCertificate: boolean };
@@ -27,6 +27,8 @@ type TProps = {
   domain: string;
   /** The record of what Portico put on servers for this proxy: the dialog says what goes. */
   sites: readonly TServerSite[];
+  /** Adopted as it is: its hand-written file, which a delete leaves on the server. */
+  adoptedFile?: string | undefined;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** Deletes; throws the API error (502 server_unreachable offers the Portico-only delete). */
@@ -54,13 +56,15 @@ function removalHint(site: TServerSite, t: TFunction): string {
 export function DeleteProxyDialog({
   domain,
   sites,
+  adoptedFile,
   open,
   onOpenChange,
   onDelete,
   onDeleted,
 }: TProps) {
-  const { t } = useTranslation();
-  const onServer = sites.filter(siteHasTraces);
+  const { t } = useCertificateTexts();
+  // The server removes nothing of an adopted site (its file is the user's), whatever it records.
+  const onServer = adoptedFile === undefined ? sites.filter(siteHasTraces) : [];
   const certificates = onServer.flatMap((s) => (s.certificate ? [s.certificate.name] : []));
   const [removeFromServer, setRemoveFromServer] = React.useState(true);
   const [removeCertificate, setRemoveCertificate] = React.useState(true);
@@ -108,6 +112,10 @@ export function DeleteProxyDialog({
           <Alert variant="destructive" data-testid="delete-unreachable">
             <AlertDescription>{unreachable}</AlertDescription>
           </Alert>
+        ) : adoptedFile !== undefined ? (
+          <p className="text-sm text-muted-foreground" data-testid="delete-adopted">
+            {t('certificate.section.deleteAdopted', { file: adoptedFile })}
+          </p>
         ) : onServer.length === 0 ? (
           <p className="text-sm text-muted-foreground" data-testid="delete-nothing-on-server">
             {t('proxies.delete.nothingOnServer')}

@@ -9,7 +9,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { Unavailable } from '@/components/ui/unavailable';
-import { hasDeployCredential, type TProxyAction, unavailableReasonKey } from '@/lib/proxy-status';
+import { hasDeployCredential, type TProxyAction, unavailableReason } from '@/lib/proxy-status';
 import { summaryOfProxy } from '@/lib/proxy-summary';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { usePlanTexts } from '@/lib/use-group-texts';
@@ -77,12 +77,12 @@ export function ManagementPanel({
   };
 
   const deploying = proxy.status === 'deploying';
-  const why = (action: TProxyAction) => {
-    const key = unavailableReasonKey(proxy, action);
-    return key ? t(key) : null;
-  };
-  // Without a saved password a redeploy can only be refused: the notice says how to enter it.
-  const needsPassword = !hasDeployCredential(proxy);
+  const why = (action: TProxyAction) => unavailableReason(t, proxy, action);
+  // Without a saved password a redeploy can only be refused: the notice says how to enter it
+  // (an adopted site is never deployed, so it needs none).
+  const needsPassword = !hasDeployCredential(proxy) && !proxy.adoption;
+  // Modify stays open while a deployment runs (it shows the run); only an adopted site closes it.
+  const modifyBlocked = proxy.adoption ? why('edit') : null;
   return (
     <Card data-testid="management-panel">
       <CardHeader>
@@ -90,12 +90,21 @@ export function ManagementPanel({
       </CardHeader>
       <CardContent className="grid gap-2">
         {needsPassword && !deploying ? <PasswordNeeded proxy={proxy} /> : null}
-        <Button asChild variant="outline" className="justify-start" data-testid="action-modify">
-          <Link href={continueHref(proxy.id)}>
-            <SettingsIcon aria-hidden="true" />
-            {t('proxies.details.modify')}
-          </Link>
-        </Button>
+        {modifyBlocked ? (
+          <Unavailable reason={modifyBlocked}>
+            <Button variant="outline" className="justify-start" data-testid="action-modify">
+              <SettingsIcon aria-hidden="true" />
+              {t('proxies.details.modify')}
+            </Button>
+          </Unavailable>
+        ) : (
+          <Button asChild variant="outline" className="justify-start" data-testid="action-modify">
+            <Link href={continueHref(proxy.id)}>
+              <SettingsIcon aria-hidden="true" />
+              {t('proxies.details.modify')}
+            </Link>
+          </Button>
+        )}
         <ConfirmDialog
           testId="reset"
           title={t('proxies.reset.title')}
@@ -167,6 +176,7 @@ export function ManagementPanel({
         <DeleteProxyDialog
           domain={proxy.domain}
           sites={proxy.serverSites}
+          adoptedFile={proxy.adoption?.file}
           open={deleteOpen}
           onOpenChange={setDeleteOpen}
           onDelete={(choice) => deleteMutation.mutateAsync({ id: proxy.id, ...choice })}

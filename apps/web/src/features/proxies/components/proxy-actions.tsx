@@ -48,6 +48,7 @@ export function ProxyActions({ proxy, onEdit }: TProps) {
       ) : null}
       <EditProxyButton
         status={proxy.status}
+        adoption={proxy.adoption}
         label={t('proxies.actions.edit')}
         name={t('proxies.actions.editOf', { domain: proxy.domain })}
         onClick={() => onEdit(proxy)}

@@ -11,7 +11,7 @@ import { Card } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { Unavailable } from '@/components/ui/unavailable';
 import { formatDay } from '@/lib/format-date';
-import { hasDeployCredential, unavailableReasonKey } from '@/lib/proxy-status';
+import { hasDeployCredential, unavailableReason } from '@/lib/proxy-status';
 import { summaryOfProxy } from '@/lib/proxy-summary';
 import { continueHref, detailsHref } from '../lib/status';
 import { ProxyActions } from './proxy-actions';
@@ -34,7 +34,7 @@ export function ProxyCard({ proxy, certificate, onEdit }: TProps) {
   const { t, i18n } = useTranslation();
   const redeploy = useRedeployAction();
   const host = maskHost(proxy.serverIp);
-  const redeployBlocked = unavailableReasonKey(proxy, 'redeploy');
+  const redeployBlocked = unavailableReason(t, proxy, 'redeploy');
   return (
     <Card
       className="relative flex w-full min-w-0 flex-col gap-4 p-5 transition-shadow hover:shadow-md focus-within:shadow-md"
@@ -78,7 +78,7 @@ export function ProxyCard({ proxy, certificate, onEdit }: TProps) {
             <p className="min-w-0">{t('proxies.passwordNeeded.text')}</p>
           )}
           {hasDeployCredential(proxy) ? (
-            <Unavailable reason={redeployBlocked ? t(redeployBlocked) : null}>
+            <Unavailable reason={redeployBlocked}>
               <Button
                 size="sm"
                 variant="outline"
