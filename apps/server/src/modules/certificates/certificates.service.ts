@@ -17,6 +17,7 @@ import { AppError, KeyedAppError } from '../../lib/app-error';
 import type { TCertificateActionHistory } from '../deployments/certificate-action-history.repository';
 import { actionHold } from '../deployments/certificate-action-limits';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
+import { refuseAdopted } from '../proxies/proxy-errors';
 import { attentionReasons, statusView, summaryOf } from './certificate-view';
 import type { TCertificatesRepository, TWatchedWithOwner } from './certificates.repository';
 import { checkCustomCertificate } from './custom-certificate-check';
@@ -106,6 +107,8 @@ export function createCertificatesService(deps: {
       input: TCustomCertificateInput,
     ): Promise<TCustomCertificate> {
       const proxy = await deps.proxies.load(configurationId, actor);
+      // No Portico deployment serves an adopted site: an upload would never be served.
+      refuseAdopted(proxy);
       const now = deps.now();
       const facts = checkCustomCertificate(input, proxy.domain, now);
       const row = {

@@ -407,6 +407,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
      */
     async reset(actor: TActor, id: string, language: TLanguage): Promise<TProxyConfiguration> {
       const row = await load(id, actor);
+      refuseAdopted(row);
       const updated = await updateRecorded(actor, row, { status: 'pending' }, 'proxy.reset');
       // After the commit: open log sockets are told only what is stored.
       deps.onStatus?.(updated);
