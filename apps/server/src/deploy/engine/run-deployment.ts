@@ -22,6 +22,7 @@ import type { TDeployInput, TDeployOutcome, TEngineContext } from './types';
 import {
   dropUnusedUpload,
   pruneUploadedCertificates,
+  uploadedFiles,
   uploadedRenewal,
   writeUploadedCertificate,
 } from './uploaded-certificate';
@@ -90,7 +91,12 @@ async function deploy(
     step = 'preflight';
     enterStep(ctx, step);
     await preflight(c, { domain, serverIp }, facts);
-    if (input.planFingerprint) await assertUnchangedSincePlan(c, domain, input.planFingerprint);
+    if (input.planFingerprint) {
+      const extra = input.uploadedCertificate
+        ? (uploadedFiles(domain, input.uploadedCertificate)?.writes ?? []).map((f) => f.path)
+        : [];
+      await assertUnchangedSincePlan(c, domain, input.planFingerprint, extra);
+    }
 
     step = 'packages';
     enterStep(ctx, step);
