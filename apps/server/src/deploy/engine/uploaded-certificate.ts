@@ -81,25 +81,27 @@ export async function writeUploadedCertificate(
 
 /**
  * Removes the domain's uploaded certificates but `keep` (none: the whole directory, the proxy is
- * back on certbot's certificate), once the site file no longer names them.
+ * back on certbot's certificate), once the site file no longer names them. True when something
+ * went (the caller's record then looks again).
  */
 export async function pruneUploadedCertificates(
   c: TStepContext,
   domain: string,
   keep: TCertificatePaths | undefined,
-): Promise<void> {
+): Promise<boolean> {
   const r = await asRoot(c.session, PRUNE, {
     args: [uploadedCertificateDir(domain), keep?.dir ?? ''],
   });
   if (r.code !== 0) {
     // The site serves what it should; files left behind are only reported.
     c.log.warning(withOutput(msg('uploaded.pruneFailed'), outputOf(r)));
-    return;
+    return false;
   }
   const pruned = firstMarked(r.stdout, 'PORTICO_PRUNED');
   if (pruned === 'all')
     c.log.info(msg('uploaded.removed', { dir: uploadedCertificateDir(domain) }));
   else if (pruned === 'old') c.log.info(msg('uploaded.replaced'));
+  return pruned !== undefined;
 }
 
 const DROP = `rm -rf -- "$1"; rmdir -- "\${1%/*}" 2>/dev/null; exit 0`;
