@@ -1,5 +1,8 @@
 // The plan before the change (issue 39) on a lab server: what a deployment would do, read over
 // SSH and written nowhere, then applied only while the server is as the plan saw it.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { renderText } from '@portico/shared/i18n/text';
 import type { TProxyOptions } from '@portico/shared/proxy/options';
 import { describe, expect, it } from 'vitest';
@@ -204,7 +207,12 @@ describe('a plan names every file its apply changes', () => {
     { username: name, passwordHash: sha512Crypt(password, `${name}salt`) },
   ];
 
-  async function planAndApply(options: TProxyOptions, upload?: TUploadedCertificate) {
+  /** `trust`: a CA file the verification also trusts (the upload's local CA with the lab's). */
+  async function planAndApply(
+    options: TProxyOptions,
+    upload?: TUploadedCertificate,
+    trust?: string,
+  ) {
     const given = deployInput(t.lab.status, t.s1, 'root', other(), {
       options,
       ...(upload ? { uploadedCertificate: upload } : {}),
@@ -213,9 +221,11 @@ describe('a plan names every file its apply changes', () => {
     if (planned.status !== 'planned') throw new Error(`plan failed: ${planned.failure.message}`);
     const before = await writableState();
     const log = captureLog();
+    const ctx = engineContext(t.lab.status, log);
+    if (trust) ctx.settings.extraCaFile = trust;
     const outcome = await runDeployment(
       { ...given, planFingerprint: planned.plan.fingerprint },
-      engineContext(t.lab.status, log),
+      ctx,
     );
     expect(outcome.status, log.text()).toBe('completed');
     const changed = changedPaths(before, await writableState());
@@ -265,6 +275,9 @@ describe('a plan names every file its apply changes', () => {
 
   it('an uploaded certificate: its chain and key (the key never shown), the site naming them, no certbot; its removal takes its directory', async () => {
     const pki = createTestPki();
+    const dir = mkdtempSync(join(tmpdir(), 'portico-plan-upload-'));
+    const trust = join(dir, 'trusted.pem');
+    writeFileSync(trust, `${readFileSync(t.lab.status.caRootPath, 'utf8')}\n${pki.caPem}`);
     try {
       const pair = pki.leaf({
         names: [other()],
@@ -272,11 +285,11 @@ describe('a plan names every file its apply changes', () => {
         to: new Date(Date.now() + 30 * 86_400_000),
       });
       const upload = { chainPem: `${pair.cert}${pki.caPem}`, privateKeyPem: pair.key };
-      const served = await planAndApply({}, upload);
-      const dir = uploadedCertificateDir(other());
+      const served = await planAndApply({}, upload, trust);
+      const uploads = uploadedCertificateDir(other());
       const chain = served.files.find((f) => f.path.endsWith('/fullchain.pem'))!;
       const key = served.files.find((f) => f.path.endsWith('/privkey.pem'))!;
-      expect(chain.path.startsWith(`${dir}/`)).toBe(true);
+      expect(chain.path.startsWith(`${uploads}/`)).toBe(true);
       expect(chain).toMatchObject({ change: 'create', private: false });
       expect(key).toMatchObject({ change: 'create', private: true, diff: '' });
       expect(JSON.stringify(served)).not.toContain('PRIVATE KEY');
@@ -290,11 +303,12 @@ describe('a plan names every file its apply changes', () => {
       const removed = await planAndApply({});
       expect(removed.certificate).toBe('keep');
       expect(removed.commands.find((c) => c.kind === 'certificate-upload-remove')?.command).toBe(
-        `rm -rf -- ${dir}`,
+        `rm -rf -- ${uploads}`,
       );
-      expect((await t.lab.exec(t.s1.name, ['test', '-e', dir])).code).not.toBe(0);
+      expect((await t.lab.exec(t.s1.name, ['test', '-e', uploads])).code).not.toBe(0);
     } finally {
       pki.remove();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
