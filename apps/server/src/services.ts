@@ -375,6 +375,7 @@ export async function buildServices(options: TServicesOptions) {
     deployments,
     settings,
     planDeployment,
+    uploadedCertificate: hooks.uploadedCertificate,
   });
   const serverActions = createServerActionsService({
     repository: sshServersRepository,

@@ -297,6 +297,8 @@ export const PLANNED_COMMAND_KINDS = [
   'reload',
   'certificate-issue',
   'certificate-keep',
+  'certificate-upload',
+  'certificate-upload-remove',
   'custom-script',
   'renewal-check',
 ] as const;
@@ -307,7 +309,7 @@ export const ZDeployPlan = z.object({
   family: z.enum(['debian', 'rhel']),
   files: z.array(ZPlannedFile),
   commands: z.array(z.object({ kind: z.enum(PLANNED_COMMAND_KINDS), command: z.string() })),
-  certificate: z.enum(['issue', 'keep']),
+  certificate: z.enum(['issue', 'keep', 'upload']),
   reload: z.boolean(),
   /** Some file or link would be created or changed. */
   changes: z.boolean(),

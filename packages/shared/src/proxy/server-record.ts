@@ -24,6 +24,18 @@ export const ZServerSite = z.object({
   /** The certbot certificate (its name) and its expiry, when one is on the server. */
   certificate: z.object({ name: z.string(), expiresAt: z.string().nullable() }).nullable(),
   /**
+   * The proxy's uploaded certificate there (issue 41): the chain file the site names (or one
+   * left to remove), its SHA-256 fingerprint and expiry. Absent when there is none.
+   */
+  uploaded: z
+    .object({
+      path: z.string(),
+      fingerprint: z.string().nullable(),
+      expiresAt: z.string().nullable(),
+    })
+    .nullable()
+    .optional(),
+  /**
    * A write was announced and the run ended before Portico could look again (a lost connection,
    * a killed process): the files listed may or may not be there. A removal handles both.
    */
@@ -35,7 +47,14 @@ export type TServerSite = z.infer<typeof ZServerSite>;
 
 /** True when the entry holds anything a removal has to take off the server. */
 export function siteHasTraces(site: TServerSite): boolean {
-  return site.files.length > 0 || site.certificate !== null || site.unconfirmed;
+  return (
+    site.files.length > 0 || site.certificate !== null || Boolean(site.uploaded) || site.unconfirmed
+  );
+}
+
+/** The entry holds a certificate the HTTPS site can name: certbot's, or an uploaded one. */
+export function siteHasCertificate(site: TServerSite): boolean {
+  return site.certificate !== null || Boolean(site.uploaded);
 }
 
 /** What nginx serves for a proxy: its HTTPS site, its HTTP-only site, or nothing. */
@@ -50,7 +69,7 @@ export type TServing = z.infer<typeof ZServing>;
  */
 export function servingOf(sites: readonly TServerSite[], sslConfigured: boolean): TServing {
   const enabled = sites.filter((site) => site.enabled && site.files.length > 0);
-  if (enabled.some((site) => site.https && site.certificate !== null)) return 'https';
+  if (enabled.some((site) => site.https && siteHasCertificate(site))) return 'https';
   if (enabled.length > 0) return 'http';
   return sites.length === 0 && sslConfigured ? 'https' : null;
 }

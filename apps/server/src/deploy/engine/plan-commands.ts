@@ -10,6 +10,8 @@ export type TPlannedCommandKind =
   | 'reload'
   | 'certificate-issue'
   | 'certificate-keep'
+  | 'certificate-upload'
+  | 'certificate-upload-remove'
   | 'custom-script'
   | 'renewal-check';
 
@@ -28,12 +30,17 @@ export interface TCommandFacts {
   nginxRunning: boolean;
   hasCertificate: boolean;
   customScript: boolean;
+  /** The uploaded certificate's directory, when the proxy has one: certbot is not run. */
+  upload?: string;
+  /** Portico's directory of the domain's uploads, when the server has one (an earlier upload). */
+  uploadedDir?: string;
 }
 
 /**
  * The commands a deployment runs, in the engine's order (README.md "Steps"), from the facts the
- * plan read: what the packages step installs only when missing, which certbot run, the
- * `nginx -t` gate and the reload of each site step, the custom script, the renewal check.
+ * plan read: what the packages step installs only when missing, which certbot run (none with an
+ * uploaded certificate: its files instead), the `nginx -t` gate and the reload of each site step,
+ * the removal of uploads the site no longer names, the custom script, the renewal check.
  */
 export function plannedCommands(f: TCommandFacts): TPlannedCommand[] {
   const systemd = f.server.systemd;
@@ -53,21 +60,36 @@ export function plannedCommands(f: TCommandFacts): TPlannedCommand[] {
     kind: 'reload',
     command: systemd ? 'systemctl reload nginx' : 'nginx -s reload',
   };
+  // The upload is written before step 4, whose `nginx -t` is its gate.
+  if (f.upload) {
+    commands.push({ kind: 'certificate-upload', command: `install -d -m 0700 ${f.upload}` });
+  }
   // Step 4 reloads whatever it wrote, so nginx serves the site files as they are on disk.
   commands.push(test, reload);
-  const certbot = `certbot certonly --webroot -w ${ACME_WEBROOT} -d ${f.domain} --cert-name ${certName(f.domain)} --keep-until-expiring`;
-  commands.push({
-    kind: f.hasCertificate ? 'certificate-keep' : 'certificate-issue',
-    command: certbot,
-  });
+  const kept = f.hasCertificate || Boolean(f.upload);
+  if (!f.upload) {
+    const certbot = `certbot certonly --webroot -w ${ACME_WEBROOT} -d ${f.domain} --cert-name ${certName(f.domain)} --keep-until-expiring`;
+    commands.push({
+      kind: f.hasCertificate ? 'certificate-keep' : 'certificate-issue',
+      command: certbot,
+    });
+  }
   // Step 6 tests again; it reloads only when the certificate is new (a kept one is live).
   commands.push(test);
-  if (!f.hasCertificate) commands.push(reload);
+  if (!kept) commands.push(reload);
+  // Once the site names only this upload (or certbot's certificate), the others go.
+  if (f.uploadedDir) {
+    const others = f.upload ? `$(ls -d ${f.uploadedDir}/* | grep -vx ${f.upload})` : f.uploadedDir;
+    commands.push({ kind: 'certificate-upload-remove', command: `rm -rf -- ${others}` });
+  }
   if (f.customScript)
     commands.push({ kind: 'custom-script', command: 'bash /tmp/portico-script-<random>.sh' });
-  commands.push({
-    kind: 'renewal-check',
-    command: systemd ? 'systemctl is-active certbot.timer' : 'grep certbot /etc/cron.d/*',
-  });
+  // Nothing renews an upload: its owner does.
+  if (!f.upload) {
+    commands.push({
+      kind: 'renewal-check',
+      command: systemd ? 'systemctl is-active certbot.timer' : 'grep certbot /etc/cron.d/*',
+    });
+  }
   return commands;
 }

@@ -1,10 +1,11 @@
-import { sitePaths } from '../site-names';
+import { sitePaths, uploadedCertificateDir } from '../site-names';
 import { unifiedDiff } from '../unified-diff';
 import { assertDomain, normalizeTarget } from '../validate';
 import { connectStep } from './connect-step';
 import { reportOs } from './detect-os';
-import { toFailure } from './failure';
+import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
+import { msg } from './messages';
 import { parseNginxStatus } from './nginx-control';
 import type { TFileWrite, TSiteLink } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
@@ -16,6 +17,7 @@ import { finalFiles, siteBodyOf, siteFiles } from './site-files';
 import { planSite } from './site-steps';
 import { marked, type TStepContext } from './step-context';
 import type { TDeployFailure, TDeployInput, TEngineContext } from './types';
+import { uploadedFiles } from './uploaded-certificate';
 
 /** A plan asks for what a deployment gets, but writes nothing and needs no certificate e-mail. */
 export type TPlanInput = Omit<TDeployInput, 'email'>;
@@ -38,7 +40,8 @@ export interface TDeployPlan {
   family: 'debian' | 'rhel';
   files: TPlannedFile[];
   commands: TPlannedCommand[];
-  certificate: 'issue' | 'keep';
+  /** certbot requests one, keeps the one there, or the proxy's uploaded one is served. */
+  certificate: 'issue' | 'keep' | 'upload';
   /** nginx is reloaded (step 4 always reloads once its `nginx -t` passed). */
   reload: boolean;
   /** Some file or link is created or changed. */
@@ -98,7 +101,8 @@ function plannedLink(link: TSiteLink, now: TRemoteFile | undefined): TPlannedFil
  * What a deployment of this input would do on the server, without doing it: the same remote
  * preflight (read-only), the same decisions (layout, certificate, long-domain tuning) and the
  * same rendered files (site-files.ts) as `runDeployment`, each diffed against the file on the
- * server now. Never writes on the server; takes no server lock (it only reads, and apply checks
+ * server now; with an uploaded certificate, its chain and key (the key private: never shown)
+ * and no certbot. Never writes on the server; takes no server lock (it only reads, and apply checks
  * the fingerprint before writing anything). Never throws.
  */
 export async function planDeployment(
@@ -130,11 +134,32 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
     // Without nginx yet, the layout is the one the family's package brings (engine: read again).
     const paths = missing.includes('nginx') ? sitePaths(server.family, domain) : site.paths;
     const tuning = serverNamesTuning(c, domain, site.nginxDump);
-    const now = await readServerFiles(c, domain, step);
+    const upload = input.uploadedCertificate
+      ? uploadedFiles(domain, input.uploadedCertificate)
+      : undefined;
+    if (upload === null) {
+      throw new StepError('invalid_input', 'http-site', msg('uploaded.unreadable'));
+    }
+    const uploadWrites = upload?.writes ?? [];
+    const now = await readServerFiles(
+      c,
+      domain,
+      step,
+      uploadWrites.map((f) => f.path),
+    );
     const hasCertificate = now.hasCertificate;
-    const files = siteFiles({ domain, body, ipv6: server.ipv6, paths, hasCertificate, tuning });
+    const files = siteFiles({
+      domain,
+      body,
+      ipv6: server.ipv6,
+      paths,
+      // The upload is served from the first site file on, as the engine writes it.
+      hasCertificate: hasCertificate || Boolean(upload),
+      tuning,
+      ...(upload ? { certificate: upload.paths } : {}),
+    });
     const planned = [
-      ...finalFiles(files)
+      ...[...uploadWrites, ...finalFiles(files)]
         // A file to remove that is not there is no part of the change.
         .filter((f) => f.way !== 'remove' || now.files.get(f.path)?.state !== 'absent')
         .map((f) => plannedFile(f, now.files.get(f.path))),
@@ -156,8 +181,10 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
           nginxRunning: status.running,
           hasCertificate,
           customScript: Boolean(input.customScript),
+          ...(upload ? { upload: upload.paths.dir } : {}),
+          ...(site.hasUploaded ? { uploadedDir: uploadedCertificateDir(domain) } : {}),
         }),
-        certificate: hasCertificate ? 'keep' : 'issue',
+        certificate: upload ? 'upload' : hasCertificate ? 'keep' : 'issue',
         reload: true,
         changes: planned.some((f) => f.change !== 'unchanged'),
       },

@@ -48,9 +48,12 @@ export interface TServerFiles {
   fingerprint: string;
 }
 
-/** Every path a deployment of the domain may write, in either layout: what a plan reads. */
-export function plannedPaths(domain: string): string[] {
-  return [...porticoSiteFiles(domain), htpasswdPath(domain), SERVER_NAMES_TUNING_PATH];
+/**
+ * Every path a deployment of the domain may write, in either layout: what a plan reads; `extra`
+ * the uploaded certificate's chain and key when the proxy has one.
+ */
+export function plannedPaths(domain: string, extra: readonly string[] = []): string[] {
+  return [...porticoSiteFiles(domain), htpasswdPath(domain), SERVER_NAMES_TUNING_PATH, ...extra];
 }
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
@@ -118,8 +121,9 @@ export async function readServerFiles(
   c: Pick<TStepContext, 'session'>,
   domain: string,
   step: string,
+  extra: readonly string[] = [],
 ): Promise<TServerFiles> {
-  const paths = plannedPaths(domain);
+  const paths = plannedPaths(domain, extra);
   for (const p of paths) assertRemotePath(p);
   const r = await asRoot(c.session, READ_SCRIPT, {
     args: [String(PLAN_READ_LIMIT), liveDir(domain), ...paths],
@@ -133,14 +137,15 @@ export async function readServerFiles(
 
 /**
  * Apply's guard, before anything is written (packages included): the files a deployment may
- * write, and the certificate, are still as the plan saw them.
+ * write, and the certificate, are still as the plan saw them (`extra` as the plan was given).
  */
 export async function assertUnchangedSincePlan(
   c: Pick<TStepContext, 'session'>,
   domain: string,
   fingerprint: string,
+  extra: readonly string[] = [],
 ): Promise<void> {
-  const now = await readServerFiles(c, domain, 'preflight');
+  const now = await readServerFiles(c, domain, 'preflight', extra);
   if (now.fingerprint !== fingerprint) {
     throw new StepError('server_changed', 'preflight', msg('plan.serverChanged'));
   }

@@ -1,5 +1,8 @@
 // The plan before the change (issue 39) on a lab server: what a deployment would do, read over
 // SSH and written nowhere, then applied only while the server is as the plan saw it.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { renderText } from '@portico/shared/i18n/text';
 import type { TProxyOptions } from '@portico/shared/proxy/options';
 import { describe, expect, it } from 'vitest';
@@ -10,10 +13,12 @@ import {
   httpsGet,
   oneServerLab,
 } from '../../../test/support/lab-helpers';
+import { createTestPki } from '../../../test/support/test-pki';
 import { sha512Crypt } from '../../lib/sha512-crypt';
+import { uploadedCertificateDir } from '../site-names';
 import { planDeployment, type TDeployPlan } from './plan-deployment';
 import { runDeployment } from './run-deployment';
-import type { TDeployInput } from './types';
+import type { TDeployInput, TUploadedCertificate } from './types';
 
 const t = oneServerLab();
 const domain = () => t.s1.domains[0]!;
@@ -171,15 +176,15 @@ describe('a plan on a lab server', () => {
 });
 
 /**
- * Each regular file and link under /etc/nginx and /etc/cron.d (where the renewal step writes)
- * with its content's hash or target, mode and group: what an apply may change besides the
- * certificate, which the plan names as certbot's command.
+ * Each regular file and link under /etc/nginx, /etc/cron.d (where the renewal step writes) and
+ * /etc/portico (uploaded certificates) with its content's hash or target, mode and group: what
+ * an apply may change besides certbot's certificate, which the plan names as certbot's command.
  */
 async function writableState(): Promise<Map<string, string>> {
   const r = await t.lab.exec(t.s1.name, [
     'bash',
     '-c',
-    'find /etc/nginx /etc/cron.d \\( -type f -o -type l \\) -printf "%p %y %m %g %l " -exec sh -c \'[ -L "$1" ] && echo || sha256sum < "$1"\' _ {} \\;',
+    'find /etc/nginx /etc/cron.d $(ls -d /etc/portico 2>/dev/null) \\( -type f -o -type l \\) -printf "%p %y %m %g %l " -exec sh -c \'[ -L "$1" ] && echo || sha256sum < "$1"\' _ {} \\;',
   ]);
   if (r.code !== 0) throw new Error(`state failed: ${r.stderr}`);
   const state = new Map<string, string>();
@@ -202,22 +207,37 @@ describe('a plan names every file its apply changes', () => {
     { username: name, passwordHash: sha512Crypt(password, `${name}salt`) },
   ];
 
-  async function planAndApply(options: TProxyOptions) {
-    const given = deployInput(t.lab.status, t.s1, 'root', other(), { options });
+  /** `trust`: a CA file the verification also trusts (the upload's local CA with the lab's). */
+  async function planAndApply(
+    options: TProxyOptions,
+    upload?: TUploadedCertificate,
+    trust?: string,
+  ) {
+    const given = deployInput(t.lab.status, t.s1, 'root', other(), {
+      options,
+      ...(upload ? { uploadedCertificate: upload } : {}),
+    });
     const planned = await planDeployment(given, engineContext(t.lab.status, captureLog()));
     if (planned.status !== 'planned') throw new Error(`plan failed: ${planned.failure.message}`);
     const before = await writableState();
     const log = captureLog();
+    const ctx = engineContext(t.lab.status, log);
+    if (trust) ctx.settings.extraCaFile = trust;
     const outcome = await runDeployment(
       { ...given, planFingerprint: planned.plan.fingerprint },
-      engineContext(t.lab.status, log),
+      ctx,
     );
     expect(outcome.status, log.text()).toBe('completed');
     const changed = changedPaths(before, await writableState());
-    const listed = planned.plan.files
-      .filter((f) => f.change !== 'unchanged')
-      .map((f) => f.path)
-      .sort();
+    // An upload directory the plan says goes: its files go with it.
+    const removedDirs = planned.plan.commands
+      .filter((c) => c.kind === 'certificate-upload-remove')
+      .map((c) => c.command.replace('rm -rf -- ', ''));
+    const gone = [...before.keys()].filter((p) => removedDirs.some((d) => p.startsWith(`${d}/`)));
+    const listed = [
+      ...planned.plan.files.filter((f) => f.change !== 'unchanged').map((f) => f.path),
+      ...gone,
+    ].sort();
     expect(listed).toEqual(changed);
     // The users' hashes never reach a plan, whatever happens to their file.
     expect(JSON.stringify(planned.plan)).not.toContain('$6$');
@@ -251,5 +271,44 @@ describe('a plan names every file its apply changes', () => {
     const same = await planAndApply({});
     expect(same.changes).toBe(false);
     expect(same.files.some((f) => f.path === htpasswd)).toBe(false);
+  });
+
+  it('an uploaded certificate: its chain and key (the key never shown), the site naming them, no certbot; its removal takes its directory', async () => {
+    const pki = createTestPki();
+    const dir = mkdtempSync(join(tmpdir(), 'portico-plan-upload-'));
+    const trust = join(dir, 'trusted.pem');
+    writeFileSync(trust, `${readFileSync(t.lab.status.caRootPath, 'utf8')}\n${pki.caPem}`);
+    try {
+      const pair = pki.leaf({
+        names: [other()],
+        from: new Date(Date.now() - 86_400_000),
+        to: new Date(Date.now() + 30 * 86_400_000),
+      });
+      const upload = { chainPem: `${pair.cert}${pki.caPem}`, privateKeyPem: pair.key };
+      const served = await planAndApply({}, upload, trust);
+      const uploads = uploadedCertificateDir(other());
+      const chain = served.files.find((f) => f.path.endsWith('/fullchain.pem'))!;
+      const key = served.files.find((f) => f.path.endsWith('/privkey.pem'))!;
+      expect(chain.path.startsWith(`${uploads}/`)).toBe(true);
+      expect(chain).toMatchObject({ change: 'create', private: false });
+      expect(key).toMatchObject({ change: 'create', private: true, diff: '' });
+      expect(JSON.stringify(served)).not.toContain('PRIVATE KEY');
+      expect(served.certificate).toBe('upload');
+      const site = served.files.find(
+        (f) => f.path === `/etc/nginx/sites-available/proxy-${other()}`,
+      )!;
+      expect(site.diff).toContain(`+    ssl_certificate ${chain.path};`);
+      expect(served.commands.some((c) => c.command.includes('certbot'))).toBe(false);
+
+      const removed = await planAndApply({});
+      expect(removed.certificate).toBe('keep');
+      expect(removed.commands.find((c) => c.kind === 'certificate-upload-remove')?.command).toBe(
+        `rm -rf -- ${uploads}`,
+      );
+      expect((await t.lab.exec(t.s1.name, ['test', '-e', uploads])).code).not.toBe(0);
+    } finally {
+      pki.remove();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

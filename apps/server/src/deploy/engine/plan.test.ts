@@ -1,14 +1,16 @@
 // The plan's pure parts: what the engine writes (site-files.ts), what a plan read means and its
 // fingerprint (plan-read.ts), and the commands it lists (plan-commands.ts).
 import { createHash } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTestPki } from '../../../test/support/test-pki';
 import { renderFinalSite, renderHttpSite } from '../nginx-site';
-import { sitePaths } from '../site-names';
+import { sitePaths, uploadedCertificateDir } from '../site-names';
 import { normalizeTarget } from '../validate';
 import { plannedCommands } from './plan-commands';
 import { plannedFile } from './plan-deployment';
 import { fingerprintOf, parseServerFiles, plannedPaths, type TRemoteFile } from './plan-read';
 import { finalFiles, siteBodyOf, siteFiles } from './site-files';
+import { uploadedFiles } from './uploaded-certificate';
 
 const domain = 'app.example.com';
 const target = normalizeTarget('http://10.0.0.5:8080');
@@ -184,6 +186,97 @@ describe('the commands a plan lists', () => {
     ]);
     expect(commands[0]!.command).toBe('dnf install -y certbot');
     expect(commands[4]!.command).toBe('nginx -s reload');
+  });
+
+  it('an uploaded certificate: its files written before the first gate, no certbot, no second reload, no renewal check; earlier uploads removed', () => {
+    const upload = `${uploadedCertificateDir(domain)}/0123456789abcdef`;
+    const commands = plannedCommands({
+      ...facts,
+      hasCertificate: false,
+      upload,
+      uploadedDir: uploadedCertificateDir(domain),
+    });
+    expect(commands.map((c) => c.kind)).toEqual([
+      'certificate-upload',
+      'test',
+      'reload',
+      'test',
+      'certificate-upload-remove',
+    ]);
+    expect(commands[0]!.command).toBe(`install -d -m 0700 ${upload}`);
+    expect(commands.some((c) => c.command.includes('certbot'))).toBe(false);
+    expect(commands[4]!.command).toContain(`grep -vx ${upload}`);
+  });
+
+  it('an upload removed from the proxy: certbot again, and the upload directory goes once the site names certbot’s', () => {
+    const commands = plannedCommands({ ...facts, uploadedDir: uploadedCertificateDir(domain) });
+    expect(commands.map((c) => c.kind)).toEqual([
+      'test',
+      'reload',
+      'certificate-keep',
+      'test',
+      'certificate-upload-remove',
+      'renewal-check',
+    ]);
+    expect(commands[4]!.command).toBe(`rm -rf -- ${uploadedCertificateDir(domain)}`);
+  });
+});
+
+describe('an uploaded certificate in a plan', () => {
+  const pki = createTestPki();
+  afterAll(() => pki.remove());
+  const now = Date.now();
+  const pair = pki.leaf({
+    names: [domain],
+    from: new Date(now - 86_400_000),
+    to: new Date(now + 30 * 86_400_000),
+  });
+  const upload = { chainPem: `${pair.cert}${pki.caPem}`, privateKeyPem: pair.key };
+
+  it('its chain and key where the engine writes them, the key private and never shown; the site names them', () => {
+    const files = uploadedFiles(domain, upload)!;
+    const dir = files.paths.dir;
+    expect(dir.startsWith(`${uploadedCertificateDir(domain)}/`)).toBe(true);
+    expect(files.writes.map((f) => [f.path, f.mode])).toEqual([
+      [`${dir}/fullchain.pem`, 0o644],
+      [`${dir}/privkey.pem`, 0o600],
+    ]);
+    const [chain, key] = files.writes.map((f) => plannedFile(f, { state: 'absent' }));
+    expect(chain).toMatchObject({ change: 'create', private: false });
+    expect(chain!.diff).toContain('+-----BEGIN CERTIFICATE-----');
+    expect(key).toEqual({
+      path: `${dir}/privkey.pem`,
+      kind: 'file',
+      change: 'create',
+      diff: '',
+      tooLarge: false,
+      private: true,
+    });
+    // Already there with these bytes: unchanged, still never shown.
+    const there = { state: 'file' as const, content: upload.privateKeyPem, sha256: 'x' };
+    expect(plannedFile(files.writes[1]!, there)).toMatchObject({ change: 'unchanged', diff: '' });
+    const site = siteFiles({
+      domain,
+      body,
+      ipv6: true,
+      paths,
+      hasCertificate: true,
+      certificate: files.paths,
+    });
+    const final = finalFiles(site).find((f) => f.path === paths.file)!.content;
+    expect(final).toContain(`ssl_certificate ${dir}/fullchain.pem;`);
+    expect(final).toContain(`ssl_certificate_key ${dir}/privkey.pem;`);
+    expect(final).not.toContain('/etc/letsencrypt/live');
+  });
+
+  it('a chain without a readable certificate is no upload', () => {
+    expect(uploadedFiles(domain, { ...upload, chainPem: 'not a certificate' })).toBeNull();
+  });
+
+  it('the upload’s paths are read with the others, so the fingerprint covers them', () => {
+    const { writes } = uploadedFiles(domain, upload)!;
+    const extra = writes.map((f) => f.path);
+    expect(plannedPaths(domain, extra).slice(-2)).toEqual(extra);
   });
 });
 

@@ -93,7 +93,9 @@ async function remove(
       await site.survey().catch(() => undefined);
     }
     // No site names an uploaded certificate now: its key leaves the server with the site.
-    await pruneUploadedCertificates(c, domain, undefined);
+    if (await pruneUploadedCertificates(c, domain, undefined)) {
+      await site.survey().catch(() => undefined);
+    }
     if (input.removeCertificate) {
       visit.step = 'remove-certificate';
       log.info(msg('remove.deletingCert', { name: certName(domain) }));

@@ -22,6 +22,7 @@ import type { TDeployInput, TDeployOutcome, TEngineContext } from './types';
 import {
   dropUnusedUpload,
   pruneUploadedCertificates,
+  uploadedFiles,
   uploadedRenewal,
   writeUploadedCertificate,
 } from './uploaded-certificate';
@@ -90,7 +91,12 @@ async function deploy(
     step = 'preflight';
     enterStep(ctx, step);
     await preflight(c, { domain, serverIp }, facts);
-    if (input.planFingerprint) await assertUnchangedSincePlan(c, domain, input.planFingerprint);
+    if (input.planFingerprint) {
+      const extra = input.uploadedCertificate
+        ? (uploadedFiles(domain, input.uploadedCertificate)?.writes ?? []).map((f) => f.path)
+        : [];
+      await assertUnchangedSincePlan(c, domain, input.planFingerprint, extra);
+    }
 
     step = 'packages';
     enterStep(ctx, step);
@@ -135,7 +141,11 @@ async function deploy(
     // The HTTP site step's reload made the files live; with the certificate kept, nothing new.
     await site.around(siteFiles, (look) => finalSiteStep(c, domain, body, plan, kept, look));
     // The site names only this upload (or certbot's certificate) now: the rest may go.
-    if (upload || plan.hasUploaded) await pruneUploadedCertificates(c, domain, upload?.paths);
+    if (upload || plan.hasUploaded) {
+      // The record lists the upload the server holds: it follows the removal.
+      const pruned = await pruneUploadedCertificates(c, domain, upload?.paths);
+      if (pruned) await site.survey().catch(() => undefined);
+    }
 
     if (input.customScript) {
       step = 'custom-script';

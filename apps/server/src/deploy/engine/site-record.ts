@@ -1,12 +1,14 @@
 import { X509Certificate } from 'node:crypto';
 import { LETSENCRYPT_DIR } from '../nginx-site';
-import { certName, porticoSiteFiles, sitePaths } from '../site-names';
+import { certName, porticoSiteFiles, sitePaths, uploadedCertificateDir } from '../site-names';
+import { certificateFacts } from './certificate-files';
 import { asRoot, marked, prefixed, type TStepContext } from './step-context';
 import type { TEngineContext, TSiteState } from './types';
 
 // Which of Portico's files for the domain exist (a link counts, even dangling), whether the site
-// file is the HTTPS one, and the certificate (its PEM, read here for the expiry).
-const SURVEY = `name=$1; le=$2; shift 2
+// file is the HTTPS one, the certificate (its PEM, read here for the expiry), and the uploaded
+// certificate under $3: the one the site file names, else any still there (a removal takes it).
+export const SURVEY = `name=$1; le=$2; up=$3; shift 3
 for f in "$@"; do
   if [ -L "$f" ] || [ -e "$f" ]; then printf 'PORTICO_FILE=%s\\n' "$f"; fi
 done
@@ -17,6 +19,11 @@ if [ -e "$le/renewal/$name.conf" ] || [ -d "$le/live/$name" ]; then
   echo PORTICO_CERT=yes
   c="$le/live/$name/cert.pem"
   if [ -r "$c" ]; then echo PORTICO_PEM_BEGIN; cat "$c"; echo PORTICO_PEM_END; fi
+fi
+u=$(sed -n 's/^[[:space:]]*ssl_certificate[[:space:]]\\{1,\\}\\([^;[:space:]]*\\);.*/\\1/p' "$@" 2>/dev/null | grep -m1 -F "$up/")
+[ -n "$u" ] || u=$(ls -d "$up"/*/fullchain.pem 2>/dev/null | head -n1)
+if [ -n "$u" ] && [ -f "$u" ]; then
+  printf 'PORTICO_UPLOAD=%s\\n' "$u"; echo PORTICO_UPLOAD_BEGIN; cat -- "$u"; echo PORTICO_UPLOAD_END
 fi
 echo PORTICO_SURVEYED=done
 exit 0`;
@@ -30,7 +37,12 @@ const SURVEY_MARK = 'PORTICO_SURVEY:';
 
 /** The survey's arguments for one domain. */
 export function surveyArgs(domain: string): string[] {
-  return [certName(domain), LETSENCRYPT_DIR, ...porticoSiteFiles(domain)];
+  return [
+    certName(domain),
+    LETSENCRYPT_DIR,
+    uploadedCertificateDir(domain),
+    ...porticoSiteFiles(domain),
+  ];
 }
 
 /** What a script that ends with `SURVEY_PART` needs: the survey's arguments, and where its output goes. */
@@ -51,6 +63,19 @@ function expiryOf(stdout: string): Date | null {
   } catch {
     return null;
   }
+}
+
+/** The uploaded certificate the look found: its chain's path, fingerprint and expiry. */
+export function uploadOf(stdout: string): TSiteState['uploaded'] {
+  const path = marked(stdout, 'PORTICO_UPLOAD')[0];
+  const pem = /PORTICO_UPLOAD_BEGIN\n([\s\S]*?)PORTICO_UPLOAD_END/.exec(stdout)?.[1];
+  const facts = pem ? certificateFacts(pem) : null;
+  if (!path) return null;
+  return {
+    path,
+    fingerprint: facts?.fingerprint ?? null,
+    expiresAt: facts ? new Date(facts.notAfter) : null,
+  };
 }
 
 /**
@@ -124,6 +149,8 @@ export class SiteRecord {
       certificate: hasCert ? { name, expiresAt: expiryOf(stdout) } : null,
       unconfirmed: false,
     };
+    const uploaded = uploadOf(stdout);
+    if (uploaded) this.state.uploaded = uploaded;
     await this.report();
   }
 

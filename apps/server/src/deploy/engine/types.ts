@@ -109,6 +109,8 @@ export interface TSiteState {
   /** The site file is the final HTTPS one. */
   https: boolean;
   certificate: { name: string; expiresAt: Date | null } | null;
+  /** The proxy's uploaded certificate there (its chain file); absent when there is none. */
+  uploaded?: { path: string; fingerprint: string | null; expiresAt: Date | null } | null;
   unconfirmed: boolean;
 }
 

@@ -7,6 +7,7 @@ import {
 import { certificateFacts } from './certificate-files';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
+import type { TFileWrite } from './nginx-transaction';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
 
 /** The proxy's own certificate (issue 41) as the deploy job hands it over: the key in clear. */
@@ -29,6 +30,24 @@ for d in "$1"/*; do
   [ "$d" = "$2" ] || [ ! -e "$d" ] || { rm -rf -- "$d" && echo PORTICO_PRUNED=old; }
 done`;
 
+/** Where the upload goes and what it is; null when its chain holds no readable certificate. */
+export function uploadedFiles(
+  domain: string,
+  upload: TUploadedCertificate,
+): { paths: TCertificatePaths; facts: TCertificateFacts; writes: TFileWrite[] } | null {
+  const facts = certificateFacts(upload.chainPem);
+  if (!facts) return null;
+  const paths = uploadedCertificatePaths(domain, facts.fingerprint);
+  return {
+    paths,
+    facts,
+    writes: [
+      { path: paths.chain, content: upload.chainPem, mode: 0o644 },
+      { path: paths.key, content: upload.privateKeyPem, mode: 0o600 },
+    ],
+  };
+}
+
 /**
  * Writes the uploaded chain and key where the site will name them: a directory of their own
  * under /etc/portico/certificates, named by the certificate's fingerprint, the key 0600 and
@@ -41,11 +60,11 @@ export async function writeUploadedCertificate(
   domain: string,
   upload: TUploadedCertificate,
 ): Promise<{ paths: TCertificatePaths; facts: TCertificateFacts; created: boolean }> {
-  const facts = certificateFacts(upload.chainPem);
-  if (!facts) {
+  const files = uploadedFiles(domain, upload);
+  if (!files) {
     throw new StepError('invalid_input', 'http-site', msg('uploaded.unreadable'));
   }
-  const paths = uploadedCertificatePaths(domain, facts.fingerprint);
+  const { paths, facts } = files;
   c.log.info(msg('uploaded.writing', { domain, dir: paths.dir }));
   const r = await asRoot(c.session, PREPARE, { args: [paths.dir, uploadedCertificateDir(domain)] });
   if (r.code !== 0) {
@@ -62,25 +81,27 @@ export async function writeUploadedCertificate(
 
 /**
  * Removes the domain's uploaded certificates but `keep` (none: the whole directory, the proxy is
- * back on certbot's certificate), once the site file no longer names them.
+ * back on certbot's certificate), once the site file no longer names them. True when something
+ * went (the caller's record then looks again).
  */
 export async function pruneUploadedCertificates(
   c: TStepContext,
   domain: string,
   keep: TCertificatePaths | undefined,
-): Promise<void> {
+): Promise<boolean> {
   const r = await asRoot(c.session, PRUNE, {
     args: [uploadedCertificateDir(domain), keep?.dir ?? ''],
   });
   if (r.code !== 0) {
     // The site serves what it should; files left behind are only reported.
     c.log.warning(withOutput(msg('uploaded.pruneFailed'), outputOf(r)));
-    return;
+    return false;
   }
   const pruned = firstMarked(r.stdout, 'PORTICO_PRUNED');
   if (pruned === 'all')
     c.log.info(msg('uploaded.removed', { dir: uploadedCertificateDir(domain) }));
   else if (pruned === 'old') c.log.info(msg('uploaded.replaced'));
+  return pruned !== undefined;
 }
 
 const DROP = `rm -rf -- "$1"; rmdir -- "\${1%/*}" 2>/dev/null; exit 0`;

@@ -8,6 +8,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { TDeployPlan, TProxyConfiguration } from '@portico/shared/proxy/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import { certificateCalls, waitUntil } from '../../../test/support/certificate-lab-helpers';
@@ -87,6 +88,7 @@ describe('an uploaded certificate on a lab server, through the API', () => {
     expect((await client.write('POST', `/api/deploy/${id}`)).statusCode).toBe(202);
     const proxy = await waitForStatus(client, id, (s) => s !== 'deploying');
     expect(proxy.status, JSON.stringify(proxy.lastFailure)).toBe('completed');
+    return proxy as TProxyConfiguration;
   }
 
   beforeAll(async () => {
@@ -101,7 +103,19 @@ describe('an uploaded certificate on a lab server, through the API', () => {
 
   it('serves the upload, its key readable by root alone, and says you renew it', async () => {
     const uploaded = await upload(leaf());
-    await deploy();
+    // The plan says what the deployment will do: the upload's files, no certbot.
+    const planned = await client.write('POST', `/api/proxy-configurations/${id}/plan`, {});
+    expect(planned.statusCode, planned.body).toBe(200);
+    const plan = planned.json() as TDeployPlan;
+    expect(plan.certificate).toBe('upload');
+    expect(plan.commands.some((c) => c.command.includes('certbot'))).toBe(false);
+    expect(plan.files.find((f) => f.path.endsWith('/privkey.pem'))).toMatchObject({
+      change: 'create',
+      private: true,
+      diff: '',
+    });
+    expect(planned.body).not.toContain('PRIVATE KEY');
+    const proxy = await deploy();
     expect(await served(domain())).toEqual({
       fingerprint: uploaded.fingerprint,
       issuer: 'Portico Test CA',
@@ -121,6 +135,14 @@ describe('an uploaded certificate on a lab server, through the API', () => {
       `644 root ${base}/fullchain.pem`,
       `600 root ${base}/privkey.pem`,
     ]);
+    // "On the server" lists it, as the engine saw it there.
+    expect(proxy.serverSites.map((site) => site.uploaded)).toEqual([
+      {
+        path: `${base}/fullchain.pem`,
+        fingerprint: uploaded.fingerprint,
+        expiresAt: expect.any(String),
+      },
+    ]);
     // certbot was not asked: no certificate of its own for the domain.
     expect((await onServer(['ls', '/etc/letsencrypt/live'])).stdout).not.toContain(domain());
     const checked = await checkNow();
@@ -133,12 +155,13 @@ describe('an uploaded certificate on a lab server, through the API', () => {
 
   it('a new upload replaces it on the next deployment, and the first one’s files go', async () => {
     const next = await upload(leaf());
-    await deploy();
+    const proxy = await deploy();
     expect((await served(domain())).fingerprint).toBe(next.fingerprint);
     const left = await onServer(['ls', uploadedCertificateDir(domain())]);
     expect(left.stdout.trim()).toBe(
       next.fingerprint.replaceAll(':', '').toLowerCase().slice(0, 16),
     );
+    expect(proxy.serverSites[0]?.uploaded?.fingerprint).toBe(next.fingerprint);
   });
 
   it('removing the upload brings the CA’s certificate back and the files leave the server', async () => {
@@ -147,7 +170,10 @@ describe('an uploaded certificate on a lab server, through the API', () => {
       `/api/proxy-configurations/${id}/certificate/custom`,
     );
     expect(removed.statusCode, removed.body).toBe(200);
-    await deploy();
+    const proxy = await deploy();
+    // The record follows the removal: no upload left, certbot's certificate served.
+    expect(proxy.serverSites.map((site) => site.uploaded ?? null)).toEqual([null]);
+    expect(proxy.serverSites[0]?.certificate?.name).toBe(domain());
     expect((await served(domain())).issuer).toMatch(/Pebble/);
     const gone = await onServer(['test', '-e', uploadedCertificateDir(domain())]);
     expect(gone.code).not.toBe(0);

@@ -6,6 +6,7 @@ import type {
   TEngineSettings,
   TPlanInput,
   TPlanOutcome,
+  TUploadedCertificate,
 } from '../../deploy/engine';
 import { deadlineFailure } from '../../deploy/engine';
 import { KeyedAppError } from '../../lib/app-error';
@@ -27,6 +28,8 @@ export interface TPlansServiceDeps {
   deployments: Pick<TDeploymentsService, 'start'>;
   settings: () => TEngineSettings;
   planDeployment: (input: TPlanInput, ctx: TEngineContext) => Promise<TPlanOutcome>;
+  /** The proxy's uploaded certificate, its key unsealed for the plan's read only; null without. */
+  uploadedCertificate: (configurationId: string) => Promise<TUploadedCertificate | null>;
 }
 
 const planFailed = (reason: string) =>
@@ -51,6 +54,7 @@ export function createPlansService(deps: TPlansServiceDeps) {
       if (!targetServer) throw proxyErrors.needsTarget();
       const credential = await deps.credentials.credentialFor(row, row);
       if ('refused' in credential) throw credentialRefusalError(credential.refused, 'deploy');
+      const uploaded = await deps.uploadedCertificate(row.id);
       const outcome = await withDeadline<TPlanOutcome>(
         { ms: PLAN_DEADLINE_MS, graceMs: PLAN_GRACE_MS },
         (signal) =>
@@ -66,6 +70,7 @@ export function createPlansService(deps: TPlansServiceDeps) {
               targetServer,
               options: proposed.options ?? row.options,
               customScript: row.customScript ?? undefined,
+              ...(uploaded ? { uploadedCertificate: uploaded } : {}),
             },
             { settings: { ...deps.settings(), language }, log: () => {}, signal },
           ),

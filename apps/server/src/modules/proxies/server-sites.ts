@@ -1,4 +1,8 @@
-import { siteHasTraces, type TServerSite } from '@portico/shared/proxy/server-record';
+import {
+  siteHasCertificate,
+  siteHasTraces,
+  type TServerSite,
+} from '@portico/shared/proxy/server-record';
 import type { TProxyConfigurationRow } from '../../db/schema';
 import type { TSiteState } from '../../deploy/engine';
 import type { TProxiesRepository, TProxyChanges } from './proxies.repository';
@@ -28,6 +32,15 @@ export function toServerSite(
       name: state.certificate.name,
       expiresAt: state.certificate.expiresAt?.toISOString() ?? null,
     },
+    ...(state.uploaded
+      ? {
+          uploaded: {
+            path: state.uploaded.path,
+            fingerprint: state.uploaded.fingerprint,
+            expiresAt: state.uploaded.expiresAt?.toISOString() ?? null,
+          },
+        }
+      : {}),
     unconfirmed: state.unconfirmed,
     checkedAt: at.toISOString(),
   };
@@ -51,9 +64,10 @@ function mirrorOf(
 ): Pick<TProxyChanges, 'sslConfigured' | 'nginxConfigPath' | 'certificateExpiresAt'> {
   const newest = sites.at(-1);
   if (!newest) return { sslConfigured: false, nginxConfigPath: null, certificateExpiresAt: null };
-  const expiresAt = newest.certificate?.expiresAt;
+  // An uploaded certificate is the one served while it is there (the site names it).
+  const expiresAt = newest.uploaded?.expiresAt ?? newest.certificate?.expiresAt;
   return {
-    sslConfigured: newest.enabled && newest.https && newest.certificate !== null,
+    sslConfigured: newest.enabled && newest.https && siteHasCertificate(newest),
     nginxConfigPath: newest.files.find((f) => !f.startsWith('/etc/nginx/sites-enabled/')) ?? null,
     certificateExpiresAt: expiresAt ? new Date(expiresAt) : null,
   };

@@ -11,6 +11,12 @@ const CHANGE_BADGE = {
   unchanged: 'outline',
 } as const;
 
+const CERTIFICATE_WORDS = {
+  issue: 'plan.certificateIssue',
+  keep: 'plan.certificateKeep',
+  upload: 'plan.certificateUpload',
+} as const;
+
 // Added and removed lines: their element, colours and the word a screen reader says first.
 const MARKED = {
   '+': { Tag: 'ins', className: 'bg-success-soft text-success', word: 'plan.added', data: 'added' },
@@ -102,9 +108,7 @@ export function PlanView({ plan }: { plan: TDeployPlan }) {
           {plan.reload ? t('plan.reloadYes') : t('plan.reloadNo')}
           {plan.reload && changed === 0 ? ` ${t('plan.reloadUnchanged')}` : ''}
         </p>
-        <p>
-          {plan.certificate === 'issue' ? t('plan.certificateIssue') : t('plan.certificateKeep')}
-        </p>
+        <p data-testid="plan-certificate">{t(CERTIFICATE_WORDS[plan.certificate])}</p>
         <p className="text-muted-foreground [overflow-wrap:anywhere]">
           {t('plan.target', { target: plan.targetServer })}
         </p>

@@ -92,6 +92,26 @@ describe('the plan on the details page', () => {
     },
   );
 
+  it.each([
+    ['en', 'Your uploaded certificate is served; certbot is not run.', 'Write your uploaded'],
+    ['es', 'Se sirve tu certificado subido; no se ejecuta certbot.', 'Escribir tu certificado'],
+  ] as const)(
+    'a proxy with an uploaded certificate: served, no certbot (%s)',
+    async (lang, said, write) => {
+      const upload = {
+        ...plan,
+        certificate: 'upload' as const,
+        commands: [
+          { kind: 'certificate-upload' as const, command: 'install -d -m 0700 /etc/portico/x' },
+          { kind: 'test' as const, command: 'nginx -t' },
+        ],
+      };
+      const { dialog } = await openPlan(lang, upload);
+      expect(within(dialog).getByTestId('plan-certificate').textContent).toBe(said);
+      expect(within(dialog).getByTestId('plan-commands').textContent).toContain(write);
+    },
+  );
+
   it('a plan of no change says so, and that nginx is still reloaded once', async () => {
     const same = {
       ...plan,

@@ -44,6 +44,28 @@ describe('"On the server" (what a removal removes)', () => {
     );
   });
 
+  it('an uploaded certificate: its chain file on the server, in both languages', async () => {
+    const path = '/etc/portico/certificates/app.example.com/0123456789abcdef/fullchain.pem';
+    const uploaded = { path, fingerprint: 'AB:CD', expiresAt: '2027-01-01T00:00:00.000Z' };
+    const own = { ...proxy, serverSites: [{ ...SITE, certificate: null, uploaded }] };
+    await renderWithProviders(<ServerRecord proxy={own} />, { lang: 'en' });
+    const en = (await screen.findByTestId('server-site-uploaded')).textContent;
+    expect(en).toBe(`Uploaded: you renew it${path}`);
+    expect(screen.getByTestId('server-site-certificate').textContent).not.toContain('None');
+  });
+
+  it('un certificado subido, en español', async () => {
+    const path = '/etc/portico/certificates/app.example.com/0123456789abcdef/fullchain.pem';
+    const uploaded = { path, fingerprint: null, expiresAt: null };
+    const own = { ...proxy, serverSites: [{ ...SITE, uploaded }] };
+    await renderWithProviders(<ServerRecord proxy={own} />, { lang: 'es' });
+    const es = (await screen.findByTestId('server-site-uploaded')).textContent;
+    expect(es).toContain(path);
+    expect(es).toContain('Subido');
+    // certbot's certificate still there is listed beside it.
+    expect(screen.getByTestId('server-site-certificate').textContent).toContain('app.example.com');
+  });
+
   it('says when Portico has written nothing to a server', async () => {
     const fresh = { ...proxy, serverSites: [], lastFailure: null };
     await renderWithProviders(<ServerRecord proxy={fresh} />, { lang: 'en' });

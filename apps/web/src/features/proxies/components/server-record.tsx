@@ -6,6 +6,7 @@ import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Breakable } from '@/components/ui/breakable';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatMoment, formatRelative } from '@/lib/format-date';
+import { useCertificateTexts } from '@/lib/use-group-texts';
 import { dlClass, Row } from './details-sections';
 
 /** Words wrap between words (the row breaks anywhere, for long paths and keys). */
@@ -13,9 +14,33 @@ function Words(props: React.ComponentProps<'span'>) {
   return <span className="break-normal [overflow-wrap:anywhere]" {...props} />;
 }
 
-/** The certificate's name; how long it is valid is the certificate section's (one place). */
+/** The uploaded certificate's chain file on the server (the key beside it is root's alone). */
+function Uploaded({ path }: { path: string }) {
+  const { t } = useCertificateTexts();
+  return (
+    <span className="grid gap-1" data-testid="server-site-uploaded">
+      <span>{t('certificate.section.method.uploaded')}</span>
+      <code className="font-mono text-xs">
+        <Breakable text={path} />
+      </code>
+    </span>
+  );
+}
+
+/**
+ * The certificate's name (certbot's) and the uploaded one's file; how long it is valid is the
+ * certificate section's (one place).
+ */
 function Certificate({ site }: { site: TServerSite }) {
   const { t } = useTranslation();
+  if (site.uploaded) {
+    return (
+      <>
+        <Uploaded path={site.uploaded.path} />
+        {site.certificate ? <span className="block">{site.certificate.name}</span> : null}
+      </>
+    );
+  }
   return <>{site.certificate ? site.certificate.name : t('proxies.server.noCertificate')}</>;
 }
 
