@@ -258,6 +258,22 @@ const CELLS: Record<string, TBuild> = {
     url: `/api/proxy-configurations/${w.proxy.id}/certificate/custom`,
     payload: customCertificateFor(w.proxy.domain),
   }),
+  [routeKey('DELETE', '/api/proxy-configurations/:id/certificate/custom')]: async (w) => {
+    // A proxy of the owner's with an upload of its own: each cell has one to remove.
+    const id = await w.freshProxy();
+    const read = await w.clients.owner.request({
+      method: 'GET',
+      url: `/api/proxy-configurations/${id}`,
+    });
+    const { domain } = read.json() as { domain: string };
+    const uploaded = await w.clients.owner.write(
+      'PUT',
+      `/api/proxy-configurations/${id}/certificate/custom`,
+      customCertificateFor(domain) as never,
+    );
+    if (uploaded.statusCode !== 200) throw new Error(`upload: ${uploaded.body}`);
+    return { url: `/api/proxy-configurations/${id}/certificate/custom` };
+  },
   [routeKey('GET', '/api/admin/certificates')]: fixed('/api/admin/certificates'),
   [routeKey('GET', '/api/admin/backups/status')]: fixed('/api/admin/backups/status'),
 
