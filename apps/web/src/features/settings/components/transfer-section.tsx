@@ -1,9 +1,8 @@
 import { EXPORT_PASSPHRASE_MIN } from '@portico/shared/transfer/schemas';
-import { DownloadIcon, UploadIcon } from 'lucide-react';
+import { DownloadIcon, FolderOpenIcon, UploadIcon } from 'lucide-react';
 import * as React from 'react';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
-import { Input } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
 import { toast } from '@/hooks/use-toast';
 import { toastFailure } from '@/lib/toast-outcome';
@@ -98,15 +97,35 @@ function ImportForm() {
       <div className="grid items-start gap-4 sm:grid-cols-2">
         <Field id="transfer-import-file" label={t('settings.transfer.file')} error={fileError}>
           {(aria) => (
-            <Input
-              {...aria}
-              type="file"
-              accept="application/json,.json"
-              onChange={(e) => {
-                setFile(e.target.files?.[0] ?? null);
-                setFileError(undefined);
-              }}
-            />
+            // The browser's own file button speaks the browser's language: the input takes the
+            // focus (Space opens the picker) and our label, in the reader's, stands for it.
+            <div className="flex min-w-0 flex-wrap items-center gap-2">
+              <div className="w-fit rounded-md focus-within:ring-2 focus-within:ring-ring">
+                <Button type="button" variant="outline" size="sm" asChild>
+                  <label htmlFor={aria.id} className="cursor-pointer">
+                    <FolderOpenIcon aria-hidden="true" />
+                    {t('settings.transfer.chooseFile')}
+                  </label>
+                </Button>
+                <input
+                  {...aria}
+                  type="file"
+                  accept="application/json,.json"
+                  className="sr-only"
+                  onChange={(e) => {
+                    setFile(e.target.files?.[0] ?? null);
+                    setFileError(undefined);
+                  }}
+                  data-testid="transfer-import-file"
+                />
+              </div>
+              <span
+                className="min-w-0 text-sm text-muted-foreground [overflow-wrap:anywhere]"
+                data-testid="transfer-import-file-name"
+              >
+                {file ? file.name : t('settings.transfer.noFile')}
+              </span>
+            </div>
           )}
         </Field>
         <Field
