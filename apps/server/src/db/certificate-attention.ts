@@ -1,5 +1,5 @@
 import { WARNING_FRACTION } from '@portico/shared/certificates/state';
-import { and, count, eq, ilike, or, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, like, or, type SQL, sql } from 'drizzle-orm';
 import { likeContaining } from '../lib/list-cursor';
 import type { TDb } from './client';
 import { keysetPage, timeKeyset } from './keyset';
@@ -41,17 +41,19 @@ function needsAttention(now: Date): SQL {
 /** Soonest end first; certificates never seen served (a failed check, no date) before them. */
 const expiryKey = sql`coalesce(${served('notAfter')}::timestamptz, 'epoch'::timestamptz)`;
 
-/** One page of them, and how many match in all; `q` finds the domain, owner or e-mail. */
+/** One page of them, and how many match in all; `q` finds the proxy (as its list does), owner or e-mail. */
 export async function attentionPage(
   db: TDb,
   query: { q?: string; cursor?: string; limit: number },
   now: Date,
 ) {
-  const q = query.q ? likeContaining(query.q) : undefined;
+  // The lower-cased texts the lists search (schema): the proxy's domain, target and server
+  // address, and its owner's name and e-mail; plain LIKEs, no case folded per row.
+  const q = query.q ? likeContaining(query.q.toLowerCase()) : undefined;
   const where = and(
     eq(p.sslConfigured, true),
     needsAttention(now),
-    q ? or(ilike(p.domain, q), ilike(users.username, q), ilike(users.email, q)) : undefined,
+    q ? or(like(p.searchText, q), like(users.searchText, q)) : undefined,
   );
   const keyset = timeKeyset(ATTENTION_SORT, expiryKey, p.id, false, query.cursor);
   const read = await db

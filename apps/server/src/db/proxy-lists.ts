@@ -90,7 +90,11 @@ export function proxyListPlan(
 
 /**
  * Per status and per certificate filter, over the rows matching every other filter; `total`
- * counts the rows matching them all.
+ * counts the rows matching them all. One grouped statement, so the caller's matching rows are
+ * read once for every count (a search matches no index: each statement reads them all): per
+ * status, the rows passing the certificate filter; per certificate filter, the rows of the
+ * chosen status (or all). certificate_status has at most one row a proxy (its key), so the
+ * outer join counts what the filter's `exists` finds.
  */
 export async function proxyListCounts(
   db: TDb,
@@ -98,32 +102,25 @@ export async function proxyListCounts(
   query: TProxyListQuery,
   now: Date,
 ): Promise<{ total: number; counts: TProxyListCounts }> {
-  const byStatus = await db
-    .select({ status: p.status, n: sql<number>`count(*)`.mapWith(Number) })
+  const passing = query.certificate
+    ? sql<number>`count(*) filter (where ${certificateCondition(query.certificate, now)})`
+    : sql<number>`count(*)`;
+  const perCertificate = Object.fromEntries(
+    PROXY_CERTIFICATE_FILTERS.map((filter) => [
+      filter,
+      sql<number>`count(*) filter (where ${certificateCondition(filter, now)})`.mapWith(Number),
+    ]),
+  ) as Record<TCertificateFilter, SQL<number>>;
+  const grouped = await db
+    .select({ status: p.status, n: passing.mapWith(Number), ...perCertificate })
     .from(p)
-    .where(filtersOf(scope, query, now))
+    .leftJoin(certificateStatus, eq(certificateStatus.configurationId, p.id))
+    .where(filtersOf(scope, { ...query, certificate: undefined }, now))
     .groupBy(p.status);
-  const byCertificate = await db
-    .select(
-      Object.fromEntries(
-        PROXY_CERTIFICATE_FILTERS.map((filter) => [
-          filter,
-          sql<number>`count(*) filter (where ${certificateCondition(filter, now)})`.mapWith(Number),
-        ]),
-      ) as Record<TCertificateFilter, SQL.Aliased<number> | SQL<number>>,
-    )
-    .from(p)
-    .innerJoin(certificateStatus, eq(certificateStatus.configurationId, p.id))
-    .where(
-      and(
-        filtersOf(scope, { ...query, certificate: undefined }, now),
-        query.status ? eq(p.status, query.status) : undefined,
-      ),
-    );
   const status = Object.fromEntries(
-    PROXY_STATUSES.map((s) => [s, byStatus.find((r) => r.status === s)?.n ?? 0]),
+    PROXY_STATUSES.map((s) => [s, grouped.find((r) => r.status === s)?.n ?? 0]),
   ) as TProxyListCounts['status'];
-  const row = byCertificate[0] as Partial<Record<TCertificateFilter, number>> | undefined;
+  const chosen = grouped.filter((r) => !query.status || r.status === query.status);
   return {
     total: query.status
       ? status[query.status]
@@ -131,7 +128,7 @@ export async function proxyListCounts(
     counts: {
       status,
       certificate: Object.fromEntries(
-        PROXY_CERTIFICATE_FILTERS.map((f) => [f, row?.[f] ?? 0]),
+        PROXY_CERTIFICATE_FILTERS.map((f) => [f, chosen.reduce((sum, r) => sum + r[f], 0)]),
       ) as TProxyListCounts['certificate'],
     },
   };

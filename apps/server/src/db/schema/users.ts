@@ -34,6 +34,12 @@ export const users = pgTable(
     language: text('language'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    // What the admin's searches look in for an account (its name and e-mail), lower-cased once
+    // when the row is written, as proxy_configurations.search_text: a plain LIKE instead of an
+    // ILIKE that folds the case of every row at every search.
+    searchText: text('search_text')
+      .notNull()
+      .generatedAlwaysAs(sql`lower("username" || chr(10) || "email")`),
   },
   (t) => [
     // "Alice" and "alice" are one account: the display case is kept, uniqueness ignores it.

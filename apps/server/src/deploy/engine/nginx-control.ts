@@ -97,8 +97,14 @@ fi
 m=$(master || true)
 old=""
 [ -n "$m" ] && list_workers "$m" && old=$portico_workers
-# An nginx started by hand on a systemd host is not the unit: signal it directly.
-if unit_active; then systemctl reload nginx 2>&1 || exit $?; else nginx -s reload 2>&1 || exit $?; fi
+# The master re-reads the configuration on SIGHUP, which is all \`nginx -s reload\` (and
+# systemd's reload, which runs it) sends, to the pid in this same file; but they first parse the
+# whole configuration again, every site's certificate loaded, only to find that pid: with
+# hundreds of sites that parse costs seconds (docs/PERFORMANCE.md). \`nginx -t\` gated the change.
+# An nginx started by hand on a systemd host is not the unit: it is signalled directly too.
+if [ -n "$m" ]; then kill -HUP "$m" 2>&1 || exit $?
+elif unit_active; then systemctl reload nginx 2>&1 || exit $?
+else nginx -s reload 2>&1 || exit $?; fi
 if [ -z "$m" ] || [ -z "$old" ]; then echo PORTICO_RELOAD=sent; exit 0; fi
 # Live means: new workers exist, and every old worker is gone or shutting down (it has closed
 # its listening sockets; it may still finish long requests such as WebSockets). The wait ends by

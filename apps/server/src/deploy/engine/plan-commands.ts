@@ -56,10 +56,9 @@ export function plannedCommands(f: TCommandFacts): TPlannedCommand[] {
     commands.push({ kind: 'start', command: systemd ? 'systemctl enable --now nginx' : 'nginx' });
   }
   const test: TPlannedCommand = { kind: 'test', command: 'nginx -t' };
-  const reload: TPlannedCommand = {
-    kind: 'reload',
-    command: systemd ? 'systemctl reload nginx' : 'nginx -s reload',
-  };
+  // The running master is signalled itself (nginx-control.ts RELOAD_BODY): what `nginx -s
+  // reload` sends, without its parse of the whole configuration.
+  const reload: TPlannedCommand = { kind: 'reload', command: 'kill -HUP <nginx master>' };
   // The upload is written before step 4, whose `nginx -t` is its gate.
   if (f.upload) {
     commands.push({ kind: 'certificate-upload', command: `install -d -m 0700 ${f.upload}` });

@@ -185,7 +185,7 @@ describe('the commands a plan lists', () => {
       'renewal-check',
     ]);
     expect(commands[0]!.command).toBe('dnf install -y certbot');
-    expect(commands[4]!.command).toBe('nginx -s reload');
+    expect(commands[4]!.command).toBe('kill -HUP <nginx master>');
   });
 
   it('an uploaded certificate: its files written before the first gate, no certbot, no second reload, no renewal check; earlier uploads removed', () => {

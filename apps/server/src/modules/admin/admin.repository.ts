@@ -1,7 +1,7 @@
 import type { TAdminUserQuery } from '@portico/shared/admin/api';
 import type { TRole } from '@portico/shared/auth/schemas';
 import type { TProxyListQuery } from '@portico/shared/proxy/api';
-import { and, asc, count, desc, eq, ilike, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, like, lt, or, type SQL, sql } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import { proxyPage } from '../../db/proxy-lists';
@@ -108,8 +108,9 @@ export function createAdminRepository(db: TDb) {
      * with the number of each role among those found.
      */
     async usersPage(query: TAdminUserQuery & { limit: number }) {
-      const q = query.q ? likeContaining(query.q) : undefined;
-      const found = q ? or(ilike(users.username, q), ilike(users.email, q)) : undefined;
+      // search_text is the name and e-mail lower-cased (schema): one plain LIKE.
+      const q = query.q ? likeContaining(query.q.toLowerCase()) : undefined;
+      const found = q ? like(users.searchText, q) : undefined;
       let after: SQL | undefined;
       if (query.cursor) {
         const [at, username, id] = decodeCursor(query.cursor, 'users', [

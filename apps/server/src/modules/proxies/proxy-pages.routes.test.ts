@@ -182,6 +182,23 @@ describe.each(testDatabaseKinds())('proxy lists in pages on %s', (kind) => {
     const all = ZProxyPage.parse((await page(owner.client, 'limit=1')).json());
     expect(all.counts.certificate).toEqual({ expired: 1, expiring: 1, renewal_failing: 1 });
     expect(all.counts.status).toMatchObject({ completed: 3, failed: 1 });
+    // Both filters at once: each count holds to the other filter (one grouped count).
+    const expiringOnly = ZProxyPage.parse(
+      (await page(owner.client, 'certificate=expiring')).json(),
+    );
+    expect(expiringOnly.total).toBe(1);
+    expect(expiringOnly.counts.status).toMatchObject({ completed: 1, failed: 0 });
+    expect(expiringOnly.counts.certificate).toEqual({
+      expired: 1,
+      expiring: 1,
+      renewal_failing: 1,
+    });
+    const failedOnly = ZProxyPage.parse(
+      (await page(owner.client, 'status=failed&certificate=expired')).json(),
+    );
+    expect(failedOnly.total).toBe(0);
+    expect(failedOnly.counts.status).toMatchObject({ completed: 1, failed: 0 });
+    expect(failedOnly.counts.certificate).toEqual({ expired: 0, expiring: 0, renewal_failing: 0 });
   });
 
   it('sorts by the certificate end, soonest first, over pages', async () => {

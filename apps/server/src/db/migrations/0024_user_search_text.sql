@@ -1,0 +1,1 @@
+ALTER TABLE "users" ADD COLUMN "search_text" text GENERATED ALWAYS AS (lower("username" || chr(10) || "email")) STORED NOT NULL;
