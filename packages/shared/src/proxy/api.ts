@@ -324,6 +324,21 @@ export const ZApplyPlanInput = z.object({
 });
 export type TApplyPlanInput = z.infer<typeof ZApplyPlanInput>;
 
+/**
+ * POST /api/proxy-configurations/{id}/convert/plan: what converting an adopted site to
+ * Portico's configuration removes and writes; `adoptedFile` the hand-written file it replaces.
+ */
+export const ZConvertPlan = ZDeployPlan.extend({ adoptedFile: z.string() });
+export type TConvertPlan = z.infer<typeof ZConvertPlan>;
+
+/** POST /api/proxy-configurations/{id}/convert: done, with the run's lines (reader's language). */
+export const ZConvertResult = z.object({
+  converted: z.literal(true),
+  nginxConfigPath: z.string(),
+  log: z.array(z.string()),
+});
+export type TConvertResult = z.infer<typeof ZConvertResult>;
+
 export const ZDeploymentLogEntry = z.object({
   id: z.number(),
   configurationId: z.string(),

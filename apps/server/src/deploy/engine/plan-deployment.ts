@@ -89,7 +89,7 @@ export function plannedFile(write: TFileWrite, now: TRemoteFile | undefined): TP
   return { ...base, change: 'update', diff: '', tooLarge: now.state === 'large' };
 }
 
-function plannedLink(link: TSiteLink, now: TRemoteFile | undefined): TPlannedFile {
+export function plannedLink(link: TSiteLink, now: TRemoteFile | undefined): TPlannedFile {
   const base = { path: link.link, kind: 'link' as const, tooLarge: false, private: false };
   const was = now?.state === 'link' ? now.target : null;
   if (was === link.target) return { ...base, change: 'unchanged', diff: '' };

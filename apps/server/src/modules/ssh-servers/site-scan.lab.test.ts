@@ -2,10 +2,14 @@
 // proxy, a static site, a site split over an include, one block with two names, a certbot-style
 // TLS site, one name served twice); s2's configuration fails nginx -t (edited, never reloaded).
 // Every file and directory under /etc/nginx and /etc/letsencrypt is compared before and after:
-// a scan writes nothing.
+// a scan writes nothing. The describes run in order on the one lab: the conversion takes over
+// the TLS site the adoption test adopted (`adopter`).
 
+import https from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { httpGet } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { serverFiles as labServerFiles } from '../../../test/support/lab-server-files';
 import {
@@ -18,6 +22,14 @@ import { TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app'
 let lab: TLab;
 let portico: TTestApp;
 let app: TTestApp['app'];
+/** Who adopted the TLS site in the adoption test, for the conversion test. */
+let adopter:
+  | {
+      client: Awaited<ReturnType<typeof signedInClient>>['client'];
+      serverId: string;
+      tlsId: string;
+    }
+  | undefined;
 
 beforeAll(async () => {
   lab = await startLab({ servers: 2, variants: { s1: ['hand-sites'], s2: ['nginx-broken'] } });
@@ -150,6 +162,7 @@ describe('POST /api/ssh-servers/{id}/adopt on lab servers', () => {
     });
     expect(adopted.statusCode, adopted.body).toBe(200);
     const [proxyId, tlsId] = adopted.json().adopted.map((a: { proxyId: string }) => a.proxyId);
+    adopter = { client, serverId: id, tlsId };
     expect(await serverFiles(s1)).toBe(before);
 
     const proxy = (
@@ -243,5 +256,185 @@ describe('POST /api/ssh-servers/{id}/adopt on lab servers', () => {
     expect(removed.statusCode, removed.body).toBe(200);
     expect(removed.json().removedFromServer).toBe(false);
     expect(await serverFiles(s1)).toBe(filesNow);
+  });
+});
+
+/** A site as a visitor sees it, asked from the test host: status, Location, body, certificate. */
+function answerOver(address: string, domain: string, tls: boolean) {
+  if (!tls) {
+    return httpGet(address, domain).then((a) => ({
+      status: a.status,
+      location: a.headers.location ?? null,
+      body: a.body,
+      certificate: null,
+    }));
+  }
+  return new Promise<{
+    status: number;
+    location: string | null;
+    body: string;
+    certificate: string | null;
+  }>((resolve, reject) => {
+    const request = https.get(
+      {
+        host: address,
+        servername: domain,
+        headers: { host: domain },
+        path: '/',
+        agent: false,
+        rejectUnauthorized: false,
+      },
+      (response) => {
+        const certificate = (response.socket as TLSSocket).getPeerCertificate().fingerprint256;
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            location: response.headers.location ?? null,
+            body,
+            certificate,
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+  });
+}
+
+describe("Convert to Portico's configuration on lab servers", () => {
+  it('plans, refuses what it must, converts the TLS site keeping its certificate; every site answers as before', async () => {
+    const s1 = lab.status.servers[0]!;
+    const z = zone(s1);
+    expect(adopter, 'the adoption test adopted the TLS site').toBeDefined();
+    const { client, serverId, tlsId } = adopter!;
+    const sites: [string, boolean][] = [
+      [`h-proxy.${z}`, false],
+      [`h-static.${z}`, false],
+      [`h-split.${z}`, false],
+      [`h-two-a.${z}`, false],
+      [`h-two-b.${z}`, false],
+      [`h-tls.${z}`, true],
+      [`h-tls.${z}`, false],
+    ];
+    const answers = () =>
+      Promise.all(sites.map(([domain, tls]) => answerOver(s1.address, domain, tls)));
+    const before = await answers();
+    // The proxies' upstreams answer through nginx: a body to compare, not an error page.
+    expect(before[0]).toMatchObject({ status: 200, body: `upstream 8081 on ${s1.name}\n` });
+    expect(before[5]).toMatchObject({ status: 200, body: `upstream 8082 on ${s1.name}\n` });
+    expect(before[6]).toMatchObject({ status: 301, location: `https://h-tls.${z}/` });
+
+    // Two more adopted as they are (one of them shares its file with another name).
+    const adopted = await client.write('POST', `/api/ssh-servers/${serverId}/adopt`, {
+      serverNames: [`h-split.${z}`, `h-two-a.${z}`],
+    });
+    expect(adopted.statusCode, adopted.body).toBe(200);
+    const twoId = adopted.json().adopted[1].proxyId as string;
+    const files = await serverFiles(s1);
+
+    // The plan: the hand-written file and its link go, Portico's file and link come, nothing written.
+    const planned = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert/plan`);
+    expect(planned.statusCode, planned.body).toBe(200);
+    const plan = planned.json();
+    const portico = `/etc/nginx/sites-available/proxy-h-tls.${z}`;
+    expect(plan).toMatchObject({
+      certificate: 'keep',
+      changes: true,
+      adoptedFile: '/etc/nginx/sites-enabled/h-tls',
+    });
+    const change = (path: string) => plan.files.find((f: { path: string }) => f.path === path);
+    expect(change('/etc/nginx/sites-enabled/h-tls')).toMatchObject({
+      kind: 'file',
+      change: 'remove',
+    });
+    expect(change('/etc/nginx/sites-available/h-tls')).toMatchObject({ change: 'remove' });
+    expect(change('/etc/nginx/sites-available/h-tls').diff).toContain(
+      '-    listen 443 ssl; # managed by Certbot',
+    );
+    expect(change(portico)).toMatchObject({ change: 'create' });
+    expect(change(portico).diff).toContain(
+      `+    ssl_certificate /etc/letsencrypt/live/h-tls.${z}/fullchain.pem;`,
+    );
+    expect(change(`/etc/nginx/sites-enabled/proxy-h-tls.${z}`)).toMatchObject({
+      kind: 'link',
+      change: 'create',
+    });
+    expect(await serverFiles(s1)).toBe(files);
+
+    // A file that serves another name too is not converted: that site would go with it.
+    const shared = await client.write('POST', `/api/proxy-configurations/${twoId}/convert/plan`);
+    expect(shared.statusCode).toBe(502);
+    expect(shared.json().text.key).toBe('errors.convertFailed');
+    expect(shared.json().message).toContain(`also serves h-two-b.${z}`);
+
+    // Changed since the plan (a file Portico would write appeared): refused, nothing written.
+    const tuning = '/etc/nginx/conf.d/portico-server-names.conf';
+    await lab.exec(s1.name, ['bash', '-c', `echo '# by hand' > ${tuning}`]);
+    const stale = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert`, {
+      fingerprint: plan.fingerprint,
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ code: 'server_changed' });
+    expect(stale.json().message).toContain('changed since the plan');
+    await lab.exec(s1.name, ['rm', '-f', tuning]);
+    // Changed since adoption (edited by hand): refused, nothing written.
+    const original = (await lab.exec(s1.name, ['cat', '/etc/nginx/sites-available/h-tls'])).stdout;
+    await lab.exec(s1.name, ['bash', '-c', 'echo "# edited" >> /etc/nginx/sites-available/h-tls']);
+    const edited = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert`, {
+      fingerprint: plan.fingerprint,
+    });
+    expect(edited.statusCode).toBe(409);
+    expect(edited.json().message).toContain('edited by hand');
+    await lab.exec(s1.name, ['bash', '-c', 'cat > /etc/nginx/sites-available/h-tls'], original);
+    expect(await answers()).toEqual(before);
+
+    // Converted as planned.
+    const converted = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert`, {
+      fingerprint: plan.fingerprint,
+    });
+    expect(converted.statusCode, converted.body).toBe(200);
+    expect(converted.json()).toMatchObject({ converted: true, nginxConfigPath: portico });
+    const listing = (
+      await lab.exec(s1.name, ['ls', '/etc/nginx/sites-enabled', '/etc/nginx/sites-available'])
+    ).stdout;
+    expect(listing).not.toMatch(/^h-tls$/m);
+    const written = (await lab.exec(s1.name, ['cat', portico])).stdout;
+    const plannedLines = change(portico)
+      .diff.split('\n')
+      .filter((l: string) => l.startsWith('+') && !l.startsWith('+++'))
+      .map((l: string) => l.slice(1));
+    expect(written.trimEnd().split('\n')).toEqual(plannedLines);
+    expect(
+      (
+        await lab.exec(s1.name, ['readlink', `/etc/nginx/sites-enabled/proxy-h-tls.${z}`])
+      ).stdout.trim(),
+    ).toBe(portico);
+    // The certificate's files are as they were.
+    expect(
+      await serverFiles(s1).then((f) =>
+        f.split('\n').filter((l) => l.includes('/etc/letsencrypt')),
+      ),
+    ).toEqual(files.split('\n').filter((l) => l.includes('/etc/letsencrypt')));
+
+    // Every site answers exactly as before, asked from outside: status, redirect, body, certificate.
+    expect(await answers()).toEqual(before);
+
+    // An ordinary Portico proxy now.
+    const proxy = (
+      await client.request({ method: 'GET', url: `/api/proxy-configurations/${tlsId}` })
+    ).json();
+    expect(proxy).toMatchObject({
+      status: 'completed',
+      sslConfigured: true,
+      nginxConfigPath: portico,
+    });
+    expect(proxy.adoption ?? null).toBeNull();
+    const again = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert/plan`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().text.key).toBe('errors.proxyNotAdopted');
   });
 });
