@@ -132,8 +132,10 @@ export const ZProxyConfiguration = z.object({
       file: z.string(),
       sha256: z.string(),
       fileText: z.string().optional(),
-      /** When a scan first found the file changed by hand since adoption; null while unchanged. */
+      /** When a scan or check first found the file changed by hand since adoption; null while unchanged. */
       changedAt: z.string().nullable(),
+      /** When a check first found the file gone from the server; null while it is there. */
+      missingAt: z.string().nullable(),
     })
     .optional(),
   createdAt: z.string(),

@@ -126,6 +126,7 @@ export function createProxyConversion(deps: TProxyConversionDeps) {
           adoptedSha256: null,
           adoptedFileText: null,
           adoptedChangedAt: null,
+          adoptedMissingAt: null,
           status: 'completed',
           nginxConfigPath: outcome.nginxConfigPath,
           sslConfigured: outcome.https,

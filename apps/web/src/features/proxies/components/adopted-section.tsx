@@ -32,6 +32,13 @@ export function AdoptedSection({ proxy }: { proxy: TProxyConfiguration }) {
             </AlertDescription>
           </Alert>
         ) : null}
+        {adoption.missingAt ? (
+          <Alert variant="destructive" data-testid="proxy-adopted-missing">
+            <AlertDescription>
+              {t('servers.adopted.missing', { date: adoption.missingAt.slice(0, 10) })}
+            </AlertDescription>
+          </Alert>
+        ) : null}
         <p className="text-xs text-muted-foreground break-all">{adoption.file}</p>
         {adoption.fileText !== undefined ? (
           <pre

@@ -15,7 +15,13 @@ afterEach(() => {
 const FILE = '/etc/nginx/sites-enabled/shop';
 const proxy = aProxy({
   status: 'completed',
-  adoption: { file: FILE, sha256: 'ab'.repeat(32), changedAt: null, fileText: 'server {}' },
+  adoption: {
+    file: FILE,
+    sha256: 'ab'.repeat(32),
+    changedAt: null,
+    missingAt: null,
+    fileText: 'server {}',
+  },
 });
 const portico = `/etc/nginx/sites-available/proxy-${proxy.domain}`;
 const plan: TConvertPlan = {
