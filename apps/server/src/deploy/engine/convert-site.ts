@@ -2,6 +2,7 @@ import { serverBlocks, type TDumpFile } from '../nginx-config';
 import { describeAnswer, sameAnswer, siteAnswer, type TSiteAnswer } from '../site-answer';
 import { porticoSiteFiles, sitePaths } from '../site-names';
 import { assertRemotePath } from '../ssh/write-file';
+import { unifiedDiff } from '../unified-diff';
 import { assertDomain, normalizeTarget } from '../validate';
 import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
@@ -168,7 +169,20 @@ function planOf(conversion: TConversion): TDeployPlan {
   const planned = [
     ...conversionWrites(conversion)
       .filter((f) => f.way !== 'remove' || now.files.get(f.path)?.state !== 'absent')
-      .map((f) => plannedFile(f, now.files.get(f.path))),
+      .map((f) => {
+        const was = now.files.get(f.path);
+        // A link that goes is shown as the link it was, not as the file it points at.
+        if (f.way === 'remove' && was?.state === 'link') {
+          const diff = unifiedDiff(f.path, `-> ${was.target}\n`, '');
+          return {
+            ...plannedFile(f, undefined),
+            kind: 'link' as const,
+            change: 'remove' as const,
+            diff,
+          };
+        }
+        return plannedFile(f, was);
+      }),
     ...(files.link ? [plannedLink(files.link, now.files.get(files.link.link))] : []),
   ];
   return {

@@ -259,6 +259,13 @@ describe('POST /api/ssh-servers/{id}/adopt on lab servers', () => {
   });
 });
 
+/** Every entry under /etc/nginx (type, path, mode, link target) and every file's sha256. */
+async function nginxContent(server: TLabServer): Promise<string> {
+  const script =
+    "find /etc/nginx -printf '%y %p %m %l\\n' | sort; find /etc/nginx -type f -exec sha256sum {} + | sort";
+  return (await lab.exec(server.name, ['bash', '-c', script])).stdout;
+}
+
 /** A site as a visitor sees it, asked from the test host: status, Location, body, certificate. */
 function answerOver(address: string, domain: string, tls: boolean) {
   if (!tls) {
@@ -336,6 +343,27 @@ describe("Convert to Portico's configuration on lab servers", () => {
     const twoId = adopted.json().adopted[1].proxyId as string;
     const files = await serverFiles(s1);
 
+    // Redeploy all refuses each adopted site by name, starts nothing, writes nothing.
+    const all = await client.write('POST', `/api/ssh-servers/${serverId}/redeploy-all`);
+    expect(all.statusCode, all.body).toBe(200);
+    const refusals = all
+      .json()
+      .results.map(
+        (r: {
+          domain: string;
+          ok: boolean;
+          deploymentId: string | null;
+          text: { key: string };
+        }) => [r.domain, r.ok, r.deploymentId, r.text?.key],
+      )
+      .sort();
+    expect(refusals).toEqual(
+      [`h-split.${z}`, `h-tls.${z}`, `h-two-a.${z}`]
+        .sort()
+        .map((domain) => [domain, false, null, 'errors.proxyAdopted']),
+    );
+    expect(await serverFiles(s1)).toBe(files);
+
     // The plan: the hand-written file and its link go, Portico's file and link come, nothing written.
     const planned = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert/plan`);
     expect(planned.statusCode, planned.body).toBe(200);
@@ -348,8 +376,9 @@ describe("Convert to Portico's configuration on lab servers", () => {
     });
     const change = (path: string) => plan.files.find((f: { path: string }) => f.path === path);
     expect(change('/etc/nginx/sites-enabled/h-tls')).toMatchObject({
-      kind: 'file',
+      kind: 'link',
       change: 'remove',
+      diff: expect.stringContaining('--> /etc/nginx/sites-available/h-tls'),
     });
     expect(change('/etc/nginx/sites-available/h-tls')).toMatchObject({ change: 'remove' });
     expect(change('/etc/nginx/sites-available/h-tls').diff).toContain(
@@ -436,5 +465,138 @@ describe("Convert to Portico's configuration on lab servers", () => {
     const again = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert/plan`);
     expect(again.statusCode).toBe(409);
     expect(again.json().text.key).toBe('errors.proxyNotAdopted');
+    const edit = await client.write('PUT', `/api/user/proxy-configurations/${tlsId}`, {
+      domain: `h-tls.${z}`,
+      targetServer: 'http://127.0.0.1:8082',
+      serverIp: s1.address,
+      sshPort: 22,
+      sshUser: 'root',
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+
+    // A site that would not answer the same afterwards is put back: h-split's snippet (no part
+    // of the adopted file, so no part of its hash) now answers by itself, not from its upstream.
+    await lab.exec(s1.name, [
+      'bash',
+      '-c',
+      `printf 'location / { return 200 "by hand\\n"; }\n' > /etc/nginx/snippets/h-split-proxy.conf && nginx -s reload`,
+    ]);
+    await expect
+      .poll(async () => (await answerOver(s1.address, `h-split.${z}`, false)).body)
+      .toBe('by hand\n');
+    const splitId = adopted.json().adopted[0].proxyId as string;
+    const content = () => nginxContent(s1);
+    const splitBefore = await content();
+    const splitPlan = (
+      await client.write('POST', `/api/proxy-configurations/${splitId}/convert/plan`)
+    ).json();
+    expect(
+      splitPlan.files.map((f: { path: string; change: string }) => [f.path, f.change]),
+    ).toEqual([
+      ['/etc/nginx/conf.d/h-split.conf', 'remove'],
+      [`/etc/nginx/sites-available/proxy-h-split.${z}`, 'create'],
+      [`/etc/nginx/sites-enabled/proxy-h-split.${z}`, 'create'],
+    ]);
+    const refused = await client.write('POST', `/api/proxy-configurations/${splitId}/convert`, {
+      fingerprint: splitPlan.fingerprint,
+    });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json().message).toContain('stopped answering as before');
+    expect(await content()).toBe(splitBefore);
+    expect((await answerOver(s1.address, `h-split.${z}`, false)).body).toBe('by hand\n');
+    const split = (
+      await client.request({ method: 'GET', url: `/api/proxy-configurations/${splitId}` })
+    ).json();
+    expect(split.adoption.file).toBe('/etc/nginx/conf.d/h-split.conf');
+
+    // A change nginx's gate never sees (a regular file where Portico's link goes) is put back
+    // whole, the hand-written site's link made again as the link it was.
+    const blocker = `/etc/nginx/sites-enabled/proxy-h-proxy.${z}`;
+    await lab.exec(s1.name, ['bash', '-c', `: > ${blocker}`]);
+    const proxyAdopted = await client.write('POST', `/api/ssh-servers/${serverId}/adopt`, {
+      serverName: `h-proxy.${z}`,
+    });
+    expect(proxyAdopted.statusCode, proxyAdopted.body).toBe(200);
+    const proxyId = proxyAdopted.json().adopted[0].proxyId as string;
+    const proxyPlan = (
+      await client.write('POST', `/api/proxy-configurations/${proxyId}/convert/plan`)
+    ).json();
+    const linkBefore = await content();
+    expect(linkBefore).toContain(
+      'l /etc/nginx/sites-enabled/h-proxy 777 /etc/nginx/sites-available/h-proxy',
+    );
+    const blocked = await client.write('POST', `/api/proxy-configurations/${proxyId}/convert`, {
+      fingerprint: proxyPlan.fingerprint,
+    });
+    expect(blocked.statusCode).toBe(502);
+    expect(blocked.json().message).toContain(blocker);
+    expect(await content()).toBe(linkBefore);
+    await lab.exec(s1.name, ['rm', '-f', blocker]);
+    expect(await answerOver(s1.address, `h-proxy.${z}`, false)).toEqual(before[0]);
+  });
+});
+
+describe('Check now and Delete with sites on a server holding adopted sites', () => {
+  it('Check now sees a hand edit and a gone file and writes nothing; Delete with sites forgets the adopted ones and leaves their files', async () => {
+    const s1 = lab.status.servers[0]!;
+    const z = zone(s1);
+    expect(adopter, 'the adoption test adopted the TLS site').toBeDefined();
+    const { client, serverId } = adopter!;
+    const list = (
+      await client.request({ method: 'GET', url: '/api/user/proxy-configurations' })
+    ).json() as { id: string; domain: string }[];
+    const idOf = (domain: string) => list.find((p) => p.domain === domain)!.id;
+    const proxy = async (domain: string) =>
+      (
+        await client.request({ method: 'GET', url: `/api/proxy-configurations/${idOf(domain)}` })
+      ).json();
+
+    // By hand: one adopted file edited, another one gone.
+    await lab.exec(s1.name, ['bash', '-c', 'echo "# by hand" >> /etc/nginx/conf.d/h-split.conf']);
+    await lab.exec(s1.name, ['rm', '/etc/nginx/sites-enabled/h-two']);
+    const files = await serverFiles(s1);
+    const checked = await client.write('POST', `/api/ssh-servers/${serverId}/check`);
+    expect(checked.statusCode, checked.body).toBe(200);
+    expect(await serverFiles(s1)).toBe(files);
+    expect((await proxy(`h-split.${z}`)).adoption).toMatchObject({
+      changedAt: expect.any(String),
+      missingAt: null,
+    });
+    expect((await proxy(`h-two-a.${z}`)).adoption).toMatchObject({
+      missingAt: expect.any(String),
+    });
+    expect((await proxy(`h-proxy.${z}`)).adoption).toMatchObject({
+      changedAt: null,
+      missingAt: null,
+    });
+
+    // Delete with sites: the converted site is removed as Portico's; the adopted ones are only
+    // forgotten, their files as they were, entry by entry.
+    const porticoLines = (text: string) =>
+      text
+        .split('\n')
+        .filter(
+          (l) =>
+            !l.includes('proxy-h-tls') && !/^d \/etc\/nginx\/sites-(available|enabled) /.test(l),
+        )
+        .join('\n');
+    const before = porticoLines(await nginxContent(s1));
+    const deleted = await client.write('POST', `/api/ssh-servers/${serverId}/delete-with-sites`, {
+      removeCertificates: false,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json().deleted).toBe(true);
+    expect(deleted.json().results.every((r: { ok: boolean }) => r.ok)).toBe(true);
+    const after = await nginxContent(s1);
+    expect(after).not.toContain('proxy-h-tls');
+    expect(porticoLines(after)).toBe(before);
+    expect(after).toContain('/etc/nginx/conf.d/h-split.conf');
+    expect(after).toContain(
+      'l /etc/nginx/sites-enabled/h-proxy 777 /etc/nginx/sites-available/h-proxy',
+    );
+    const left = (
+      await client.request({ method: 'GET', url: '/api/user/proxy-configurations' })
+    ).json();
+    expect(left).toEqual([]);
   });
 });
