@@ -61,12 +61,15 @@ export function siteAnswer(serverIp: string, domain: string, tls: boolean): Prom
   });
 }
 
-/** The answers differ in what a visitor sees: status, redirect, body or certificate. */
-export function sameAnswer(a: TSiteAnswer, b: TSiteAnswer): boolean {
+/**
+ * The answers are the same in what a visitor sees: status, redirect, certificate, and the body
+ * unless `body` is false (a site whose body changes from one request to the next).
+ */
+export function sameAnswer(a: TSiteAnswer, b: TSiteAnswer, body = true): boolean {
   return (
     a.status === b.status &&
     a.location === b.location &&
-    a.bodySha256 === b.bodySha256 &&
+    (!body || a.bodySha256 === b.bodySha256) &&
     a.certificate === b.certificate
   );
 }

@@ -193,7 +193,7 @@ function planOf(conversion: TConversion): TDeployPlan {
       { kind: 'test', command: 'nginx -t' },
       { kind: 'reload', command: 'systemctl reload nginx' },
     ],
-    certificate: 'keep',
+    certificate: conversion.https ? 'keep' : 'none',
     reload: true,
     changes: planned.some((f) => f.change !== 'unchanged'),
   };
@@ -277,6 +277,10 @@ export async function convertSite(
         );
       }
       log.info(msg('convert.answerBefore', { answer: describeAnswer(before) }));
+      // A body that changes between two requests (a clock, a token) cannot be compared.
+      const twice = await answerOf(resolved.serverIp, domain, conversion.https);
+      const body = !('error' in twice) && twice.bodySha256 === before.bodySha256;
+      if (!body) log.info(msg('convert.bodyVaries'));
       const site = new SiteRecord(c, domain, held.onSite);
       const applied = await applyNginxFiles(c, STEP, conversionWrites(conversion), {
         link: conversion.files.link,
@@ -286,9 +290,9 @@ export async function convertSite(
       for (let i = 0; i < AFTER_TRIES; i++) {
         if (i > 0) await new Promise((r) => setTimeout(r, AFTER_PAUSE_MS));
         after = await answerOf(resolved.serverIp, domain, conversion.https);
-        if (!('error' in after) && sameAnswer(before, after)) break;
+        if (!('error' in after) && sameAnswer(before, after, body)) break;
       }
-      if ('error' in after || !sameAnswer(before, after)) {
+      if ('error' in after || !sameAnswer(before, after, body)) {
         const seen = 'error' in after ? after.error : describeAnswer(after);
         log.warning(msg('convert.answerChanged', { before: describeAnswer(before), after: seen }));
         await applied.rollback();

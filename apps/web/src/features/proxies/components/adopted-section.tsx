@@ -50,7 +50,7 @@ export function AdoptedSection({ proxy }: { proxy: TProxyConfiguration }) {
         ) : null}
         <Button
           variant="outline"
-          className="justify-self-start max-sm:w-full"
+          className="h-auto justify-self-start whitespace-normal text-left max-sm:w-full"
           onClick={() => setConverting(true)}
           data-testid="proxy-convert"
         >
