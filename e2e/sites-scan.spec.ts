@@ -10,7 +10,8 @@ import { uniqueUser } from './fixtures/users';
 // "Sites on this server" on lab s3 (an unrelated hand-written static site): the spec writes one
 // hand-written proxy site per language beside it (nginx is not reloaded: the scan reads the
 // files), scans from the server page, filters, adopts the site and sees it on home. The site's
-// files are removed at the end; nothing of the scan or adoption wrote to the server.
+// files are removed at the end; nothing of the scan or adoption wrote to the server. The
+// adopted site's Convert shows its plan (closed without converting: the lab server is shared).
 
 async function handSite(app: TLabApp, name: string): Promise<void> {
   const conf = `server {\n    listen 80;\n    server_name ${name};\n    location / { proxy_pass http://127.0.0.1:8099; }\n}\n`;
@@ -89,6 +90,22 @@ async function scanAndAdopt(page: Page, app: TLabApp, lang: TLang) {
       `/etc/nginx/sites-enabled/${site}`,
     );
     await screenshotScreen(page, area, '4-details');
+    // Convert shows its plan first: the hand-written file goes, Portico's comes; closed unapplied.
+    await section.getByTestId('proxy-convert').click();
+    const dialog = page.getByTestId('convert-dialog');
+    await expect(dialog).toContainText(
+      text(lang, 'servers.adopted.convertTitle', { domain: site }),
+    );
+    await expect(dialog.getByTestId('plan-view')).toContainText(`/etc/nginx/sites-enabled/${site}`);
+    await expect(dialog.getByTestId('plan-view')).toContainText(
+      `/etc/nginx/sites-available/proxy-${site}`,
+    );
+    await expect(dialog.getByTestId('convert-apply')).toHaveText(
+      text(lang, 'servers.adopted.convertApply'),
+    );
+    await screenshotScreen(page, area, '5-convert-plan');
+    await page.keyboard.press('Escape');
+    await expect(dialog).toHaveCount(0);
   } finally {
     await app.lab.exec('s3', ['rm', '-f', `/etc/nginx/sites-enabled/${site}`]);
   }

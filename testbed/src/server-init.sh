@@ -72,6 +72,10 @@ if has_variant hand-sites; then
   zone="$LAB_SERVER_NAME.portico.test"
   mkdir -p /var/www/h-static
   echo "static site on $LAB_SERVER_NAME" >/var/www/h-static/index.html
+  # The proxies' upstreams answer (started below), so a site's answer has a body of its own.
+  for p in 8081 8082 8083 8084; do
+    mkdir -p "/var/www/h-up-$p" && echo "upstream $p on $LAB_SERVER_NAME" >"/var/www/h-up-$p/index.html"
+  done
   cat >/etc/nginx/sites-available/h-proxy <<CONF
 server {
     listen 80;
@@ -185,6 +189,11 @@ if has_variant port80-busy; then
   setsid python3 -m http.server 80 --bind 0.0.0.0 --directory /tmp/busy >/dev/null 2>&1 &
 elif ! has_variant nginx-stopped; then
   nginx
+fi
+if has_variant hand-sites; then
+  for p in 8081 8082 8083 8084; do
+    setsid python3 -m http.server "$p" --bind 127.0.0.1 --directory "/var/www/h-up-$p" >/dev/null 2>&1 &
+  done
 fi
 # Edited by hand and never reloaded: nginx runs on, but its test now fails.
 if has_variant nginx-broken; then

@@ -31,6 +31,7 @@ import { healthRoutes } from './modules/health/health.routes';
 import type { TMailer } from './modules/notifications/mailer';
 import { notificationsRoutes } from './modules/notifications/notifications.routes';
 import { proxiesRoutes } from './modules/proxies/proxies.routes';
+import { proxyConversionRoutes } from './modules/proxies/proxy-conversion.routes';
 import { scriptsRoutes } from './modules/scripts/scripts.routes';
 import { sessionsRoutes } from './modules/sessions/sessions.routes';
 import { sshServersRoutes } from './modules/ssh-servers/ssh-servers.routes';
@@ -277,6 +278,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   await app.register(backupRoutes, { backups: services.backups });
   await app.register(scriptsRoutes, { scripts: services.scripts });
   await app.register(proxiesRoutes, { proxies: services.proxies });
+  await app.register(proxyConversionRoutes, { conversion: services.conversion });
   await app.register(transferRoutes, { transfer: services.transfer });
   await app.register(sshServersRoutes, {
     sshServers: services.sshServers,

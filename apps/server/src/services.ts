@@ -6,6 +6,8 @@ import { scheduleUpkeep } from './db/pglite-upkeep';
 import { transactionOver } from './db/transaction';
 import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
 import {
+  convertSite,
+  planConversion,
   planDeployment,
   removeSite,
   runCertificateAction,
@@ -53,6 +55,7 @@ import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
 import { createProxyAdoption } from './modules/proxies/proxy-adoption';
+import { createProxyConversion } from './modules/proxies/proxy-conversion';
 import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
 import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
 import { createScriptsRepository } from './modules/scripts/scripts.repository';
@@ -258,6 +261,15 @@ export async function buildServices(options: TServicesOptions) {
     timing: deploy.timing,
     onStatus: (row) => runLog.status(row, null),
   });
+  const conversion = createProxyConversion({
+    repository: proxiesRepository,
+    secrets,
+    settings,
+    transaction: proxyWrites,
+    load: (id, actor) => proxies.load(id, actor),
+    planConversion,
+    convertSite,
+  });
   const sshServers = createSshServersService({
     repository: sshServersRepository,
     credentials: secrets,
@@ -442,6 +454,7 @@ export async function buildServices(options: TServicesOptions) {
     limits,
     scripts,
     proxies,
+    conversion,
     sshServers,
     transfer,
     serverChecks,

@@ -64,6 +64,7 @@ describe('serverBlocks', () => {
   listen 443 ssl;
   server_name secure.test;
   ssl_certificate /etc/letsencrypt/live/secure.test/fullchain.pem;
+  ssl_certificate_key /etc/letsencrypt/live/secure.test/privkey.pem;
   location / { proxy_pass http://127.0.0.1:4000; }
 }
 server {
@@ -97,6 +98,7 @@ server {
     expect(blocks[2]).toMatchObject({
       listen: [{ port: 443, ssl: true }],
       sslCertificate: '/etc/letsencrypt/live/secure.test/fullchain.pem',
+      sslCertificateKey: '/etc/letsencrypt/live/secure.test/privkey.pem',
     });
     expect(blocks[3]!.returns).toEqual(['301 https://$host$request_uri', '404']);
   });

@@ -27,6 +27,7 @@ export interface TServerBlock {
   serverNames: string[];
   listen: TListen[];
   sslCertificate: string | null;
+  sslCertificateKey: string | null;
   /** Each `proxy_pass` with the location it sits in (`/` for the site's root). */
   proxyPass: { location: string; target: string }[];
   root: string | null;
@@ -201,6 +202,7 @@ function describeServer(file: string, server: TConfigNode, context: TScanContext
     serverNames: [],
     listen: [],
     sslCertificate: null,
+    sslCertificateKey: null,
     proxyPass: [],
     root: null,
     returns: [],
@@ -214,6 +216,8 @@ function describeServer(file: string, server: TConfigNode, context: TScanContext
         if (listen) block.listen.push(listen);
       } else if (location === null && node.name === 'ssl_certificate' && node.args[0]) {
         block.sslCertificate ??= node.args[0];
+      } else if (location === null && node.name === 'ssl_certificate_key' && node.args[0]) {
+        block.sslCertificateKey ??= node.args[0];
       } else if (node.name === 'proxy_pass' && node.args[0]) {
         block.proxyPass.push({ location: location ?? '/', target: node.args[0] });
       } else if (node.name === 'root' && node.args[0] && (location === null || location === '/')) {

@@ -236,6 +236,13 @@ const CELLS: Record<string, TBuild> = {
     url: `/api/proxy-configurations/${await w.freshProxy()}/apply`,
     payload: { fingerprint: `v1:${'0'.repeat(64)}` },
   }),
+  [routeKey('POST', '/api/proxy-configurations/:id/convert/plan')]: (w) => ({
+    url: `/api/proxy-configurations/${w.proxy.id}/convert/plan`,
+  }),
+  [routeKey('POST', '/api/proxy-configurations/:id/convert')]: (w) => ({
+    url: `/api/proxy-configurations/${w.proxy.id}/convert`,
+    payload: { fingerprint: `v1:${'0'.repeat(64)}` },
+  }),
   [routeKey('GET', '/api/deployment-logs/:id')]: (w) => ({
     url: `/api/deployment-logs/${w.proxy.id}`,
   }),

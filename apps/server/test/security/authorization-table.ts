@@ -219,6 +219,13 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
   // A plan reads the server: the matrix's server (port 1 on loopback) cannot be reached, 502.
   { method: 'POST', url: '/api/proxy-configurations/:id/plan', expected: ownerOrAdmin(502) },
   { method: 'POST', url: '/api/proxy-configurations/:id/apply', expected: ownerOrAdmin(202) },
+  // A conversion is only for an adopted site: the matrix's proxy is Portico's own (409).
+  {
+    method: 'POST',
+    url: '/api/proxy-configurations/:id/convert/plan',
+    expected: ownerOrAdmin(409),
+  },
+  { method: 'POST', url: '/api/proxy-configurations/:id/convert', expected: ownerOrAdmin(409) },
   { method: 'GET', url: '/api/deployment-logs/:id', expected: ownerOrAdmin(200) },
 
   // Certificates: the caller's list, one proxy's certificate, its check, its two actions and

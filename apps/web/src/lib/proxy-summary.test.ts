@@ -173,7 +173,12 @@ describe('one summary per proxy', () => {
 });
 
 describe('a site adopted as it is', () => {
-  const ADOPTION = { file: '/etc/nginx/sites-enabled/shop', sha256: 'ab', changedAt: null };
+  const ADOPTION = {
+    file: '/etc/nginx/sites-enabled/shop',
+    sha256: 'ab',
+    changedAt: null,
+    missingAt: null,
+  };
   const adopted = (over: Parameters<typeof aProxy>[0] = {}) =>
     aProxy({
       status: 'completed',

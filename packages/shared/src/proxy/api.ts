@@ -132,8 +132,10 @@ export const ZProxyConfiguration = z.object({
       file: z.string(),
       sha256: z.string(),
       fileText: z.string().optional(),
-      /** When a scan first found the file changed by hand since adoption; null while unchanged. */
+      /** When a scan or check first found the file changed by hand since adoption; null while unchanged. */
       changedAt: z.string().nullable(),
+      /** When a check first found the file gone from the server; null while it is there. */
+      missingAt: z.string().nullable(),
     })
     .optional(),
   createdAt: z.string(),
@@ -309,7 +311,7 @@ export const ZDeployPlan = z.object({
   family: z.enum(['debian', 'rhel']),
   files: z.array(ZPlannedFile),
   commands: z.array(z.object({ kind: z.enum(PLANNED_COMMAND_KINDS), command: z.string() })),
-  certificate: z.enum(['issue', 'keep', 'upload']),
+  certificate: z.enum(['issue', 'keep', 'upload', 'none']),
   reload: z.boolean(),
   /** Some file or link would be created or changed. */
   changes: z.boolean(),
@@ -323,6 +325,21 @@ export const ZApplyPlanInput = z.object({
   fingerprint: z.string().regex(/^v1:[0-9a-f]{64}$/, 'validation.invalidRequest'),
 });
 export type TApplyPlanInput = z.infer<typeof ZApplyPlanInput>;
+
+/**
+ * POST /api/proxy-configurations/{id}/convert/plan: what converting an adopted site to
+ * Portico's configuration removes and writes; `adoptedFile` the hand-written file it replaces.
+ */
+export const ZConvertPlan = ZDeployPlan.extend({ adoptedFile: z.string() });
+export type TConvertPlan = z.infer<typeof ZConvertPlan>;
+
+/** POST /api/proxy-configurations/{id}/convert: done, with the run's lines (reader's language). */
+export const ZConvertResult = z.object({
+  converted: z.literal(true),
+  nginxConfigPath: z.string(),
+  log: z.array(z.string()),
+});
+export type TConvertResult = z.infer<typeof ZConvertResult>;
 
 export const ZDeploymentLogEntry = z.object({
   id: z.number(),

@@ -82,12 +82,13 @@ export const proxyConfigurations = pgTable(
     serverSites: jsonb('server_sites').$type<TServerSite[]>().notNull().default([]),
     lastFailure: jsonb('last_failure').$type<TStoredFailure>(),
     origin: proxyOriginEnum('origin').notNull().default('portico'),
-    // Adopted sites (modules/ssh-servers/site-adoption.ts): the file as scanned, its sha256
-    // then, and when a later scan found it changed by hand.
+    // Adopted sites (proxies/proxy-adoption.ts): the file as scanned, its sha256 then, when a
+    // later scan or "Check now" found it changed by hand, and when one found it gone.
     adoptedFile: text('adopted_file'),
     adoptedSha256: text('adopted_sha256'),
     adoptedFileText: text('adopted_file_text'),
     adoptedChangedAt: timestamp('adopted_changed_at', { withTimezone: true }),
+    adoptedMissingAt: timestamp('adopted_missing_at', { withTimezone: true }),
     customScriptName: text('custom_script_name'),
     customScript: text('custom_script'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

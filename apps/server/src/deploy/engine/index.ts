@@ -1,6 +1,13 @@
 // The deployment engine: what the deploy job and the delete service call (contract in types.ts).
 // Code outside deploy/engine/ reaches it only through this file (scripts/check-imports.ts).
 export { runCertificateAction } from './certificate-actions';
+export {
+  convertSite,
+  planConversion,
+  type TConvertInput,
+  type TConvertOutcome,
+  type TConvertPlanOutcome,
+} from './convert-site';
 export { deadlineFailure } from './failure';
 export { msg } from './messages';
 export {

@@ -27,7 +27,8 @@ fi`;
 // The whole change in one round trip, each part's output marked so that every failure reads as
 // its own command's:
 // - the directories a site needs;
-// - per file: its mode, group and content as they are now (what a rollback puts back), then
+// - per file: its mode, group and content as they are now (what a rollback puts back; a link
+//   to remove, its target, so a rollback makes the link again rather than a copy), then
 //   by its way: `put_file ... sync` (the new bytes renamed in, unless the file already holds
 //   them); `private`, the same owned by root and nginx's group with its directory 0750, the
 //   content read as one base64 line of standard input (it never appears on a command line);
@@ -50,7 +51,9 @@ wrote=no i=0 gid=""
 while [ "$i" -lt "$n" ]; do
   f=$1 mode=$2 way=$3 data=$4
   shift 4
-  if [ -f "$f" ]; then
+  if [ "$way" = remove ] && [ -L "$f" ]; then
+    printf 'PORTICO_PREV=%s link ' "$i"; readlink -- "$f" | tr -d '\\n' | base64 -w0; echo
+  elif [ -f "$f" ]; then
     printf 'PORTICO_PREV=%s %s ' "$i" "$(stat -c '%a %g' -- "$f")"; base64 -w0 < "$f"; echo
   else
     echo "PORTICO_PREV=$i absent"

@@ -50,24 +50,30 @@ function part(stdout: string, prefix: string): TRunResult | undefined {
   return { code: Number(code), stdout: out, stderr: '' };
 }
 
-type TBefore = { exists: false } | { exists: true; mode: number; gid: number; content: Buffer };
+type TBefore =
+  | { exists: false }
+  | { exists: true; link: string }
+  | { exists: true; link?: undefined; mode: number; gid: number; content: Buffer };
 
 /** Each file as it was before the script wrote it, from its `PORTICO_PREV` lines. */
 function beforeOf(stdout: string): Map<number, TBefore> {
   const found = new Map<number, TBefore>();
   for (const line of prefixed(stdout, 'PORTICO_PREV=')) {
-    const m = /^(\d+) (?:(absent)|([0-7]{3,4}) (\d+) ([A-Za-z0-9+/=]*))$/.exec(line);
+    const m =
+      /^(\d+) (?:(absent)|link ([A-Za-z0-9+/=]+)|([0-7]{3,4}) (\d+) ([A-Za-z0-9+/=]*))$/.exec(line);
     if (!m) continue;
     found.set(
       Number(m[1]),
       m[2]
         ? { exists: false }
-        : {
-            exists: true,
-            mode: Number.parseInt(m[3]!, 8),
-            gid: Number(m[4]),
-            content: Buffer.from(m[5]!, 'base64'),
-          },
+        : m[3]
+          ? { exists: true, link: Buffer.from(m[3], 'base64').toString('utf8') }
+          : {
+              exists: true,
+              mode: Number.parseInt(m[4]!, 8),
+              gid: Number(m[5]),
+              content: Buffer.from(m[6]!, 'base64'),
+            },
     );
   }
   return found;
@@ -80,7 +86,12 @@ put_file "$1" "\${1%/*}/.\${1##*/}.portico-$$.tmp" "$2" "$data" "" "$3" >/dev/nu
 
 /** Puts back a file the script wrote over or removed, as it was. */
 async function restore(c: TStepContext, file: TFileWrite, was: TBefore & { exists: true }) {
-  if (file.way === undefined) {
+  if (was.link !== undefined) {
+    // As the server printed it: put back only a plain path, never anything a shell would read.
+    if (!/^[A-Za-z0-9._/@+-]{1,512}$/.test(was.link)) throw new Error(`${file.path}: odd link`);
+    const r = await asRoot(c.session, 'ln -sfn -- "$1" "$2"', { args: [was.link, file.path] });
+    if (r.code !== 0) throw new Error(`${file.path} could not be put back`);
+  } else if (file.way === undefined) {
     await c.session.writeFile(file.path, was.content, was.mode);
   } else {
     const r = await asRoot(c.session, RESTORE_PRIVATE, {
@@ -199,6 +210,8 @@ function applyArgs(
  * on failure every changed file is put back as it was and nothing is reloaded, so the sites
  * already on the server keep running. Then reloads nginx and waits until the change is live.
  * One round trip on the way that succeeds; `look` takes the site record's look at its end.
+ * The answer's `rollback` puts every file back as it was (the caller reloads): a conversion
+ * undoes a change nginx accepted but the site's answer did not survive.
  */
 export async function applyNginxFiles(
   c: TStepContext,
@@ -210,7 +223,7 @@ export async function applyNginxFiles(
     live?: boolean;
     look?: TSiteLook;
   } = {},
-): Promise<{ changed: boolean }> {
+): Promise<{ changed: boolean; rollback: () => Promise<void> }> {
   const { link, live = false, look } = options;
   const undo: TUndo[] = [];
   const rollback = async () => {
@@ -278,7 +291,7 @@ export async function applyNginxFiles(
   if (firstMarked(prefixed(r.stdout, 'PORTICO_RELOAD:').join('\n'), 'PORTICO_SKIP') === 'live') {
     c.log.info(msg('nginx.alreadyLive'));
     look?.took(r.stdout);
-    return { changed };
+    return { changed, rollback };
   }
   try {
     logReloading(c);
@@ -293,5 +306,5 @@ export async function applyNginxFiles(
     throw error;
   }
   look?.took(r.stdout);
-  return { changed };
+  return { changed, rollback };
 }

@@ -40,8 +40,11 @@ export interface TDeployPlan {
   family: 'debian' | 'rhel';
   files: TPlannedFile[];
   commands: TPlannedCommand[];
-  /** certbot requests one, keeps the one there, or the proxy's uploaded one is served. */
-  certificate: 'issue' | 'keep' | 'upload';
+  /**
+   * certbot requests one, keeps the one there, or the proxy's uploaded one is served; `none`: an
+   * HTTP site converted to Portico's configuration (convert-site.ts) gets none.
+   */
+  certificate: 'issue' | 'keep' | 'upload' | 'none';
   /** nginx is reloaded (step 4 always reloads once its `nginx -t` passed). */
   reload: boolean;
   /** Some file or link is created or changed. */
@@ -89,7 +92,7 @@ export function plannedFile(write: TFileWrite, now: TRemoteFile | undefined): TP
   return { ...base, change: 'update', diff: '', tooLarge: now.state === 'large' };
 }
 
-function plannedLink(link: TSiteLink, now: TRemoteFile | undefined): TPlannedFile {
+export function plannedLink(link: TSiteLink, now: TRemoteFile | undefined): TPlannedFile {
   const base = { path: link.link, kind: 'link' as const, tooLarge: false, private: false };
   const was = now?.state === 'link' ? now.target : null;
   if (was === link.target) return { ...base, change: 'unchanged', diff: '' };

@@ -32,6 +32,7 @@ const row: TProxyConfigurationRow = {
   adoptedSha256: null,
   adoptedFileText: null,
   adoptedChangedAt: null,
+  adoptedMissingAt: null,
   customScriptName: null,
   customScript: null,
   createdAt: new Date('2026-10-01T00:00:00Z'),

@@ -73,6 +73,7 @@ function adoptionOf(row: TProxyConfigurationRow, withFile: boolean) {
       sha256: row.adoptedSha256 ?? '',
       ...(withFile ? { fileText: row.adoptedFileText ?? '' } : {}),
       changedAt: row.adoptedChangedAt ? isoTime(row.adoptedChangedAt) : null,
+      missingAt: row.adoptedMissingAt ? isoTime(row.adoptedMissingAt) : null,
     },
   };
 }

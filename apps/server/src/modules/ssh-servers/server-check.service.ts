@@ -5,6 +5,7 @@ import type { TTransaction } from '../../db/transaction';
 import { connectSsh, SshError, type TSshSession } from '../../deploy/ssh';
 import { KeyedAppError } from '../../lib/app-error';
 import type { TAuditService } from '../audit/audit.service';
+import { lookAtAdoptedFiles } from './adopted-look';
 import { loadServer, serverView, type TActor } from './server-access';
 import type { TServerCredentials } from './server-credentials';
 import { FACTS_SCRIPT, FactsAnswerError, parseFacts } from './server-facts';
@@ -31,7 +32,8 @@ export type TServerCheckService = ReturnType<typeof createServerCheckService>;
 /**
  * "Check now" (POST /api/ssh-servers/{id}/check) and "forget key": one login with the saved
  * credential against the pinned host key, one exec of the read-only FACTS_SCRIPT, and the
- * answer stored on the row, so the list shows reachable / last checked without a round trip.
+ * answer stored on the row, so the list shows reachable / last checked without a round trip;
+ * with adopted sites on the server, one more read-only exec looks at their files (adopted-look.ts).
  */
 export function createServerCheckService(deps: TServerCheckDeps) {
   const { repository, transaction } = deps;
@@ -70,6 +72,7 @@ export function createServerCheckService(deps: TServerCheckDeps) {
     try {
       const answer = await session.run(FACTS_SCRIPT, { timeoutMs: SCRIPT_TIMEOUT_MS });
       const facts = parseFacts(answer.stdout);
+      await lookAtAdoptedFiles(repository, session, row.id, new Date());
       const stored = await repository.update(row.id, {
         reachable: true,
         lastCheckedAt: new Date(),

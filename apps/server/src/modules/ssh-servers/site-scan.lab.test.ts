@@ -2,10 +2,14 @@
 // proxy, a static site, a site split over an include, one block with two names, a certbot-style
 // TLS site, one name served twice); s2's configuration fails nginx -t (edited, never reloaded).
 // Every file and directory under /etc/nginx and /etc/letsencrypt is compared before and after:
-// a scan writes nothing.
+// a scan writes nothing. The describes run in order on the one lab: the conversion takes over
+// the TLS site the adoption test adopted (`adopter`).
 
+import https from 'node:https';
+import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { httpGet } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { serverFiles as labServerFiles } from '../../../test/support/lab-server-files';
 import {
@@ -18,6 +22,14 @@ import { TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app'
 let lab: TLab;
 let portico: TTestApp;
 let app: TTestApp['app'];
+/** Who adopted the TLS site in the adoption test, for the conversion test. */
+let adopter:
+  | {
+      client: Awaited<ReturnType<typeof signedInClient>>['client'];
+      serverId: string;
+      tlsId: string;
+    }
+  | undefined;
 
 beforeAll(async () => {
   lab = await startLab({ servers: 2, variants: { s1: ['hand-sites'], s2: ['nginx-broken'] } });
@@ -150,6 +162,7 @@ describe('POST /api/ssh-servers/{id}/adopt on lab servers', () => {
     });
     expect(adopted.statusCode, adopted.body).toBe(200);
     const [proxyId, tlsId] = adopted.json().adopted.map((a: { proxyId: string }) => a.proxyId);
+    adopter = { client, serverId: id, tlsId };
     expect(await serverFiles(s1)).toBe(before);
 
     const proxy = (
@@ -243,5 +256,347 @@ describe('POST /api/ssh-servers/{id}/adopt on lab servers', () => {
     expect(removed.statusCode, removed.body).toBe(200);
     expect(removed.json().removedFromServer).toBe(false);
     expect(await serverFiles(s1)).toBe(filesNow);
+  });
+});
+
+/** Every entry under /etc/nginx (type, path, mode, link target) and every file's sha256. */
+async function nginxContent(server: TLabServer): Promise<string> {
+  const script =
+    "find /etc/nginx -printf '%y %p %m %l\\n' | sort; find /etc/nginx -type f -exec sha256sum {} + | sort";
+  return (await lab.exec(server.name, ['bash', '-c', script])).stdout;
+}
+
+/** A site as a visitor sees it, asked from the test host: status, Location, body, certificate. */
+function answerOver(address: string, domain: string, tls: boolean) {
+  if (!tls) {
+    return httpGet(address, domain).then((a) => ({
+      status: a.status,
+      location: a.headers.location ?? null,
+      body: a.body,
+      certificate: null,
+    }));
+  }
+  return new Promise<{
+    status: number;
+    location: string | null;
+    body: string;
+    certificate: string | null;
+  }>((resolve, reject) => {
+    const request = https.get(
+      {
+        host: address,
+        servername: domain,
+        headers: { host: domain },
+        path: '/',
+        agent: false,
+        rejectUnauthorized: false,
+      },
+      (response) => {
+        const certificate = (response.socket as TLSSocket).getPeerCertificate().fingerprint256;
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            location: response.headers.location ?? null,
+            body,
+            certificate,
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+  });
+}
+
+describe("Convert to Portico's configuration on lab servers", () => {
+  it('plans, refuses what it must, converts the TLS site keeping its certificate; every site answers as before', async () => {
+    const s1 = lab.status.servers[0]!;
+    const z = zone(s1);
+    expect(adopter, 'the adoption test adopted the TLS site').toBeDefined();
+    const { client, serverId, tlsId } = adopter!;
+    const sites: [string, boolean][] = [
+      [`h-proxy.${z}`, false],
+      [`h-static.${z}`, false],
+      [`h-split.${z}`, false],
+      [`h-two-a.${z}`, false],
+      [`h-two-b.${z}`, false],
+      [`h-tls.${z}`, true],
+      [`h-tls.${z}`, false],
+    ];
+    const answers = () =>
+      Promise.all(sites.map(([domain, tls]) => answerOver(s1.address, domain, tls)));
+    const before = await answers();
+    // The proxies' upstreams answer through nginx: a body to compare, not an error page.
+    expect(before[0]).toMatchObject({ status: 200, body: `upstream 8081 on ${s1.name}\n` });
+    expect(before[5]).toMatchObject({ status: 200, body: `upstream 8082 on ${s1.name}\n` });
+    expect(before[6]).toMatchObject({ status: 301, location: `https://h-tls.${z}/` });
+
+    // Two more adopted as they are (one of them shares its file with another name).
+    const adopted = await client.write('POST', `/api/ssh-servers/${serverId}/adopt`, {
+      serverNames: [`h-split.${z}`, `h-two-a.${z}`],
+    });
+    expect(adopted.statusCode, adopted.body).toBe(200);
+    const twoId = adopted.json().adopted[1].proxyId as string;
+    const files = await serverFiles(s1);
+
+    // Redeploy all refuses each adopted site by name, starts nothing, writes nothing.
+    const all = await client.write('POST', `/api/ssh-servers/${serverId}/redeploy-all`);
+    expect(all.statusCode, all.body).toBe(200);
+    const refusals = all
+      .json()
+      .results.map(
+        (r: {
+          domain: string;
+          ok: boolean;
+          deploymentId: string | null;
+          text: { key: string };
+        }) => [r.domain, r.ok, r.deploymentId, r.text?.key],
+      )
+      .sort();
+    expect(refusals).toEqual(
+      [`h-split.${z}`, `h-tls.${z}`, `h-two-a.${z}`]
+        .sort()
+        .map((domain) => [domain, false, null, 'errors.proxyAdopted']),
+    );
+    expect(await serverFiles(s1)).toBe(files);
+
+    // The plan: the hand-written file and its link go, Portico's file and link come, nothing written.
+    const planned = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert/plan`);
+    expect(planned.statusCode, planned.body).toBe(200);
+    const plan = planned.json();
+    const portico = `/etc/nginx/sites-available/proxy-h-tls.${z}`;
+    expect(plan).toMatchObject({
+      certificate: 'keep',
+      changes: true,
+      adoptedFile: '/etc/nginx/sites-enabled/h-tls',
+    });
+    const change = (path: string) => plan.files.find((f: { path: string }) => f.path === path);
+    expect(change('/etc/nginx/sites-enabled/h-tls')).toMatchObject({
+      kind: 'link',
+      change: 'remove',
+      diff: expect.stringContaining('--> /etc/nginx/sites-available/h-tls'),
+    });
+    expect(change('/etc/nginx/sites-available/h-tls')).toMatchObject({ change: 'remove' });
+    expect(change('/etc/nginx/sites-available/h-tls').diff).toContain(
+      '-    listen 443 ssl; # managed by Certbot',
+    );
+    expect(change(portico)).toMatchObject({ change: 'create' });
+    expect(change(portico).diff).toContain(
+      `+    ssl_certificate /etc/letsencrypt/live/h-tls.${z}/fullchain.pem;`,
+    );
+    expect(change(`/etc/nginx/sites-enabled/proxy-h-tls.${z}`)).toMatchObject({
+      kind: 'link',
+      change: 'create',
+    });
+    expect(await serverFiles(s1)).toBe(files);
+
+    // A file that serves another name too is not converted: that site would go with it.
+    const shared = await client.write('POST', `/api/proxy-configurations/${twoId}/convert/plan`);
+    expect(shared.statusCode).toBe(502);
+    expect(shared.json().text.key).toBe('errors.convertFailed');
+    expect(shared.json().message).toContain(`also serves h-two-b.${z}`);
+
+    // Changed since the plan (a file Portico would write appeared): refused, nothing written.
+    const tuning = '/etc/nginx/conf.d/portico-server-names.conf';
+    await lab.exec(s1.name, ['bash', '-c', `echo '# by hand' > ${tuning}`]);
+    const stale = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert`, {
+      fingerprint: plan.fingerprint,
+    });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ code: 'server_changed' });
+    expect(stale.json().message).toContain('changed since the plan');
+    await lab.exec(s1.name, ['rm', '-f', tuning]);
+    // Changed since adoption (edited by hand): refused, nothing written.
+    const original = (await lab.exec(s1.name, ['cat', '/etc/nginx/sites-available/h-tls'])).stdout;
+    await lab.exec(s1.name, ['bash', '-c', 'echo "# edited" >> /etc/nginx/sites-available/h-tls']);
+    const edited = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert`, {
+      fingerprint: plan.fingerprint,
+    });
+    expect(edited.statusCode).toBe(409);
+    expect(edited.json().message).toContain('edited by hand');
+    await lab.exec(s1.name, ['bash', '-c', 'cat > /etc/nginx/sites-available/h-tls'], original);
+    expect(await answers()).toEqual(before);
+
+    // Converted as planned.
+    const converted = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert`, {
+      fingerprint: plan.fingerprint,
+    });
+    expect(converted.statusCode, converted.body).toBe(200);
+    expect(converted.json()).toMatchObject({ converted: true, nginxConfigPath: portico });
+    const listing = (
+      await lab.exec(s1.name, ['ls', '/etc/nginx/sites-enabled', '/etc/nginx/sites-available'])
+    ).stdout;
+    expect(listing).not.toMatch(/^h-tls$/m);
+    const written = (await lab.exec(s1.name, ['cat', portico])).stdout;
+    const plannedLines = change(portico)
+      .diff.split('\n')
+      .filter((l: string) => l.startsWith('+') && !l.startsWith('+++'))
+      .map((l: string) => l.slice(1));
+    expect(written.trimEnd().split('\n')).toEqual(plannedLines);
+    expect(
+      (
+        await lab.exec(s1.name, ['readlink', `/etc/nginx/sites-enabled/proxy-h-tls.${z}`])
+      ).stdout.trim(),
+    ).toBe(portico);
+    // The certificate's files are as they were.
+    expect(
+      await serverFiles(s1).then((f) =>
+        f.split('\n').filter((l) => l.includes('/etc/letsencrypt')),
+      ),
+    ).toEqual(files.split('\n').filter((l) => l.includes('/etc/letsencrypt')));
+
+    // Every site answers exactly as before, asked from outside: status, redirect, body, certificate.
+    expect(await answers()).toEqual(before);
+
+    // An ordinary Portico proxy now.
+    const proxy = (
+      await client.request({ method: 'GET', url: `/api/proxy-configurations/${tlsId}` })
+    ).json();
+    expect(proxy).toMatchObject({
+      status: 'completed',
+      sslConfigured: true,
+      nginxConfigPath: portico,
+    });
+    expect(proxy.adoption ?? null).toBeNull();
+    const again = await client.write('POST', `/api/proxy-configurations/${tlsId}/convert/plan`);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().text.key).toBe('errors.proxyNotAdopted');
+    const edit = await client.write('PUT', `/api/user/proxy-configurations/${tlsId}`, {
+      domain: `h-tls.${z}`,
+      targetServer: 'http://127.0.0.1:8082',
+      serverIp: s1.address,
+      sshPort: 22,
+      sshUser: 'root',
+    });
+    expect(edit.statusCode, edit.body).toBe(200);
+
+    // A site that would not answer the same afterwards is put back: h-split's snippet (no part
+    // of the adopted file, so no part of its hash) now answers by itself, not from its upstream.
+    await lab.exec(s1.name, [
+      'bash',
+      '-c',
+      `printf 'location / { return 200 "by hand\\n"; }\n' > /etc/nginx/snippets/h-split-proxy.conf && nginx -s reload`,
+    ]);
+    await expect
+      .poll(async () => (await answerOver(s1.address, `h-split.${z}`, false)).body)
+      .toBe('by hand\n');
+    const splitId = adopted.json().adopted[0].proxyId as string;
+    const content = () => nginxContent(s1);
+    const splitBefore = await content();
+    const splitPlan = (
+      await client.write('POST', `/api/proxy-configurations/${splitId}/convert/plan`)
+    ).json();
+    expect(
+      splitPlan.files.map((f: { path: string; change: string }) => [f.path, f.change]),
+    ).toEqual([
+      ['/etc/nginx/conf.d/h-split.conf', 'remove'],
+      [`/etc/nginx/sites-available/proxy-h-split.${z}`, 'create'],
+      [`/etc/nginx/sites-enabled/proxy-h-split.${z}`, 'create'],
+    ]);
+    const refused = await client.write('POST', `/api/proxy-configurations/${splitId}/convert`, {
+      fingerprint: splitPlan.fingerprint,
+    });
+    expect(refused.statusCode).toBe(502);
+    expect(refused.json().message).toContain('stopped answering as before');
+    expect(await content()).toBe(splitBefore);
+    expect((await answerOver(s1.address, `h-split.${z}`, false)).body).toBe('by hand\n');
+    const split = (
+      await client.request({ method: 'GET', url: `/api/proxy-configurations/${splitId}` })
+    ).json();
+    expect(split.adoption.file).toBe('/etc/nginx/conf.d/h-split.conf');
+
+    // A change nginx's gate never sees (a regular file where Portico's link goes) is put back
+    // whole, the hand-written site's link made again as the link it was.
+    const blocker = `/etc/nginx/sites-enabled/proxy-h-proxy.${z}`;
+    await lab.exec(s1.name, ['bash', '-c', `: > ${blocker}`]);
+    const proxyAdopted = await client.write('POST', `/api/ssh-servers/${serverId}/adopt`, {
+      serverName: `h-proxy.${z}`,
+    });
+    expect(proxyAdopted.statusCode, proxyAdopted.body).toBe(200);
+    const proxyId = proxyAdopted.json().adopted[0].proxyId as string;
+    const proxyPlan = (
+      await client.write('POST', `/api/proxy-configurations/${proxyId}/convert/plan`)
+    ).json();
+    const linkBefore = await content();
+    expect(linkBefore).toContain(
+      'l /etc/nginx/sites-enabled/h-proxy 777 /etc/nginx/sites-available/h-proxy',
+    );
+    const blocked = await client.write('POST', `/api/proxy-configurations/${proxyId}/convert`, {
+      fingerprint: proxyPlan.fingerprint,
+    });
+    expect(blocked.statusCode).toBe(502);
+    expect(blocked.json().message).toContain(blocker);
+    expect(await content()).toBe(linkBefore);
+    await lab.exec(s1.name, ['rm', '-f', blocker]);
+    expect(await answerOver(s1.address, `h-proxy.${z}`, false)).toEqual(before[0]);
+  });
+});
+
+describe('Check now and Delete with sites on a server holding adopted sites', () => {
+  it('Check now sees a hand edit and a gone file and writes nothing; Delete with sites forgets the adopted ones and leaves their files', async () => {
+    const s1 = lab.status.servers[0]!;
+    const z = zone(s1);
+    expect(adopter, 'the adoption test adopted the TLS site').toBeDefined();
+    const { client, serverId } = adopter!;
+    const list = (
+      await client.request({ method: 'GET', url: '/api/user/proxy-configurations' })
+    ).json() as { id: string; domain: string }[];
+    const idOf = (domain: string) => list.find((p) => p.domain === domain)!.id;
+    const proxy = async (domain: string) =>
+      (
+        await client.request({ method: 'GET', url: `/api/proxy-configurations/${idOf(domain)}` })
+      ).json();
+
+    // By hand: one adopted file edited, another one gone.
+    await lab.exec(s1.name, ['bash', '-c', 'echo "# by hand" >> /etc/nginx/conf.d/h-split.conf']);
+    await lab.exec(s1.name, ['rm', '/etc/nginx/sites-enabled/h-two']);
+    const files = await serverFiles(s1);
+    const checked = await client.write('POST', `/api/ssh-servers/${serverId}/check`);
+    expect(checked.statusCode, checked.body).toBe(200);
+    expect(await serverFiles(s1)).toBe(files);
+    expect((await proxy(`h-split.${z}`)).adoption).toMatchObject({
+      changedAt: expect.any(String),
+      missingAt: null,
+    });
+    expect((await proxy(`h-two-a.${z}`)).adoption).toMatchObject({
+      missingAt: expect.any(String),
+    });
+    expect((await proxy(`h-proxy.${z}`)).adoption).toMatchObject({
+      changedAt: null,
+      missingAt: null,
+    });
+
+    // Delete with sites: the converted site is removed as Portico's; the adopted ones are only
+    // forgotten, their files as they were, entry by entry.
+    const porticoLines = (text: string) =>
+      text
+        .split('\n')
+        .filter(
+          (l) =>
+            !l.includes('proxy-h-tls') && !/^d \/etc\/nginx\/sites-(available|enabled) /.test(l),
+        )
+        .join('\n');
+    const before = porticoLines(await nginxContent(s1));
+    const deleted = await client.write('POST', `/api/ssh-servers/${serverId}/delete-with-sites`, {
+      removeCertificates: false,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json().deleted).toBe(true);
+    expect(deleted.json().results.every((r: { ok: boolean }) => r.ok)).toBe(true);
+    const after = await nginxContent(s1);
+    expect(after).not.toContain('proxy-h-tls');
+    expect(porticoLines(after)).toBe(before);
+    expect(after).toContain('/etc/nginx/conf.d/h-split.conf');
+    expect(after).toContain(
+      'l /etc/nginx/sites-enabled/h-proxy 777 /etc/nginx/sites-available/h-proxy',
+    );
+    const left = (
+      await client.request({ method: 'GET', url: '/api/user/proxy-configurations' })
+    ).json();
+    expect(left).toEqual([]);
   });
 });

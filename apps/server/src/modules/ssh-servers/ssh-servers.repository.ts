@@ -13,6 +13,7 @@ import {
   or,
   sql,
 } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TDb } from '../../db/client';
 import { keysetPage, timeKeyset } from '../../db/keyset';
 import {
@@ -42,6 +43,9 @@ export interface TSshServerListRow {
 export const SSH_SERVER_PAGE = 200;
 /** The name of the paged list's one order in its cursors: newest first. */
 const SSH_SERVER_SORT = 'created';
+
+/** A check looks at this many adopted files of a server at most (one exec, its arguments). */
+export const ADOPTED_LOOK_LIMIT = 2000;
 
 export function createSshServersRepository(db: TDb) {
   async function countsOf(ids: string[]): Promise<Map<string, number>> {
@@ -208,17 +212,46 @@ export function createSshServersRepository(db: TDb) {
       return found;
     },
 
-    /** An adopted site's file changed by hand since (kept from the first scan that saw it) or not. */
-    async markAdoptedChange(proxyId: string, changedAt: Date | null): Promise<void> {
+    /**
+     * An adopted site's file as a look found it: changed by hand since adoption or not (`kept`:
+     * not known, a gone file), gone or there (each time kept from the first look that saw it).
+     */
+    async markAdoptedChange(
+      proxyId: string,
+      changedAt: Date | null | 'kept',
+      missingAt: Date | null = null,
+    ): Promise<void> {
+      const since = (column: AnyPgColumn, at: Date | null) =>
+        at === null ? null : sql`coalesce(${column}, ${at.toISOString()}::timestamptz)`;
       await db
         .update(proxyConfigurations)
         .set({
-          adoptedChangedAt:
-            changedAt === null
-              ? null
-              : sql`coalesce(${proxyConfigurations.adoptedChangedAt}, ${changedAt.toISOString()}::timestamptz)`,
+          ...(changedAt === 'kept'
+            ? {}
+            : { adoptedChangedAt: since(proxyConfigurations.adoptedChangedAt, changedAt) }),
+          adoptedMissingAt: since(proxyConfigurations.adoptedMissingAt, missingAt),
         })
         .where(and(eq(proxyConfigurations.id, proxyId), eq(proxyConfigurations.origin, 'adopted')));
+    },
+
+    /** The sites adopted on a server (its proxies' index), at most `limit`: what a check looks at. */
+    async adoptedOnServer(serverId: string, limit = ADOPTED_LOOK_LIMIT) {
+      return db
+        .select({
+          id: proxyConfigurations.id,
+          domain: proxyConfigurations.domain,
+          adoptedFile: proxyConfigurations.adoptedFile,
+          adoptedSha256: proxyConfigurations.adoptedSha256,
+        })
+        .from(proxyConfigurations)
+        .where(
+          and(
+            eq(proxyConfigurations.sshServerId, serverId),
+            eq(proxyConfigurations.origin, 'adopted'),
+          ),
+        )
+        .orderBy(proxyConfigurations.createdAt, proxyConfigurations.id)
+        .limit(limit);
     },
 
     async proxyCount(id: string): Promise<number> {

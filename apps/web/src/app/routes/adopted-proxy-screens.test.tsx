@@ -27,7 +27,13 @@ const adopted = aProxy({
   serverSites: [],
   sshAuth: 'server',
   hasSshPassword: false,
-  adoption: { file: FILE, sha256: 'ab'.repeat(32), changedAt: null, fileText: 'server {}' },
+  adoption: {
+    file: FILE,
+    sha256: 'ab'.repeat(32),
+    changedAt: null,
+    missingAt: null,
+    fileText: 'server {}',
+  },
 });
 
 const certificate: TCertificateStatus = {
@@ -285,7 +291,13 @@ describe('what was scanned from a server renders as text', () => {
   it('the Adopted card: the file name and its text', async () => {
     serve({
       ...adopted,
-      adoption: { file: `${FILE}${HOSTILE}`, sha256: 'ab', changedAt: null, fileText: HOSTILE },
+      adoption: {
+        file: `${FILE}${HOSTILE}`,
+        sha256: 'ab',
+        changedAt: null,
+        missingAt: null,
+        fileText: HOSTILE,
+      },
     });
     await renderWithProviders(<ProxyDetailsPage id={id} />, { lang: 'en' });
     const card = await screen.findByTestId('proxy-adopted');

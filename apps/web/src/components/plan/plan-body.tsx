@@ -7,7 +7,11 @@ import { usePlanTexts } from '@/lib/use-group-texts';
 import { PlanView } from './plan-view';
 
 /** Where a plan is shown: its loading, its failure with the server's reason, or the plan. */
-export function PlanBody({ plan }: { plan: ReturnType<typeof usePlanProxy> }) {
+export function PlanBody({
+  plan,
+}: {
+  plan: Pick<ReturnType<typeof usePlanProxy>, 'isPending' | 'error' | 'data'>;
+}) {
   const { t } = usePlanTexts();
   const { t: tAll } = useTranslation();
   if (plan.isPending) {

@@ -14,6 +14,56 @@ import { usePlanProxy } from '@/lib/deploy-plan';
 import { usePlanTexts } from '@/lib/use-group-texts';
 import { PlanBody } from './plan-body';
 
+/** A plan's dialog: its title and words, the plan (loading, failure or files), close and apply. */
+export function PlanDialogFrame({
+  open,
+  onOpenChange,
+  title,
+  description,
+  plan,
+  onApply,
+  applying,
+  labels,
+  icon,
+  testId,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  title: string;
+  description: string;
+  plan: React.ComponentProps<typeof PlanBody>['plan'];
+  onApply: (fingerprint: string) => void;
+  applying: boolean;
+  labels: { close: string; apply: string; applying: string };
+  icon: React.ReactNode;
+  testId: string;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={(next) => (applying ? undefined : onOpenChange(next))}>
+      <DialogContent className="sm:max-w-3xl" data-testid={`${testId}-dialog`}>
+        <DialogHeader>
+          <DialogTitle className="[overflow-wrap:anywhere]">{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
+        </DialogHeader>
+        <PlanBody plan={plan} />
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={applying}>
+            {labels.close}
+          </Button>
+          <Button
+            onClick={() => plan.data && onApply(plan.data.fingerprint)}
+            disabled={!plan.data || applying}
+            data-testid={`${testId}-apply`}
+          >
+            {applying ? <Spinner className="text-current" /> : icon}
+            {applying ? labels.applying : labels.apply}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
 /**
  * "Show plan": the plan of a deployment of the proxy as saved, read anew at each opening, then
  * "Apply" with the plan's fingerprint (the run stops before writing if the server changed since).
@@ -45,29 +95,17 @@ export function PlanDialog({
   }, [open, proxyId, mutate, reset]);
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (applying ? undefined : onOpenChange(next))}>
-      <DialogContent className="sm:max-w-3xl" data-testid="plan-dialog">
-        <DialogHeader>
-          <DialogTitle className="[overflow-wrap:anywhere]">
-            {t('plan.title', { domain })}
-          </DialogTitle>
-          <DialogDescription>{t('plan.description')}</DialogDescription>
-        </DialogHeader>
-        <PlanBody plan={plan} />
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={applying}>
-            {t('plan.close')}
-          </Button>
-          <Button
-            onClick={() => plan.data && onApply(plan.data.fingerprint)}
-            disabled={!plan.data || applying}
-            data-testid="plan-apply"
-          >
-            {applying ? <Spinner className="text-current" /> : <PlayIcon aria-hidden="true" />}
-            {applying ? t('plan.applying') : t('plan.apply')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <PlanDialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      title={t('plan.title', { domain })}
+      description={t('plan.description')}
+      plan={plan}
+      onApply={onApply}
+      applying={applying}
+      labels={{ close: t('plan.close'), apply: t('plan.apply'), applying: t('plan.applying') }}
+      icon={<PlayIcon aria-hidden="true" />}
+      testId="plan"
+    />
   );
 }

@@ -15,6 +15,7 @@ const CERTIFICATE_WORDS = {
   issue: 'plan.certificateIssue',
   keep: 'plan.certificateKeep',
   upload: 'plan.certificateUpload',
+  none: 'plan.certificateNone',
 } as const;
 
 // Added and removed lines: their element, colours and the word a screen reader says first.

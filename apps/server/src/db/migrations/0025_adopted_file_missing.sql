@@ -1,0 +1,1 @@
+ALTER TABLE "proxy_configurations" ADD COLUMN "adopted_missing_at" timestamp with time zone;
