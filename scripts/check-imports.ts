@@ -89,6 +89,11 @@ const RULES: TRule[] = [
     forbids: (file, _spec, target) => file !== 'app.ts' && /\.routes(\.ts)?$/.test(target ?? ''),
   },
   {
+    rule: 'only plugins/rate-limit.ts imports @fastify/rate-limit: a route declares its limits with app.routeLimit',
+    forbids: (file, spec) =>
+      isPackage(spec, '@fastify/rate-limit') && file !== 'plugins/rate-limit.ts',
+  },
+  {
     rule: 'outside deploy/engine/, the engine is imported through its index (deploy/engine/index.ts)',
     forbids: (file, _spec, target) =>
       !file.startsWith('deploy/engine/') &&
@@ -103,6 +108,11 @@ const TEXT_RULES: { rule: string; owner: string; said: RegExp }[] = [
     rule: "only plugins/language.ts works out the caller's language (pickLanguage): read request.language",
     owner: 'plugins/language.ts',
     said: /\bpickLanguage\b/,
+  },
+  {
+    rule: 'only plugins/rate-limit.ts makes a limiter (createRateLimit, a rateLimit route option): a route declares its limits with app.routeLimit',
+    owner: 'plugins/rate-limit.ts',
+    said: /\bcreateRateLimit\b|\brateLimit\s*:\s*\{/,
   },
   {
     rule: 'only lib/app-error.ts defines or exports the app errors (AppError and its kinds)',

@@ -65,6 +65,10 @@ const ALLOWED = {
   'src/app.ts': "import { usersRoutes } from './modules/users/users.routes';\n",
   'src/plugins/language.ts':
     "import { pickLanguage } from '@portico/shared/api-error';\nexport const l = (h) => pickLanguage(h);\n",
+  'src/plugins/rate-limit.ts':
+    "import fastifyRateLimit from '@fastify/rate-limit';\nexport const l = (app) => app.createRateLimit({ max: 1 });\n",
+  'src/modules/scripts/scripts.routes.ts':
+    "export const p = (app) => app.routeLimit('upload', [{ max: 30, windowMs: 60_000, by: 'user' }]);\n",
   'src/deploy/engine/index.ts': "export { msg } from './messages';\n",
   'src/deploy/engine/run-deployment.ts': "import { msg } from './messages';\n",
   'src/modules/deployments/deploy-job.ts':
@@ -151,6 +155,21 @@ const PLANTED: [string, string, string][] = [
     'the keyed error under another name',
     'src/modules/checks/keyed-error.ts',
     "import { KeyedAppError } from '../../lib/app-error';\nexport { KeyedAppError as KeyedError };\n",
+  ],
+  [
+    'a second rate-limit mechanism',
+    'src/lib/user-rate-limit.ts',
+    'export const keyed = (app, max) => app.createRateLimit({ max, timeWindow: 60_000 });\n',
+  ],
+  [
+    'the rate-limit package',
+    'src/modules/checks/checks.routes.ts',
+    "import type { RateLimitOptions } from '@fastify/rate-limit';\n",
+  ],
+  [
+    "a limit declared in the package's own route option",
+    'src/modules/checks/checks.routes.ts',
+    'export const options = { config: { rateLimit: { max: 30, timeWindow: 60_000 } } };\n',
   ],
 ];
 
