@@ -4,7 +4,8 @@
 // into test code, loads the packages an idle instance has no use for only with import(), and
 // modules never import plugins; only db/ and the queue reach the raw PGlite; route files never import a repository; no
 // two folders of modules/ import each other, directly or through others (an import cycle); the
-// engine is reached through deploy/engine/index.ts; only app.ts imports route files; the
+// engine is reached through deploy/engine/index.ts; DNS, HTTP, TCP and TLS go through net/;
+// a rate limit is made by plugins/rate-limit.ts alone; only app.ts imports route files; the
 // caller's language is worked out in plugins/language.ts alone; the app's error types are
 // defined and exported by lib/app-error.ts alone. The web app (apps/web/src): no feature
 // imports another, the shared places (lib/, hooks/, components/) import no feature, and a
@@ -44,6 +45,16 @@ const LOADED_AT_FIRST_USE = [
 
 const isPackage = (specifier: string, name: string) =>
   specifier === name || specifier.startsWith(`${name}/`);
+
+/**
+ * How Portico reaches other machines besides the database and SSH: DNS, HTTP, TCP and TLS. Only
+ * the adapters in net/ load them (their types may be imported anywhere), so every outbound call
+ * has one place to look at, bound and replace.
+ */
+const OUTSIDE_IO = ['dns', 'net', 'http', 'https', 'tls', 'dgram', 'http2'];
+const isOutsideIo = (specifier: string) =>
+  isPackage(specifier, 'undici') ||
+  OUTSIDE_IO.some((name) => isPackage(specifier, name) || isPackage(specifier, `node:${name}`));
 
 const RULES: TRule[] = [
   {
@@ -94,6 +105,11 @@ const RULES: TRule[] = [
       isPackage(spec, '@fastify/rate-limit') && file !== 'plugins/rate-limit.ts',
   },
   {
+    rule: 'only the adapters in net/ load node:dns, node:net, node:http(s), node:tls, undici (import their types, or use net/)',
+    forbids: (file, spec, _target, kind) =>
+      kind !== 'type' && isOutsideIo(spec) && !file.startsWith('net/'),
+  },
+  {
     rule: 'outside deploy/engine/, the engine is imported through its index (deploy/engine/index.ts)',
     forbids: (file, _spec, target) =>
       !file.startsWith('deploy/engine/') &&
@@ -113,6 +129,11 @@ const TEXT_RULES: { rule: string; owner: string; said: RegExp }[] = [
     rule: 'only plugins/rate-limit.ts makes a limiter (createRateLimit, a rateLimit route option): a route declares its limits with app.routeLimit',
     owner: 'plugins/rate-limit.ts',
     said: /\bcreateRateLimit\b|\brateLimit\s*:\s*\{/,
+  },
+  {
+    rule: 'only net/http.ts makes an outbound HTTP request (fetch): use httpRequest from net/http.ts',
+    owner: 'net/http.ts',
+    said: /(?<![\w.$])fetch\s*\(|\bglobalThis\.fetch\b/,
   },
   {
     rule: 'only lib/app-error.ts defines or exports the app errors (AppError and its kinds)',

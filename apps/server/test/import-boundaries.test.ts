@@ -69,6 +69,14 @@ const ALLOWED = {
     "import fastifyRateLimit from '@fastify/rate-limit';\nexport const l = (app) => app.createRateLimit({ max: 1 });\n",
   'src/modules/scripts/scripts.routes.ts':
     "export const p = (app) => app.routeLimit('upload', [{ max: 30, windowMs: 60_000, by: 'user' }]);\n",
+  'src/net/dns.ts':
+    "import { Resolver } from 'node:dns/promises';\nimport { lookup } from 'node:dns';\n",
+  'src/net/http.ts':
+    "import http from 'node:http';\nimport https from 'node:https';\nexport const get = (u) => fetch(u);\n",
+  'src/net/tcp.ts': "import { Socket } from 'node:net';\nimport { connect } from 'node:tls';\n",
+  'src/plugins/security-headers.ts': "import type { IncomingMessage } from 'node:http';\n",
+  'src/modules/notifications/webhook.ts':
+    "import { httpRequest } from '../../net/http';\nexport const prefetch = (x) => x.fetch(1);\n",
   'src/deploy/engine/index.ts': "export { msg } from './messages';\n",
   'src/deploy/engine/run-deployment.ts': "import { msg } from './messages';\n",
   'src/modules/deployments/deploy-job.ts':
@@ -170,6 +178,29 @@ const PLANTED: [string, string, string][] = [
     "a limit declared in the package's own route option",
     'src/modules/checks/checks.routes.ts',
     'export const options = { config: { rateLimit: { max: 30, timeWindow: 60_000 } } };\n',
+  ],
+  [
+    'node:dns, past net/',
+    'src/modules/checks/dns.service.ts',
+    "import { Resolver } from 'node:dns/promises';\n",
+  ],
+  ['dns by its bare name', 'src/deploy/engine/preflight-dns.ts', "import dns from 'dns';\n"],
+  [
+    'node:net, past net/',
+    'src/modules/destinations/destination-probe.ts',
+    "import { Socket } from 'node:net';\n",
+  ],
+  ['node:https, past net/', 'src/deploy/engine/verify.ts', "import https from 'node:https';\n"],
+  [
+    'node:tls, past net/',
+    'src/modules/certificates/certificate-watch.ts',
+    "import tls from 'node:tls';\n",
+  ],
+  ['undici', 'src/modules/notifications/webhook.ts', "import { request } from 'undici';\n"],
+  [
+    'the global fetch',
+    'src/modules/destinations/destination-probe.ts',
+    "export const probe = (url) => fetch(url, { method: 'HEAD' });\n",
   ],
 ];
 

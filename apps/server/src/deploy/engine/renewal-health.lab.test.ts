@@ -17,7 +17,7 @@ import {
   httpsGet,
 } from '../../../test/support/lab-helpers';
 import { certName } from '../site-names';
-import { tlsHandshake } from '../tls-probe';
+import { tlsHandshake } from '../../net/tls-probe';
 import { PORTICO_CRON_FILE } from './renewal-health';
 import { runDeployment } from './run-deployment';
 

@@ -1,6 +1,6 @@
 import { isWorse } from '@portico/shared/certificates/state';
 import type { TAlertedState, TCertificateStatusRow } from '../../db/schema';
-import { trustedRoots } from '../../deploy/tls-probe';
+import { trustedRoots } from '../../net/tls-probe';
 import { batchedPass } from '../../lib/batched-pass';
 import type { TAlertEvent } from '../notifications/alert-message';
 import type { TAlerts } from '../notifications/alerts';
