@@ -17,6 +17,7 @@ import { JOB_TIMING } from './jobs/queues';
 import { createScheduledRunsRepository } from './jobs/scheduled-runs.repository';
 import { createSharedLocks } from './jobs/shared-locks';
 import { createWorkerLiveness } from './jobs/worker-liveness';
+import { secretBoxLoader } from './lib/secrets';
 import { createAccountService } from './modules/account/account.service';
 import { accountTransaction } from './modules/account/account-writes';
 import { createAdminRepository } from './modules/admin/admin.repository';
@@ -137,6 +138,8 @@ export async function buildServices(options: TServicesOptions) {
   const allowLoopback = options.config.sshAllowLoopback ?? false;
 
   const usersRepository = createUsersRepository(db, { cacheById: soleWriter });
+  // The one opener of the key file for every reader of stored secrets.
+  const secretBox = secretBoxLoader(options.secretKeyFile);
   const sessionsRepository = createSessionsRepository(db, { batchReads: true });
   const proxiesRepository = createProxiesRepository(db, { batchReads: true });
   const deploymentsRepository = createDeploymentsRepository(db);
@@ -157,7 +160,7 @@ export async function buildServices(options: TServicesOptions) {
     recoveryCodes: createRecoveryCodesRepository(db),
     transaction: accountWrites,
     sessions: accountSessions,
-    secretKeyFile: options.secretKeyFile,
+    secretBox,
     policy: twoFactorPolicy,
     now: options.clock,
   });
@@ -190,7 +193,7 @@ export async function buildServices(options: TServicesOptions) {
 
   const sshServersRepository = createSshServersRepository(db);
   // The one rule of which credential goes to which host (test, deploy, removal, actions).
-  const secrets = createServerCredentials(options.secretKeyFile, sshServersRepository.findById, {
+  const secrets = createServerCredentials(secretBox, sshServersRepository.findById, {
     pin: (id, fingerprint, target) =>
       sshServersRepository.pinHostKey(id, fingerprint, {
         host: target.serverIp,
@@ -312,7 +315,7 @@ export async function buildServices(options: TServicesOptions) {
     queue,
     users,
     proxies,
-    secretKeyFile: options.secretKeyFile,
+    secretBox,
     config: options.config,
     limitGuard,
     mailer: options.mailer,

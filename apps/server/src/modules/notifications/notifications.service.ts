@@ -9,11 +9,10 @@ import type { TAuditChange, TNotificationSettingsRow, TUserRow } from '../../db/
 import type { TTransaction } from '../../db/transaction';
 import { KeyedAppError } from '../../lib/app-error';
 import {
-  openSecretBox,
   SecretDecryptError,
   SecretKeyError,
   secretAad,
-  type TSecretBox,
+  type TSecretBoxLoader,
 } from '../../lib/secrets';
 import { accountAudit } from '../audit/account-audit';
 import type { TAuditService } from '../audit/audit.service';
@@ -60,7 +59,8 @@ export function createNotificationsService(deps: {
   repository: TNotificationsRepository;
   transaction: TTransaction<TNotificationWrites>;
   users: TUsersService;
-  secretKeyFile: string;
+  /** The key file's box (lib/secrets.ts), shared with every reader of stored secrets. */
+  secretBox: TSecretBoxLoader;
   /** PORTICO_WEBHOOK_ALLOW_PRIVATE: webhooks may point at private and loopback addresses. */
   webhookAllowPrivate: boolean;
   /** Alert e-mails go out through it; none without PORTICO_SMTP_URL (services.ts). */
@@ -71,11 +71,7 @@ export function createNotificationsService(deps: {
 }) {
   const { mailer } = deps;
   const verification = createEmailVerification(deps);
-  let box: TSecretBox | undefined;
-  const openBox = () => {
-    box ??= openSecretBox(deps.secretKeyFile);
-    return box;
-  };
+  const openBox = deps.secretBox;
 
   function view(user: TUserRow, row: TNotificationSettingsRow | undefined): TNotificationSettings {
     return {
@@ -98,7 +94,7 @@ export function createNotificationsService(deps: {
       return openBox().decrypt(row.webhookUrlEnc, webhookAad(userId));
     } catch (error) {
       if (error instanceof SecretDecryptError || error instanceof SecretKeyError) {
-        box = undefined;
+        openBox.forget();
         deps.log.warn({ err: error, userId }, 'stored webhook URL cannot be read');
         return undefined;
       }
@@ -175,7 +171,7 @@ export function createNotificationsService(deps: {
         try {
           enc = openBox().encrypt(input.webhookUrl, webhookAad(user.id));
         } catch (error) {
-          box = undefined;
+          openBox.forget();
           if (error instanceof SecretKeyError) throw proxyErrors.secretKeyUnreadable();
           throw error;
         }

@@ -12,7 +12,7 @@ import { testDatabaseKinds } from '../../../test/support/test-database';
 import { buildApp } from '../../app';
 import { runMigrations } from '../../db/migrate';
 import { proxyConfigurations, sshServers } from '../../db/schema';
-import { encryptSecret, loadOrCreateKey, secretAad } from '../../lib/secrets';
+import { encryptSecret, loadOrCreateKey, secretAad, secretBoxLoader } from '../../lib/secrets';
 import { createServerCredentials, serverTarget } from './server-credentials';
 import { createSshServersRepository } from './ssh-servers.repository';
 
@@ -59,7 +59,10 @@ describe.each(testDatabaseKinds())('the start after migration 0014 on %s', (kind
 
     const moved = await server();
     expect(moved.passwordEnc).not.toBeNull();
-    const credentials = createServerCredentials(keyFile, createSshServersRepository(db).findById);
+    const credentials = createServerCredentials(
+      secretBoxLoader(keyFile),
+      createSshServersRepository(db).findById,
+    );
     expect(credentials.credentialOf(null, moved, serverTarget(moved))).toEqual({
       auth: { password: 'pw-before-0014' },
     });
