@@ -6,7 +6,8 @@
 // two folders of modules/ import each other, directly or through others (an import cycle); the
 // engine is reached through deploy/engine/index.ts; DNS, HTTP, TCP and TLS go through net/;
 // a rate limit is made by plugins/rate-limit.ts alone; only app.ts imports route files; the
-// caller's language is worked out in plugins/language.ts alone; the app's error types are
+// caller's language is worked out in plugins/language.ts alone; no two files import each other,
+// directly or through others (type-only imports too); the app's error types are
 // defined and exported by lib/app-error.ts alone. The web app (apps/web/src): no feature
 // imports another, the shared places (lib/, hooks/, components/) import no feature, and a
 // query key is written in one file.
@@ -180,6 +181,11 @@ export function checkImports(serverRoot: string): TViolation[] {
   const src = join(serverRoot, 'src');
   const violations: TViolation[] = [];
   const crossModule: TModuleImport[] = [];
+  const fileImports: TModuleImport[] = [];
+  const noExtension = (path: string) => path.replace(/\.tsx?$/, '');
+  const known = new Set(
+    productFiles(src).map((path) => noExtension(posix(relative(serverRoot, path)))),
+  );
   for (const path of productFiles(src)) {
     const file = posix(relative(src, path));
     const text = readFileSync(path, 'utf8');
@@ -213,6 +219,13 @@ export function checkImports(serverRoot: string): TViolation[] {
           violations.push({ file: posix(relative(serverRoot, path)), specifier, rule });
         }
       }
+      const imported = [target, `${target}/index`].find(
+        (candidate) => candidate !== undefined && known.has(noExtension(candidate)),
+      );
+      if (imported) {
+        const at = posix(relative(serverRoot, path));
+        fileImports.push({ file: at, specifier, from: noExtension(at), to: noExtension(imported) });
+      }
       const from = moduleOf(`src/${file}`);
       const to = moduleOf(target);
       if (from && to && from !== to) {
@@ -220,7 +233,11 @@ export function checkImports(serverRoot: string): TViolation[] {
       }
     }
   }
-  return [...violations, ...moduleCycles(crossModule)];
+  return [
+    ...violations,
+    ...cycles(crossModule, CYCLE_RULE),
+    ...cycles(fileImports, FILE_CYCLE_RULE),
+  ];
 }
 
 interface TModuleImport {
@@ -234,9 +251,11 @@ interface TModuleImport {
 const moduleOf = (target: string | undefined) => target?.match(/^src\/modules\/([^/]+)\//)?.[1];
 
 const CYCLE_RULE = 'no import cycle between folders of modules/ (move the shared piece down)';
+const FILE_CYCLE_RULE =
+  'no import cycle between files, type-only imports included (move the shared type down)';
 
-/** Every import from one module to another that can reach the first one back: each is on a loop. */
-function moduleCycles(imports: TModuleImport[]): TViolation[] {
+/** Every import (module to module, or file to file) that can reach its importer back: each is on a loop. */
+function cycles(imports: TModuleImport[], rule: string): TViolation[] {
   const next = new Map<string, Set<string>>();
   for (const { from, to } of imports) next.set(from, (next.get(from) ?? new Set()).add(to));
   const reaches = (start: string, goal: string) => {
@@ -253,7 +272,7 @@ function moduleCycles(imports: TModuleImport[]): TViolation[] {
   };
   return imports
     .filter(({ from, to }) => reaches(to, from))
-    .map(({ file, specifier }) => ({ file, specifier, rule: CYCLE_RULE }));
+    .map(({ file, specifier }) => ({ file, specifier, rule }));
 }
 
 /** The folder of features/ a path under the web app's src/ lies in. */

@@ -142,7 +142,7 @@ const PLANTED: [string, string, string][] = [
   [
     'a route file, from a service',
     'src/modules/users/users.service.ts',
-    "import type { TRoutes } from './users.routes';\n",
+    "import type { TRoutes } from '../auth/auth.routes';\n",
   ],
   [
     'an engine file past its index',
@@ -240,7 +240,8 @@ describe('import boundaries', () => {
       ...loop,
       'src/modules/users/users.service.ts': "import { r } from '../audit/audit.service';\n",
     };
-    const violations = checkImports(tree(closed));
+    // The same three imports are a loop between files too.
+    const violations = checkImports(tree(closed)).filter((v) => v.rule.includes('modules/'));
     expect(violations.map((v) => v.file).sort()).toEqual([
       'src/modules/account/account.service.ts',
       'src/modules/audit/audit.service.ts',
@@ -248,6 +249,27 @@ describe('import boundaries', () => {
     ]);
     expect(new Set(violations.map((v) => v.rule)).size).toBe(1);
     expect(violations[0]!.rule).toContain('no import cycle between folders of modules/');
+  });
+
+  it('fails a loop between files, even of type-only imports, naming every import on it', () => {
+    const loop = {
+      'src/plugins/session-store.ts': "import { sessionDataOf } from './session-object';\n",
+      'src/plugins/session-object.ts': "import type { TEnder } from './session-ender';\n",
+      'src/plugins/session-ender.ts': 'export interface TEnder {}\n',
+    };
+    expect(checkImports(tree({ ...ALLOWED, ...loop }))).toEqual([]);
+    const closed = {
+      ...ALLOWED,
+      ...loop,
+      'src/plugins/session-ender.ts': "import type { TStore } from './session-store';\n",
+    };
+    const violations = checkImports(tree(closed));
+    expect(violations.map((v) => v.file).sort()).toEqual([
+      'src/plugins/session-ender.ts',
+      'src/plugins/session-object.ts',
+      'src/plugins/session-store.ts',
+    ]);
+    expect(violations[0]!.rule).toContain('no import cycle between files');
   });
 
   it('lets a file of the engine import its neighbours, and app.ts the route files', () => {

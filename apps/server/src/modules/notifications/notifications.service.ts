@@ -15,13 +15,16 @@ import {
   type TSecretBoxLoader,
 } from '../../lib/secrets';
 import { accountAudit } from '../audit/account-audit';
-import type { TAuditService } from '../audit/audit.service';
-import type { TLimitGuard } from '../limits/limits.service';
 import { proxyErrors } from '../proxies/proxy-errors';
 import type { TUsersService } from '../users/users.service';
 import { type TAlertMessage, testMessage, webhookBody } from './alert-message';
 import { addressRefusal, mailResult, webhookResult } from './delivery';
-import { createEmailVerification, emailVerified, pendingEmailCode } from './email-verification';
+import {
+  createEmailVerification,
+  emailVerified,
+  pendingEmailCode,
+  type TNotificationWrites,
+} from './email-verification';
 import type { TMailer, TMailOutcome } from './mailer';
 import type { TNotificationsRepository } from './notifications.repository';
 import { postWebhook, type TWebhookOutcome } from './webhook';
@@ -48,13 +51,6 @@ const webhookAad = (userId: string) => secretAad('user', userId, 'webhookUrl');
  * The webhook URL is stored encrypted (it is the receiver's secret) and called only after its
  * host passed the address policy (webhook-address.ts), at save and at each call.
  */
-/** What saving the settings writes: the settings row and its audit row, together or not at all. */
-export interface TNotificationWrites {
-  repository: TNotificationsRepository;
-  audit: TAuditService;
-  limits: TLimitGuard;
-}
-
 export function createNotificationsService(deps: {
   repository: TNotificationsRepository;
   transaction: TTransaction<TNotificationWrites>;
