@@ -56,7 +56,6 @@ import { createProxiesService } from './modules/proxies/proxies.service';
 import { createProxyAdoption } from './modules/proxies/proxy-adoption';
 import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
 import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
-import { createScriptsRepository } from './modules/scripts/scripts.repository';
 import { createScriptsService } from './modules/scripts/scripts.service';
 import { createSessionEnds } from './modules/sessions/session-ends';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
@@ -307,7 +306,9 @@ export async function buildServices(options: TServicesOptions) {
     })),
     editProxy: proxies.edit,
   });
-  const scripts = createScriptsService(createScriptsRepository(db));
+  const scripts = createScriptsService({
+    saveOnOwnConfiguration: proxiesRepository.saveCustomScript,
+  });
   const workerCount = deploy.workers ?? JOB_TIMING.concurrency;
 
   const { notifications, certificates, hooks } = await buildCertificateServices({

@@ -51,6 +51,9 @@ const lint = (...roots: string[]) =>
 
 const ALLOWED = {
   'src/modules/users/users.repository.ts': "import { eq } from 'drizzle-orm';\n",
+  'src/modules/proxies/proxies.repository.ts':
+    "import { proxyConfigurations } from '../../db/schema';\n",
+  'src/db/proxy-lists.ts': "import { proxyConfigurations } from './schema';\n",
   'src/deploy/ssh/connect.ts':
     "import type { Client } from 'ssh2';\nexport const load = () => import('ssh2');\n",
   'src/jobs/queue.ts':
@@ -206,6 +209,11 @@ const PLANTED: [string, string, string][] = [
     'the global fetch',
     'src/modules/destinations/destination-probe.ts',
     "export const probe = (url) => fetch(url, { method: 'HEAD' });\n",
+  ],
+  [
+    "the proxies' table, from a new repository",
+    'src/modules/scripts/scripts.repository.ts',
+    "import { proxyConfigurations } from '../../db/schema';\n",
   ],
   [
     'a lazy loader of the key file of its own',
