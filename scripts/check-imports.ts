@@ -4,9 +4,12 @@
 // into test code, loads the packages an idle instance has no use for only with import(), and
 // modules never import plugins; only db/ and the queue reach the raw PGlite; route files never import a repository; no
 // two folders of modules/ import each other, directly or through others (an import cycle); the
-// engine is reached through deploy/engine/index.ts; only app.ts imports route files; the
-// caller's language is worked out in plugins/language.ts alone; the app's error types are
-// defined and exported by lib/app-error.ts alone. The web app (apps/web/src): no feature
+// engine is reached through deploy/engine/index.ts; DNS, HTTP, TCP and TLS go through net/;
+// a rate limit is made by plugins/rate-limit.ts alone; only app.ts imports route files; the
+// caller's language is worked out in plugins/language.ts alone; no two files import each other,
+// directly or through others (type-only imports too); the app's error types are
+// defined and exported by lib/app-error.ts alone; proxy_configurations is read by the proxies
+// module (and, until they move, the repositories listed below). The web app (apps/web/src): no feature
 // imports another, the shared places (lib/, hooks/, components/) import no feature, and a
 // query key is written in one file.
 // Usage: tsx scripts/check-imports.ts [server root, default apps/server] [web root, default apps/web]
@@ -44,6 +47,16 @@ const LOADED_AT_FIRST_USE = [
 
 const isPackage = (specifier: string, name: string) =>
   specifier === name || specifier.startsWith(`${name}/`);
+
+/**
+ * How Portico reaches other machines besides the database and SSH: DNS, HTTP, TCP and TLS. Only
+ * the adapters in net/ load them (their types may be imported anywhere), so every outbound call
+ * has one place to look at, bound and replace.
+ */
+const OUTSIDE_IO = ['dns', 'net', 'http', 'https', 'tls', 'dgram', 'http2'];
+const isOutsideIo = (specifier: string) =>
+  isPackage(specifier, 'undici') ||
+  OUTSIDE_IO.some((name) => isPackage(specifier, name) || isPackage(specifier, `node:${name}`));
 
 const RULES: TRule[] = [
   {
@@ -89,6 +102,16 @@ const RULES: TRule[] = [
     forbids: (file, _spec, target) => file !== 'app.ts' && /\.routes(\.ts)?$/.test(target ?? ''),
   },
   {
+    rule: 'only plugins/rate-limit.ts imports @fastify/rate-limit: a route declares its limits with app.routeLimit',
+    forbids: (file, spec) =>
+      isPackage(spec, '@fastify/rate-limit') && file !== 'plugins/rate-limit.ts',
+  },
+  {
+    rule: 'only the adapters in net/ load node:dns, node:net, node:http(s), node:tls, undici (import their types, or use net/)',
+    forbids: (file, spec, _target, kind) =>
+      kind !== 'type' && isOutsideIo(spec) && !file.startsWith('net/'),
+  },
+  {
     rule: 'outside deploy/engine/, the engine is imported through its index (deploy/engine/index.ts)',
     forbids: (file, _spec, target) =>
       !file.startsWith('deploy/engine/') &&
@@ -98,11 +121,48 @@ const RULES: TRule[] = [
 ];
 
 /** Rules on what a file says rather than what it imports: each has one owner. */
-const TEXT_RULES: { rule: string; owner: string; said: RegExp }[] = [
+const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
   {
     rule: "only plugins/language.ts works out the caller's language (pickLanguage): read request.language",
     owner: 'plugins/language.ts',
     said: /\bpickLanguage\b/,
+  },
+  {
+    rule: 'only plugins/rate-limit.ts makes a limiter (createRateLimit, a rateLimit route option): a route declares its limits with app.routeLimit',
+    owner: 'plugins/rate-limit.ts',
+    said: /\bcreateRateLimit\b|\brateLimit\s*:\s*\{/,
+  },
+  {
+    rule: 'only net/http.ts makes an outbound HTTP request (fetch): use httpRequest from net/http.ts',
+    owner: 'net/http.ts',
+    said: /(?<![\w.$])fetch\s*\(|\bglobalThis\.fetch\b/,
+  },
+  {
+    rule: 'only lib/secrets.ts opens the secret key file (openSecretBox): take the one secretBox the composition root builds',
+    owner: 'lib/secrets.ts',
+    said: /\bopenSecretBox\b/,
+  },
+  {
+    rule: 'the composition root (services.ts, or a CLI command) makes the one secretBoxLoader: services take it as a dependency',
+    owner: ['lib/secrets.ts', 'services.ts', 'cli/'],
+    said: /\bsecretBoxLoader\s*\(/,
+  },
+  {
+    rule: 'the proxies module owns proxy_configurations: another module asks its repository or service (services.ts hands the function over)',
+    owner: [
+      'db/',
+      'modules/proxies/',
+      // Still reading it themselves (issue 43): the list only shrinks.
+      'modules/admin/admin.repository.ts',
+      'modules/certificates/certificates.repository.ts',
+      'modules/checks/checks.repository.ts',
+      'modules/deployments/certificate-action-history.repository.ts',
+      'modules/limits/limits.repository.ts',
+      'modules/secrets/secrets.repository.ts',
+      'modules/ssh-servers/ssh-servers.repository.ts',
+      'modules/transfer/transfer.repository.ts',
+    ],
+    said: /\bproxyConfigurations\b/,
   },
   {
     rule: 'only lib/app-error.ts defines or exports the app errors (AppError and its kinds)',
@@ -139,6 +199,11 @@ export function checkImports(serverRoot: string): TViolation[] {
   const src = join(serverRoot, 'src');
   const violations: TViolation[] = [];
   const crossModule: TModuleImport[] = [];
+  const fileImports: TModuleImport[] = [];
+  const noExtension = (path: string) => path.replace(/\.tsx?$/, '');
+  const known = new Set(
+    productFiles(src).map((path) => noExtension(posix(relative(serverRoot, path)))),
+  );
   for (const path of productFiles(src)) {
     const file = posix(relative(src, path));
     const text = readFileSync(path, 'utf8');
@@ -150,7 +215,9 @@ export function checkImports(serverRoot: string): TViolation[] {
       });
     }
     for (const { rule, owner, said } of TEXT_RULES) {
-      const found = file !== owner && text.match(said);
+      const owners = typeof owner === 'string' ? [owner] : owner;
+      const owned = owners.some((o) => (o.endsWith('/') ? file.startsWith(o) : file === o));
+      const found = !owned && text.match(said);
       if (found)
         violations.push({ file: posix(relative(serverRoot, path)), specifier: found[0], rule });
     }
@@ -170,6 +237,13 @@ export function checkImports(serverRoot: string): TViolation[] {
           violations.push({ file: posix(relative(serverRoot, path)), specifier, rule });
         }
       }
+      const imported = [target, `${target}/index`].find(
+        (candidate) => candidate !== undefined && known.has(noExtension(candidate)),
+      );
+      if (imported) {
+        const at = posix(relative(serverRoot, path));
+        fileImports.push({ file: at, specifier, from: noExtension(at), to: noExtension(imported) });
+      }
       const from = moduleOf(`src/${file}`);
       const to = moduleOf(target);
       if (from && to && from !== to) {
@@ -177,7 +251,11 @@ export function checkImports(serverRoot: string): TViolation[] {
       }
     }
   }
-  return [...violations, ...moduleCycles(crossModule)];
+  return [
+    ...violations,
+    ...cycles(crossModule, CYCLE_RULE),
+    ...cycles(fileImports, FILE_CYCLE_RULE),
+  ];
 }
 
 interface TModuleImport {
@@ -191,9 +269,11 @@ interface TModuleImport {
 const moduleOf = (target: string | undefined) => target?.match(/^src\/modules\/([^/]+)\//)?.[1];
 
 const CYCLE_RULE = 'no import cycle between folders of modules/ (move the shared piece down)';
+const FILE_CYCLE_RULE =
+  'no import cycle between files, type-only imports included (move the shared type down)';
 
-/** Every import from one module to another that can reach the first one back: each is on a loop. */
-function moduleCycles(imports: TModuleImport[]): TViolation[] {
+/** Every import (module to module, or file to file) that can reach its importer back: each is on a loop. */
+function cycles(imports: TModuleImport[], rule: string): TViolation[] {
   const next = new Map<string, Set<string>>();
   for (const { from, to } of imports) next.set(from, (next.get(from) ?? new Set()).add(to));
   const reaches = (start: string, goal: string) => {
@@ -210,7 +290,7 @@ function moduleCycles(imports: TModuleImport[]): TViolation[] {
   };
   return imports
     .filter(({ from, to }) => reaches(to, from))
-    .map(({ file, specifier }) => ({ file, specifier, rule: CYCLE_RULE }));
+    .map(({ file, specifier }) => ({ file, specifier, rule }));
 }
 
 /** The folder of features/ a path under the web app's src/ lies in. */

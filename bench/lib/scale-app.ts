@@ -42,19 +42,21 @@ export async function scaleApp(
 ): Promise<TScaleApp> {
   const database = await openDatabase({ pgliteDir });
   await runMigrations(database);
-  const app = await buildApp({
-    logger: false,
-    sessionSecret: 'bench-session-secret-0123456789abcdef',
-    webRoot: null,
-    sessionSweepIntervalMs: 0,
-    config: {
-      registration: 'open',
-      trustProxy: false,
-      logLevel: 'silent',
-      limits: { ...LIMIT_DEFAULTS, ...limits },
+  const app = await buildApp(
+    {
+      logger: false,
+      sessionSecret: 'bench-session-secret-0123456789abcdef',
+      webRoot: null,
+      config: {
+        registration: 'open',
+        trustProxy: false,
+        logLevel: 'silent',
+        limits: { ...LIMIT_DEFAULTS, ...limits },
+      },
+      database,
     },
-    database,
-  });
+    { sessionSweepIntervalMs: 0 },
+  );
   await app.ready();
   return {
     app,

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_SESSION_SECRET } from '../test/support/test-app';
+import { buildTestApp, TEST_SESSION_SECRET } from '../test/support/test-app';
 import { createTestDatabase, type TTestDatabase } from '../test/support/test-database';
-import { buildApp } from './app';
 
 const config = { registration: 'open', trustProxy: false, logLevel: 'silent' } as const;
 
@@ -19,10 +18,10 @@ function fakeWebBuild(): string {
 
 describe('app shell', () => {
   let testDb: TTestDatabase;
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  let app: Awaited<ReturnType<typeof buildTestApp>>;
   beforeAll(async () => {
     testDb = await createTestDatabase('pglite');
-    app = await buildApp({
+    app = await buildTestApp({
       config,
       database: testDb.database,
       sessionSecret: TEST_SESSION_SECRET,
@@ -162,7 +161,7 @@ describe('readiness', () => {
     const { database } = await createTestDatabase('pglite');
     // As if this build shipped a migration the database has not run yet.
     await database.db.execute(sql`delete from drizzle.__drizzle_migrations`);
-    const app = await buildApp({
+    const app = await buildTestApp({
       config,
       database,
       sessionSecret: TEST_SESSION_SECRET,

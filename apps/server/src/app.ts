@@ -84,35 +84,40 @@ export interface TAppOptions {
   sessionSecret: string;
   /** false silences logs (tests); otherwise pino at config.logLevel. */
   logger?: boolean | FastifyServerOptions['logger'];
-  /** Sign-in limits; any left out are the defaults. */
-  rateLimits?: Partial<TAuthRateLimits>;
   /** The built web app; defaults to apps/web/dist found from this file or the bundle. */
   webRoot?: string | null;
-  sessionSweepIntervalMs?: number;
-  /** How long an unchanged session goes before its row and cookie expiry move (default 60 s). */
-  sessionTouchAfterMs?: number;
   /** Secret key file, engine settings (ACME, extra CA, DNS) for proxies and deployments. */
   deploy?: TDeployOptions;
   /** Probe destination servers every minute (pg-boss cron); off in tests unless asked for. */
   destinationProbe?: boolean;
-  /**
-   * The time two-factor codes, token expiry and certificate states are judged by; tests move
-   * it. Date.now.
-   */
-  clock?: () => number;
-  /** Sends certificate alert e-mails instead of PORTICO_SMTP_URL (tests). */
-  mailer?: TMailer;
-  /** How long a webhook call may take; 10 s (tests shorten it). */
-  webhookDeadlineMs?: number;
   /**
    * Probe a destination as soon as an admin creates or edits it, instead of leaving it unknown
    * until the minute's probe. Off in tests unless asked for: the probe writes the row after the
    * answer, under tests that compare the database before and after a request.
    */
   probeOnSave?: boolean;
+}
+
+/**
+ * What only tests replace, beside the options a Portico process starts with: the product never
+ * sets them (server.ts), the test helpers do (apps/server/test/support/test-app.ts).
+ */
+export interface TAppOverrides {
+  /** Sign-in limits; any left out are the defaults. */
+  rateLimits?: Partial<TAuthRateLimits>;
+  /** How often expired sessions are swept (0: never). */
+  sessionSweepIntervalMs?: number;
+  /** How long an unchanged session goes before its row and cookie expiry move (default 60 s). */
+  sessionTouchAfterMs?: number;
+  /** The time two-factor codes, token expiry and certificate states are judged by. Date.now. */
+  clock?: () => number;
+  /** Sends certificate alert e-mails instead of PORTICO_SMTP_URL. */
+  mailer?: TMailer;
+  /** How long a webhook call may take; 10 s. */
+  webhookDeadlineMs?: number;
   /** Told of every route as it is added (the authorization matrix test lists them this way). */
   onRoute?: (route: RouteOptions) => void;
-  /** Check every answer against its route's schema before sending it (tests; see serializer.ts). */
+  /** Check every answer against its route's schema before sending it (see serializer.ts). */
   validateResponses?: boolean;
 }
 
@@ -181,7 +186,10 @@ function trustProxyOption(value: TConfig['trustProxy']) {
   return (_address: string, hop: number) => hop < value;
 }
 
-export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
+export async function buildApp(
+  options: TAppOptions,
+  overrides: TAppOverrides = {},
+): Promise<FastifyInstance> {
   const logs = options.logger === undefined || options.logger === true ? batchedStdout() : null;
   const requestLog = new OneLinePerRequest();
   const app = Fastify({
@@ -198,9 +206,9 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => logs.stop());
   }
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(responseSerializer({ validate: options.validateResponses }));
+  app.setSerializerCompiler(responseSerializer({ validate: overrides.validateResponses }));
   // Before any plugin, so no route is added unseen.
-  if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  if (overrides.onRoute) app.addHook('onRoute', overrides.onRoute);
 
   // One key file for every reader of stored secrets (the SSH test, proxies, deployments,
   // two-factor); an app given none (tests) gets a fresh key in a temporary directory.
@@ -217,15 +225,15 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     deploy: options.deploy,
     destinationProbe: options.destinationProbe,
     probeOnSave: options.probeOnSave,
-    clock: options.clock,
-    mailer: options.mailer,
-    webhookDeadlineMs: options.webhookDeadlineMs,
+    clock: overrides.clock,
+    mailer: overrides.mailer,
+    webhookDeadlineMs: overrides.webhookDeadlineMs,
     log: app.log,
   });
   app.decorate('queue', services.queue);
   app.addHook('onReady', services.ready);
   app.addHook('onClose', services.close);
-  const rateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits };
+  const rateLimits = { ...DEFAULT_AUTH_RATE_LIMITS, ...overrides.rateLimits };
   const policy = services.twoFactorPolicy;
 
   // Order matters: hooks run in registration order (headers, session, then the CSRF check).
@@ -236,8 +244,8 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     secret: options.sessionSecret,
     repository: services.sessionsRepository,
     cache: options.database.kind === 'pglite',
-    sweepIntervalMs: options.sessionSweepIntervalMs,
-    touchAfterMs: options.sessionTouchAfterMs,
+    sweepIntervalMs: overrides.sessionSweepIntervalMs,
+    touchAfterMs: overrides.sessionTouchAfterMs,
   });
   // Before CSRF: a request with a valid API token needs no CSRF token.
   await app.register(apiToken, { tokens: services.tokens });

@@ -2,7 +2,7 @@ import type { TConfig } from './config';
 import type { TDb } from './db/client';
 import { transactionOver } from './db/transaction';
 import type { TQueue } from './jobs/queue';
-import { openSecretBox, type TSecretBox } from './lib/secrets';
+import type { TSecretBoxLoader } from './lib/secrets';
 import { createAuditRepository } from './modules/audit/audit.repository';
 import { createAuditService } from './modules/audit/audit.service';
 import { registerCertificateJobs } from './modules/certificates/certificate-jobs';
@@ -32,7 +32,8 @@ export async function buildCertificateServices(deps: {
   queue: TQueue;
   users: TUsersService;
   proxies: TProxiesService;
-  secretKeyFile: string;
+  /** The key file's box (lib/secrets.ts), opened at the first upload or alert that needs it. */
+  secretBox: TSecretBoxLoader;
   config: Partial<Pick<TConfig, 'smtpUrl' | 'mailFrom' | 'webhookAllowPrivate'>>;
   /** The per-account limits' check, within a transaction (modules/limits). */
   limitGuard: (tx: TDb) => TLimitGuard;
@@ -56,7 +57,7 @@ export async function buildCertificateServices(deps: {
       limits: deps.limitGuard(tx),
     })),
     users: deps.users,
-    secretKeyFile: deps.secretKeyFile,
+    secretBox: deps.secretBox,
     webhookAllowPrivate: deps.config.webhookAllowPrivate ?? false,
     mailer:
       deps.mailer ?? (smtpUrl && mailFrom ? createMailer({ smtpUrl, from: mailFrom }) : undefined),
@@ -70,8 +71,6 @@ export async function buildCertificateServices(deps: {
     now,
   });
   const repository = createCertificatesRepository(db);
-  // Opened at the first upload: an instance that never stores a key never reads the key file here.
-  let box: TSecretBox | undefined;
   const watch: TWatchDeps = {
     certificates: repository,
     alerts,
@@ -87,10 +86,7 @@ export async function buildCertificateServices(deps: {
     history: createCertificateActionHistory(db),
     queueCheck: jobs.queueCheck,
     custom,
-    encrypt: (plaintext, aad) => {
-      box ??= openSecretBox(deps.secretKeyFile);
-      return box.encrypt(plaintext, aad);
-    },
+    encrypt: (plaintext, aad) => deps.secretBox().encrypt(plaintext, aad),
     now,
   });
   const hooks: TCertificateHooks = {
@@ -106,8 +102,9 @@ export async function buildCertificateServices(deps: {
     async uploadedCertificate(id) {
       const row = await custom.find(id);
       if (!row) return null;
-      box ??= openSecretBox(deps.secretKeyFile);
-      const privateKeyPem = box.decrypt(row.privateKeyEnc, customCertificateKeyAad(id));
+      const privateKeyPem = deps
+        .secretBox()
+        .decrypt(row.privateKeyEnc, customCertificateKeyAad(id));
       return { chainPem: row.chainPem, privateKeyPem };
     },
   };

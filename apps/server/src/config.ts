@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { isIP } from 'node:net';
 import { resolve } from 'node:path';
 import { LIMIT_DEFAULTS, LIMIT_MAX, type TLimits } from '@portico/shared/admin/limits';
 import { z } from 'zod';
@@ -11,6 +10,7 @@ import {
   type TAcmeEab,
 } from './deploy/acme';
 import { JOB_TIMING } from './jobs/queues';
+import { isIP } from './net/tcp';
 
 /**
  * Every environment variable Portico reads, parsed once at start-up. A bad value stops the

@@ -19,6 +19,7 @@ import { JOB_TIMING } from './jobs/queues';
 import { createScheduledRunsRepository } from './jobs/scheduled-runs.repository';
 import { createSharedLocks } from './jobs/shared-locks';
 import { createWorkerLiveness } from './jobs/worker-liveness';
+import { secretBoxLoader } from './lib/secrets';
 import { createAccountService } from './modules/account/account.service';
 import { accountTransaction } from './modules/account/account-writes';
 import { createAdminRepository } from './modules/admin/admin.repository';
@@ -58,7 +59,6 @@ import { createProxyAdoption } from './modules/proxies/proxy-adoption';
 import { createProxyConversion } from './modules/proxies/proxy-conversion';
 import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
 import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
-import { createScriptsRepository } from './modules/scripts/scripts.repository';
 import { createScriptsService } from './modules/scripts/scripts.service';
 import { createSessionEnds } from './modules/sessions/session-ends';
 import { createSessionsRepository } from './modules/sessions/sessions.repository';
@@ -140,6 +140,8 @@ export async function buildServices(options: TServicesOptions) {
   const allowLoopback = options.config.sshAllowLoopback ?? false;
 
   const usersRepository = createUsersRepository(db, { cacheById: soleWriter });
+  // The one opener of the key file for every reader of stored secrets.
+  const secretBox = secretBoxLoader(options.secretKeyFile);
   const sessionsRepository = createSessionsRepository(db, { batchReads: true });
   const proxiesRepository = createProxiesRepository(db, { batchReads: true });
   const deploymentsRepository = createDeploymentsRepository(db);
@@ -160,7 +162,7 @@ export async function buildServices(options: TServicesOptions) {
     recoveryCodes: createRecoveryCodesRepository(db),
     transaction: accountWrites,
     sessions: accountSessions,
-    secretKeyFile: options.secretKeyFile,
+    secretBox,
     policy: twoFactorPolicy,
     now: options.clock,
   });
@@ -193,7 +195,7 @@ export async function buildServices(options: TServicesOptions) {
 
   const sshServersRepository = createSshServersRepository(db);
   // The one rule of which credential goes to which host (test, deploy, removal, actions).
-  const secrets = createServerCredentials(options.secretKeyFile, sshServersRepository.findById, {
+  const secrets = createServerCredentials(secretBox, sshServersRepository.findById, {
     pin: (id, fingerprint, target) =>
       sshServersRepository.pinHostKey(id, fingerprint, {
         host: target.serverIp,
@@ -316,7 +318,9 @@ export async function buildServices(options: TServicesOptions) {
     })),
     editProxy: proxies.edit,
   });
-  const scripts = createScriptsService(createScriptsRepository(db));
+  const scripts = createScriptsService({
+    saveOnOwnConfiguration: proxiesRepository.saveCustomScript,
+  });
   const workerCount = deploy.workers ?? JOB_TIMING.concurrency;
 
   const { notifications, certificates, hooks } = await buildCertificateServices({
@@ -324,7 +328,7 @@ export async function buildServices(options: TServicesOptions) {
     queue,
     users,
     proxies,
-    secretKeyFile: options.secretKeyFile,
+    secretBox,
     config: options.config,
     limitGuard,
     mailer: options.mailer,

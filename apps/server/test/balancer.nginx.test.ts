@@ -5,12 +5,11 @@
 import { inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startBalancer, type TBalancer } from '../../../testbed/src/balancer';
-import { buildApp } from '../src/app';
 import { openDatabase, type TDatabase } from '../src/db/client';
 import { users } from '../src/db/schema';
 import { proxyInput } from './support/proxies-test-helpers';
 import { testSecretKeyFile } from './support/ssh-test-fixtures';
-import { TEST_APP_OPTIONS } from './support/test-app';
+import { buildTestApp, TEST_APP_OPTIONS } from './support/test-app';
 import { newCredentials } from './support/test-client';
 import { createTestDatabase, type TTestDatabase, testDatabaseKinds } from './support/test-database';
 import { progressLines, statuses, watch } from './support/ws-test-helpers';
@@ -62,7 +61,7 @@ describe.each(postgresOnly)('two instances behind nginx on %s', () => {
   let second: TDatabase;
   let balancer: TBalancer | undefined;
   let base = '';
-  const apps: Awaited<ReturnType<typeof buildApp>>[] = [];
+  const apps: Awaited<ReturnType<typeof buildTestApp>>[] = [];
   /** Which instance served each request: [instance, method, path]. */
   const served: [number, string, string][] = [];
 
@@ -72,7 +71,7 @@ describe.each(postgresOnly)('two instances behind nginx on %s', () => {
     const secretKeyFile = testSecretKeyFile();
     const ports: number[] = [];
     for (const [i, database] of [testDb.database, second].entries()) {
-      const app = await buildApp({
+      const app = await buildTestApp({
         ...TEST_APP_OPTIONS,
         database,
         config: { ...TEST_APP_OPTIONS.config, trustProxy: ['127.0.0.1'], secretKeyFile },

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { z } from 'zod';
 import { loadConfig } from '../config';
 import { AppError } from '../lib/app-error';
+import { secretBoxLoader } from '../lib/secrets';
 import { accountTransaction, type TAccountTransaction } from '../modules/account/account-writes';
 import { createSessionEnds } from '../modules/sessions/session-ends';
 import { createSessionsRepository } from '../modules/sessions/sessions.repository';
@@ -126,7 +127,7 @@ export function registerUserCommands(program: Command, open: TOpenStore) {
             transaction,
             sessionEnds: createSessionEnds(),
           }),
-          secretKeyFile,
+          secretBox: secretBoxLoader(secretKeyFile),
           policy: require2fa,
         });
         // Whoever is signed in now got past two-factor; the owner signs in again and sets it up.

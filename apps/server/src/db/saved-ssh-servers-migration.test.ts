@@ -9,7 +9,13 @@ import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { databaseBeforeMigration } from '../../test/support/migrations-before';
 import { testDatabaseKinds } from '../../test/support/test-database';
-import { decryptSecret, encryptSecret, loadOrCreateKey, secretAad } from '../lib/secrets';
+import {
+  decryptSecret,
+  encryptSecret,
+  loadOrCreateKey,
+  secretAad,
+  secretBoxLoader,
+} from '../lib/secrets';
 import { moveProxyPasswordsToServers } from '../modules/ssh-servers/password-backfill';
 import {
   createServerCredentials,
@@ -88,7 +94,7 @@ describe.each(testDatabaseKinds())('migration 0014 (saved SSH servers) on %s', (
 
     // Start-up: the passwords follow, each sealed for its server and target.
     const repository = createSshServersRepository(db);
-    const credentials = createServerCredentials(keyFile, repository.findById);
+    const credentials = createServerCredentials(secretBoxLoader(keyFile), repository.findById);
     expect(await moveProxyPasswordsToServers(repository, credentials)).toEqual({
       moved: 3,
       failed: 0,

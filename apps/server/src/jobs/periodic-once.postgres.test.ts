@@ -4,9 +4,8 @@
 // result to the destination row, every search first claims its slot. Needs TEST_DATABASE_URL;
 // like every PostgreSQL suite here it has no cases without it.
 import { describe, expect, it } from 'vitest';
-import { TEST_APP_OPTIONS } from '../../test/support/test-app';
+import { buildTestApp, TEST_APP_OPTIONS } from '../../test/support/test-app';
 import { postgresWithSecondPool, testDatabaseKinds } from '../../test/support/test-database';
-import { buildApp } from '../app';
 import { REAPER_JOB } from '../modules/deployments/deployment-reaper';
 import { DESTINATION_PROBE_JOB } from '../modules/destinations/destination-probe';
 import { createDestinationsRepository } from '../modules/destinations/destinations.repository';
@@ -39,8 +38,8 @@ describe.each(postgresOnly)('periodic jobs of two instances on %s', () => {
     });
     const options = { ...TEST_APP_OPTIONS, destinationProbe: true };
     const apps = [
-      await buildApp({ ...options, database: shared.testDb.database }),
-      await buildApp({ ...options, database: shared.second }),
+      await buildTestApp({ ...options, database: shared.testDb.database }),
+      await buildTestApp({ ...options, database: shared.second }),
     ];
     try {
       await Promise.all(apps.map((app) => app.ready()));

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from './error-responses';
-import type { TEndpointLimits } from './rate-limits';
+import { perIpAndIdentifier, type TEndpointLimits } from './rate-limits';
 
 // The route contract every /api/account/* module shares (account, sessions, two-factor, tokens,
 // notifications). It lives here rather than in account.routes.ts so those modules need not
@@ -10,5 +10,8 @@ export const ACCOUNT_ERRORS = errorResponses(400, 401, 403, 404, 409, 429);
 
 /** The rate limit on checks of the password or a code made while signed in, per account. */
 export function reauthLimit(app: FastifyInstance, limits: TEndpointLimits) {
-  return app.authRateLimit('reauth', limits, (request) => request.user!.id);
+  return app.routeLimit(
+    'reauth',
+    perIpAndIdentifier(limits, (request) => request.user!.id),
+  );
 }

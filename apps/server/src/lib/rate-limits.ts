@@ -1,7 +1,20 @@
-/** How often each endpoint may be called; the rate-limit plugin enforces them, routes pick them. */
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * How often each endpoint may be called. Routes declare their limits with
+ * `app.routeLimit(name, limits)` (plugins/rate-limit.ts, the one mechanism); the numbers live here.
+ */
 export interface TRateLimitRule {
   max: number;
   windowMs: number;
+}
+
+/**
+ * One limit on a route: `max` requests in `windowMs`, counted per client address (`ip`), per
+ * signed-in account (`user`), or per what the request names (a name tried, a host tested).
+ */
+export interface TRouteLimit extends TRateLimitRule {
+  by: 'ip' | 'user' | ((request: FastifyRequest) => string | Promise<string>);
 }
 
 /** Limits for one endpoint: per client address and per account name being tried. */
@@ -28,6 +41,15 @@ export interface TMessageRateLimits {
   testSend: TRateLimitRule;
   emailCode: TRateLimitRule;
 }
+
+/** An endpoint's two limits: per address, and per what `identifierOf` names. */
+export const perIpAndIdentifier = (
+  limits: TEndpointLimits,
+  identifierOf: (request: FastifyRequest) => string | Promise<string>,
+): TRouteLimit[] => [
+  { ...limits.perIp, by: 'ip' },
+  { ...limits.perIdentifier, by: identifierOf },
+];
 
 export const DEFAULT_MESSAGE_RATE_LIMITS: TMessageRateLimits = {
   testSend: { max: 5, windowMs: 600_000 },

@@ -12,6 +12,7 @@ import {
   SecretDecryptError,
   SecretKeyError,
   secretAad,
+  secretBoxLoader,
 } from './secrets';
 
 const dir = mkdtempSync(join(tmpdir(), 'portico-secrets-'));
@@ -136,5 +137,29 @@ describe('loadOrCreateKey', () => {
     expect(() => openSecretBox(join(dir, 'other.key')).decrypt(stored, aad)).toThrow(
       SecretDecryptError,
     );
+  });
+});
+
+describe('secretBoxLoader', () => {
+  it('reads the key file at the first call only, again after a failure or forget()', () => {
+    const path = join(dir, 'loader', 'secret.key');
+    const box = secretBoxLoader(path);
+    // Nothing is read or created before a secret is needed.
+    expect(() => statSync(path)).toThrow();
+    const sealed = box().encrypt('webhook', 'aad');
+    expect(statSync(path).size).toBe(32);
+    expect(box()).toBe(box());
+
+    // A damaged file is not noticed while the box is open, and read again once forgotten.
+    writeFileSync(path, 'short');
+    expect(box().decrypt(sealed, 'aad')).toBe('webhook');
+    box.forget();
+    expect(() => box()).toThrow(SecretKeyError);
+    expect(() => box()).toThrow(SecretKeyError);
+
+    // A key restored while Portico runs is picked up at the next call.
+    const restored = randomBytes(32);
+    writeFileSync(path, restored);
+    expect(box().decrypt(encryptSecret(restored, 'back', 'aad'), 'aad')).toBe('back');
   });
 });

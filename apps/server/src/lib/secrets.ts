@@ -167,3 +167,29 @@ export function openSecretBox(keyFilePath: string): TSecretBox {
     decrypt: (stored, aad) => decryptSecret(key, stored, aad),
   };
 }
+
+/** The key file's box, opened on the first call (see secretBoxLoader). */
+export interface TSecretBoxLoader {
+  (): TSecretBox;
+  /** Reads the file again at the next call (after a value that did not decrypt). */
+  forget(): void;
+}
+
+/**
+ * The one opener of the key file, shared by every reader of stored secrets (the composition root
+ * makes one per instance): read at the first call, so an instance that stores nothing never
+ * reads it, and again after a failure (a SecretKeyError is thrown to that caller) or forget(),
+ * so a key file restored while Portico runs is picked up.
+ */
+export function secretBoxLoader(keyFilePath: string): TSecretBoxLoader {
+  let box: TSecretBox | undefined;
+  const load = () => {
+    box ??= openSecretBox(keyFilePath);
+    return box;
+  };
+  return Object.assign(load, {
+    forget: () => {
+      box = undefined;
+    },
+  });
+}

@@ -7,25 +7,19 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { AppError } from '../lib/app-error';
-import type { TEndpointLimits, TRateLimitRule } from '../lib/rate-limits';
+import type { TRouteLimit } from '../lib/rate-limits';
 
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * A preHandler (it runs after body validation, so the identifier is known) counting the
-     * request against both limits; over either one answers 429 saying how long to wait. Routes
-     * that ask for the same `name` share its counters (the first call's limits and identifier).
+     * The one way a route declares a rate limit: a preHandler counting the request against every
+     * limit (each under its own key: the address, the signed-in account, or what the request
+     * names); over any one it answers 429 with `code` (default `rate_limited`), saying in the
+     * caller's language, and in `Retry-After`, how long to wait. Put it after requireUser where
+     * a limit counts by account. Routes that ask for the same `name` share its counters (the
+     * first call's limits), as every check of the password made while signed in does.
      */
-    authRateLimit(
-      name: string,
-      limits: TEndpointLimits,
-      identifierOf: (request: FastifyRequest) => string | Promise<string>,
-    ): preHandlerAsyncHookHandler;
-    /**
-     * A preHandler counting the signed-in account's requests against `rule`; over it answers
-     * 429 with `code`, whose message says in how many minutes to try again.
-     */
-    accountRateLimit(name: string, rule: TRateLimitRule, code: string): preHandlerAsyncHookHandler;
+    routeLimit(name: string, limits: TRouteLimit[], code?: string): preHandlerAsyncHookHandler;
   }
 }
 
@@ -49,47 +43,34 @@ function refuseOver(result: TLimiterResult, reply: FastifyReply, code: string): 
   throw new AppError(code, 429, { seconds, minutes: Math.ceil(seconds / 60) });
 }
 
+/** What one request is counted under for a limit; names are trimmed and case-folded. */
+async function keyOf(limit: TRouteLimit, request: FastifyRequest): Promise<string> {
+  if (limit.by === 'ip') return `ip:${request.ip}`;
+  if (limit.by === 'user') return request.user ? `user:${request.user.id}` : `ip:${request.ip}`;
+  return `id:${(await limit.by(request)).trim().toLowerCase()}`;
+}
+
 async function rateLimitPlugin(app: FastifyInstance, options: TRateLimitPluginOptions) {
-  // Only the limiter factory is used: @fastify/rate-limit runs one limit per route, we need two.
-  // request.ip honours trustProxy, so X-Forwarded-For counts only when PORTICO_TRUST_PROXY says.
+  // Only the limiter factory is used: @fastify/rate-limit runs one limit per route, we need
+  // several. request.ip honours trustProxy, so X-Forwarded-For counts only when
+  // PORTICO_TRUST_PROXY says.
   await app.register(fastifyRateLimit, { global: false, store: options.store });
 
   // One limiter per name, however many routes use it: the in-memory store (PGlite) gives each
   // limiter its own counters, so the re-authentication of two modules would count apart.
   const limiters = new Map<string, preHandlerAsyncHookHandler>();
-  app.decorate('authRateLimit', (name, limits, identifierOf) => {
+  app.decorate('routeLimit', (name, limits, code = 'rate_limited') => {
     const made = limiters.get(name);
     if (made) return made;
-    const byIp = app.createRateLimit({
-      max: limits.perIp.max,
-      timeWindow: limits.perIp.windowMs,
-      keyGenerator: (request) => `${name}:ip:${request.ip}`,
-    });
-    const byIdentifier = app.createRateLimit({
-      max: limits.perIdentifier.max,
-      timeWindow: limits.perIdentifier.windowMs,
-      keyGenerator: async (request) =>
-        `${name}:id:${(await identifierOf(request)).trim().toLowerCase()}`,
-    });
+    const counters = limits.map((limit, index) =>
+      app.createRateLimit({
+        max: limit.max,
+        timeWindow: limit.windowMs,
+        keyGenerator: async (request) => `${name}:${index}:${await keyOf(limit, request)}`,
+      }),
+    );
     const limiter: preHandlerAsyncHookHandler = async (request, reply) => {
-      for (const limit of [byIp, byIdentifier]) {
-        refuseOver(await limit(request), reply, 'rate_limited');
-      }
-    };
-    limiters.set(name, limiter);
-    return limiter;
-  });
-
-  app.decorate('accountRateLimit', (name, rule, code) => {
-    const made = limiters.get(name);
-    if (made) return made;
-    const perAccount = app.createRateLimit({
-      max: rule.max,
-      timeWindow: rule.windowMs,
-      keyGenerator: (request) => `${name}:user:${request.user!.id}`,
-    });
-    const limiter: preHandlerAsyncHookHandler = async (request, reply) => {
-      refuseOver(await perAccount(request), reply, code);
+      for (const counter of counters) refuseOver(await counter(request), reply, code);
     };
     limiters.set(name, limiter);
     return limiter;

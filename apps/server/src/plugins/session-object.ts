@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { TPorticoSessionStore } from './session-store';
 
 declare module 'fastify' {
   /**
@@ -21,8 +20,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** null once destroyed during the request. */
     session: Session;
-    sessionStore: TPorticoSessionStore;
+    sessionStore: TSessionEnder;
   }
+}
+
+/** What a session asks of its store (plugins/session-store.ts): to end a session in the table. */
+export interface TSessionEnder {
+  destroy(sid: string): Promise<void>;
 }
 
 /** What the plugin keeps beside the data, under a symbol so the data's JSON leaves it out. */
@@ -31,7 +35,7 @@ export const SESSION_STATE = Symbol('session state');
 export interface TSessionState {
   id: string;
   request: FastifyRequest;
-  store: TPorticoSessionStore;
+  store: TSessionEnder;
   /** Read from the table: only ever updated there, so a session ended meanwhile stays ended. */
   stored: boolean;
   /** The data as read (never changed) and its JSON: the same at the end means unchanged. */

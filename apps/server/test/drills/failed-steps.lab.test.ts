@@ -8,12 +8,11 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../testbed/src/lab';
-import { buildApp } from '../../src/app';
 import { openDatabase, type TDatabase } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
 import type { TEngineSettings } from '../../src/deploy/engine/types';
 import type { HttpClient } from '../support/lab-app-helpers';
-import { TEST_APP_OPTIONS } from '../support/test-app';
+import { buildTestApp, TEST_APP_OPTIONS } from '../support/test-app';
 import {
   proxyBody,
   registered,
@@ -27,7 +26,7 @@ import { expectShownAsOnServer, resetAndDelete, shownOf } from './site-truth';
 let lab: TLab;
 let s1: TLabServer;
 let settings: TEngineSettings;
-let app: Awaited<ReturnType<typeof buildApp>>;
+let app: Awaited<ReturnType<typeof buildTestApp>>;
 let database: TDatabase;
 let client: HttpClient;
 
@@ -41,7 +40,7 @@ beforeAll(async () => {
   };
   database = await openDatabase({ pgliteDir: 'memory://' });
   await runMigrations(database);
-  app = await buildApp({ ...TEST_APP_OPTIONS, database, deploy: { settings } });
+  app = await buildTestApp({ ...TEST_APP_OPTIONS, database, deploy: { settings } });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   client = await registered(base, 'truthful');
 });

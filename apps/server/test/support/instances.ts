@@ -1,9 +1,10 @@
 import { afterAll, beforeAll } from 'vitest';
-import { buildApp, type TAppOptions } from '../../src/app';
+
 import { openDatabase } from '../../src/db/client';
+import { buildTestApp, type TTestAppOptions } from './test-app';
 import { createTestDatabase, type TDatabaseKind, type TTestDatabase } from './test-database';
 
-type TApp = Awaited<ReturnType<typeof buildApp>>;
+type TApp = Awaited<ReturnType<typeof buildTestApp>>;
 
 /**
  * The app as every instance on one database runs it, for a test file: on PostgreSQL two, the
@@ -12,18 +13,18 @@ type TApp = Awaited<ReturnType<typeof buildApp>>;
  */
 export function instancesOnOneDatabase(
   kind: TDatabaseKind,
-  options: Omit<TAppOptions, 'database'>,
+  options: Omit<TTestAppOptions, 'database'>,
 ): { readonly apps: TApp[]; readonly testDb: TTestDatabase } {
   let testDb: TTestDatabase | undefined;
   const apps: TApp[] = [];
   const extra: { close(): Promise<void> }[] = [];
   beforeAll(async () => {
     testDb = await createTestDatabase(kind);
-    apps.push(await buildApp({ ...options, database: testDb.database }));
+    apps.push(await buildTestApp({ ...options, database: testDb.database }));
     if (kind === 'postgres') {
       const second = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
       extra.push(second);
-      apps.push(await buildApp({ ...options, database: second }));
+      apps.push(await buildTestApp({ ...options, database: second }));
     }
     await Promise.all(apps.map((app) => app.ready()));
   });

@@ -1,10 +1,10 @@
 // Lab tests' Portico in the test process (not the tools' lab-app-helpers, which the bench and
 // e2e tiers also load: this one needs the server test tier's setup).
 import type { TLabStatus } from '../../../../testbed/src/lab';
-import { buildApp, type TAppOptions } from '../../src/app';
+
 import { openDatabase } from '../../src/db/client';
 import { runMigrations } from '../../src/db/migrate';
-import { TEST_APP_OPTIONS, type TTestApp } from './test-app';
+import { buildTestApp, TEST_APP_OPTIONS, type TTestApp, type TTestAppOptions } from './test-app';
 
 /**
  * Portico in this process on a fresh migrated PGlite (the lab tier has no PGlite template: no
@@ -12,11 +12,11 @@ import { TEST_APP_OPTIONS, type TTestApp } from './test-app';
  */
 export async function inProcessLabApp(
   status: TLabStatus,
-  overrides: Partial<Omit<TAppOptions, 'database'>> = {},
+  overrides: Partial<Omit<TTestAppOptions, 'database'>> = {},
 ): Promise<TTestApp & { base: string }> {
   const database = await openDatabase({ pgliteDir: 'memory://' });
   await runMigrations(database);
-  const app = await buildApp({
+  const app = await buildTestApp({
     ...TEST_APP_OPTIONS,
     ...overrides,
     config: { ...TEST_APP_OPTIONS.config, ...overrides.config },

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { buildApp, type TAppOptions } from '../../src/app';
+import { buildApp, type TAppOptions, type TAppOverrides } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import type { TDatabase } from '../../src/db/client';
 import { openStore } from '../../src/runtime';
@@ -12,6 +12,12 @@ export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef';
  * every answer checked against its schema, and SSH to 127.0.0.1 allowed (the throwaway sshd and
  * peers of the tests listen there; the refusal itself is tested with an app that does not allow it).
  */
+/** The options a test app is built with: a Portico process's, and what only tests replace. */
+export type TTestAppOptions = TAppOptions & TAppOverrides;
+
+/** buildApp on one object holding both: each argument reads only its own fields. */
+export const buildTestApp = (options: TTestAppOptions) => buildApp(options, options);
+
 export const TEST_APP_OPTIONS = {
   logger: false,
   validateResponses: true,
@@ -19,7 +25,7 @@ export const TEST_APP_OPTIONS = {
   webRoot: null,
   sessionSweepIntervalMs: 0,
   config: { registration: 'open', trustProxy: false, logLevel: 'silent', sshAllowLoopback: true },
-} satisfies Omit<TAppOptions, 'database'>;
+} satisfies Omit<TTestAppOptions, 'database'>;
 
 export interface TTestApp {
   app: FastifyInstance;
@@ -30,12 +36,12 @@ export interface TTestApp {
 /** The real app on a fresh database; logs off, no web build unless asked. */
 export async function createTestApp(
   kind: TDatabaseKind,
-  overrides: Omit<Partial<TAppOptions>, 'config'> & {
+  overrides: Omit<Partial<TTestAppOptions>, 'config'> & {
     config?: Partial<TAppOptions['config']>;
   } = {},
 ): Promise<TTestApp> {
   const testDatabase = await createTestDatabase(kind);
-  const app = await buildApp({
+  const app = await buildTestApp({
     ...TEST_APP_OPTIONS,
     ...overrides,
     database: testDatabase.database,
@@ -65,7 +71,7 @@ export async function withAppOnStore<T>(
   const config = loadConfig(env);
   const store = await openStore(config);
   try {
-    const app = await buildApp({
+    const app = await buildTestApp({
       ...TEST_APP_OPTIONS,
       database: store.database,
       config: { ...TEST_APP_OPTIONS.config, secretKeyFile: config.secretKeyFile },

@@ -11,14 +11,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { postgresAdminQuery } from '../../../../testbed/src/postgres-admin';
-import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { auditLog, users } from '../../src/db/schema';
 import { loadOrCreateSessionSecret } from '../../src/lib/session-secret';
 import { totpCode } from '../../src/lib/totp';
 import { SESSION_COOKIE } from '../../src/modules/sessions/session-info';
 import { openStore } from '../../src/runtime';
-import { TEST_APP_OPTIONS } from '../support/test-app';
+import { buildTestApp, TEST_APP_OPTIONS } from '../support/test-app';
 import { TestClient } from '../support/test-client';
 
 const ADMIN = { username: 'ada', email: 'ada@example.test', password: 'Fixture-Ada-1' };
@@ -41,7 +40,7 @@ async function populate(env: NodeJS.ProcessEnv, dataDir: string) {
   const config = loadConfig(env);
   const store = await openStore(config);
   const sessionSecret = loadOrCreateSessionSecret(join(dataDir, 'session.secret'));
-  const app = await buildApp({
+  const app = await buildTestApp({
     ...TEST_APP_OPTIONS,
     logger: process.env.FIXTURE_LOG === '1',
     sessionSecret,

@@ -10,14 +10,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postgresAdminQuery } from '../../../../testbed/src/postgres-admin';
-import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { migrationsApplied } from '../../src/db/migrate';
 import { auditLog } from '../../src/db/schema';
 import { totpCode } from '../../src/lib/totp';
 import { openStore, type TOpenedStore } from '../../src/runtime';
 import { decryptedSecrets } from '../support/stored-secrets';
-import { TEST_APP_OPTIONS } from '../support/test-app';
+import { buildTestApp, TEST_APP_OPTIONS } from '../support/test-app';
 import { TestClient } from '../support/test-client';
 import { testDatabaseKinds } from '../support/test-database';
 import { signInWithCode } from '../support/two-factor-test-helpers';
@@ -79,7 +78,7 @@ describe.each(
 )('upgrade from %s on %s', (release, kind) => {
   let unpacked: Awaited<ReturnType<typeof unpack>>;
   let store: TOpenedStore;
-  let app: Awaited<ReturnType<typeof buildApp>>;
+  let app: Awaited<ReturnType<typeof buildTestApp>>;
   let auditBefore: string[];
 
   beforeAll(async () => {
@@ -92,7 +91,7 @@ describe.each(
     auditBefore = (await store.database.db.select({ action: auditLog.action }).from(auditLog))
       .map((row) => row.action)
       .sort();
-    app = await buildApp({
+    app = await buildTestApp({
       ...TEST_APP_OPTIONS,
       sessionSecret: readFileSync(join(unpacked.dataDir, 'session.secret'), 'utf8').trim(),
       database: store.database,

@@ -1,4 +1,4 @@
-import { Resolver } from 'node:dns/promises';
+import { dnsResolver, type TDnsResolver } from '../../net/dns';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
 import { msg } from './messages';
@@ -6,10 +6,8 @@ import { msg } from './messages';
 const NO_RECORD = new Set(['ENOTFOUND', 'ENODATA', 'NXDOMAIN']);
 
 /** The engine's lookups: the configured resolvers (the system's when none), 2 tries of 3 s. */
-export function engineResolver(dnsServers: string[] | undefined): Resolver {
-  const resolver = new Resolver({ timeout: 3000, tries: 2 });
-  if (dnsServers && dnsServers.length > 0) resolver.setServers(dnsServers);
-  return resolver;
+export function engineResolver(dnsServers: string[] | undefined): TDnsResolver {
+  return dnsResolver(dnsServers, { timeoutMs: 3000, tries: 2 });
 }
 
 /**

@@ -16,8 +16,8 @@ import {
   engineContext,
   httpsGet,
 } from '../../../test/support/lab-helpers';
+import { tlsHandshake } from '../../net/tls-probe';
 import { certName } from '../site-names';
-import { tlsHandshake } from '../tls-probe';
 import { PORTICO_CRON_FILE } from './renewal-health';
 import { runDeployment } from './run-deployment';
 

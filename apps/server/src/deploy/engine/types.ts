@@ -11,9 +11,13 @@ import type { TText } from '@portico/shared/i18n/text';
 import type { TProxyOptions } from '@portico/shared/proxy/options';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { TAcmeEab } from '../acme';
-import type { TUploadedCertificate } from './uploaded-certificate';
 
-export type { TUploadedCertificate } from './uploaded-certificate';
+/** The proxy's own certificate (issue 41) as the deploy job hands it over: the key in clear. */
+export interface TUploadedCertificate {
+  /** PEM, leaf first (checked at upload: modules/certificates/custom-certificate-check.ts). */
+  chainPem: string;
+  privateKeyPem: string;
+}
 
 /** A password, or a private key (with the sudo password of a user whose sudo asks for one). */
 export type TSshAuth =

@@ -9,13 +9,7 @@ import { StepError, withOutput } from './failure';
 import { msg } from './messages';
 import type { TFileWrite } from './nginx-transaction';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
-
-/** The proxy's own certificate (issue 41) as the deploy job hands it over: the key in clear. */
-export interface TUploadedCertificate {
-  /** PEM, leaf first (checked at upload: modules/certificates/custom-certificate-check.ts). */
-  chainPem: string;
-  privateKeyPem: string;
-}
+import type { TUploadedCertificate } from './types';
 
 // Portico's directories are root's alone (umask 077 makes every new one 0700); the chmod also
 // closes one an administrator opened. $1 the certificate's own directory, $2 its parent.

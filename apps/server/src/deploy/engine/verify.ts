@@ -1,7 +1,8 @@
-import https from 'node:https';
-import tls from 'node:tls';
+import type tls from 'node:tls';
 import { renderText, type TText } from '@portico/shared/i18n/text';
-import { secureContextFor, trustedRoots } from '../tls-probe';
+import { httpRequest, type THttpRequestOptions } from '../../net/http';
+import { tlsConnect } from '../../net/tcp';
+import { secureContextFor, trustedRoots } from '../../net/tls-probe';
 import { StepError } from './failure';
 import type { EngineLog } from './logger';
 import { msg, quantity } from './messages';
@@ -42,7 +43,7 @@ interface THandshake {
 
 function handshake(input: TVerifyInput, secureContext: tls.SecureContext): Promise<THandshake> {
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({
+    const socket = tlsConnect({
       host: input.serverIp,
       port: 443,
       servername: input.domain,
@@ -70,8 +71,8 @@ function handshake(input: TVerifyInput, secureContext: tls.SecureContext): Promi
 }
 
 function fetchHome(input: TVerifyInput, secureContext: tls.SecureContext): Promise<number> {
-  // Node hands these options on to tls.connect; its https types do not list secureContext.
-  const options: https.RequestOptions & Pick<tls.ConnectionOptions, 'secureContext'> = {
+  const options: THttpRequestOptions = {
+    protocol: 'https:',
     host: input.serverIp,
     port: 443,
     servername: input.domain,
@@ -83,7 +84,8 @@ function fetchHome(input: TVerifyInput, secureContext: tls.SecureContext): Promi
     agent: false,
   };
   return new Promise((resolve, reject) => {
-    const request = https.request(options, (response) => {
+    const request = httpRequest(options);
+    request.once('response', (response) => {
       response.resume();
       response.on('end', () => resolve(response.statusCode ?? 0));
     });

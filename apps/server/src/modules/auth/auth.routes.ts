@@ -10,7 +10,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../lib/app-error';
 import { errorResponses } from '../../lib/error-responses';
-import type { TAuthRateLimits } from '../../lib/rate-limits';
+import { perIpAndIdentifier, type TAuthRateLimits } from '../../lib/rate-limits';
 import { SESSION_COOKIE, startSession } from '../sessions/session-info';
 import type { TTwoFactorService } from '../two-factor/two-factor.service';
 import type { TTwoFactorPolicy } from '../users/two-factor-policy';
@@ -74,10 +74,12 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
         response: { 201: ZUserEnvelope, ...errorResponses(403, 409, 429) },
       },
       config,
-      preHandler: app.authRateLimit(
+      preHandler: app.routeLimit(
         'register',
-        options.rateLimits.register,
-        (request) => (request.body as { username: string }).username,
+        perIpAndIdentifier(
+          options.rateLimits.register,
+          (request) => (request.body as { username: string }).username,
+        ),
       ),
     },
     async (request, reply) => {
@@ -99,8 +101,11 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
       },
       config,
       // Per account, whatever spelling names it (and per address).
-      preHandler: app.authRateLimit('login', options.rateLimits.login, (request) =>
-        auth.limitKey((request.body as { identifier: string }).identifier),
+      preHandler: app.routeLimit(
+        'login',
+        perIpAndIdentifier(options.rateLimits.login, (request) =>
+          auth.limitKey((request.body as { identifier: string }).identifier),
+        ),
       ),
     },
     async (request) => {
@@ -128,10 +133,12 @@ export async function authRoutes(app: FastifyInstance, options: TAuthRoutesOptio
       },
       config,
       // Counted per account being signed in to, like passwords are per name tried.
-      preHandler: app.authRateLimit(
+      preHandler: app.routeLimit(
         'two-factor',
-        options.rateLimits.twoFactor,
-        (request) => request.session.twoFactorPending?.userId ?? `ip:${request.ip}`,
+        perIpAndIdentifier(
+          options.rateLimits.twoFactor,
+          (request) => request.session.twoFactorPending?.userId ?? `ip:${request.ip}`,
+        ),
       ),
     },
     async (request) => {

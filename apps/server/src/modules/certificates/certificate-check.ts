@@ -11,7 +11,7 @@ import {
   type THandshake,
   type TProbeTarget,
   tlsHandshake,
-} from '../../deploy/tls-probe';
+} from '../../net/tls-probe';
 
 /** Each look at the site gets this long (TLS, then HTTP). */
 export const CHECK_TIMEOUT_MS = 10_000;

@@ -1,7 +1,7 @@
 import { isWorse } from '@portico/shared/certificates/state';
 import type { TAlertedState, TCertificateStatusRow } from '../../db/schema';
-import { trustedRoots } from '../../deploy/tls-probe';
 import { batchedPass } from '../../lib/batched-pass';
+import { trustedRoots } from '../../net/tls-probe';
 import type { TAlertEvent } from '../notifications/alert-message';
 import type { TAlerts } from '../notifications/alerts';
 import { checkCertificate } from './certificate-check';

@@ -26,7 +26,7 @@ import { cookieHeader, progressLines, watch } from '../../../test/support/ws-tes
 import { CERTBOT_WAIT_S } from '../../deploy/engine/certificate';
 import { say } from '../../deploy/engine/messages';
 import { certName } from '../../deploy/site-names';
-import { tlsHandshake } from '../../deploy/tls-probe';
+import { tlsHandshake } from '../../net/tls-probe';
 
 const DAY = 24 * 60 * 60 * 1000;
 

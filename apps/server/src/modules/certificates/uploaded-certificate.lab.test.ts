@@ -21,7 +21,7 @@ import type { TestClient } from '../../../test/support/test-client';
 import { createTestPki } from '../../../test/support/test-pki';
 import { runDeployment } from '../../deploy/engine/run-deployment';
 import { uploadedCertificateDir } from '../../deploy/site-names';
-import { tlsHandshake } from '../../deploy/tls-probe';
+import { tlsHandshake } from '../../net/tls-probe';
 
 const DAY = 24 * 60 * 60 * 1000;
 const pki = createTestPki();

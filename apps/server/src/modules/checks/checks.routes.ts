@@ -8,7 +8,6 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/error-responses';
-import { byUser, keyedRateLimit } from '../../lib/user-rate-limit';
 import type { TDnsService } from './dns.service';
 import type { TSshTestService } from './ssh-test.service';
 
@@ -44,9 +43,7 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
       },
       // The wizard checks once and on Retry; 30 a minute leaves room for impatience only.
       preValidation: app.requireUser,
-      preHandler: [
-        keyedRateLimit(app, 'validate-dns', [{ max: 30, windowMs: MINUTE, key: byUser }]),
-      ],
+      preHandler: [app.routeLimit('validate-dns', [{ max: 30, windowMs: MINUTE, by: 'user' }])],
     },
     async (request) => {
       const result = await dns.checkFor(request.user!.id, request.body);
@@ -72,12 +69,12 @@ export async function checksRoutes(app: FastifyInstance, options: TChecksRoutesO
         async (request) => {
           testedHost.set(request, await ssh.hostOf(request.user!.id, request.body));
         },
-        keyedRateLimit(app, 'test-ssh', [
-          { max: 10, windowMs: MINUTE, key: byUser },
+        app.routeLimit('test-ssh', [
+          { max: 10, windowMs: MINUTE, by: 'user' },
           // Shared by every account: several accounts cannot pool their budgets against one host.
           // The schema takes only the canonical spelling, so one host is one key; a saved
           // server counts under its address, whoever saved it.
-          { max: 30, windowMs: 10 * MINUTE, key: (request) => testedHost.get(request) ?? '' },
+          { max: 30, windowMs: 10 * MINUTE, by: (request) => testedHost.get(request) ?? '' },
         ]),
       ],
     },

@@ -1,6 +1,6 @@
-import { Resolver } from 'node:dns/promises';
 import type { TMessage } from '../../lib/app-error';
 import { AppError } from '../../lib/app-error';
+import { dnsResolver } from '../../net/dns';
 import type { TChecksRepository } from './checks.repository';
 
 /** First try 2 s, the retry 4 s (c-ares doubles it): a dead resolver costs the user ~6 s. */
@@ -49,7 +49,7 @@ function failureMessage(code: string | undefined, domain: string, expectedIp: st
 export function createDnsService(options: TDnsServiceOptions) {
   const servers = options.servers;
   const resolverOptions = {
-    timeout: options.timeoutMs ?? DNS_TIMEOUT_MS,
+    timeoutMs: options.timeoutMs ?? DNS_TIMEOUT_MS,
     tries: options.tries ?? DNS_TRIES,
   };
 
@@ -65,8 +65,7 @@ export function createDnsService(options: TDnsServiceOptions) {
     /** The A records of `domain` (already allowlist-validated) compared with the server's IP. */
     async check(domain: string, expectedIp: string): Promise<TDnsCheck> {
       // A resolver per lookup: cancel() or a slow server never affects another request.
-      const resolver = new Resolver(resolverOptions);
-      if (servers.length > 0) resolver.setServers(servers);
+      const resolver = dnsResolver(servers, resolverOptions);
       let resolvedIps: string[];
       try {
         resolvedIps = await resolver.resolve4(domain);

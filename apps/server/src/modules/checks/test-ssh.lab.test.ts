@@ -7,15 +7,14 @@ import {
   signedInClient,
   testSecretKeyFile,
 } from '../../../test/support/ssh-test-fixtures';
-import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
-import { buildApp } from '../../app';
+import { buildTestApp, TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { openDatabase, type TDatabase } from '../../db/client';
 import { runMigrations } from '../../db/migrate';
 
 let lab: TLab;
 let server: TLabServer;
 let database: TDatabase;
-let app: Awaited<ReturnType<typeof buildApp>>;
+let app: Awaited<ReturnType<typeof buildTestApp>>;
 const keyFile = testSecretKeyFile();
 
 const user = (name: 'root' | 'deploy') => server.users.find((u) => u.name === name)!;
@@ -26,7 +25,7 @@ beforeAll(async () => {
   // The lab tier has no PGlite template: a fresh in-memory database, migrated here.
   database = await openDatabase({ pgliteDir: 'memory://' });
   await runMigrations(database);
-  app = await buildApp({
+  app = await buildTestApp({
     ...TEST_APP_OPTIONS,
     database,
     config: { ...TEST_APP_OPTIONS.config, secretKeyFile: keyFile },

@@ -11,7 +11,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
-import { byUser, keyedRateLimit } from '../../lib/user-rate-limit';
 import type { TPlansService } from './deploy-plans';
 import type { TDeploymentsService } from './deployments.service';
 
@@ -89,8 +88,8 @@ export async function deploymentsRoutes(
       },
       preValidation,
       // Each plan opens an SSH session on the user's server, as a connection test does.
-      preHandler: keyedRateLimit(app, 'plan-deployment', [
-        { max: PLANS_PER_MINUTE, windowMs: 60_000, key: byUser },
+      preHandler: app.routeLimit('plan-deployment', [
+        { max: PLANS_PER_MINUTE, windowMs: 60_000, by: 'user' },
       ]),
     },
     async (request) => plans.plan(request.user!, request.params.id, request.body, request.language),

@@ -3,9 +3,8 @@ import { createServer, type Socket } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
-import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
+import { buildTestApp, TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { createTestDatabase, testDatabaseKinds } from '../../../test/support/test-database';
-import { buildApp } from '../../app';
 import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
 
 // A graceful stop in the middle of a run does not record it failed: the next start finds it
@@ -24,7 +23,7 @@ describe.each(testDatabaseKinds())('a run cut by a graceful stop on %s', (kind) 
     const testDb = await createTestDatabase(kind);
     const secretKeyFile = `${process.env.TMPDIR ?? '/tmp'}/portico-restart-${process.pid}-${kind}.key`;
     try {
-      const first = await buildApp({
+      const first = await buildTestApp({
         ...TEST_APP_OPTIONS,
         database: testDb.database,
         config: { ...TEST_APP_OPTIONS.config, secretKeyFile },
@@ -50,7 +49,7 @@ describe.each(testDatabaseKinds())('a run cut by a graceful stop on %s', (kind) 
         .where(eq(proxyConfigurations.id, id));
       expect(config!.status).toBe('deploying');
 
-      const second = await buildApp({
+      const second = await buildTestApp({
         ...TEST_APP_OPTIONS,
         database: testDb.database,
         config: { ...TEST_APP_OPTIONS.config, secretKeyFile },

@@ -24,7 +24,7 @@ import {
 import { httpsGet } from '../../../test/support/lab-helpers';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { testSecretKeyFile } from '../../../test/support/ssh-test-fixtures';
-import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
+import { buildTestApp, TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { createTestDatabase, testDatabaseKinds } from '../../../test/support/test-database';
 import {
   cookieHeader,
@@ -32,7 +32,6 @@ import {
   statuses,
   watch,
 } from '../../../test/support/ws-test-helpers';
-import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
 import { deployments } from '../../db/schema';
 
@@ -60,13 +59,13 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
     // One key file, as docs/OPERATIONS.md asks: a run saved on one instance may be worked by the
     // other, which must read its stored SSH password.
     const config = { ...TEST_APP_OPTIONS.config, secretKeyFile: testSecretKeyFile() };
-    const a = await buildApp({
+    const a = await buildTestApp({
       ...TEST_APP_OPTIONS,
       config,
       database: testDb.database,
       deploy: { settings, ...(workers.a === undefined ? {} : { workers: workers.a }) },
     });
-    const b = await buildApp({
+    const b = await buildTestApp({
       ...TEST_APP_OPTIONS,
       config,
       database: secondDb,

@@ -6,7 +6,12 @@ import {
   SSH_PASSWORD,
   signedInClient,
 } from '../../../test/support/proxies-test-helpers';
-import { createTestApp, TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app';
+import {
+  buildTestApp,
+  createTestApp,
+  TEST_APP_OPTIONS,
+  type TTestApp,
+} from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { createTestDatabase, testDatabaseKinds } from '../../../test/support/test-database';
 import {
@@ -15,7 +20,6 @@ import {
   statuses,
   watch,
 } from '../../../test/support/ws-test-helpers';
-import { buildApp } from '../../app';
 import { openDatabase } from '../../db/client';
 
 async function finished(client: TestClient, id: string) {
@@ -158,10 +162,10 @@ describe.each(postgresOnly)('two instances on one %s database', () => {
   it('a socket on the second instance receives the lines of a run worked by the first', async () => {
     const testDb = await createTestDatabase('postgres');
     const second = await openDatabase({ databaseUrl: testDb.url!, poolSize: 4 });
-    const a = await buildApp({ ...TEST_APP_OPTIONS, database: testDb.database });
+    const a = await buildTestApp({ ...TEST_APP_OPTIONS, database: testDb.database });
     // No workers on the second instance: the run is worked by the first, so its lines reach this
     // socket only through NOTIFY.
-    const b = await buildApp({ ...TEST_APP_OPTIONS, database: second, deploy: { workers: 0 } });
+    const b = await buildTestApp({ ...TEST_APP_OPTIONS, database: second, deploy: { workers: 0 } });
     try {
       const baseB = await b.listen({ port: 0, host: '127.0.0.1' });
       await a.ready();

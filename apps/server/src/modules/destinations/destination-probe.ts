@@ -1,10 +1,10 @@
-import { lookup as systemLookup } from 'node:dns';
-import { isIP, type LookupFunction, Socket } from 'node:net';
 import { addressClass } from '@portico/shared/validation/address-class';
 import type { TDatabase } from '../../db/client';
 import type { TDestinationServerRow } from '../../db/schema';
 import type { TQueue } from '../../jobs/queue';
 import { batchedPass } from '../../lib/batched-pass';
+import { systemLookup } from '../../net/dns';
+import { isIP, type LookupFunction, Socket } from '../../net/tcp';
 import {
   createDestinationsRepository,
   type TDestinationsRepository,

@@ -19,6 +19,7 @@ import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { auditLog, notificationSettings } from '../../db/schema';
 import { transactionOver } from '../../db/transaction';
+import { secretBoxLoader } from '../../lib/secrets';
 import { createAuditRepository } from '../audit/audit.repository';
 import { createAuditService } from '../audit/audit.service';
 import { createLimitsRepository } from '../limits/limits.repository';
@@ -62,7 +63,7 @@ describe.each(testDatabaseKinds())('verifying the alert e-mail address on %s', (
         limits: createLimitGuard(createLimitsRepository(tx), LIMIT_DEFAULTS),
       })),
       users,
-      secretKeyFile: join(mkdtempSync(join(tmpdir(), 'portico-keys-')), 'secret.key'),
+      secretBox: secretBoxLoader(join(mkdtempSync(join(tmpdir(), 'portico-keys-')), 'secret.key')),
       webhookAllowPrivate: false,
       mailer: createMailer({ smtpUrl: `smtp://127.0.0.1:${smtp.port}`, from: 'p@example.test' }),
       log: { warn: () => {} },

@@ -6,9 +6,10 @@ import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import { hashPassword, verifyPassword } from '../../lib/passwords';
 import { accountAudit } from '../audit/account-audit';
+import type { TAuditService } from '../audit/audit.service';
+import type { TLimitGuard } from '../limits/limits.service';
 import type { TMailer } from './mailer';
 import type { TNotificationsRepository } from './notifications.repository';
-import type { TNotificationWrites } from './notifications.service';
 
 /** How long a code may be entered, and how many wrong tries void it. */
 export const EMAIL_CODE_TTL_MS = 30 * 60_000;
@@ -41,6 +42,13 @@ export function pendingEmailCode(
   if (!row.emailCodeExpiresAt || row.emailCodeExpiresAt <= now) return null;
   if (row.emailCodeTries >= EMAIL_CODE_TRIES) return null;
   return { sentTo: row.emailCodeAddress, expiresAt: row.emailCodeExpiresAt.toISOString() };
+}
+
+/** What saving the settings writes: the settings row and its audit row, together or not at all. */
+export interface TNotificationWrites {
+  repository: TNotificationsRepository;
+  audit: TAuditService;
+  limits: TLimitGuard;
 }
 
 /**

@@ -67,7 +67,11 @@ export async function notificationsRoutes(
       },
       config,
       preValidation,
-      preHandler: app.accountRateLimit('notification-test', limits.testSend, 'test_send_limited'),
+      preHandler: app.routeLimit(
+        'notification-test',
+        [{ ...limits.testSend, by: 'user' }],
+        'test_send_limited',
+      ),
     },
     async (request) => notifications.sendTest(request.user!, request.language),
   );
@@ -83,7 +87,11 @@ export async function notificationsRoutes(
       },
       config,
       preValidation,
-      preHandler: app.accountRateLimit('email-code', limits.emailCode, 'email_code_limited'),
+      preHandler: app.routeLimit(
+        'email-code',
+        [{ ...limits.emailCode, by: 'user' }],
+        'email_code_limited',
+      ),
     },
     async (request) => notifications.sendEmailCode(request.user!, request.language),
   );

@@ -9,20 +9,22 @@ import type { TAuditChange, TNotificationSettingsRow, TUserRow } from '../../db/
 import type { TTransaction } from '../../db/transaction';
 import { KeyedAppError } from '../../lib/app-error';
 import {
-  openSecretBox,
   SecretDecryptError,
   SecretKeyError,
   secretAad,
-  type TSecretBox,
+  type TSecretBoxLoader,
 } from '../../lib/secrets';
 import { accountAudit } from '../audit/account-audit';
-import type { TAuditService } from '../audit/audit.service';
-import type { TLimitGuard } from '../limits/limits.service';
 import { proxyErrors } from '../proxies/proxy-errors';
 import type { TUsersService } from '../users/users.service';
 import { type TAlertMessage, testMessage, webhookBody } from './alert-message';
 import { addressRefusal, mailResult, webhookResult } from './delivery';
-import { createEmailVerification, emailVerified, pendingEmailCode } from './email-verification';
+import {
+  createEmailVerification,
+  emailVerified,
+  pendingEmailCode,
+  type TNotificationWrites,
+} from './email-verification';
 import type { TMailer, TMailOutcome } from './mailer';
 import type { TNotificationsRepository } from './notifications.repository';
 import { postWebhook, type TWebhookOutcome } from './webhook';
@@ -49,18 +51,12 @@ const webhookAad = (userId: string) => secretAad('user', userId, 'webhookUrl');
  * The webhook URL is stored encrypted (it is the receiver's secret) and called only after its
  * host passed the address policy (webhook-address.ts), at save and at each call.
  */
-/** What saving the settings writes: the settings row and its audit row, together or not at all. */
-export interface TNotificationWrites {
-  repository: TNotificationsRepository;
-  audit: TAuditService;
-  limits: TLimitGuard;
-}
-
 export function createNotificationsService(deps: {
   repository: TNotificationsRepository;
   transaction: TTransaction<TNotificationWrites>;
   users: TUsersService;
-  secretKeyFile: string;
+  /** The key file's box (lib/secrets.ts), shared with every reader of stored secrets. */
+  secretBox: TSecretBoxLoader;
   /** PORTICO_WEBHOOK_ALLOW_PRIVATE: webhooks may point at private and loopback addresses. */
   webhookAllowPrivate: boolean;
   /** Alert e-mails go out through it; none without PORTICO_SMTP_URL (services.ts). */
@@ -71,11 +67,7 @@ export function createNotificationsService(deps: {
 }) {
   const { mailer } = deps;
   const verification = createEmailVerification(deps);
-  let box: TSecretBox | undefined;
-  const openBox = () => {
-    box ??= openSecretBox(deps.secretKeyFile);
-    return box;
-  };
+  const openBox = deps.secretBox;
 
   function view(user: TUserRow, row: TNotificationSettingsRow | undefined): TNotificationSettings {
     return {
@@ -98,7 +90,7 @@ export function createNotificationsService(deps: {
       return openBox().decrypt(row.webhookUrlEnc, webhookAad(userId));
     } catch (error) {
       if (error instanceof SecretDecryptError || error instanceof SecretKeyError) {
-        box = undefined;
+        openBox.forget();
         deps.log.warn({ err: error, userId }, 'stored webhook URL cannot be read');
         return undefined;
       }
@@ -175,7 +167,7 @@ export function createNotificationsService(deps: {
         try {
           enc = openBox().encrypt(input.webhookUrl, webhookAad(user.id));
         } catch (error) {
-          box = undefined;
+          openBox.forget();
           if (error instanceof SecretKeyError) throw proxyErrors.secretKeyUnreadable();
           throw error;
         }

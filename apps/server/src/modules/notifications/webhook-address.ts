@@ -1,6 +1,6 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import { addressClass } from '@portico/shared/validation/address-class';
+import { lookupAll } from '../../net/dns';
+import { isIP } from '../../net/tcp';
 
 /**
  * Where a user's webhook may point (SSRF, docs/SECURITY.md). Portico calls the URL itself, from
@@ -52,8 +52,7 @@ export function bareHost(hostname: string): string {
 export async function allowedAddresses(
   hostname: string,
   allowPrivate: boolean,
-  resolve: (host: string) => Promise<{ address: string; family: number }[]> = (host) =>
-    lookup(host, { all: true, verbatim: true }),
+  resolve: (host: string) => Promise<{ address: string; family: number }[]> = lookupAll,
 ): Promise<{ address: string; family: number }[]> {
   const host = bareHost(hostname);
   let answers: { address: string; family: number }[];

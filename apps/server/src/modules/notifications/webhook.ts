@@ -1,7 +1,5 @@
-import http from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
-import { isIP } from 'node:net';
+import { type ClientRequest, httpRequest } from '../../net/http';
+import { isIP, type LookupFunction } from '../../net/tcp';
 import { allowedAddresses, bareHost, refusal, WebhookAddressError } from './webhook-address';
 
 /** A webhook gets this long, from the name lookup to the last byte of its answer. */
@@ -72,7 +70,7 @@ export function postWebhook(
       resolve(outcome);
     };
     let refusedBy: WebhookAddressError | undefined;
-    let request: http.ClientRequest | undefined;
+    let request: ClientRequest | undefined;
     let cause = 'timeout';
     const deadline = setTimeout(
       () => finish({ delivered: false, reason: 'unreachable', cause }),
@@ -100,19 +98,21 @@ export function postWebhook(
       finish({ delivered: false, reason: 'address', error });
       return;
     }
-    const client = target.protocol === 'https:' ? https : http;
-    request = client.request(target, {
-      method: 'POST',
-      agent: false,
-      lookup: checkedLookup(options.allowPrivate, (error) => {
-        refusedBy = error;
-      }),
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': payload.length,
-        'user-agent': options.userAgent ?? 'Portico certificate alerts',
+    request = httpRequest(
+      {
+        method: 'POST',
+        agent: false,
+        lookup: checkedLookup(options.allowPrivate, (error) => {
+          refusedBy = error;
+        }),
+        headers: {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': payload.length,
+          'user-agent': options.userAgent ?? 'Portico certificate alerts',
+        },
       },
-    });
+      target,
+    );
     request.once('response', (response) => {
       const status = response.statusCode ?? 0;
       if (status >= 200 && status < 300) {

@@ -202,6 +202,16 @@ export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
       });
     },
 
+    /** Stores a custom script on the owner's own configuration; false when it is not theirs. */
+    async saveCustomScript(userId: string, id: string, script: { name: string; content: string }) {
+      const rows = await db
+        .update(proxyConfigurations)
+        .set({ customScriptName: script.name, customScript: script.content, updatedAt: new Date() })
+        .where(and(eq(proxyConfigurations.id, id), eq(proxyConfigurations.userId, userId)))
+        .returning({ id: proxyConfigurations.id });
+      return rows.length > 0;
+    },
+
     /** Changes the row only when it is not deploying: the one-run-at-a-time gate. */
     async updateUnlessDeploying(
       id: string,

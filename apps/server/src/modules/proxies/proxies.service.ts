@@ -12,12 +12,6 @@ import {
 } from '@portico/shared/proxy/api';
 import type { TProxyConfigurationRow, TUserRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
-import type {
-  TEngineContext,
-  TEngineSettings,
-  TRemoveInput,
-  TRemoveOutcome,
-} from '../../deploy/engine';
 import { AppError } from '../../lib/app-error';
 import { auditRowOf, diffFields, type TAuditService } from '../audit/audit.service';
 import type { TLimitGuard } from '../limits/limits.service';
@@ -25,7 +19,6 @@ import {
   passwordBoundTo,
   serverTarget,
   sshTargetOf,
-  type TServerCredentials,
   type TSshTarget,
 } from '../ssh-servers/server-credentials';
 import type { TSshServersRepository } from '../ssh-servers/ssh-servers.repository';
@@ -38,7 +31,7 @@ import { proxyErrors, refuseAdopted } from './proxy-errors';
 import { optionsToStore, targetOf, withoutHashes } from './proxy-options';
 import { onServer, ownedServer, serverForTyped } from './proxy-servers';
 import { toProxyConfiguration } from './proxy-view';
-import { createSiteRemoval, credentialForSite } from './site-removal';
+import { createSiteRemoval, credentialForSite, type TSiteRemovalDeps } from './site-removal';
 
 export type TProxiesService = ReturnType<typeof createProxiesService>;
 export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
@@ -52,20 +45,14 @@ export interface TProxyWrites {
   limits: TLimitGuard;
 }
 
-export interface TProxiesServiceDeps {
-  repository: TProxiesRepository;
+export interface TProxiesServiceDeps extends TSiteRemovalDeps {
   /** Saved servers read by id (the proxy's owner's only). */
   sshServers: Pick<TSshServersRepository, 'findById' | 'findByTarget'>;
-  secrets: TServerCredentials;
   transaction: TTransaction<TProxyWrites>;
-  settings: () => TEngineSettings;
-  removeSite: (input: TRemoveInput, ctx: TEngineContext) => Promise<TRemoveOutcome>;
   /** Told after a status change, so open log sockets see it. */
   onStatus?: (row: TProxyConfigurationRow) => void;
   /** PORTICO_ALLOW_CUSTOM_NGINX: advanced nginx lines may be saved. */
   allowCustomNginx?: boolean;
-  /** A removal's time limit and its grace to stop (JOB_TIMING; tests shorten them). */
-  timing?: { abandonGraceMs: number; removeDeadlineMs?: number };
 }
 
 const EDIT_FIELDS = [

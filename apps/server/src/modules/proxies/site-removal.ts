@@ -2,14 +2,30 @@ import { DEFAULT_LANGUAGE, type TLanguage } from '@portico/shared/api-error';
 import { renderText } from '@portico/shared/i18n/text';
 import type { TServerSite } from '@portico/shared/proxy/api';
 import type { TProxyConfigurationRow } from '../../db/schema';
-import type { TRemoveOutcome, TSshAuth } from '../../deploy/engine';
+import type {
+  TEngineContext,
+  TEngineSettings,
+  TRemoveInput,
+  TRemoveOutcome,
+  TSshAuth,
+} from '../../deploy/engine';
 import { deadlineFailure } from '../../deploy/engine';
 import { JOB_TIMING } from '../../jobs/queues';
 import { withDeadline } from '../../lib/deadline';
-import { credentialRefusalError } from '../ssh-servers/server-credentials';
-import type { TProxiesServiceDeps } from './proxies.service';
+import { credentialRefusalError, type TServerCredentials } from '../ssh-servers/server-credentials';
+import type { TProxiesRepository } from './proxies.repository';
 import { proxyErrors } from './proxy-errors';
 import { recordSite, toServerSite } from './server-sites';
+
+/** What a removal needs: part of the proxies service's own dependencies. */
+export interface TSiteRemovalDeps {
+  repository: TProxiesRepository;
+  secrets: TServerCredentials;
+  settings: () => TEngineSettings;
+  removeSite: (input: TRemoveInput, ctx: TEngineContext) => Promise<TRemoveOutcome>;
+  /** A removal's time limit and its grace to stop (JOB_TIMING; tests shorten them). */
+  timing?: { abandonGraceMs: number; removeDeadlineMs?: number };
+}
 
 // Failures meaning "the server could not be reached", for which the UI offers Portico-only delete.
 const UNREACHABLE = new Set([
@@ -26,7 +42,7 @@ const UNREACHABLE = new Set([
  * a secret goes only to the target it was entered for (the configuration may point elsewhere now).
  */
 export async function credentialForSite(
-  credentials: TProxiesServiceDeps['secrets'],
+  credentials: TServerCredentials,
   row: TProxyConfigurationRow,
   site: TServerSite,
 ): Promise<TSshAuth> {
@@ -41,9 +57,7 @@ export async function credentialForSite(
  * says it was written, with the host key seen there, even if the configuration was edited
  * since; the record follows what the removal did, so a removal that fails half-way leaves it true.
  */
-export function createSiteRemoval(
-  deps: Pick<TProxiesServiceDeps, 'repository' | 'secrets' | 'settings' | 'removeSite' | 'timing'>,
-) {
+export function createSiteRemoval(deps: TSiteRemovalDeps) {
   const { repository, secrets } = deps;
   return async function removeRecordedSite(
     row: TProxyConfigurationRow,

@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
-import { byUser, keyedRateLimit } from '../../lib/user-rate-limit';
 import { keepPendingScript } from './pending-script';
 import { MAX_SCRIPT_BYTES } from './script-file';
 import { refuseScript, type TScriptsService } from './scripts.service';
@@ -46,9 +45,7 @@ export async function scriptsRoutes(app: FastifyInstance, options: TScriptsRoute
         },
       },
       preValidation: app.requireUser,
-      preHandler: keyedRateLimit(app, 'upload-script', [
-        { max: 30, windowMs: 60_000, key: byUser },
-      ]),
+      preHandler: app.routeLimit('upload-script', [{ max: 30, windowMs: 60_000, by: 'user' }]),
     },
     async (request) => {
       if (!request.isMultipart()) throw refuseScript({ key: 'checks.script.missing' });

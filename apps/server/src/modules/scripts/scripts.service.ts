@@ -1,6 +1,5 @@
 import { AppError, KeyedAppError, type TMessage } from '../../lib/app-error';
 import { decodeScript, nameProblem, type TScriptFile } from './script-file';
-import type { TScriptsRepository } from './scripts.repository';
 
 export type TScriptsService = ReturnType<typeof createScriptsService>;
 
@@ -21,10 +20,16 @@ export type TScriptTarget =
 export const refuseScript = (message: TMessage) =>
   new KeyedAppError('script_rejected', 400, message.key, message.params);
 
-export function createScriptsService(repository: TScriptsRepository) {
+/** Where a script is stored: the proxies module's own write (its table), handed in by services.ts. */
+export interface TScriptsDeps {
+  /** Stores the script on the caller's own configuration; false when it is not theirs. */
+  saveOnOwnConfiguration(userId: string, id: string, script: TScriptFile): Promise<boolean>;
+}
+
+export function createScriptsService(deps: TScriptsDeps) {
   /** Stores a checked script on the caller's own configuration (404 when it is not theirs). */
   async function attach(userId: string, configurationId: string, script: TScriptFile) {
-    const saved = await repository.saveOnOwnConfiguration(userId, configurationId, script);
+    const saved = await deps.saveOnOwnConfiguration(userId, configurationId, script);
     if (!saved) throw new AppError('not_found', 404);
   }
 

@@ -7,12 +7,11 @@ import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseBeforeMigration } from '../../../test/support/migrations-before';
-import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
+import { buildTestApp, TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
-import { buildApp } from '../../app';
 import { runMigrations } from '../../db/migrate';
 import { proxyConfigurations, sshServers } from '../../db/schema';
-import { encryptSecret, loadOrCreateKey, secretAad } from '../../lib/secrets';
+import { encryptSecret, loadOrCreateKey, secretAad, secretBoxLoader } from '../../lib/secrets';
 import { createServerCredentials, serverTarget } from './server-credentials';
 import { createSshServersRepository } from './ssh-servers.repository';
 
@@ -45,7 +44,7 @@ describe.each(testDatabaseKinds())('the start after migration 0014 on %s', (kind
       (await db.select().from(sshServers).where(eq(sshServers.id, serverId)))[0]!;
     expect((await server()).passwordEnc).toBeNull();
 
-    const app = await buildApp({
+    const app = await buildTestApp({
       ...TEST_APP_OPTIONS,
       database: test.database,
       config: { ...TEST_APP_OPTIONS.config, secretKeyFile: keyFile },
@@ -59,7 +58,10 @@ describe.each(testDatabaseKinds())('the start after migration 0014 on %s', (kind
 
     const moved = await server();
     expect(moved.passwordEnc).not.toBeNull();
-    const credentials = createServerCredentials(keyFile, createSshServersRepository(db).findById);
+    const credentials = createServerCredentials(
+      secretBoxLoader(keyFile),
+      createSshServersRepository(db).findById,
+    );
     expect(credentials.credentialOf(null, moved, serverTarget(moved))).toEqual({
       auth: { password: 'pw-before-0014' },
     });

@@ -11,21 +11,20 @@ import {
   signedInClient,
   testSecretKeyFile,
 } from '../../../test/support/ssh-test-fixtures';
-import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
-import { buildApp } from '../../app';
+import { buildTestApp, TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { openDatabase, type TDatabase } from '../../db/client';
 import { runMigrations } from '../../db/migrate';
 
 let lab: TLab;
 let database: TDatabase;
-let app: Awaited<ReturnType<typeof buildApp>>;
+let app: Awaited<ReturnType<typeof buildTestApp>>;
 const keyFile = testSecretKeyFile();
 
 beforeAll(async () => {
   lab = await startLab({ servers: 2, variants: { s2: ['cron-running', 'port80-busy'] } });
   database = await openDatabase({ pgliteDir: 'memory://' });
   await runMigrations(database);
-  app = await buildApp({
+  app = await buildTestApp({
     ...TEST_APP_OPTIONS,
     database,
     config: { ...TEST_APP_OPTIONS.config, secretKeyFile: keyFile },

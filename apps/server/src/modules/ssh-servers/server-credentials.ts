@@ -3,11 +3,11 @@ import type { TSshServerRow } from '../../db/schema';
 import type { TSshAuth } from '../../deploy/engine';
 import { KeyedAppError } from '../../lib/app-error';
 import {
-  openSecretBox,
   SecretDecryptError,
   SecretKeyError,
   secretAad,
   type TSecretBox,
+  type TSecretBoxLoader,
 } from '../../lib/secrets';
 
 /**
@@ -126,17 +126,13 @@ export type TServerCredentials = ReturnType<typeof createServerCredentials>;
  * restored while Portico runs is picked up) and the rule above.
  */
 export function createServerCredentials(
-  keyFile: string,
+  secretBox: TSecretBoxLoader,
   findServer: (id: string) => Promise<TSshServerRow | undefined>,
   serverPins: TServerPins = { pin: async () => {}, forget: async () => {} },
 ) {
-  let box: TSecretBox | undefined;
-
   function openBox(): TSecretBox {
-    if (box) return box;
     try {
-      box = openSecretBox(keyFile);
-      return box;
+      return secretBox();
     } catch (error) {
       if (error instanceof SecretKeyError) throw new Refused({ reason: 'key_unreadable' });
       throw error;

@@ -8,11 +8,11 @@ import type { TUserRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { AppError } from '../../lib/app-error';
 import {
-  openSecretBox,
   SecretDecryptError,
   SecretKeyError,
   secretAad,
   type TSecretBox,
+  type TSecretBoxLoader,
 } from '../../lib/secrets';
 import { matchTotp, newTotpSecret, otpauthUrl } from '../../lib/totp';
 import { accountAudit } from '../audit/account-audit';
@@ -48,8 +48,8 @@ export interface TTwoFactorDeps {
   transaction: TTransaction<TTwoFactorWrites>;
   /** Turning it on ends the other sessions through these (their sockets close after the commit). */
   sessions: Pick<TAccountSessions, 'endElsewhere' | 'ended'>;
-  /** The key file that also encrypts SSH passwords (lib/secrets.ts). */
-  secretKeyFile: string;
+  /** The key file's box, which also encrypts SSH passwords (lib/secrets.ts). */
+  secretBox: TSecretBoxLoader;
   policy: TTwoFactorPolicy;
   now?: () => number;
 }
@@ -61,15 +61,10 @@ const totpAad = (userId: string) => secretAad('user', userId, 'totpSecret');
 
 export function createTwoFactorService(deps: TTwoFactorDeps) {
   const now = deps.now ?? Date.now;
-  let box: TSecretBox | undefined;
 
-  // Read on first use and again after a failure, like the SSH passwords' box: a key file
-  // restored while Portico runs is picked up.
   function secretBox(): TSecretBox {
-    if (box) return box;
     try {
-      box = openSecretBox(deps.secretKeyFile);
-      return box;
+      return deps.secretBox();
     } catch (error) {
       if (error instanceof SecretKeyError) throw new AppError('two_factor_secret_unreadable', 500);
       throw error;
