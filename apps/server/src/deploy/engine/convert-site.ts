@@ -1,5 +1,5 @@
+import { describeAnswer, sameAnswer, siteAnswer, type TSiteAnswer } from '../../net/site-answer';
 import { serverBlocks, type TDumpFile } from '../nginx-config';
-import { describeAnswer, sameAnswer, siteAnswer, type TSiteAnswer } from '../site-answer';
 import { porticoSiteFiles, sitePaths } from '../site-names';
 import { assertRemotePath } from '../ssh/write-file';
 import { unifiedDiff } from '../unified-diff';

@@ -7,7 +7,6 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../lib/error-responses';
-import { byUser, keyedRateLimit } from '../../lib/user-rate-limit';
 import type { createProxyConversion } from './proxy-conversion';
 
 /** Conversions (plans and applies) a user may ask for in a minute: each opens an SSH session. */
@@ -22,8 +21,8 @@ export async function proxyConversionRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { conversion } = options;
   const preValidation = app.requireUser;
-  const preHandler = keyedRateLimit(app, 'convert-site', [
-    { max: CONVERSIONS_PER_MINUTE, windowMs: 60_000, key: byUser },
+  const preHandler = app.routeLimit('convert-site', [
+    { max: CONVERSIONS_PER_MINUTE, windowMs: 60_000, by: 'user' },
   ]);
 
   r.post(
