@@ -1,5 +1,6 @@
 import { PlayIcon } from 'lucide-react';
 import * as React from 'react';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -9,7 +10,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
 import { usePlanProxy } from '@/lib/deploy-plan';
 import { usePlanTexts } from '@/lib/use-group-texts';
 import { PlanBody } from './plan-body';
@@ -58,14 +58,16 @@ export function PlanDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={applying}>
             {t('plan.close')}
           </Button>
-          <Button
+          <BusyButton
+            busy={applying}
+            icon={<PlayIcon aria-hidden="true" />}
+            busyLabel={t('plan.applying')}
             onClick={() => plan.data && onApply(plan.data.fingerprint)}
-            disabled={!plan.data || applying}
+            disabled={!plan.data}
             data-testid="plan-apply"
           >
-            {applying ? <Spinner className="text-current" /> : <PlayIcon aria-hidden="true" />}
-            {applying ? t('plan.applying') : t('plan.apply')}
-          </Button>
+            {t('plan.apply')}
+          </BusyButton>
         </DialogFooter>
       </DialogContent>
     </Dialog>

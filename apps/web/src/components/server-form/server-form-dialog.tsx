@@ -2,6 +2,7 @@ import type { TSshServer } from '@portico/shared/ssh-servers/schemas';
 import { UploadIcon } from 'lucide-react';
 import * as React from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -15,7 +16,6 @@ import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PasswordField } from '@/components/ui/password-field';
-import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
@@ -242,10 +242,9 @@ export function ServerFormDialog({ server, open, onOpenChange, initial, onSaved 
               <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
                 {t('servers.form.cancel')}
               </Button>
-              <Button type="submit" form="server-form" disabled={pending} data-testid="server-save">
-                {pending ? <Spinner className="text-current" /> : null}
+              <BusyButton busy={pending} type="submit" form="server-form" data-testid="server-save">
                 {t('servers.form.save')}
-              </Button>
+              </BusyButton>
             </DialogFooter>
           </>
         )}

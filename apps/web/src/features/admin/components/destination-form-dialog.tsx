@@ -4,6 +4,7 @@ import type { TDestinationServer } from '@portico/shared/proxy/api';
 import * as React from 'react';
 import { Controller, type FieldError, useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import {
@@ -17,7 +18,6 @@ import {
 import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
@@ -137,15 +137,14 @@ export function DestinationFormDialog({
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
             {t('admin.common.cancel')}
           </Button>
-          <Button
+          <BusyButton
+            busy={pending}
             type="submit"
             form="destination-form"
-            disabled={pending}
             data-testid="destination-save"
           >
-            {pending ? <Spinner className="text-current" /> : null}
             {t('admin.common.save')}
-          </Button>
+          </BusyButton>
         </DialogFooter>
       </DialogContent>
     </Dialog>

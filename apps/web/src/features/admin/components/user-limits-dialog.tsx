@@ -8,6 +8,7 @@ import {
 } from '@portico/shared/admin/limits';
 import * as React from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -151,15 +152,15 @@ export function UserLimitsDialog({
           <Button variant="outline" onClick={onClose} disabled={save.isPending}>
             {t('admin.common.cancel')}
           </Button>
-          <Button
+          <BusyButton
+            busy={save.isPending}
             type="submit"
             form="admin-limits-form"
-            disabled={save.isPending || !limits.data}
+            disabled={!limits.data}
             data-testid="admin-limits-save"
           >
-            {save.isPending ? <Spinner className="text-current" /> : null}
             {t('admin.common.save')}
-          </Button>
+          </BusyButton>
         </DialogFooter>
       </DialogContent>
     </Dialog>
