@@ -15,7 +15,7 @@ import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
 
 /**
- * A dialog around one form (add or edit a saved server, a destination): it cannot be closed
+ * A dialog around one form (add or edit a saved server, a destination, a user's limits): it cannot be closed
  * while the form's request runs, so an answer never lands on a dialog the user left.
  */
 export function FormDialog({
@@ -58,9 +58,12 @@ export function FormDialogFooter({
   cancelLabel,
   saveLabel,
   saveTestId,
+  saveDisabled = false,
 }: {
   formId: string;
   pending: boolean;
+  /** Nothing to save yet (the form's data still loading). */
+  saveDisabled?: boolean;
   onCancel: () => void;
   cancelLabel: string;
   saveLabel: string;
@@ -71,7 +74,13 @@ export function FormDialogFooter({
       <Button variant="outline" onClick={onCancel} disabled={pending}>
         {cancelLabel}
       </Button>
-      <BusyButton busy={pending} type="submit" form={formId} data-testid={saveTestId}>
+      <BusyButton
+        busy={pending}
+        type="submit"
+        form={formId}
+        disabled={saveDisabled}
+        data-testid={saveTestId}
+      >
         {saveLabel}
       </BusyButton>
     </DialogFooter>
