@@ -1,4 +1,5 @@
 import { text } from './fixtures/catalog';
+import { api } from './fixtures/lab-api';
 import { screenshotScreen } from './fixtures/screenshots';
 import { expectToast, fieldError } from './fixtures/ui';
 import { expect, test } from './fixtures/xss-app';
@@ -9,6 +10,7 @@ import {
   PAYLOADS,
   watchXss,
 } from './fixtures/xss-payloads';
+import { hostileScanAnswer, startHostileSshServer } from './fixtures/xss-ssh-server';
 import { asAdmin, asOwner, visit } from './fixtures/xss-steps';
 
 // Stored XSS. Hostile values were planted in every displayed field before this
@@ -96,6 +98,63 @@ test.describe('stored XSS: planted values render as text', () => {
       await expect(links.nth(1)).toHaveAttribute('href', `https://${p}`);
       await expectInert(page, watch, `details ${name}`);
       await screenshotScreen(page, AREA, `details-${name}`);
+    }
+  });
+
+  test('owner: adopted sites show the path, file and target a scan read, as text', async ({
+    page,
+    xssApp,
+  }) => {
+    const watch = await asOwner(page, xssApp);
+    for (const name of PAYLOAD_NAMES) {
+      const p = PAYLOADS[name];
+      await visit(page, watch, `/proxy-details/${xssApp.adopted[name]}`, 'proxy-adopted');
+      await expect(page.getByTestId('details-domain')).toHaveText(`${p}.adopted`);
+      await expect(page.getByTestId('proxy-adopted')).toContainText(
+        `/etc/nginx/sites-enabled/${p}`,
+      );
+      const file = page.getByTestId('proxy-adopted-file');
+      for (const shown of [`# ${p}`, `server_name ${p};`, `proxy_pass ${p};`]) {
+        await expect(file).toContainText(shown);
+      }
+      await expectInert(page, watch, `adopted ${name}`);
+      await screenshotScreen(page, AREA, `adopted-${name}`);
+    }
+  });
+
+  test('owner: a scan of a hostile server lists its targets as text', async ({ page, xssApp }) => {
+    const server = await startHostileSshServer('scan', 'debian', {
+      scanAnswer: hostileScanAnswer(PAYLOADS),
+    });
+    try {
+      const watch = await asOwner(page, xssApp);
+      const saved = await api(page.request, 'POST', '/api/ssh-servers', {
+        name: `scan-${Date.now().toString(36)}`,
+        host: '127.0.0.1',
+        port: server.port,
+        username: 'root',
+        authKind: 'password',
+        password: 'anything',
+      });
+      expect(saved.status, JSON.stringify(saved.json)).toBe(201);
+      await visit(page, watch, `/servers/${saved.json.id}`, 'sites-scan');
+      await page.getByTestId('sites-scan').click();
+      const list = page.getByTestId('sites-list');
+      for (const name of PAYLOAD_NAMES) {
+        const row = (host: string) => list.getByTestId('site-row').filter({ hasText: host });
+        await expect(row(`${name}.scan.test`)).toContainText(
+          `http://127.0.0.1:9/${PAYLOADS[name]}`,
+        );
+        await expect(row(`${name}-moved.scan.test`)).toContainText(PAYLOADS[name]);
+      }
+      // A name or a file path outside the scan's allowlists is left out, never shown.
+      await expect(list.getByTestId('site-row').filter({ hasText: '-file.scan.test' })).toHaveCount(
+        0,
+      );
+      await expectInert(page, watch, 'site scan');
+      await screenshotScreen(page, AREA, 'server-scan');
+    } finally {
+      await server.stop();
     }
   });
 

@@ -78,9 +78,10 @@ const RULES: TRule[] = [
       isPackage(spec, 'pg') && file !== 'jobs/queue.ts' && !file.startsWith('db/'),
   },
   {
-    rule: 'product code imports only product code (nothing outside src/, no test file)',
-    forbids: (_file, _spec, target) =>
-      target !== undefined && (!target.startsWith('src/') || /\.test(\.tsx?)?$/.test(target)),
+    rule: 'product code imports only product code (nothing outside src/, no test file, no shared test fixture)',
+    forbids: (_file, spec, target) =>
+      isSharedTestSupport(spec) ||
+      (target !== undefined && (!target.startsWith('src/') || /\.test(\.tsx?)?$/.test(target))),
   },
   {
     rule: 'modules/ does not import plugins/',
@@ -178,6 +179,11 @@ const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
 const RAW_PGLITE = /\.pglite\b|['"]@electric-sql\/pglite['"/]/;
 const RAW_PGLITE_RULE =
   'only db/ and the queue module (jobs/queue.ts, whose pg-boss keeps its own schema) reach the raw PGlite instance: every other statement goes through the counting proxy (db/write-count.ts)';
+
+/** packages/shared/test: fixtures both sides' tests read, never product code. */
+function isSharedTestSupport(spec: string): boolean {
+  return spec.startsWith('@portico/shared/test/');
+}
 
 const IMPORT =
   /(?:^|[^\w.])(?:import|export)\s*(?:type\s+)?(?:[^'";]*?\sfrom\s*)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
@@ -298,6 +304,8 @@ const featureOf = (path: string) => path.match(/^features\/([^/]+)\//)?.[1];
 
 const WEB_FEATURE_RULE =
   'a web feature imports no other feature: what two features use moves to lib/, hooks/ or components/';
+const WEB_TEST_SUPPORT_RULE =
+  "only the web app's test support (src/test/) imports packages/shared/test";
 const WEB_SHARED_RULE = 'lib/, hooks/ and components/ import no feature (features build on them)';
 const WEB_KEY_RULE =
   'a query key is written in one file: lib/query-keys.ts for what several features read';
@@ -321,6 +329,10 @@ export function checkWebImports(webRoot: string): TViolation[] {
         : specifier.startsWith('.')
           ? posix(relative(src, resolve(dirname(path), specifier)))
           : undefined;
+      if (isSharedTestSupport(specifier) && !file.startsWith('test/')) {
+        violations.push({ file: at, specifier, rule: WEB_TEST_SUPPORT_RULE });
+        continue;
+      }
       const to = target === undefined ? undefined : featureOf(`${target}/`);
       if (to === undefined) continue;
       const from = featureOf(file);

@@ -93,6 +93,8 @@ const ALLOWED = {
   'src/modules/users/users.test.ts':
     "import { eq } from 'drizzle-orm';\nimport { createTestApp } from '../../../test/support/test-app';\n",
   'test/support/test-app.ts': "import { Client } from 'ssh2';\n",
+  'src/modules/ssh-servers/server-facts.test.ts':
+    "import { HEALTHY_DEBIAN_FACTS } from '@portico/shared/test/server-facts';\n",
 };
 
 const PLANTED: [string, string, string][] = [
@@ -112,6 +114,11 @@ const PLANTED: [string, string, string][] = [
     "import type { PGlite } from '@electric-sql/pglite';\n",
   ],
   ['a test file', 'src/lib/helper.ts', "export { x } from './helper.test';\n"],
+  [
+    'a shared test fixture',
+    'src/modules/ssh-servers/server-facts.ts',
+    "import { HEALTHY_DEBIAN_FACTS } from '@portico/shared/test/server-facts';\n",
+  ],
   [
     'a package loaded at first use, at load time',
     'src/modules/notifications/mailer.ts',
@@ -308,6 +315,8 @@ const WEB_ALLOWED = {
     "import { destinationServersKey } from '../../../lib/query-keys';\nimport { Page } from '@/components/page';\n",
   // The app puts the features together; tests may reach across.
   'src/app/router.tsx': "import { Admin } from '@/features/admin/components/users';\n",
+  'src/test/ssh-server.ts':
+    "import { HEALTHY_DEBIAN_FACTS } from '@portico/shared/test/server-facts';\n",
   'src/features/wizard/components/step.test.tsx':
     "import { usersKey } from '@/features/admin/api/queries';\nconst k = ['/api/admin/users'] as const;\n",
 };
@@ -332,6 +341,11 @@ const WEB_PLANTED: [string, string, string][] = [
     'a feature, from components/',
     'src/components/page.tsx',
     "import { Wizard } from '../features/wizard/components/step';\n",
+  ],
+  [
+    'a shared test fixture, from product code',
+    'src/features/servers/components/server-page.tsx',
+    "import { HEALTHY_DEBIAN_FACTS } from '@portico/shared/test/server-facts';\n",
   ],
 ];
 

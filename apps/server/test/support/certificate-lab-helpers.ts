@@ -1,7 +1,10 @@
 // The certificate API as the lab tests read it: a proxy's certificate status, and a check asked
 // for and followed to its result.
 import { expect } from 'vitest';
-import { waitForStatus } from './proxies-test-helpers';
+import type { TLabServer, TLabStatus } from '../../../../testbed/src/lab';
+import { rootProxy } from './lab-app-helpers';
+import { signedInClient, waitForStatus } from './proxies-test-helpers';
+import type { TTestApp } from './test-app';
 import type { TestClient } from './test-client';
 
 /** Reads until `done` holds, every 300 ms for at most 2 minutes. */
@@ -54,6 +57,23 @@ export function certificateCalls(
     );
   }
   return { status, checkNow };
+}
+
+/** A signed-in owner and the root proxy they saved for `domain` on `server` (not deployed). */
+export async function ownerWithRootProxy(
+  t: TTestApp,
+  status: TLabStatus,
+  server: TLabServer,
+  domain: string,
+): Promise<{ client: TestClient; id: string }> {
+  const { client } = await signedInClient(t);
+  const saved = await client.write(
+    'POST',
+    '/api/proxy-configurations',
+    rootProxy(status, server, domain),
+  );
+  expect(saved.statusCode, saved.body).toBe(200);
+  return { client, id: saved.json().id as string };
 }
 
 /**

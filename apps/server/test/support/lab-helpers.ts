@@ -6,7 +6,13 @@ import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import WebSocket from 'ws';
-import { startLab, type TLab, type TLabServer, type TLabStatus } from '../../../../testbed/src/lab';
+import {
+  startLab,
+  type TLab,
+  type TLabOptions,
+  type TLabServer,
+  type TLabStatus,
+} from '../../../../testbed/src/lab';
 import type { TDeployInput, TEngineContext } from '../../src/deploy/engine/types';
 
 export interface TCapturedLog {
@@ -19,11 +25,11 @@ export function captureLog(): TCapturedLog {
   return { lines, text: () => lines.map((l) => `${l.level}: ${l.message}`).join('\n') };
 }
 
-/** A lab of one server for a test file: started before its tests, stopped after them. */
-export function oneServerLab(): { readonly lab: TLab; readonly s1: TLabServer } {
+/** A lab for a test file: started before its tests, stopped after them. */
+export function labPerFile(options: TLabOptions): { readonly lab: TLab; readonly s1: TLabServer } {
   let lab: TLab | undefined;
   beforeAll(async () => {
-    lab = await startLab({ servers: 1 });
+    lab = await startLab(options);
   });
   afterAll(async () => {
     await lab?.stop();
@@ -36,6 +42,11 @@ export function oneServerLab(): { readonly lab: TLab; readonly s1: TLabServer } 
       return lab!.status.servers[0]!;
     },
   };
+}
+
+/** A lab of one server for a test file. */
+export function oneServerLab(): { readonly lab: TLab; readonly s1: TLabServer } {
+  return labPerFile({ servers: 1 });
 }
 
 export function engineContext(status: TLabStatus, log: TCapturedLog): TEngineContext {

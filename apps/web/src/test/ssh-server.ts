@@ -1,5 +1,6 @@
 import type { TServerFacts } from '@portico/shared/ssh-servers/facts';
 import type { TSshServer } from '@portico/shared/ssh-servers/schemas';
+import { HEALTHY_DEBIAN_FACTS } from '@portico/shared/test/server-facts';
 
 /** A saved server as the API answers it, for component tests; override what the test is about. */
 export function aServer(overrides: Partial<TSshServer> = {}): TSshServer {
@@ -32,18 +33,5 @@ export function aServer(overrides: Partial<TSshServer> = {}): TSshServer {
 
 /** A check's facts as a healthy Debian server with nginx answers them; override what matters. */
 export function someFacts(overrides: Partial<TServerFacts> = {}): TServerFacts {
-  return {
-    os: { id: 'debian', version: '12', name: 'Debian GNU/Linux 12 (bookworm)' },
-    initSystem: 'systemd',
-    rootAccess: 'root',
-    nginx: { version: '1.22.1', running: true },
-    certbot: { version: '2.1.0' },
-    renewal: 'certbot_timer',
-    ports: [
-      { port: 80, listening: true, program: 'nginx' },
-      { port: 443, listening: false, program: null },
-    ],
-    diskFreeBytes: 5 * 1024 ** 3,
-    ...overrides,
-  };
+  return { ...HEALTHY_DEBIAN_FACTS, ...overrides };
 }

@@ -6,9 +6,9 @@ import {
   applyMigrationSteps,
   dropPorticoSchemas,
   holdsTables,
-  insertRows,
   quietAnswerVersions,
   resetSequences,
+  rowInserter,
   shippedMigrations,
 } from '../../db/table-copy';
 import { backupRecords, type TBackupHeader, verifyBackupArchive } from '../../lib/backup-archive';
@@ -79,11 +79,11 @@ async function fillDatabase(
     if (options.replace) await dropPorticoSchemas(tx);
     await applyMigrationSteps(tx, shipped.slice(0, header.schema.migrations));
     await quietAnswerVersions(tx);
+    const insertRows = rowInserter(tx);
     for await (const record of backupRecords(file, options.passphrase)) {
       if (!('table' in record)) continue;
       counts[record.table] = (counts[record.table] ?? 0) + record.rows.length;
       await insertRows(
-        tx,
         record.table,
         record.rows.map((row) => JSON.stringify(row)),
       );

@@ -4,30 +4,28 @@
 // the minute it may run again, and the certificate on the server stays the one it was.
 import { renderText } from '@portico/shared/i18n/text';
 import { translate } from '@portico/shared/i18n/translate';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { rootProxy } from '../../../test/support/lab-app-helpers';
-import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
-import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TLab, TLabServer } from '../../../../../testbed/src/lab';
+import {
+  certificateCalls,
+  ownerWithRootProxy,
+  waitUntil,
+} from '../../../test/support/certificate-lab-helpers';
+import { labAppPerFile } from '../../../test/support/lab-in-process-app';
+import { waitForStatus } from '../../../test/support/proxies-test-helpers';
 import type { TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { certName } from '../../deploy/site-names';
 
 const DAY = 24 * 60 * 60 * 1000;
 
+const run = labAppPerFile({ servers: 1 });
 let lab: TLab;
 let s1: TLabServer;
 let t: TTestApp;
 
-beforeAll(async () => {
-  lab = await startLab({ servers: 1 });
-  s1 = lab.status.servers[0]!;
-  t = await inProcessLabApp(lab.status);
-});
-
-afterAll(async () => {
-  await t?.close();
-  await lab?.stop();
+beforeAll(() => {
+  ({ lab, s1, t } = run);
 });
 
 /** certbot's current certificate on the server, as openssl reads it there. */
@@ -53,10 +51,10 @@ describe('Renew now on a lab server, limited', () => {
   let client: TestClient;
   let id: string;
   const domain = () => s1.domains[0]!;
-  const status = async () =>
-    (
-      await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}/certificate` })
-    ).json();
+  const { status } = certificateCalls(
+    () => client,
+    () => id,
+  );
   const renew = (lang: 'en' | 'es') =>
     client.write('POST', `/api/proxy-configurations/${id}/certificate/renew`, undefined, {
       'accept-language': lang,
@@ -66,29 +64,18 @@ describe('Renew now on a lab server, limited', () => {
     const started = await renew('en');
     expect(started.statusCode, started.body).toBe(202);
     const { deploymentId } = started.json();
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const s = await status();
-      if (
-        s.lastAction?.deploymentId === deploymentId &&
-        /completed|failed/.test(s.lastAction.status)
-      ) {
-        expect(s.lastAction.status).toBe('completed');
-        return { deploymentId, at: s.lastAction.at };
-      }
-      if (Date.now() > deadline) throw new Error(`renewal did not end: ${JSON.stringify(s)}`);
-      await new Promise((r) => setTimeout(r, 300));
-    }
+    const s = await waitUntil(
+      status,
+      (s) =>
+        s.lastAction?.deploymentId === deploymentId && /completed|failed/.test(s.lastAction.status),
+      'renewal did not end',
+    );
+    expect(s.lastAction.status).toBe('completed');
+    return { deploymentId, at: s.lastAction.at };
   }
 
   beforeAll(async () => {
-    ({ client } = await signedInClient(t));
-    const saved = await client.write(
-      'POST',
-      '/api/proxy-configurations',
-      rootProxy(lab.status, s1, domain()),
-    );
-    id = saved.json().id as string;
+    ({ client, id } = await ownerWithRootProxy(t, lab.status, s1, domain()));
     expect((await client.write('POST', `/api/deploy/${id}`)).statusCode).toBe(202);
     expect((await waitForStatus(client, id, (s) => s !== 'deploying')).status).toBe('completed');
   });

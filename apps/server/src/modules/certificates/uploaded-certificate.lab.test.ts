@@ -10,12 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TDeployPlan, TProxyConfiguration } from '@portico/shared/proxy/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { certificateCalls, waitUntil } from '../../../test/support/certificate-lab-helpers';
-import { rootProxy } from '../../../test/support/lab-app-helpers';
+import type { TLab, TLabServer } from '../../../../../testbed/src/lab';
+import {
+  certificateCalls,
+  ownerWithRootProxy,
+  waitUntil,
+} from '../../../test/support/certificate-lab-helpers';
 import { captureLog, deployInput, engineContext } from '../../../test/support/lab-helpers';
-import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
-import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
+import { labAppPerFile } from '../../../test/support/lab-in-process-app';
+import { waitForStatus } from '../../../test/support/proxies-test-helpers';
 import type { TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { createTestPki } from '../../../test/support/test-pki';
@@ -25,29 +28,26 @@ import { tlsHandshake } from '../../net/tls-probe';
 
 const DAY = 24 * 60 * 60 * 1000;
 const pki = createTestPki();
+const dir = mkdtempSync(join(tmpdir(), 'portico-uploaded-'));
+/** Pebble's root and the local CA's: what the verification and the watch trust. */
+const trusted = join(dir, 'trusted.pem');
+const run = labAppPerFile({ servers: 1 }, (lab) => {
+  writeFileSync(trusted, `${readFileSync(lab.status.caRootPath, 'utf8')}\n${pki.caPem}`);
+  return {
+    deploy: { settings: { acmeDirectoryUrl: lab.status.acmeDirectoryUrl, extraCaFile: trusted } },
+  };
+});
 let lab: TLab;
 let s1: TLabServer;
 let t: TTestApp;
-let dir: string;
-/** Pebble's root and the local CA's: what the verification and the watch trust. */
-let trusted: string;
 
-beforeAll(async () => {
-  lab = await startLab({ servers: 1 });
-  s1 = lab.status.servers[0]!;
-  dir = mkdtempSync(join(tmpdir(), 'portico-uploaded-'));
-  trusted = join(dir, 'trusted.pem');
-  writeFileSync(trusted, `${readFileSync(lab.status.caRootPath, 'utf8')}\n${pki.caPem}`);
-  t = await inProcessLabApp(lab.status, {
-    deploy: { settings: { acmeDirectoryUrl: lab.status.acmeDirectoryUrl, extraCaFile: trusted } },
-  });
+beforeAll(() => {
+  ({ lab, s1, t } = run);
 });
 
-afterAll(async () => {
-  await t?.close();
-  await lab?.stop();
+afterAll(() => {
   pki.remove();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 });
 
 async function served(domain: string) {
@@ -92,13 +92,7 @@ describe('an uploaded certificate on a lab server, through the API', () => {
   }
 
   beforeAll(async () => {
-    ({ client } = await signedInClient(t));
-    const saved = await client.write(
-      'POST',
-      '/api/proxy-configurations',
-      rootProxy(lab.status, s1, domain()),
-    );
-    id = saved.json().id;
+    ({ client, id } = await ownerWithRootProxy(t, lab.status, s1, domain()));
   });
 
   it('serves the upload, its key readable by root alone, and says you renew it', async () => {

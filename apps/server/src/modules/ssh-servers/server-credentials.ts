@@ -1,7 +1,6 @@
 import { hasControlCharacter } from '@portico/shared/validation/rules';
 import type { TSshServerRow } from '../../db/schema';
 import type { TSshAuth } from '../../deploy/engine';
-import { KeyedAppError } from '../../lib/app-error';
 import {
   SecretDecryptError,
   SecretKeyError,
@@ -9,6 +8,19 @@ import {
   type TSecretBox,
   type TSecretBoxLoader,
 } from '../../lib/secrets';
+import {
+  passwordBoundTo,
+  serverSecretAad,
+  serverTarget,
+  sshTargetOf,
+  type TServerSecretField,
+  type TSshTarget,
+} from './credential-binding';
+import {
+  credentialRefusalError,
+  type TCredential,
+  type TCredentialRefusal,
+} from './credential-refusal';
 
 /**
  * The one rule for "which credential may be presented to which host", for every SSH user (the
@@ -18,80 +30,9 @@ import {
  * row moved behind Portico's back cannot decrypt, let alone be sent elsewhere.
  */
 
-/** Where an SSH login goes: the host as stored (an address, or a name from the edit dialog). */
-export interface TSshTarget {
-  serverIp: string;
-  sshPort: number;
-  sshUser: string;
-}
-
-/** The binding of a saved secret, `user@host:port`. */
-export function sshTargetOf(target: TSshTarget): string {
-  return `${target.sshUser}@${target.serverIp}:${target.sshPort}`;
-}
-
-export function serverTarget(
-  server: Pick<TSshServerRow, 'host' | 'port' | 'username'>,
-): TSshTarget {
-  return { serverIp: server.host, sshPort: server.port, sshUser: server.username };
-}
-
-/** A proxy's own saved password exists and was entered for exactly this target. */
-export function passwordBoundTo(
-  row: { sshPasswordEnc: string | null; sshPasswordTarget: string | null },
-  target: TSshTarget,
-): boolean {
-  return row.sshPasswordEnc !== null && row.sshPasswordTarget === sshTargetOf(target);
-}
-
-export type TServerSecretField = 'password' | 'privateKey' | 'passphrase' | 'sudoPassword';
-
-/** The additional data of one secret of a saved server: its row, its column, its target. */
-export function serverSecretAad(id: string, field: TServerSecretField, target: TSshTarget): string {
-  return secretAad('sshServer', id, `${field}@${sshTargetOf(target)}`);
-}
-
-/** Why no credential is presented: one list for every caller, worded in one table below. */
-export type TCredentialRefusal =
-  /** Nothing saved for this target (`savedElsewhere`: a secret exists, entered for another). */
-  | { reason: 'no_credential'; target: string; savedElsewhere: boolean }
-  | { reason: 'undecryptable' }
-  | { reason: 'key_unreadable' }
-  | { reason: 'unusable' };
-
-export type TCredential = { auth: TSshAuth } | { refused: TCredentialRefusal };
-
-/** Who asks: the SSH test asks for a password, a deploy start and a removal name the target. */
-export type TCredentialSurface = 'test' | 'deploy' | 'remove';
-
-/**
- * The API error of a refusal. The codes stay those clients already act on (the web offers
- * "delete from Portico only" on remove_needs_password); the deploy log words the same reasons
- * as its lines (deploy-job.ts `refusalLine`).
- */
-export function credentialRefusalError(
-  refusal: TCredentialRefusal,
-  surface: TCredentialSurface,
-): KeyedAppError {
-  switch (refusal.reason) {
-    case 'no_credential':
-      if (surface === 'remove') {
-        return new KeyedAppError('remove_needs_password', 400, 'errors.removeNeedsPassword', {
-          target: refusal.target,
-        });
-      }
-      if (surface === 'deploy') {
-        return new KeyedAppError('deploy_needs_password', 400, 'errors.deployNeedsPassword');
-      }
-      return new KeyedAppError('password_required', 400, 'checks.ssh.passwordRequired');
-    case 'undecryptable':
-      return new KeyedAppError('secret_key_unreadable', 500, 'errors.secretUndecryptable');
-    case 'key_unreadable':
-      return new KeyedAppError('secret_key_unreadable', 500, 'errors.secretKeyUnreadable');
-    case 'unusable':
-      return new KeyedAppError('password_required', 400, 'checks.ssh.storedPasswordUnusable');
-  }
-}
+// What a secret is bound to and the refusals are their own files; callers import them here.
+export * from './credential-binding';
+export * from './credential-refusal';
 
 /** The proxy columns the rule reads. */
 export interface TProxyCredentialRow {

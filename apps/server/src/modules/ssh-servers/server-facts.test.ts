@@ -1,36 +1,12 @@
+import { HEALTHY_DEBIAN_ANSWER, HEALTHY_DEBIAN_FACTS } from '@portico/shared/test/server-facts';
 import { describe, expect, it } from 'vitest';
 import { FactsAnswerError, parseFacts } from './server-facts';
 
-const DEBIAN = [
-  'os_id=debian',
-  'os_version=12',
-  'os_name=Debian GNU/Linux 12 (bookworm)',
-  'init=systemd',
-  'root=sudo_nopasswd',
-  'nginx_version=1.22.1',
-  'nginx_running=yes',
-  'certbot_version=2.1.0',
-  'renewal=certbot_timer',
-  'port_80=listening nginx',
-  'port_443=free',
-  'disk_free_kb=1048576',
-].join('\n');
-
 describe('parseFacts', () => {
   it('reads every fact of a well-formed answer', () => {
-    expect(parseFacts(`${DEBIAN}\n`)).toEqual({
-      os: { id: 'debian', version: '12', name: 'Debian GNU/Linux 12 (bookworm)' },
-      initSystem: 'systemd',
-      rootAccess: 'sudo_nopasswd',
-      nginx: { version: '1.22.1', running: true },
-      certbot: { version: '2.1.0' },
-      renewal: 'certbot_timer',
-      ports: [
-        { port: 80, listening: true, program: 'nginx' },
-        { port: 443, listening: false, program: null },
-      ],
-      diskFreeBytes: 1024 * 1024 * 1024,
-    });
+    expect(parseFacts(`${HEALTHY_DEBIAN_ANSWER}\n`)).toEqual(HEALTHY_DEBIAN_FACTS);
+    const viaSudo = HEALTHY_DEBIAN_ANSWER.replace('root=root', 'root=sudo_nopasswd');
+    expect(parseFacts(viaSudo).rootAccess).toBe('sudo_nopasswd');
   });
 
   it('reads a bare server: nothing installed, holders unseen, CRLF line ends', () => {
@@ -96,7 +72,9 @@ describe('parseFacts', () => {
   });
 
   it('refuses an answer longer than any real one, and reads an empty one as unknown', () => {
-    expect(() => parseFacts(`${DEBIAN}\n${'x'.repeat(10_000)}`)).toThrow(FactsAnswerError);
+    expect(() => parseFacts(`${HEALTHY_DEBIAN_ANSWER}\n${'x'.repeat(10_000)}`)).toThrow(
+      FactsAnswerError,
+    );
     expect(parseFacts('')).toMatchObject({ os: { id: null }, rootAccess: 'none' });
   });
 });

@@ -4,8 +4,8 @@ import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { Avatar, AvatarFallback, AvatarImage } from '@/components/ui/avatar';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
 import { httpUrlOrUndefined } from '@/lib/safe-url';
 import { initials } from '@/lib/utils';
 import { DeferredMenu } from './deferred-menu';
@@ -109,21 +109,17 @@ export function Header({ user, onLogout, loggingOut = false, back, homeHref = '/
           {user ? (
             <>
               <HeaderUserMenu user={user} />
-              <Button
+              <BusyButton
+                busy={loggingOut}
+                icon={<LogOutIcon aria-hidden="true" />}
                 variant="outline"
                 size="sm"
                 className="px-2 sm:px-3"
                 onClick={onLogout}
-                disabled={loggingOut}
                 data-testid="logout-button"
               >
-                {loggingOut ? (
-                  <Spinner className="size-4 text-current" />
-                ) : (
-                  <LogOutIcon aria-hidden="true" />
-                )}
                 <span className="sr-only sm:not-sr-only">{t('header.logout')}</span>
-              </Button>
+              </BusyButton>
             </>
           ) : null}
         </div>

@@ -1,5 +1,6 @@
 import { PlayIcon } from 'lucide-react';
 import * as React from 'react';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -9,7 +10,6 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { Spinner } from '@/components/ui/spinner';
 import { usePlanProxy } from '@/lib/deploy-plan';
 import { usePlanTexts } from '@/lib/use-group-texts';
 import { PlanBody } from './plan-body';
@@ -50,14 +50,16 @@ export function PlanDialogFrame({
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={applying}>
             {labels.close}
           </Button>
-          <Button
+          <BusyButton
+            busy={applying}
+            icon={icon}
+            busyLabel={labels.applying}
             onClick={() => plan.data && onApply(plan.data.fingerprint)}
-            disabled={!plan.data || applying}
+            disabled={!plan.data}
             data-testid={`${testId}-apply`}
           >
-            {applying ? <Spinner className="text-current" /> : icon}
-            {applying ? labels.applying : labels.apply}
-          </Button>
+            {labels.apply}
+          </BusyButton>
         </DialogFooter>
       </DialogContent>
     </Dialog>

@@ -1,24 +1,21 @@
 import type { TSshServer } from '@portico/shared/ssh-servers/schemas';
 import { UploadIcon } from 'lucide-react';
 import * as React from 'react';
-import { type FieldError, useForm } from 'react-hook-form';
-import { Button } from '@/components/ui/button';
+import { useForm } from 'react-hook-form';
 import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+  FormDialog,
+  FormDialogFooter,
+  fieldErrorOf,
+  showSaveFailure,
+} from '@/components/form-dialog';
+import { Button } from '@/components/ui/button';
+import { DialogFooter } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PasswordField } from '@/components/ui/password-field';
-import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
-import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
 import {
   createInput,
   FIELD_BY_CODE,
@@ -27,7 +24,6 @@ import {
   type TServerForm,
   updateInput,
 } from '@/lib/server-form';
-import { toastFailure } from '@/lib/toast-outcome';
 import { useServersTexts } from '@/lib/use-group-texts';
 import { useCreateSshServer, useUpdateSshServer } from '@/lib/use-ssh-servers';
 import { GeneratedKey } from './generated-key';
@@ -86,8 +82,13 @@ export function ServerFormDialog({ server, open, onOpenChange, initial, onSaved 
       if (values.login === 'generate' && saved.publicKey) setGenerated(saved);
       else onOpenChange(false);
     } catch (error) {
-      const placed = applyServerIssues(error, setError, FORM_FIELDS, FIELD_BY_CODE);
-      if (placed === 0) toastFailure(error, t, t('servers.form.saveFailed'));
+      showSaveFailure(error, form, {
+        fields: FORM_FIELDS,
+        fieldByCode: FIELD_BY_CODE,
+        t,
+        title: t('servers.form.saveFailed'),
+        toastWhenPlaced: false,
+      });
     }
   });
 
@@ -98,158 +99,154 @@ export function ServerFormDialog({ server, open, onOpenChange, initial, onSaved 
     event.target.value = '';
   };
 
-  const err = (name: keyof TServerForm) =>
-    fieldErrorText(form.formState.errors[name] as FieldError | undefined, t);
+  const err = fieldErrorOf(form, t);
   const title = server
     ? t('servers.form.editTitle', { name: server.name })
     : t('servers.form.createTitle');
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}>
-      <DialogContent className="max-h-[90dvh] overflow-y-auto" data-testid="server-dialog">
-        <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
-          <DialogDescription>{t('servers.form.description')}</DialogDescription>
-        </DialogHeader>
-        {generated ? (
-          <>
-            <GeneratedKey server={generated} />
-            <DialogFooter>
-              <Button onClick={() => onOpenChange(false)} data-testid="server-generated-done">
-                {t('servers.generated.done')}
-              </Button>
-            </DialogFooter>
-          </>
-        ) : (
-          <>
-            <form onSubmit={onSubmit} noValidate className="grid gap-4" id="server-form">
-              <Field id="server-name" label={t('servers.form.name')} error={err('name')}>
-                {(aria) => <Input {...aria} {...form.register('name')} />}
-              </Field>
-              <div className="grid gap-4 sm:grid-cols-[1fr_7rem]">
-                <Field
-                  id="server-host"
-                  label={t('servers.form.host')}
-                  hint={server ? t('servers.form.movedHint') : undefined}
-                  error={err('host')}
-                >
-                  {(aria) => (
-                    <CodeInput {...aria} placeholder="203.0.113.10" {...form.register('host')} />
-                  )}
-                </Field>
-                <Field id="server-port" label={t('servers.form.port')} error={err('port')}>
-                  {(aria) => <CodeInput {...aria} inputMode="numeric" {...form.register('port')} />}
-                </Field>
-              </div>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      title={title}
+      description={t('servers.form.description')}
+      className="max-h-[90dvh] overflow-y-auto"
+      testId="server-dialog"
+    >
+      {generated ? (
+        <>
+          <GeneratedKey server={generated} />
+          <DialogFooter>
+            <Button onClick={() => onOpenChange(false)} data-testid="server-generated-done">
+              {t('servers.generated.done')}
+            </Button>
+          </DialogFooter>
+        </>
+      ) : (
+        <>
+          <form onSubmit={onSubmit} noValidate className="grid gap-4" id="server-form">
+            <Field id="server-name" label={t('servers.form.name')} error={err('name')}>
+              {(aria) => <Input {...aria} {...form.register('name')} />}
+            </Field>
+            <div className="grid gap-4 sm:grid-cols-[1fr_7rem]">
               <Field
-                id="server-username"
-                label={t('servers.form.username')}
-                error={err('username')}
+                id="server-host"
+                label={t('servers.form.host')}
+                hint={server ? t('servers.form.movedHint') : undefined}
+                error={err('host')}
               >
-                {(aria) => <CodeInput {...aria} {...form.register('username')} />}
-              </Field>
-              <Field id="server-login" label={t('servers.form.login')} error={err('login')}>
                 {(aria) => (
-                  <NativeSelect {...aria} {...form.register('login')}>
-                    {server ? <option value="keep">{t('servers.form.keep')}</option> : null}
-                    <option value="password">{t('servers.form.password')}</option>
-                    <option value="paste">{t('servers.form.pasteKey')}</option>
-                    <option value="generate">{t('servers.form.generateKey')}</option>
-                  </NativeSelect>
+                  <CodeInput {...aria} placeholder="203.0.113.10" {...form.register('host')} />
                 )}
               </Field>
-              {login === 'password' ? (
-                <PasswordField
-                  id="server-password"
-                  label={t('servers.form.loginPassword')}
-                  error={err('password')}
-                  register={form.register}
-                  name="password"
-                  autoComplete="new-password"
-                />
-              ) : null}
-              {login === 'paste' ? (
-                <>
-                  <Field
-                    id="server-private-key"
-                    label={t('servers.form.privateKey')}
-                    hint={t('servers.form.privateKeyHint')}
-                    error={err('privateKey')}
-                  >
-                    {(aria) => (
-                      <Textarea
-                        {...aria}
-                        rows={5}
-                        spellCheck={false}
-                        autoComplete="off"
-                        className="font-mono text-xs"
-                        placeholder="-----BEGIN OPENSSH PRIVATE KEY-----"
-                        {...form.register('privateKey')}
-                      />
-                    )}
-                  </Field>
-                  {/* The file input itself takes the focus (Space opens the picker): the ring shows it. */}
-                  <div className="w-fit rounded-md focus-within:ring-2 focus-within:ring-ring">
-                    <Button type="button" variant="outline" size="sm" asChild>
-                      <label htmlFor="server-key-file" className="cursor-pointer">
-                        <UploadIcon aria-hidden="true" />
-                        {t('servers.form.upload')}
-                      </label>
-                    </Button>
-                    <input
-                      id="server-key-file"
-                      type="file"
-                      className="sr-only"
-                      onChange={(event) => void upload(event)}
-                      data-testid="server-key-file"
+              <Field id="server-port" label={t('servers.form.port')} error={err('port')}>
+                {(aria) => <CodeInput {...aria} inputMode="numeric" {...form.register('port')} />}
+              </Field>
+            </div>
+            <Field id="server-username" label={t('servers.form.username')} error={err('username')}>
+              {(aria) => <CodeInput {...aria} {...form.register('username')} />}
+            </Field>
+            <Field id="server-login" label={t('servers.form.login')} error={err('login')}>
+              {(aria) => (
+                <NativeSelect {...aria} {...form.register('login')}>
+                  {server ? <option value="keep">{t('servers.form.keep')}</option> : null}
+                  <option value="password">{t('servers.form.password')}</option>
+                  <option value="paste">{t('servers.form.pasteKey')}</option>
+                  <option value="generate">{t('servers.form.generateKey')}</option>
+                </NativeSelect>
+              )}
+            </Field>
+            {login === 'password' ? (
+              <PasswordField
+                id="server-password"
+                label={t('servers.form.loginPassword')}
+                error={err('password')}
+                register={form.register}
+                name="password"
+                autoComplete="new-password"
+              />
+            ) : null}
+            {login === 'paste' ? (
+              <>
+                <Field
+                  id="server-private-key"
+                  label={t('servers.form.privateKey')}
+                  hint={t('servers.form.privateKeyHint')}
+                  error={err('privateKey')}
+                >
+                  {(aria) => (
+                    <Textarea
+                      {...aria}
+                      rows={5}
+                      spellCheck={false}
+                      autoComplete="off"
+                      className="font-mono text-xs"
+                      placeholder="-----BEGIN OPENSSH PRIVATE KEY-----"
+                      {...form.register('privateKey')}
                     />
-                  </div>
-                  <PasswordField
-                    id="server-passphrase"
-                    label={t('servers.form.passphrase')}
-                    error={err('passphrase')}
-                    register={form.register}
-                    name="passphrase"
-                    autoComplete="off"
+                  )}
+                </Field>
+                {/* The file input itself takes the focus (Space opens the picker): the ring shows it. */}
+                <div className="w-fit rounded-md focus-within:ring-2 focus-within:ring-ring">
+                  <Button type="button" variant="outline" size="sm" asChild>
+                    <label htmlFor="server-key-file" className="cursor-pointer">
+                      <UploadIcon aria-hidden="true" />
+                      {t('servers.form.upload')}
+                    </label>
+                  </Button>
+                  <input
+                    id="server-key-file"
+                    type="file"
+                    className="sr-only"
+                    onChange={(event) => void upload(event)}
+                    data-testid="server-key-file"
                   />
-                </>
-              ) : null}
-              {login === 'generate' ? (
-                <p className="text-sm text-muted-foreground" data-testid="server-generate-hint">
-                  {t('servers.form.generateHint')}
-                </p>
-              ) : null}
-              {login === 'paste' || login === 'generate' ? (
+                </div>
                 <PasswordField
-                  id="server-sudo-password"
-                  label={t('servers.form.sudoPassword')}
-                  hint={t('servers.form.sudoHint')}
-                  error={err('sudoPassword')}
+                  id="server-passphrase"
+                  label={t('servers.form.passphrase')}
+                  error={err('passphrase')}
                   register={form.register}
-                  name="sudoPassword"
+                  name="passphrase"
                   autoComplete="off"
                 />
-              ) : null}
-              <Field
-                id="server-description"
-                label={t('servers.form.notes')}
-                error={err('description')}
-              >
-                {(aria) => <Textarea {...aria} rows={2} {...form.register('description')} />}
-              </Field>
-            </form>
-            <DialogFooter>
-              <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
-                {t('servers.form.cancel')}
-              </Button>
-              <Button type="submit" form="server-form" disabled={pending} data-testid="server-save">
-                {pending ? <Spinner className="text-current" /> : null}
-                {t('servers.form.save')}
-              </Button>
-            </DialogFooter>
-          </>
-        )}
-      </DialogContent>
-    </Dialog>
+              </>
+            ) : null}
+            {login === 'generate' ? (
+              <p className="text-sm text-muted-foreground" data-testid="server-generate-hint">
+                {t('servers.form.generateHint')}
+              </p>
+            ) : null}
+            {login === 'paste' || login === 'generate' ? (
+              <PasswordField
+                id="server-sudo-password"
+                label={t('servers.form.sudoPassword')}
+                hint={t('servers.form.sudoHint')}
+                error={err('sudoPassword')}
+                register={form.register}
+                name="sudoPassword"
+                autoComplete="off"
+              />
+            ) : null}
+            <Field
+              id="server-description"
+              label={t('servers.form.notes')}
+              error={err('description')}
+            >
+              {(aria) => <Textarea {...aria} rows={2} {...form.register('description')} />}
+            </Field>
+          </form>
+          <FormDialogFooter
+            formId="server-form"
+            pending={pending}
+            onCancel={() => onOpenChange(false)}
+            cancelLabel={t('servers.form.cancel')}
+            saveLabel={t('servers.form.save')}
+            saveTestId="server-save"
+          />
+        </>
+      )}
+    </FormDialog>
   );
 }

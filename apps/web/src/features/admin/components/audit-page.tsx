@@ -1,7 +1,6 @@
 import * as React from 'react';
-import { Button } from '@/components/ui/button';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
 import { useAdminTexts } from '@/lib/use-group-texts';
 import { useAuditLog } from '../api/audit-log';
 import { useAdminUsers, useAllProxies } from '../api/queries';
@@ -110,15 +109,14 @@ export function AuditPage() {
       </QueryStates>
       {log.hasNextPage ? (
         <div>
-          <Button
+          <BusyButton
+            busy={log.isFetchingNextPage}
             variant="outline"
             onClick={() => void log.fetchNextPage()}
-            disabled={log.isFetchingNextPage}
             data-testid="audit-load-more"
           >
-            {log.isFetchingNextPage ? <Spinner className="text-current" /> : null}
             {t('admin.audit.loadMore')}
-          </Button>
+          </BusyButton>
         </div>
       ) : null}
     </AdminPage>

@@ -2,26 +2,20 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { type TDestinationInput, ZDestinationInput } from '@portico/shared/admin/destinations';
 import type { TDestinationServer } from '@portico/shared/proxy/api';
 import * as React from 'react';
-import { Controller, type FieldError, useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { Button } from '@/components/ui/button';
-import { Checkbox } from '@/components/ui/checkbox';
 import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+  FormDialog,
+  FormDialogFooter,
+  fieldErrorOf,
+  showSaveFailure,
+} from '@/components/form-dialog';
+import { Checkbox } from '@/components/ui/checkbox';
 import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
-import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
-import { toastFailure } from '@/lib/toast-outcome';
 import { useAdminTexts } from '@/lib/use-group-texts';
 import { useCreateDestination, useUpdateDestination } from '../api/mutations';
 
@@ -73,81 +67,77 @@ export function DestinationFormDialog({
       });
       onOpenChange(false);
     } catch (error) {
-      applyServerIssues(error, form.setError, FIELDS);
-      toastFailure(error, t, t('admin.destinations.saveFailed'));
+      showSaveFailure(error, form, {
+        fields: FIELDS,
+        t,
+        title: t('admin.destinations.saveFailed'),
+        toastWhenPlaced: true,
+      });
     }
   });
 
-  const err = (name: (typeof FIELDS)[number]) =>
-    fieldErrorText(form.formState.errors[name] as FieldError | undefined, t);
+  const err = fieldErrorOf(form, t);
   return (
-    <Dialog open={open} onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}>
-      <DialogContent data-testid="destination-dialog">
-        <DialogHeader>
-          <DialogTitle>
-            {destination ? t('admin.destinations.editTitle') : t('admin.destinations.createTitle')}
-          </DialogTitle>
-          <DialogDescription>{t('admin.destinations.formDescription')}</DialogDescription>
-        </DialogHeader>
-        <form onSubmit={onSubmit} noValidate className="grid gap-4" id="destination-form">
-          <Field id="destination-name" label={t('admin.destinations.name')} error={err('name')}>
-            {(aria) => <Input {...aria} {...form.register('name')} />}
-          </Field>
-          <Field
-            id="destination-endpoint"
-            label={t('admin.destinations.endpoint')}
-            hint={t('admin.destinations.endpointHint')}
-            error={err('endpoint')}
-          >
-            {(aria) => (
-              <CodeInput {...aria} placeholder="10.0.0.5:8080" {...form.register('endpoint')} />
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      title={destination ? t('admin.destinations.editTitle') : t('admin.destinations.createTitle')}
+      description={t('admin.destinations.formDescription')}
+      testId="destination-dialog"
+    >
+      <form onSubmit={onSubmit} noValidate className="grid gap-4" id="destination-form">
+        <Field id="destination-name" label={t('admin.destinations.name')} error={err('name')}>
+          {(aria) => <Input {...aria} {...form.register('name')} />}
+        </Field>
+        <Field
+          id="destination-endpoint"
+          label={t('admin.destinations.endpoint')}
+          hint={t('admin.destinations.endpointHint')}
+          error={err('endpoint')}
+        >
+          {(aria) => (
+            <CodeInput {...aria} placeholder="10.0.0.5:8080" {...form.register('endpoint')} />
+          )}
+        </Field>
+        <Field
+          id="destination-description"
+          label={t('admin.destinations.descriptionLabel')}
+          error={err('description')}
+        >
+          {(aria) => <Textarea {...aria} rows={2} {...form.register('description')} />}
+        </Field>
+        <div className="flex items-center gap-2">
+          <Controller
+            control={form.control}
+            name="isActive"
+            render={({ field }) => (
+              <Checkbox
+                id="destination-active"
+                checked={field.value ?? true}
+                onCheckedChange={(value) => field.onChange(value === true)}
+                onBlur={field.onBlur}
+              />
             )}
-          </Field>
-          <Field
-            id="destination-description"
-            label={t('admin.destinations.descriptionLabel')}
-            error={err('description')}
-          >
-            {(aria) => <Textarea {...aria} rows={2} {...form.register('description')} />}
-          </Field>
-          <div className="flex items-center gap-2">
-            <Controller
-              control={form.control}
-              name="isActive"
-              render={({ field }) => (
-                <Checkbox
-                  id="destination-active"
-                  checked={field.value ?? true}
-                  onCheckedChange={(value) => field.onChange(value === true)}
-                  onBlur={field.onBlur}
-                />
-              )}
-            />
-            <Label htmlFor="destination-active">{t('admin.destinations.active')}</Label>
-          </div>
-          <Field
-            id="destination-maintenance"
-            label={t('admin.destinations.maintenanceNote')}
-            error={err('maintenanceNote')}
-          >
-            {(aria) => <Textarea {...aria} rows={2} {...form.register('maintenanceNote')} />}
-          </Field>
-        </form>
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={pending}>
-            {t('admin.common.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            form="destination-form"
-            disabled={pending}
-            data-testid="destination-save"
-          >
-            {pending ? <Spinner className="text-current" /> : null}
-            {t('admin.common.save')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+          />
+          <Label htmlFor="destination-active">{t('admin.destinations.active')}</Label>
+        </div>
+        <Field
+          id="destination-maintenance"
+          label={t('admin.destinations.maintenanceNote')}
+          error={err('maintenanceNote')}
+        >
+          {(aria) => <Textarea {...aria} rows={2} {...form.register('maintenanceNote')} />}
+        </Field>
+      </form>
+      <FormDialogFooter
+        formId="destination-form"
+        pending={pending}
+        onCancel={() => onOpenChange(false)}
+        cancelLabel={t('admin.common.cancel')}
+        saveLabel={t('admin.common.save')}
+        saveTestId="destination-save"
+      />
+    </FormDialog>
   );
 }

@@ -12,9 +12,9 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
 import { useAdminTexts } from '@/lib/use-group-texts';
@@ -216,15 +216,14 @@ export function DestinationsPage() {
           ) : null}
           <AlertDialogFooter>
             <AlertDialogCancel disabled={busy}>{t('admin.common.cancel')}</AlertDialogCancel>
-            <Button
+            <BusyButton
+              busy={busy}
               variant={confirm?.kind === 'delete' ? 'destructive' : 'default'}
               onClick={() => void run()}
-              disabled={busy}
               data-testid="destination-confirm-action"
             >
-              {busy ? <Spinner className="text-current" /> : null}
               {confirmTitle(confirm, t)}
-            </Button>
+            </BusyButton>
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>

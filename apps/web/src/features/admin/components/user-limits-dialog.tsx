@@ -7,16 +7,8 @@ import {
   type TUserLimitsChange,
 } from '@portico/shared/admin/limits';
 import * as React from 'react';
+import { FormDialog, FormDialogFooter } from '@/components/form-dialog';
 import { Alert, AlertDescription } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
@@ -94,74 +86,67 @@ export function UserLimitsDialog({
   };
 
   return (
-    <Dialog
+    <FormDialog
       open={user !== null}
-      onOpenChange={(open) => (!open && !save.isPending ? onClose() : undefined)}
+      onOpenChange={(open) => (open ? undefined : onClose())}
+      pending={save.isPending}
+      title={t('admin.limits.title', { username: user?.username ?? '' })}
+      description={t('admin.limits.description')}
+      testId="admin-limits-dialog"
     >
-      <DialogContent data-testid="admin-limits-dialog">
-        <DialogHeader>
-          <DialogTitle>{t('admin.limits.title', { username: user?.username ?? '' })}</DialogTitle>
-          <DialogDescription>{t('admin.limits.description')}</DialogDescription>
-        </DialogHeader>
-        {limits.isError ? (
-          <Alert variant="destructive">
-            <AlertDescription>
-              {errorDescription(limits.error, t, t('admin.limits.loadFailed'))}
-            </AlertDescription>
-          </Alert>
-        ) : null}
-        {limits.data && shown ? (
-          <form id="admin-limits-form" onSubmit={submit} noValidate className="grid gap-4">
-            {LIMIT_KINDS.map((kind) => {
-              const current = limits.data[kind];
-              return (
-                <Field
-                  key={kind}
-                  id={`admin-limit-${kind}`}
-                  label={t(`admin.limits.kinds.${kind}`)}
-                  hint={t('admin.limits.used', { used: current.used, limit: current.limit })}
-                  error={invalid.includes(kind) ? t('validation.limit.number') : undefined}
-                >
-                  {(aria) => (
-                    <Input
-                      {...aria}
-                      inputMode="numeric"
-                      placeholder={t('admin.limits.defaultPlaceholder')}
-                      value={shown[kind]}
-                      onChange={(e) => {
-                        setTyped({ ...shown, [kind]: e.target.value });
-                        setInvalid(invalid.filter((k) => k !== kind));
-                      }}
-                      data-testid={`admin-limit-${kind}`}
-                    />
-                  )}
-                </Field>
-              );
-            })}
-          </form>
-        ) : !limits.isError ? (
-          <Spinner />
-        ) : null}
-        {error ? (
-          <Alert variant="destructive">
-            <AlertDescription data-testid="admin-limits-error">{error}</AlertDescription>
-          </Alert>
-        ) : null}
-        <DialogFooter>
-          <Button variant="outline" onClick={onClose} disabled={save.isPending}>
-            {t('admin.common.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            form="admin-limits-form"
-            disabled={save.isPending || !limits.data}
-            data-testid="admin-limits-save"
-          >
-            {save.isPending ? <Spinner className="text-current" /> : null}
-            {t('admin.common.save')}
-          </Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      {limits.isError ? (
+        <Alert variant="destructive">
+          <AlertDescription>
+            {errorDescription(limits.error, t, t('admin.limits.loadFailed'))}
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {limits.data && shown ? (
+        <form id="admin-limits-form" onSubmit={submit} noValidate className="grid gap-4">
+          {LIMIT_KINDS.map((kind) => {
+            const current = limits.data[kind];
+            return (
+              <Field
+                key={kind}
+                id={`admin-limit-${kind}`}
+                label={t(`admin.limits.kinds.${kind}`)}
+                hint={t('admin.limits.used', { used: current.used, limit: current.limit })}
+                error={invalid.includes(kind) ? t('validation.limit.number') : undefined}
+              >
+                {(aria) => (
+                  <Input
+                    {...aria}
+                    inputMode="numeric"
+                    placeholder={t('admin.limits.defaultPlaceholder')}
+                    value={shown[kind]}
+                    onChange={(e) => {
+                      setTyped({ ...shown, [kind]: e.target.value });
+                      setInvalid(invalid.filter((k) => k !== kind));
+                    }}
+                    data-testid={`admin-limit-${kind}`}
+                  />
+                )}
+              </Field>
+            );
+          })}
+        </form>
+      ) : !limits.isError ? (
+        <Spinner />
+      ) : null}
+      {error ? (
+        <Alert variant="destructive">
+          <AlertDescription data-testid="admin-limits-error">{error}</AlertDescription>
+        </Alert>
+      ) : null}
+      <FormDialogFooter
+        formId="admin-limits-form"
+        pending={save.isPending}
+        saveDisabled={!limits.data}
+        onCancel={onClose}
+        cancelLabel={t('admin.common.cancel')}
+        saveLabel={t('admin.common.save')}
+        saveTestId="admin-limits-save"
+      />
+    </FormDialog>
   );
 }

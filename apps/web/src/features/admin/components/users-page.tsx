@@ -13,8 +13,8 @@ import {
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
 import { useListUrlState } from '@/hooks/use-list-url-state';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
@@ -162,14 +162,13 @@ export function UsersPage({ currentUser }: { currentUser?: Pick<TPublicUser, 'id
             <AlertDialogCancel disabled={change.isPending}>
               {t('admin.common.cancel')}
             </AlertDialogCancel>
-            <Button
+            <BusyButton
+              busy={change.isPending}
               onClick={() => void confirm()}
-              disabled={change.isPending}
               data-testid="admin-role-confirm"
             >
-              {change.isPending ? <Spinner className="text-current" /> : null}
               {nextRole === 'admin' ? t('admin.users.promote') : t('admin.users.demote')}
-            </Button>
+            </BusyButton>
           </AlertDialogFooter>
         </AlertDialogContent>
       </AlertDialog>

@@ -1,8 +1,7 @@
 import type { LucideIcon } from 'lucide-react';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
+import { BusyButton } from '@/components/ui/busy-button';
 import { useInertUntilHydrated } from '@/hooks/use-hydrated';
 import { toast } from '@/hooks/use-toast';
 import { applyServerIssues } from '@/lib/form-errors';
@@ -56,9 +55,15 @@ export function AuthSubmitButton({
   // not even on Enter) but drawn as usual, so nothing flickers when it becomes live.
   const inert = useInertUntilHydrated('mt-2 w-full');
   return (
-    <Button type="submit" className={inert.className} disabled={pending || inert.disabled}>
-      {pending ? <Spinner className="text-current" /> : <Icon aria-hidden="true" />}
-      {pending ? t(`${prefix}.submitting`) : t(`${prefix}.submit`)}
-    </Button>
+    <BusyButton
+      busy={pending}
+      icon={<Icon aria-hidden="true" />}
+      busyLabel={t(`${prefix}.submitting`)}
+      type="submit"
+      className={inert.className}
+      disabled={inert.disabled}
+    >
+      {t(`${prefix}.submit`)}
+    </BusyButton>
   );
 }

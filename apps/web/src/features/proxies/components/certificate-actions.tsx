@@ -2,8 +2,7 @@ import type { TCertificateAction, TCertificateStatus } from '@portico/shared/cer
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { FlaskConicalIcon, RefreshCwIcon, ScanSearchIcon } from 'lucide-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
+import { BusyButton } from '@/components/ui/busy-button';
 import { formatDateMinutes } from '@/lib/format-date';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useCertificateTexts } from '@/lib/use-group-texts';
@@ -80,10 +79,12 @@ export function CertificateActions({
     <div className="grid gap-2" data-testid="certificate-actions">
       <h3 className="text-sm font-medium">{t('certificate.section.actions')}</h3>
       <div className="flex flex-wrap gap-2">
-        <Button
+        <BusyButton
+          busy={checking}
+          icon={<ScanSearchIcon aria-hidden="true" />}
           variant="outline"
           size="sm"
-          disabled={why === 'notDeployed' || why === 'adoptedNoCertificate' || checking}
+          disabled={why === 'notDeployed' || why === 'adoptedNoCertificate'}
           onClick={() =>
             void toastOutcome(() => check.mutateAsync(), t, {
               success: t('certificate.section.checkQueued'),
@@ -92,10 +93,11 @@ export function CertificateActions({
           }
           data-testid="action-check-now"
         >
-          {checking ? <Spinner className="size-4" /> : <ScanSearchIcon aria-hidden="true" />}
           {t('certificate.section.checkNow')}
-        </Button>
-        <Button
+        </BusyButton>
+        <BusyButton
+          busy={running('renew_test')}
+          icon={<FlaskConicalIcon aria-hidden="true" />}
           variant="outline"
           size="sm"
           disabled={why !== null || action.isPending || !!held('renew_test')}
@@ -103,13 +105,8 @@ export function CertificateActions({
           title={t('certificate.section.testRenewalHint')}
           data-testid="action-test-renewal"
         >
-          {running('renew_test') ? (
-            <Spinner className="size-4" />
-          ) : (
-            <FlaskConicalIcon aria-hidden="true" />
-          )}
           {t('certificate.section.testRenewal')}
-        </Button>
+        </BusyButton>
         <ConfirmDialog
           testId="renew-now"
           title={t('certificate.section.renewConfirm.title')}
@@ -119,20 +116,17 @@ export function CertificateActions({
           confirm={t('certificate.section.renewConfirm.confirm')}
           onConfirm={() => void run('renew')}
           trigger={
-            <Button
+            <BusyButton
+              busy={running('renew')}
+              icon={<RefreshCwIcon aria-hidden="true" />}
               variant="outline"
               size="sm"
               disabled={why !== null || action.isPending || !!held('renew')}
               title={t('certificate.section.renewNowHint')}
               data-testid="action-renew-now"
             >
-              {running('renew') ? (
-                <Spinner className="size-4" />
-              ) : (
-                <RefreshCwIcon aria-hidden="true" />
-              )}
               {t('certificate.section.renewNow')}
-            </Button>
+            </BusyButton>
           }
         />
       </div>

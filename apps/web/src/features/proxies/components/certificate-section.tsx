@@ -92,7 +92,8 @@ export function CertificateSection({
     <Card data-testid="certificate-section">
       <CardHeader>
         <CardTitle>{t('certificate.section.title')}</CardTitle>
-        <CardDescription>
+        {/* The domain is one long word at times (a hand-written site's name): it may break. */}
+        <CardDescription className="[overflow-wrap:anywhere]">
           {t('certificate.section.description', { domain: proxy.domain })}
         </CardDescription>
       </CardHeader>

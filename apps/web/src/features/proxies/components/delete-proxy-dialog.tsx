@@ -12,9 +12,8 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
-import { Button } from '@/components/ui/button';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Choice } from '@/components/ui/choice';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
@@ -152,19 +151,21 @@ export function DeleteProxyDialog({
             {t('proxies.dialog.cancel')}
           </AlertDialogCancel>
           {unreachable ? (
-            <Button
+            <BusyButton
+              busy={pending}
+              icon={<Trash2Icon aria-hidden="true" />}
               variant="destructive"
-              disabled={pending}
               onClick={() => void run(PORTICO_ONLY)}
               data-testid="delete-portico-only"
             >
-              {pending ? <Spinner className="text-current" /> : <Trash2Icon aria-hidden="true" />}
               {t('proxies.delete.porticoOnly')}
-            </Button>
+            </BusyButton>
           ) : (
-            <Button
+            <BusyButton
+              busy={pending}
+              icon={<Trash2Icon aria-hidden="true" />}
+              busyLabel={t('proxies.delete.deleting')}
               variant="destructive"
-              disabled={pending}
               onClick={() =>
                 void run(
                   onServer.length === 0
@@ -177,9 +178,8 @@ export function DeleteProxyDialog({
               }
               data-testid="delete-confirm"
             >
-              {pending ? <Spinner className="text-current" /> : <Trash2Icon aria-hidden="true" />}
-              {pending ? t('proxies.delete.deleting') : t('proxies.delete.confirm')}
-            </Button>
+              {t('proxies.delete.confirm')}
+            </BusyButton>
           )}
         </AlertDialogFooter>
       </AlertDialogContent>

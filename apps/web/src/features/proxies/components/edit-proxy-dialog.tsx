@@ -9,6 +9,7 @@ import type { z } from 'zod';
 import { PlanBody } from '@/components/plan/plan-body';
 import { ProxyOptionsEditor } from '@/components/proxy-options-editor';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -20,7 +21,6 @@ import {
 } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { usePlanProxy } from '@/lib/deploy-plan';
 import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
@@ -291,14 +291,16 @@ export function EditProxyDialog({
               <ArrowLeftIcon aria-hidden="true" />
               {tPlan('plan.back')}
             </Button>
-            <Button
+            <BusyButton
+              busy={pending}
+              icon={<PlayIcon aria-hidden="true" />}
+              busyLabel={tPlan('plan.applying')}
               onClick={() => void onSaveAndApply()}
-              disabled={!plan.data || pending}
+              disabled={!plan.data}
               data-testid="edit-plan-apply"
             >
-              {pending ? <Spinner className="text-current" /> : <PlayIcon aria-hidden="true" />}
-              {pending ? tPlan('plan.applying') : tPlan('plan.saveAndApply')}
-            </Button>
+              {tPlan('plan.saveAndApply')}
+            </BusyButton>
           </DialogFooter>
         ) : (
           <DialogFooter>
@@ -320,15 +322,16 @@ export function EditProxyDialog({
               <FileDiffIcon aria-hidden="true" />
               {tPlan('plan.show')}
             </Button>
-            <Button
+            <BusyButton
+              busy={pending}
+              icon={<SaveIcon aria-hidden="true" />}
+              busyLabel={t('proxies.edit.saving')}
               type="submit"
               form="edit-proxy-form"
-              disabled={pending}
               data-testid="edit-proxy-save"
             >
-              {pending ? <Spinner className="text-current" /> : <SaveIcon aria-hidden="true" />}
-              {pending ? t('proxies.edit.saving') : t('proxies.edit.save')}
-            </Button>
+              {t('proxies.edit.save')}
+            </BusyButton>
           </DialogFooter>
         )}
       </DialogContent>

@@ -2,8 +2,7 @@ import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { KeyRoundIcon } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
+import { BusyButton } from '@/components/ui/busy-button';
 import { unavailableReasonKey } from '@/lib/proxy-status';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useForgetHostKey } from '../api/forget-host-key';
@@ -42,20 +41,16 @@ export function HostKeyValue({ proxy }: { proxy: TProxyConfiguration }) {
         onConfirm={() => void onForget()}
         unavailable={blocked ? t(blocked) : null}
         trigger={
-          <Button
+          <BusyButton
+            busy={forget.isPending}
+            icon={<KeyRoundIcon aria-hidden="true" />}
             variant="link"
             size="sm"
             className="h-auto p-0 text-xs"
-            disabled={forget.isPending}
             data-testid="action-forget-host-key"
           >
-            {forget.isPending ? (
-              <Spinner className="size-3" />
-            ) : (
-              <KeyRoundIcon aria-hidden="true" />
-            )}
             {t('proxies.hostKey.forget')}
-          </Button>
+          </BusyButton>
         }
       />
     </div>

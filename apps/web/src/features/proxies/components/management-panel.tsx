@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { ConfirmDialog } from '@/components/confirm-dialog';
 import { PlanDialog } from '@/components/plan/plan-dialog';
+import { BusyButton, type TBusyButtonProps } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
 import { Unavailable } from '@/components/ui/unavailable';
 import { hasDeployCredential, type TProxyAction, unavailableReason } from '@/lib/proxy-status';
 import { summaryOfProxy } from '@/lib/proxy-summary';
@@ -24,17 +24,14 @@ import { useRedeployAction } from './use-redeploy-action';
 
 /** A confirmed action's trigger: outline, left-aligned, a spinner in place of its icon while busy. */
 function PanelButton({
-  busy,
-  icon,
   label,
   className,
   ...props
-}: React.ComponentProps<typeof Button> & { busy: boolean; icon: React.ReactNode; label: string }) {
+}: Omit<TBusyButtonProps, 'children'> & { label: string }) {
   return (
-    <Button variant="outline" className={cn('justify-start', className)} {...props}>
-      {busy ? <Spinner className="size-4" /> : icon}
+    <BusyButton variant="outline" className={cn('justify-start', className)} {...props}>
       {label}
-    </Button>
+    </BusyButton>
   );
 }
 
@@ -117,7 +114,6 @@ export function ManagementPanel({
           trigger={
             <PanelButton
               busy={reset.isPending}
-              disabled={reset.isPending}
               icon={<RotateCcwIcon aria-hidden="true" />}
               label={t('proxies.details.reset')}
               data-testid="action-reset"
@@ -154,7 +150,6 @@ export function ManagementPanel({
           trigger={
             <PanelButton
               busy={redeploy.isPending || deploying}
-              disabled={redeploy.isPending}
               icon={<RefreshCwIcon aria-hidden="true" />}
               label={t('proxies.details.redeploy')}
               data-testid="action-redeploy"

@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { ProxySummary } from '@/components/proxy-summary';
 import { Breakable } from '@/components/ui/breakable';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
 import { Unavailable } from '@/components/ui/unavailable';
 import { formatDay } from '@/lib/format-date';
 import { hasDeployCredential, unavailableReason } from '@/lib/proxy-status';
@@ -79,21 +79,17 @@ export function ProxyCard({ proxy, certificate, onEdit }: TProps) {
           )}
           {hasDeployCredential(proxy) ? (
             <Unavailable reason={redeployBlocked}>
-              <Button
+              <BusyButton
+                busy={redeploy.isPending}
+                icon={<RefreshCwIcon aria-hidden="true" />}
                 size="sm"
                 variant="outline"
                 className="justify-self-start"
-                disabled={redeploy.isPending}
                 onClick={() => void redeploy.run(proxy.id)}
                 data-testid="proxy-redeploy"
               >
-                {redeploy.isPending ? (
-                  <Spinner className="size-4 text-current" />
-                ) : (
-                  <RefreshCwIcon aria-hidden="true" />
-                )}
                 {t('proxies.actions.redeploy')}
-              </Button>
+              </BusyButton>
             </Unavailable>
           ) : (
             <Button asChild size="sm" variant="outline" className="justify-self-start">

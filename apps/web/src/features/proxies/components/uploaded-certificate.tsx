@@ -4,9 +4,9 @@ import type { TText } from '@portico/shared/i18n/text';
 import { FileUpIcon, FolderOpenIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
-import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/hooks/use-toast';
 import { reasonText } from '@/lib/form-errors';
@@ -211,15 +211,15 @@ export function UploadedCertificate({
             </p>
           ) : null}
           <div>
-            <Button
+            <BusyButton
+              busy={upload.isPending}
               type="submit"
               size="sm"
-              disabled={upload.isPending || !pem.certificate || !pem.privateKey}
+              disabled={!pem.certificate || !pem.privateKey}
               data-testid="upload-submit"
             >
-              {upload.isPending ? <Spinner className="size-4" /> : null}
               {t('certificate.upload.submit')}
-            </Button>
+            </BusyButton>
           </div>
         </form>
       ) : null}

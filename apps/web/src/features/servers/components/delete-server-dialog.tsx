@@ -11,9 +11,8 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog';
-import { Button } from '@/components/ui/button';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Choice } from '@/components/ui/choice';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { errorDescription } from '@/lib/form-errors';
@@ -127,19 +126,17 @@ export function DeleteServerDialog({ server, open, onOpenChange, onDeleted }: TP
             {t('proxies.dialog.cancel')}
           </AlertDialogCancel>
           {kept ? null : (
-            <Button
+            <BusyButton
+              busy={pending}
+              icon={<Trash2Icon aria-hidden="true" />}
+              busyLabel={t('proxies.delete.deleting')}
               variant="destructive"
-              disabled={pending || (inUse !== null && !withSites)}
+              disabled={inUse !== null && !withSites}
               onClick={() => void run()}
               data-testid="server-delete-confirm"
             >
-              {pending ? <Spinner className="text-current" /> : <Trash2Icon aria-hidden="true" />}
-              {pending
-                ? t('proxies.delete.deleting')
-                : withSites
-                  ? t('servers.deleteDialog.confirmWithSites')
-                  : t('proxies.delete.confirm')}
-            </Button>
+              {withSites ? t('servers.deleteDialog.confirmWithSites') : t('proxies.delete.confirm')}
+            </BusyButton>
           )}
         </AlertDialogFooter>
       </AlertDialogContent>

@@ -1,9 +1,8 @@
 import type { TSshServer } from '@portico/shared/ssh-servers/schemas';
 import { KeyRoundIcon } from 'lucide-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { Button } from '@/components/ui/button';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useServersTexts } from '@/lib/use-group-texts';
 import { useForgetServerHostKey } from '../api/ssh-servers';
@@ -39,19 +38,15 @@ export function HostKeyCard({ server }: { server: TSshServer }) {
               confirm={t('servers.page.forgetKey')}
               onConfirm={() => void onForget()}
               trigger={
-                <Button
+                <BusyButton
+                  busy={forget.isPending}
+                  icon={<KeyRoundIcon aria-hidden="true" />}
                   variant="outline"
                   size="sm"
-                  disabled={forget.isPending}
                   data-testid="server-forget-key"
                 >
-                  {forget.isPending ? (
-                    <Spinner className="size-3" />
-                  ) : (
-                    <KeyRoundIcon aria-hidden="true" />
-                  )}
                   {t('servers.page.forgetKey')}
-                </Button>
+                </BusyButton>
               }
             />
           </div>

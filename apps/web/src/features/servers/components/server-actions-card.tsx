@@ -1,9 +1,8 @@
 import type { TServerActionReport, TSshServer } from '@portico/shared/ssh-servers/schemas';
 import { RocketIcon, ShieldCheckIcon } from 'lucide-react';
 import * as React from 'react';
-import { Button } from '@/components/ui/button';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
-import { Spinner } from '@/components/ui/spinner';
 import { toastFailure } from '@/lib/toast-outcome';
 import { useServersTexts } from '@/lib/use-group-texts';
 import { useServerAction } from '../api/ssh-servers';
@@ -32,32 +31,26 @@ export function ServerActionsCard({ server }: { server: TSshServer }) {
       <CardContent className="grid gap-4">
         <p className="text-sm text-muted-foreground">{t('servers.page.redeployAllHint')}</p>
         <div className="flex flex-wrap gap-2">
-          <Button
+          <BusyButton
+            busy={redeploy.isPending}
+            icon={<RocketIcon aria-hidden="true" />}
             variant="outline"
             onClick={() => void run(redeploy)}
             disabled={busy || server.proxyCount === 0}
             data-testid="server-redeploy-all"
           >
-            {redeploy.isPending ? (
-              <Spinner className="text-current" />
-            ) : (
-              <RocketIcon aria-hidden="true" />
-            )}
             {t('servers.page.redeployAll')}
-          </Button>
-          <Button
+          </BusyButton>
+          <BusyButton
+            busy={certificates.isPending}
+            icon={<ShieldCheckIcon aria-hidden="true" />}
             variant="outline"
             onClick={() => void run(certificates)}
             disabled={busy || server.proxyCount === 0}
             data-testid="server-check-certificates"
           >
-            {certificates.isPending ? (
-              <Spinner className="text-current" />
-            ) : (
-              <ShieldCheckIcon aria-hidden="true" />
-            )}
             {t('servers.page.checkCertificates')}
-          </Button>
+          </BusyButton>
         </div>
         {report ? <ActionReport results={report.results} /> : null}
       </CardContent>

@@ -5,10 +5,10 @@ import { Link, useLocation } from 'wouter';
 import { GeneratedKey } from '@/components/server-form/generated-key';
 import { ServerFormDialog } from '@/components/server-form/server-form-dialog';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { useLogText } from '@/lib/log-text';
 import { toastFailure } from '@/lib/toast-outcome';
@@ -139,19 +139,15 @@ function FactsCard({ server }: { server: TSshServer }) {
         <CardTitle>{t('servers.page.facts')}</CardTitle>
         <div className="flex flex-wrap items-center gap-3">
           <ServerStatus server={server} />
-          <Button
+          <BusyButton
+            busy={check.isPending}
+            icon={<RefreshCwIcon aria-hidden="true" />}
             size="sm"
             onClick={() => void run()}
-            disabled={check.isPending}
             data-testid="server-check"
           >
-            {check.isPending ? (
-              <Spinner className="text-current" />
-            ) : (
-              <RefreshCwIcon aria-hidden="true" />
-            )}
             {t('servers.page.checkNow')}
-          </Button>
+          </BusyButton>
         </div>
       </CardHeader>
       <CardContent className="grid gap-4">

@@ -5,11 +5,11 @@ import * as React from 'react';
 import { Link } from 'wouter';
 import { ServerFormDialog } from '@/components/server-form/server-form-dialog';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { TableOrCards, type TColumn } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Spinner } from '@/components/ui/spinner';
 import { useServersTexts } from '@/lib/use-group-texts';
 import { useSshServers } from '@/lib/use-ssh-servers';
 import { serverHref } from '../lib/paths';
@@ -170,15 +170,14 @@ export function ServersPage({ admin = false }: { admin?: boolean }) {
       )}
       {servers.hasNextPage ? (
         <div>
-          <Button
+          <BusyButton
+            busy={servers.isFetchingNextPage}
             variant="outline"
             onClick={() => void servers.fetchNextPage()}
-            disabled={servers.isFetchingNextPage}
             data-testid="servers-more"
           >
-            {servers.isFetchingNextPage ? <Spinner className="text-current" /> : null}
             {t('servers.loadMore')}
-          </Button>
+          </BusyButton>
         </div>
       ) : null}
 

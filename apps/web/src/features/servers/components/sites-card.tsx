@@ -8,10 +8,10 @@ import { ScanSearchIcon } from 'lucide-react';
 import * as React from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { toastFailure } from '@/lib/toast-outcome';
 import { useServersTexts } from '@/lib/use-group-texts';
@@ -67,14 +67,16 @@ export function SitesCard({ serverId }: { serverId: string }) {
               {t('servers.sites.adoptSelected', { count: chosen.size })}
             </Button>
           ) : null}
-          <Button size="sm" onClick={() => void run()} disabled={busy} data-testid="sites-scan">
-            {scan.isPending ? (
-              <Spinner className="text-current" />
-            ) : (
-              <ScanSearchIcon aria-hidden="true" />
-            )}
+          <BusyButton
+            busy={scan.isPending}
+            icon={<ScanSearchIcon aria-hidden="true" />}
+            size="sm"
+            onClick={() => void run()}
+            disabled={busy}
+            data-testid="sites-scan"
+          >
             {t('servers.sites.scan')}
-          </Button>
+          </BusyButton>
         </div>
       </CardHeader>
       <CardContent className="grid gap-4">

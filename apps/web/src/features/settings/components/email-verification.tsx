@@ -2,10 +2,9 @@ import { type TNotificationSettings, ZEmailCodeInput } from '@portico/shared/not
 import { CheckIcon, MailIcon } from 'lucide-react';
 import * as React from 'react';
 import { Alert, AlertDescription } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription } from '@/lib/form-errors';
 import { useSettingsTexts } from '@/lib/use-group-texts';
@@ -104,20 +103,21 @@ export function EmailVerification({ settings }: { settings: TNotificationSetting
                     }
                   }}
                 />
-                <Button
+                <BusyButton
+                  busy={verify.isPending}
                   type="button"
                   onClick={() => void submit()}
                   disabled={pending}
                   data-testid="notifications-email-verify"
                 >
-                  {verify.isPending ? <Spinner className="text-current" /> : null}
                   {t('settings.notifications.verify')}
-                </Button>
+                </BusyButton>
               </div>
             )}
           </Field>
         ) : null}
-        <Button
+        <BusyButton
+          busy={sendCode.isPending}
           type="button"
           variant="outline"
           size="sm"
@@ -126,11 +126,10 @@ export function EmailVerification({ settings }: { settings: TNotificationSetting
           disabled={pending}
           data-testid="notifications-email-send-code"
         >
-          {sendCode.isPending ? <Spinner className="size-4" /> : null}
           {emailCode
             ? t('settings.notifications.resendCode')
             : t('settings.notifications.sendCode')}
-        </Button>
+        </BusyButton>
       </AlertDescription>
     </Alert>
   );

@@ -9,13 +9,13 @@ import { SendIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { Alert, AlertDescription } from '@/components/ui/alert';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
 import { Field } from '@/components/ui/field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
-import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorDescription, fieldErrorText } from '@/lib/form-errors';
 import { useSettingsTexts } from '@/lib/use-group-texts';
@@ -187,17 +187,18 @@ function NotificationsForm({ settings }: { settings: TNotificationSettings }) {
         <SubmitButton pending={save.isPending} data-testid="notifications-save">
           {t('settings.notifications.save')}
         </SubmitButton>
-        <Button
+        <BusyButton
+          busy={test.isPending}
+          icon={<SendIcon aria-hidden="true" />}
           type="button"
           variant="outline"
           onClick={() => void sendTest()}
-          disabled={test.isPending || nowhere !== null}
+          disabled={nowhere !== null}
           aria-describedby={nowhereText ? 'notifications-test-nowhere' : undefined}
           data-testid="notifications-test"
         >
-          {test.isPending ? <Spinner className="size-4" /> : <SendIcon aria-hidden="true" />}
           {t('settings.notifications.test')}
-        </Button>
+        </BusyButton>
       </div>
       {nowhereText ? (
         <p

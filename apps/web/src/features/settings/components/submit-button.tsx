@@ -1,17 +1,9 @@
-import type * as React from 'react';
-import { Button } from '@/components/ui/button';
-import { Spinner } from '@/components/ui/spinner';
+import { BusyButton, type TBusyButtonProps } from '@/components/ui/busy-button';
 
 /** A form's submit button: disabled with a spinner while the request runs. */
 export function SubmitButton({
   pending,
-  children,
   ...props
-}: React.ComponentProps<typeof Button> & { pending: boolean }) {
-  return (
-    <Button type="submit" disabled={pending} {...props}>
-      {pending ? <Spinner className="text-current" /> : null}
-      {children}
-    </Button>
-  );
+}: Omit<TBusyButtonProps, 'busy'> & { pending: boolean }) {
+  return <BusyButton type="submit" busy={pending} {...props} />;
 }
