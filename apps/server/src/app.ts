@@ -283,6 +283,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
     serverChecks: services.serverChecks,
     siteScans: services.siteScans,
     serverActions: services.serverActions,
+    serverRuns: services.serverRuns,
   });
   await app.register(deploymentsRoutes, {
     deployments: services.deployments,

@@ -93,9 +93,19 @@ describe.each(testDatabaseKinds())(
             201,
           );
           const localId = local.json().id as string;
-          for (const path of ['check', 'forget-host-key', 'redeploy-all', 'check-certificates']) {
+          for (const path of ['check', 'forget-host-key']) {
             await record(await client.write('POST', `/api/ssh-servers/${localId}/${path}`), 200);
           }
+          // The background runs (no worker here: the run stays queued, so the second is refused).
+          const started = await client.write('POST', `/api/ssh-servers/${localId}/redeploy-all`);
+          const runId = (await record(started, 202)).json().id;
+          const runs = `/api/ssh-servers/${localId}/runs`;
+          await record(await client.request({ method: 'GET', url: `${runs}/${runId}` }), 200);
+          await record(await client.request({ method: 'GET', url: `${runs}/latest` }), 200);
+          await record(
+            await client.write('POST', `/api/ssh-servers/${localId}/check-certificates`),
+            409,
+          );
           await record(
             await client.write('POST', `/api/ssh-servers/${localId}/delete-with-sites`, {}),
             200,
