@@ -2,7 +2,8 @@
 // start answers 202 with the run at once, a second start while one is unfinished answers 409
 // naming it, the run and the server's latest read back (a page of results at a time), other
 // users get 404 and admins may; a run whose deployment never ends stops at its deadline as
-// timed-out and frees the server; a run cut by a stop is recorded interrupted by the next start.
+// timed-out and frees the server; a run cut by a stop is recorded interrupted by the next start,
+// and one never taken past its deadline timed-out.
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -210,12 +211,24 @@ describe.each(testDatabaseKinds())('per-server runs on %s', (kind) => {
       const { serverId } = await serverWithProxies(client, 1, '203.0.113.30');
       const run = (await client.write('POST', `/api/ssh-servers/${serverId}/redeploy-all`)).json();
       await runUntil(client, `/api/ssh-servers/${serverId}/runs/${run.id}`, (s) => s === 'running');
+      const { serverId: idle } = await serverWithProxies(client, 1, '203.0.113.31');
       await first.close();
       const [left] = await testDb.database.db
         .select()
         .from(serverRuns)
         .where(eq(serverRuns.id, run.id));
       expect(left!.state).toBe('running');
+
+      // Another server's run that no worker ever took, past its deadline: over, as timed-out.
+      const stale = '0f6a3c52-0c1b-4d8e-b0c4-3f1e2d9a7b10';
+      await testDb.database.db.insert(serverRuns).values({
+        id: stale,
+        sshServerId: idle,
+        kind: 'redeploy',
+        language: 'en',
+        total: 1,
+        deadlineAt: new Date(Date.now() - 60_000),
+      });
 
       second = await buildApp({ ...options, deploy: { workers: 0 } });
       await second.ready();
@@ -225,6 +238,11 @@ describe.each(testDatabaseKinds())('per-server runs on %s', (kind) => {
         .where(eq(serverRuns.id, run.id));
       expect(swept).toMatchObject({ state: 'failed', text: { key: 'sshServer.run.interrupted' } });
       expect(swept!.finishedAt).toBeTruthy();
+      const [late] = await testDb.database.db
+        .select()
+        .from(serverRuns)
+        .where(eq(serverRuns.id, stale));
+      expect(late).toMatchObject({ state: 'timed-out', text: { key: 'sshServer.run.timedOut' } });
     } finally {
       await second?.close();
       await first.close();

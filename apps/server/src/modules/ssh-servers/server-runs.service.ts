@@ -240,8 +240,9 @@ export function createServerRunsService(deps: TServerRunsDeps) {
     },
 
     /**
-     * Runs nobody works any more (the process that ran them stopped or died) are recorded
-     * failed, saying so; a queued one whose job still waits is left to it.
+     * Runs past their deadline are recorded timed-out; runs nobody works any more (the process
+     * that ran them stopped or died) failed, saying so; a queued one whose job still waits is
+     * left to it.
      */
     async sweep(): Promise<number> {
       let swept = 0;
@@ -249,6 +250,12 @@ export function createServerRunsService(deps: TServerRunsDeps) {
       for (let after: string | undefined; ; ) {
         const batch = await runs.unfinishedAfter(after, BATCH);
         for (const row of batch) {
+          // Past its deadline (and the grace its worker has to say so): whatever holds it, or
+          // if nothing ever took it (no instance with workers), the run is over.
+          if (row.deadlineAt.getTime() < Date.now() - SWEEP_GRACE_MS) {
+            if (await runs.finish(row.id, 'timed-out', { key: 'sshServer.run.timedOut' })) swept++;
+            continue;
+          }
           if (await deps.liveness.isAlive(row.id)) continue;
           if (row.state === 'queued') {
             const job = await deps.jobs.state(row.id);
