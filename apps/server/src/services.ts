@@ -382,11 +382,6 @@ export async function buildServices(options: TServicesOptions) {
     planDeployment,
     uploadedCertificate: hooks.uploadedCertificate,
   });
-  const serverActions = createServerActionsService({
-    repository: sshServersRepository,
-    servers: sshServers,
-    removeProxy: (actor, proxyId, options) => proxies.remove(actor, proxyId, options),
-  });
   // "Redeploy all" and "check all certificates" as background runs on their own queue, worked
   // where deploy workers run; stopped (left for the next start's sweep) when the app closes.
   const serverRunDeadlineMs = deploy.serverRunDeadlineMs ?? JOB_TIMING.serverRunDeadlineMs;
@@ -412,6 +407,12 @@ export async function buildServices(options: TServicesOptions) {
     concurrency: JOB_TIMING.concurrency,
     work:
       workerCount > 0 ? ({ runId }) => serverRuns.work(runId, serverRunsStop.signal) : undefined,
+  });
+  const serverActions = createServerActionsService({
+    repository: sshServersRepository,
+    servers: sshServers,
+    refuseWhileRunning: serverRuns.refuseWhileRunning,
+    removeProxy: (actor, proxyId, options) => proxies.remove(actor, proxyId, options),
   });
   const sweepServerRuns = () =>
     serverRuns.sweep().catch(warn('looking for interrupted server runs failed'));

@@ -19,6 +19,8 @@ const BATCH = 200;
 export interface TServerActionsDeps {
   repository: TSshServersRepository;
   servers: Pick<TSshServersService, 'remove'>;
+  /** 409 while a background run (redeploy all, check all) goes through the same proxies. */
+  refuseWhileRunning(serverId: string): Promise<void>;
   removeProxy(
     actor: TActor,
     proxyId: string,
@@ -76,6 +78,8 @@ export function createServerActionsService(deps: TServerActionsDeps) {
       id: string,
       options: { removeCertificates: boolean; language: TLanguage },
     ): Promise<TDeleteServerWithSitesReport> {
+      await loadServer(repository, actor, id);
+      await deps.refuseWhileRunning(id);
       const results = await eachProxy(actor, id, async (proxyId) => {
         await deps.removeProxy(actor, proxyId, {
           removeFromServer: true,

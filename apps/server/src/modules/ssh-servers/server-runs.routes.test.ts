@@ -56,7 +56,7 @@ describe.each(testDatabaseKinds())('per-server runs on %s', (kind) => {
 
     it('answers 202 with the run, 409 naming it while unfinished, and reads it back', async () => {
       const { client } = await signedInClient(t);
-      const { serverId } = await serverWithProxies(client, 2);
+      const { serverId, ids } = await serverWithProxies(client, 2);
       const base = `/api/ssh-servers/${serverId}`;
       const before = await client.request({ method: 'GET', url: `${base}/runs/latest` });
       expect(before.json()).toEqual({ run: null });
@@ -87,6 +87,16 @@ describe.each(testDatabaseKinds())('per-server runs on %s', (kind) => {
       expect(
         await t.database.db.select().from(serverRuns).where(eq(serverRuns.sshServerId, serverId)),
       ).toHaveLength(1);
+
+      // Deleting the server with its sites waits for the run too; nothing is deleted.
+      const removal = await client.write('POST', `${base}/delete-with-sites`, {});
+      expect(removal.statusCode).toBe(409);
+      expect(removal.json().text.key).toBe('errors.serverRunActive.redeploy');
+      const kept = await client.request({
+        method: 'GET',
+        url: `/api/proxy-configurations/${ids[0]}`,
+      });
+      expect(kept.statusCode).toBe(200);
 
       const read = await client.request({ method: 'GET', url: `${base}/runs/${run.id}` });
       expect(read.statusCode).toBe(200);

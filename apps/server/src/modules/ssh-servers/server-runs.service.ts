@@ -102,6 +102,12 @@ export function createServerRunsService(deps: TServerRunsDeps) {
     };
   }
 
+  /** 409 naming the server's unfinished run, if it has one. */
+  async function refuseWhileRunning(serverId: string): Promise<void> {
+    const active = await runs.activeFor(serverId);
+    if (active) throw serverRunActive(active);
+  }
+
   /** One proxy's part: what it did, never a throw (a failure is the proxy's, not the run's). */
   async function oneProxy(
     run: TServerRunRow,
@@ -150,6 +156,8 @@ export function createServerRunsService(deps: TServerRunsDeps) {
   }
 
   return {
+    refuseWhileRunning,
+
     /** Queues a run: the answer (202) carries it at once; a second start is refused (409). */
     async start(
       actor: TActor,
@@ -158,8 +166,7 @@ export function createServerRunsService(deps: TServerRunsDeps) {
       language: TLanguage,
     ): Promise<TServerRun> {
       const server = await loadServer(deps.servers, actor, serverId);
-      const active = await runs.activeFor(server.id);
-      if (active) throw serverRunActive(active);
+      await refuseWhileRunning(server.id);
       const id = crypto.randomUUID();
       let row: TServerRunRow;
       try {
