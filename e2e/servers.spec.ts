@@ -15,7 +15,8 @@ import { type TE2EUser, uniqueUser } from './fixtures/users';
 // The saved servers' pages in Chromium, in English and in Spanish: the list from the user's
 // menu (host masked, proxy count), a server added with a key Portico generates (its public key
 // shown), the server's page (facts not read yet, its proxy linked, the pinned host key
-// forgotten after a confirmation), and a delete refused while a proxy uses the server, which
+// forgotten after a confirmation, "Check all certificates" run in the background and its
+// per-proxy outcome), and a delete refused while a proxy uses the server, which
 // then offers to remove their sites too. Screenshots at 1280 and 390 px.
 //
 // The spec saves the server and a proxy on it through the API (the proxy chosen onto the server
@@ -227,6 +228,30 @@ for (const lang of ['en', 'es'] as const) {
       await expect(page.getByTestId('server-host-key')).toHaveText(FINGERPRINT);
       await expect(page.getByTestId('server-proxy-total')).toHaveText('(1)');
       await screenshotScreen(page, 'servers', `server-page-${lang}`);
+
+      // Check all certificates: a background run, shown as it goes; its proxy has no
+      // certificate yet, so it is refused, saying why; the buttons wait while it runs.
+      await page.getByTestId('server-check-certificates').click();
+      const run = page.getByTestId('server-run');
+      await expect(run).toHaveAttribute('data-state', 'done', { timeout: 20_000 });
+      await expect(page.getByTestId('server-run-state')).toHaveText(
+        t('servers.page.run.state.done'),
+      );
+      await expect(page.getByTestId('server-run-counts')).toHaveText(
+        t('servers.page.run.counts', { handled: 1, total: 1, done: 0, failed: 0, refused: 1 }),
+      );
+      const refusedRow = run.getByTestId('action-report-row');
+      await expect(refusedRow).toHaveAttribute('data-outcome', 'refused');
+      await expect(refusedRow).toContainText(seed.proxyDomain);
+      await expect(refusedRow).toContainText(t('errors.certificateNotDeployed'));
+      await expect(page.getByTestId('server-check-certificates')).toBeEnabled();
+      await screenshotScreen(page, 'servers', `server-run-${lang}`);
+      await page.setViewportSize(WIDTHS.phone);
+      await expectActionsInView(page, run.locator('..'));
+      await page.setViewportSize(WIDTHS.desktop);
+      // After a reload the page reads the latest run again.
+      await page.reload();
+      await expect(page.getByTestId('server-run')).toHaveAttribute('data-state', 'done');
       // Its proxies are searched on the server, as home's list is.
       await page.getByTestId('server-proxy-search').fill('no-such-proxy');
       await expect(page.getByTestId('server-proxies-no-match')).toHaveText(

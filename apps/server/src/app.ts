@@ -293,6 +293,7 @@ export async function buildApp(
     serverChecks: services.serverChecks,
     siteScans: services.siteScans,
     serverActions: services.serverActions,
+    serverRuns: services.serverRuns,
   });
   await app.register(deploymentsRoutes, {
     deployments: services.deployments,

@@ -15,7 +15,7 @@ import {
   type TEngineSettings,
 } from './deploy/engine';
 import { startQueue, type TQueue } from './jobs/queue';
-import { JOB_TIMING } from './jobs/queues';
+import { JOB_TIMING, SERVER_RUN_QUEUE } from './jobs/queues';
 import { createScheduledRunsRepository } from './jobs/scheduled-runs.repository';
 import { createSharedLocks } from './jobs/shared-locks';
 import { createWorkerLiveness } from './jobs/worker-liveness';
@@ -37,6 +37,7 @@ import { runDeployJob } from './modules/deployments/deploy-job';
 import type { TEngine, TRunTiming } from './modules/deployments/deploy-job-deps';
 import { createPlansService } from './modules/deployments/deploy-plans';
 import { createDeployWorkers } from './modules/deployments/deploy-workers';
+import { deploymentEnd } from './modules/deployments/deployment-end';
 import { scheduleReaper } from './modules/deployments/deployment-reaper';
 import { createDeploymentsRepository } from './modules/deployments/deployments.repository';
 import { createDeploymentsService } from './modules/deployments/deployments.service';
@@ -67,6 +68,8 @@ import { moveProxyPasswordsToServers } from './modules/ssh-servers/password-back
 import { createServerActionsService } from './modules/ssh-servers/server-actions.service';
 import { createServerCheckService } from './modules/ssh-servers/server-check.service';
 import { createServerCredentials } from './modules/ssh-servers/server-credentials';
+import { createServerRunsRepository } from './modules/ssh-servers/server-runs.repository';
+import { createServerRunsService } from './modules/ssh-servers/server-runs.service';
 import { createSiteScanService } from './modules/ssh-servers/site-scan.service';
 import { createSshServersRepository } from './modules/ssh-servers/ssh-servers.repository';
 import { createSshServersService } from './modules/ssh-servers/ssh-servers.service';
@@ -88,6 +91,8 @@ export interface TDeployOptions {
   socketSessionRecheckMs?: number;
   /** A run's time limit and its grace to stop (JOB_TIMING; tests shorten them). */
   timing?: TRunTiming;
+  /** A per-server run's time limit (JOB_TIMING.serverRunDeadlineMs; tests shorten it). */
+  serverRunDeadlineMs?: number;
 }
 
 export interface TServicesOptions {
@@ -393,13 +398,42 @@ export async function buildServices(options: TServicesOptions) {
     planDeployment,
     uploadedCertificate: hooks.uploadedCertificate,
   });
+  // "Redeploy all" and "check all certificates" as background runs on their own queue, worked
+  // where deploy workers run; stopped (left for the next start's sweep) when the app closes.
+  const serverRunDeadlineMs = deploy.serverRunDeadlineMs ?? JOB_TIMING.serverRunDeadlineMs;
+  const serverRunsStop = new AbortController();
+  let serverRunJobs: Awaited<ReturnType<typeof queue.onDemand<{ runId: string }>>> | undefined;
+  const serverRuns = createServerRunsService({
+    servers: sshServersRepository,
+    runs: createServerRunsRepository(db),
+    jobs: {
+      send: (runId) => serverRunJobs!.send({ runId }, { id: runId }),
+      state: (runId) => serverRunJobs!.state(runId),
+    },
+    liveness,
+    findActor: (userId) => users.findById(userId),
+    redeploy: (actor, proxyId, language) => deployments.start(actor, proxyId, 'redeploy', language),
+    deploymentEnd: (id, signal) => deploymentEnd(deploymentsRepository, id, signal),
+    checkCertificate: (actor, proxyId) => certificates.requestCheck(actor, proxyId),
+    deadlineMs: serverRunDeadlineMs,
+  });
+  serverRunJobs = await queue.onDemand<{ runId: string }>(SERVER_RUN_QUEUE, {
+    // The backstop behind the run's own deadline.
+    expireInSeconds: Math.ceil(serverRunDeadlineMs / 1000) + 10 * 60,
+    concurrency: JOB_TIMING.concurrency,
+    work:
+      workerCount > 0 ? ({ runId }) => serverRuns.work(runId, serverRunsStop.signal) : undefined,
+  });
   const serverActions = createServerActionsService({
     repository: sshServersRepository,
     servers: sshServers,
-    redeploy: (actor, proxyId, language) => deployments.start(actor, proxyId, 'redeploy', language),
-    checkCertificate: (actor, proxyId) => certificates.requestCheck(actor, proxyId),
+    refuseWhileRunning: serverRuns.refuseWhileRunning,
     removeProxy: (actor, proxyId, options) => proxies.remove(actor, proxyId, options),
   });
+  const sweepServerRuns = () =>
+    serverRuns.sweep().catch(warn('looking for interrupted server runs failed'));
+  const serverRunSweeper = setInterval(sweepServerRuns, JOB_TIMING.reaperIntervalMs);
+  serverRunSweeper.unref();
   const reaper = scheduleReaper(
     {
       deployments: deploymentsRepository,
@@ -464,6 +498,7 @@ export async function buildServices(options: TServicesOptions) {
     serverChecks,
     siteScans,
     serverActions,
+    serverRuns,
     deployments,
     plans,
     notifications,
@@ -486,6 +521,7 @@ export async function buildServices(options: TServicesOptions) {
     /** Background work that waits for the app to be ready: interrupted runs are looked for. */
     ready: async () => {
       await reaper.runNow();
+      await sweepServerRuns();
       // Servers made by migration 0014 get their proxies' passwords (the proxies keep theirs).
       const moved = await moveProxyPasswordsToServers(sshServersRepository, secrets).catch(
         (error) => {
@@ -503,6 +539,8 @@ export async function buildServices(options: TServicesOptions) {
      */
     async close() {
       reaper.stop();
+      clearInterval(serverRunSweeper);
+      serverRunsStop.abort();
       tableUpkeep.stop();
       await prober?.close();
       await workers.stop();

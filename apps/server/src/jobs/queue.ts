@@ -18,6 +18,13 @@ export type TDeployJob = TDeployJobData & { attempt: number };
 /** The state pg-boss keeps for a deploy job, archived ones included. */
 export type TDeployJobInfo = { state: string; data: TDeployJobData & { attempt?: number } };
 
+/** An on-demand queue: `send` queues a job (with its id chosen by the caller if given). */
+export interface TOnDemandQueue<TData> {
+  send(data: TData, options?: { id?: string }): Promise<void>;
+  /** What pg-boss says of a job (`created`, `active`, `completed`, ...); null when it has none. */
+  state(id: string): Promise<string | null>;
+}
+
 export interface TQueue {
   /** pg-boss itself, for tests that play a worker; product code uses the methods below. */
   readonly boss: PgBoss;
@@ -57,8 +64,13 @@ export interface TQueue {
    */
   onDemand<TData extends object>(
     name: string,
-    options: { expireInSeconds: number; work?: (data: TData) => Promise<void> },
-  ): Promise<{ send(data: TData): Promise<void> }>;
+    options: {
+      expireInSeconds: number;
+      work?: (data: TData) => Promise<void>;
+      /** Jobs this instance works at once (1 unless said). */
+      concurrency?: number;
+    },
+  ): Promise<TOnDemandQueue<TData>>;
   stop(): Promise<void>;
 }
 
@@ -217,7 +229,7 @@ export function queueOver(boss: PgBoss, options: TQueueOptions = {}): TQueue {
         retryLimit: 0,
       });
       const work = options.work;
-      if (work) {
+      for (let i = 0; work && i < (options.concurrency ?? 1); i += 1) {
         const worker = wakeups.worker(name);
         const id = await boss.work<Parameters<typeof work>[0]>(
           name,
@@ -229,9 +241,13 @@ export function queueOver(boss: PgBoss, options: TQueueOptions = {}): TQueue {
         worker.named(id);
       }
       return {
-        async send(data) {
-          await boss.send(name, data);
+        async send(data, sendOptions) {
+          await boss.send(name, data, sendOptions?.id ? { id: sendOptions.id } : {});
           queued(name);
+        },
+        async state(id) {
+          const job = await boss.getJobById(name, id, { includeArchive: true });
+          return job?.state ?? null;
         },
       };
     },

@@ -1,5 +1,7 @@
 /** The deploy queue and its timing, chosen on purpose (pg-boss defaults: 15 min expiry). */
 export const DEPLOY_QUEUE = 'deploy';
+/** The per-server actions' runs ("redeploy all", "check all certificates"). */
+export const SERVER_RUN_QUEUE = 'server-run';
 
 export interface TDeployJobData {
   deploymentId: string;
@@ -41,4 +43,7 @@ export const JOB_TIMING = {
   // A removal runs inside the delete request: it is stopped (and the server's lock let go) after
   // this, and the request answers saying so.
   removeDeadlineMs: 5 * 60_000,
+  // A per-server run ("redeploy all" goes through the proxies one deployment at a time) ends
+  // timed-out at this, freeing its server for the next run; the deployment it waited on goes on.
+  serverRunDeadlineMs: 12 * 60 * 60_000,
 } as const;

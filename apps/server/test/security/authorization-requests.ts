@@ -6,7 +6,7 @@ import { proxyInput } from '../support/proxies-test-helpers';
 import { newCredentials } from '../support/test-client';
 import { createTestPki } from '../support/test-pki';
 import { routeKey } from './authorization-table';
-import { LOCAL_SERVER, MATRIX_PASSWORD, type TMatrixWorld } from './authorization-world';
+import { LOCAL_SERVER, MATRIX_PASSWORD, send, type TMatrixWorld } from './authorization-world';
 
 export interface TCell {
   url: string;
@@ -328,12 +328,24 @@ const CELLS: Record<string, TBuild> = {
   [routeKey('POST', '/api/ssh-servers/:id/forget-host-key')]: (w) => ({
     url: `/api/ssh-servers/${w.sshServerId}/forget-host-key`,
   }),
-  [routeKey('POST', '/api/ssh-servers/:id/redeploy-all')]: (w) => ({
-    url: `/api/ssh-servers/${w.sshServerId}/redeploy-all`,
+  // A server of its own each: one unfinished run per server would answer the next cell 409.
+  [routeKey('POST', '/api/ssh-servers/:id/redeploy-all')]: async (w) => ({
+    url: `/api/ssh-servers/${await w.freshSshServer()}/redeploy-all`,
   }),
-  [routeKey('POST', '/api/ssh-servers/:id/check-certificates')]: (w) => ({
-    url: `/api/ssh-servers/${w.sshServerId}/check-certificates`,
+  [routeKey('POST', '/api/ssh-servers/:id/check-certificates')]: async (w) => ({
+    url: `/api/ssh-servers/${await w.freshSshServer()}/check-certificates`,
   }),
+  [routeKey('GET', '/api/ssh-servers/:id/runs/latest')]: (w) => ({
+    url: `/api/ssh-servers/${w.sshServerId}/runs/latest`,
+  }),
+  [routeKey('GET', '/api/ssh-servers/:id/runs/:runId')]: async (w) => {
+    const serverId = await w.freshSshServer();
+    const started = await send(w.clients.owner, {
+      method: 'POST',
+      url: `/api/ssh-servers/${serverId}/check-certificates`,
+    });
+    return { url: `/api/ssh-servers/${serverId}/runs/${started.json().id}` };
+  },
   [routeKey('POST', '/api/ssh-servers/:id/delete-with-sites')]: async (w) => ({
     url: `/api/ssh-servers/${await w.freshSshServer()}/delete-with-sites`,
     payload: {},

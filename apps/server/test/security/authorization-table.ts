@@ -289,8 +289,11 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
   // gets the 502 that names it, the others what they get anywhere.
   { method: 'POST', url: '/api/ssh-servers/:id/scan', expected: ownerOrAdmin(502) },
   { method: 'POST', url: '/api/ssh-servers/:id/adopt', expected: ownerOrAdmin(502) },
-  { method: 'POST', url: '/api/ssh-servers/:id/redeploy-all', expected: ownerOrAdmin(200) },
-  { method: 'POST', url: '/api/ssh-servers/:id/check-certificates', expected: ownerOrAdmin(200) },
+  // The per-server actions start a background run (202) and read it back.
+  { method: 'POST', url: '/api/ssh-servers/:id/redeploy-all', expected: ownerOrAdmin(202) },
+  { method: 'POST', url: '/api/ssh-servers/:id/check-certificates', expected: ownerOrAdmin(202) },
+  { method: 'GET', url: '/api/ssh-servers/:id/runs/latest', expected: ownerOrAdmin(200) },
+  { method: 'GET', url: '/api/ssh-servers/:id/runs/:runId', expected: ownerOrAdmin(200) },
   { method: 'POST', url: '/api/ssh-servers/:id/delete-with-sites', expected: ownerOrAdmin(200) },
 
   // The admin panel.

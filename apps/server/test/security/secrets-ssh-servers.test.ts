@@ -93,9 +93,31 @@ describe.each(testDatabaseKinds())(
             201,
           );
           const localId = local.json().id as string;
-          for (const path of ['check', 'forget-host-key', 'redeploy-all', 'check-certificates']) {
+          for (const path of ['check', 'forget-host-key']) {
             await record(await client.write('POST', `/api/ssh-servers/${localId}/${path}`), 200);
           }
+          // The background runs, on a server of their own (no worker here: the run stays
+          // queued, so the second start is refused, and so would a delete with the sites be).
+          const runsServer = await record(
+            await client.write('POST', '/api/ssh-servers', {
+              host: '127.0.0.1',
+              port: 1,
+              username: 'runs',
+              name: 'local runs',
+              password,
+            }),
+            201,
+          );
+          const runsId = runsServer.json().id as string;
+          const started = await client.write('POST', `/api/ssh-servers/${runsId}/redeploy-all`);
+          const runId = (await record(started, 202)).json().id;
+          const runs = `/api/ssh-servers/${runsId}/runs`;
+          await record(await client.request({ method: 'GET', url: `${runs}/${runId}` }), 200);
+          await record(await client.request({ method: 'GET', url: `${runs}/latest` }), 200);
+          await record(
+            await client.write('POST', `/api/ssh-servers/${runsId}/check-certificates`),
+            409,
+          );
           await record(
             await client.write('POST', `/api/ssh-servers/${localId}/delete-with-sites`, {}),
             200,

@@ -182,6 +182,64 @@ export type TServerActionResult = z.infer<typeof ZServerActionResult>;
 export const ZServerActionReport = z.object({ results: z.array(ZServerActionResult) });
 export type TServerActionReport = z.infer<typeof ZServerActionReport>;
 
+/**
+ * A per-server action worked in the background ("redeploy all", "check all certificates"): its
+ * state, its counts, and a page of what it did to each proxy (`nextAfter` reads the next).
+ */
+export const ZServerRunKind = z.enum(['redeploy', 'check-certificates']);
+export type TServerRunKind = z.infer<typeof ZServerRunKind>;
+export const ZServerRunState = z.enum(['queued', 'running', 'done', 'failed', 'timed-out']);
+export type TServerRunState = z.infer<typeof ZServerRunState>;
+
+export const ZServerRunResult = z.object({
+  position: z.number().int(),
+  id: z.string(),
+  domain: z.string(),
+  outcome: z.enum(['done', 'failed', 'refused']),
+  /** The deployment started for this proxy (redeploy all): its log is that deployment's. */
+  deploymentId: z.string().nullable(),
+  /** Why it failed or was refused, in the reader's language on the page. */
+  text: ZText.nullable(),
+});
+export type TServerRunResult = z.infer<typeof ZServerRunResult>;
+
+export const ZServerRun = z.object({
+  id: z.string(),
+  sshServerId: z.string(),
+  kind: ZServerRunKind,
+  state: ZServerRunState,
+  done: z.number().int(),
+  failed: z.number().int(),
+  refused: z.number().int(),
+  total: z.number().int(),
+  /** Why the run itself ended early (its deadline, a restart). */
+  text: ZText.nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+  deadlineAt: z.string(),
+  results: z.array(ZServerRunResult),
+  /** The position to read the next page of results after; null on the last page. */
+  nextAfter: z.number().int().nullable(),
+});
+export type TServerRun = z.infer<typeof ZServerRun>;
+
+export const ZServerRunParams = z.object({
+  id: z.uuid('validation.invalidId'),
+  runId: z.uuid('validation.invalidId'),
+});
+export const ZServerRunQuery = z.object({
+  after: z.coerce
+    .number('validation.list.cursor')
+    .int('validation.list.cursor')
+    .min(-1, 'validation.list.cursor')
+    .max(2_147_483_647, 'validation.list.cursor')
+    .default(-1),
+});
+/** The server's latest run, or null before its first. */
+export const ZLatestServerRun = z.object({ run: ZServerRun.nullable() });
+export type TLatestServerRun = z.infer<typeof ZLatestServerRun>;
+
 /** "Delete with their sites": each proxy removed as a proxy delete removes it, then the server. */
 export const ZDeleteServerWithSitesInput = z.object({
   removeCertificates: z.boolean().default(false),

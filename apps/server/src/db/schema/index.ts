@@ -8,6 +8,7 @@ export * from './deployments';
 export * from './destination-servers';
 export * from './instances';
 export * from './proxy-configurations';
+export * from './server-runs';
 export * from './session';
 export * from './ssh-servers';
 export * from './users';

@@ -1,6 +1,7 @@
-// The actions of a saved server on a real lab server (testbed/): "redeploy all" starts one run
-// and one log per proxy on it, goes on past a proxy it cannot start and reports each, and the
-// sites end live over HTTPS; "check all certificates" reports each; a plain delete is refused
+// The actions of a saved server on a real lab server (testbed/): "redeploy all" answers 202 with
+// a background run that starts one deployment and log per proxy, waits for each, goes on past a
+// proxy it cannot start and reports each (the run ends done with both sites live over HTTPS);
+// "check all certificates" is a run too, reported per proxy; a plain delete is refused
 // while proxies use the server, saying how many; "delete with their sites" removes each site
 // from the server as deleting the proxy does, then the server.
 import { eq } from 'drizzle-orm';
@@ -9,8 +10,9 @@ import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src
 import { rootProxy } from '../../../test/support/lab-app-helpers';
 import { httpsGet } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
-import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
+import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import type { TTestApp } from '../../../test/support/test-app';
+import type { TestClient } from '../../../test/support/test-client';
 import { deployments, proxyConfigurations } from '../../db/schema';
 
 let lab: TLab;
@@ -26,6 +28,17 @@ afterAll(async () => {
   await t?.close();
   await lab?.stop();
 });
+
+/** The run once it ended (its deployments take a few seconds each on the lab). */
+async function runEnded(client: TestClient, serverId: string, runId: string) {
+  const until = Date.now() + 180_000;
+  for (;;) {
+    const url = `/api/ssh-servers/${serverId}/runs/${runId}`;
+    const run = (await client.request({ method: 'GET', url })).json();
+    if (!['queued', 'running'].includes(run.state) || Date.now() > until) return run;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
 
 describe('per-server actions on a lab server', () => {
   it('redeploys all, checks all certificates, refuses a plain delete, deletes with the sites', async () => {
@@ -60,39 +73,54 @@ describe('per-server actions on a lab server', () => {
       ids.push(id);
     }
 
+    // "Redeploy all" answers at once with its run; the run goes through the proxies in the
+    // background, waiting for each deployment to end.
     const redeploy = await client.write('POST', `/api/ssh-servers/${serverId}/redeploy-all`);
-    expect(redeploy.statusCode, redeploy.body).toBe(200);
-    const byId = new Map(
-      redeploy.json().results.map((r: { id: string }) => [r.id, r] as const),
-    ) as Map<string, { ok: boolean; deploymentId: string | null; text: unknown }>;
+    expect(redeploy.statusCode, redeploy.body).toBe(202);
+    expect(redeploy.json()).toMatchObject({ kind: 'redeploy', total: 3 });
+    const again = await client.write('POST', `/api/ssh-servers/${serverId}/check-certificates`);
+    expect(again.statusCode).toBe(409);
+    const redeployed = await runEnded(client, serverId, redeploy.json().id);
+    expect(redeployed).toMatchObject({ state: 'done', done: 2, failed: 0, refused: 1, total: 3 });
+    const byId = new Map(redeployed.results.map((r: { id: string }) => [r.id, r] as const)) as Map<
+      string,
+      { outcome: string; deploymentId: string | null; text: unknown }
+    >;
     expect(byId.get(ids[2]!)).toMatchObject({
-      ok: false,
+      outcome: 'refused',
       deploymentId: null,
       text: { key: 'errors.deployNeedsTarget' },
     });
     for (const id of ids.slice(0, 2)) {
-      expect(byId.get(id)?.ok).toBe(true);
-      const body = await waitForStatus(client, id, (s) => s === 'completed' || s === 'failed');
-      expect(body.status).toBe('completed');
+      expect(byId.get(id)).toMatchObject({ outcome: 'done', text: null });
       const [run] = await t.database.db
         .select()
         .from(deployments)
         .where(eq(deployments.id, byId.get(id)!.deploymentId!));
       expect(run).toMatchObject({ configurationId: id, status: 'completed' });
+      const proxy = await client.request({ method: 'GET', url: `/api/proxy-configurations/${id}` });
+      expect(proxy.json().status).toBe('completed');
     }
     for (const domain of s1.domains.slice(0, 2)) {
       expect((await httpsGet(lab.status, s1.address, domain, '/')).status).toBe(200);
     }
 
     const checks = await client.write('POST', `/api/ssh-servers/${serverId}/check-certificates`);
-    expect(checks.statusCode, checks.body).toBe(200);
-    expect(checks.json().results.map((r: { id: string; ok: boolean }) => [r.id, r.ok])).toEqual(
+    expect(checks.statusCode, checks.body).toBe(202);
+    const checked = await runEnded(client, serverId, checks.json().id);
+    expect(checked).toMatchObject({ state: 'done', done: 2, refused: 1 });
+    expect(checked.results.map((r: { id: string; outcome: string }) => [r.id, r.outcome])).toEqual(
       expect.arrayContaining([
-        [ids[0], true],
-        [ids[1], true],
-        [ids[2], false],
+        [ids[0], 'done'],
+        [ids[1], 'done'],
+        [ids[2], 'refused'],
       ]),
     );
+    const latest = await client.request({
+      method: 'GET',
+      url: `/api/ssh-servers/${serverId}/runs/latest`,
+    });
+    expect(latest.json().run.id).toBe(checks.json().id);
 
     const refused = await client.write('DELETE', `/api/ssh-servers/${serverId}`);
     expect(refused.statusCode).toBe(409);

@@ -2,7 +2,6 @@ import type { TLanguage } from '@portico/shared/api-error';
 import type { TText } from '@portico/shared/i18n/text';
 import type {
   TDeleteServerWithSitesReport,
-  TServerActionReport,
   TServerActionResult,
 } from '@portico/shared/ssh-servers/schemas';
 import { AppError } from '../../lib/app-error';
@@ -14,15 +13,14 @@ import type { TSshServersService } from './ssh-servers.service';
 const BATCH = 200;
 
 /**
- * What the actions reuse, given by services.ts (modules do not import each other): the one
- * redeploy path, the certificate check, the proxy delete with its removal rules.
+ * What the action reuses, given by services.ts (modules do not import each other): the proxy
+ * delete with its removal rules.
  */
 export interface TServerActionsDeps {
   repository: TSshServersRepository;
   servers: Pick<TSshServersService, 'remove'>;
-  /** Queues a redeploy of one proxy as its own run and log; resolves with the run's id. */
-  redeploy(actor: TActor, proxyId: string, language: TLanguage): Promise<string>;
-  checkCertificate(actor: TActor, proxyId: string): Promise<void>;
+  /** 409 while a background run (redeploy all, check all) goes through the same proxies. */
+  refuseWhileRunning(serverId: string): Promise<void>;
   removeProxy(
     actor: TActor,
     proxyId: string,
@@ -33,7 +31,7 @@ export interface TServerActionsDeps {
 export type TServerActionsService = ReturnType<typeof createServerActionsService>;
 
 /** A refusal as the page shows it; an unexpected failure only as "something went wrong". */
-function refusalText(error: unknown): TText {
+export function refusalText(error: unknown): TText {
   if (error instanceof AppError) {
     return { key: error.messageKey, params: error.params as Record<string, TText> };
   }
@@ -41,9 +39,9 @@ function refusalText(error: unknown): TText {
 }
 
 /**
- * The actions of one saved server ("redeploy all", "check all certificates", "delete with their
- * sites"): each goes through every proxy on the server one after another, never stops on a
- * failure, and reports each.
+ * "Delete with their sites" of one saved server: goes through every proxy on the server one
+ * after another, never stops on a failure, and reports each. ("Redeploy all" and "check all
+ * certificates" are background runs: server-runs.service.ts.)
  */
 export function createServerActionsService(deps: TServerActionsDeps) {
   const { repository } = deps;
@@ -71,26 +69,6 @@ export function createServerActionsService(deps: TServerActionsDeps) {
   }
 
   return {
-    /** One run (and one log) per proxy; the server's lock runs them one after another. */
-    async redeployAll(
-      actor: TActor,
-      id: string,
-      language: TLanguage,
-    ): Promise<TServerActionReport> {
-      return {
-        results: await eachProxy(actor, id, (proxyId) => deps.redeploy(actor, proxyId, language)),
-      };
-    },
-
-    async checkAllCertificates(actor: TActor, id: string): Promise<TServerActionReport> {
-      return {
-        results: await eachProxy(actor, id, async (proxyId) => {
-          await deps.checkCertificate(actor, proxyId);
-          return null;
-        }),
-      };
-    },
-
     /**
      * Each proxy deleted with its site removed from the server, as a proxy delete does (a proxy
      * whose removal fails stays, with why); the server goes once none is left.
@@ -100,6 +78,8 @@ export function createServerActionsService(deps: TServerActionsDeps) {
       id: string,
       options: { removeCertificates: boolean; language: TLanguage },
     ): Promise<TDeleteServerWithSitesReport> {
+      await loadServer(repository, actor, id);
+      await deps.refuseWhileRunning(id);
       const results = await eachProxy(actor, id, async (proxyId) => {
         await deps.removeProxy(actor, proxyId, {
           removeFromServer: true,

@@ -2,7 +2,10 @@ import { ZIdParams } from '@portico/shared/proxy/api';
 import {
   ZDeleteServerWithSitesInput,
   ZDeleteServerWithSitesReport,
-  ZServerActionReport,
+  ZLatestServerRun,
+  ZServerRun,
+  ZServerRunParams,
+  ZServerRunQuery,
   ZSshServer,
   ZSshServerCheck,
   ZSshServerInput,
@@ -22,6 +25,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
 import type { TServerActionsService } from './server-actions.service';
 import type { TServerCheckService } from './server-check.service';
+import type { TServerRunsService } from './server-runs.service';
 import type { TSiteScanService } from './site-scan.service';
 import type { TSshServersService } from './ssh-servers.service';
 
@@ -29,6 +33,7 @@ export interface TSshServersRoutesOptions {
   sshServers: TSshServersService;
   serverChecks: TServerCheckService;
   serverActions: TServerActionsService;
+  serverRuns: TServerRunsService;
   siteScans: TSiteScanService;
 }
 
@@ -38,7 +43,7 @@ const errors = errorResponses(400, 401, 403, 404, 409, 500);
 /** Saved SSH servers (docs/PRODUCT.md#ssh-servers): secrets go in, never come out. */
 export async function sshServersRoutes(app: FastifyInstance, options: TSshServersRoutesOptions) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { sshServers, serverChecks, serverActions, siteScans } = options;
+  const { sshServers, serverChecks, serverActions, serverRuns, siteScans } = options;
   r.get(
     '/api/ssh-servers',
     {
@@ -189,35 +194,73 @@ export async function sshServersRoutes(app: FastifyInstance, options: TSshServer
     async (request) => serverChecks.forgetHostKey(request.user!, request.params.id),
   );
 
-  r.post(
-    '/api/ssh-servers/:id/redeploy-all',
+  const runStarts = [
+    {
+      action: 'redeploy-all',
+      kind: 'redeploy',
+      summary:
+        'Start redeploying every proxy on a saved SSH server in the background, one deployment and log each',
+      operationId: 'redeployAllOnSshServer',
+    },
+    {
+      action: 'check-certificates',
+      kind: 'check-certificates',
+      summary:
+        'Start checking the certificate of every proxy on a saved SSH server in the background',
+      operationId: 'checkCertificatesOnSshServer',
+    },
+  ] as const;
+  for (const { action, kind, summary, operationId } of runStarts) {
+    r.post(
+      `/api/ssh-servers/:id/${action}`,
+      {
+        schema: {
+          tags,
+          summary,
+          operationId,
+          params: ZIdParams,
+          response: { 202: ZServerRun, ...errorResponses(400, 401, 403, 404, 409) },
+        },
+        preValidation: app.requireUser,
+      },
+      async (request, reply) =>
+        reply
+          .code(202)
+          .send(await serverRuns.start(request.user!, request.params.id, kind, request.language)),
+    );
+  }
+
+  r.get(
+    '/api/ssh-servers/:id/runs/latest',
     {
       schema: {
         tags,
-        summary: 'Redeploy every proxy on a saved SSH server, one run and log each',
-        operationId: 'redeployAllOnSshServer',
+        summary: 'Read the latest background run of a saved SSH server (null before its first)',
+        operationId: 'getLatestSshServerRun',
         params: ZIdParams,
-        response: { 200: ZServerActionReport, ...errorResponses(400, 401, 403, 404) },
+        response: { 200: ZLatestServerRun, ...errorResponses(400, 401, 404) },
+      },
+      preValidation: app.requireUser,
+    },
+    async (request) => serverRuns.latest(request.user!, request.params.id),
+  );
+
+  r.get(
+    '/api/ssh-servers/:id/runs/:runId',
+    {
+      schema: {
+        tags,
+        summary:
+          'Read a background run of a saved SSH server: its state, counts and a page of its per-proxy results',
+        operationId: 'getSshServerRun',
+        params: ZServerRunParams,
+        querystring: ZServerRunQuery,
+        response: { 200: ZServerRun, ...errorResponses(400, 401, 404) },
       },
       preValidation: app.requireUser,
     },
     async (request) =>
-      serverActions.redeployAll(request.user!, request.params.id, request.language),
-  );
-
-  r.post(
-    '/api/ssh-servers/:id/check-certificates',
-    {
-      schema: {
-        tags,
-        summary: 'Check the certificate of every proxy on a saved SSH server',
-        operationId: 'checkCertificatesOnSshServer',
-        params: ZIdParams,
-        response: { 200: ZServerActionReport, ...errorResponses(400, 401, 403, 404) },
-      },
-      preValidation: app.requireUser,
-    },
-    async (request) => serverActions.checkAllCertificates(request.user!, request.params.id),
+      serverRuns.read(request.user!, request.params.id, request.params.runId, request.query.after),
   );
 
   r.post(

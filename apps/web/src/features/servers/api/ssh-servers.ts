@@ -2,7 +2,8 @@ import type { TAdminProxyPage } from '@portico/shared/admin/api';
 import type { TProxyPage } from '@portico/shared/proxy/api';
 import type {
   TDeleteServerWithSitesReport,
-  TServerActionReport,
+  TLatestServerRun,
+  TServerRun,
   TSshServer,
   TSshServerCheck,
   TSshServerList,
@@ -87,12 +88,48 @@ export function useAdoptSites() {
   });
 }
 
-/** Redeploy all / check all certificates: the per-proxy report; the proxies changed too. */
-export function useServerAction(action: 'redeploy-all' | 'check-certificates') {
+/** GET …/runs/latest: the server's latest background run ("redeploy all", "check all"). */
+const latestRunKey = (id: string) => [...sshServerKeys.detail(id), 'runs', 'latest'] as const;
+/** How often the page reads a run that is still queued or running. */
+export const RUN_POLL_MS = 2000;
+
+export const isRunActive = (run: TServerRun | null | undefined) =>
+  run?.state === 'queued' || run?.state === 'running';
+
+/** The server's latest run, read again every RUN_POLL_MS while it is unfinished. */
+export function useLatestServerRun(id: string) {
+  const client = useQueryClient();
+  return useQuery({
+    queryKey: latestRunKey(id),
+    queryFn: async () => {
+      const answer = await api.requestJson<TLatestServerRun>('GET', path(id, 'runs/latest'));
+      // A run that just ended changed the proxies (statuses, certificates): read them again.
+      const before = client.getQueryData<TLatestServerRun>(latestRunKey(id))?.run;
+      if (isRunActive(before) && !isRunActive(answer.run)) {
+        void client.invalidateQueries({ queryKey: proxyKeys.list });
+      }
+      return answer;
+    },
+    refetchInterval: (query) => (isRunActive(query.state.data?.run) ? RUN_POLL_MS : false),
+  });
+}
+
+/** The next page of a run's per-proxy results, after the position `after`. */
+export const readServerRunPage = (id: string, runId: string, after: number) =>
+  api.requestJson<TServerRun>(
+    'GET',
+    `${path(id, `runs/${encodeURIComponent(runId)}`)}?after=${after}`,
+  );
+
+/** Starts "redeploy all" or "check all certificates": the answer is the run, shown at once. */
+export function useStartServerRun(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => api.requestJson<TServerActionReport>('POST', path(id, action)),
-    onSettled: () => client.invalidateQueries({ queryKey: proxyKeys.list }),
+    mutationFn: (action: 'redeploy-all' | 'check-certificates') =>
+      api.requestJson<TServerRun>('POST', path(id, action)),
+    onSuccess: (run) => client.setQueryData<TLatestServerRun>(latestRunKey(id), { run }),
+    // Refused because one is running (409): show that one.
+    onError: () => client.invalidateQueries({ queryKey: latestRunKey(id) }),
   });
 }
 

@@ -95,7 +95,7 @@ describe('delete server dialog', () => {
     const rows = screen.getAllByTestId('action-report-row').map((row) => row.textContent);
     expect(rows).toEqual([
       'a.example.comdone',
-      `b.example.com${sharedText('en', 'errors.network')}`,
+      `b.example.comfailed: ${sharedText('en', 'errors.network')}`,
     ]);
     expect(onDeleted).not.toHaveBeenCalled();
   });

@@ -19,7 +19,7 @@ import { errorDescription } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
 import { useServersTexts } from '@/lib/use-group-texts';
 import { useDeleteSshServer, useDeleteSshServerWithSites } from '../api/ssh-servers';
-import { ActionReport } from './action-report';
+import { ActionReport, reportRow } from './action-report';
 
 type TProps = {
   server: Pick<TSshServer, 'id' | 'name'>;
@@ -94,7 +94,7 @@ export function DeleteServerDialog({ server, open, onOpenChange, onDeleted }: TP
           <Alert variant="destructive" data-testid="server-delete-kept">
             <AlertTitle>{t('servers.deleteDialog.notDeleted')}</AlertTitle>
             <AlertDescription>
-              <ActionReport results={kept} />
+              <ActionReport results={kept.map(reportRow)} />
             </AlertDescription>
           </Alert>
         ) : null}
