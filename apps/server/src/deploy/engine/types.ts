@@ -11,8 +11,10 @@ import type { TText } from '@portico/shared/i18n/text';
 import type { TProxyOptions } from '@portico/shared/proxy/options';
 import type { TLogLevel } from '@portico/shared/proxy/schemas';
 import type { TAcmeEab } from '../acme';
+import type { TDnsChallenge } from './dns-challenge';
 import type { TUploadedCertificate } from './uploaded-certificate';
 
+export type { TDnsChallenge } from './dns-challenge';
 export type { TUploadedCertificate } from './uploaded-certificate';
 
 /** A password, or a private key (with the sudo password of a user whose sudo asks for one). */
@@ -43,6 +45,12 @@ export interface TDeployInput {
    */
   uploadedCertificate?: TUploadedCertificate;
   /**
+   * The certificate by DNS-01 through the provider's certbot plugin instead of HTTP-01: the only
+   * way to a wildcard domain (`*.example.com`). Its credentials are written under
+   * /etc/portico/dns/ for certbot's renewals and removed once no renewal names them.
+   */
+  dnsChallenge?: TDnsChallenge;
+  /**
    * Apply of a plan: the plan's fingerprint. Before anything is written (packages included) the
    * run reads the files again and stops with `server_changed` when they differ (plan-read.ts).
    */
@@ -61,6 +69,11 @@ export interface TEngineSettings {
   dnsServers?: string[];
   /** Extra CA bundle certbot on the server must trust (test ACME servers only). */
   acmeCaBundleOnServer?: string;
+  /**
+   * How long certbot's DNS plugins wait for the TXT record to be seen everywhere
+   * (PORTICO_DNS_PROPAGATION_SECONDS); each plugin's own default without it.
+   */
+  dnsPropagationSeconds?: number;
   /** Language of Portico's own log lines and failure messages; tool output stays verbatim. */
   language?: TLanguage;
   /** Servers on 127.0.0.0/8 may be used (PORTICO_SSH_ALLOW_LOOPBACK: development and tests). */
@@ -189,7 +202,10 @@ export type TDeployOutcome =
     };
 
 export interface TRemoveInput
-  extends Omit<TDeployInput, 'email' | 'targetServer' | 'customScript' | 'uploadedCertificate'> {
+  extends Omit<
+    TDeployInput,
+    'email' | 'targetServer' | 'customScript' | 'uploadedCertificate' | 'dnsChallenge'
+  > {
   /** Also delete the certificate (certbot delete); default keeps it. */
   removeCertificate?: boolean;
 }
@@ -198,7 +214,10 @@ export type TRemoveOutcome = { status: 'removed' } | { status: 'failed'; failure
 
 /** "Test renewal" or "Renew now" for the proxy's certificate (certificate-actions.ts). */
 export interface TCertificateActionInput
-  extends Omit<TDeployInput, 'email' | 'targetServer' | 'customScript' | 'uploadedCertificate'> {
+  extends Omit<
+    TDeployInput,
+    'email' | 'targetServer' | 'customScript' | 'uploadedCertificate' | 'dnsChallenge'
+  > {
   action: TCertificateAction;
 }
 
