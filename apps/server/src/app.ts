@@ -290,6 +290,7 @@ export async function buildApp(options: TAppOptions): Promise<FastifyInstance> {
   });
   await app.register(certificatesRoutes, {
     certificates: services.certificates,
+    dnsChallenges: services.dnsChallenges,
     deployments: services.deployments,
   });
   await wsGateway(app, {

@@ -307,7 +307,7 @@ export async function buildServices(options: TServicesOptions) {
   const scripts = createScriptsService(createScriptsRepository(db));
   const workerCount = deploy.workers ?? JOB_TIMING.concurrency;
 
-  const { notifications, certificates, hooks } = await buildCertificateServices({
+  const { notifications, certificates, dnsChallenges, hooks } = await buildCertificateServices({
     db,
     queue,
     users,
@@ -376,6 +376,7 @@ export async function buildServices(options: TServicesOptions) {
     settings,
     planDeployment,
     uploadedCertificate: hooks.uploadedCertificate,
+    dnsChallenge: hooks.dnsChallenge,
   });
   const serverActions = createServerActionsService({
     repository: sshServersRepository,
@@ -451,6 +452,7 @@ export async function buildServices(options: TServicesOptions) {
     plans,
     notifications,
     certificates,
+    dnsChallenges,
     liveLog,
     bus,
     queue,

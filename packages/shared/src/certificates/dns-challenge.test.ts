@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DNS_PROVIDERS,
   dnsCredentialsIni,
+  siteDomainIssue,
   wildcardProblem,
   ZDnsChallengeInput,
   ZDnsCredentials,
@@ -33,9 +34,19 @@ describe('wildcard names', () => {
       expect(wildcardProblem(bad), bad).toBe('wildcardForm');
     }
     expect(wildcardProblem('example.com')).toBe('wildcardForm');
-    expect(wildcardProblem('*.com')).toBe('wildcardForm');
+    expect(wildcardProblem('*.com')).toBe('wildcardSuffix');
     expect(wildcardProblem('*.co.uk')).toBe('wildcardSuffix');
     expect(wildcardProblem('*.github.io')).toBe('wildcardSuffix');
+  });
+});
+
+describe('a proxy domain', () => {
+  it('is a domain or a valid wildcard, else says which rule it breaks', () => {
+    expect(siteDomainIssue('app.example.com')).toBeUndefined();
+    expect(siteDomainIssue('*.example.com')).toBeUndefined();
+    expect(siteDomainIssue('nodot')).toBe('validation.domain.invalid');
+    expect(siteDomainIssue('a.*.example.com')).toBe('validation.dns01.wildcardForm');
+    expect(siteDomainIssue('*.com')).toBe('validation.dns01.wildcardSuffix');
   });
 });
 

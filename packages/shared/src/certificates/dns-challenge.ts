@@ -146,13 +146,39 @@ export function isWildcard(domain: string): boolean {
 export function wildcardProblem(domain: string): string | undefined {
   if (!isWildcard(domain)) return 'wildcardForm';
   const base = domain.slice(WILDCARD_PREFIX.length);
-  if (base.includes('*') || !isDomain(base)) return 'wildcardForm';
-  if (base.split('.').length < 2 || SHARED_SUFFIXES.has(base)) return 'wildcardSuffix';
+  if (base.includes('*')) return 'wildcardForm';
+  // A single label (`*.com`) is a top-level domain: everyone's names.
+  if (isDomain(`${base}.x`) && !base.includes('.')) return 'wildcardSuffix';
+  if (!isDomain(base)) return 'wildcardForm';
+  if (SHARED_SUFFIXES.has(base.toLowerCase())) return 'wildcardSuffix';
   return undefined;
+}
+
+/**
+ * A wildcard has no name of its own: what a check asks for in its place (SNI, Host, a DNS
+ * lookup) is this sample subdomain, which the site serves like any other.
+ */
+export const WILDCARD_SAMPLE_LABEL = 'portico-check';
+
+export function sampleName(domain: string): string {
+  return isWildcard(domain)
+    ? `${WILDCARD_SAMPLE_LABEL}.${domain.slice(WILDCARD_PREFIX.length)}`
+    : domain;
 }
 
 export function isWildcardDomain(domain: string): boolean {
   return wildcardProblem(domain) === undefined;
+}
+
+/**
+ * A proxy's domain: a plain domain, or a wildcard (served only with DNS-01). Checked before
+ * lower-casing, like ZDomain.
+ */
+export function siteDomainIssue(value: string): string | undefined {
+  if (isDomain(value)) return undefined;
+  if (!value.includes('*')) return 'validation.domain.invalid';
+  const problem = wildcardProblem(value);
+  return problem ? `validation.dns01.${problem}` : undefined;
 }
 
 /** How a proxy gets its certificate when it is not HTTP-01: the DNS challenge's settings. */
@@ -161,4 +187,14 @@ export const ZDnsChallengeInput = z.object({
   /** With a wildcard domain: the certificate and the site also cover the name itself. */
   includeApex: z.boolean().default(false),
 });
-export type TDnsChallengeInput = z.infer<typeof ZDnsChallengeInput>;
+export type TDnsChallengeInput = z.input<typeof ZDnsChallengeInput>;
+
+/** What the API says of a proxy's DNS challenge: never the credentials. */
+export const ZDnsChallengeView = z.object({
+  provider: z.enum(DNS_PROVIDER_NAMES as [TDnsProviderName, ...TDnsProviderName[]]),
+  includeApex: z.boolean(),
+  /** The server address the credentials were entered for: they are presented to it alone. */
+  serverIp: z.string(),
+  updatedAt: z.string(),
+});
+export type TDnsChallengeView = z.infer<typeof ZDnsChallengeView>;

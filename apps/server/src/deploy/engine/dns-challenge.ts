@@ -3,6 +3,7 @@ import {
   DNS_PROVIDERS,
   dnsCredentialsIni,
   isWildcard,
+  sampleName,
   type TDnsCredentials,
   WILDCARD_PREFIX,
   ZDnsCredentials,
@@ -48,12 +49,9 @@ export function certificateNames(domain: string, dns: TDnsChallenge | undefined)
  * own, so the name under it when the site serves that, else a sample subdomain (which a DNS
  * wildcard record, or the user's own record, must point at the server).
  */
-export const WILDCARD_SAMPLE_LABEL = 'portico-check';
-
 export function probeName(domain: string, dns: TDnsChallenge | undefined): string {
-  if (!isWildcard(domain)) return domain;
-  const base = domain.slice(WILDCARD_PREFIX.length);
-  return dns?.includeApex ? base : `${WILDCARD_SAMPLE_LABEL}.${base}`;
+  if (isWildcard(domain) && dns?.includeApex) return domain.slice(WILDCARD_PREFIX.length);
+  return sampleName(domain);
 }
 
 /** The credentials checked again before they reach a file; never echoed. */
