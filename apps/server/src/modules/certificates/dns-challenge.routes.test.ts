@@ -5,14 +5,16 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createProxy,
+  seedServerSite,
   signedInClient,
   uniqueDomain,
+  waitForStatus,
 } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
-import { dnsChallenges } from '../../db/schema';
-import { decryptSecret, loadOrCreateKey } from '../../lib/secrets';
+import { dnsChallenges, proxyConfigurations } from '../../db/schema';
+import { decryptSecret, encryptSecret, loadOrCreateKey } from '../../lib/secrets';
 import { dnsChallengeAad } from './dns-challenge-secret';
 
 const SECRET = 'OWSVqAbRnvm/d1obcIUzUl9pnLnCL21UShrNvZxFHfw=';
@@ -30,7 +32,8 @@ describe.each(testDatabaseKinds())('a certificate by DNS-01 on %s', (kind) => {
   let keyFile: string;
   beforeAll(async () => {
     keyFile = join(mkdtempSync(join(tmpdir(), 'portico-dns01-')), 'secret.key');
-    t = await createTestApp(kind, { config: { secretKeyFile: keyFile }, deploy: { workers: 0 } });
+    // With a deploy worker: a run must refuse credentials entered for another server.
+    t = await createTestApp(kind, { config: { secretKeyFile: keyFile } });
   });
   afterAll(async () => t?.close());
 
@@ -155,5 +158,42 @@ describe.each(testDatabaseKinds())('a certificate by DNS-01 on %s', (kind) => {
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toMatch(/^Un dominio comodín solo puede/);
     expect(await storedRow(wild.id)).toBeDefined();
+  });
+
+  it('never presents credentials to a server other than the one they were entered for', async () => {
+    const { client } = await signedInClient(t);
+    const { id } = await createProxy(client, {
+      domain: `*.${uniqueDomain('moved')}`,
+      serverIp: '127.0.0.1',
+      sshPort: 1,
+    });
+    expect((await put(client, id, { credentials: RFC2136 })).statusCode).toBe(200);
+    // Credentials of another address (sealed for it), now beside this proxy on 127.0.0.1.
+    const key = loadOrCreateKey(keyFile);
+    const elsewhere = encryptSecret(
+      key,
+      JSON.stringify(RFC2136),
+      dnsChallengeAad(id, '203.0.113.99'),
+    );
+    await t.database.db
+      .update(dnsChallenges)
+      .set({ serverIp: '203.0.113.99', credentialsEnc: elsewhere })
+      .where(eq(dnsChallenges.configurationId, id));
+    await t.database.db
+      .update(proxyConfigurations)
+      .set({ status: 'completed' })
+      .where(eq(proxyConfigurations.id, id));
+    await seedServerSite(t, id);
+    const started = await client.write('POST', `/api/proxy-configurations/${id}/redeploy`);
+    expect(started.statusCode, started.body).toBe(202);
+    expect((await waitForStatus(client, id, (s) => s !== 'deploying')).status).toBe('failed');
+    const lines = (
+      await client.request({ method: 'GET', url: `/api/deployment-logs/${id}` })
+    ).json();
+    expect(lines.at(-1)).toMatchObject({
+      level: 'error',
+      message: expect.stringMatching(/^The DNS provider credentials of this proxy cannot be/),
+    });
+    expect(JSON.stringify(lines)).not.toContain(SECRET);
   });
 });
