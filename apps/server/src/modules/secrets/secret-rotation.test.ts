@@ -177,10 +177,10 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   });
 
   it('re-encrypts the DNS provider credentials, still bound to their proxy and server', async () => {
-    const [{ id }] = await stored();
-    const aad = dnsChallengeAad(id!, '203.0.113.10');
+    const { id } = (await stored())[0]!;
+    const aad = dnsChallengeAad(id, '203.0.113.10');
     await createDnsChallengesRepository(t.database.db).save({
-      configurationId: id!,
+      configurationId: id,
       provider: 'cloudflare',
       includeApex: false,
       credentialsEnc: encryptSecret(readFileSync(keyFile), 'DNS-CREDENTIALS', aad),
