@@ -73,6 +73,20 @@ describe('a wildcard certificate by DNS-01 (RFC 2136, bind9 + Pebble)', () => {
     expect(await credentialFiles()).toBe('');
   });
 
+  it('fails naming the plugin package a server cannot install, writing no credentials', async () => {
+    const log = captureLog();
+    const cloudflare: TDnsChallenge = {
+      credentials: { provider: 'cloudflare', apiToken: 'lab-token-without-a-provider-0123' },
+      includeApex: false,
+    };
+    const outcome = await runDeployment(input(`*.${zone}`, 'root', cloudflare), context(log));
+    expect(outcome.status).toBe('failed');
+    if (outcome.status !== 'failed') return;
+    expect(outcome.failure).toMatchObject({ code: 'package_install_failed', step: 'packages' });
+    expect(outcome.failure.message).toContain('could not install python3-certbot-dns-cloudflare');
+    expect(await credentialFiles()).toBe('');
+  });
+
   it('plans the credentials file as a private write, its content never shown', async () => {
     const log = captureLog();
     const outcome = await planDeployment(input(`*.${zone}`, 'root', challenge), context(log));
