@@ -6,6 +6,7 @@ set -u
 packages=(
   chromium fonts-dejavu-core
   openssh-server nginx certbot python3-certbot-nginx pebble dnsmasq iproute2 sudo openssl curl jq cron
+  bind9 bind9-dnsutils python3-certbot-dns-rfc2136
   postgresql
 )
 missing=()

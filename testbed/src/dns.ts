@@ -2,13 +2,21 @@
 // nothing forwarded. dnsmasq does not reload addresses on SIGHUP, so `point` restarts it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { assertDomain, DOMAIN_SUFFIX, type TLabNames } from './names';
+import { assertDomain, BIND_PORT, DNS01_ZONE, DOMAIN_SUFFIX, type TLabNames } from './names';
 import { resolveA } from './probe';
 import { isAlive, startDaemon, waitFor } from './run';
 
 const IPV4_IN_LAB = /^198\.1[89]\.\d{1,3}\.\d{1,3}$/;
 
-export function dnsmasqArgs(names: TLabNames, domains: Record<string, string>): string[] {
+/**
+ * `dns01`: the DNS-01 zone is forwarded to the lab's bind9, uncached, so a renewal's new
+ * challenge is seen at once rather than the last one's answer.
+ */
+export function dnsmasqArgs(
+  names: TLabNames,
+  domains: Record<string, string>,
+  dns01 = false,
+): string[] {
   const args = [
     '--keep-in-foreground',
     '--conf-file=/dev/null',
@@ -23,6 +31,9 @@ export function dnsmasqArgs(names: TLabNames, domains: Record<string, string>): 
     // Unknown names in the lab zone get NXDOMAIN instead of REFUSED.
     `--local=/${DOMAIN_SUFFIX}/`,
   ];
+  if (dns01) {
+    args.push(`--server=/${DNS01_ZONE}/${names.infraAddress}#${BIND_PORT}`, '--cache-size=0');
+  }
   for (const [domain, address] of Object.entries(domains)) {
     assertDomain(domain);
     if (!IPV4_IN_LAB.test(address)) throw new Error(`not a lab address: ${address}`);
@@ -45,8 +56,13 @@ function dnsmasqPid(names: TLabNames): number | undefined {
   }
 }
 
-export async function startDns(names: TLabNames, domains: Record<string, string>): Promise<void> {
-  const args = ['netns', 'exec', names.infraNetns, 'dnsmasq', ...dnsmasqArgs(names, domains)];
+export async function startDns(
+  names: TLabNames,
+  domains: Record<string, string>,
+  dns01 = false,
+): Promise<void> {
+  const args = ['netns', 'exec', names.infraNetns, 'dnsmasq'];
+  args.push(...dnsmasqArgs(names, domains, dns01));
   startDaemon('ip', args, { logFile: path.join(names.infraDir, 'dnsmasq.log') });
   const [probeDomain, probeAddress] = Object.entries(domains)[0] ?? [];
   const server = `${names.infraAddress}:53`;
@@ -58,7 +74,7 @@ export async function startDns(names: TLabNames, domains: Record<string, string>
   );
 }
 
-export async function restartDns(names: TLabNames, domains: Record<string, string>) {
+export async function restartDns(names: TLabNames, domains: Record<string, string>, dns01 = false) {
   const pid = dnsmasqPid(names);
   if (pid !== undefined && isAlive(pid)) {
     process.kill(pid, 'SIGTERM');
@@ -68,5 +84,5 @@ export async function restartDns(names: TLabNames, domains: Record<string, strin
       () => `dnsmasq ${pid} did not stop`,
     );
   }
-  await startDns(names, domains);
+  await startDns(names, domains, dns01);
 }

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { startBind } from './bind';
 import { startDns } from './dns';
 import {
   ACME_MANAGEMENT_PORT,
@@ -13,6 +14,7 @@ import {
 } from './names';
 import { httpsGet, tcpOpen } from './probe';
 import { LAB_ENV, runOk, startDaemon, waitFor } from './run';
+import type { TLabDns01 } from './types';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -158,18 +160,29 @@ async function startUpstream(names: TLabNames): Promise<void> {
   );
 }
 
+export type TInfraOptions = {
+  certificateValiditySeconds?: number;
+  eabKeys?: Record<string, string>;
+  /** The servers bind9 answers for; without it no bind9 starts. */
+  dns01?: { name: string; address: string }[];
+};
+
 export async function startInfraServices(
   names: TLabNames,
   domains: Record<string, string>,
   listener: TListener,
-  certificateValiditySeconds?: number,
-  eabKeys?: Record<string, string>,
-): Promise<Omit<TInfraPaths, 'caListenerCertPath'>> {
-  await startPebble(names, listener, certificateValiditySeconds, eabKeys);
-  const [caRootPath] = await Promise.all([
+  options: TInfraOptions,
+): Promise<Omit<TInfraPaths, 'caListenerCertPath'> & { dns01?: TLabDns01 }> {
+  await startPebble(names, listener, options.certificateValiditySeconds, options.eabKeys);
+  const [caRootPath, , , dns01] = await Promise.all([
     fetchPebbleRoot(names, listener.caCert),
-    startDns(names, domains),
+    startDns(names, domains, options.dns01 !== undefined),
     startUpstream(names),
+    options.dns01 ? startBind(names, options.dns01) : undefined,
   ]);
-  return { caRootPath, acmeDirectoryUrl: `https://${names.infraAddress}:${ACME_PORT}/dir` };
+  return {
+    caRootPath,
+    acmeDirectoryUrl: `https://${names.infraAddress}:${ACME_PORT}/dir`,
+    ...(dns01 ? { dns01 } : {}),
+  };
 }

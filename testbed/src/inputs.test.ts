@@ -44,6 +44,15 @@ describe('lab inputs', () => {
     }
   });
 
+  it('forwards the DNS-01 zone to bind9, uncached, only for a dns01 lab', () => {
+    const names = labNames(3);
+    const forward = '--server=/dyn.portico.test/198.18.3.2#5353';
+    expect(dnsmasqArgs(names, {}, true)).toEqual(
+      expect.arrayContaining([forward, '--cache-size=0']),
+    );
+    expect(dnsmasqArgs(names, {})).not.toContain(forward);
+  });
+
   it('parses variants per server or for all, and rejects unknown ones', () => {
     expect(parseVariants(['nginx-stopped', 's2=port80-busy,existing-site', ''])).toEqual({
       '*': ['nginx-stopped'],

@@ -89,13 +89,11 @@ async function buildLab(id: number, options: TLabOptions): Promise<TLabStatus> {
   );
   const listener = await makeListenerCertificate(names);
   const [infra, ...labServers] = await Promise.all([
-    startInfraServices(
-      names,
-      domains,
-      listener,
-      options.certificateValiditySeconds,
-      options.eabKeys,
-    ),
+    startInfraServices(names, domains, listener, {
+      certificateValiditySeconds: options.certificateValiditySeconds,
+      eabKeys: options.eabKeys,
+      dns01: options.dns01 ? servers.map(({ server }) => server) : undefined,
+    }),
     ...servers.map(({ server, variants, domains: own }) =>
       startServer(names, server, variants, own, listener.caCert),
     ),
@@ -109,6 +107,7 @@ async function buildLab(id: number, options: TLabOptions): Promise<TLabStatus> {
     caListenerCertPath: listener.caCert,
     upstream: { address: names.infraAddress, port: UPSTREAM_PORT, name: UPSTREAM_NAME },
     domains,
+    ...(infra.dns01 ? { dns01: infra.dns01 } : {}),
   };
 }
 
@@ -176,7 +175,7 @@ export async function pointDomain(id: number, domain: string, target: string): P
     s.domains = s.domains.filter((d) => d !== domain);
     if (s.address === address) s.domains.push(domain);
   }
-  await restartDns(labNames(id), status.domains);
+  await restartDns(labNames(id), status.domains, status.dns01 !== undefined);
   writeStatus(status);
   return status;
 }

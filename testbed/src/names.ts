@@ -8,11 +8,15 @@ export const MAX_SERVERS = 200;
 export const UPSTREAM_PORT = 8080;
 export const ACME_PORT = 14000;
 export const ACME_MANAGEMENT_PORT = 15000;
+/** The authoritative bind9 of a lab started with `dns01` (beside dnsmasq on 53). */
+export const BIND_PORT = 5353;
 /** Ports the host may talk to; anything else in the lab cannot send packets to the host. */
-export const INFRA_PORTS = [53, ACME_PORT, ACME_MANAGEMENT_PORT, UPSTREAM_PORT];
+export const INFRA_PORTS = [53, ACME_PORT, ACME_MANAGEMENT_PORT, UPSTREAM_PORT, BIND_PORT];
 export const SERVER_PORTS = [22, 80, 443];
 export const UPSTREAM_NAME = 'portico-lab-upstream';
 export const DOMAIN_SUFFIX = 'portico.test';
+/** The zone bind9 serves with dynamic updates (DNS-01); dnsmasq forwards it there. */
+export const DNS01_ZONE = `dyn.${DOMAIN_SUFFIX}`;
 
 export type TLabNames = ReturnType<typeof labNames>;
 
@@ -59,6 +63,11 @@ function serverNames(labId: number, prefix: string, net: string, dir: string, in
 export function defaultDomains(serverName: string): string[] {
   const zone = `${serverName}.${DOMAIN_SUFFIX}`;
   return [`site1.${zone}`, `www.site1.${zone}`, `site2.${zone}`];
+}
+
+/** A server's own name in the DNS-01 zone: it and every name under it answer its address. */
+export function dns01Domain(serverName: string): string {
+  return `${serverName}.${DNS01_ZONE}`;
 }
 
 export function legacyDomain(serverName: string): string {

@@ -14,6 +14,8 @@ const COMMANDS: Record<string, string> = {
   certbot: 'certbot',
   pebble: 'pebble',
   dnsmasq: 'dnsmasq',
+  // The DNS-01 lab's authoritative DNS (bind.ts).
+  named: 'bind9',
   sudo: 'sudo',
   openssl: 'openssl',
   curl: 'curl',
@@ -34,9 +36,9 @@ function hasCommand(name: string): boolean {
   });
 }
 
-function hasNginxCertbotPlugin(): boolean {
+function hasPythonPackage(name: string): boolean {
   try {
-    accessSync('/usr/lib/python3/dist-packages/certbot_nginx', constants.R_OK);
+    accessSync(`/usr/lib/python3/dist-packages/${name}`, constants.R_OK);
     return true;
   } catch {
     return false;
@@ -52,7 +54,8 @@ export function labUnavailableReason(): string | undefined {
       .filter(([command]) => !hasCommand(command))
       .map(([, pkg]) => pkg),
   );
-  if (!hasNginxCertbotPlugin()) missing.add('python3-certbot-nginx');
+  if (!hasPythonPackage('certbot_nginx')) missing.add('python3-certbot-nginx');
+  if (!hasPythonPackage('certbot_dns_rfc2136')) missing.add('python3-certbot-dns-rfc2136');
   if (missing.size > 0) {
     return `missing packages: ${[...missing].join(' ')} (bash scripts/prereqs.sh installs them)`;
   }

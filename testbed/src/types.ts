@@ -48,6 +48,23 @@ export type TLabStatus = {
   upstream: { address: string; port: number; name: string };
   /** Every lab domain and the address its A record answers. */
   domains: Record<string, string>;
+  /** A lab started with `dns01`: bind9 and the TSIG key that may write `_acme-challenge`. */
+  dns01?: TLabDns01;
+};
+
+/**
+ * RFC 2136 access to the lab's authoritative DNS (testbed/src/bind.ts): `sN.<zone>` and every
+ * name under it answer server sN, and the key may set `_acme-challenge.sN.<zone>` TXT records.
+ */
+export type TLabDns01 = {
+  zone: string;
+  /** IPv4 address and port of bind9 (certbot's rfc2136 plugin takes an address, not a name). */
+  server: string;
+  port: number;
+  keyName: string;
+  algorithm: string;
+  /** The TSIG key, base64. */
+  secret: string;
 };
 
 export type TLabOptions = {
@@ -66,6 +83,8 @@ export type TLabOptions = {
   certificateValiditySeconds?: number;
   /** Pebble requires External Account Binding, with these key ids and base64url HMAC keys. */
   eabKeys?: Record<string, string>;
+  /** Also start bind9 for DNS-01 (testbed/src/bind.ts); costs about a second at start. */
+  dns01?: boolean;
 };
 
 export type TExecResult = { code: number; stdout: string; stderr: string };

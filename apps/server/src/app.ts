@@ -301,6 +301,7 @@ export async function buildApp(
   });
   await app.register(certificatesRoutes, {
     certificates: services.certificates,
+    dnsChallenges: services.dnsChallenges,
     deployments: services.deployments,
   });
   await wsGateway(app, {

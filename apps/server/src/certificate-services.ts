@@ -11,6 +11,8 @@ import { createCertificatesRepository } from './modules/certificates/certificate
 import { createCertificatesService } from './modules/certificates/certificates.service';
 import { customCertificateKeyAad } from './modules/certificates/custom-certificate-secret';
 import { createCustomCertificatesRepository } from './modules/certificates/custom-certificates.repository';
+import { createDnsChallengeService } from './modules/certificates/dns-challenge.service';
+import { createDnsChallengesRepository } from './modules/certificates/dns-challenges.repository';
 import { createCertificateActionHistory } from './modules/deployments/certificate-action-history.repository';
 import type { TCertificateHooks } from './modules/deployments/deploy-job-deps';
 import type { TLimitGuard } from './modules/limits/limits.service';
@@ -80,13 +82,21 @@ export async function buildCertificateServices(deps: {
   };
   const jobs = await registerCertificateJobs(deps.queue, watch, { work: deps.work });
   const custom = createCustomCertificatesRepository(db);
+  const encrypt = (plaintext: string, aad: string) => deps.secretBox().encrypt(plaintext, aad);
   const certificates = createCertificatesService({
     repository,
     proxies: deps.proxies,
     history: createCertificateActionHistory(db),
     queueCheck: jobs.queueCheck,
     custom,
-    encrypt: (plaintext, aad) => deps.secretBox().encrypt(plaintext, aad),
+    encrypt,
+    now,
+  });
+  const dnsChallenges = createDnsChallengeService({
+    repository: createDnsChallengesRepository(db),
+    proxies: deps.proxies,
+    encrypt,
+    decrypt: (stored, aad) => deps.secretBox().decrypt(stored, aad),
     now,
   });
   const hooks: TCertificateHooks = {
@@ -107,6 +117,7 @@ export async function buildCertificateServices(deps: {
         .decrypt(row.privateKeyEnc, customCertificateKeyAad(id));
       return { chainPem: row.chainPem, privateKeyPem };
     },
+    dnsChallenge: dnsChallenges.forRun,
   };
-  return { notifications, certificates, hooks };
+  return { notifications, certificates, dnsChallenges, hooks };
 }

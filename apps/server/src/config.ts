@@ -173,6 +173,17 @@ const ZEnv = z.object({
       .regex(ACME_PROFILE_PATTERN, 'must be a profile name (letters, digits, ".", "-", "_")')
       .optional(),
   ),
+  // certbot's DNS plugins' wait for a TXT record to be seen everywhere; each plugin's default
+  // (rfc2136 60 s, cloudflare 10 s) when unset.
+  PORTICO_DNS_PROPAGATION_SECONDS: z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: 'must be a whole number between 0 and 3600' })
+      .int('must be a whole number between 0 and 3600')
+      .min(0, 'must be a whole number between 0 and 3600')
+      .max(3600, 'must be a whole number between 0 and 3600')
+      .optional(),
+  ),
   PORTICO_EXTRA_CA_FILE: z.preprocess(
     emptyToUndefined,
     z
@@ -259,6 +270,8 @@ export interface TConfig {
   acmeEab: TAcmeEab | undefined;
   /** The ACME profile certbot asks for where it supports profiles (4.0 and later). */
   acmeProfile: string | undefined;
+  /** Seconds certbot's DNS plugins wait after writing the TXT record (DNS-01). */
+  dnsPropagationSeconds: number | undefined;
   extraCaFile: string | undefined;
   /** PEM the user's servers' certbot must trust to reach a private ACME directory. */
   acmeCaBundle: string | undefined;
@@ -360,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
         ? { kid: e.PORTICO_ACME_EAB_KID, hmacKey: e.PORTICO_ACME_EAB_HMAC_KEY }
         : undefined,
     acmeProfile: e.PORTICO_ACME_PROFILE,
+    dnsPropagationSeconds: e.PORTICO_DNS_PROPAGATION_SECONDS,
     extraCaFile: e.PORTICO_EXTRA_CA_FILE && resolve(e.PORTICO_EXTRA_CA_FILE),
     acmeCaBundle: e.PORTICO_ACME_CA_BUNDLE && resolve(e.PORTICO_ACME_CA_BUNDLE),
     dnsServers: e.PORTICO_DNS_SERVERS,

@@ -36,6 +36,9 @@ async function start(config: TConfig) {
       settings: {
         acmeDirectoryUrl: config.acmeDirectoryUrl,
         acmeProfile: config.acmeProfile,
+        ...(config.dnsPropagationSeconds !== undefined
+          ? { dnsPropagationSeconds: config.dnsPropagationSeconds }
+          : {}),
         ...(config.acmeEab ? { acmeEab: config.acmeEab } : {}),
         extraCaFile: config.extraCaFile,
         dnsServers: config.dnsServers,

@@ -328,7 +328,7 @@ export async function buildServices(options: TServicesOptions) {
   });
   const workerCount = deploy.workers ?? JOB_TIMING.concurrency;
 
-  const { notifications, certificates, hooks } = await buildCertificateServices({
+  const { notifications, certificates, dnsChallenges, hooks } = await buildCertificateServices({
     db,
     queue,
     users,
@@ -397,6 +397,7 @@ export async function buildServices(options: TServicesOptions) {
     settings,
     planDeployment,
     uploadedCertificate: hooks.uploadedCertificate,
+    dnsChallenge: hooks.dnsChallenge,
   });
   // "Redeploy all" and "check all certificates" as background runs on their own queue, worked
   // where deploy workers run; stopped (left for the next start's sweep) when the app closes.
@@ -503,6 +504,7 @@ export async function buildServices(options: TServicesOptions) {
     plans,
     notifications,
     certificates,
+    dnsChallenges,
     liveLog,
     bus,
     queue,

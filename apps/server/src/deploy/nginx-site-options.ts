@@ -1,5 +1,6 @@
 import { type TProxyOptions, type TUpstream, ZProxyOptions } from '@portico/shared/proxy/options';
 import { upstreamParts } from '@portico/shared/proxy/options-rules';
+import { siteLabel } from './site-names';
 import { DeployValidationError, formatTarget, type TTarget } from './validate';
 
 /**
@@ -32,7 +33,7 @@ export function checkOptions(
 
 /** A name no host name can have (`_`), so no implicit upstream of a proxy_pass collides with it. */
 function upstreamName(domain: string, index: number): string {
-  return `portico_up_${domain}${index === 0 ? '' : `_${index}`}`;
+  return `portico_up_${siteLabel(domain)}${index === 0 ? '' : `_${index}`}`;
 }
 
 /** The upstream groups of the site: 0 is `location /`, 1… the custom locations in order. */

@@ -102,6 +102,30 @@ describe('renderFinalSite', () => {
   });
 });
 
+describe('a wildcard site (DNS-01)', () => {
+  const wildcard = { ...input, domain: '*.example.com' };
+
+  it('serves every subdomain, and the apex only when asked', () => {
+    expect(renderHttpSite(wildcard)).toContain('server_name *.example.com;');
+    const site = renderFinalSite({ ...wildcard, apex: true });
+    const https = serverBlock(site, 'listen 443 ssl http2;');
+    expect(https).toContain('server_name *.example.com example.com;');
+    expect(https).toContain(
+      'ssl_certificate /etc/letsencrypt/live/_wildcard.example.com/fullchain.pem;',
+    );
+  });
+
+  it('redirects to the name asked for, which server_name has matched', () => {
+    const http = serverBlock(renderFinalSite(wildcard), 'listen 80;');
+    expect(http).toContain('return 301 https://$host$request_uri;');
+  });
+
+  it('refuses the apex flag on a plain name and a wildcard over a public suffix', () => {
+    expect(() => renderHttpSite({ ...input, apex: true })).toThrow(DeployValidationError);
+    expect(() => renderHttpSite({ ...input, domain: '*.co.uk' })).toThrow(DeployValidationError);
+  });
+});
+
 describe('render refuses what validate.ts refuses', () => {
   const badDomains = ['x; return 200', 'a.example\n', 'a.example;', 'A.example', '{a}.example'];
   const badTargets = [

@@ -1,3 +1,4 @@
+import { isWildcard, WILDCARD_PREFIX } from '@portico/shared/certificates/dns-challenge';
 import type { TProxyOptions } from '@portico/shared/proxy/options';
 import {
   acmeExemption,
@@ -8,7 +9,7 @@ import {
 } from './nginx-site-options';
 import { certName } from './site-names';
 import {
-  assertDomain,
+  assertSiteDomain,
   assertTarget,
   DeployValidationError,
   formatTarget,
@@ -53,6 +54,8 @@ export interface TSiteInput {
   allowAdvanced?: boolean;
   /** The basic-auth file the engine writes (`htpasswdPath`); needed when options have users. */
   htpasswdPath?: string;
+  /** A wildcard domain's site also serves the name under it (`*.example.com example.com`). */
+  apex?: boolean;
 }
 
 export interface TFinalSiteOptions {
@@ -66,6 +69,10 @@ const SAFE_DIR = /^\/(?:[A-Za-z0-9._-]+\/)*[A-Za-z0-9._-]+$/;
 
 interface TChecked {
   domain: string;
+  /** nginx's `server_name` value: the domain, for a wildcard with its apex when asked. */
+  serverNames: string;
+  /** Where port 80 sends a visitor: the validated name, or (a wildcard) the name they asked. */
+  redirectHost: string;
   target: TTarget;
   ipv6: boolean;
   options: TProxyOptions;
@@ -78,8 +85,15 @@ function check(input: TSiteInput): TChecked {
     input.allowAdvanced ?? false,
     input.htpasswdPath,
   );
+  const domain = assertSiteDomain(input.domain);
+  const wildcard = isWildcard(domain);
+  if (input.apex && !wildcard) throw new DeployValidationError('domain', 'wildcard');
+  const apex = wildcard && input.apex ? ` ${domain.slice(WILDCARD_PREFIX.length)}` : '';
   return {
-    domain: assertDomain(input.domain),
+    domain,
+    serverNames: `${domain}${apex}`,
+    // Only names server_name matched reach this server block, so $host is one of ours.
+    redirectHost: wildcard ? '$host' : domain,
     target: assertTarget(input.target),
     ipv6: input.ipv6 ?? true,
     options,
@@ -127,7 +141,7 @@ export function renderHttpSite(input: TSiteInput): string {
     ...header(c, 'HTTP'),
     'server {',
     ...listen(80, c),
-    `    server_name ${c.domain};`,
+    `    server_name ${c.serverNames};`,
     '',
     ...serverLevel(c.options, false, c.htpasswdPath),
     ...acmeLocation(c),
@@ -155,18 +169,18 @@ export function renderFinalSite(input: TSiteInput, options: TFinalSiteOptions = 
     ...header(c, 'HTTPS'),
     'server {',
     ...listen(80, c),
-    `    server_name ${c.domain};`,
+    `    server_name ${c.serverNames};`,
     '',
     ...acmeLocation(c),
     '',
     '    location / {',
-    `        return 301 https://${c.domain}$request_uri;`,
+    `        return 301 https://${c.redirectHost}$request_uri;`,
     '    }',
     '}',
     '',
     'server {',
     ...listen(443, c),
-    `    server_name ${c.domain};`,
+    `    server_name ${c.serverNames};`,
     '',
     `    ssl_certificate ${chain};`,
     `    ssl_certificate_key ${key};`,

@@ -54,6 +54,17 @@ describe('certName', () => {
     expect(certName('a'.repeat(63).concat('.example'))).toBe(`${'a'.repeat(63)}.example`);
   });
 
+  it('maps a wildcard to _wildcard, which no host name can hold', () => {
+    expect(certName('*.example.com')).toBe('_wildcard.example.com');
+    expect(sitePaths('debian', '*.example.com').file).toBe(
+      '/etc/nginx/sites-available/proxy-_wildcard.example.com',
+    );
+    expect(sitePaths('rhel', '*.example.com').file).toBe(
+      '/etc/nginx/conf.d/proxy-_wildcard.example.com.conf',
+    );
+    expect(() => certName('*.com')).toThrow(DeployValidationError);
+  });
+
   it('is shortened so renewal/<name>.conf fits in a file name', () => {
     expect(`${certName(longest)}.conf`.length).toBeLessThanOrEqual(255);
     expect(certName(longest)).toBe(certName(longest));

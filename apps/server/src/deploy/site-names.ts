@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { assertDomain, DeployValidationError } from './validate';
+import { isWildcard, WILDCARD_PREFIX } from '@portico/shared/certificates/dns-challenge';
+import { assertSiteDomain, DeployValidationError } from './validate';
 
 /**
  * Names derived from a domain on the user's server: the site file, the certbot certificate
@@ -18,6 +19,16 @@ export type TOsFamily = 'debian' | 'rhel';
 
 const LONG_NAME = 200;
 
+/**
+ * A site name as file names and certbot's `--cert-name` hold it: a wildcard's `*` becomes
+ * `_wildcard` (no host name holds `_`, so it never meets a real name's files; no shell glob
+ * either).
+ */
+export function siteLabel(domain: string): string {
+  const d = assertSiteDomain(domain);
+  return isWildcard(d) ? `_wildcard.${d.slice(WILDCARD_PREFIX.length)}` : d;
+}
+
 function shortened(domain: string): string {
   if (domain.length <= LONG_NAME) return domain;
   const hash = createHash('sha256').update(domain).digest('hex').slice(0, 16);
@@ -26,7 +37,7 @@ function shortened(domain: string): string {
 
 /** The certbot `--cert-name`, also the directory under /etc/letsencrypt/live/. */
 export function certName(domain: string): string {
-  return shortened(assertDomain(domain));
+  return shortened(siteLabel(domain));
 }
 
 export interface TSitePaths {
@@ -37,7 +48,7 @@ export interface TSitePaths {
 }
 
 export function sitePaths(family: TOsFamily, domain: string): TSitePaths {
-  const name = `proxy-${shortened(assertDomain(domain))}`;
+  const name = `proxy-${shortened(siteLabel(domain))}`;
   if (family === 'debian') {
     return {
       file: `/etc/nginx/sites-available/${name}`,
@@ -53,7 +64,7 @@ export function sitePaths(family: TOsFamily, domain: string): TSitePaths {
  * only (written and removed within the site transaction, engine/site-files.ts).
  */
 export function htpasswdPath(domain: string): string {
-  return `/etc/nginx/portico-htpasswd/${shortened(assertDomain(domain))}`;
+  return `/etc/nginx/portico-htpasswd/${shortened(siteLabel(domain))}`;
 }
 
 /**
@@ -95,7 +106,7 @@ export const SERVER_NAMES_TUNING_PATH = '/etc/nginx/conf.d/portico-server-names.
 
 /** The smallest power-of-two bucket that holds the domain, 64 when nginx's default suffices. */
 export function serverNamesBucketSize(domain: string): number {
-  const need = assertDomain(domain).length + 18;
+  const need = assertSiteDomain(domain).length + 18;
   let size = 64;
   while (size < need) size *= 2;
   return size;

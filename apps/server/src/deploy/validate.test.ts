@@ -5,6 +5,7 @@ import {
   assertEmail,
   assertIpv4,
   assertPort,
+  assertSiteDomain,
   assertSshUser,
   assertTarget,
   DeployValidationError,
@@ -104,6 +105,24 @@ describe('assertDomain', () => {
     refused(() => assertDomain(42, 'serverIp'), 'serverIp');
     refused(() => assertDomain(undefined), 'domain');
   });
+});
+
+describe('assertSiteDomain', () => {
+  it('takes a domain, or * as the whole first label over a registrable name', () => {
+    expect(assertSiteDomain('app.example.com')).toBe('app.example.com');
+    expect(assertSiteDomain('*.example.com')).toBe('*.example.com');
+  });
+
+  it.each([
+    '*.com',
+    '*.co.uk',
+    'a.*.example.com',
+    '*.*.example.com',
+    '*example.com',
+    '*.example.com\n',
+    '*.Example.com',
+    ...hostile.map((h) => `*.${h}.example.com`),
+  ])('refuses %j', (d) => refused(() => assertSiteDomain(d), 'domain'));
 });
 
 describe('assertIpv4', () => {

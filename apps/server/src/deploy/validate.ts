@@ -30,6 +30,7 @@ export const INVALID_REASONS = [
   'fingerprint',
   'options',
   'advancedDisabled',
+  'wildcard',
 ] as const;
 export type TInvalidReason = (typeof INVALID_REASONS)[number];
 
@@ -73,6 +74,12 @@ export class DeployValidationError extends Error {
   }
 }
 
+import {
+  isWildcard,
+  WILDCARD_PREFIX,
+  wildcardProblem,
+} from '@portico/shared/certificates/dns-challenge';
+
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const OCTET = /^(?:0|[1-9][0-9]{0,2})$/;
 const SSH_USER = /^[a-z_][a-z0-9_-]{0,31}$/;
@@ -114,6 +121,18 @@ export function assertDomain(value: unknown, field: TCheckedField = 'domain'): s
   const v = text(value, field);
   const problem = hostNameProblem(v, 2);
   if (problem) throw new DeployValidationError(field, problem.reason, problem.params);
+  return v;
+}
+
+/**
+ * A site's name: a domain, or a wildcard `*.<domain>` (DNS-01 only) with `*` as the whole first
+ * label over a name that is not a public suffix.
+ */
+export function assertSiteDomain(value: unknown, field: TCheckedField = 'domain'): string {
+  const v = text(value, field);
+  if (!isWildcard(v)) return assertDomain(v, field);
+  assertDomain(v.slice(WILDCARD_PREFIX.length), field);
+  if (wildcardProblem(v)) throw new DeployValidationError(field, 'wildcard');
   return v;
 }
 

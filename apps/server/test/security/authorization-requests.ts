@@ -29,6 +29,8 @@ function scriptForm(): TCell['payload'] & { type: string } {
 }
 
 /** A valid upload of your own certificate for `domain`, from a throwaway test CA. */
+const DNS_CREDENTIALS = { provider: 'cloudflare', apiToken: 'authorization-matrix-token-0123' };
+
 function customCertificateFor(domain: string) {
   const pki = createTestPki();
   try {
@@ -280,6 +282,23 @@ const CELLS: Record<string, TBuild> = {
     );
     if (uploaded.statusCode !== 200) throw new Error(`upload: ${uploaded.body}`);
     return { url: `/api/proxy-configurations/${id}/certificate/custom` };
+  },
+  [routeKey('GET', '/api/proxy-configurations/:id/certificate/dns')]: (w) => ({
+    url: `/api/proxy-configurations/${w.proxy.id}/certificate/dns`,
+  }),
+  [routeKey('PUT', '/api/proxy-configurations/:id/certificate/dns')]: (w) => ({
+    url: `/api/proxy-configurations/${w.proxy.id}/certificate/dns`,
+    payload: { credentials: DNS_CREDENTIALS },
+  }),
+  [routeKey('DELETE', '/api/proxy-configurations/:id/certificate/dns')]: async (w) => {
+    // A proxy of the owner's with a DNS challenge of its own: each cell has one to remove.
+    const id = await w.freshProxy();
+    const url = `/api/proxy-configurations/${id}/certificate/dns`;
+    const set = await w.clients.owner.write('PUT', url, {
+      credentials: DNS_CREDENTIALS,
+    } as never);
+    if (set.statusCode !== 200) throw new Error(`DNS challenge: ${set.body}`);
+    return { url };
   },
   [routeKey('GET', '/api/admin/certificates')]: fixed('/api/admin/certificates'),
   [routeKey('GET', '/api/admin/backups/status')]: fixed('/api/admin/backups/status'),

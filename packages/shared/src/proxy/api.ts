@@ -12,6 +12,7 @@ import {
   ZPort,
   ZProxyStatus,
   ZServerIp,
+  ZSiteDomain,
   ZSshPassword,
   ZSshUser,
   ZTargetServer,
@@ -64,7 +65,7 @@ export const ZSaveProxyInput = z
     configurationId: ZUuid.optional(),
     sshServerId: ZUuid.optional(),
     serverIp: ZServerIp.optional(),
-    domain: ZDomain,
+    domain: ZSiteDomain,
     sshUser: ZSshUser.default('root'),
     sshPort: ZPort.default(22),
     // Optional when resuming a configuration that already holds a password, or with sshServerId.

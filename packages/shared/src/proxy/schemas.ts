@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZEmail } from '../auth/schemas';
+import { siteDomainIssue } from '../certificates/dns-challenge';
 import { sshAddressProblem } from '../validation/reachability';
 import {
   hasControlCharacter,
@@ -39,6 +40,13 @@ export const ZServerIp = ZRequiredText()
 // Checked before lower-casing: toLowerCase maps the Kelvin sign (U+212A) to an ASCII k.
 export const ZDomain = ZRequiredText()
   .refine(isDomain, 'validation.domain.invalid')
+  .transform((v) => v.toLowerCase());
+/** A proxy's domain: ZDomain's rules, or a wildcard `*.example.com` (DNS-01, issue 41). */
+export const ZSiteDomain = ZRequiredText()
+  .superRefine((v, ctx) => {
+    const issue = siteDomainIssue(v);
+    if (issue) ctx.addIssue({ code: 'custom', message: issue });
+  })
   .transform((v) => v.toLowerCase());
 export const ZSshUser = ZRequiredText()
   .max(32, 'validation.sshUser.invalid')
@@ -100,7 +108,12 @@ export function noRedirectLoop(
 export const ZEditProxyInput = z
   .object({
     domain: ZRequiredText('validation.edit.domainRequired')
-      .refine(isDomain, 'validation.edit.domainInvalid')
+      .superRefine((v, ctx) => {
+        const issue = siteDomainIssue(v);
+        if (issue === 'validation.domain.invalid') {
+          ctx.addIssue({ code: 'custom', message: 'validation.edit.domainInvalid' });
+        } else if (issue) ctx.addIssue({ code: 'custom', message: issue });
+      })
       .transform((v) => v.toLowerCase()),
     targetServer: ZRequiredText('validation.edit.targetRequired').refine(
       (v) => isHttpUrl(v) || isManualDestination(v),

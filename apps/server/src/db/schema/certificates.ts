@@ -85,3 +85,21 @@ export const customCertificates = pgTable('custom_certificates', {
   uploadedAt: timestamp('uploaded_at', { withTimezone: true }).notNull().defaultNow(),
 });
 export type TCustomCertificateRow = typeof customCertificates.$inferSelect;
+
+/**
+ * A proxy's certificate by DNS-01 (issue 41): the provider and its credentials, sealed with the
+ * proxy and the server address they were entered for in their additional data
+ * (modules/certificates/dns-challenge-secret.ts), so they are presented to that server alone.
+ */
+export const dnsChallenges = pgTable('dns_challenges', {
+  configurationId: uuid('configuration_id')
+    .primaryKey()
+    .references(() => proxyConfigurations.id, { onDelete: 'cascade' }),
+  provider: text('provider').notNull(),
+  includeApex: boolean('include_apex').notNull().default(false),
+  credentialsEnc: text('credentials_enc').notNull(),
+  /** The server address the credentials were entered for (also inside their sealing). */
+  serverIp: text('server_ip').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+export type TDnsChallengeRow = typeof dnsChallenges.$inferSelect;

@@ -1,7 +1,7 @@
 import type { TCertificateAction } from '@portico/shared/certificates/schemas';
 import { LETS_ENCRYPT_DIRECTORY } from '../acme';
 import { certName } from '../site-names';
-import { assertDomain } from '../validate';
+import { assertSiteDomain } from '../validate';
 import {
   AWAIT_OTHER_CERTBOT,
   certbotFailure,
@@ -86,7 +86,7 @@ async function act(
 ): Promise<TCertificateActionOutcome> {
   const visit = new ServerVisit(ctx, log);
   try {
-    const domain = assertDomain(input.domain);
+    const domain = assertSiteDomain(input.domain);
     const c = await visit.open(input);
     visit.step = 'renewal';
     const name = certName(domain);

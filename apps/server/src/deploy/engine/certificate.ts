@@ -13,6 +13,13 @@ import {
   parseCertbotVersion,
   VERSION_MARK,
 } from './certbot-features';
+import {
+  certificateNames,
+  dnsCertbotArgs,
+  pruneDnsCredentials,
+  type TDnsChallenge,
+  writeDnsCredentials,
+} from './dns-challenge';
 import { StepError, withOutput } from './failure';
 import { msg, quantity } from './messages';
 import { SURVEY_PART, type TSiteLook } from './site-record';
@@ -83,7 +90,7 @@ case "$maj.$min" in *[!0-9.]* | .* | *.) maj=0 min=0 ;; esac
 if [ -n "$profile" ] && { [ "$maj" -gt "\${since%.*}" ] || { [ "$maj" -eq "\${since%.*}" ] && [ "$min" -ge "\${since#*.}" ]; }; }; then
   set -- "$@" --preferred-profile "$profile"
 fi
-certbot certonly --webroot "$@" 2>&1; rc=$?
+certbot certonly "$@" 2>&1; rc=$?
 if [ -n "$look" ]; then
   set -f; set -- $look
   ${SURVEY_PART}
@@ -129,11 +136,12 @@ export function certbotReason(output: string): string {
 /** Which cause certbot's output points at, for the hint in the failure message. */
 export function certbotHintKey(
   output: string,
-): 'busyHint' | 'caUnreachableHint' | 'challengeHint' | undefined {
+  dns = false,
+): 'busyHint' | 'caUnreachableHint' | 'challengeHint' | 'dnsChallengeHint' | undefined {
   if (/Another instance of Certbot is already running/i.test(output)) return 'busyHint';
   // Then: "Connection refused" from the CA itself would otherwise read as a challenge problem.
   if (CA_UNREACHABLE.test(output)) return 'caUnreachableHint';
-  if (CHALLENGE_TROUBLE.test(output)) return 'challengeHint';
+  if (CHALLENGE_TROUBLE.test(output)) return dns ? 'dnsChallengeHint' : 'challengeHint';
   return undefined;
 }
 
@@ -200,21 +208,26 @@ export function certbotFailure(
   r: TRunResult,
   domain: string,
   server: string,
+  dns = false,
 ): { output: string; hint: TText } {
   const output = certbotReason(r.stdout || r.stderr);
-  const hintKey = certbotHintKey(output);
+  const hintKey = certbotHintKey(output, dns);
   const hint = hintKey
     ? msg(`certificate.${hintKey}`, { domain, server, seconds: String(CERTBOT_WAIT_S) })
     : '';
   return { output, hint };
 }
 
-/** Step 5: a certificate from the ACME server through the webroot, kept while still valid. */
+/**
+ * Step 5: a certificate from the ACME server through the webroot (HTTP-01), or through the DNS
+ * provider's certbot plugin (DNS-01, `dns`), kept while still valid.
+ */
 export async function certificateStep(
   c: TStepContext,
   domain: string,
   email: string,
   look?: TSiteLook,
+  dns?: TDnsChallenge,
 ): Promise<{ kept: boolean }> {
   const mail = assertEmail(email);
   let server: string;
@@ -228,15 +241,19 @@ export async function certificateStep(
     throw new StepError('invalid_input', 'certificate', msg('certificate.badAcmeProfile'));
   }
   const bundle = await uploadCaBundle(c);
+  const credentials = dns ? await writeDnsCredentials(c, dns) : undefined;
+  const how =
+    dns && credentials
+      ? dnsCertbotArgs(dns, credentials, c.settings.dnsPropagationSeconds)
+      : ['--webroot', '-w', ACME_WEBROOT];
+  const names = certificateNames(domain, dns);
   const args = [
     bundle,
     lookWords(look),
     profile,
     PROFILES_SINCE.join('.'),
-    '-w',
-    ACME_WEBROOT,
-    '-d',
-    domain,
+    ...how,
+    ...names.flatMap((name) => ['-d', name]),
     '--cert-name',
     certName(domain),
     '--server',
@@ -251,11 +268,18 @@ export async function certificateStep(
     '--deploy-hook',
     RENEW_DEPLOY_HOOK,
   ];
-  c.log.info(msg('certificate.requesting', { domain, server }));
+  if (dns && credentials) {
+    const provider = dns.credentials.provider;
+    c.log.info(msg('dns01.requesting', { names: names.join(', '), server, provider }));
+  } else {
+    c.log.info(msg('certificate.requesting', { domain, server }));
+  }
   const r = await withEab(c, () => runCertbot(c, CERTBOT, args, 'certificate'));
   look?.took(r.stdout);
+  // Files of earlier credentials (changed since, or a proxy gone) that no renewal names now.
+  if (dns) await pruneDnsCredentials(c);
   if (r.code !== 0) {
-    const { output, hint } = certbotFailure(r, domain, server);
+    const { output, hint } = certbotFailure(r, domain, server, dns !== undefined);
     const exitNote = r.code === 127 ? msg('certificate.notInstalled') : '';
     throw new StepError(
       'certbot_failed',

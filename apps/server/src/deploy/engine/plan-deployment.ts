@@ -1,8 +1,9 @@
 import { sitePaths, uploadedCertificateDir } from '../site-names';
 import { unifiedDiff } from '../unified-diff';
-import { assertDomain, normalizeTarget } from '../validate';
+import { assertSiteDomain, normalizeTarget } from '../validate';
 import { connectStep } from './connect-step';
 import { reportOs } from './detect-os';
+import { challengeOf, dnsCredentialsWrite } from './dns-challenge';
 import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
 import { msg } from './messages';
@@ -120,9 +121,12 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
   let step = 'validate';
   let session: TStepContext['session'] | undefined;
   try {
-    const domain = assertDomain(input.domain);
+    const domain = assertSiteDomain(input.domain);
     const target = normalizeTarget(input.targetServer, 'targetServer');
-    const body = siteBodyOf(domain, target, input.options, ctx.settings.allowCustomNginx);
+    const { dns, apex } = challengeOf(domain, input);
+    const body = siteBodyOf(domain, target, input.options, ctx.settings.allowCustomNginx, {
+      apex,
+    });
     step = 'connect';
     const connected = await connectStep(input, ctx, log, remotePreflightProbe(domain));
     session = connected.session;
@@ -143,7 +147,8 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
     if (upload === null) {
       throw new StepError('invalid_input', 'http-site', msg('uploaded.unreadable'));
     }
-    const uploadWrites = upload?.writes ?? [];
+    // The DNS provider's credentials file is written like an upload's key: listed, never shown.
+    const uploadWrites = [...(upload?.writes ?? []), ...(dns ? [dnsCredentialsWrite(dns)] : [])];
     const now = await readServerFiles(
       c,
       domain,

@@ -1,6 +1,7 @@
 import { certName, htpasswdPath, porticoSiteFiles } from '../site-names';
-import { assertDomain } from '../validate';
+import { assertSiteDomain } from '../validate';
 import { AWAIT_OTHER_CERTBOT, CERTBOT_WAIT_S, certbotLines, certbotReason } from './certificate';
+import { pruneDnsCredentials } from './dns-challenge';
 import { StepError, toFailure, withOutput } from './failure';
 import { EngineLog } from './logger';
 import { msg } from './messages';
@@ -82,7 +83,7 @@ async function remove(
 ): Promise<TRemoveOutcome> {
   const visit = new ServerVisit(ctx, log);
   try {
-    const domain = assertDomain(input.domain);
+    const domain = assertSiteDomain(input.domain);
     log.info(msg('remove.removing', { domain, serverIp: input.serverIp }));
     const c = await visit.open(input);
     visit.step = 'remove';
@@ -115,6 +116,8 @@ async function remove(
       log.info(
         r.stdout.includes('PORTICO_NO_CERT=1') ? msg('remove.noCert') : msg('remove.certDeleted'),
       );
+      // DNS credentials leave with the last certificate whose renewal names them.
+      await pruneDnsCredentials(c);
     } else {
       log.info(msg('remove.certKept'));
     }

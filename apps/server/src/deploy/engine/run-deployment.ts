@@ -1,10 +1,17 @@
 import { renderHttpSite } from '../nginx-site';
 import type { TSshSession } from '../ssh';
-import { assertDomain, assertEmail, assertIpv4, formatTarget, normalizeTarget } from '../validate';
+import {
+  assertEmail,
+  assertIpv4,
+  assertSiteDomain,
+  formatTarget,
+  normalizeTarget,
+} from '../validate';
 import { certificateStep } from './certificate';
 import { connectStep } from './connect-step';
 import { customScriptStep } from './custom-script';
 import { reportOs } from './detect-os';
+import { challengeOf, dnsCredentialsWrite, ensureDnsPlugin } from './dns-challenge';
 import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
 import { msg, quantity } from './messages';
@@ -61,12 +68,15 @@ async function deploy(
   const onAbort = () => session?.close();
   ctx.signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const domain = assertDomain(input.domain);
+    const domain = assertSiteDomain(input.domain);
     const serverIp = assertIpv4(input.serverIp, 'serverIp');
     assertEmail(input.email);
     const target = normalizeTarget(input.targetServer, 'targetServer');
     const targetText = formatTarget(target);
-    const body = siteBodyOf(domain, target, input.options, ctx.settings.allowCustomNginx);
+    const { dns, probe, apex } = challengeOf(domain, input);
+    const body = siteBodyOf(domain, target, input.options, ctx.settings.allowCustomNginx, {
+      apex,
+    });
     // Options that fail the allowlist (or advanced lines this instance does not allow) stop the
     // run here, before anything touches the server.
     renderHttpSite({ domain, ...body });
@@ -90,17 +100,21 @@ async function deploy(
 
     step = 'preflight';
     enterStep(ctx, step);
-    await preflight(c, { domain, serverIp }, facts);
+    await preflight(c, { domain: probe, serverIp }, facts);
     if (input.planFingerprint) {
-      const extra = input.uploadedCertificate
-        ? (uploadedFiles(domain, input.uploadedCertificate)?.writes ?? []).map((f) => f.path)
-        : [];
+      const extra = [
+        ...(input.uploadedCertificate
+          ? (uploadedFiles(domain, input.uploadedCertificate)?.writes ?? [])
+          : []),
+        ...(dns ? [dnsCredentialsWrite(dns)] : []),
+      ].map((f) => f.path);
       await assertUnchangedSincePlan(c, domain, input.planFingerprint, extra);
     }
 
     step = 'packages';
     enterStep(ctx, step);
     const { installed } = await ensurePackages(c, facts);
+    if (dns) await ensureDnsPlugin(c, dns);
 
     step = 'http-site';
     enterStep(ctx, step);
@@ -130,7 +144,7 @@ async function deploy(
     const { kept } = upload
       ? { kept: true }
       : await site.around({ certificate: true }, (look) =>
-          certificateStep(c, domain, input.email, look),
+          certificateStep(c, domain, input.email, look, dns),
         );
     if (upload) {
       c.log.info(msg('uploaded.inUse', { domain, notAfter: upload.facts.notAfter.slice(0, 10) }));
@@ -156,7 +170,7 @@ async function deploy(
     step = 'verify';
     enterStep(ctx, step);
     const verified = await verifyStep(
-      { domain, serverIp, target: targetText, extraCaFile: ctx.settings.extraCaFile },
+      { domain: probe, serverIp, target: targetText, extraCaFile: ctx.settings.extraCaFile },
       log,
     );
     // Last: the site is verified, so a server where nothing renews fails here with it served.

@@ -12,6 +12,8 @@ export interface TSiteBody {
   allowAdvanced: boolean;
   /** The basic-auth users' file (site-names.ts htpasswdPath). */
   htpasswdPath: string;
+  /** A wildcard site also serves the name under it (DNS-01 with the apex). */
+  apex?: boolean;
 }
 
 export function siteBodyOf(
@@ -19,12 +21,14 @@ export function siteBodyOf(
   target: TTarget,
   options: TProxyOptions | null | undefined,
   allowAdvanced: boolean | undefined,
+  extra: { apex?: boolean } = {},
 ): TSiteBody {
   return {
     target,
     options: options ?? {},
     allowAdvanced: allowAdvanced ?? false,
     htpasswdPath: htpasswdPath(domain),
+    ...(extra.apex ? { apex: true } : {}),
   };
 }
 

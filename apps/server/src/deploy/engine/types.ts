@@ -2,6 +2,7 @@
 // delete service). The engine knows nothing of the database, queues or sockets: it receives
 // validated values and secrets in clear, reports through `log`, and returns an outcome.
 import type { TLanguage } from '@portico/shared/api-error';
+import type { TDnsCredentials } from '@portico/shared/certificates/dns-challenge';
 import type {
   TCertificateAction,
   TCertificateFacts,
@@ -17,6 +18,13 @@ export interface TUploadedCertificate {
   /** PEM, leaf first (checked at upload: modules/certificates/custom-certificate-check.ts). */
   chainPem: string;
   privateKeyPem: string;
+}
+
+/** A certificate by DNS-01 (issue 41): the provider's credentials in clear, engine-side only. */
+export interface TDnsChallenge {
+  credentials: TDnsCredentials;
+  /** With a wildcard domain: the certificate and the site also cover the name under it. */
+  includeApex: boolean;
 }
 
 /** A password, or a private key (with the sudo password of a user whose sudo asks for one). */
@@ -47,6 +55,12 @@ export interface TDeployInput {
    */
   uploadedCertificate?: TUploadedCertificate;
   /**
+   * The certificate by DNS-01 through the provider's certbot plugin instead of HTTP-01: the only
+   * way to a wildcard domain (`*.example.com`). Its credentials are written under
+   * /etc/portico/dns/ for certbot's renewals and removed once no renewal names them.
+   */
+  dnsChallenge?: TDnsChallenge;
+  /**
    * Apply of a plan: the plan's fingerprint. Before anything is written (packages included) the
    * run reads the files again and stops with `server_changed` when they differ (plan-read.ts).
    */
@@ -65,6 +79,11 @@ export interface TEngineSettings {
   dnsServers?: string[];
   /** Extra CA bundle certbot on the server must trust (test ACME servers only). */
   acmeCaBundleOnServer?: string;
+  /**
+   * How long certbot's DNS plugins wait for the TXT record to be seen everywhere
+   * (PORTICO_DNS_PROPAGATION_SECONDS); each plugin's own default without it.
+   */
+  dnsPropagationSeconds?: number;
   /** Language of Portico's own log lines and failure messages; tool output stays verbatim. */
   language?: TLanguage;
   /** Servers on 127.0.0.0/8 may be used (PORTICO_SSH_ALLOW_LOOPBACK: development and tests). */
@@ -193,7 +212,10 @@ export type TDeployOutcome =
     };
 
 export interface TRemoveInput
-  extends Omit<TDeployInput, 'email' | 'targetServer' | 'customScript' | 'uploadedCertificate'> {
+  extends Omit<
+    TDeployInput,
+    'email' | 'targetServer' | 'customScript' | 'uploadedCertificate' | 'dnsChallenge'
+  > {
   /** Also delete the certificate (certbot delete); default keeps it. */
   removeCertificate?: boolean;
 }
@@ -202,7 +224,10 @@ export type TRemoveOutcome = { status: 'removed' } | { status: 'failed'; failure
 
 /** "Test renewal" or "Renew now" for the proxy's certificate (certificate-actions.ts). */
 export interface TCertificateActionInput
-  extends Omit<TDeployInput, 'email' | 'targetServer' | 'customScript' | 'uploadedCertificate'> {
+  extends Omit<
+    TDeployInput,
+    'email' | 'targetServer' | 'customScript' | 'uploadedCertificate' | 'dnsChallenge'
+  > {
   action: TCertificateAction;
 }
 

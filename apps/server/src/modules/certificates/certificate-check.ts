@@ -1,3 +1,4 @@
+import { sampleName } from '@portico/shared/certificates/dns-challenge';
 import type {
   TCertificateCheck,
   TKeyText,
@@ -131,9 +132,11 @@ async function redirectCheck(
  * is bounded (at most two TLS attempts and one HTTP request, CHECK_TIMEOUT_MS each).
  */
 export async function checkCertificate(
-  target: TProbeTarget,
+  site: TProbeTarget,
   options: { ca: string[]; now: () => Date; timeoutMs?: number },
 ): Promise<TCheckOutcome> {
+  // A wildcard site is checked as one of its subdomains.
+  const target = { ...site, domain: sampleName(site.domain) };
   const timeoutMs = options.timeoutMs ?? CHECK_TIMEOUT_MS;
   const where = `${target.address}:${target.httpsPort ?? 443}`;
   let served: TServedCertificate | null = null;

@@ -1,4 +1,5 @@
 import { ZCustomCertificate, ZCustomCertificateInput } from '@portico/shared/certificates/custom';
+import { ZDnsChallengeInput, ZDnsChallengeView } from '@portico/shared/certificates/dns-challenge';
 import {
   ZAttentionPage,
   ZAttentionQuery,
@@ -15,16 +16,21 @@ import { z } from 'zod';
 import { errorResponses } from '../../lib/error-responses';
 import type { TDeploymentsService } from '../deployments/deployments.service';
 import type { TCertificatesService } from './certificates.service';
+import type { TDnsChallengeService } from './dns-challenge.service';
 
 const tags = ['certificates'];
 const errors = errorResponses(400, 401, 403, 404, 409);
 
 export async function certificatesRoutes(
   app: FastifyInstance,
-  options: { certificates: TCertificatesService; deployments: TDeploymentsService },
+  options: {
+    certificates: TCertificatesService;
+    dnsChallenges: TDnsChallengeService;
+    deployments: TDeploymentsService;
+  },
 ) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { certificates, deployments } = options;
+  const { certificates, dnsChallenges, deployments } = options;
   const preValidation = app.requireUser;
 
   r.get(
@@ -111,6 +117,58 @@ export async function certificatesRoutes(
     },
     async (request) => {
       await certificates.removeCustom(request.user!, request.params.id);
+      return { success: true as const };
+    },
+  );
+
+  const dnsPath = '/api/proxy-configurations/:id/certificate/dns';
+  r.get(
+    dnsPath,
+    {
+      schema: {
+        tags,
+        summary: "Read how a proxy's certificate is obtained by DNS-01 (never the credentials)",
+        operationId: 'getDnsChallenge',
+        params: ZIdParams,
+        response: { 200: z.object({ dnsChallenge: ZDnsChallengeView.nullable() }), ...errors },
+      },
+      preValidation,
+    },
+    async (request) => ({
+      dnsChallenge: await dnsChallenges.view(request.user!, request.params.id),
+    }),
+  );
+
+  r.put(
+    dnsPath,
+    {
+      schema: {
+        tags,
+        summary: "Obtain a proxy's certificate by DNS-01 through a DNS provider (wildcards)",
+        operationId: 'setDnsChallenge',
+        params: ZIdParams,
+        body: ZDnsChallengeInput,
+        response: { 200: ZDnsChallengeView, ...errors },
+      },
+      preValidation,
+    },
+    async (request) => dnsChallenges.save(request.user!, request.params.id, request.body),
+  );
+
+  r.delete(
+    dnsPath,
+    {
+      schema: {
+        tags,
+        summary: "Forget a proxy's DNS provider credentials, back to HTTP-01",
+        operationId: 'removeDnsChallenge',
+        params: ZIdParams,
+        response: { 200: z.object({ success: z.literal(true) }), ...errors },
+      },
+      preValidation,
+    },
+    async (request) => {
+      await dnsChallenges.remove(request.user!, request.params.id);
       return { success: true as const };
     },
   );

@@ -7,6 +7,7 @@ import type {
   TCertificateActionOutcome,
   TDeployInput,
   TDeployOutcome,
+  TDnsChallenge,
   TEngineContext,
   TEngineSettings,
   TRemoveInput,
@@ -84,4 +85,9 @@ export interface TCertificateHooks {
   servesUpload(configurationId: string): Promise<boolean>;
   /** The proxy's uploaded certificate with its key unsealed, for a deployment to serve. */
   uploadedCertificate(configurationId: string): Promise<TUploadedCertificate | null>;
+  /**
+   * The proxy's DNS-01 challenge with its credentials unsealed for a run on `serverIp`; null
+   * without one; rejects when they were entered for another server or do not decrypt.
+   */
+  dnsChallenge(configurationId: string, serverIp: string): Promise<TDnsChallenge | null>;
 }

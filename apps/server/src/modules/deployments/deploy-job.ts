@@ -215,18 +215,32 @@ export async function runDeployJob(
       return;
     }
 
-    // The proxy's own certificate, its key unsealed only for this run (never logged).
-    const uploaded = await deps.certificates.uploadedCertificate(config.id).catch((error) => {
-      deps.log.warn({ err: error }, 'uploaded certificate not readable');
-      return undefined;
-    });
-    if (uploaded === undefined) {
-      const line = say(msg('job.uploadUndecryptable'));
+    // A secret unsealed only for this run (never logged); one that cannot be fails the run.
+    const unsealed = async <T>(read: Promise<T>, what: string, key: string) => {
+      const value = await read.catch((error) => {
+        deps.log.warn({ err: error }, `${what} not readable`);
+        return undefined;
+      });
+      if (value !== undefined) return value;
+      const line = say(msg(key));
       await sink.log('error', line.message, line.text);
       const failure = { code: 'invalid_input' as const, step: 'secrets', ...line };
       await finish(deps, config, deployment.id, { status: 'failed', failure });
-      return;
-    }
+      return undefined;
+    };
+    // The proxy's own certificate, its key; the DNS-01 credentials, for its own server only.
+    const uploaded = await unsealed(
+      deps.certificates.uploadedCertificate(config.id),
+      'uploaded certificate',
+      'job.uploadUndecryptable',
+    );
+    if (uploaded === undefined) return;
+    const dnsChallenge = await unsealed(
+      deps.certificates.dnsChallenge(config.id, config.serverIp),
+      'DNS credentials',
+      'job.dnsCredentialsUnusable',
+    );
+    if (dnsChallenge === undefined) return;
     // The server as this run names it: the record of what it writes there keeps it.
     const where = { serverIp: config.serverIp, sshPort: config.sshPort, sshUser: config.sshUser };
     // The signal aborts at the run's deadline, or with `signal` when Portico shuts down; whatever
@@ -247,6 +261,7 @@ export async function runDeployJob(
             options: config.options,
             customScript: config.customScript ?? undefined,
             ...(uploaded ? { uploadedCertificate: uploaded } : {}),
+            ...(dnsChallenge ? { dnsChallenge } : {}),
             planFingerprint: data.planFingerprint,
           },
           {

@@ -2,6 +2,7 @@ import type { TLanguage } from '@portico/shared/api-error';
 import { renderText } from '@portico/shared/i18n/text';
 import type { TDeployPlan, TPlanInput as TPlanBody } from '@portico/shared/proxy/api';
 import type {
+  TDnsChallenge,
   TEngineContext,
   TEngineSettings,
   TPlanInput,
@@ -30,6 +31,8 @@ export interface TPlansServiceDeps {
   planDeployment: (input: TPlanInput, ctx: TEngineContext) => Promise<TPlanOutcome>;
   /** The proxy's uploaded certificate, its key unsealed for the plan's read only; null without. */
   uploadedCertificate: (configurationId: string) => Promise<TUploadedCertificate | null>;
+  /** The proxy's DNS challenge for its server (rejects when not presentable); null without. */
+  dnsChallenge: (configurationId: string, serverIp: string) => Promise<TDnsChallenge | null>;
 }
 
 const planFailed = (reason: string) =>
@@ -55,6 +58,9 @@ export function createPlansService(deps: TPlansServiceDeps) {
       const credential = await deps.credentials.credentialFor(row, row);
       if ('refused' in credential) throw credentialRefusalError(credential.refused, 'deploy');
       const uploaded = await deps.uploadedCertificate(row.id);
+      const dnsChallenge = await deps.dnsChallenge(row.id, row.serverIp).catch(() => {
+        throw new KeyedAppError('plan_failed', 409, 'deployLog.job.dnsCredentialsUnusable');
+      });
       const outcome = await withDeadline<TPlanOutcome>(
         { ms: PLAN_DEADLINE_MS, graceMs: PLAN_GRACE_MS },
         (signal) =>
@@ -71,6 +77,7 @@ export function createPlansService(deps: TPlansServiceDeps) {
               options: proposed.options ?? row.options,
               customScript: row.customScript ?? undefined,
               ...(uploaded ? { uploadedCertificate: uploaded } : {}),
+              ...(dnsChallenge ? { dnsChallenge } : {}),
             },
             { settings: { ...deps.settings(), language }, log: () => {}, signal },
           ),

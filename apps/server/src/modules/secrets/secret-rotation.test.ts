@@ -23,6 +23,8 @@ import {
 } from '../../lib/secrets';
 import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
 import { createCustomCertificatesRepository } from '../certificates/custom-certificates.repository';
+import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
+import { createDnsChallengesRepository } from '../certificates/dns-challenges.repository';
 import { createServerCredentials } from '../ssh-servers/server-credentials';
 import { createSshServersRepository } from '../ssh-servers/ssh-servers.repository';
 import { rotateSecretKey, SecretRotationError } from './secret-rotation';
@@ -175,6 +177,27 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     const after = await mine();
     expect(after.stored).not.toBe(before.stored);
     expect(decryptSecret(readFileSync(keyFile), after.stored, aad)).toBe('UPLOADED-KEY-TEXT');
+  });
+
+  it('re-encrypts the DNS provider credentials, still bound to their proxy and server', async () => {
+    const { id } = (await stored())[0]!;
+    const aad = dnsChallengeAad(id, '203.0.113.10');
+    await createDnsChallengesRepository(t.database.db).save({
+      configurationId: id,
+      provider: 'cloudflare',
+      includeApex: false,
+      credentialsEnc: encryptSecret(readFileSync(keyFile), 'DNS-CREDENTIALS', aad),
+      serverIp: '203.0.113.10',
+      updatedAt: new Date(),
+    });
+    const repository = createSecretsRepository(t.database.db);
+    const mine = async () =>
+      (await repository.listSecrets()).find((s) => s.kind === 'dnsChallenge' && s.id === id)!;
+    const before = await mine();
+    await rotateSecretKey(keyFile, repository);
+    const after = await mine();
+    expect(after.stored).not.toBe(before.stored);
+    expect(decryptSecret(readFileSync(keyFile), after.stored, aad)).toBe('DNS-CREDENTIALS');
   });
 
   it('finishes a rotation cut between the database switch and the key file swap', async () => {

@@ -37,6 +37,9 @@ function describe(secret: TStoredSecret): string {
   if (secret.kind === 'customCertificate') {
     return `The private key of the certificate uploaded for ${secret.label} (configuration ${secret.id})`;
   }
+  if (secret.kind === 'dnsChallenge') {
+    return `The DNS provider credentials of ${secret.label} (configuration ${secret.id})`;
+  }
   if (secret.kind === 'webhook') {
     return `The alert webhook URL of the account ${secret.label} (user ${secret.id})`;
   }

@@ -2,6 +2,7 @@ import { and, eq, isNotNull, or } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import {
   customCertificates,
+  dnsChallenges,
   notificationSettings,
   proxyConfigurations,
   sshServers,
@@ -9,6 +10,7 @@ import {
 } from '../../db/schema';
 import { secretAad } from '../../lib/secrets';
 import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
+import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
 import {
   serverSecretAad,
   type TServerSecretField,
@@ -17,9 +19,16 @@ import {
 
 /**
  * Where an encrypted value lives: an SSH password, an account's two-factor secret, the
- * account's alert webhook URL, a saved server's secrets, or an uploaded certificate's key.
+ * account's alert webhook URL, a saved server's secrets, an uploaded certificate's key, or a
+ * proxy's DNS provider credentials.
  */
-export type TSecretKind = 'proxy' | 'user' | 'webhook' | 'sshServer' | 'customCertificate';
+export type TSecretKind =
+  | 'proxy'
+  | 'user'
+  | 'webhook'
+  | 'sshServer'
+  | 'customCertificate'
+  | 'dnsChallenge';
 
 /** One encrypted value as stored, with what names it (its row id is its additional data). */
 export interface TStoredSecret {
@@ -30,16 +39,21 @@ export interface TStoredSecret {
   stored: string;
   /** A saved server's secret: which column, and the target it is bound to. */
   server?: { field: TServerSecretField; target: TSshTarget };
+  /** DNS credentials: the server address they are bound to. */
+  boundTo?: string;
 }
 
 /** The additional data each value was encrypted with: its row and column. */
-export function storedSecretAad(secret: Pick<TStoredSecret, 'kind' | 'id' | 'server'>): string {
+export function storedSecretAad(
+  secret: Pick<TStoredSecret, 'kind' | 'id' | 'server' | 'boundTo'>,
+): string {
   if (secret.kind === 'sshServer' && secret.server) {
     return serverSecretAad(secret.id, secret.server.field, secret.server.target);
   }
   if (secret.kind === 'proxy') return secretAad('proxy', secret.id, 'sshPassword');
   if (secret.kind === 'webhook') return secretAad('user', secret.id, 'webhookUrl');
   if (secret.kind === 'customCertificate') return customCertificateKeyAad(secret.id);
+  if (secret.kind === 'dnsChallenge') return dnsChallengeAad(secret.id, secret.boundTo ?? '');
   return secretAad('user', secret.id, 'totpSecret');
 }
 
@@ -77,7 +91,7 @@ export interface TSecretChange {
 /**
  * Every column that holds a secret encrypted with the key file: the SSH passwords of the
  * configurations, the two-factor secrets and webhook URLs of the accounts, the saved servers'
- * secrets and the uploaded certificates' private keys.
+ * secrets, the uploaded certificates' private keys and the proxies' DNS credentials.
  */
 export function createSecretsRepository(db: TDb) {
   return {
@@ -114,6 +128,15 @@ export function createSecretsRepository(db: TDb) {
           proxyConfigurations,
           eq(proxyConfigurations.id, customCertificates.configurationId),
         );
+      const dnsCredentials = await db
+        .select({
+          id: dnsChallenges.configurationId,
+          label: proxyConfigurations.domain,
+          stored: dnsChallenges.credentialsEnc,
+          boundTo: dnsChallenges.serverIp,
+        })
+        .from(dnsChallenges)
+        .innerJoin(proxyConfigurations, eq(proxyConfigurations.id, dnsChallenges.configurationId));
       const servers = await db
         .select({
           id: sshServers.id,
@@ -151,6 +174,7 @@ export function createSecretsRepository(db: TDb) {
         ...accounts.map((r) => ({ kind: 'user' as const, ...r, stored: r.stored! })),
         ...webhooks.map((r) => ({ kind: 'webhook' as const, ...r, stored: r.stored! })),
         ...certificateKeys.map((r) => ({ kind: 'customCertificate' as const, ...r })),
+        ...dnsCredentials.map((r) => ({ kind: 'dnsChallenge' as const, ...r })),
       ];
     },
 
@@ -183,6 +207,20 @@ export function createSecretsRepository(db: TDb) {
                 ),
               )
               .returning({ id: customCertificates.configurationId });
+            if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
+            continue;
+          }
+          if (change.kind === 'dnsChallenge') {
+            const moved = await tx
+              .update(dnsChallenges)
+              .set({ credentialsEnc: change.next })
+              .where(
+                and(
+                  eq(dnsChallenges.configurationId, change.id),
+                  eq(dnsChallenges.credentialsEnc, change.previous),
+                ),
+              )
+              .returning({ id: dnsChallenges.configurationId });
             if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
             continue;
           }
