@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { cpuPerFileSetup } from '../../scripts/cpu-per-file.ts';
 import { labUnavailableReason } from '../../testbed/src/prereqs.ts';
 
 // The deploy tier: the engine against real lab servers (testbed/). Outside CI, a machine that
@@ -18,6 +19,7 @@ export default defineProject({
     exclude: ['**/node_modules/**', ...(noPostgres ? ['**/*.postgres.lab.test.ts'] : [])],
     environment: 'node',
     fileParallelism: false,
+    setupFiles: cpuPerFileSetup(),
     testTimeout: 180_000,
     hookTimeout: 180_000,
   },
