@@ -18,6 +18,9 @@ export default defineProject({
     include: unavailable ? [] : ['src/**/*.lab.test.ts', 'test/**/*.lab.test.ts'],
     exclude: ['**/node_modules/**', ...(noPostgres ? ['**/*.postgres.lab.test.ts'] : [])],
     environment: 'node',
+    // The server tier's database templates (test/support/global-setup.ts): a file's PGlite or
+    // PostgreSQL database is copied from one rather than built from initdb and the migrations.
+    globalSetup: ['test/support/global-setup.ts'],
     fileParallelism: false,
     setupFiles: cpuPerFileSetup(),
     testTimeout: 180_000,

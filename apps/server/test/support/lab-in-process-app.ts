@@ -2,20 +2,18 @@
 // e2e tiers also load: this one needs the server test tier's setup).
 import type { TLabStatus } from '../../../../testbed/src/lab';
 import { buildApp, type TAppOptions } from '../../src/app';
-import { openDatabase } from '../../src/db/client';
-import { runMigrations } from '../../src/db/migrate';
 import { TEST_APP_OPTIONS, type TTestApp } from './test-app';
+import { createTestDatabase } from './test-database';
 
 /**
- * Portico in this process on a fresh migrated PGlite (the lab tier has no PGlite template: no
- * global setup), deploying to the lab's servers, listening on a free loopback port.
+ * Portico in this process on a fresh migrated PGlite (from the run's template, as the server
+ * tier's), deploying to the lab's servers, listening on a free loopback port.
  */
 export async function inProcessLabApp(
   status: TLabStatus,
   overrides: Partial<Omit<TAppOptions, 'database'>> = {},
 ): Promise<TTestApp & { base: string }> {
-  const database = await openDatabase({ pgliteDir: 'memory://' });
-  await runMigrations(database);
+  const { database, drop } = await createTestDatabase('pglite');
   const app = await buildApp({
     ...TEST_APP_OPTIONS,
     ...overrides,
@@ -37,7 +35,7 @@ export async function inProcessLabApp(
     base,
     close: async () => {
       await app.close();
-      await database.close();
+      await drop();
     },
   };
 }

@@ -12,9 +12,9 @@ import {
   testSecretKeyFile,
 } from '../../../test/support/ssh-test-fixtures';
 import { TEST_APP_OPTIONS } from '../../../test/support/test-app';
+import { createTestDatabase } from '../../../test/support/test-database';
 import { buildApp } from '../../app';
-import { openDatabase, type TDatabase } from '../../db/client';
-import { runMigrations } from '../../db/migrate';
+import type { TDatabase } from '../../db/client';
 
 let lab: TLab;
 let database: TDatabase;
@@ -23,8 +23,7 @@ const keyFile = testSecretKeyFile();
 
 beforeAll(async () => {
   lab = await startLab({ servers: 2, variants: { s2: ['cron-running', 'port80-busy'] } });
-  database = await openDatabase({ pgliteDir: 'memory://' });
-  await runMigrations(database);
+  database = (await createTestDatabase('pglite')).database;
   app = await buildApp({
     ...TEST_APP_OPTIONS,
     database,
