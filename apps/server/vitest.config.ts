@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { cpuPerFileSetup } from '../../scripts/cpu-per-file.ts';
 import { labUnavailableReason } from '../../testbed/src/prereqs.ts';
 
 // Lab tests (real servers in network namespaces) get their own config; they are excluded here.
@@ -19,6 +20,7 @@ export default defineProject({
     ],
     environment: 'node',
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: cpuPerFileSetup(),
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -1,4 +1,5 @@
 import { defineProject } from 'vitest/config';
+import { cpuPerFileSetup } from '../../scripts/cpu-per-file.ts';
 import { labUnavailableReason } from '../../testbed/src/prereqs.ts';
 
 // The deploy tier: the engine against real lab servers (testbed/). Outside CI, a machine that
@@ -17,7 +18,11 @@ export default defineProject({
     include: unavailable ? [] : ['src/**/*.lab.test.ts', 'test/**/*.lab.test.ts'],
     exclude: ['**/node_modules/**', ...(noPostgres ? ['**/*.postgres.lab.test.ts'] : [])],
     environment: 'node',
+    // The server tier's database templates (test/support/global-setup.ts): a file's PGlite or
+    // PostgreSQL database is copied from one rather than built from initdb and the migrations.
+    globalSetup: ['test/support/global-setup.ts'],
     fileParallelism: false,
+    setupFiles: cpuPerFileSetup(),
     testTimeout: 180_000,
     hookTimeout: 180_000,
   },

@@ -1,5 +1,11 @@
 import { defineProject } from 'vitest/config';
+import { cpuPerFileSetup } from '../../scripts/cpu-per-file.ts';
 
 export default defineProject({
-  test: { name: 'shared', include: ['src/**/*.test.ts'], environment: 'node' },
+  test: {
+    name: 'shared',
+    include: ['src/**/*.test.ts'],
+    environment: 'node',
+    setupFiles: cpuPerFileSetup(),
+  },
 });

@@ -8,11 +8,11 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../testbed/src/lab';
-import { openDatabase, type TDatabase } from '../../src/db/client';
-import { runMigrations } from '../../src/db/migrate';
+import type { TDatabase } from '../../src/db/client';
 import type { TEngineSettings } from '../../src/deploy/engine/types';
 import type { HttpClient } from '../support/lab-app-helpers';
 import { buildTestApp, TEST_APP_OPTIONS } from '../support/test-app';
+import { createTestDatabase } from '../support/test-database';
 import {
   proxyBody,
   registered,
@@ -38,8 +38,7 @@ beforeAll(async () => {
     extraCaFile: lab.status.caRootPath,
     dnsServers: [lab.status.dnsServer],
   };
-  database = await openDatabase({ pgliteDir: 'memory://' });
-  await runMigrations(database);
+  database = (await createTestDatabase('pglite')).database;
   app = await buildTestApp({ ...TEST_APP_OPTIONS, database, deploy: { settings } });
   const base = await app.listen({ port: 0, host: '127.0.0.1' });
   client = await registered(base, 'truthful');

@@ -2,14 +2,13 @@
 // e2e tiers also load: this one needs the server test tier's setup).
 import { afterAll, beforeAll } from 'vitest';
 import type { TLab, TLabOptions, TLabServer, TLabStatus } from '../../../../testbed/src/lab';
-import { openDatabase } from '../../src/db/client';
-import { runMigrations } from '../../src/db/migrate';
 import { labPerFile } from './lab-helpers';
 import { buildTestApp, TEST_APP_OPTIONS, type TTestApp, type TTestAppOptions } from './test-app';
+import { createTestDatabase } from './test-database';
 
 /**
- * Portico in this process on a fresh migrated PGlite (the lab tier has no PGlite template: no
- * global setup), deploying to the lab's servers, listening on a free loopback port.
+ * Portico in this process on a fresh migrated PGlite (from the run's template, as the server
+ * tier's), deploying to the lab's servers, listening on a free loopback port.
  */
 export type TLabAppOptions = Partial<Omit<TTestAppOptions, 'database'>>;
 
@@ -17,8 +16,7 @@ export async function inProcessLabApp(
   status: TLabStatus,
   overrides: TLabAppOptions = {},
 ): Promise<TTestApp & { base: string }> {
-  const database = await openDatabase({ pgliteDir: 'memory://' });
-  await runMigrations(database);
+  const { database, drop } = await createTestDatabase('pglite');
   const app = await buildTestApp({
     ...TEST_APP_OPTIONS,
     ...overrides,
@@ -40,7 +38,7 @@ export async function inProcessLabApp(
     base,
     close: async () => {
       await app.close();
-      await database.close();
+      await drop();
     },
   };
 }

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { postgresAdminQuery } from '../../../../testbed/src/postgres-admin';
 import { openDatabase, type TDatabase } from '../../src/db/client';
-import { runMigrations } from '../../src/db/migrate';
+import { pgliteTemplateBlob, postgresTemplate } from './database-templates';
 
 export type TDatabaseKind = 'pglite' | 'postgres';
 
@@ -22,28 +21,29 @@ export interface TTestDatabase {
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database for one test file (empty with `migrated: false`). */
+/**
+ * A fresh, migrated database for one test file (empty with `migrated: false`), copied from the
+ * run's template (global-setup.ts) rather than built from initdb and every migration.
+ */
 export async function createTestDatabase(
   kind: TDatabaseKind,
   { migrated = true }: { migrated?: boolean } = {},
 ): Promise<TTestDatabase> {
-  if (kind === 'pglite' && !migrated) {
-    const database = await openDatabase({ pgliteDir: 'memory://' });
-    return { database, drop: () => database.close() };
-  }
   if (kind === 'pglite') {
-    const template = new Blob([readFileSync(inject('pgliteTemplate'))]);
+    const template = pgliteTemplateBlob(
+      inject(migrated ? 'pgliteTemplate' : 'pgliteEmptyTemplate'),
+    );
     const database = await openDatabase({ pgliteDir: 'memory://', pgliteTemplate: template });
     return { database, drop: () => database.close() };
   }
   const base = process.env.TEST_DATABASE_URL;
   if (!base) throw new Error('TEST_DATABASE_URL is not set');
   const name = `portico_t_${randomBytes(6).toString('hex')}`;
-  await postgresAdminQuery(`create database ${name}`);
+  const template = migrated ? (inject('postgresTemplate') ?? (await postgresTemplate())) : null;
+  await postgresAdminQuery(`create database ${name}${template ? ` template ${template}` : ''}`);
   const url = new URL(base);
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString(), poolSize: 4 });
-  if (migrated) await runMigrations(database);
   return {
     database,
     url: url.toString(),

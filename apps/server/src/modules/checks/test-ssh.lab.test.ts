@@ -8,8 +8,8 @@ import {
   testSecretKeyFile,
 } from '../../../test/support/ssh-test-fixtures';
 import { buildTestApp, TEST_APP_OPTIONS } from '../../../test/support/test-app';
-import { openDatabase, type TDatabase } from '../../db/client';
-import { runMigrations } from '../../db/migrate';
+import { createTestDatabase } from '../../../test/support/test-database';
+import type { TDatabase } from '../../db/client';
 
 let lab: TLab;
 let server: TLabServer;
@@ -22,9 +22,7 @@ const user = (name: 'root' | 'deploy') => server.users.find((u) => u.name === na
 beforeAll(async () => {
   lab = await startLab({ servers: 1 });
   server = lab.status.servers[0]!;
-  // The lab tier has no PGlite template: a fresh in-memory database, migrated here.
-  database = await openDatabase({ pgliteDir: 'memory://' });
-  await runMigrations(database);
+  database = (await createTestDatabase('pglite')).database;
   app = await buildTestApp({
     ...TEST_APP_OPTIONS,
     database,

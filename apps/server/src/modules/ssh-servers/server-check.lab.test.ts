@@ -12,8 +12,8 @@ import {
   testSecretKeyFile,
 } from '../../../test/support/ssh-test-fixtures';
 import { buildTestApp, TEST_APP_OPTIONS } from '../../../test/support/test-app';
-import { openDatabase, type TDatabase } from '../../db/client';
-import { runMigrations } from '../../db/migrate';
+import { createTestDatabase } from '../../../test/support/test-database';
+import type { TDatabase } from '../../db/client';
 
 let lab: TLab;
 let database: TDatabase;
@@ -22,8 +22,7 @@ const keyFile = testSecretKeyFile();
 
 beforeAll(async () => {
   lab = await startLab({ servers: 2, variants: { s2: ['cron-running', 'port80-busy'] } });
-  database = await openDatabase({ pgliteDir: 'memory://' });
-  await runMigrations(database);
+  database = (await createTestDatabase('pglite')).database;
   app = await buildTestApp({
     ...TEST_APP_OPTIONS,
     database,
