@@ -1,21 +1,9 @@
+import type { TAuditAction } from '@portico/shared/admin/audit-actions';
 import type { TAuditChange } from '../../db/schema';
 import type { TAuditActor, TAuditService } from './audit.service';
 
-/** Every account action the audit trail names (the web audit page has words for each). */
-export type TAccountAction =
-  | 'account.profile'
-  | 'account.email'
-  | 'account.password'
-  | 'account.two_factor_on'
-  | 'account.two_factor_off'
-  | 'account.two_factor_reset'
-  | 'account.recovery_codes_new'
-  | 'account.recovery_code_used'
-  | 'account.token_create'
-  | 'account.token_revoke'
-  | 'account.session_end'
-  | 'account.sessions_end_others'
-  | 'account.notifications';
+/** Every account action the audit trail names (the shared list's `account.*`). */
+export type TAccountAction = Extract<TAuditAction, `account.${string}`>;
 
 /**
  * One row for an account action: the account is the target (and its owner, so the admin's

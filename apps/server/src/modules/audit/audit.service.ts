@@ -1,4 +1,5 @@
 import { AUDIT_SECRET_MARK } from '@portico/shared/admin/api';
+import type { TAuditAction } from '@portico/shared/admin/audit-actions';
 import type { TAuditChange } from '../../db/schema';
 import type { TAuditRepository, TNewAuditRow } from './audit.repository';
 
@@ -10,7 +11,8 @@ export interface TAuditActor {
 }
 
 export interface TAuditEntry {
-  action: string;
+  /** One of the shared list, which the audit page words in both languages. */
+  action: TAuditAction;
   targetType: string;
   targetId: string;
   targetOwnerId?: string | null;

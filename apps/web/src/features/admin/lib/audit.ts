@@ -1,39 +1,15 @@
 import { AUDIT_SECRET_MARK } from '@portico/shared/admin/api';
+import { AUDIT_ACTIONS, auditActionKey } from '@portico/shared/admin/audit-actions';
 import type { TFunction } from 'i18next';
 
-// Actions the server writes; anything else is shown as it is stored.
+// Actions the server writes (the shared list), and three only older entries carry; anything
+// else is shown as it is stored.
 const KNOWN_ACTIONS = new Set([
-  'proxy_create',
-  'proxy_save',
-  'proxy_edit',
-  'proxy_admin_edit',
-  'proxy_deploy',
-  'proxy_redeploy',
-  'proxy_reset',
-  'proxy_forget_host_key',
-  'proxy_delete',
-  'proxy_delete_with_removal',
+  ...AUDIT_ACTIONS.map(auditActionKey),
   'user_role_change',
-  'admin_user_role',
-  'admin_user_limits',
   'destination_create',
   'destination_update',
   'destination_delete',
-  // One's own account: the settings page, the sign-in, the command line.
-  'account_profile',
-  'account_email',
-  'account_password',
-  'account_two_factor_on',
-  'account_two_factor_off',
-  'account_two_factor_reset',
-  'account_recovery_codes_new',
-  'account_recovery_code_used',
-  'account_token_create',
-  'account_token_revoke',
-  'account_session_end',
-  'account_sessions_end_others',
-  'account_export',
-  'account_import',
 ]);
 
 // Fields whose stored values are words of a fixed set, shown in the reader's language.
@@ -41,7 +17,7 @@ const WORDED_VALUES = new Set(['tokenScope', 'proof']);
 
 /** The action in plain words, e.g. "proxy.admin_edit" → "edited as admin" / "editó como administrador". */
 export function auditActionText(action: string, t: TFunction): string {
-  const key = action.replace(/[.\s-]/g, '_');
+  const key = auditActionKey(action);
   return KNOWN_ACTIONS.has(key) ? t(`admin.audit.actions.${key}`) : action.replace(/[_.-]/g, ' ');
 }
 
@@ -71,12 +47,13 @@ export function auditValueText(value: unknown, t: TFunction, field?: string): st
 }
 
 // The server names targets by table ('proxy_configuration'); the screens by what they are.
-const TARGET_KINDS: Record<string, 'proxy' | 'user' | 'destination'> = {
+const TARGET_KINDS: Record<string, 'proxy' | 'user' | 'destination' | 'server'> = {
   proxy: 'proxy',
   proxy_configuration: 'proxy',
   user: 'user',
   destination: 'destination',
   destination_server: 'destination',
+  ssh_server: 'server',
 };
 
 /** The key a target's display name is looked up by: `proxy:<id>`, `user:<id>`. */
