@@ -98,7 +98,10 @@ if [ ! -x "$dir/bin/node" ]; then
   npm pack "node-linux-$arch@$version" --pack-destination "$work" --silent </dev/null >/dev/null \
     || fail "npm pack node-linux-$arch@$version failed"
   tarball=$work/node-linux-$arch-$version.tgz
-  got="sha512-$(openssl dgst -sha512 -binary "$tarball" | base64 -w0)"
+  # The machine's node computes it: npm runs on it, so it is there (openssl may not be).
+  got=$(node -e '
+    const data = require("node:fs").readFileSync(process.argv[1]);
+    console.log(`sha512-${require("node:crypto").createHash("sha512").update(data).digest("base64")}`);' "$tarball")
   [ "$got" = "${integrity[$arch]}" ] || fail "node-linux-$arch@$version: checksum $got is not the pinned ${integrity[$arch]}"
   mkdir "$work/node"
   tar -xzf "$tarball" -C "$work/node" --strip-components=1
