@@ -8,6 +8,9 @@
 # chain under the build lock; the lab chain's browser tier waits on that lock and reuses it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every tier runs on Node 24 LTS, fetched by node-runtime.sh when the machine's node is another line.
+PATH=$(bash scripts/node-runtime.sh test)
+export PATH
 # Both Playwright runs add to one screenshots folder; it is emptied once, here.
 rm -rf artifacts/screenshots
 export E2E_KEEP_SCREENSHOTS=1 E2E_BUILT=1

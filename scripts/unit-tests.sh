@@ -5,6 +5,9 @@
 # beside the others. Either failing stops both. Extra arguments go to both (a file filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Every tier runs on Node 24 LTS, fetched by node-runtime.sh when the machine's node is another line.
+PATH=$(bash scripts/node-runtime.sh test)
+export PATH
 lab=(vitest run --project lab --project testbed "$@")
 rest=(vitest run --project shared --project server --project web "$@")
 exec npx concurrently --names lab,rest --kill-others-on-fail --success all \

@@ -15,7 +15,7 @@ describe('the Node versions Portico supports', () => {
   it('are the ones every locked package supports: npm ci prints no engine warning', () => {
     const supported: string = read('package.json').engines.node;
     const oldest = semver.minVersion(supported)?.version;
-    expect(oldest).toBe('20.19.0');
+    expect(oldest).toBe('22.13.0');
     const lock = read('package-lock.json') as {
       packages: Record<string, { version?: string; engines?: { node?: string } }>;
     };
@@ -31,7 +31,7 @@ describe('the Node versions Portico supports', () => {
     expect(semver.satisfies(`${nvmrc}.0.0`, supported)).toBe(true);
     // The first release of each line `engines` names: what `npm ci` would be run with at worst.
     const lines = supported.split('||').map((range) => semver.minVersion(range)!.version);
-    expect(lines).toEqual(['20.19.0', '22.13.0', '24.0.0']);
+    expect(lines).toEqual(['22.13.0', '24.0.0']);
     const lock = read('package-lock.json') as {
       packages: Record<string, { version?: string; engines?: { node?: string } }>;
     };
