@@ -180,7 +180,8 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   });
 
   it('re-encrypts the DNS provider credentials, still bound to their proxy and server', async () => {
-    const { id } = (await stored())[0]!;
+    const { client } = await signedInClient(t);
+    const { id } = await createProxy(client);
     const aad = dnsChallengeAad(id, '203.0.113.10');
     await createDnsChallengesRepository(t.database.db).save({
       configurationId: id,
