@@ -11,6 +11,7 @@ import { rootProxy } from '../../../test/support/lab-app-helpers';
 import { httpsGet } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
+import { runEnded } from '../../../test/support/server-run-helpers';
 import type { TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { deployments, proxyConfigurations } from '../../db/schema';
@@ -28,17 +29,6 @@ afterAll(async () => {
   await t?.close();
   await lab?.stop();
 });
-
-/** The run once it ended (its deployments take a few seconds each on the lab). */
-async function runEnded(client: TestClient, serverId: string, runId: string) {
-  const until = Date.now() + 180_000;
-  for (;;) {
-    const url = `/api/ssh-servers/${serverId}/runs/${runId}`;
-    const run = (await client.request({ method: 'GET', url })).json();
-    if (!['queued', 'running'].includes(run.state) || Date.now() > until) return run;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 describe('per-server actions on a lab server', () => {
   it('redeploys all, checks all certificates, refuses a plain delete, deletes with the sites', async () => {

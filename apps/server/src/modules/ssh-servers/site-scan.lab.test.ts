@@ -12,6 +12,7 @@ import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src
 import { httpGet } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { serverFiles as labServerFiles } from '../../../test/support/lab-server-files';
+import { runEnded } from '../../../test/support/server-run-helpers';
 import {
   saveLabServer,
   signedInClient,
@@ -343,24 +344,25 @@ describe("Convert to Portico's configuration on lab servers", () => {
     const twoId = adopted.json().adopted[1].proxyId as string;
     const files = await serverFiles(s1);
 
-    // Redeploy all refuses each adopted site by name, starts nothing, writes nothing.
+    // Redeploy all (a background run) refuses each adopted site by name, starts nothing, writes nothing.
     const all = await client.write('POST', `/api/ssh-servers/${serverId}/redeploy-all`);
-    expect(all.statusCode, all.body).toBe(200);
-    const refusals = all
-      .json()
-      .results.map(
+    expect(all.statusCode, all.body).toBe(202);
+    const ended = await runEnded(client, serverId, all.json().id);
+    expect(ended).toMatchObject({ state: 'done', done: 0, failed: 0, refused: 3, total: 3 });
+    const refusals = ended.results
+      .map(
         (r: {
           domain: string;
-          ok: boolean;
+          outcome: string;
           deploymentId: string | null;
-          text: { key: string };
-        }) => [r.domain, r.ok, r.deploymentId, r.text?.key],
+          text: { key: string } | null;
+        }) => [r.domain, r.outcome, r.deploymentId, r.text?.key],
       )
       .sort();
     expect(refusals).toEqual(
       [`h-split.${z}`, `h-tls.${z}`, `h-two-a.${z}`]
         .sort()
-        .map((domain) => [domain, false, null, 'errors.proxyAdopted']),
+        .map((domain) => [domain, 'refused', null, 'errors.proxyAdopted']),
     );
     expect(await serverFiles(s1)).toBe(files);
 
