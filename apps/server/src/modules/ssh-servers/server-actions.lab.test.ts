@@ -13,7 +13,6 @@ import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { runEnded } from '../../../test/support/server-run-helpers';
 import type { TTestApp } from '../../../test/support/test-app';
-import type { TestClient } from '../../../test/support/test-client';
 import { deployments, proxyConfigurations } from '../../db/schema';
 
 let lab: TLab;
