@@ -103,7 +103,7 @@ test('a wildcard through the wizard by DNS-01, in Spanish, then its certificate 
       (r) => r.request().method() === 'PUT' && r.url().endsWith('/certificate/dns'),
     );
     const started = page.waitForResponse(
-      (r) => r.request().method() === 'POST' && /\/deploy$/.test(r.url()),
+      (r) => r.request().method() === 'POST' && r.url().includes('/api/deploy/'),
     );
     await page.getByTestId('wizard-deploy-start').click();
     const put = await stored;
