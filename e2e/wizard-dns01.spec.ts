@@ -138,19 +138,19 @@ test('a wildcard through the wizard by DNS-01, in Spanish, then its certificate 
     await capture(page, area, '4-certificate-section');
     await chooseLanguage(page, 'es', 'en');
     await page.getByTestId('dns-challenge-open').click();
-    const dialog = page.getByTestId('dns-challenge-dialog');
-    await expect(dialog.getByTestId('dns-field-secret')).toHaveValue('');
-    await dialog.getByTestId('dns-field-server').fill('ns.example.com');
-    await dialog.getByTestId('dns-field-keyName').fill(dns01(labApp).keyName);
-    await dialog.getByTestId('dns-field-secret').fill(secret);
-    await dialog.getByTestId('dns-challenge-save').click();
-    await expect(dialog.locator('#proxy-dns-server-error')).toHaveText(
+    const form = page.getByTestId('dns-challenge-form');
+    await expect(form.getByTestId('dns-field-secret')).toHaveValue('');
+    await form.getByTestId('dns-field-server').fill('ns.example.com');
+    await form.getByTestId('dns-field-keyName').fill(dns01(labApp).keyName);
+    await form.getByTestId('dns-field-secret').fill(secret);
+    await form.getByTestId('dns-challenge-save').click();
+    await expect(form.locator('#proxy-dns-server-error')).toHaveText(
       text('en', 'validation.dns01.serverAddress'),
     );
     await capture(page, 'wizard-dns01-en', '5-replace-refused');
-    await dialog.getByTestId('dns-field-server').fill(dns01(labApp).server);
-    await dialog.getByTestId('dns-challenge-save').click();
-    await expect(dialog).toHaveCount(0);
+    await form.getByTestId('dns-field-server').fill(dns01(labApp).server);
+    await form.getByTestId('dns-challenge-save').click();
+    await expect(form).toHaveCount(0);
     await expect(
       page.getByText(text('en', 'certificate.dns.saved'), { exact: true }),
     ).toBeVisible();

@@ -81,9 +81,16 @@ export function dnsChallengeOf(
   return { input: { credentials: parsed.data, includeApex: wildcard && draft.includeApex } };
 }
 
+/**
+ * GET …/{id}/certificate/dns, under the proxy's own key (every write that reads the proxy again
+ * reads this again). Kept here, out of query-keys.ts, which the landing page's bundle carries.
+ */
+export const dnsChallengeQueryKey = (id: string) =>
+  [...proxyKeys.detail(id), 'certificate', 'dns'] as const;
+
 export function useDnsChallenge(id: string) {
   return useQuery({
-    queryKey: proxyKeys.dnsChallenge(id),
+    queryKey: dnsChallengeQueryKey(id),
     queryFn: () =>
       api.requestJson<{ dnsChallenge: TDnsChallengeView | null }>(
         'GET',

@@ -12,8 +12,6 @@ export const proxyKeys = {
     ['/api/user/proxy-configurations', 'page', query] as const,
   /** GET /api/proxy-configurations/{id}: one configuration (TProxyConfiguration). */
   detail: (id: string) => ['/api/proxy-configurations', id] as const,
-  /** GET …/{id}/certificate/dns: the proxy's DNS challenge, never its credentials. */
-  dnsChallenge: (id: string) => ['/api/proxy-configurations', id, 'certificate', 'dns'] as const,
 };
 
 /** GET /api/destination-servers: the destinations (TDestinationServer[]; the wizard's and the admin's). */

@@ -76,14 +76,13 @@ describe("the proxy's DNS-01 section", () => {
       'DNS-01 via RFC 2136 (your own DNS server, TSIG key).',
     );
     fireEvent.click(screen.getByTestId('dns-challenge-open'));
-    const dialog = await screen.findByTestId('dns-challenge-dialog');
+    const dialog = await screen.findByTestId('dns-challenge-form');
     // The form starts empty: nothing stored is read back.
-    const secret = within(dialog).getByTestId('dns-field-secret') as HTMLInputElement;
+    // The fields load with the form (a chunk of their own).
+    const secret = (await within(dialog).findByTestId('dns-field-secret')) as HTMLInputElement;
     expect(secret.value).toBe('');
     expect(secret.type).toBe('password');
-    expect((within(dialog).getByTestId('dns-provider') as HTMLSelectElement).value).toBe(
-      'rfc2136',
-    );
+    expect((within(dialog).getByTestId('dns-provider') as HTMLSelectElement).value).toBe('rfc2136');
 
     // A secret that is not base64: refused on its field in English, nothing sent.
     fireEvent.change(within(dialog).getByTestId('dns-field-server'), {
@@ -125,7 +124,7 @@ describe("the proxy's DNS-01 section", () => {
 
     // Saved: the dialog closes and nothing typed stays on the page.
     fireEvent.click(within(dialog).getByTestId('dns-challenge-save'));
-    await waitFor(() => expect(screen.queryByTestId('dns-challenge-dialog')).toBeNull());
+    await waitFor(() => expect(screen.queryByTestId('dns-challenge-form')).toBeNull());
     expect(writes).toHaveLength(2);
     expect(document.body.innerHTML).not.toContain(SECRET);
     expect(screen.getByTestId('dns-challenge-method').textContent).toBe(
@@ -139,8 +138,8 @@ describe("the proxy's DNS-01 section", () => {
       lang: 'es',
     });
     fireEvent.click(await screen.findByTestId('dns-challenge-open'));
-    const dialog = await screen.findByTestId('dns-challenge-dialog');
-    fireEvent.change(within(dialog).getByTestId('dns-provider'), {
+    const dialog = await screen.findByTestId('dns-challenge-form');
+    fireEvent.change(await within(dialog).findByTestId('dns-provider'), {
       target: { value: 'cloudflare' },
     });
     expect(within(dialog).queryByTestId('dns-field-secret')).toBeNull();

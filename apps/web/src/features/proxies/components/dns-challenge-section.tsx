@@ -3,9 +3,9 @@ import type { TText } from '@portico/shared/i18n/text';
 import { KeyRoundIcon, Undo2Icon } from 'lucide-react';
 import * as React from 'react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
-import { DnsChallengeFields } from '@/components/dns-challenge-fields';
-import { FormDialog, FormDialogFooter } from '@/components/form-dialog';
+import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
+import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/hooks/use-toast';
 import {
   dnsChallengeOf,
@@ -21,22 +21,25 @@ import { useLogText } from '@/lib/log-text';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 
-const FORM_ID = 'dns-challenge-form';
+// Loaded when the form opens: shared with the wizard, a static import made the bundler split
+// the landing page's chunks past its budget (e2e/first-paint.spec.ts).
+const DnsChallengeFields = React.lazy(() =>
+  import('@/components/dns-challenge-fields').then((m) => ({ default: m.DnsChallengeFields })),
+);
 
 /**
- * The credentials form (write-only): it starts empty every time, with the stored provider and
- * apex choice. Refusals are kept as texts, so they follow a language switch.
+ * The credentials form (write-only), opened in the section like the upload beside it: it
+ * starts empty every time, with the stored provider and apex choice. Refusals are kept as
+ * texts: they follow a language switch.
  */
-function CredentialsDialog({
+function CredentialsForm({
   proxyId,
   domain,
-  open,
   onOpenChange,
   stored,
 }: {
   proxyId: string;
   domain: string;
-  open: boolean;
   onOpenChange: (open: boolean) => void;
   stored: { provider: (typeof emptyDnsDraft)['provider']; includeApex: boolean } | null;
 }) {
@@ -44,18 +47,11 @@ function CredentialsDialog({
   const words = useLogText();
   const save = useSaveDnsChallenge();
   const wildcard = isWildcard(domain);
-  const fresh = () => ({ ...emptyDnsDraft, ...stored });
-  const [draft, setDraft] = React.useState(fresh);
+  const [draft, setDraft] = React.useState(() => ({ ...emptyDnsDraft, ...stored }));
   const [problems, setProblems] = React.useState<TDnsProblems>({});
   const [refusal, setRefusal] = React.useState<TText | null>(null);
-  const close = (next: boolean) => {
-    if (!next) {
-      setDraft(fresh());
-      setProblems({});
-      setRefusal(null);
-    }
-    onOpenChange(next);
-  };
+  // Closed, the form goes: what was typed goes with it.
+  const close = (open: boolean) => onOpenChange(open);
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setRefusal(null);
@@ -73,16 +69,17 @@ function CredentialsDialog({
     }
   };
   return (
-    <FormDialog
-      open={open}
-      onOpenChange={close}
-      pending={save.isPending}
-      title={t(stored ? 'certificate.dns.replaceTitle' : 'certificate.dns.useTitle')}
-      description={t('certificate.dns.dialogDescription', { domain })}
-      className="max-h-[90dvh] overflow-y-auto sm:max-w-xl"
-      testId="dns-challenge-dialog"
+    <form
+      className="grid gap-4 rounded-lg border border-border p-4"
+      onSubmit={(e) => void submit(e)}
+      noValidate
+      aria-label={t(stored ? 'certificate.dns.replaceTitle' : 'certificate.dns.useTitle')}
+      data-testid="dns-challenge-form"
     >
-      <form id={FORM_ID} className="grid gap-4" onSubmit={(e) => void submit(e)} noValidate>
+      <p className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
+        {t('certificate.dns.dialogDescription', { domain })}
+      </p>
+      <React.Suspense fallback={<Skeleton className="h-40 w-full" />}>
         <DnsChallengeFields
           idPrefix="proxy-dns"
           draft={draft}
@@ -94,21 +91,27 @@ function CredentialsDialog({
           problems={problems}
           wildcard={wildcard ? { domain } : null}
         />
-        {refusal ? (
-          <p role="alert" className="text-sm text-destructive" data-testid="dns-challenge-problem">
-            {words.text(refusal)}
-          </p>
-        ) : null}
-      </form>
-      <FormDialogFooter
-        formId={FORM_ID}
-        pending={save.isPending}
-        onCancel={() => close(false)}
-        cancelLabel={t('certificate.dns.cancel')}
-        saveLabel={t('certificate.dns.save')}
-        saveTestId="dns-challenge-save"
-      />
-    </FormDialog>
+      </React.Suspense>
+      {refusal ? (
+        <p role="alert" className="text-sm text-destructive" data-testid="dns-challenge-problem">
+          {words.text(refusal)}
+        </p>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <BusyButton busy={save.isPending} type="submit" size="sm" data-testid="dns-challenge-save">
+          {t('certificate.dns.save')}
+        </BusyButton>
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          disabled={save.isPending}
+          onClick={() => close(false)}
+        >
+          {t('certificate.dns.cancel')}
+        </Button>
+      </div>
+    </form>
   );
 }
 
@@ -152,7 +155,8 @@ export function DnsChallengeSection({ proxyId, domain }: { proxyId: string; doma
         <Button
           variant="outline"
           size="sm"
-          onClick={() => setOpen(true)}
+          onClick={() => setOpen((o) => !o)}
+          aria-expanded={open}
           data-testid="dns-challenge-open"
         >
           <KeyRoundIcon aria-hidden="true" />
@@ -185,16 +189,16 @@ export function DnsChallengeSection({ proxyId, domain }: { proxyId: string; doma
           {t('certificate.dns.wildcardOnly')}
         </p>
       ) : null}
-      <CredentialsDialog
-        key={challenge ? `${challenge.provider}-${challenge.updatedAt}` : 'none'}
-        proxyId={proxyId}
-        domain={domain}
-        open={open}
-        onOpenChange={setOpen}
-        stored={
-          challenge ? { provider: challenge.provider, includeApex: challenge.includeApex } : null
-        }
-      />
+      {open ? (
+        <CredentialsForm
+          proxyId={proxyId}
+          domain={domain}
+          onOpenChange={setOpen}
+          stored={
+            challenge ? { provider: challenge.provider, includeApex: challenge.includeApex } : null
+          }
+        />
+      ) : null}
     </div>
   );
 }
