@@ -182,7 +182,7 @@ export const ZSaveProxyResponse = z.object({ id: z.string() });
 export { type TEditProxyInput, ZEditProxyInput } from './schemas';
 
 export const ZCheckDuplicateInput = z.object({
-  domain: ZDomain,
+  domain: ZSiteDomain,
   serverIp: ZServerIp,
   sshUser: ZSshUser.default('root'),
   configurationId: ZUuid.optional(),

@@ -81,7 +81,8 @@ export const ZCertificateEmail = ZEmail.refine(isCertificateEmail, 'validation.e
 /** Step one of the wizard (docs/PRODUCT.md#proxy-wizard, #validation-rules). */
 export const ZServerInfoInput = z.object({
   serverIp: ZServerIp,
-  domain: ZDomain,
+  // A wildcard too: the wizard then asks for its DNS-01 provider (issue 41).
+  domain: ZSiteDomain,
   sshUser: ZSshUser.default('root'),
   sshPassword: ZSshPassword,
   email: ZCertificateEmail,

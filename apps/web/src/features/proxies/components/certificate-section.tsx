@@ -11,6 +11,7 @@ import { formatMoment, formatRelative } from '@/lib/format-date';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 import { CertificateActions } from './certificate-actions';
 import { dlClass, Row } from './details-sections';
+import { DnsChallengeSection } from './dns-challenge-section';
 import { UploadedCertificate } from './uploaded-certificate';
 
 function LastCheck({ status, domain }: { status: TCertificateStatus; domain: string }) {
@@ -227,6 +228,7 @@ export function CertificateSection({
           </>
         ) : null}
         <CertificateActions proxy={proxy} live={live} status={status} onRunStarted={onRunStarted} />
+        <DnsChallengeSection proxyId={proxy.id} domain={proxy.domain} />
         <UploadedCertificate proxyId={proxy.id} uploaded={query.data?.uploaded} />
       </CardContent>
     </Card>

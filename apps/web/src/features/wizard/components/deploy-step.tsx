@@ -1,3 +1,4 @@
+import { isWildcard } from '@portico/shared/certificates/dns-challenge';
 import type { TDeployResponse, TWsMessage } from '@portico/shared/proxy/api';
 import { useQueryClient } from '@tanstack/react-query';
 import { CircleAlertIcon, DownloadIcon, EyeIcon, FileDiffIcon, RocketIcon } from 'lucide-react';
@@ -11,6 +12,7 @@ import { Progress } from '@/components/ui/progress';
 import { toast } from '@/hooks/use-toast';
 import { ApiError } from '@/lib/api-client';
 import { applyPlan } from '@/lib/deploy-plan';
+import { dnsChallengeOf, useSaveDnsChallenge } from '@/lib/dns-challenge';
 import { errorDescription, errorText } from '@/lib/form-errors';
 import { LogPanel } from '@/lib/live-deployment/log-panel';
 import { currentRunEntries, logFileName, serverLine } from '@/lib/live-deployment/logs';
@@ -51,6 +53,7 @@ export function DeployStep({
   const id = state.data.configurationId;
   const { deploy } = state;
   const startDeployment = useStartDeployment();
+  const saveDns = useSaveDnsChallenge();
   const queryClient = useQueryClient();
   // Between Start and the 202 the stored status may still be the previous run's.
   const awaitingAccept = React.useRef(false);
@@ -123,6 +126,14 @@ export function DeployStep({
     send: (id: string) => Promise<TDeployResponse> = startDeployment.mutateAsync,
   ) => {
     if (!id) return;
+    const { certificate, domain } = state.data;
+    const dns = certificate.method === 'dns-01';
+    const challenge = dns ? dnsChallengeOf(certificate.dns, isWildcard(domain)) : null;
+    // Resumed without the provider's fields (they are never read back): asked for again.
+    if (challenge && 'problems' in challenge) {
+      dispatch({ type: 'goTo', step: 'dns-validation' });
+      return;
+    }
     awaitingAccept.current = true;
     dispatch({
       type: 'deployStarted',
@@ -130,6 +141,8 @@ export function DeployStep({
       at: new Date().toISOString(),
     });
     try {
+      // The credentials are stored before the run that needs them starts.
+      if (challenge) await saveDns.mutateAsync({ id, input: challenge.input });
       const res = await send(id);
       dispatch({ type: 'deployAccepted', deploymentId: res.deploymentId });
     } catch (error) {

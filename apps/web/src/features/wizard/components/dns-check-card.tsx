@@ -1,3 +1,4 @@
+import type * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLogText } from '@/lib/log-text';
 import type { TWizardState } from '../state/wizard-reducer';
@@ -15,10 +16,13 @@ export function DnsCheckCard({
   dns,
   domain,
   serverIp,
+  note,
 }: {
   dns: TWizardState['dns'];
   domain: string;
   serverIp: string;
+  /** What the certificate method changes about this check (DNS-01). */
+  note?: React.ReactNode;
 }) {
   const { t } = useTranslation();
   // The cause is kept as a text: it follows a language switch like the rest of the screen.
@@ -64,6 +68,7 @@ export function DnsCheckCard({
       }
     >
       <p className="text-xs text-muted-foreground">{t('wizard.validation.dnsHelp')}</p>
+      {note}
     </CheckCard>
   );
 }

@@ -1,4 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod';
+import { isWildcardDomain } from '@portico/shared/certificates/dns-challenge';
 import { CheckCircle2Icon, CircleAlertIcon } from 'lucide-react';
 import * as React from 'react';
 import { useForm } from 'react-hook-form';
@@ -22,6 +23,7 @@ import {
   type TServerInfoValues,
 } from '../state/server-info-schema';
 import type { TWizardAction, TWizardData } from '../state/wizard-reducer';
+import { WildcardNote } from './certificate-method-card';
 import { NewServerKeyOption } from './new-server-key-option';
 import { NEW_SERVER, SavedServerChoice } from './saved-server-choice';
 import { ServerWarnings } from './server-warnings';
@@ -210,7 +212,13 @@ export function ServerInfoStep({
                 ok={passing.domain && !errors.domain}
               />
             }
-            hint={t('wizard.serverInfo.domainHint')}
+            hint={
+              isWildcardDomain(values.domain?.trim() ?? '') ? (
+                <WildcardNote />
+              ) : (
+                t('wizard.serverInfo.domainHint')
+              )
+            }
             error={fieldErrorText(errors.domain, t)}
           >
             {(aria) => (

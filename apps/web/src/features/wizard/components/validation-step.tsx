@@ -2,10 +2,14 @@ import { RotateCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { dnsChallengeOf, type TDnsProblems } from '@/lib/dns-challenge';
 import { reasonText } from '@/lib/form-errors';
+import { useCertificateTexts } from '@/lib/use-group-texts';
 import { useTestSsh } from '../api/test-ssh';
 import { useValidateDns } from '../api/validate-dns';
+import { checkedName } from '../state/certificate-choice';
 import type { TWizardAction, TWizardState } from '../state/wizard-reducer';
+import { CertificateMethodCard } from './certificate-method-card';
 import { DnsCheckCard } from './dns-check-card';
 import { SshCheckCard } from './ssh-check-card';
 import { StepCard } from './step-card';
@@ -23,11 +27,16 @@ export function ValidationStep({
   dispatch: React.Dispatch<TWizardAction>;
 }) {
   const { t } = useTranslation();
+  const certificateTexts = useCertificateTexts();
   const validateDns = useValidateDns();
   const testSsh = useTestSsh();
   const { dns, ssh, data } = state;
   const { mutateAsync: runDns } = validateDns;
   const { mutateAsync: runSsh } = testSsh;
+  const [problems, setProblems] = React.useState<TDnsProblems>({});
+  // A wildcard has no name of its own: the check asks for the name the server's checks use.
+  const name = checkedName(data.domain, data.certificate);
+  const dns01 = data.certificate.method === 'dns-01';
 
   // Entering the step checks again; a fresh state is already waiting and needs no reset.
   const enteredWith = React.useRef(dns.status);
@@ -42,11 +51,11 @@ export function ValidationStep({
     const against = data.sshServerId
       ? { sshServerId: data.sshServerId }
       : { serverIp: data.serverIp };
-    runDns({ domain: data.domain, ...against }).then(
+    runDns({ domain: name, ...against }).then(
       (result) => dispatch({ type: 'dnsFinished', runId, result }),
       (error: unknown) => dispatch({ type: 'dnsErrored', runId, message: reasonText(error) }),
     );
-  }, [dns.status, dns.runId, data.domain, data.serverIp, data.sshServerId, dispatch, runDns]);
+  }, [dns.status, dns.runId, name, data.serverIp, data.sshServerId, dispatch, runDns]);
 
   React.useEffect(() => {
     if (dns.status !== 'verified' || ssh.status !== 'pending') return;
@@ -72,11 +81,36 @@ export function ValidationStep({
   const canRetry = dns.status === 'failed' || ssh.status === 'failed';
   return (
     <StepCard title={t('wizard.validation.title')} description={t('wizard.validation.description')}>
-      <DnsCheckCard dns={dns} domain={data.domain} serverIp={data.serverIp} />
+      <CertificateMethodCard
+        domain={data.domain}
+        choice={data.certificate}
+        problems={problems}
+        onChange={(certificate) => {
+          setProblems({});
+          dispatch({ type: 'certificateChanged', certificate });
+        }}
+      />
+      <DnsCheckCard
+        dns={dns}
+        domain={name}
+        serverIp={data.serverIp}
+        note={
+          dns01 ? (
+            <p className="text-xs text-muted-foreground" data-testid="wizard-dns01-note">
+              {certificateTexts.t('certificate.dns.wizard.checkNote', { name })}
+            </p>
+          ) : null
+        }
+      />
       <SshCheckCard ssh={ssh} />
       <StepNav
         onBack={() => dispatch({ type: 'back' })}
-        onNext={() => dispatch({ type: 'next' })}
+        onNext={() => {
+          // The provider's fields are checked here, by the rules the server applies on saving.
+          const checked = dns01 ? dnsChallengeOf(data.certificate.dns, false) : null;
+          if (checked && 'problems' in checked) setProblems(checked.problems);
+          else dispatch({ type: 'next' });
+        }}
         nextDisabled={!(dns.status === 'verified' && ssh.status === 'verified')}
         extra={
           canRetry || busy ? (

@@ -5,6 +5,7 @@
 export function autoFillEmail(domain: string, currentEmail: string): string {
   const email = currentEmail.trim();
   if (email !== '' && !email.toLowerCase().startsWith('admin')) return currentEmail;
-  const host = domain.trim().toLowerCase();
+  // A wildcard's mail goes to its domain: `*.example.com` has no mailbox.
+  const host = domain.trim().toLowerCase().replace(/^\*\./, '');
   return host === '' ? '' : `admin@${host}`;
 }

@@ -1,7 +1,7 @@
 import {
-  ZDomain,
   ZServerInfoInput,
   ZServerIp,
+  ZSiteDomain,
   ZSshPassword,
   ZSshUser,
 } from '@portico/shared/proxy/schemas';
@@ -66,7 +66,7 @@ export function passingFields(values: Partial<TServerInfoForm>, savedFor: TPassw
   const password = values.sshPassword ?? '';
   return {
     serverIp: ZServerIp.safeParse(values.serverIp ?? '').success,
-    domain: ZDomain.safeParse(values.domain ?? '').success,
+    domain: ZSiteDomain.safeParse(values.domain ?? '').success,
     sshUser: ZSshUser.safeParse(values.sshUser ?? '').success,
     sshPassword:
       password === ''

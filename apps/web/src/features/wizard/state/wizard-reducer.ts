@@ -2,6 +2,7 @@ import type { TText } from '@portico/shared/i18n/text';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import { localLine, mergeLogLines } from '@/lib/live-deployment/logs';
+import { checkedName, choiceForDomain, defaultCertificateChoice } from './certificate-choice';
 import { nextStep, previousStep, resumeStep } from './steps';
 import type { TWizardAction, TWizardData, TWizardState } from './wizard-types';
 
@@ -22,6 +23,7 @@ export const emptyData: TWizardData = {
   savedPasswordFor: null,
   hostKeyFingerprint: null,
   sshServerId: null,
+  certificate: defaultCertificateChoice,
 };
 
 export function initialWizardState(): TWizardState {
@@ -114,6 +116,7 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
         ...before,
         ...action.info,
         sshServerId: action.info.sshServerId ?? null,
+        certificate: choiceForDomain(before.certificate, action.info.domain),
         // Another host or port may present another key: the old fingerprint no longer applies.
         hostKeyFingerprint:
           action.info.serverIp === before.serverIp && action.info.sshPort === before.sshPort
@@ -165,12 +168,21 @@ export function wizardReducer(state: TWizardState, action: TWizardAction): TWiza
           hostKeyFingerprint: c.hostKeyFingerprint,
           // On its saved server with no password of its own: the server's credential is used.
           sshServerId: c.sshAuth === 'server' ? c.sshServerId : null,
+          certificate: choiceForDomain(defaultCertificateChoice, c.domain),
         },
         deploy: resumedDeploy(c),
       };
     }
     case 'validationRestarted':
       return resetChecks(state);
+    case 'certificateChanged': {
+      const { domain } = state.data;
+      const next = { ...state, data: { ...state.data, certificate: action.certificate } };
+      // Serving the apex or not changes the name the DNS check asks for: it asks again.
+      const moved =
+        checkedName(domain, action.certificate) !== checkedName(domain, state.data.certificate);
+      return moved ? resetChecks(next) : next;
+    }
     case 'dnsStarted':
       if (action.runId !== state.dns.runId) return state;
       return { ...state, dns: { ...state.dns, status: 'validating', result: null, error: null } };

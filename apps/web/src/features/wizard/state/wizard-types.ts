@@ -6,6 +6,7 @@ import type {
 } from '@portico/shared/proxy/api';
 import type { TProxyStatus } from '@portico/shared/proxy/schemas';
 import type { TLogLine } from '@/lib/live-deployment/logs';
+import type { TCertificateChoice } from './certificate-choice';
 import type { TWizardStep } from './steps';
 
 /** Where a saved SSH password may be sent: the server, port and user it was entered for. */
@@ -31,6 +32,8 @@ export type TWizardData = {
    * nothing is typed and the checks and the save name the server instead.
    */
   sshServerId: string | null;
+  /** HTTP-01 or DNS-01 and its provider's fields (sent once the proxy is saved). */
+  certificate: TCertificateChoice;
 };
 
 type TDnsStatus = 'waiting' | 'validating' | 'verified' | 'failed';
@@ -80,6 +83,7 @@ export type TWizardAction =
   | { type: 'restart' }
   | { type: 'resumed'; config: TProxyConfiguration }
   | { type: 'validationRestarted' }
+  | { type: 'certificateChanged'; certificate: TCertificateChoice }
   | { type: 'dnsStarted'; runId: number }
   | { type: 'dnsFinished'; runId: number; result: TDnsValidationResult }
   | { type: 'dnsErrored'; runId: number; message: TText | null }
