@@ -32,7 +32,10 @@ async function openAdapter(
 }
 
 describe.each(testDatabaseKinds())('the queue database on %s', (kind) => {
-  it('answers while open and answers nothing (what pg-boss reads as nothing affected), without rejecting, once closed', async () => {
+  // A fresh PGlite runs initdb in this process: seconds of CPU, far more on a loaded machine.
+  it('answers while open and answers nothing (what pg-boss reads as nothing affected), without rejecting, once closed', {
+    timeout: 120_000,
+  }, async () => {
     const adapter = await openAdapter(kind);
     await expect(adapter.db.executeSql('select 1 as one', [])).resolves.toEqual({
       rows: [{ one: 1 }],

@@ -17,6 +17,8 @@ import {
   useMatrixWorld,
 } from './authorization-world';
 
+// Each case walks every route (more with each feature), so a loaded machine takes minutes: a
+// case cut by the default timeout would go on writing into the next one's snapshot.
 describe.each(testDatabaseKinds())('CSRF on every route on %s', (kind) => {
   let w: TMatrixWorld;
   useMatrixWorld(kind, (world) => {
@@ -34,7 +36,9 @@ describe.each(testDatabaseKinds())('CSRF on every route on %s', (kind) => {
     });
   }
 
-  it('refuses every write without a token or with another session token, changing nothing', async () => {
+  it('refuses every write without a token or with another session token, changing nothing', {
+    timeout: 240_000,
+  }, async () => {
     const writes = w.routes.filter((r) => WRITE_METHODS.has(r.method));
     expect(writes.length).toBeGreaterThan(15);
     // Signed in as the owner and as an admin: whoever the caller, the token decides first.
@@ -65,7 +69,9 @@ describe.each(testDatabaseKinds())('CSRF on every route on %s', (kind) => {
     expect(problems).toEqual([]);
   });
 
-  it('the same requests with the session own token get past CSRF (the refusals above are real)', async () => {
+  it('the same requests with the session own token get past CSRF (the refusals above are real)', {
+    timeout: 240_000,
+  }, async () => {
     const response = await send(w.clients.owner, {
       method: 'PUT',
       url: `/api/user/proxy-configurations/${w.proxy.id}`,
@@ -74,7 +80,7 @@ describe.each(testDatabaseKinds())('CSRF on every route on %s', (kind) => {
     expect(response.statusCode).toBe(200);
   });
 
-  it('changes no data on any read, whoever reads', async () => {
+  it('changes no data on any read, whoever reads', { timeout: 240_000 }, async () => {
     const reads = w.routes.filter((r) => r.method === 'GET' && !r.websocket);
     expect(reads.length).toBeGreaterThan(15);
     const problems: string[] = [];

@@ -229,7 +229,12 @@ describe.each(testDatabaseKinds())('per-server runs on %s', (kind) => {
         .select()
         .from(serverRuns)
         .where(eq(serverRuns.id, run.id));
-      expect(left!.state).toBe('running');
+      // When not (seen once in CI, under load), say what the run recorded for its proxy.
+      const seen = await testDb.database.db
+        .select()
+        .from(serverRunResults)
+        .where(eq(serverRunResults.runId, run.id));
+      expect(left!.state, JSON.stringify({ left, seen })).toBe('running');
 
       // Another server's run that no worker ever took, past its deadline: over, as timed-out.
       const stale = '0f6a3c52-0c1b-4d8e-b0c4-3f1e2d9a7b10';
