@@ -1,4 +1,4 @@
-import type { TAuditEntry } from '@portico/shared/admin/api';
+import { type TAuditEntry, ZAuditQuery } from '@portico/shared/admin/api';
 import { useLocation, useSearch } from 'wouter';
 import { BusyButton } from '@/components/ui/busy-button';
 import { useAdminTexts } from '@/lib/use-group-texts';
@@ -10,16 +10,18 @@ import { SearchPicker, type TPickerResults } from './search-picker';
 
 /** A picker's list holds this many of the server's matches. */
 const PICKER_LIMIT = '8';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** The filters kept in the address (`?user=…&proxy=…`); anything but an id is dropped. */
+/**
+ * The filters kept in the address (`?user=…&proxy=…`); what the API would refuse as an id is
+ * dropped (its own schema decides).
+ */
 function useAuditFilters() {
   const search = useSearch();
   const [location, navigate] = useLocation();
   const params = new URLSearchParams(search);
   const read = (name: string) => {
     const value = params.get(name) ?? '';
-    return UUID.test(value) ? value : '';
+    return ZAuditQuery.shape.userId.safeParse(value).success ? value : '';
   };
   const set = (name: 'user' | 'proxy', value: string) => {
     const next = new URLSearchParams(search);
