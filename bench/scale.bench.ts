@@ -13,7 +13,8 @@ import type { TBenchmark, TFigure } from './run';
  *   no network) on an in-memory PGlite: the first page's p50/p99, a search's p99, the whole list's
  *   br size;
  * - the admin's views over N proxies spread over ADMIN_VIEW_USERS accounts: all proxies' first
- *   page p50/p99 and search p99, the users list's first page p99;
+ *   page p50/p99 and search p99, the users list's first page p99, the audit trail's first page
+ *   p99 (one entry per proxy, each named);
  * - the built server's resident set, a real process on a PGlite data dir holding the N proxies,
  *   after it answered the whole list, pages and searches (lib/scale-rss.ts);
  * - one certificate-watch pass over N HTTPS sites, the real sweep and check against sites that
@@ -68,7 +69,14 @@ export const benchmark: TBenchmark = {
   async run() {
     const figures: TFigure[] = [];
     let base:
-      | { page: number; search: number; admin: number; adminSearch: number; users: number }
+      | {
+          page: number;
+          search: number;
+          admin: number;
+          adminSearch: number;
+          users: number;
+          audit: number;
+        }
       | undefined;
     const goal = (first: number) => `goal ≤ 1.5× N=${SIZES[0]}: ${(1.5 * first).toFixed(1)} ms`;
     for (const n of SIZES) {
@@ -80,6 +88,7 @@ export const benchmark: TBenchmark = {
         admin: admin.pageP99,
         adminSearch: admin.searchP99,
         users: admin.usersP99,
+        audit: admin.auditP99,
       };
       figures.push(
         ms(`N=${n} page p50`, one.pageP50),
@@ -96,6 +105,7 @@ export const benchmark: TBenchmark = {
         ms(`N=${n} admin page p99`, admin.pageP99, goal(base.admin)),
         ms(`N=${n} admin search p99`, admin.searchP99, goal(base.adminSearch)),
         ms(`N=${n} admin users p99`, admin.usersP99, goal(base.users)),
+        ms(`N=${n} admin audit p99`, admin.auditP99, goal(base.audit)),
       );
       if (!SKIP.has('rss')) {
         const rss = await serverRss(n);

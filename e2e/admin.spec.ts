@@ -156,6 +156,41 @@ test.describe('an administrator', () => {
     await expect(change).toContainText(before);
     await capture(page, AREA, 'audit');
 
+    // The proxy filter: the server searches as the admin types; the choice goes in the address.
+    await page.getByTestId('audit-proxy-picker').click();
+    const proxySearch = page.getByRole('combobox', {
+      name: text('es', 'admin.audit.searchProxies'),
+    });
+    await proxySearch.fill(ownerDomain);
+    await expect(page.getByRole('option', { name: ownerDomain })).toBeVisible();
+    await expect(page.getByRole('option')).toHaveCount(2);
+    await capture(page, AREA, 'audit-picker');
+    await proxySearch.press('ArrowDown');
+    await proxySearch.press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/admin/audit\\?proxy=${ids.owner}$`));
+    await expect(page.getByTestId('audit-proxy-picker')).toHaveText(ownerDomain);
+    const targets = page.getByTestId('audit-target');
+    await expect(targets.first()).toContainText(ownerDomain);
+    for (const target of await targets.all()) await expect(target).toContainText(ownerDomain);
+    await page.reload();
+    await expect(page.getByTestId('audit-proxy-picker')).toHaveText(ownerDomain);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/admin\/audit$/);
+    await expect(page.getByTestId('audit-proxy-picker')).toHaveText(
+      text('es', 'admin.audit.allProxies'),
+    );
+    // The user filter in English, then back to the admin's Spanish for the steps after.
+    await chooseLanguage(page, 'es', 'en');
+    await page.getByTestId('audit-user-picker').click();
+    const userSearch = page.getByRole('combobox', { name: text('en', 'admin.audit.searchUsers') });
+    await userSearch.fill(owner.username);
+    await expect(page.getByRole('option', { name: new RegExp(owner.username) })).toBeVisible();
+    await capture(page, AREA, 'audit-picker-en');
+    await page.getByRole('option', { name: new RegExp(owner.username) }).click();
+    await expect(page).toHaveURL(/\/admin\/audit\?user=[0-9a-f-]{36}$/);
+    await expect(page.getByTestId('audit-user-picker')).toHaveText(owner.username);
+    await chooseLanguage(page, 'en', 'es');
+
     await page.goto('/admin/users');
     const ownerRow = page.getByTestId('admin-user').filter({ hasText: owner.username });
     await expect(ownerRow).toBeVisible();

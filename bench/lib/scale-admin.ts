@@ -1,4 +1,4 @@
-import { users } from '../../apps/server/src/db/schema';
+import { auditLog, users } from '../../apps/server/src/db/schema';
 import { insertManyProxies } from '../../apps/server/test/support/many-proxies';
 import { percentile, scaleApp, settled, signedIn, timed } from './scale-app';
 
@@ -9,12 +9,15 @@ export interface TAdminViewTimes {
   pageP99: number;
   searchP99: number;
   usersP99: number;
+  /** The audit trail's first page (50 entries, each with its target's name). */
+  auditP99: number;
 }
 
 /**
  * The admin's views over `n` proxies spread evenly over ADMIN_VIEW_USERS accounts (inserted
  * straight into the tables; only the admin signs in): the all-proxies list's first page and a
- * search, and the users list's first page, REQUESTS each, in process (app.inject).
+ * search, the users list's first page, and the audit trail's first page over one entry per
+ * proxy (names looked up with the page), REQUESTS each, in process (app.inject).
  */
 export async function adminViewTimes(n: number): Promise<TAdminViewTimes> {
   const t = await scaleApp();
@@ -35,7 +38,19 @@ export async function adminViewTimes(n: number): Promise<TAdminViewTimes> {
     for (const [i, owner] of owners.entries()) {
       const count = Math.min(each, n - i * each);
       if (count <= 0) break;
-      await insertManyProxies(t.database.db, owner.id, count, { prefix: `${tag}-u${i}` });
+      const ids = await insertManyProxies(t.database.db, owner.id, count, {
+        prefix: `${tag}-u${i}`,
+      });
+      await t.database.db.insert(auditLog).values(
+        ids.map((id) => ({
+          actorId: owner.id,
+          actorUsername: `${tag}-u${i}`,
+          action: 'proxy.create',
+          targetType: 'proxy_configuration',
+          targetId: id,
+          targetOwnerId: owner.id,
+        })),
+      );
     }
     await settled(t);
     const page = await timed(() => admin.get('/api/admin/all-proxies?limit=50'));
@@ -44,11 +59,13 @@ export async function adminViewTimes(n: number): Promise<TAdminViewTimes> {
       admin.get(`/api/admin/all-proxies?limit=50&q=u${ADMIN_VIEW_USERS - 1}-${each - 1}.example`),
     );
     const usersPage = await timed(() => admin.get('/api/admin/users?limit=50'));
+    const audit = await timed(() => admin.get('/api/admin/audit-log?limit=50'));
     return {
       pageP50: percentile(page, 50),
       pageP99: percentile(page, 99),
       searchP99: percentile(search, 99),
       usersP99: percentile(usersPage, 99),
+      auditP99: percentile(audit, 99),
     };
   } finally {
     await t.close();

@@ -54,6 +54,11 @@ const ZAuditEntry = z.object({
   targetType: z.string(),
   targetId: z.string(),
   targetOwnerId: z.string().nullable(),
+  /**
+   * The target's name today (a proxy's domain, a user's username, a saved server's name); null
+   * when the target is gone. Optional: older servers do not send it.
+   */
+  targetName: z.string().nullable().optional(),
   changes: z.array(ZAuditChange),
   createdAt: z.string(),
 });

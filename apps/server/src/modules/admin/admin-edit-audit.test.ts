@@ -7,7 +7,7 @@ import { namedClient } from '../../../test/support/admin-test-helpers';
 import { createProxy, SSH_PASSWORD } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
-import { proxyConfigurations } from '../../db/schema';
+import { proxyConfigurations, sshServers } from '../../db/schema';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -186,6 +186,45 @@ describe.each(testDatabaseKinds())('admin edit and audit trail on %s', (kind) =>
     ).toEqual([...ids].reverse());
     const entryIds = seen.map((e) => e.id);
     expect(entryIds).toEqual([...entryIds].sort((a, b) => b - a));
+  });
+
+  it("names each entry's target as it is now, and null once the target is gone", async () => {
+    const owner = await namedClient(t, 'nam');
+    const { id, input } = await createProxy(owner.client);
+    const promoted = await admin.client.write('PATCH', `/api/admin/users/${owner.user.id}/role`, {
+      role: 'admin',
+    });
+    expect(promoted.statusCode).toBe(200);
+    const serverId = (
+      await t.database.db
+        .select({ id: proxyConfigurations.sshServerId })
+        .from(proxyConfigurations)
+        .where(eq(proxyConfigurations.id, id))
+    )[0]!.id!;
+    await t.database.db
+      .update(sshServers)
+      .set({ name: 'Rack 7' })
+      .where(eq(sshServers.id, serverId));
+    await admin.client.write(
+      'PUT',
+      `/api/admin/proxy-configurations/${id}`,
+      editBody(`now-${input.domain}`),
+    );
+    const nameOf = (entries: TAuditEntry[], targetId: string) =>
+      entries.find((e) => e.targetId === targetId)?.targetName;
+
+    const before = (await auditPage(`userId=${owner.user.id}`)).entries;
+    // The proxy's domain today, not the one it was created with.
+    expect(nameOf(before, id)).toBe(`now-${input.domain}`);
+    expect(nameOf(before, serverId)).toBe('Rack 7');
+    expect(nameOf(before, owner.user.id)).toBe(owner.user.username);
+
+    await t.database.db.delete(proxyConfigurations).where(eq(proxyConfigurations.id, id));
+    await t.database.db.delete(sshServers).where(eq(sshServers.id, serverId));
+    const after = (await auditPage(`userId=${owner.user.id}`)).entries;
+    expect(after.filter((e) => e.targetId === id).length).toBe(2);
+    expect(after.filter((e) => e.targetId === id).every((e) => e.targetName === null)).toBe(true);
+    expect(nameOf(after, serverId)).toBeNull();
   });
 
   it('rejects a malformed filter with a translated validation error', async () => {

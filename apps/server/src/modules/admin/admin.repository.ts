@@ -1,11 +1,17 @@
 import type { TAdminUserQuery } from '@portico/shared/admin/api';
 import type { TRole } from '@portico/shared/auth/schemas';
 import type { TProxyListQuery } from '@portico/shared/proxy/api';
-import { and, asc, count, desc, eq, like, lt, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, like, lt, or, type SQL, sql } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import { proxyPage } from '../../db/proxy-lists';
-import { auditLog, proxyConfigurations, type TAuditLogRow, users } from '../../db/schema';
+import {
+  auditLog,
+  proxyConfigurations,
+  sshServers,
+  type TAuditLogRow,
+  users,
+} from '../../db/schema';
 import {
   decodeCursor,
   encodeCursor,
@@ -23,6 +29,16 @@ export interface TAuditFilter {
   before?: number;
   limit: number;
 }
+
+/** An audit row with its target's name today; null when the target is gone or has none. */
+export type TAuditRowNamed = TAuditLogRow & { targetName: string | null };
+
+/** The target types whose rows have a display name, and the column that holds it. */
+const NAMED_TARGETS = {
+  proxy_configuration: { table: proxyConfigurations, name: proxyConfigurations.domain },
+  user: { table: users, name: users.username },
+  ssh_server: { table: sshServers, name: sshServers.name },
+} as const;
 
 export type TRoleOutcome =
   | { kind: 'not_found' }
@@ -64,6 +80,25 @@ export function createAdminRepository(db: TDb) {
     role: users.role,
     createdAt: users.createdAt,
   };
+
+  /** `type:id` → name for the targets of a page; ids that are no UUID cannot name a row. */
+  async function targetNames(rows: TAuditLogRow[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    for (const [type, target] of Object.entries(NAMED_TARGETS)) {
+      const ids = new Set(
+        rows
+          .filter((r) => r.targetType === type && UUID_TEXT.test(r.targetId))
+          .map((r) => r.targetId),
+      );
+      if (ids.size === 0) continue;
+      const found = await db
+        .select({ id: target.table.id, name: target.name })
+        .from(target.table)
+        .where(inArray(target.table.id, [...ids]));
+      for (const row of found) names.set(`${type}:${row.id}`, row.name);
+    }
+    return names;
+  }
 
   return {
     async countUsers(): Promise<number> {
@@ -167,8 +202,11 @@ export function createAdminRepository(db: TDb) {
         .orderBy(asc(users.createdAt), asc(users.username), asc(users.id));
     },
 
-    /** Newest first by id (ids grow with every insert; timestamps can tie). */
-    async auditPage(filter: TAuditFilter): Promise<TAuditLogRow[]> {
+    /**
+     * Newest first by id (ids grow with every insert; timestamps can tie), each row with its
+     * target's current name: one primary-key lookup per target type on the page, never per row.
+     */
+    async auditPage(filter: TAuditFilter): Promise<TAuditRowNamed[]> {
       const conditions: (SQL | undefined)[] = [];
       if (filter.userId) {
         conditions.push(
@@ -184,12 +222,17 @@ export function createAdminRepository(db: TDb) {
         );
       }
       if (filter.before !== undefined) conditions.push(lt(auditLog.id, filter.before));
-      return db
+      const rows = await db
         .select()
         .from(auditLog)
         .where(and(...conditions))
         .orderBy(desc(auditLog.id))
         .limit(filter.limit);
+      const names = await targetNames(rows);
+      return rows.map((row) => ({
+        ...row,
+        targetName: names.get(`${row.targetType}:${row.targetId}`) ?? null,
+      }));
     },
 
     /**

@@ -15,7 +15,6 @@ import type {
   TProxyListQuery,
 } from '@portico/shared/proxy/api';
 import { servingOfProxy } from '@portico/shared/proxy/server-record';
-import type { TAuditLogRow } from '../../db/schema';
 import type { TTransaction } from '../../db/transaction';
 import { AppError, KeyedAppError } from '../../lib/app-error';
 import { isoTime } from '../../lib/iso-time';
@@ -23,7 +22,7 @@ import type { TAuditService } from '../audit/audit.service';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { lastFailureOf } from '../proxies/proxy-view';
 import type { TUsersService } from '../users/users.service';
-import type { TAdminRepository, TAuditFilter } from './admin.repository';
+import type { TAdminRepository, TAuditFilter, TAuditRowNamed } from './admin.repository';
 
 export type TAdminService = ReturnType<typeof createAdminService>;
 type TAdminProxyRecord = Awaited<ReturnType<TAdminRepository['allProxies']>>[number];
@@ -47,7 +46,7 @@ const adminErrors = {
   userNotFound: () => new AppError('not_found', 404),
 };
 
-function toAuditEntry(row: TAuditLogRow): TAuditEntryView {
+function toAuditEntry(row: TAuditRowNamed): TAuditEntryView {
   return {
     id: row.id,
     actorId: row.actorId,
@@ -56,6 +55,7 @@ function toAuditEntry(row: TAuditLogRow): TAuditEntryView {
     targetType: row.targetType,
     targetId: row.targetId,
     targetOwnerId: row.targetOwnerId,
+    targetName: row.targetName,
     changes: row.changes,
     createdAt: isoTime(row.createdAt),
   };

@@ -1,7 +1,5 @@
 import type {
   TAdminProxyPage,
-  TAdminProxyRow,
-  TAdminUser,
   TAdminUserPage,
   ZProxiesByUser,
   ZUserStats,
@@ -57,16 +55,10 @@ function usePage<T>(key: readonly [string], query: Record<string, string>) {
   );
 }
 
-export const useAllProxies = () =>
-  useQuery(queryOptions({ queryKey: allProxiesKey, queryFn: read<TAdminProxyRow[]>() }));
-
 export const useBackupStatus = () =>
   useQuery(queryOptions({ queryKey: backupStatusKey, queryFn: read<TBackupStatus>() }));
 export const useAllProxiesPage = (query: Record<string, string>) =>
   usePage<TAdminProxyPage>(allProxiesKey, query);
-
-export const useAdminUsers = () =>
-  useQuery(queryOptions({ queryKey: adminUsersKey, queryFn: read<TAdminUser[]>() }));
 
 export const useAdminUsersPage = (query: Record<string, string>) =>
   usePage<TAdminUserPage>(adminUsersKey, query);

@@ -1,68 +1,75 @@
-import * as React from 'react';
+import { type TAuditEntry, ZAuditQuery } from '@portico/shared/admin/api';
+import { useLocation, useSearch } from 'wouter';
 import { BusyButton } from '@/components/ui/busy-button';
-import { Label } from '@/components/ui/label';
 import { useAdminTexts } from '@/lib/use-group-texts';
 import { useAuditLog } from '../api/audit-log';
-import { useAdminUsers, useAllProxies } from '../api/queries';
-import { auditTargetKey } from '../lib/audit';
+import { useAdminUsersPage, useAllProxiesPage } from '../api/queries';
 import { AdminPage, QueryStates } from './admin-page';
 import { AuditEntry } from './audit-entry';
+import { SearchPicker, type TPickerResults } from './search-picker';
 
-const selectClass =
-  'h-9 w-full rounded-md border border-input bg-background px-3 text-sm shadow-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring';
+/** A picker's list holds this many of the server's matches. */
+const PICKER_LIMIT = '8';
 
-/** One filter of the trail: a labelled select whose first choice is "all". */
-function Filter({
-  id,
-  label,
-  value,
-  onChange,
-  all,
-  options = [],
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  all: string;
-  options?: { value: string; label: string }[];
-}) {
-  return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <select
-        id={id}
-        className={selectClass}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-      >
-        <option value="">{all}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </select>
-    </div>
-  );
+/**
+ * The filters kept in the address (`?user=…&proxy=…`); what the API would refuse as an id is
+ * dropped (its own schema decides).
+ */
+function useAuditFilters() {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const params = new URLSearchParams(search);
+  const read = (name: string) => {
+    const value = params.get(name) ?? '';
+    return ZAuditQuery.shape.userId.safeParse(value).success ? value : '';
+  };
+  const set = (name: 'user' | 'proxy', value: string) => {
+    const next = new URLSearchParams(search);
+    if (value) next.set(name, value);
+    else next.delete(name);
+    const query = next.toString();
+    // A step of its own: back returns to the previous filter.
+    navigate(`${location}${query ? `?${query}` : ''}`);
+  };
+  return { userId: read('user'), proxyId: read('proxy'), set };
 }
 
-/** Audit trail: newest first, filter by user and by proxy, "load more" by cursor. */
+function useUserResults(q: string): TPickerResults {
+  const page = useAdminUsersPage({ limit: PICKER_LIMIT, ...(q ? { q } : {}) });
+  return {
+    options: page.data?.items.map((u) => ({ value: u.id, label: `${u.username} (${u.email})` })),
+    loading: page.isFetching,
+    failed: page.isError,
+  };
+}
+
+function useProxyResults(q: string): TPickerResults {
+  const page = useAllProxiesPage({ limit: PICKER_LIMIT, ...(q ? { q } : {}) });
+  return {
+    options: page.data?.items.map((p) => ({ value: p.id, label: p.domain })),
+    loading: page.isFetching,
+    failed: page.isError,
+  };
+}
+
+/** A chosen filter's name, from the entries it shows (the page keeps no list to look it up in). */
+function userName(entries: TAuditEntry[], id: string): string | undefined {
+  for (const e of entries) {
+    if (e.targetType === 'user' && e.targetId === id && e.targetName) return e.targetName;
+    if (e.actorId === id && e.actorUsername) return e.actorUsername;
+  }
+  return undefined;
+}
+function proxyName(entries: TAuditEntry[], id: string): string | undefined {
+  return entries.find((e) => e.targetId === id && e.targetName)?.targetName ?? undefined;
+}
+
+/** Audit trail: newest first, filter by user and by proxy (in the address), "load more" by cursor. */
 export function AuditPage() {
   const { t } = useAdminTexts();
-  const [userId, setUserId] = React.useState('');
-  const [proxyId, setProxyId] = React.useState('');
-  const users = useAdminUsers();
-  const proxies = useAllProxies();
+  const { userId, proxyId, set } = useAuditFilters();
   const log = useAuditLog({ userId: userId || undefined, proxyId: proxyId || undefined });
   const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
-  // Names instead of ids where the admin lists already hold them.
-  const names = React.useMemo(() => {
-    const map = new Map<string, string>();
-    for (const p of proxies.data ?? []) map.set(auditTargetKey('proxy', p.id), p.domain);
-    for (const u of users.data ?? []) map.set(auditTargetKey('user', u.id), u.username);
-    return map;
-  }, [proxies.data, users.data]);
 
   return (
     <AdminPage
@@ -71,21 +78,25 @@ export function AuditPage() {
       description={t('admin.audit.description')}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <Filter
+        <SearchPicker
           id="audit-user"
           label={t('admin.audit.filterUser')}
+          allLabel={t('admin.audit.allUsers')}
+          placeholder={t('admin.audit.searchUsers')}
           value={userId}
-          onChange={setUserId}
-          all={t('admin.audit.allUsers')}
-          options={users.data?.map((u) => ({ value: u.id, label: `${u.username} (${u.email})` }))}
+          valueLabel={userName(entries, userId)}
+          onChange={(value) => set('user', value)}
+          useResults={useUserResults}
         />
-        <Filter
+        <SearchPicker
           id="audit-proxy"
           label={t('admin.audit.filterProxy')}
+          allLabel={t('admin.audit.allProxies')}
+          placeholder={t('admin.audit.searchProxies')}
           value={proxyId}
-          onChange={setProxyId}
-          all={t('admin.audit.allProxies')}
-          options={proxies.data?.map((p) => ({ value: p.id, label: p.domain }))}
+          valueLabel={proxyName(entries, proxyId)}
+          onChange={(value) => set('proxy', value)}
+          useResults={useProxyResults}
         />
       </div>
       <QueryStates
@@ -98,11 +109,7 @@ export function AuditPage() {
         {() => (
           <ol className="grid gap-3" aria-label={t('admin.audit.title')}>
             {entries.map((entry) => (
-              <AuditEntry
-                key={entry.id}
-                entry={entry}
-                targetName={names.get(auditTargetKey(entry.targetType, entry.targetId))}
-              />
+              <AuditEntry key={entry.id} entry={entry} targetName={entry.targetName ?? undefined} />
             ))}
           </ol>
         )}

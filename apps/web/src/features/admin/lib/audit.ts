@@ -56,11 +56,6 @@ const TARGET_KINDS: Record<string, 'proxy' | 'user' | 'destination' | 'server'> 
   ssh_server: 'server',
 };
 
-/** The key a target's display name is looked up by: `proxy:<id>`, `user:<id>`. */
-export function auditTargetKey(targetType: string, targetId: string): string {
-  return `${TARGET_KINDS[targetType] ?? targetType}:${targetId}`;
-}
-
 /** A target in words: its type and its name when known (a domain, a username), else its id. */
 export function auditTargetText(
   targetType: string,
