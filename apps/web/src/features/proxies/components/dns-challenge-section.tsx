@@ -2,7 +2,6 @@ import { isWildcard } from '@portico/shared/certificates/dns-challenge';
 import type { TText } from '@portico/shared/i18n/text';
 import { KeyRoundIcon, Undo2Icon } from 'lucide-react';
 import * as React from 'react';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -18,8 +17,8 @@ import {
 import { reasonText } from '@/lib/form-errors';
 import { formatMoment } from '@/lib/format-date';
 import { useLogText } from '@/lib/log-text';
-import { toastOutcome } from '@/lib/toast-outcome';
 import { useCertificateTexts } from '@/lib/use-group-texts';
+import { RemoveWithConfirm } from './remove-with-confirm';
 
 // Loaded when the form opens: shared with the wizard, a static import made the bundler split
 // the landing page's chunks past its budget (e2e/first-paint.spec.ts).
@@ -163,24 +162,12 @@ export function DnsChallengeSection({ proxyId, domain }: { proxyId: string; doma
           {t(challenge ? 'certificate.dns.replace' : 'certificate.dns.use')}
         </Button>
         {challenge && !isWildcard(domain) ? (
-          <ConfirmDialog
+          <RemoveWithConfirm
+            texts="certificate.dns"
             testId="dns-challenge-remove"
-            title={t('certificate.dns.removeConfirm.title')}
-            description={t('certificate.dns.removeConfirm.description', { domain })}
-            confirm={t('certificate.dns.removeConfirm.confirm')}
-            onConfirm={() =>
-              void toastOutcome(() => remove.mutateAsync(), t, {
-                success: t('certificate.dns.removed'),
-                successDescription: t('certificate.dns.deployHint'),
-                failure: t('certificate.dns.removeFailed'),
-              })
-            }
-            trigger={
-              <Button variant="outline" size="sm" data-testid="dns-challenge-remove">
-                <Undo2Icon aria-hidden="true" />
-                {t('certificate.dns.remove')}
-              </Button>
-            }
+            icon={<Undo2Icon aria-hidden="true" />}
+            params={{ domain }}
+            remove={() => remove.mutateAsync()}
           />
         ) : null}
       </div>

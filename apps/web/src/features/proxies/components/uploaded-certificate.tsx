@@ -3,7 +3,6 @@ import type { TCustomCertificate } from '@portico/shared/certificates/schemas';
 import type { TText } from '@portico/shared/i18n/text';
 import { FileUpIcon, FolderOpenIcon, Trash2Icon } from 'lucide-react';
 import * as React from 'react';
-import { ConfirmDialog } from '@/components/confirm-dialog';
 import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
@@ -12,10 +11,10 @@ import { toast } from '@/hooks/use-toast';
 import { reasonText } from '@/lib/form-errors';
 import { formatMoment } from '@/lib/format-date';
 import { useLogText } from '@/lib/log-text';
-import { toastOutcome } from '@/lib/toast-outcome';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 import { useRemoveUploadedCertificate, useUploadCertificate } from '../api/certificate';
 import { dlClass, Row } from './details-sections';
+import { RemoveWithConfirm } from './remove-with-confirm';
 
 type TField = 'certificate' | 'privateKey';
 const LIMITS: Record<TField, number> = {
@@ -165,24 +164,11 @@ export function UploadedCertificate({
           {t(uploaded ? 'certificate.upload.replace' : 'certificate.upload.open')}
         </Button>
         {uploaded ? (
-          <ConfirmDialog
+          <RemoveWithConfirm
+            texts="certificate.upload"
             testId="upload-remove"
-            title={t('certificate.upload.removeConfirm.title')}
-            description={t('certificate.upload.removeConfirm.description')}
-            confirm={t('certificate.upload.removeConfirm.confirm')}
-            onConfirm={() =>
-              void toastOutcome(() => remove.mutateAsync(), t, {
-                success: t('certificate.upload.removed'),
-                successDescription: t('certificate.upload.deployHint'),
-                failure: t('certificate.upload.removeFailed'),
-              })
-            }
-            trigger={
-              <Button variant="outline" size="sm" data-testid="upload-remove">
-                <Trash2Icon aria-hidden="true" />
-                {t('certificate.upload.remove')}
-              </Button>
-            }
+            icon={<Trash2Icon aria-hidden="true" />}
+            remove={() => remove.mutateAsync()}
           />
         ) : null}
       </div>
