@@ -280,8 +280,9 @@ export function changedTables(before: string, after: string): string[] {
 }
 
 /**
- * Waits until no proxy is deploying, no run (a certificate action too) is unfinished and no
- * certificate check is pending, so a finished cell's work cannot change the next one.
+ * Waits until no proxy is deploying, no run (a certificate action too, a server's "redeploy all"
+ * or "check all certificates") is unfinished and no certificate check is pending, so a finished
+ * cell's work cannot change the next one.
  */
 export async function settled(t: TTestApp): Promise<void> {
   const deadline = Date.now() + 30_000;
@@ -291,6 +292,7 @@ export async function settled(t: TTestApp): Promise<void> {
       sql`select ((select count(*) from proxy_configurations where status = 'deploying')
           + (select count(*) from deployments where status in ('queued', 'running'))
           + (select count(*) from certificate_status where check_requested_at is not null)
+          + (select count(*) from server_runs where state in ('queued', 'running'))
           )::int as n`,
     );
     if (Number(row?.n) === 0) return;
