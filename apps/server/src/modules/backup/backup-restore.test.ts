@@ -77,7 +77,10 @@ describe.each(testDatabaseKinds())('backup and restore from %s', { timeout: 120_
   const encrypted = join(scratch, `${kind}-encrypted.portico-backup`);
   const passphraseFile = join(scratch, 'passphrase');
   let domain: string;
-  const cli = (env: NodeJS.ProcessEnv, args: string[]) => runTs('src/cli.ts', args, { env });
+  // A restore into an empty data dir runs initdb and every migration in the child: over a minute
+  // on a loaded 2-core machine (CI, 60 s kill, once), so the child gets the lab drill's 120 s.
+  const cli = (env: NodeJS.ProcessEnv, args: string[]) =>
+    runTs('src/cli.ts', args, { env, timeoutMs: 120_000 });
 
   beforeAll(async () => {
     writeFileSync(passphraseFile, `${PASSPHRASE}\n`);
@@ -116,7 +119,9 @@ describe.each(testDatabaseKinds())('backup and restore from %s', { timeout: 120_
     expect(header.schema.migrations).toBeGreaterThan(14);
   });
 
-  it('restores into an empty PGlite data dir, where everything is usable', async () => {
+  it('restores into an empty PGlite data dir, where everything is usable', {
+    timeout: 400_000,
+  }, async () => {
     const envB = { PORTICO_DATA_DIR: newDataDir(), LANG: 'C' };
     const result = await cli(envB, ['restore', archive]);
     expect(result.stderr).toBe('');
