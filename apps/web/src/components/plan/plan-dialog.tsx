@@ -1,15 +1,9 @@
 import { PlayIcon } from 'lucide-react';
 import * as React from 'react';
+import { FormDialog } from '@/components/form-dialog';
 import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFooter } from '@/components/ui/dialog';
 import { usePlanProxy } from '@/lib/deploy-plan';
 import { usePlanTexts } from '@/lib/use-group-texts';
 import { PlanBody } from './plan-body';
@@ -39,30 +33,32 @@ export function PlanDialogFrame({
   testId: string;
 }) {
   return (
-    <Dialog open={open} onOpenChange={(next) => (applying ? undefined : onOpenChange(next))}>
-      <DialogContent className="sm:max-w-3xl" data-testid={`${testId}-dialog`}>
-        <DialogHeader>
-          <DialogTitle className="[overflow-wrap:anywhere]">{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        <PlanBody plan={plan} />
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={applying}>
-            {labels.close}
-          </Button>
-          <BusyButton
-            busy={applying}
-            icon={icon}
-            busyLabel={labels.applying}
-            onClick={() => plan.data && onApply(plan.data.fingerprint)}
-            disabled={!plan.data}
-            data-testid={`${testId}-apply`}
-          >
-            {labels.apply}
-          </BusyButton>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={applying}
+      title={title}
+      description={description}
+      className="sm:max-w-3xl"
+      testId={`${testId}-dialog`}
+    >
+      <PlanBody plan={plan} />
+      <DialogFooter>
+        <Button variant="outline" onClick={() => onOpenChange(false)} disabled={applying}>
+          {labels.close}
+        </Button>
+        <BusyButton
+          busy={applying}
+          icon={icon}
+          busyLabel={labels.applying}
+          onClick={() => plan.data && onApply(plan.data.fingerprint)}
+          disabled={!plan.data}
+          data-testid={`${testId}-apply`}
+        >
+          {labels.apply}
+        </BusyButton>
+      </DialogFooter>
+    </FormDialog>
   );
 }
 
