@@ -43,22 +43,61 @@ export function PlanDialogFrame({
       testId={`${testId}-dialog`}
     >
       <PlanBody plan={plan} />
-      <DialogFooter>
-        <Button variant="outline" onClick={() => onOpenChange(false)} disabled={applying}>
-          {labels.close}
-        </Button>
-        <BusyButton
-          busy={applying}
-          icon={icon}
-          busyLabel={labels.applying}
-          onClick={() => plan.data && onApply(plan.data.fingerprint)}
-          disabled={!plan.data}
-          data-testid={`${testId}-apply`}
-        >
-          {labels.apply}
-        </BusyButton>
-      </DialogFooter>
+      <PlanFooter
+        plan={plan}
+        onLeave={() => onOpenChange(false)}
+        onApply={onApply}
+        applying={applying}
+        labels={{ leave: labels.close, apply: labels.apply, applying: labels.applying }}
+        applyIcon={icon}
+        applyTestId={`${testId}-apply`}
+      />
     </FormDialog>
+  );
+}
+
+/**
+ * A plan's buttons: leave it (close the dialog, or go back to the form) and apply it, which can
+ * be pressed once the plan has been read; neither while it applies.
+ */
+export function PlanFooter({
+  plan,
+  onLeave,
+  onApply,
+  applying,
+  labels,
+  leaveIcon,
+  applyIcon,
+  leaveTestId,
+  applyTestId,
+}: {
+  plan: React.ComponentProps<typeof PlanBody>['plan'];
+  onLeave: () => void;
+  onApply: (fingerprint: string) => void;
+  applying: boolean;
+  labels: { leave: string; apply: string; applying: string };
+  leaveIcon?: React.ReactNode;
+  applyIcon: React.ReactNode;
+  leaveTestId?: string;
+  applyTestId: string;
+}) {
+  return (
+    <DialogFooter>
+      <Button variant="outline" onClick={onLeave} disabled={applying} data-testid={leaveTestId}>
+        {leaveIcon}
+        {labels.leave}
+      </Button>
+      <BusyButton
+        busy={applying}
+        icon={applyIcon}
+        busyLabel={labels.applying}
+        onClick={() => plan.data && onApply(plan.data.fingerprint)}
+        disabled={!plan.data}
+        data-testid={applyTestId}
+      >
+        {labels.apply}
+      </BusyButton>
+    </DialogFooter>
   );
 }
 

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { FormDialog } from '@/components/form-dialog';
 import { PlanBody } from '@/components/plan/plan-body';
+import { PlanFooter } from '@/components/plan/plan-dialog';
 import { ProxyOptionsEditor } from '@/components/proxy-options-editor';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { BusyButton } from '@/components/ui/busy-button';
@@ -273,27 +274,21 @@ export function EditProxyDialog({
         ) : null}
       </form>
       {planning ? (
-        <DialogFooter>
-          <Button
-            variant="outline"
-            onClick={() => setPlanning(false)}
-            disabled={pending}
-            data-testid="edit-plan-back"
-          >
-            <ArrowLeftIcon aria-hidden="true" />
-            {tPlan('plan.back')}
-          </Button>
-          <BusyButton
-            busy={pending}
-            icon={<PlayIcon aria-hidden="true" />}
-            busyLabel={tPlan('plan.applying')}
-            onClick={() => void onSaveAndApply()}
-            disabled={!plan.data}
-            data-testid="edit-plan-apply"
-          >
-            {tPlan('plan.saveAndApply')}
-          </BusyButton>
-        </DialogFooter>
+        <PlanFooter
+          plan={plan}
+          onLeave={() => setPlanning(false)}
+          onApply={() => void onSaveAndApply()}
+          applying={pending}
+          labels={{
+            leave: tPlan('plan.back'),
+            apply: tPlan('plan.saveAndApply'),
+            applying: tPlan('plan.applying'),
+          }}
+          leaveIcon={<ArrowLeftIcon aria-hidden="true" />}
+          applyIcon={<PlayIcon aria-hidden="true" />}
+          leaveTestId="edit-plan-back"
+          applyTestId="edit-plan-apply"
+        />
       ) : (
         <DialogFooter>
           <Button
