@@ -15,8 +15,9 @@ import { applyServerIssues, fieldErrorText } from '@/lib/form-errors';
 import { toastFailure } from '@/lib/toast-outcome';
 
 /**
- * A dialog around one form (add or edit a saved server, a destination, a user's limits): it cannot be closed
- * while the form's request runs, so an answer never lands on a dialog the user left.
+ * A dialog around one form (add or edit a saved server, a destination, a user's limits, a
+ * proxy, a plan to apply, a sign-in again): it cannot be closed while the form's request runs,
+ * so an answer never lands on a dialog the user left.
  */
 export function FormDialog({
   open,
@@ -41,7 +42,8 @@ export function FormDialog({
     <Dialog open={open} onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}>
       <DialogContent className={className} data-testid={testId}>
         <DialogHeader>
-          <DialogTitle>{title}</DialogTitle>
+          {/* A title may hold what a user typed (a domain, a name): it wraps rather than widen. */}
+          <DialogTitle className="[overflow-wrap:anywhere]">{title}</DialogTitle>
           <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
         {children}

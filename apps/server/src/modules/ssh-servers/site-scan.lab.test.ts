@@ -3,12 +3,14 @@
 // TLS site, one name served twice); s2's configuration fails nginx -t (edited, never reloaded).
 // Every file and directory under /etc/nginx and /etc/letsencrypt is compared before and after:
 // a scan writes nothing. The describes run in order on the one lab: the conversion takes over
-// the TLS site the adoption test adopted (`adopter`).
+// the TLS site the adoption test adopted (`adopter`); the last case, an admin's "Delete with sites"
+// of another user's server, adopts what the owner's case left behind.
 
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
+import { namedClient } from '../../../test/support/admin-test-helpers';
 import { httpGet } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { serverFiles as labServerFiles } from '../../../test/support/lab-server-files';
@@ -600,5 +602,88 @@ describe('Check now and Delete with sites on a server holding adopted sites', ()
       await client.request({ method: 'GET', url: '/api/user/proxy-configurations' })
     ).json();
     expect(left).toEqual([]);
+  });
+
+  it("an admin's Delete with sites on another user's server forgets the adopted ones and leaves every file as it was", async () => {
+    const s1 = lab.status.servers[0]!;
+    const z = zone(s1);
+    // The TLS site again, written by hand as certbot leaves one, over the certificate the
+    // conversion kept: its certbot files are what "remove certificates" would take.
+    const tls = `h-tls.${z}`;
+    const live = `/etc/letsencrypt/live/${tls}`;
+    const site = [
+      'server {',
+      `    server_name ${tls};`,
+      '    location / { proxy_pass http://127.0.0.1:8082; }',
+      '    listen 443 ssl;',
+      `    ssl_certificate ${live}/fullchain.pem;`,
+      `    ssl_certificate_key ${live}/privkey.pem;`,
+      '}',
+      '',
+    ].join('\n');
+    const written = await lab.exec(
+      s1.name,
+      [
+        'bash',
+        '-c',
+        `test -e ${live}/fullchain.pem && cat > /etc/nginx/sites-enabled/h-tls && nginx -t -q && nginx -s reload`,
+      ],
+      site,
+    );
+    expect(written.code, written.stderr).toBe(0);
+    const sites: [string, boolean][] = [
+      [`h-proxy.${z}`, false],
+      [tls, true],
+    ];
+    await expect
+      .poll(async () => (await answerOver(s1.address, tls, true)).body)
+      .toBe(`upstream 8082 on ${s1.name}\n`);
+    const owner = await namedClient(portico, 'own');
+    const admin = await namedClient(portico, 'adm', 'admin');
+    const serverId = await saveLabServer(owner.client, s1, s1.users[0]!);
+    const adopted = await owner.client.write('POST', `/api/ssh-servers/${serverId}/adopt`, {
+      serverNames: sites.map(([domain]) => domain),
+    });
+    expect(adopted.statusCode, adopted.body).toBe(200);
+    const proxyIds = adopted.json().adopted.map((a: { proxyId: string }) => a.proxyId);
+    expect(proxyIds).toHaveLength(2);
+    const answers = () =>
+      Promise.all(sites.map(([domain, https]) => answerOver(s1.address, domain, https)));
+    const files = await serverFiles(s1);
+    const answered = await answers();
+
+    // Certificates too: an adopted site's certificate is the user's as much as its file.
+    expect(files).toContain(`${live}/fullchain.pem`);
+    const deleted = await admin.client.write(
+      'POST',
+      `/api/ssh-servers/${serverId}/delete-with-sites`,
+      { removeCertificates: true },
+    );
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    expect(deleted.json().deleted).toBe(true);
+    expect(
+      deleted
+        .json()
+        .results.map((r: { id: string; ok: boolean }) => [r.id, r.ok])
+        .sort(),
+    ).toEqual(proxyIds.map((id: string) => [id, true]).sort());
+    expect(await serverFiles(s1)).toBe(files);
+    expect(await answers()).toEqual(answered);
+
+    // The owner's proxies and server are gone from Portico.
+    for (const id of proxyIds) {
+      const read = await owner.client.request({
+        method: 'GET',
+        url: `/api/proxy-configurations/${id}`,
+      });
+      expect(read.statusCode).toBe(404);
+    }
+    const server = await owner.client.request({
+      method: 'GET',
+      url: `/api/ssh-servers/${serverId}`,
+    });
+    expect(server.statusCode).toBe(404);
+    const servers = await owner.client.request({ method: 'GET', url: '/api/ssh-servers' });
+    expect(servers.json().servers).toEqual([]);
   });
 });

@@ -1,15 +1,9 @@
 import { PlayIcon } from 'lucide-react';
 import * as React from 'react';
+import { FormDialog } from '@/components/form-dialog';
 import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFooter } from '@/components/ui/dialog';
 import { usePlanProxy } from '@/lib/deploy-plan';
 import { usePlanTexts } from '@/lib/use-group-texts';
 import { PlanBody } from './plan-body';
@@ -39,30 +33,71 @@ export function PlanDialogFrame({
   testId: string;
 }) {
   return (
-    <Dialog open={open} onOpenChange={(next) => (applying ? undefined : onOpenChange(next))}>
-      <DialogContent className="sm:max-w-3xl" data-testid={`${testId}-dialog`}>
-        <DialogHeader>
-          <DialogTitle className="[overflow-wrap:anywhere]">{title}</DialogTitle>
-          <DialogDescription>{description}</DialogDescription>
-        </DialogHeader>
-        <PlanBody plan={plan} />
-        <DialogFooter>
-          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={applying}>
-            {labels.close}
-          </Button>
-          <BusyButton
-            busy={applying}
-            icon={icon}
-            busyLabel={labels.applying}
-            onClick={() => plan.data && onApply(plan.data.fingerprint)}
-            disabled={!plan.data}
-            data-testid={`${testId}-apply`}
-          >
-            {labels.apply}
-          </BusyButton>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={applying}
+      title={title}
+      description={description}
+      className="sm:max-w-3xl"
+      testId={`${testId}-dialog`}
+    >
+      <PlanBody plan={plan} />
+      <PlanFooter
+        plan={plan}
+        onLeave={() => onOpenChange(false)}
+        onApply={onApply}
+        applying={applying}
+        labels={{ leave: labels.close, apply: labels.apply, applying: labels.applying }}
+        applyIcon={icon}
+        applyTestId={`${testId}-apply`}
+      />
+    </FormDialog>
+  );
+}
+
+/**
+ * A plan's buttons: leave it (close the dialog, or go back to the form) and apply it, which can
+ * be pressed once the plan has been read; neither while it applies.
+ */
+export function PlanFooter({
+  plan,
+  onLeave,
+  onApply,
+  applying,
+  labels,
+  leaveIcon,
+  applyIcon,
+  leaveTestId,
+  applyTestId,
+}: {
+  plan: React.ComponentProps<typeof PlanBody>['plan'];
+  onLeave: () => void;
+  onApply: (fingerprint: string) => void;
+  applying: boolean;
+  labels: { leave: string; apply: string; applying: string };
+  leaveIcon?: React.ReactNode;
+  applyIcon: React.ReactNode;
+  leaveTestId?: string;
+  applyTestId: string;
+}) {
+  return (
+    <DialogFooter>
+      <Button variant="outline" onClick={onLeave} disabled={applying} data-testid={leaveTestId}>
+        {leaveIcon}
+        {labels.leave}
+      </Button>
+      <BusyButton
+        busy={applying}
+        icon={applyIcon}
+        busyLabel={labels.applying}
+        onClick={() => plan.data && onApply(plan.data.fingerprint)}
+        disabled={!plan.data}
+        data-testid={applyTestId}
+      >
+        {labels.apply}
+      </BusyButton>
+    </DialogFooter>
   );
 }
 

@@ -18,6 +18,7 @@ import { reasonText } from '@/lib/form-errors';
 import { formatMoment } from '@/lib/format-date';
 import { useLogText } from '@/lib/log-text';
 import { useCertificateTexts } from '@/lib/use-group-texts';
+import { FormToggle } from './form-toggle';
 import { RemoveWithConfirm } from './remove-with-confirm';
 
 // Loaded when the form opens: shared with the wizard, a static import made the bundler split
@@ -150,17 +151,13 @@ export function DnsChallengeSection({ proxyId, domain }: { proxyId: string; doma
           })}
         </p>
       ) : null}
-      <div className="flex flex-wrap gap-2">
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => setOpen((o) => !o)}
-          aria-expanded={open}
-          data-testid="dns-challenge-open"
-        >
-          <KeyRoundIcon aria-hidden="true" />
-          {t(challenge ? 'certificate.dns.replace' : 'certificate.dns.use')}
-        </Button>
+      <FormToggle
+        open={open}
+        onOpenChange={setOpen}
+        icon={<KeyRoundIcon aria-hidden="true" />}
+        label={t(challenge ? 'certificate.dns.replace' : 'certificate.dns.use')}
+        testId="dns-challenge-open"
+      >
         {challenge && !isWildcard(domain) ? (
           <RemoveWithConfirm
             texts="certificate.dns"
@@ -170,7 +167,7 @@ export function DnsChallengeSection({ proxyId, domain }: { proxyId: string; doma
             remove={() => remove.mutateAsync()}
           />
         ) : null}
-      </div>
+      </FormToggle>
       {challenge && isWildcard(domain) ? (
         <p className="text-xs text-muted-foreground" data-testid="dns-challenge-wildcard">
           {t('certificate.dns.wildcardOnly')}

@@ -6,19 +6,14 @@ import * as React from 'react';
 import { type FieldError, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
+import { FormDialog } from '@/components/form-dialog';
 import { PlanBody } from '@/components/plan/plan-body';
+import { PlanFooter } from '@/components/plan/plan-dialog';
 import { ProxyOptionsEditor } from '@/components/proxy-options-editor';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { BusyButton } from '@/components/ui/busy-button';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFooter } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { CodeInput, Input } from '@/components/ui/input';
 import { toast } from '@/hooks/use-toast';
@@ -180,161 +175,152 @@ export function EditProxyDialog({
   const field = (name: (typeof FIELDS)[number]) =>
     fieldErrorText(errors[name] as FieldError | undefined, t);
   return (
-    <Dialog open={open} onOpenChange={(next) => (pending ? undefined : onOpenChange(next))}>
-      <DialogContent
-        className={planning ? 'sm:max-w-3xl' : undefined}
-        data-testid="edit-proxy-dialog"
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      title={mode === 'admin' ? t('proxies.edit.titleAdmin') : t('proxies.edit.title')}
+      description={t('proxies.edit.description')}
+      className={planning ? 'sm:max-w-3xl' : undefined}
+      testId="edit-proxy-dialog"
+    >
+      {mode === 'admin' ? (
+        <Alert variant="warning">
+          <AlertDescription>
+            {owner ? (
+              <p data-testid="edit-proxy-owner" className="[overflow-wrap:anywhere]">
+                {t('proxies.edit.owner', { username: owner.username, email: owner.email })}
+              </p>
+            ) : null}
+            <p>{t('proxies.edit.auditNote')}</p>
+          </AlertDescription>
+        </Alert>
+      ) : null}
+      {planning ? <PlanBody plan={plan} /> : null}
+      <form
+        onSubmit={onSubmit}
+        noValidate
+        className={planning ? 'hidden' : 'grid gap-4'}
+        id="edit-proxy-form"
       >
-        <DialogHeader>
-          <DialogTitle>
-            {mode === 'admin' ? t('proxies.edit.titleAdmin') : t('proxies.edit.title')}
-          </DialogTitle>
-          <DialogDescription>{t('proxies.edit.description')}</DialogDescription>
-        </DialogHeader>
-        {mode === 'admin' ? (
-          <Alert variant="warning">
-            <AlertDescription>
-              {owner ? (
-                <p data-testid="edit-proxy-owner" className="[overflow-wrap:anywhere]">
-                  {t('proxies.edit.owner', { username: owner.username, email: owner.email })}
-                </p>
-              ) : null}
-              <p>{t('proxies.edit.auditNote')}</p>
-            </AlertDescription>
+        <Field id="edit-domain" label={t('proxies.fields.domain')} error={field('domain')}>
+          {(aria) => (
+            <CodeInput {...aria} placeholder="app.example.com" {...form.register('domain')} />
+          )}
+        </Field>
+        <Field
+          id="edit-target"
+          label={t('proxies.fields.targetServer')}
+          error={field('targetServer')}
+        >
+          {(aria) => (
+            <CodeInput
+              {...aria}
+              placeholder="http://10.0.0.5:8080"
+              {...form.register('targetServer')}
+            />
+          )}
+        </Field>
+        {/* Its texts (the servers group) load on first use, kept off the home route's load. */}
+        <React.Suspense fallback={null}>
+          <ServerChoice
+            options={places}
+            value={serverId}
+            onChange={setServerId}
+            moving={serverId !== (proxy.sshServerId ?? '')}
+          />
+        </React.Suspense>
+        {chosen ? null : (
+          <>
+            <Field
+              id="edit-host"
+              label={t('proxies.fields.sshHost')}
+              hint={t('proxies.edit.sshHostHint')}
+              error={field('serverIp')}
+            >
+              {(aria) => (
+                <CodeInput {...aria} placeholder="203.0.113.10" {...form.register('serverIp')} />
+              )}
+            </Field>
+            <div className="grid items-start gap-4 sm:grid-cols-[1fr_8rem]">
+              <Field id="edit-user" label={t('proxies.fields.sshUser')} error={field('sshUser')}>
+                {(aria) => <CodeInput {...aria} {...form.register('sshUser')} />}
+              </Field>
+              <Field id="edit-port" label={t('proxies.fields.sshPort')} error={field('sshPort')}>
+                {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}
+              </Field>
+            </div>
+          </>
+        )}
+        {proxy.options === undefined ? null : (
+          <ProxyOptionsEditor
+            idPrefix="edit"
+            draft={options.draft}
+            onChange={options.setDraft}
+            errors={options.errors}
+          />
+        )}
+        {chosen ? null : (
+          <p className="text-sm text-muted-foreground" data-testid="edit-credential-note">
+            {mode === 'admin'
+              ? t('proxies.edit.credentialNoteAdmin')
+              : t('proxies.edit.credentialNote')}
+          </p>
+        )}
+        {onlyTarget ? (
+          <Alert variant="warning" data-testid="edit-plan-only-target">
+            <AlertDescription>{tPlan('plan.editOnlyTarget')}</AlertDescription>
           </Alert>
         ) : null}
-        {planning ? <PlanBody plan={plan} /> : null}
-        <form
-          onSubmit={onSubmit}
-          noValidate
-          className={planning ? 'hidden' : 'grid gap-4'}
-          id="edit-proxy-form"
-        >
-          <Field id="edit-domain" label={t('proxies.fields.domain')} error={field('domain')}>
-            {(aria) => (
-              <CodeInput {...aria} placeholder="app.example.com" {...form.register('domain')} />
-            )}
-          </Field>
-          <Field
-            id="edit-target"
-            label={t('proxies.fields.targetServer')}
-            error={field('targetServer')}
+      </form>
+      {planning ? (
+        <PlanFooter
+          plan={plan}
+          onLeave={() => setPlanning(false)}
+          onApply={() => void onSaveAndApply()}
+          applying={pending}
+          labels={{
+            leave: tPlan('plan.back'),
+            apply: tPlan('plan.saveAndApply'),
+            applying: tPlan('plan.applying'),
+          }}
+          leaveIcon={<ArrowLeftIcon aria-hidden="true" />}
+          applyIcon={<PlayIcon aria-hidden="true" />}
+          leaveTestId="edit-plan-back"
+          applyTestId="edit-plan-apply"
+        />
+      ) : (
+        <DialogFooter>
+          <Button
+            variant="outline"
+            onClick={() => onOpenChange(false)}
+            disabled={pending}
+            data-testid="edit-proxy-cancel"
           >
-            {(aria) => (
-              <CodeInput
-                {...aria}
-                placeholder="http://10.0.0.5:8080"
-                {...form.register('targetServer')}
-              />
-            )}
-          </Field>
-          {/* Its texts (the servers group) load on first use, kept off the home route's load. */}
-          <React.Suspense fallback={null}>
-            <ServerChoice
-              options={places}
-              value={serverId}
-              onChange={setServerId}
-              moving={serverId !== (proxy.sshServerId ?? '')}
-            />
-          </React.Suspense>
-          {chosen ? null : (
-            <>
-              <Field
-                id="edit-host"
-                label={t('proxies.fields.sshHost')}
-                hint={t('proxies.edit.sshHostHint')}
-                error={field('serverIp')}
-              >
-                {(aria) => (
-                  <CodeInput {...aria} placeholder="203.0.113.10" {...form.register('serverIp')} />
-                )}
-              </Field>
-              <div className="grid items-start gap-4 sm:grid-cols-[1fr_8rem]">
-                <Field id="edit-user" label={t('proxies.fields.sshUser')} error={field('sshUser')}>
-                  {(aria) => <CodeInput {...aria} {...form.register('sshUser')} />}
-                </Field>
-                <Field id="edit-port" label={t('proxies.fields.sshPort')} error={field('sshPort')}>
-                  {(aria) => <Input {...aria} inputMode="numeric" {...form.register('sshPort')} />}
-                </Field>
-              </div>
-            </>
-          )}
-          {proxy.options === undefined ? null : (
-            <ProxyOptionsEditor
-              idPrefix="edit"
-              draft={options.draft}
-              onChange={options.setDraft}
-              errors={options.errors}
-            />
-          )}
-          {chosen ? null : (
-            <p className="text-sm text-muted-foreground" data-testid="edit-credential-note">
-              {mode === 'admin'
-                ? t('proxies.edit.credentialNoteAdmin')
-                : t('proxies.edit.credentialNote')}
-            </p>
-          )}
-          {onlyTarget ? (
-            <Alert variant="warning" data-testid="edit-plan-only-target">
-              <AlertDescription>{tPlan('plan.editOnlyTarget')}</AlertDescription>
-            </Alert>
-          ) : null}
-        </form>
-        {planning ? (
-          <DialogFooter>
-            <Button
-              variant="outline"
-              onClick={() => setPlanning(false)}
-              disabled={pending}
-              data-testid="edit-plan-back"
-            >
-              <ArrowLeftIcon aria-hidden="true" />
-              {tPlan('plan.back')}
-            </Button>
-            <BusyButton
-              busy={pending}
-              icon={<PlayIcon aria-hidden="true" />}
-              busyLabel={tPlan('plan.applying')}
-              onClick={() => void onSaveAndApply()}
-              disabled={!plan.data}
-              data-testid="edit-plan-apply"
-            >
-              {tPlan('plan.saveAndApply')}
-            </BusyButton>
-          </DialogFooter>
-        ) : (
-          <DialogFooter>
-            <Button
-              variant="outline"
-              onClick={() => onOpenChange(false)}
-              disabled={pending}
-              data-testid="edit-proxy-cancel"
-            >
-              {t('proxies.edit.cancel')}
-            </Button>
-            <Button
-              variant="outline"
-              onClick={() => void onShowPlan()}
-              disabled={pending}
-              title={tPlan('plan.showHint')}
-              data-testid="edit-proxy-plan"
-            >
-              <FileDiffIcon aria-hidden="true" />
-              {tPlan('plan.show')}
-            </Button>
-            <BusyButton
-              busy={pending}
-              icon={<SaveIcon aria-hidden="true" />}
-              busyLabel={t('proxies.edit.saving')}
-              type="submit"
-              form="edit-proxy-form"
-              data-testid="edit-proxy-save"
-            >
-              {t('proxies.edit.save')}
-            </BusyButton>
-          </DialogFooter>
-        )}
-      </DialogContent>
-    </Dialog>
+            {t('proxies.edit.cancel')}
+          </Button>
+          <Button
+            variant="outline"
+            onClick={() => void onShowPlan()}
+            disabled={pending}
+            title={tPlan('plan.showHint')}
+            data-testid="edit-proxy-plan"
+          >
+            <FileDiffIcon aria-hidden="true" />
+            {tPlan('plan.show')}
+          </Button>
+          <BusyButton
+            busy={pending}
+            icon={<SaveIcon aria-hidden="true" />}
+            busyLabel={t('proxies.edit.saving')}
+            type="submit"
+            form="edit-proxy-form"
+            data-testid="edit-proxy-save"
+          >
+            {t('proxies.edit.save')}
+          </BusyButton>
+        </DialogFooter>
+      )}
+    </FormDialog>
   );
 }

@@ -222,6 +222,21 @@ describe('the plan in the edit dialog', () => {
     },
   );
 
+  it('Back leaves the plan for the form, with what was typed, and saves nothing (es)', async () => {
+    const { calls } = await openEdit('es');
+    fireEvent.change(field('edit-target'), { target: { value: 'http://10.0.0.6:8080' } });
+    await act(async () => {
+      fireEvent.click(screen.getByTestId('edit-proxy-plan'));
+    });
+    await screen.findByTestId('plan-view');
+    expect(screen.queryByTestId('edit-proxy-save')).toBeNull();
+    fireEvent.click(screen.getByTestId('edit-plan-back'));
+    expect(screen.queryByTestId('plan-view')).toBeNull();
+    expect(screen.getByTestId('edit-proxy-save')).toBeTruthy();
+    expect(field('edit-target').value).toBe('http://10.0.0.6:8080');
+    expect(calls.some((c) => c.method === 'PUT' || c.url.endsWith('/apply'))).toBe(false);
+  });
+
   it('a new target: its plan before saving, then Save and apply saves it and applies that plan', async () => {
     const { calls, onOpenChange } = await openEdit('en');
     fireEvent.change(field('edit-target'), { target: { value: 'http://10.0.0.6:8080' } });

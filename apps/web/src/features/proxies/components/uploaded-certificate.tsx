@@ -14,6 +14,7 @@ import { useLogText } from '@/lib/log-text';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 import { useRemoveUploadedCertificate, useUploadCertificate } from '../api/certificate';
 import { dlClass, Row } from './details-sections';
+import { FormToggle } from './form-toggle';
 import { RemoveWithConfirm } from './remove-with-confirm';
 
 type TField = 'certificate' | 'privateKey';
@@ -152,17 +153,13 @@ export function UploadedCertificate({
         {t(uploaded ? 'certificate.upload.inUse' : 'certificate.upload.description')}
       </p>
       {uploaded ? <Uploaded uploaded={uploaded} /> : null}
-      <div className="flex flex-wrap gap-2">
-        <Button
-          variant="outline"
-          size="sm"
-          onClick={() => setOpen((o) => !o)}
-          aria-expanded={open}
-          data-testid="upload-open"
-        >
-          <FileUpIcon aria-hidden="true" />
-          {t(uploaded ? 'certificate.upload.replace' : 'certificate.upload.open')}
-        </Button>
+      <FormToggle
+        open={open}
+        onOpenChange={setOpen}
+        icon={<FileUpIcon aria-hidden="true" />}
+        label={t(uploaded ? 'certificate.upload.replace' : 'certificate.upload.open')}
+        testId="upload-open"
+      >
         {uploaded ? (
           <RemoveWithConfirm
             texts="certificate.upload"
@@ -171,7 +168,7 @@ export function UploadedCertificate({
             remove={() => remove.mutateAsync()}
           />
         ) : null}
-      </div>
+      </FormToggle>
       {open ? (
         <form className="grid gap-3" onSubmit={(e) => void submit(e)} data-testid="upload-form">
           <PemField

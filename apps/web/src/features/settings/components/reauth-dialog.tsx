@@ -1,15 +1,9 @@
 import type { TReauthInput } from '@portico/shared/auth/account';
 import * as React from 'react';
+import { FormDialog } from '@/components/form-dialog';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog';
+import { DialogFooter } from '@/components/ui/dialog';
 import { Field } from '@/components/ui/field';
 import { CodeInput } from '@/components/ui/input';
 import { PasswordInput } from '@/components/ui/password-input';
@@ -79,61 +73,62 @@ export function ReauthDialog({
   };
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
-      <DialogContent data-testid={testId}>
-        <form onSubmit={submit} noValidate className="grid gap-4">
-          <DialogHeader>
-            <DialogTitle>{title}</DialogTitle>
-            <DialogDescription>{description}</DialogDescription>
-          </DialogHeader>
-          {codeAllowed ? (
-            <>
-              <Field id={`${testId}-code`} label={t('settings.twoFactor.codeOrRecovery')}>
-                {(aria) => (
-                  <CodeInput
-                    {...aria}
-                    inputMode="text"
-                    autoComplete="one-time-code"
-                    value={code}
-                    onChange={(e) => setCode(e.target.value)}
-                  />
-                )}
-              </Field>
-              <p className="text-center text-sm text-muted-foreground">
-                {t('settings.twoFactor.or')}
-              </p>
-            </>
-          ) : null}
-          <Field id={`${testId}-password`} label={t('settings.currentPassword')}>
-            {(aria) => (
-              <PasswordInput
-                {...aria}
-                autoComplete="current-password"
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            )}
-          </Field>
-          {error ? (
-            <Alert variant="destructive">
-              <AlertDescription>{error}</AlertDescription>
-            </Alert>
-          ) : null}
-          <DialogFooter>
-            <Button
-              type="button"
-              variant="outline"
-              onClick={() => onOpenChange(false)}
-              disabled={pending}
-            >
-              {t('settings.cancel')}
-            </Button>
-            <SubmitButton pending={pending} variant={destructive ? 'destructive' : 'default'}>
-              {submitLabel}
-            </SubmitButton>
-          </DialogFooter>
-        </form>
-      </DialogContent>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={pending}
+      title={title}
+      description={description}
+      testId={testId}
+    >
+      <form onSubmit={submit} noValidate className="grid gap-4">
+        {codeAllowed ? (
+          <>
+            <Field id={`${testId}-code`} label={t('settings.twoFactor.codeOrRecovery')}>
+              {(aria) => (
+                <CodeInput
+                  {...aria}
+                  inputMode="text"
+                  autoComplete="one-time-code"
+                  value={code}
+                  onChange={(e) => setCode(e.target.value)}
+                />
+              )}
+            </Field>
+            <p className="text-center text-sm text-muted-foreground">
+              {t('settings.twoFactor.or')}
+            </p>
+          </>
+        ) : null}
+        <Field id={`${testId}-password`} label={t('settings.currentPassword')}>
+          {(aria) => (
+            <PasswordInput
+              {...aria}
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          )}
+        </Field>
+        {error ? (
+          <Alert variant="destructive">
+            <AlertDescription>{error}</AlertDescription>
+          </Alert>
+        ) : null}
+        <DialogFooter>
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() => onOpenChange(false)}
+            disabled={pending}
+          >
+            {t('settings.cancel')}
+          </Button>
+          <SubmitButton pending={pending} variant={destructive ? 'destructive' : 'default'}>
+            {submitLabel}
+          </SubmitButton>
+        </DialogFooter>
+      </form>
+    </FormDialog>
   );
 }

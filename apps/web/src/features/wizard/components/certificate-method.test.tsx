@@ -1,46 +1,14 @@
 import sharedEn from '@portico/shared/locales/en.json';
 import sharedEs from '@portico/shared/locales/es.json';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import * as React from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import en from '@/locales/en.json';
 import es from '@/locales/es.json';
 import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
-import { initialWizardState, wizardReducer } from '../state/wizard-reducer';
-import { ValidationStep } from './validation-step';
-
-const serverIp = '203.0.113.10';
-const fill = (text: string, params: Record<string, string>) =>
-  text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => params[k] ?? '');
+import { fill, ValidationStepHarness as Harness, serverIp } from '../test/validation-step-harness';
 
 afterEach(() => vi.unstubAllGlobals());
-
-/** The DNS check step entered after step one with `domain`; the step shown as data-step. */
-function Harness({ domain }: { domain: string }) {
-  const [state, dispatch] = React.useReducer(wizardReducer, undefined, () =>
-    wizardReducer(
-      wizardReducer(initialWizardState(), {
-        type: 'serverInfoSubmitted',
-        info: {
-          serverIp,
-          domain,
-          sshUser: 'root',
-          sshPort: 22,
-          sshPassword: 'pw',
-          email: '',
-          sshServerId: null,
-        },
-      }),
-      { type: 'next' },
-    ),
-  );
-  return (
-    <div data-testid="harness" data-step={state.step}>
-      <ValidationStep state={state} dispatch={dispatch} />
-    </div>
-  );
-}
 
 /** Both checks pass; answers what the DNS check asked for. */
 function checksPass() {

@@ -4,16 +4,14 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { initialWizardState } from '../state/wizard-reducer';
+import { fill, serverIp } from '../test/validation-step-harness';
 import { DnsCheckCard } from './dns-check-card';
 import { SshCheckCard } from './ssh-check-card';
 
 const shared = { en: sharedEn, es: sharedEs };
-const fill = (text: string, params: Record<string, string>) =>
-  text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => params[k] ?? '');
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 
 const domain = 'app.example.com';
-const serverIp = '203.0.113.10';
 
 describe.each(['en', 'es'] as const)('check cards say each thing once (%s)', (lang) => {
   // Before: "SSH connection failed" as a title above "SSH connection failed: …", and the

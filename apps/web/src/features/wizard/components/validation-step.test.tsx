@@ -1,48 +1,23 @@
 import sharedEn from '@portico/shared/locales/en.json';
 import sharedEs from '@portico/shared/locales/es.json';
 import { act, screen } from '@testing-library/react';
-import * as React from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
-import { initialWizardState, wizardReducer } from '../state/wizard-reducer';
-import { ValidationStep } from './validation-step';
+import { fill, serverIp, ValidationStepHarness } from '../test/validation-step-harness';
 
 const shared = { en: sharedEn, es: sharedEs };
-const fill = (text: string, params: Record<string, string>) =>
-  text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => params[k] ?? '');
 
 const domain = 'app.example.com';
-const serverIp = '203.0.113.10';
 const elsewhere = { domain, addresses: '198.51.100.7', expectedIp: serverIp };
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** The validation step as the wizard holds it, entered after the server info. */
-function Harness() {
-  const [state, dispatch] = React.useReducer(wizardReducer, undefined, () =>
-    wizardReducer(
-      wizardReducer(initialWizardState(), {
-        type: 'serverInfoSubmitted',
-        info: {
-          serverIp,
-          domain,
-          sshUser: 'root',
-          sshPort: 22,
-          sshPassword: 'pw',
-          email: '',
-          sshServerId: null,
-        },
-      }),
-      { type: 'next' },
-    ),
-  );
-  return <ValidationStep state={state} dispatch={dispatch} />;
-}
-
 /** Opens the step in Spanish, waits for `testId`, then switches the screen to English. */
 async function switchedToEnglish(testId: string) {
-  const { i18n } = await renderWithProviders(<Harness />, { lang: 'es' });
+  const { i18n } = await renderWithProviders(<ValidationStepHarness domain={domain} />, {
+    lang: 'es',
+  });
   const alert = await screen.findByTestId(testId);
   const spanish = alert.textContent;
   await act(async () => {
