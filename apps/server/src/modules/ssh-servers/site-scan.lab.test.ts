@@ -1,17 +1,20 @@
 // "Sites on this server" on real lab servers (testbed/): s1 carries hand-written sites (a plain
-// proxy, a static site, a site split over an include, one block with two names, a certbot-style
-// TLS site, one name served twice); s2's configuration fails nginx -t (edited, never reloaded).
+// proxy, a static site, a site split over an include, one block with two names, a TLS site made
+// by `certbot --nginx` with a live certificate from the lab's Pebble, one name served twice); s2's
+// configuration fails nginx -t (edited, never reloaded).
 // Every file and directory under /etc/nginx and /etc/letsencrypt is compared before and after:
 // a scan writes nothing. The describes run in order on the one lab: the conversion takes over
 // the TLS site the adoption test adopted (`adopter`).
 
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
-import { httpGet } from '../../../test/support/lab-helpers';
+import { httpGet, httpsGet } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { serverFiles as labServerFiles } from '../../../test/support/lab-server-files';
+import { waitForStatus } from '../../../test/support/proxies-test-helpers';
 import { runEnded } from '../../../test/support/server-run-helpers';
 import {
   saveLabServer,
@@ -19,6 +22,7 @@ import {
   testSecretKeyFile,
 } from '../../../test/support/ssh-test-fixtures';
 import { TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app';
+import { auditLog } from '../../db/schema';
 
 let lab: TLab;
 let portico: TTestApp;
@@ -260,6 +264,16 @@ describe('POST /api/ssh-servers/{id}/adopt on lab servers', () => {
   });
 });
 
+/** The audit trail's failed conversions of a proxy, oldest first: each one's changes. */
+async function failures(id: string) {
+  const entries = await portico.database.db
+    .select({ changes: auditLog.changes })
+    .from(auditLog)
+    .where(and(eq(auditLog.action, 'proxy.convert_failed'), eq(auditLog.targetId, id)))
+    .orderBy(auditLog.id);
+  return entries.map((e) => e.changes);
+}
+
 /** Every entry under /etc/nginx (type, path, mode, link target) and every file's sha256. */
 async function nginxContent(server: TLabServer): Promise<string> {
   const script =
@@ -476,6 +490,17 @@ describe("Convert to Portico's configuration on lab servers", () => {
     });
     expect(edit.statusCode, edit.body).toBe(200);
 
+    // Redeployed as any Portico proxy: Portico's verify step trusts the certificate certbot --nginx
+    // got from the lab's Pebble, and the site answers as before, over a chain to Pebble's root.
+    const redeployed = await client.write('POST', `/api/proxy-configurations/${tlsId}/redeploy`);
+    expect(redeployed.statusCode, redeployed.body).toBe(202);
+    const ran = await waitForStatus(client, tlsId, (status) => status !== 'deploying');
+    expect(ran, JSON.stringify(ran)).toMatchObject({ status: 'completed', sslConfigured: true });
+    const served = await httpsGet(lab.status, s1.address, `h-tls.${z}`);
+    expect(served).toMatchObject({ status: 200, body: before[5]!.body });
+    expect(served.issuer).toMatch(/Pebble/);
+    expect(await answers()).toEqual(before);
+
     // A site that would not answer the same afterwards is put back: h-split's snippet (no part
     // of the adopted file, so no part of its hash) now answers by itself, not from its upstream.
     await lab.exec(s1.name, [
@@ -510,6 +535,15 @@ describe("Convert to Portico's configuration on lab servers", () => {
       await client.request({ method: 'GET', url: `/api/proxy-configurations/${splitId}` })
     ).json();
     expect(split.adoption.file).toBe('/etc/nginx/conf.d/h-split.conf');
+    // Each failed conversion is in the audit trail with what became of the server.
+    expect(await failures(splitId)).toEqual([
+      [{ field: 'outcome', before: null, after: 'rolled_back' }],
+    ]);
+    // The two refused after the plan (changed since it, edited since adoption): nothing written.
+    expect(await failures(tlsId)).toEqual([
+      [{ field: 'outcome', before: null, after: 'refused' }],
+      [{ field: 'outcome', before: null, after: 'refused' }],
+    ]);
 
     // A change nginx's gate never sees (a regular file where Portico's link goes) is put back
     // whole, the hand-written site's link made again as the link it was.
