@@ -573,7 +573,7 @@ describe("Convert to Portico's configuration on lab servers", () => {
 });
 
 describe('Check now and Delete with sites on a server holding adopted sites', () => {
-  it('Check now sees a hand edit and a gone file and writes nothing; Delete with sites forgets the adopted ones and leaves their files', async () => {
+  it('a scan and Check now see a gone file, Check now a hand edit, and write nothing; Delete with sites forgets the adopted ones and leaves their files', async () => {
     const s1 = lab.status.servers[0]!;
     const z = zone(s1);
     expect(adopter, 'the adoption test adopted the TLS site').toBeDefined();
@@ -586,6 +586,30 @@ describe('Check now and Delete with sites on a server holding adopted sites', ()
       (
         await client.request({ method: 'GET', url: `/api/proxy-configurations/${idOf(domain)}` })
       ).json();
+
+    // A scan that no longer finds an adopted file marks it gone as Check now does, and clears
+    // that once the file is back; the scan writes nothing on the server.
+    const two = '/etc/nginx/sites-enabled/h-two';
+    const twoText = (await lab.exec(s1.name, ['cat', two])).stdout;
+    const scan = async () => {
+      const scanned = await client.write('POST', `/api/ssh-servers/${serverId}/scan`);
+      expect(scanned.statusCode, scanned.body).toBe(200);
+    };
+    await lab.exec(s1.name, ['rm', two]);
+    const withoutTwo = await serverFiles(s1);
+    await scan();
+    expect(await serverFiles(s1)).toBe(withoutTwo);
+    expect((await proxy(`h-two-a.${z}`)).adoption).toMatchObject({
+      missingAt: expect.any(String),
+      changedAt: null,
+    });
+    expect((await proxy(`h-proxy.${z}`)).adoption).toMatchObject({ missingAt: null });
+    await lab.exec(s1.name, ['bash', '-c', `cat > ${two}`], twoText);
+    await scan();
+    expect((await proxy(`h-two-a.${z}`)).adoption).toMatchObject({
+      missingAt: null,
+      changedAt: null,
+    });
 
     // By hand: one adopted file edited, another one gone.
     await lab.exec(s1.name, ['bash', '-c', 'echo "# by hand" >> /etc/nginx/conf.d/h-split.conf']);
