@@ -58,6 +58,23 @@ function askSite(address: string, domain: string): Promise<{ status: number; bod
   });
 }
 
+/** The site's card on home reads `state` and `serving` (certificate.summary's words). */
+async function expectHomeCard(
+  page: Page,
+  site: string,
+  lang: TLang,
+  state: string,
+  serving: string,
+) {
+  const card = page.getByTestId('proxy-card').filter({ hasText: site });
+  await expect(card.getByTestId('summary-state')).toHaveText(
+    text(lang, `certificate.summary.state.${state}`),
+  );
+  await expect(card.getByTestId('summary-serving')).toHaveText(
+    text(lang, `certificate.summary.serving.${serving}`),
+  );
+}
+
 async function scanAndAdopt(page: Page, app: TLabApp, lang: TLang, apply: boolean) {
   const s3 = app.server('s3');
   const site = `hand-${lang}-${Date.now().toString(36)}.s3.portico.test`;
@@ -98,13 +115,7 @@ async function scanAndAdopt(page: Page, app: TLabApp, lang: TLang, apply: boolea
     await page.goto('/');
     await expect(page.getByText(site).first()).toBeVisible();
     // Home says what it is: adopted and live over HTTP, never "pending".
-    const onHome = page.getByTestId('proxy-card').filter({ hasText: site });
-    await expect(onHome.getByTestId('summary-state')).toHaveText(
-      text(lang, 'certificate.summary.state.adopted'),
-    );
-    await expect(onHome.getByTestId('summary-serving')).toHaveText(
-      text(lang, 'certificate.summary.serving.adoptedHttp'),
-    );
+    await expectHomeCard(page, site, lang, 'adopted', 'adoptedHttp');
     await screenshotScreen(page, area, '3-home');
     const proxies = await api(page.request, 'GET', '/api/user/proxy-configurations');
     const adopted = (proxies.json as { id: string; domain: string }[]).find(
@@ -161,13 +172,7 @@ async function scanAndAdopt(page: Page, app: TLabApp, lang: TLang, apply: boolea
     expect(now.nginxConfigPath).toBe(`/etc/nginx/sites-available/proxy-${site}`);
     expect(now.adoption ?? null).toBeNull();
     await page.goto('/');
-    const converted = page.getByTestId('proxy-card').filter({ hasText: site });
-    await expect(converted.getByTestId('summary-state')).toHaveText(
-      text(lang, 'certificate.summary.state.live'),
-    );
-    await expect(converted.getByTestId('summary-serving')).toHaveText(
-      text(lang, 'certificate.summary.serving.http'),
-    );
+    await expectHomeCard(page, site, lang, 'live', 'http');
     await screenshotScreen(page, area, '7-home-converted');
   } finally {
     const files = [site, `${site}-upstream`, `proxy-${site}`]
