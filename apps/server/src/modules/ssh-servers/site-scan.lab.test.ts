@@ -349,6 +349,8 @@ describe("Convert to Portico's configuration on lab servers", () => {
     expect(before[0]).toMatchObject({ status: 200, body: `upstream 8081 on ${s1.name}\n` });
     expect(before[5]).toMatchObject({ status: 200, body: `upstream 8082 on ${s1.name}\n` });
     expect(before[6]).toMatchObject({ status: 301, location: `https://h-tls.${z}/` });
+    // certbot --nginx made the TLS site with a live certificate: it chains to Pebble's root.
+    expect((await httpsGet(lab.status, s1.address, `h-tls.${z}`)).issuer).toMatch(/Pebble/);
 
     // Two more adopted as they are (one of them shares its file with another name).
     const adopted = await client.write('POST', `/api/ssh-servers/${serverId}/adopt`, {
@@ -567,6 +569,9 @@ describe("Convert to Portico's configuration on lab servers", () => {
     expect(blocked.statusCode).toBe(502);
     expect(blocked.json().message).toContain(blocker);
     expect(await content()).toBe(linkBefore);
+    expect(await failures(proxyId)).toEqual([
+      [{ field: 'outcome', before: null, after: 'rolled_back' }],
+    ]);
     await lab.exec(s1.name, ['rm', '-f', blocker]);
     expect(await answerOver(s1.address, `h-proxy.${z}`, false)).toEqual(before[0]);
   });
