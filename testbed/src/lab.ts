@@ -3,11 +3,13 @@ import { mkdirSync } from 'node:fs';
 import { sweepStaleLabs, teardownLab } from './cleanup';
 import { restartDns } from './dns';
 import { execInServer, type TExecOptions } from './exec-in-server';
+import { certifyHandSites } from './hand-sites';
 import { makeListenerCertificate, startInfraServices } from './infra';
 import {
   assertDomain,
   DOMAIN_SUFFIX,
   defaultDomains,
+  handTlsDomain,
   INFRA_PORTS,
   LAB_ROOT,
   labNames,
@@ -72,6 +74,7 @@ async function buildLab(id: number, options: TLabOptions): Promise<TLabStatus> {
     const variants = variantsFor(options, server.name);
     const domains = defaultDomains(server.name);
     if (variants.includes('existing-site')) domains.push(legacyDomain(server.name));
+    if (variants.includes('hand-sites')) domains.push(handTlsDomain(server.name));
     return { server, variants, domains };
   });
   const domains: Record<string, string> = { [`upstream.${DOMAIN_SUFFIX}`]: names.infraAddress };
@@ -98,6 +101,7 @@ async function buildLab(id: number, options: TLabOptions): Promise<TLabStatus> {
       startServer(names, server, variants, own, listener.caCert),
     ),
   ]);
+  await certifyHandSites(id, labServers, infra.acmeDirectoryUrl);
   return {
     id,
     servers: labServers,

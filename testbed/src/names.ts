@@ -74,6 +74,11 @@ export function legacyDomain(serverName: string): string {
   return `legacy.${serverName}.${DOMAIN_SUFFIX}`;
 }
 
+/** The `hand-sites` variant's TLS site: in the lab's DNS, so Pebble can validate it. */
+export function handTlsDomain(serverName: string): string {
+  return `h-tls.${serverName}.${DOMAIN_SUFFIX}`;
+}
+
 const HOSTNAME =
   /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;
 

@@ -121,48 +121,15 @@ CONF
   cat >/etc/nginx/sites-enabled/h-dup-2 <<CONF
 server { listen 80; server_name h-dup.$zone; return 200 "two"; }
 CONF
-  # As certbot --nginx leaves a site: its certificate's live/ links, archive/ and renewal/.
-  tls="h-tls.$zone"
-  le=/etc/letsencrypt
-  mkdir -p "$le/live/$tls" "$le/archive/$tls" "$le/renewal"
-  openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 90 \
-    -subj "/CN=$tls" -addext "subjectAltName=DNS:$tls" \
-    -keyout "$le/archive/$tls/privkey1.pem" -out "$le/archive/$tls/cert1.pem" 2>/dev/null
-  cp "$le/archive/$tls/cert1.pem" "$le/archive/$tls/chain1.pem"
-  cp "$le/archive/$tls/cert1.pem" "$le/archive/$tls/fullchain1.pem"
-  for f in cert chain fullchain privkey; do ln -s "../../archive/$tls/${f}1.pem" "$le/live/$tls/$f.pem"; done
-  cat >"$le/renewal/$tls.conf" <<CONF
-version = 2.1.0
-archive_dir = $le/archive/$tls
-cert = $le/live/$tls/cert.pem
-privkey = $le/live/$tls/privkey.pem
-chain = $le/live/$tls/chain.pem
-fullchain = $le/live/$tls/fullchain.pem
-
-[renewalparams]
-authenticator = nginx
-installer = nginx
-server = https://acme.invalid/dir
-CONF
+  # The TLS site starts as a plain port-80 site; once the lab's Pebble answers, lab.ts runs
+  # `certbot --nginx` on it as a user would (hand-sites.ts): a live certificate, certbot's edits.
   cat >/etc/nginx/sites-available/h-tls <<CONF
 server {
-    server_name $tls;
+    listen 80;
+    server_name h-tls.$zone;
     location / {
         proxy_pass http://127.0.0.1:8082;
     }
-
-    listen 443 ssl; # managed by Certbot
-    ssl_certificate $le/live/$tls/fullchain.pem; # managed by Certbot
-    ssl_certificate_key $le/live/$tls/privkey.pem; # managed by Certbot
-}
-server {
-    if (\$host = $tls) {
-        return 301 https://\$host\$request_uri;
-    } # managed by Certbot
-
-    listen 80;
-    server_name $tls;
-    return 404; # managed by Certbot
 }
 CONF
   ln -s /etc/nginx/sites-available/h-tls /etc/nginx/sites-enabled/h-tls

@@ -9,8 +9,8 @@ export const SERVER_VARIANTS = [
   'cron-running',
   'no-scheduler',
   'no-password-login',
-  // Sites written by hand (a proxy, a static site, includes, two names, a certbot-style TLS
-  // site, one name served twice) for the site scan; and a configuration nginx -t refuses.
+  // Sites written by hand (a proxy, a static site, includes, two names, a TLS site made by
+  // certbot --nginx, one name served twice) for the site scan; and a configuration nginx -t refuses.
   'hand-sites',
   'nginx-broken',
 ] as const;

@@ -18,6 +18,7 @@ export const AUDIT_ACTIONS = [
   'proxy.certificate_test',
   'proxy.adopt',
   'proxy.convert',
+  'proxy.convert_failed',
   'ssh_server.create',
   'ssh_server.update',
   'ssh_server.delete',

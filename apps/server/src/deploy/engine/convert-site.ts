@@ -44,7 +44,13 @@ export type TConvertOutcome =
       /** How the site answered, the same before and after. */
       answer: TSiteAnswer;
     }
-  | { status: 'failed'; hostKeyFingerprint?: string; failure: TDeployFailure };
+  | {
+      status: 'failed';
+      hostKeyFingerprint?: string;
+      failure: TDeployFailure;
+      /** Set when files were written and then put back (else nothing was written). */
+      rolledBack?: true;
+    };
 
 const STEP = 'convert';
 /** An answer right after the reload may still come from an old worker: looked at a few times. */
@@ -259,6 +265,7 @@ export async function convertSite(
   return onServer(input, ctx, log, async (resolved, held) => {
     const visit = new ServerVisit(held, log);
     let fingerprint: string | undefined;
+    let writing = false;
     try {
       const domain = assertDomain(resolved.domain);
       const c = await visit.open(resolved);
@@ -282,6 +289,7 @@ export async function convertSite(
       const body = !('error' in twice) && twice.bodySha256 === before.bodySha256;
       if (!body) log.info(msg('convert.bodyVaries'));
       const site = new SiteRecord(c, domain, held.onSite);
+      writing = true;
       const applied = await applyNginxFiles(c, STEP, conversionWrites(conversion), {
         link: conversion.files.link,
       });
@@ -323,6 +331,7 @@ export async function convertSite(
         status: 'failed' as const,
         ...(fingerprint ? { hostKeyFingerprint: fingerprint } : {}),
         failure,
+        ...(writing ? { rolledBack: true as const } : {}),
       };
     } finally {
       visit.close();

@@ -74,6 +74,33 @@ export function createProxyConversion(deps: TProxyConversionDeps) {
     failure: { ...deadlineFailure('convert', CONVERT_DEADLINE_MS), message: '' },
   });
 
+  /**
+   * A conversion that failed after its plan is audited too, with what became of the server:
+   * nothing written, written and put back, or the time limit reached first.
+   */
+  async function auditFailure(
+    actor: TActor,
+    row: TProxyConfigurationRow,
+    outcome: Extract<TConvertOutcome, { status: 'failed' }>,
+  ) {
+    const timedOut = outcome.failure.code === 'timeout';
+    await deps.transaction(async (tx: TProxyWrites) => {
+      await tx.audit.record(actor, {
+        action: 'proxy.convert_failed',
+        targetType: 'proxy_configuration',
+        targetId: row.id,
+        targetOwnerId: row.userId,
+        changes: [
+          {
+            field: 'outcome',
+            before: null,
+            after: outcome.rolledBack ? 'rolled_back' : timedOut ? 'timed_out' : 'refused',
+          },
+        ],
+      });
+    });
+  }
+
   return {
     async plan(actor: TActor, id: string, language: TLanguage): Promise<TConvertPlan> {
       const { row, input } = await engineInput(actor, id);
@@ -117,6 +144,7 @@ export function createProxyConversion(deps: TProxyConversionDeps) {
         late,
       );
       if (outcome.status === 'failed') {
+        await auditFailure(actor, row, outcome);
         throw convertFailed(outcome.failure.code, renderText(language, outcome.failure.text));
       }
       await deps.transaction(async (tx: TProxyWrites) => {

@@ -1,5 +1,7 @@
 import { SCANNED_PATH } from '@portico/shared/ssh-servers/site-scan';
+import { splitDump } from '../../deploy/nginx-config';
 import type { TSshSession } from '../../deploy/ssh';
+import type { TScanAnswer } from './site-scan-script';
 import type { TSshServersRepository } from './ssh-servers.repository';
 
 /**
@@ -38,25 +40,45 @@ export function parseAdoptedLook(stdout: string, files: string[]): Map<string, T
 }
 
 /**
- * Looks at the adopted files of a server in the session the check opened and records on each
- * proxy whether its file changed by hand or is gone.
+ * The adopted files as a site scan found them: a file in nginx's configuration by its hash, a
+ * file not in it gone. Only a whole configuration (nginx -t passed, the dump not cut) tells a
+ * gone file; otherwise a file not seen is left as it was recorded.
  */
-export async function lookAtAdoptedFiles(
-  repository: Pick<TSshServersRepository, 'adoptedOnServer' | 'markAdoptedChange'>,
-  session: Pick<TSshSession, 'run'>,
-  serverId: string,
-  now: Date,
-): Promise<void> {
+export function adoptedInScan(
+  answer: Pick<TScanAnswer, 'dump' | 'hashes' | 'nginxTestExit' | 'truncated'>,
+  files: string[],
+): Map<string, TAdoptedFileState> {
+  const dumped = new Set(splitDump(answer.dump).map((f) => f.path));
+  const whole = answer.nginxTestExit === 0 && !answer.truncated;
+  const found = new Map<string, TAdoptedFileState>();
+  for (const file of files) {
+    const sha256 = answer.hashes.get(file);
+    if (dumped.has(file)) found.set(file, sha256 ? { sha256 } : 'unreadable');
+    else if (whole) found.set(file, 'missing');
+  }
+  return found;
+}
+
+type TAdoptedWrites = Pick<TSshServersRepository, 'adoptedOnServer' | 'markAdoptedChange'>;
+
+/** A server's adopted proxies whose files a look may name (paths the scan's allowlist passes). */
+export async function adoptedFilesOn(repository: TAdoptedWrites, serverId: string) {
   const adopted = (await repository.adoptedOnServer(serverId)).filter(
     (p) => p.adoptedFile !== null && SCANNED_PATH.test(p.adoptedFile),
   );
-  if (adopted.length === 0) return;
-  const files = [...new Set(adopted.map((p) => p.adoptedFile!))];
-  const answer = await session.run(ADOPTED_LOOK_SCRIPT, {
-    args: files,
-    timeoutMs: SCRIPT_TIMEOUT_MS,
-  });
-  const states = parseAdoptedLook(answer.stdout, files);
+  return { adopted, files: [...new Set(adopted.map((p) => p.adoptedFile!))] };
+}
+
+/**
+ * Records on each adopted proxy what was found of its file: changed by hand (or back as
+ * adopted), gone (or back); a file not looked at or unreadable changes nothing.
+ */
+export async function recordAdoptedFiles(
+  repository: Pick<TSshServersRepository, 'markAdoptedChange'>,
+  adopted: Awaited<ReturnType<typeof adoptedFilesOn>>['adopted'],
+  states: Map<string, TAdoptedFileState>,
+  now: Date,
+): Promise<void> {
   for (const proxy of adopted) {
     const state = states.get(proxy.adoptedFile!);
     if (state === undefined || state === 'unreadable') continue;
@@ -66,4 +88,23 @@ export async function lookAtAdoptedFiles(
       await repository.markAdoptedChange(proxy.id, changed ? now : null, null);
     }
   }
+}
+
+/**
+ * Looks at the adopted files of a server in the session the check opened and records on each
+ * proxy whether its file changed by hand or is gone.
+ */
+export async function lookAtAdoptedFiles(
+  repository: TAdoptedWrites,
+  session: Pick<TSshSession, 'run'>,
+  serverId: string,
+  now: Date,
+): Promise<void> {
+  const { adopted, files } = await adoptedFilesOn(repository, serverId);
+  if (adopted.length === 0) return;
+  const answer = await session.run(ADOPTED_LOOK_SCRIPT, {
+    args: files,
+    timeoutMs: SCRIPT_TIMEOUT_MS,
+  });
+  await recordAdoptedFiles(repository, adopted, parseAdoptedLook(answer.stdout, files), now);
 }

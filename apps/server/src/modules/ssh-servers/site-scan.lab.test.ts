@@ -1,6 +1,7 @@
 // "Sites on this server" on real lab servers (testbed/): s1 carries hand-written sites (a plain
-// proxy, a static site, a site split over an include, one block with two names, a certbot-style
-// TLS site, one name served twice); s2's configuration fails nginx -t (edited, never reloaded).
+// proxy, a static site, a site split over an include, one block with two names, a TLS site made
+// by `certbot --nginx` with a live certificate from the lab's Pebble, one name served twice); s2's
+// configuration fails nginx -t (edited, never reloaded).
 // Every file and directory under /etc/nginx and /etc/letsencrypt is compared before and after:
 // a scan writes nothing. The describes run in order on the one lab: the conversion takes over
 // the TLS site the adoption test adopted (`adopter`); the last case, an admin's "Delete with sites"
@@ -8,12 +9,14 @@
 
 import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import { namedClient } from '../../../test/support/admin-test-helpers';
-import { httpGet } from '../../../test/support/lab-helpers';
+import { httpGet, httpsGet } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
 import { serverFiles as labServerFiles } from '../../../test/support/lab-server-files';
+import { waitForStatus } from '../../../test/support/proxies-test-helpers';
 import { runEnded } from '../../../test/support/server-run-helpers';
 import {
   saveLabServer,
@@ -21,6 +24,7 @@ import {
   testSecretKeyFile,
 } from '../../../test/support/ssh-test-fixtures';
 import { TEST_APP_OPTIONS, type TTestApp } from '../../../test/support/test-app';
+import { auditLog } from '../../db/schema';
 
 let lab: TLab;
 let portico: TTestApp;
@@ -262,6 +266,16 @@ describe('POST /api/ssh-servers/{id}/adopt on lab servers', () => {
   });
 });
 
+/** The audit trail's failed conversions of a proxy, oldest first: each one's changes. */
+async function failures(id: string) {
+  const entries = await portico.database.db
+    .select({ changes: auditLog.changes })
+    .from(auditLog)
+    .where(and(eq(auditLog.action, 'proxy.convert_failed'), eq(auditLog.targetId, id)))
+    .orderBy(auditLog.id);
+  return entries.map((e) => e.changes);
+}
+
 /** Every entry under /etc/nginx (type, path, mode, link target) and every file's sha256. */
 async function nginxContent(server: TLabServer): Promise<string> {
   const script =
@@ -337,6 +351,8 @@ describe("Convert to Portico's configuration on lab servers", () => {
     expect(before[0]).toMatchObject({ status: 200, body: `upstream 8081 on ${s1.name}\n` });
     expect(before[5]).toMatchObject({ status: 200, body: `upstream 8082 on ${s1.name}\n` });
     expect(before[6]).toMatchObject({ status: 301, location: `https://h-tls.${z}/` });
+    // certbot --nginx made the TLS site with a live certificate: it chains to Pebble's root.
+    expect((await httpsGet(lab.status, s1.address, `h-tls.${z}`)).issuer).toMatch(/Pebble/);
 
     // Two more adopted as they are (one of them shares its file with another name).
     const adopted = await client.write('POST', `/api/ssh-servers/${serverId}/adopt`, {
@@ -478,6 +494,17 @@ describe("Convert to Portico's configuration on lab servers", () => {
     });
     expect(edit.statusCode, edit.body).toBe(200);
 
+    // Redeployed as any Portico proxy: Portico's verify step trusts the certificate certbot --nginx
+    // got from the lab's Pebble, and the site answers as before, over a chain to Pebble's root.
+    const redeployed = await client.write('POST', `/api/proxy-configurations/${tlsId}/redeploy`);
+    expect(redeployed.statusCode, redeployed.body).toBe(202);
+    const ran = await waitForStatus(client, tlsId, (status) => status !== 'deploying');
+    expect(ran, JSON.stringify(ran)).toMatchObject({ status: 'completed', sslConfigured: true });
+    const served = await httpsGet(lab.status, s1.address, `h-tls.${z}`);
+    expect(served).toMatchObject({ status: 200, body: before[5]!.body });
+    expect(served.issuer).toMatch(/Pebble/);
+    expect(await answers()).toEqual(before);
+
     // A site that would not answer the same afterwards is put back: h-split's snippet (no part
     // of the adopted file, so no part of its hash) now answers by itself, not from its upstream.
     await lab.exec(s1.name, [
@@ -512,6 +539,15 @@ describe("Convert to Portico's configuration on lab servers", () => {
       await client.request({ method: 'GET', url: `/api/proxy-configurations/${splitId}` })
     ).json();
     expect(split.adoption.file).toBe('/etc/nginx/conf.d/h-split.conf');
+    // Each failed conversion is in the audit trail with what became of the server.
+    expect(await failures(splitId)).toEqual([
+      [{ field: 'outcome', before: null, after: 'rolled_back' }],
+    ]);
+    // The two refused after the plan (changed since it, edited since adoption): nothing written.
+    expect(await failures(tlsId)).toEqual([
+      [{ field: 'outcome', before: null, after: 'refused' }],
+      [{ field: 'outcome', before: null, after: 'refused' }],
+    ]);
 
     // A change nginx's gate never sees (a regular file where Portico's link goes) is put back
     // whole, the hand-written site's link made again as the link it was.
@@ -535,13 +571,16 @@ describe("Convert to Portico's configuration on lab servers", () => {
     expect(blocked.statusCode).toBe(502);
     expect(blocked.json().message).toContain(blocker);
     expect(await content()).toBe(linkBefore);
+    expect(await failures(proxyId)).toEqual([
+      [{ field: 'outcome', before: null, after: 'rolled_back' }],
+    ]);
     await lab.exec(s1.name, ['rm', '-f', blocker]);
     expect(await answerOver(s1.address, `h-proxy.${z}`, false)).toEqual(before[0]);
   });
 });
 
 describe('Check now and Delete with sites on a server holding adopted sites', () => {
-  it('Check now sees a hand edit and a gone file and writes nothing; Delete with sites forgets the adopted ones and leaves their files', async () => {
+  it('a scan and Check now see a gone file, Check now a hand edit, and write nothing; Delete with sites forgets the adopted ones and leaves their files', async () => {
     const s1 = lab.status.servers[0]!;
     const z = zone(s1);
     expect(adopter, 'the adoption test adopted the TLS site').toBeDefined();
@@ -554,6 +593,30 @@ describe('Check now and Delete with sites on a server holding adopted sites', ()
       (
         await client.request({ method: 'GET', url: `/api/proxy-configurations/${idOf(domain)}` })
       ).json();
+
+    // A scan that no longer finds an adopted file marks it gone as Check now does, and clears
+    // that once the file is back; the scan writes nothing on the server.
+    const two = '/etc/nginx/sites-enabled/h-two';
+    const twoText = (await lab.exec(s1.name, ['cat', two])).stdout;
+    const scan = async () => {
+      const scanned = await client.write('POST', `/api/ssh-servers/${serverId}/scan`);
+      expect(scanned.statusCode, scanned.body).toBe(200);
+    };
+    await lab.exec(s1.name, ['rm', two]);
+    const withoutTwo = await serverFiles(s1);
+    await scan();
+    expect(await serverFiles(s1)).toBe(withoutTwo);
+    expect((await proxy(`h-two-a.${z}`)).adoption).toMatchObject({
+      missingAt: expect.any(String),
+      changedAt: null,
+    });
+    expect((await proxy(`h-proxy.${z}`)).adoption).toMatchObject({ missingAt: null });
+    await lab.exec(s1.name, ['bash', '-c', `cat > ${two}`], twoText);
+    await scan();
+    expect((await proxy(`h-two-a.${z}`)).adoption).toMatchObject({
+      missingAt: null,
+      changedAt: null,
+    });
 
     // By hand: one adopted file edited, another one gone.
     await lab.exec(s1.name, ['bash', '-c', 'echo "# by hand" >> /etc/nginx/conf.d/h-split.conf']);

@@ -7,6 +7,7 @@ import type { TSshServerRow } from '../../db/schema';
 import { splitDump } from '../../deploy/nginx-config';
 import { connectSsh, SshError } from '../../deploy/ssh';
 import { KeyedAppError } from '../../lib/app-error';
+import { adoptedFilesOn, adoptedInScan, recordAdoptedFiles } from './adopted-look';
 import { loadServer, type TActor } from './server-access';
 import type { TServerCheckDeps } from './server-check.service';
 import { openServerSession } from './server-session';
@@ -90,7 +91,8 @@ export function scanRefusedError(error: SshError): KeyedAppError {
  * "Sites on this server" (POST /api/ssh-servers/{id}/scan): one login, one exec of the
  * read-only SCAN_SCRIPT as root, the answer read as hostile (site-scan-script.ts, site-scan.ts)
  * and classified against the proxies Portico holds. The server is never written to; Portico
- * writes only its audit row and, for sites adopted on this server, whether the file changed.
+ * writes only its audit row and, for sites adopted on this server, whether the file changed
+ * or is gone (adopted-look.ts, as Check now records it).
  */
 export function createSiteScanService(deps: TSiteScanDeps) {
   const { repository, transaction } = deps;
@@ -166,13 +168,12 @@ export function createSiteScanService(deps: TSiteScanDeps) {
     },
 
     async scan(actor: TActor, id: string): Promise<TSiteScan> {
-      const { row, proxies, scan } = await freshScan(actor, id);
+      const { row, answer, scan } = await freshScan(actor, id);
+      const { adopted, files } = await adoptedFilesOn(repository, id);
+      const states = adoptedInScan(answer, files);
+      const at = now();
       await transaction(async (tx) => {
-        for (const site of scan.sites) {
-          const proxy = proxies.find((p) => p.domain === site.serverName);
-          if (proxy?.origin !== 'adopted' || proxy.sshServerId !== id) continue;
-          await tx.repository.markAdoptedChange(proxy.id, site.changedSinceAdoption ? now() : null);
-        }
+        await recordAdoptedFiles(tx.repository, adopted, states, at);
         await tx.audit.record(actor, {
           action: 'ssh_server.scan',
           targetType: 'ssh_server',

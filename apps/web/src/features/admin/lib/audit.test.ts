@@ -2,7 +2,7 @@ import { AUDIT_ACTIONS, auditActionKey } from '@portico/shared/admin/audit-actio
 import { describe, expect, it } from 'vitest';
 import en from '../../../locales/en.json';
 import es from '../../../locales/es.json';
-import { auditActionText, auditTargetText } from './audit';
+import { auditActionText, auditTargetText, auditValueText } from './audit';
 
 // A t() over one catalog, as the page's own would read it.
 function tOf(catalog: unknown) {
@@ -34,6 +34,16 @@ describe('audit words', () => {
     );
     expect(auditActionText('ssh_server.scan', tOf(en))).toBe('scanned the sites of');
     expect(auditTargetText('ssh_server', 'abc', tOf(es), 'web-1')).toBe('el servidor web-1');
+    // A failed conversion says what became of the server, in words.
+    expect(auditActionText('proxy.convert_failed', tOf(en))).toBe(
+      "failed to convert to Portico's configuration",
+    );
+    expect(auditValueText('rolled_back', tOf(es), 'outcome')).toBe(
+      'deshecha: cada archivo volvió a estar como estaba',
+    );
+    expect(auditValueText('refused', tOf(en), 'outcome')).toBe(
+      'refused: nothing was written on the server',
+    );
     // An action of no known kind (a newer server's) is shown as stored, spaced.
     expect(auditActionText('proxy.something_new', tOf(en))).toBe('proxy something new');
   });

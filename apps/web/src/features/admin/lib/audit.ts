@@ -13,7 +13,7 @@ const KNOWN_ACTIONS = new Set([
 ]);
 
 // Fields whose stored values are words of a fixed set, shown in the reader's language.
-const WORDED_VALUES = new Set(['tokenScope', 'proof']);
+const WORDED_VALUES = new Set(['tokenScope', 'proof', 'outcome']);
 
 /** The action in plain words, e.g. "proxy.admin_edit" → "edited as admin" / "editó como administrador". */
 export function auditActionText(action: string, t: TFunction): string {
