@@ -122,7 +122,7 @@ export function dnsChallengeOf(
   const parsed = ZDnsCredentials.safeParse(credentialsOf(draft));
   for (const issue of parsed.error?.issues ?? []) {
     const field = issue.path[0] as TDnsField;
-    problems[field] ??= issue.message.startsWith('validation.')
+    problems[field] ??= /^(validation|certificates)\./.test(issue.message)
       ? issue.message
       : 'validation.required';
   }

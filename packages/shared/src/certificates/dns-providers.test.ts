@@ -59,7 +59,7 @@ describe("each provider's credentials", () => {
           const what = `${good.provider}.${field} = ${JSON.stringify(bad.slice(0, 60))}`;
           expect(found.length, what).toBeGreaterThan(0);
           for (const issue of found)
-            expect(issue, what).toMatch(new RegExp(`^${field}:validation\\.`));
+            expect(issue, what).toMatch(new RegExp(`^${field}:(validation|certificates)\\.`));
         }
       }
     }
@@ -67,19 +67,19 @@ describe("each provider's credentials", () => {
 
   it('refuses what looks right but is not the provider’s form', () => {
     expect(issues({ ...GOOD.route53, accessKeyId: 'ASIAIOSFODNN7EXAMPLE' })).toEqual([
-      'accessKeyId:validation.dns01.awsAccessKeyId',
+      'accessKeyId:certificates.dns.invalid.awsAccessKeyId',
     ]);
     expect(issues({ ...GOOD.route53, secretAccessKey: 'wJalrXUtnFEMI/K7MDENG' })).toEqual([
-      'secretAccessKey:validation.dns01.awsSecretAccessKey',
+      'secretAccessKey:certificates.dns.invalid.awsSecretAccessKey',
     ]);
     expect(issues({ ...GOOD.digitalocean, apiToken: TOKEN })).toEqual([
-      'apiToken:validation.dns01.digitaloceanToken',
+      'apiToken:certificates.dns.invalid.digitaloceanToken',
     ]);
     expect(issues({ ...GOOD.ovh, endpoint: 'kimsufi-eu' })).toEqual([
-      'endpoint:validation.dns01.ovhEndpoint',
+      'endpoint:certificates.dns.invalid.ovhEndpoint',
     ]);
     expect(issues({ ...GOOD.linode, apiToken: 'abc_def-0123456789abcdef' })).toEqual([
-      'apiToken:validation.dns01.linodeToken',
+      'apiToken:certificates.dns.invalid.linodeToken',
     ]);
     expect(issues({ provider: 'route53', apiToken: TOKEN })).toHaveLength(2);
   });

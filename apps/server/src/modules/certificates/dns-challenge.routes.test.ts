@@ -163,7 +163,7 @@ describe.each(testDatabaseKinds())('a certificate by DNS-01 on %s', (kind) => {
       const refused = await put(client, id, { credentials: ovh }, lang);
       expect(refused.statusCode, refused.body).toBe(400);
       expect(refused.json().text).toEqual({
-        key: 'validation.dns01.providerNotOffered',
+        key: 'certificates.dns.providerNotOffered',
         params: { provider: 'OVH', package: 'python3-certbot-dns-ovh' },
       });
       expect(refused.json().message).toMatch(words);

@@ -74,7 +74,7 @@ export function createDnsChallengeService(deps: {
       // could only fail at installing it. (Unknown is let through: the engine finds out.)
       if (dnsProviderOffer(await factsOf(proxy), credentials.provider) === 'not_offered') {
         const { title, debianPackage } = DNS_PROVIDERS[credentials.provider];
-        throw new KeyedAppError('validation_failed', 400, 'validation.dns01.providerNotOffered', {
+        throw new KeyedAppError('validation_failed', 400, 'certificates.dns.providerNotOffered', {
           provider: title,
           package: debianPackage,
         });
