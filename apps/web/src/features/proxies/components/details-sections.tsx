@@ -6,7 +6,7 @@ import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LabelledIcon } from '@/components/ui/labelled-icon';
-import { WildcardOpen } from '@/components/wildcard-address';
+import { WildcardOpen } from '@/components/wildcard-open';
 import { useSiteUrl } from '@/lib/dns-challenge';
 import { formatMoment } from '@/lib/format-date';
 import { siteUrl } from '../lib/status';

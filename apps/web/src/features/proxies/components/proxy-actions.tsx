@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { EditProxyButton } from '@/components/edit-proxy-button';
 import { Button } from '@/components/ui/button';
-import { WildcardOpen } from '@/components/wildcard-address';
+import { WildcardOpen } from '@/components/wildcard-open';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 import { continueHref, isContinuable, siteUrl } from '../lib/status';
 import { copyUrl } from './copy-url';

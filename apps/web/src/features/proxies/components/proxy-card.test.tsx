@@ -150,7 +150,7 @@ describe('proxy card', () => {
       expect(toggle.getAttribute('aria-expanded')).toBe('false');
       fireEvent.click(toggle);
       expect(toggle.getAttribute('aria-expanded')).toBe('true');
-      expect(screen.getByTestId('wildcard-open').textContent).toContain(any);
+      expect((await screen.findByTestId('wildcard-open')).textContent).toContain(any);
       fireEvent.change(screen.getByTestId('wildcard-name'), { target: { value: 'Shop.EU' } });
       const go = screen.getByTestId('wildcard-go') as HTMLAnchorElement;
       expect(go.getAttribute('href')).toBe('https://shop.eu.wild.example.com');

@@ -10,7 +10,7 @@ import {
 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { WildcardOpen } from '@/components/wildcard-address';
+import { WildcardOpen } from '@/components/wildcard-open';
 import { toast } from '@/hooks/use-toast';
 import { useCertificate } from '@/lib/certificate-status';
 import { useSiteUrl } from '@/lib/dns-challenge';
