@@ -34,14 +34,6 @@ async function toDnsStep(page: Page, app: TLabApp, lang: TLang, server: string, 
   return page.getByTestId('wizard-certificate-method');
 }
 
-/** `shoot` at a phone's width (390 px), then the width before. */
-async function atPhoneWidth(page: Page, shoot: () => Promise<void>) {
-  const before = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shoot();
-  if (before) await page.setViewportSize(before);
-}
-
 async function fillRfc2136(page: Page, app: TLabApp, secret: string) {
   const d = dns01(app);
   await page.getByTestId('dns-provider').selectOption('rfc2136');
@@ -127,7 +119,6 @@ test('a wildcard through the wizard by DNS-01, in Spanish, then its certificate 
     await field.getByTestId('wildcard-name').fill('a');
     await expect(field.getByTestId('wildcard-go')).toHaveAttribute('href', `https://a.${zone}`);
     await capture(page, area, '3-complete');
-    await atPhoneWidth(page, () => capture(page, area, '3-complete-390'));
   });
 
   await test.step('two subdomains are served with the Pebble wildcard', async () => {
@@ -190,7 +181,6 @@ test('a wildcard through the wizard by DNS-01, in Spanish, then its certificate 
       `https://b.${zone}`,
     );
     await capture(page, 'wizard-dns01-en', '6-list-open-name');
-    await atPhoneWidth(page, () => capture(page, 'wizard-dns01-en', '6-list-open-name-390'));
     await page.goto(`/proxy-details/${id}`);
   });
 

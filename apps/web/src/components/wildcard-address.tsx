@@ -42,8 +42,9 @@ export function WildcardOpen({ domain, idPrefix }: { domain: string; idPrefix: s
       <label htmlFor={inputId} className="text-sm [overflow-wrap:anywhere]">
         {t('certificate.wildcard.anyName', { base })}
       </label>
+      {/* The field keeps its width; the name after it breaks anywhere rather than be cut. */}
       <div className="flex min-w-0 flex-wrap items-center gap-2">
-        <div className="flex min-w-0 flex-1 items-center gap-1">
+        <div className="flex min-w-0 flex-1 basis-48 items-center gap-1">
           <Input
             id={inputId}
             value={typed}
@@ -52,12 +53,10 @@ export function WildcardOpen({ domain, idPrefix }: { domain: string; idPrefix: s
             autoComplete="off"
             spellCheck={false}
             aria-invalid={typed.trim() !== '' && !url}
-            className="min-w-[6rem] flex-1 font-mono"
+            className="w-28 shrink-0 font-mono"
             data-testid="wildcard-name"
           />
-          <span className="shrink-0 font-mono text-sm text-muted-foreground [overflow-wrap:anywhere]">
-            .{base}
-          </span>
+          <span className="min-w-0 font-mono text-sm break-all text-muted-foreground">.{base}</span>
         </div>
         {url ? (
           <Button asChild size="sm">
