@@ -111,6 +111,13 @@ test('a wildcard through the wizard by DNS-01, in Spanish, then its certificate 
     id = put.url().split('/').at(-3) ?? '';
     expect((await started).status()).toBe(202);
     await expectStep(page, 'complete', 150_000);
+    // A wildcard has no address of its own: no link to `*`, a field opens the name typed.
+    const field = page.getByTestId('wildcard-open');
+    await expect(field).toContainText(text('es', 'certificate.wildcard.anyName', { base: zone }));
+    await expect(page.locator('a[href*="*"]')).toHaveCount(0);
+    await expect(page.getByTestId('wizard-visit-site')).toHaveCount(0);
+    await field.getByTestId('wildcard-name').fill('a');
+    await expect(field.getByTestId('wildcard-go')).toHaveAttribute('href', `https://a.${zone}`);
     await capture(page, area, '3-complete');
   });
 
@@ -154,6 +161,27 @@ test('a wildcard through the wizard by DNS-01, in Spanish, then its certificate 
     await expect(
       page.getByText(text('en', 'certificate.dns.saved'), { exact: true }),
     ).toBeVisible();
+  });
+
+  await test.step('the list and the details ask which name under the wildcard to open (en)', async () => {
+    const urls = page.getByTestId('access-urls');
+    await expect(urls.getByTestId('wildcard-open')).toContainText(
+      text('en', 'certificate.wildcard.anyName', { base: zone }),
+    );
+    await expect(page.locator('a[href*="*"]')).toHaveCount(0);
+    await page.goto('/');
+    const open = page.getByTestId('proxy-open-name').filter({ visible: true }).first();
+    await expect(open).toHaveText(new RegExp(`^${text('en', 'certificate.wildcard.openName')}`));
+    await expect(page.getByTestId('proxy-open')).toHaveCount(0);
+    await open.click();
+    const name = page.getByTestId('wildcard-name').filter({ visible: true });
+    await name.fill('b');
+    await expect(page.getByTestId('wildcard-go').filter({ visible: true })).toHaveAttribute(
+      'href',
+      `https://b.${zone}`,
+    );
+    await capture(page, 'wizard-dns01-en', '6-list-open-name');
+    await page.goto(`/proxy-details/${id}`);
   });
 
   await test.step('the TSIG secret never came back to the browser', async () => {

@@ -54,7 +54,16 @@ export default defineConfig(({ isSsrBuild }) => ({
   plugins: isSsrBuild
     ? [jsonGroup(), react(), prerenderLanding('dist')]
     : [jsonGroup(), react(), tailwindcss(), precompress()],
-  resolve: { alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) } },
+  resolve: {
+    alias: {
+      '@': fileURLToPath(new URL('./src', import.meta.url)),
+      // The Public Suffix List (wildcard domains) as tldts ships it packed: its ES modules build
+      // came out at 120 kB gzip here (the label table twice), the packed one at 50 kB.
+      tldts: fileURLToPath(
+        new URL('../../node_modules/tldts/dist/index.esm.min.js', import.meta.url),
+      ),
+    },
+  },
   // The year of this release, for its copyright line (src/build-year.d.ts).
   define: { __BUILD_YEAR__: JSON.stringify(new Date().getFullYear()) },
   server: {

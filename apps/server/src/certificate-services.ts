@@ -1,3 +1,4 @@
+import type { TServerFacts } from '@portico/shared/ssh-servers/facts';
 import type { TConfig } from './config';
 import type { TDb } from './db/client';
 import { transactionOver } from './db/transaction';
@@ -34,6 +35,8 @@ export async function buildCertificateServices(deps: {
   queue: TQueue;
   users: TUsersService;
   proxies: TProxiesService;
+  /** A saved server's last facts (which DNS plugins its package manager offers). */
+  serverFacts: (sshServerId: string) => Promise<TServerFacts | null>;
   /** The key file's box (lib/secrets.ts), opened at the first upload or alert that needs it. */
   secretBox: TSecretBoxLoader;
   config: Partial<Pick<TConfig, 'smtpUrl' | 'mailFrom' | 'webhookAllowPrivate'>>;
@@ -95,6 +98,7 @@ export async function buildCertificateServices(deps: {
   const dnsChallenges = createDnsChallengeService({
     repository: createDnsChallengesRepository(db),
     proxies: deps.proxies,
+    serverFacts: deps.serverFacts,
     encrypt,
     decrypt: (stored, aad) => deps.secretBox().decrypt(stored, aad),
     now,

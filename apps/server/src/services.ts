@@ -333,6 +333,7 @@ export async function buildServices(options: TServicesOptions) {
     queue,
     users,
     proxies,
+    serverFacts: async (id) => (await sshServersRepository.findById(id))?.facts ?? null,
     secretBox,
     config: options.config,
     limitGuard,

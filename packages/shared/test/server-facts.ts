@@ -17,6 +17,11 @@ export const HEALTHY_DEBIAN_ANSWER = [
   'port_80=listening nginx',
   'port_443=free',
   'disk_free_kb=5242880',
+  'dns_plugins=read',
+  'dns_offered=python3-certbot-dns-cloudflare',
+  'dns_offered=python3-certbot-dns-rfc2136',
+  'dns_offered=python3-certbot-dns-route53',
+  'dns_installed=python3-certbot-dns-rfc2136',
 ].join('\n');
 
 /** The facts that answer means. */
@@ -32,4 +37,12 @@ export const HEALTHY_DEBIAN_FACTS: TServerFacts = {
     { port: 443, listening: false, program: null },
   ],
   diskFreeBytes: 5 * 1024 ** 3,
+  dnsPlugins: {
+    installed: ['python3-certbot-dns-rfc2136'],
+    offered: [
+      'python3-certbot-dns-cloudflare',
+      'python3-certbot-dns-rfc2136',
+      'python3-certbot-dns-route53',
+    ],
+  },
 };

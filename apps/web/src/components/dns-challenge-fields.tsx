@@ -1,4 +1,14 @@
-import { DNS_PROVIDER_NAMES, TSIG_ALGORITHMS } from '@portico/shared/certificates/dns-challenge';
+import {
+  DNS_PROVIDER_NAMES,
+  DNS_PROVIDERS,
+  OVH_ENDPOINTS,
+  type TDnsProviderName,
+  TSIG_ALGORITHMS,
+} from '@portico/shared/certificates/dns-challenge';
+import type {
+  TDnsProviderOffer,
+  TDnsProviderOffers,
+} from '@portico/shared/certificates/dns-providers';
 import type * as React from 'react';
 import { Choice } from '@/components/ui/choice';
 import { Field } from '@/components/ui/field';
@@ -7,11 +17,21 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { PasswordInput } from '@/components/ui/password-input';
 import {
   DNS_FIELDS,
+  offerIn,
   SECRET_FIELDS,
   type TDnsDraft,
   type TDnsField,
   type TDnsProblems,
+  WIDE_FIELDS,
 } from '@/lib/dns-challenge';
+import { cn } from '@/lib/utils';
+
+/** The fields chosen from a list: their options. */
+const CHOICES: Partial<Record<TDnsField, readonly string[]>> = {
+  algorithm: TSIG_ALGORITHMS,
+  endpoint: OVH_ENDPOINTS,
+};
+
 import { useLogText } from '@/lib/log-text';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 
@@ -26,15 +46,16 @@ function FieldControl({
   onChange: (value: string) => void;
   aria: React.ComponentProps<'input'>;
 }) {
-  if (field === 'algorithm') {
+  const choices = CHOICES[field];
+  if (choices) {
     return (
       <NativeSelect
         {...(aria as React.ComponentProps<'select'>)}
         value={value}
         onChange={(e) => onChange(e.target.value)}
-        data-testid="dns-field-algorithm"
+        data-testid={`dns-field-${field}`}
       >
-        {TSIG_ALGORITHMS.map((name) => (
+        {choices.map((name) => (
           <option key={name} value={name}>
             {name}
           </option>
@@ -55,9 +76,33 @@ function FieldControl({
 }
 
 /**
- * The DNS-01 provider and its fields, from the registry (shared/certificates/dns-challenge):
+ * What the server's last check says of the chosen provider's plugin: installed, offered (the
+ * deployment installs it), not offered (refused: an alert), or unknown.
+ */
+function OfferNote({ provider, offer }: { provider: TDnsProviderName; offer: TDnsProviderOffer }) {
+  const { t } = useCertificateTexts();
+  const params = { package: DNS_PROVIDERS[provider].debianPackage };
+  const refused = offer === 'not_offered';
+  return (
+    <p
+      role={refused ? 'alert' : undefined}
+      className={cn(
+        'text-xs [overflow-wrap:anywhere]',
+        refused ? 'text-destructive' : 'text-muted-foreground',
+      )}
+      data-testid="dns-provider-offer"
+      data-offer={offer}
+    >
+      {t(`certificate.dns.offer.${offer}`, params)}
+    </p>
+  );
+}
+
+/**
+ * The DNS-01 provider and its fields, from the registry (shared/certificates/dns-providers):
  * the secrets are typed like passwords and start empty (they are never read back). A problem is
- * a key of the server's catalog, so it follows a language switch.
+ * a key of the server's catalog, so it follows a language switch. With the server's offers,
+ * a provider it does not offer is listed as unavailable, and chosen, says why.
  */
 export function DnsChallengeFields({
   idPrefix,
@@ -65,6 +110,7 @@ export function DnsChallengeFields({
   onChange,
   problems,
   wildcard,
+  offers,
 }: {
   idPrefix: string;
   draft: TDnsDraft;
@@ -72,10 +118,13 @@ export function DnsChallengeFields({
   problems: TDnsProblems;
   /** A wildcard domain: offers to cover the bare domain too. */
   wildcard: { domain: string } | null;
+  /** What the server's last check says of each provider; null when it has no check. */
+  offers: TDnsProviderOffers | null;
 }) {
   const { t } = useCertificateTexts();
   const words = useLogText();
   const set = (field: TDnsField) => (value: string) => onChange({ ...draft, [field]: value });
+  const offerOf = (provider: TDnsProviderName) => offerIn(offers, provider);
   return (
     <div className="grid gap-4" data-testid="dns-challenge-fields">
       <Field id={`${idPrefix}-provider`} label={t('certificate.dns.provider')}>
@@ -88,14 +137,19 @@ export function DnsChallengeFields({
             }
             data-testid="dns-provider"
           >
-            {DNS_PROVIDER_NAMES.map((name) => (
-              <option key={name} value={name}>
-                {t(`certificate.dns.providerName.${name}`)}
-              </option>
-            ))}
+            {DNS_PROVIDER_NAMES.map((name) => {
+              const unavailable = offerOf(name) === 'not_offered';
+              const label = t(`certificate.dns.providerName.${name}`);
+              return (
+                <option key={name} value={name} disabled={unavailable && name !== draft.provider}>
+                  {unavailable ? t('certificate.dns.unavailable', { provider: label }) : label}
+                </option>
+              );
+            })}
           </NativeSelect>
         )}
       </Field>
+      <OfferNote provider={draft.provider} offer={offerOf(draft.provider)} />
       <div className="grid gap-4 sm:grid-cols-2">
         {DNS_FIELDS[draft.provider].map((field) => {
           const problem = problems[field];
@@ -104,9 +158,13 @@ export function DnsChallengeFields({
               key={field}
               id={`${idPrefix}-${field}`}
               label={t(`certificate.dns.field.${field}`)}
-              hint={t(`certificate.dns.hint.${field}`)}
+              hint={t(
+                field === 'apiToken'
+                  ? `certificate.dns.tokenHint.${draft.provider}`
+                  : `certificate.dns.hint.${field}`,
+              )}
               error={problem ? words.text({ key: problem }) : undefined}
-              className={field === 'secret' || field === 'apiToken' ? 'sm:col-span-2' : undefined}
+              className={WIDE_FIELDS.has(field) ? 'sm:col-span-2' : undefined}
             >
               {(aria) => (
                 <FieldControl

@@ -1,10 +1,17 @@
 import {
+  isWildcard,
+  type OVH_ENDPOINTS,
   type TDnsChallengeInput,
   type TDnsChallengeView,
   type TDnsProviderName,
   type TSIG_ALGORITHMS,
+  WILDCARD_PREFIX,
   ZDnsCredentials,
 } from '@portico/shared/certificates/dns-challenge';
+import type {
+  TDnsProviderOffer,
+  TDnsProviderOffers,
+} from '@portico/shared/certificates/dns-providers';
 import { ZPort } from '@portico/shared/proxy/schemas';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './api';
@@ -15,15 +22,46 @@ import { proxyKeys } from './query-keys';
 // with the registry's own schema before it is sent, and the calls of …/certificate/dns.
 
 /** Every field any provider asks for; a provider's own are listed in DNS_FIELDS. */
-export type TDnsField = 'server' | 'port' | 'keyName' | 'algorithm' | 'secret' | 'apiToken';
+export type TDnsField =
+  | 'server'
+  | 'port'
+  | 'keyName'
+  | 'algorithm'
+  | 'secret'
+  | 'apiToken'
+  | 'accessKeyId'
+  | 'secretAccessKey'
+  | 'endpoint'
+  | 'applicationKey'
+  | 'applicationSecret'
+  | 'consumerKey';
 
 export const DNS_FIELDS: Record<TDnsProviderName, readonly TDnsField[]> = {
   rfc2136: ['server', 'port', 'keyName', 'algorithm', 'secret'],
   cloudflare: ['apiToken'],
+  digitalocean: ['apiToken'],
+  route53: ['accessKeyId', 'secretAccessKey'],
+  ovh: ['endpoint', 'applicationKey', 'applicationSecret', 'consumerKey'],
+  gandi: ['apiToken'],
+  linode: ['apiToken'],
+  dnsimple: ['apiToken'],
 };
 
 /** The fields that hold a secret: typed like a password, never shown back. */
-export const SECRET_FIELDS: ReadonlySet<TDnsField> = new Set(['secret', 'apiToken']);
+export const SECRET_FIELDS: ReadonlySet<TDnsField> = new Set([
+  'secret',
+  'apiToken',
+  'secretAccessKey',
+  'applicationSecret',
+  'consumerKey',
+]);
+
+/** The fields a long value fills: the whole row on a wide screen. */
+export const WIDE_FIELDS: ReadonlySet<TDnsField> = new Set([
+  'secret',
+  'apiToken',
+  'secretAccessKey',
+]);
 
 export type TDnsDraft = Record<TDnsField, string> & {
   provider: TDnsProviderName;
@@ -39,22 +77,33 @@ export const emptyDnsDraft: TDnsDraft = {
   algorithm: 'HMAC-SHA256' satisfies (typeof TSIG_ALGORITHMS)[number],
   secret: '',
   apiToken: '',
+  accessKeyId: '',
+  secretAccessKey: '',
+  endpoint: 'ovh-eu' satisfies (typeof OVH_ENDPOINTS)[number],
+  applicationKey: '',
+  applicationSecret: '',
+  consumerKey: '',
   includeApex: false,
 };
+
+/** What the server's last check says of a provider; unknown without a check. */
+export function offerIn(
+  offers: TDnsProviderOffers | null,
+  provider: TDnsProviderName,
+): TDnsProviderOffer {
+  return offers?.find((o) => o.provider === provider)?.offer ?? 'unknown';
+}
 
 /** A field's problem: a key of the server's catalog (validation.*), shown in the screen's language. */
 export type TDnsProblems = Partial<Record<TDnsField, string>>;
 
+/** The chosen provider's fields as its schema takes them: trimmed, the port a number. */
 function credentialsOf(draft: TDnsDraft): unknown {
-  if (draft.provider === 'cloudflare') return { provider: 'cloudflare', apiToken: draft.apiToken };
-  return {
-    provider: 'rfc2136',
-    server: draft.server.trim(),
-    port: ZPort.safeParse(draft.port).data ?? draft.port,
-    keyName: draft.keyName.trim(),
-    algorithm: draft.algorithm,
-    secret: draft.secret.trim(),
-  };
+  const values = DNS_FIELDS[draft.provider].map((field) => [
+    field,
+    field === 'port' ? (ZPort.safeParse(draft.port).data ?? draft.port) : draft[field].trim(),
+  ]);
+  return { provider: draft.provider, ...Object.fromEntries(values) };
 }
 
 /**
@@ -73,7 +122,7 @@ export function dnsChallengeOf(
   const parsed = ZDnsCredentials.safeParse(credentialsOf(draft));
   for (const issue of parsed.error?.issues ?? []) {
     const field = issue.path[0] as TDnsField;
-    problems[field] ??= issue.message.startsWith('validation.')
+    problems[field] ??= /^(validation|certificates)\./.test(issue.message)
       ? issue.message
       : 'validation.required';
   }
@@ -88,16 +137,32 @@ export function dnsChallengeOf(
 export const dnsChallengeQueryKey = (id: string) =>
   [...proxyKeys.detail(id), 'certificate', 'dns'] as const;
 
-export function useDnsChallenge(id: string) {
+/** The stored challenge (never its credentials) and which providers the proxy's server offers. */
+export function useDnsChallenge(id: string, enabled = true) {
   return useQuery({
+    enabled,
     queryKey: dnsChallengeQueryKey(id),
     queryFn: () =>
-      api.requestJson<{ dnsChallenge: TDnsChallengeView | null }>(
+      api.requestJson<{ dnsChallenge: TDnsChallengeView | null; providers: TDnsProviderOffers }>(
         'GET',
         `${certificateUrl(id)}/dns`,
       ),
-    select: (answer) => answer.dnsChallenge,
   });
+}
+
+/**
+ * The address a proxy's site answers at: its domain, or for a wildcard the bare name when its
+ * certificate covers it (read from the stored challenge), else none (`wildcard` says why).
+ */
+export function useSiteUrl(
+  domain: string,
+  configurationId: string | undefined,
+): { url: string | null; wildcard: boolean } {
+  const wildcard = isWildcard(domain);
+  const query = useDnsChallenge(configurationId ?? '', wildcard && Boolean(configurationId));
+  if (!wildcard) return { url: `https://${domain}`, wildcard };
+  const apex = query.data?.dnsChallenge?.includeApex === true;
+  return { url: apex ? `https://${domain.slice(WILDCARD_PREFIX.length)}` : null, wildcard };
 }
 
 /** Stores the credentials (write-only): the next deployment issues by DNS-01. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GOOD_DNS_CREDENTIALS, TOKEN } from '../../test/dns-credentials';
 import {
   DNS_PROVIDERS,
   dnsCredentialsIni,
@@ -8,15 +9,7 @@ import {
   ZDnsCredentials,
 } from './dns-challenge';
 
-const RFC2136 = {
-  provider: 'rfc2136',
-  server: '192.0.2.53',
-  port: 53,
-  keyName: 'portico-key.',
-  algorithm: 'HMAC-SHA256',
-  secret: 'OWSVqAbRnvm/d1obcIUzUl9pnLnCL21UShrNvZxFHfw=',
-} as const;
-const TOKEN = 'Ab3_def-ghijklmnopqrstuvwxyz0123456789';
+const RFC2136 = GOOD_DNS_CREDENTIALS.rfc2136;
 
 function issues(value: unknown): string[] {
   const r = ZDnsCredentials.safeParse(value);
@@ -37,6 +30,18 @@ describe('wildcard names', () => {
     expect(wildcardProblem('*.com')).toBe('wildcardSuffix');
     expect(wildcardProblem('*.co.uk')).toBe('wildcardSuffix');
     expect(wildcardProblem('*.github.io')).toBe('wildcardSuffix');
+  });
+
+  it('reads the Public Suffix List: its ICANN and private suffixes, not a hand-kept list', () => {
+    // Suffixes a short list would miss: each is names of many owners.
+    for (const suffix of ['*.kawasaki.jp', '*.s3.amazonaws.com', '*.blogspot.com', '*.com.ar']) {
+      expect(wildcardProblem(suffix), suffix).toBe('wildcardSuffix');
+    }
+    expect(wildcardProblem('*.CO.UK')).toBe('wildcardSuffix');
+    // A name registered under a suffix is its owner's.
+    for (const owned of ['*.example.co.uk', '*.me.github.io', '*.shop.example.com.ar']) {
+      expect(wildcardProblem(owned), owned).toBeUndefined();
+    }
   });
 });
 

@@ -26,6 +26,18 @@ export const ZPortHolder = z.object({
 });
 export type TPortHolder = z.infer<typeof ZPortHolder>;
 
+/** A package of certbot's DNS plugins, as Debian (and EPEL) name them. */
+export const DNS_PLUGIN_PACKAGE = /^python3-certbot-dns-[a-z0-9]{2,30}$/;
+const ZPluginPackages = z.array(z.string().max(50).regex(DNS_PLUGIN_PACKAGE)).max(40);
+
+/**
+ * certbot's DNS plugins the server has installed, and those its package manager offers (the
+ * installed ones too): null when no package index could be read (no apt, or one that does not
+ * even list certbot), where nothing can be said.
+ */
+export const ZDnsPlugins = z.object({ installed: ZPluginPackages, offered: ZPluginPackages });
+export type TDnsPlugins = z.infer<typeof ZDnsPlugins>;
+
 export const ZServerFacts = z.object({
   os: z.object({
     id: z
@@ -45,5 +57,7 @@ export const ZServerFacts = z.object({
   ports: z.array(ZPortHolder).max(2),
   /** Free bytes on the file system of `/`; null when `df` gave nothing readable. */
   diskFreeBytes: z.number().int().nonnegative().nullable(),
+  /** Absent from facts read before Portico asked (read as unknown). */
+  dnsPlugins: ZDnsPlugins.nullable().optional(),
 });
 export type TServerFacts = z.infer<typeof ZServerFacts>;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  DNS_CREDENTIALS_MARK,
   DNS_PROVIDERS,
   dnsCredentialsIni,
   isWildcard,
@@ -27,9 +28,12 @@ export const DNS_CREDENTIALS_DIR = '/etc/portico/dns';
 
 /**
  * One file per provider and content: proxies of a server with the same credentials share it,
- * and changed credentials are a new file while the old one still serves other renewals.
+ * and changed credentials are a new file while the old one still serves other renewals. A
+ * plugin that reads one file of its own (Route 53: root's AWS configuration) has that one.
  */
 export function dnsCredentialsPath(credentials: TDnsCredentials): string {
+  const fixed = DNS_PROVIDERS[credentials.provider].fixedFile;
+  if (fixed) return fixed;
   const hash = createHash('sha256').update(dnsCredentialsIni(credentials)).digest('hex');
   return `${DNS_CREDENTIALS_DIR}/${credentials.provider}-${hash.slice(0, 16)}.ini`;
 }
@@ -89,6 +93,23 @@ export function dnsCredentialsWrite(dns: TDnsChallenge): TFileWrite {
   return { path: dnsCredentialsPath(dns.credentials), content, mode: 0o600 };
 }
 
+/**
+ * A fixed file (root's ~/.aws/config) may already be the server owner's: Portico replaces only
+ * its own, and otherwise stops before writing anything.
+ */
+async function refuseForeignFile(
+  c: TStepContext,
+  dns: TDnsChallenge,
+  step: 'packages' | 'certificate',
+): Promise<void> {
+  const path = DNS_PROVIDERS[dns.credentials.provider].fixedFile;
+  if (!path) return;
+  const existing = await c.session.readFile(path);
+  if (existing && !existing.toString('utf8').startsWith(DNS_CREDENTIALS_MARK)) {
+    throw new StepError('invalid_input', step, msg('dns01.foreignFile', { file: path }));
+  }
+}
+
 // $1: the package (a registry constant). Prints PORTICO_DNS_PLUGIN=present|missing.
 const PLUGIN_PRESENT = `if command -v dpkg-query >/dev/null 2>&1; then
   dpkg-query -W -f='\${Status}' "$1" 2>/dev/null | grep -q 'install ok installed' && ok=1
@@ -104,6 +125,8 @@ async function pluginPresent(c: TStepContext, pkg: string): Promise<boolean> {
 
 /** certbot's DNS plugin for the provider, installed like nginx and certbot when missing. */
 export async function ensureDnsPlugin(c: TStepContext, dns: TDnsChallenge): Promise<void> {
+  // Before anything is installed: a file the plugin needs that Portico may not write stops it.
+  await refuseForeignFile(c, dns, 'packages');
   const pkg = DNS_PROVIDERS[dns.credentials.provider].debianPackage;
   if (await pluginPresent(c, pkg)) {
     c.log.info(msg('dns01.pluginPresent', { package: pkg }));
@@ -123,10 +146,17 @@ export async function ensureDnsPlugin(c: TStepContext, dns: TDnsChallenge): Prom
 /** Writes the credentials file (0600 by root, through SFTP: never in a command line). */
 export async function writeDnsCredentials(c: TStepContext, dns: TDnsChallenge): Promise<string> {
   const path = dnsCredentialsPath(dns.credentials);
-  await asRoot(
-    c.session,
-    `umask 077; mkdir -p ${DNS_CREDENTIALS_DIR} && chmod 0700 /etc/portico ${DNS_CREDENTIALS_DIR}`,
-  );
+  if (DNS_PROVIDERS[dns.credentials.provider].fixedFile) {
+    await refuseForeignFile(c, dns, 'certificate');
+    // A constant of the registry (/root/.aws), never a user value.
+    const dir = path.slice(0, path.lastIndexOf('/'));
+    await asRoot(c.session, `umask 077; mkdir -p ${dir} && chmod 0700 ${dir}`);
+  } else {
+    await asRoot(
+      c.session,
+      `umask 077; mkdir -p ${DNS_CREDENTIALS_DIR} && chmod 0700 /etc/portico ${DNS_CREDENTIALS_DIR}`,
+    );
+  }
   const changed = await c.session.syncFile(path, dnsCredentialsWrite(dns).content, 0o600);
   c.log.info(msg(changed ? 'dns01.credentialsWritten' : 'dns01.credentialsKept', { file: path }));
   return path;
@@ -138,26 +168,43 @@ export function dnsCertbotArgs(
   file: string,
   propagationSeconds: number | undefined,
 ): string[] {
-  const plugin = DNS_PROVIDERS[dns.credentials.provider].plugin;
+  const { plugin, fixedFile } = DNS_PROVIDERS[dns.credentials.provider];
   const wait =
     propagationSeconds !== undefined && Number.isInteger(propagationSeconds)
       ? [`--${plugin}-propagation-seconds`, String(propagationSeconds)]
       : [];
-  return ['--authenticator', plugin, `--${plugin}-credentials`, file, ...wait];
+  // A plugin reading its own fixed file takes no credentials option.
+  const credentials = fixedFile ? [] : [`--${plugin}-credentials`, file];
+  return ['--authenticator', plugin, ...credentials, ...wait];
 }
 
 // Removes the credentials files no renewal configuration names any more; prints each removed.
-const PRUNE = `dir=$1
-[ -d "$dir" ] || exit 0
-for f in "$dir"/*.ini; do
-  [ -e "$f" ] || continue
-  grep -rqsF -- "$f" /etc/letsencrypt/renewal && continue
+// Then $2 $3, $4 $5, …: a plugin's fixed file and the plugin, the file removed when it is
+// Portico's own and no renewal uses the plugin.
+const PRUNE = `dir=$1; shift
+if [ -d "$dir" ]; then
+  for f in "$dir"/*.ini; do
+    [ -e "$f" ] || continue
+    grep -rqsF -- "$f" /etc/letsencrypt/renewal && continue
+    rm -f -- "$f" && printf 'PORTICO_PRUNED=%s\\n' "$f"
+  done
+fi
+while [ $# -ge 2 ]; do
+  f=$1; plugin=$2; shift 2
+  [ -f "$f" ] || continue
+  head -n1 -- "$f" | grep -qF '${DNS_CREDENTIALS_MARK}' || continue
+  grep -rqsE -- "^authenticator *= *$plugin\\$" /etc/letsencrypt/renewal && continue
   rm -f -- "$f" && printf 'PORTICO_PRUNED=%s\\n' "$f"
 done`;
 
+/** The plugins that read a fixed file, with it: constants of the registry. */
+const FIXED_FILES = Object.values(DNS_PROVIDERS).flatMap((p) =>
+  p.fixedFile ? [p.fixedFile, p.plugin] : [],
+);
+
 /** Takes away the credentials files no certificate's renewal needs, saying which. */
 export async function pruneDnsCredentials(c: TStepContext): Promise<string[]> {
-  const r = await asRoot(c.session, PRUNE, { args: [DNS_CREDENTIALS_DIR] });
+  const r = await asRoot(c.session, PRUNE, { args: [DNS_CREDENTIALS_DIR, ...FIXED_FILES] });
   const removed = marked(r.stdout, 'PORTICO_PRUNED');
   for (const file of removed) c.log.info(msg('dns01.credentialsRemoved', { file }));
   return removed;

@@ -87,6 +87,29 @@ describe('a wildcard certificate by DNS-01 (RFC 2136, bind9 + Pebble)', () => {
     expect(await credentialFiles()).toBe('');
   });
 
+  it("leaves root's own AWS configuration alone: Route 53 stops before installing anything", async () => {
+    const own = '[default]\nregion = eu-west-1\n';
+    const aws = (script: string) => lab.exec(s1.name, ['bash', '-c', script]);
+    await aws(`mkdir -p /root/.aws && printf '${own}' > /root/.aws/config`);
+    const route53: TDnsChallenge = {
+      credentials: {
+        provider: 'route53',
+        accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+        secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      },
+      includeApex: false,
+    };
+    const log = captureLog();
+    const outcome = await runDeployment(input(`*.${zone}`, 'deploy', route53), context(log));
+    expect(outcome.status).toBe('failed');
+    if (outcome.status !== 'failed') return;
+    expect(outcome.failure).toMatchObject({ code: 'invalid_input', step: 'packages' });
+    expect(outcome.failure.message).toContain('/root/.aws/config exists and was not written by');
+    expect(log.text()).not.toContain('python3-certbot-dns-route53');
+    expect((await aws('cat /root/.aws/config')).stdout).toBe(own);
+    await aws('rm -rf /root/.aws');
+  });
+
   it('plans the credentials file as a private write, its content never shown', async () => {
     const log = captureLog();
     const outcome = await planDeployment(input(`*.${zone}`, 'root', challenge), context(log));

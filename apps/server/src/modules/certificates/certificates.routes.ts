@@ -1,5 +1,6 @@
 import { ZCustomCertificate, ZCustomCertificateInput } from '@portico/shared/certificates/custom';
 import { ZDnsChallengeInput, ZDnsChallengeView } from '@portico/shared/certificates/dns-challenge';
+import { ZDnsProviderOffers } from '@portico/shared/certificates/dns-providers';
 import {
   ZAttentionPage,
   ZAttentionQuery,
@@ -127,16 +128,21 @@ export async function certificatesRoutes(
     {
       schema: {
         tags,
-        summary: "Read how a proxy's certificate is obtained by DNS-01 (never the credentials)",
+        summary:
+          "Read how a proxy's certificate is obtained by DNS-01 (never the credentials), and which DNS providers its server offers",
         operationId: 'getDnsChallenge',
         params: ZIdParams,
-        response: { 200: z.object({ dnsChallenge: ZDnsChallengeView.nullable() }), ...errors },
+        response: {
+          200: z.object({
+            dnsChallenge: ZDnsChallengeView.nullable(),
+            providers: ZDnsProviderOffers,
+          }),
+          ...errors,
+        },
       },
       preValidation,
     },
-    async (request) => ({
-      dnsChallenge: await dnsChallenges.view(request.user!, request.params.id),
-    }),
+    async (request) => dnsChallenges.view(request.user!, request.params.id),
   );
 
   r.put(

@@ -1,10 +1,12 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { HEALTHY_DEBIAN_FACTS } from '@portico/shared/test/server-facts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createProxy,
+  proxyInput,
   seedServerSite,
   signedInClient,
   uniqueDomain,
@@ -13,7 +15,7 @@ import {
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
-import { dnsChallenges, proxyConfigurations } from '../../db/schema';
+import { dnsChallenges, proxyConfigurations, sshServers } from '../../db/schema';
 import { decryptSecret, encryptSecret, loadOrCreateKey } from '../../lib/secrets';
 import { dnsChallengeAad } from './dns-challenge-secret';
 
@@ -102,6 +104,82 @@ describe.each(testDatabaseKinds())('a certificate by DNS-01 on %s', (kind) => {
     const unknown = await put(client, id, { credentials: { provider: 'godaddy', key: 'x' } });
     expect(unknown.statusCode).toBe(400);
     expect(await storedRow(id)).toBeUndefined();
+  });
+
+  it('refuses a provider its saved server does not offer, in the caller’s language, writing nothing', async () => {
+    const { client } = await signedInClient(t);
+    const created = await client.write('POST', '/api/ssh-servers', {
+      name: 'no-ovh',
+      host: '203.0.113.41',
+      username: 'root',
+      password: 'Sup3r-Secret-SSH-pass',
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const serverId = created.json().id as string;
+    const {
+      serverIp: _ip,
+      sshUser: _u,
+      sshPassword: _p,
+      ...rest
+    } = proxyInput({
+      domain: `*.${uniqueDomain('offer')}`,
+    });
+    const proxy = await client.write('POST', '/api/proxy-configurations', {
+      ...rest,
+      sshServerId: serverId,
+    });
+    expect(proxy.statusCode, proxy.body).toBe(200);
+    const id = proxy.json().id as string;
+    const offers = async () =>
+      (await client.request({ method: 'GET', url: path(id) })).json().providers as {
+        provider: string;
+        offer: string;
+      }[];
+    // Never checked: nothing is known, nothing is refused for it.
+    expect(new Set((await offers()).map((p) => p.offer))).toEqual(new Set(['unknown']));
+    await t.database.db
+      .update(sshServers)
+      .set({ facts: HEALTHY_DEBIAN_FACTS })
+      .where(eq(sshServers.id, serverId));
+    const byProvider = Object.fromEntries((await offers()).map((p) => [p.provider, p.offer]));
+    expect(byProvider).toMatchObject({
+      rfc2136: 'installed',
+      cloudflare: 'offered',
+      route53: 'offered',
+      ovh: 'not_offered',
+      gandi: 'not_offered',
+    });
+    const ovh = {
+      provider: 'ovh',
+      endpoint: 'ovh-eu',
+      applicationKey: 'AbCdEf0123456789',
+      applicationSecret: 'AbCdEf0123456789AbCdEf0123456789',
+      consumerKey: 'ZyXwVu9876543210ZyXwVu9876543210',
+    };
+    for (const [lang, words] of [
+      ['en', /does not offer python3-certbot-dns-ovh, certbot's plugin for OVH/],
+      ['es', /no ofrece python3-certbot-dns-ovh, el plugin de certbot para OVH/],
+    ] as const) {
+      const refused = await put(client, id, { credentials: ovh }, lang);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().text).toEqual({
+        key: 'certificates.dns.providerNotOffered',
+        params: { provider: 'OVH', package: 'python3-certbot-dns-ovh' },
+      });
+      expect(refused.json().message).toMatch(words);
+      expect(refused.body).not.toContain(ovh.applicationSecret);
+    }
+    expect(await storedRow(id)).toBeUndefined();
+    // One the server offers is taken.
+    const route53 = {
+      provider: 'route53',
+      accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+    };
+    const taken = await put(client, id, { credentials: route53 });
+    expect(taken.statusCode, taken.body).toBe(200);
+    expect(taken.body).not.toContain(route53.secretAccessKey);
+    expect((await storedRow(id))?.provider).toBe('route53');
   });
 
   it('refuses the apex on a plain domain, and another account’s proxy as not found', async () => {

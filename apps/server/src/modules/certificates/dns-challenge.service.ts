@@ -1,9 +1,16 @@
 import {
+  DNS_PROVIDERS,
   isWildcard,
   type TDnsChallengeInput,
   type TDnsChallengeView,
   ZDnsChallengeInput,
 } from '@portico/shared/certificates/dns-challenge';
+import {
+  dnsProviderOffer,
+  dnsProviderOffers,
+  type TDnsProviderOffers,
+} from '@portico/shared/certificates/dns-providers';
+import type { TServerFacts } from '@portico/shared/ssh-servers/facts';
 import type { TDnsChallengeRow } from '../../db/schema';
 import type { TDnsChallenge } from '../../deploy/engine';
 import { KeyedAppError } from '../../lib/app-error';
@@ -30,16 +37,24 @@ export class DnsCredentialsUnusableError extends Error {
 export function createDnsChallengeService(deps: {
   repository: TDnsChallengesRepository;
   proxies: Pick<TProxiesService, 'load'>;
+  /** The last check's facts of a saved server (null: never checked, or gone). */
+  serverFacts: (sshServerId: string) => Promise<TServerFacts | null>;
   encrypt: (plaintext: string, aad: string) => string;
   decrypt: (ciphertext: string, aad: string) => string;
   now: () => Date;
 }) {
   const { repository } = deps;
+  const factsOf = (proxy: { sshServerId: string | null }) =>
+    proxy.sshServerId ? deps.serverFacts(proxy.sshServerId) : Promise.resolve(null);
   return {
-    async view(actor: TActor, configurationId: string): Promise<TDnsChallengeView | null> {
+    /** The stored challenge (never the credentials), and which providers the server offers. */
+    async view(
+      actor: TActor,
+      configurationId: string,
+    ): Promise<{ dnsChallenge: TDnsChallengeView | null; providers: TDnsProviderOffers }> {
       const proxy = await deps.proxies.load(configurationId, actor);
-      const row = await repository.find(proxy.id);
-      return row ? viewOf(row) : null;
+      const [row, facts] = await Promise.all([repository.find(proxy.id), factsOf(proxy)]);
+      return { dnsChallenge: row ? viewOf(row) : null, providers: dnsProviderOffers(facts) };
     },
 
     /** Stores the challenge (replacing the one before); a refusal writes nothing. */
@@ -54,6 +69,15 @@ export function createDnsChallengeService(deps: {
       const { credentials, includeApex } = ZDnsChallengeInput.parse(input);
       if (includeApex && !isWildcard(proxy.domain)) {
         throw new KeyedAppError('validation_failed', 400, 'certificates.dns.apexNeedsWildcard');
+      }
+      // The server's last check said its package manager lacks the plugin: the deployment
+      // could only fail at installing it. (Unknown is let through: the engine finds out.)
+      if (dnsProviderOffer(await factsOf(proxy), credentials.provider) === 'not_offered') {
+        const { title, debianPackage } = DNS_PROVIDERS[credentials.provider];
+        throw new KeyedAppError('validation_failed', 400, 'certificates.dns.providerNotOffered', {
+          provider: title,
+          package: debianPackage,
+        });
       }
       const row: TDnsChallengeRow = {
         configurationId: proxy.id,

@@ -51,6 +51,11 @@ describe('parseFacts', () => {
       'port_80=listening ng"inx',
       'port_443=listening ../../etc',
       'disk_free_kb=-5',
+      'dns_plugins=read',
+      'dns_offered=python3-certbot-dns-ovh; rm -rf /',
+      'dns_offered=../../python3-certbot-dns-x',
+      `dns_offered=python3-certbot-dns-${'a'.repeat(60)}`,
+      'dns_installed=python3-certbot-dns-<b>',
       'secret=value',
       'os_id=debian',
     ].join('\n');
@@ -67,8 +72,33 @@ describe('parseFacts', () => {
         { port: 443, listening: true, program: null },
       ],
       diskFreeBytes: null,
+      dnsPlugins: { installed: [], offered: [] },
     });
     expect(JSON.stringify(facts)).not.toContain('secret');
+  });
+
+  it("reads certbot's DNS plugins: each offered once, the installed ones offered too", () => {
+    const answer = [
+      'dns_plugins=read',
+      'dns_offered=python3-certbot-dns-ovh',
+      'dns_offered=python3-certbot-dns-cloudflare',
+      'dns_offered=python3-certbot-dns-ovh',
+      'dns_installed=python3-certbot-dns-gandi',
+    ].join('\n');
+    expect(parseFacts(answer).dnsPlugins).toEqual({
+      installed: ['python3-certbot-dns-gandi'],
+      offered: [
+        'python3-certbot-dns-cloudflare',
+        'python3-certbot-dns-gandi',
+        'python3-certbot-dns-ovh',
+      ],
+    });
+    // An index Portico could not read says nothing: unknown, not "none offered".
+    expect(parseFacts('dns_offered=python3-certbot-dns-ovh').dnsPlugins).toBeNull();
+    const many = Array.from({ length: 60 }, (_, i) => `dns_offered=python3-certbot-dns-p${i}`);
+    expect(parseFacts(['dns_plugins=read', ...many].join('\n')).dnsPlugins?.offered).toHaveLength(
+      40,
+    );
   });
 
   it('refuses an answer longer than any real one, and reads an empty one as unknown', () => {

@@ -1,4 +1,6 @@
 import {
+  DNS_PLUGIN_PACKAGE,
+  type TDnsPlugins,
   type TPortHolder,
   type TServerFacts,
   ZServerFacts,
@@ -6,9 +8,14 @@ import {
 
 /**
  * The one read-only script a check runs (one exec, one round trip): it writes nothing and asks
- * no password (`sudo -n` only). Each fact is one `key=value` line; the parser below trusts none
- * of them.
+ * no password (`sudo -n` only). Each fact is one `key=value` line (a list, one line per item);
+ * the parser below trusts none of them. certbot's DNS plugins are read from apt's index with
+ * its binary cache kept in memory (`Dir::Cache::pkgcache=`: as root, apt-cache would otherwise
+ * write /var/cache/apt), and only when that index lists certbot at all.
  */
+// dpkg-query's own `${…}` fields, written through the template.
+const D = '$';
+
 export const FACTS_SCRIPT = String.raw`
 export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
 LC_ALL=C; export LC_ALL
@@ -38,6 +45,15 @@ for p in 80 443; do
   else k "port_$p" "listening $(printf '%s' "$line" | sed -n 's/.*users:(("\([^"]*\)".*/\1/p')"; fi
 done
 k disk_free_kb "$(df -Pk / 2>/dev/null | awk 'NR==2 {print $4}')"
+if command -v apt-cache >/dev/null 2>&1 && ls /var/lib/apt/lists/*_Packages* >/dev/null 2>&1; then
+  names=$(apt-cache -o Dir::Cache::pkgcache= -o Dir::Cache::srcpkgcache= pkgnames python3-certbot 2>/dev/null)
+  if printf '%s\n' "$names" | grep -qx python3-certbot; then
+    k dns_plugins read
+    printf '%s\n' "$names" | grep '^python3-certbot-dns-' | sort | head -n 40 | sed 's/^/dns_offered=/'
+    dpkg-query -W -f='${D}{Package} ${D}{Status}\n' 'python3-certbot-dns-*' 2>/dev/null |
+      awk '$NF == "installed" {print "dns_installed=" $1}' | sort | head -n 40
+  fi
+fi
 `;
 
 /** A script's answer is at most this long; a longer one is refused, not cut. */
@@ -50,14 +66,33 @@ export class FactsAnswerError extends Error {
   }
 }
 
-function lines(stdout: string): Map<string, string> {
+/** Each key's first value, and every value of a list's keys. */
+function lines(stdout: string): { first: Map<string, string>; all: Map<string, string[]> } {
   if (stdout.length > MAX_ANSWER) throw new FactsAnswerError();
-  const values = new Map<string, string>();
+  const first = new Map<string, string>();
+  const all = new Map<string, string[]>();
   for (const line of stdout.split('\n')) {
     const match = /^([a-z_0-9]{1,20})=(.*)$/.exec(line.replace(/\r$/, ''));
-    if (match && !values.has(match[1]!)) values.set(match[1]!, match[2]!.slice(0, 200));
+    if (!match) continue;
+    const [, key, value] = match as unknown as [string, string, string];
+    if (!first.has(key)) first.set(key, value.slice(0, 200));
+    all.set(key, [...(all.get(key) ?? []), value]);
   }
-  return values;
+  return { first, all };
+}
+
+/** The plugin packages a list's lines name, each allowlisted, once, at most 40. */
+function pluginPackages(values: string[] | undefined): string[] {
+  const names = (values ?? []).filter((v) => v.length <= 50 && DNS_PLUGIN_PACKAGE.test(v));
+  return [...new Set(names)].sort().slice(0, 40);
+}
+
+function dnsPlugins(answer: ReturnType<typeof lines>): TDnsPlugins | null {
+  if (answer.first.get('dns_plugins') !== 'read') return null;
+  const installed = pluginPackages(answer.all.get('dns_installed'));
+  // What is installed is offered, whatever the index says now.
+  const offered = pluginPackages([...(answer.all.get('dns_offered') ?? []), ...installed]);
+  return { installed, offered };
 }
 
 /** A value that matches `pattern` whole, else null: a hostile answer becomes "unknown". */
@@ -84,7 +119,8 @@ const VERSION = /^[0-9A-Za-z.+~-]+$/;
  * or the database unchecked.
  */
 export function parseFacts(stdout: string): TServerFacts {
-  const v = lines(stdout);
+  const answer = lines(stdout);
+  const v = answer.first;
   const diskKb = allowed(v.get('disk_free_kb'), /^\d{1,12}$/, 12);
   const facts: TServerFacts = {
     os: {
@@ -106,6 +142,7 @@ export function parseFacts(stdout: string): TServerFacts {
     renewal: oneOf(v.get('renewal'), ['certbot_timer', 'cron', 'none'] as const, 'none'),
     ports: [portHolder(80, v.get('port_80')), portHolder(443, v.get('port_443'))],
     diskFreeBytes: diskKb === null ? null : Number(diskKb) * 1024,
+    dnsPlugins: dnsPlugins(answer),
   };
   // The shared schema is the contract the page reads; a parser slip fails here, not there.
   return ZServerFacts.parse(facts);

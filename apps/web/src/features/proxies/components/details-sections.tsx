@@ -6,6 +6,8 @@ import { Breakable } from '@/components/ui/breakable';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LabelledIcon } from '@/components/ui/labelled-icon';
+import { WildcardOpen } from '@/components/wildcard-open';
+import { useSiteUrl } from '@/lib/dns-challenge';
 import { formatMoment } from '@/lib/format-date';
 import { siteUrl } from '../lib/status';
 import { copyUrl } from './copy-url';
@@ -130,11 +132,24 @@ function UrlRow({ url }: { url: string }) {
 
 export function AccessUrls({ proxy }: TProps) {
   const { t } = useTranslation();
+  // A wildcard's own address opens nothing: its bare name when the certificate covers it, and
+  // a field for any name under it.
+  const { url, wildcard } = useSiteUrl(proxy.domain, proxy.id);
+  const host = url ? new URL(url).hostname : null;
   return (
     <DetailsCard title={t('proxies.details.accessUrls')}>
       <ul className="grid gap-2" data-testid="access-urls">
-        <UrlRow url={siteUrl(proxy.domain, 'http')} />
-        <UrlRow url={siteUrl(proxy.domain, 'https')} />
+        {host ? (
+          <>
+            <UrlRow url={siteUrl(host, 'http')} />
+            <UrlRow url={siteUrl(host, 'https')} />
+          </>
+        ) : null}
+        {wildcard ? (
+          <li className="rounded-md border border-border px-3 py-2">
+            <WildcardOpen domain={proxy.domain} idPrefix="details" />
+          </li>
+        ) : null}
       </ul>
     </DetailsCard>
   );

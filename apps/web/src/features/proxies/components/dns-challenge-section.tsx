@@ -1,4 +1,5 @@
 import { isWildcard } from '@portico/shared/certificates/dns-challenge';
+import type { TDnsProviderOffers } from '@portico/shared/certificates/dns-providers';
 import type { TText } from '@portico/shared/i18n/text';
 import { KeyRoundIcon, Undo2Icon } from 'lucide-react';
 import * as React from 'react';
@@ -9,6 +10,7 @@ import { toast } from '@/hooks/use-toast';
 import {
   dnsChallengeOf,
   emptyDnsDraft,
+  offerIn,
   type TDnsProblems,
   useDnsChallenge,
   useRemoveDnsChallenge,
@@ -37,11 +39,13 @@ function CredentialsForm({
   domain,
   onOpenChange,
   stored,
+  offers,
 }: {
   proxyId: string;
   domain: string;
   onOpenChange: (open: boolean) => void;
   stored: { provider: (typeof emptyDnsDraft)['provider']; includeApex: boolean } | null;
+  offers: TDnsProviderOffers;
 }) {
   const { t } = useCertificateTexts();
   const words = useLogText();
@@ -60,6 +64,8 @@ function CredentialsForm({
       setProblems(checked.problems);
       return;
     }
+    // A provider the server does not offer says so under the list already; the server would refuse it.
+    if (offerIn(offers, draft.provider) === 'not_offered') return;
     try {
       await save.mutateAsync({ id: proxyId, input: checked.input });
       close(false);
@@ -90,6 +96,7 @@ function CredentialsForm({
           }}
           problems={problems}
           wildcard={wildcard ? { domain } : null}
+          offers={offers}
         />
       </React.Suspense>
       {refusal ? (
@@ -125,8 +132,8 @@ export function DnsChallengeSection({ proxyId, domain }: { proxyId: string; doma
   const query = useDnsChallenge(proxyId);
   const remove = useRemoveDnsChallenge(proxyId);
   const [open, setOpen] = React.useState(false);
-  const challenge = query.data;
   if (query.isPending || query.isError) return null;
+  const { dnsChallenge: challenge, providers } = query.data;
   const provider = challenge ? t(`certificate.dns.providerName.${challenge.provider}`) : '';
   return (
     <div
@@ -181,6 +188,7 @@ export function DnsChallengeSection({ proxyId, domain }: { proxyId: string; doma
           stored={
             challenge ? { provider: challenge.provider, includeApex: challenge.includeApex } : null
           }
+          offers={providers}
         />
       ) : null}
     </div>

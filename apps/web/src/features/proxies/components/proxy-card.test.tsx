@@ -120,4 +120,45 @@ describe('proxy card', () => {
       unmount();
     }
   });
+
+  // Before: Open linked `https://*.wild.example.com` and Copy URL copied it: neither reaches a site.
+  it.each([
+    ['en', 'Open a name…', 'Any name under wild.example.com is served: type one to open it.'],
+    [
+      'es',
+      'Abrir un nombre…',
+      'Se sirve cualquier nombre bajo wild.example.com: escribe uno para abrirlo.',
+    ],
+  ] as const)(
+    '%s: a wildcard asks which name to open, and copies nothing',
+    async (lang, button, any) => {
+      const wild = {
+        ...base,
+        domain: '*.wild.example.com',
+        serverSites: [{ ...SERVER_SITE, domain: '*.wild.example.com' }],
+      };
+      const { container } = await renderWithProviders(
+        <ProxyCard proxy={wild} onEdit={() => {}} />,
+        {
+          lang,
+        },
+      );
+      expect(screen.queryByTestId('proxy-open')).toBeNull();
+      expect(screen.queryByTestId('proxy-copy')).toBeNull();
+      const toggle = screen.getByTestId('proxy-open-name');
+      expect(toggle.textContent).toContain(button);
+      expect(toggle.getAttribute('aria-expanded')).toBe('false');
+      fireEvent.click(toggle);
+      expect(toggle.getAttribute('aria-expanded')).toBe('true');
+      expect((await screen.findByTestId('wildcard-open')).textContent).toContain(any);
+      fireEvent.change(screen.getByTestId('wildcard-name'), { target: { value: 'Shop.EU' } });
+      const go = screen.getByTestId('wildcard-go') as HTMLAnchorElement;
+      expect(go.getAttribute('href')).toBe('https://shop.eu.wild.example.com');
+      expect(go.rel).toContain('noopener');
+      const hrefs = Array.from(container.querySelectorAll('a[href]')).map((a) =>
+        a.getAttribute('href'),
+      );
+      expect(hrefs.some((href) => href?.includes('*'))).toBe(false);
+    },
+  );
 });

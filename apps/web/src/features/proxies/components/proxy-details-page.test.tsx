@@ -103,4 +103,43 @@ describe('proxy details page', () => {
       expect(screen.getByTestId('action-redeploy').getAttribute('aria-disabled')).toBe('true');
     },
   );
+
+  // Before: Access URLs listed http:// and https://*.wild.example.com, which open nothing.
+  it.each([
+    ['en', false, 'Any name under wild.example.com is served'],
+    ['es', true, 'Se sirve cualquier nombre bajo wild.example.com'],
+  ] as const)(
+    '%s: a wildcard’s access URLs are its bare name when covered (%s), and a field for any name under it',
+    async (lang, includeApex, any) => {
+      const wild = { ...proxy, domain: '*.wild.example.com' };
+      vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+        const path = String(url);
+        if (path.startsWith('/api/deployment-logs/')) return Response.json([]);
+        if (path.endsWith('/certificate')) return new Response(null, { status: 503 });
+        if (path.endsWith('/certificate/dns')) {
+          const dnsChallenge = {
+            provider: 'cloudflare',
+            includeApex,
+            serverIp: '203.0.113.10',
+            updatedAt: '2026-01-05T07:08:09.000Z',
+          };
+          return Response.json({ dnsChallenge, providers: [] });
+        }
+        return Response.json(wild);
+      });
+      await renderWithProviders(<ProxyDetailsPage id={id} />, { lang });
+      const urls = await screen.findByTestId('access-urls');
+      await waitFor(() => expect(urls.textContent).toContain(any));
+      const text = urls.textContent ?? '';
+      expect(text).not.toContain('*.');
+      if (includeApex) {
+        expect(text).toContain('http://wild.example.com');
+        expect(text).toContain('https://wild.example.com');
+      } else {
+        expect(text).not.toContain('://');
+      }
+      const hrefs = Array.from(urls.querySelectorAll('a[href]')).map((a) => a.getAttribute('href'));
+      expect(hrefs.some((href) => href?.includes('*'))).toBe(false);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { isWildcard } from '@portico/shared/certificates/dns-challenge';
+import type { TDnsProviderOffers } from '@portico/shared/certificates/dns-providers';
 import { DnsChallengeFields } from '@/components/dns-challenge-fields';
 import type { TDnsProblems } from '@/lib/dns-challenge';
 import { useCertificateTexts } from '@/lib/use-group-texts';
@@ -22,11 +23,14 @@ export function CertificateMethodCard({
   choice,
   onChange,
   problems,
+  offers,
 }: {
   domain: string;
   choice: TCertificateChoice;
   onChange: (choice: TCertificateChoice) => void;
   problems: TDnsProblems;
+  /** What the chosen saved server's last check says of each provider; null without one. */
+  offers: TDnsProviderOffers | null;
 }) {
   const { t } = useCertificateTexts();
   const wildcard = isWildcard(domain);
@@ -83,6 +87,7 @@ export function CertificateMethodCard({
           onChange={(dns) => onChange({ ...choice, dns })}
           problems={problems}
           wildcard={wildcard ? { domain } : null}
+          offers={offers}
         />
       ) : null}
     </fieldset>

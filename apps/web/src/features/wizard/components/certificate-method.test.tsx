@@ -1,18 +1,21 @@
 import sharedEn from '@portico/shared/locales/en.json';
 import sharedEs from '@portico/shared/locales/es.json';
+import type { TSshServer } from '@portico/shared/ssh-servers/schemas';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import en from '@/locales/en.json';
 import es from '@/locales/es.json';
 import { stubFetch } from '@/test/fetch';
 import { renderWithProviders } from '@/test/render';
+import { aServer, someFacts } from '@/test/ssh-server';
 import { fill, ValidationStepHarness as Harness, serverIp } from '../test/validation-step-harness';
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** Both checks pass; answers what the DNS check asked for. */
-function checksPass() {
+/** Both checks pass; answers what the DNS check asked for (and the saved servers, if any). */
+function checksPass(servers: TSshServer[] = []) {
   return stubFetch({
+    'GET /api/ssh-servers': { body: { servers, nextCursor: null } },
     'POST /api/validate-dns': {
       body: { isValid: true, resolvedIps: [serverIp], expectedIp: serverIp, error: null },
     },
@@ -95,5 +98,71 @@ describe("the wizard's certificate method", () => {
     await waitFor(() =>
       expect(screen.getByTestId('harness').getAttribute('data-step')).toBe('destination'),
     );
+  });
+
+  // Before: every provider was listed as if any server could run it.
+  it.each([
+    ['en', en],
+    ['es', es],
+  ] as const)(
+    '%s: marks providers the chosen server does not offer, and will not go on with one',
+    async (lang, web) => {
+      const server = aServer({
+        reachable: true,
+        facts: someFacts({
+          dnsPlugins: {
+            installed: ['python3-certbot-dns-cloudflare'],
+            offered: ['python3-certbot-dns-cloudflare', 'python3-certbot-dns-route53'],
+          },
+        }),
+      });
+      checksPass([server]);
+      await renderWithProviders(<Harness domain="*.example.com" sshServerId={server.id} />, {
+        lang,
+      });
+      const select = (await screen.findByTestId('dns-provider')) as HTMLSelectElement;
+      const option = (value: string) =>
+        select.querySelector<HTMLOptionElement>(`option[value="${value}"]`)!;
+      await waitFor(() =>
+        expect(option('ovh').textContent).toBe(
+          fill(web.certificate.dns.unavailable, { provider: web.certificate.dns.providerName.ovh }),
+        ),
+      );
+      expect(option('ovh').disabled).toBe(true);
+      expect(option('route53').disabled).toBe(false);
+      expect(option('route53').textContent).toBe(web.certificate.dns.providerName.route53);
+      // The default provider (RFC 2136) is not offered here: said as an alert, and Next stays.
+      const note = screen.getByTestId('dns-provider-offer');
+      expect(note.getAttribute('data-offer')).toBe('not_offered');
+      expect(note.getAttribute('role')).toBe('alert');
+      expect(note.textContent).toBe(
+        fill(web.certificate.dns.offer.not_offered, { package: 'python3-certbot-dns-rfc2136' }),
+      );
+      fireEvent.change(screen.getByTestId('dns-field-server'), { target: { value: '192.0.2.53' } });
+      fireEvent.change(screen.getByTestId('dns-field-keyName'), { target: { value: 'certbot' } });
+      fireEvent.change(screen.getByTestId('dns-field-secret'), {
+        target: { value: 'OWSVqAbRnvm/d1obcIUzUl9pnLnCL21UShrNvZxFHfw=' },
+      });
+      fireEvent.click(await nextEnabled());
+      expect(screen.getByTestId('harness').getAttribute('data-step')).toBe('dns-validation');
+      // Route 53 is offered (installed by the deployment); Cloudflare is installed already.
+      fireEvent.change(select, { target: { value: 'route53' } });
+      expect(screen.getByTestId('dns-provider-offer').textContent).toBe(
+        fill(web.certificate.dns.offer.offered, { package: 'python3-certbot-dns-route53' }),
+      );
+      expect((screen.getByTestId('dns-field-secretAccessKey') as HTMLInputElement).type).toBe(
+        'password',
+      );
+      fireEvent.change(select, { target: { value: 'cloudflare' } });
+      expect(screen.getByTestId('dns-provider-offer').getAttribute('data-offer')).toBe('installed');
+    },
+  );
+
+  it('says what it does not know for a typed server: every provider listed, none refused', async () => {
+    checksPass();
+    await renderWithProviders(<Harness domain="*.example.com" />, { lang: 'en' });
+    const select = (await screen.findByTestId('dns-provider')) as HTMLSelectElement;
+    expect(Array.from(select.options).some((o) => o.disabled)).toBe(false);
+    expect(screen.getByTestId('dns-provider-offer').getAttribute('data-offer')).toBe('unknown');
   });
 });

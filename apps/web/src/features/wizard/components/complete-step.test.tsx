@@ -1,5 +1,5 @@
 import type { TCertificateStatus } from '@portico/shared/certificates/schemas';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { aProxy } from '@/test/proxy';
 import { renderWithProviders } from '@/test/render';
@@ -141,5 +141,86 @@ describe('the completion actions', () => {
       'outline',
       'outline',
     ]);
+  });
+});
+
+// Before: a wildcard proxy's last step linked `https://*.wild.example.com`, which opens nothing.
+describe('a wildcard proxy’s address', () => {
+  const WILD = '*.wild.example.com';
+
+  function serveWildcard(includeApex: boolean) {
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+      const path = String(url);
+      if (path === `/api/proxy-configurations/${ID}`) {
+        return Response.json(aProxy({ id: ID, domain: WILD, status: 'completed' }));
+      }
+      if (path === `/api/proxy-configurations/${ID}/certificate/dns`) {
+        const dnsChallenge = {
+          provider: 'rfc2136',
+          includeApex,
+          serverIp: '203.0.113.10',
+          updatedAt: '2026-11-24T08:00:00Z',
+        };
+        return Response.json({ dnsChallenge, providers: [] });
+      }
+      if (path === `/api/proxy-configurations/${ID}/certificate`)
+        return Response.json(status(null));
+      throw new Error(`unexpected ${url}`);
+    });
+  }
+
+  function renderWildcard(lang: 'en' | 'es') {
+    return renderWithProviders(
+      <CompleteStep
+        domain={WILD}
+        configurationId={ID}
+        onCreateAnother={() => {}}
+        onDashboard={() => {}}
+      />,
+      { lang },
+    );
+  }
+
+  const links = () =>
+    Array.from(document.querySelectorAll<HTMLAnchorElement>('a[href]')).map((a) => a.href);
+
+  it.each([
+    ['en', 'Any name under wild.example.com is served', 'Open', 'Type a host name'],
+    ['es', 'Se sirve cualquier nombre bajo wild.example.com', 'Abrir', 'Escribe un nombre de host'],
+  ] as const)(
+    '%s: no link to *, a field that opens the name typed',
+    async (lang, any, open, bad) => {
+      serveWildcard(false);
+      await renderWildcard(lang);
+      const field = await screen.findByTestId('wildcard-open');
+      expect(field.textContent).toContain(any);
+      expect(links().some((href) => href.includes('*'))).toBe(false);
+      expect(screen.queryByTestId('wizard-visit-site')).toBeNull();
+      expect(screen.queryByTestId('wizard-copy-url')).toBeNull();
+      const go = screen.getByTestId('wildcard-go');
+      expect(go.textContent).toContain(open);
+      expect(go.hasAttribute('href')).toBe(false);
+      const type = (value: string) =>
+        fireEvent.change(screen.getByTestId('wildcard-name'), { target: { value } });
+      type('shop');
+      expect(screen.getByTestId('wildcard-go').getAttribute('href')).toBe(
+        'https://shop.wild.example.com',
+      );
+      type('a b');
+      expect(screen.getByTestId('wildcard-name-problem').textContent).toContain(bad);
+      expect(screen.getByTestId('wildcard-go').hasAttribute('href')).toBe(false);
+    },
+  );
+
+  it('links the bare name when the certificate covers it', async () => {
+    serveWildcard(true);
+    await renderWildcard('en');
+    const url = await screen.findByTestId('wizard-complete-url');
+    expect(url.getAttribute('href')).toBe('https://wild.example.com');
+    expect(screen.getByTestId('wizard-visit-site').getAttribute('href')).toBe(
+      'https://wild.example.com',
+    );
+    expect(screen.getByTestId('wildcard-open')).toBeTruthy();
+    expect(links().some((href) => href.includes('*'))).toBe(false);
   });
 });

@@ -10,15 +10,13 @@ import {
 } from 'lucide-react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
+import { WildcardOpen } from '@/components/wildcard-open';
 import { toast } from '@/hooks/use-toast';
 import { useCertificate } from '@/lib/certificate-status';
+import { useSiteUrl } from '@/lib/dns-challenge';
 import { proxyConfigurationQueryOptions } from '@/lib/live-deployment/queries';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 import { StepCard } from './step-card';
-
-function proxyUrl(domain: string): string {
-  return `https://${domain}`;
-}
 
 /**
  * "The certificate renews automatically" only when the deployment found or set up a working
@@ -83,8 +81,11 @@ export function CompleteStep({
   onDashboard: () => void;
 }) {
   const { t } = useTranslation();
-  const url = proxyUrl(domain);
+  // A wildcard answers at its bare name only when the certificate covers it; else at any name
+  // under it, which the field below opens.
+  const { url, wildcard } = useSiteUrl(domain, configurationId);
   const copy = async () => {
+    if (!url) return;
     try {
       await navigator.clipboard.writeText(url);
       toast({ title: t('wizard.complete.copySuccess'), description: url });
@@ -111,30 +112,42 @@ export function CompleteStep({
         <span className="text-sm font-medium" id="wizard-url-label">
           {t('wizard.complete.urlLabel')}
         </span>
-        <a
-          href={url}
-          target="_blank"
-          rel="noopener noreferrer"
-          className="font-mono text-sm font-medium break-all text-primary underline-offset-4 hover:underline"
-          aria-describedby="wizard-url-label"
-          data-testid="wizard-complete-url"
-        >
-          {url}
-        </a>
+        {url ? (
+          <a
+            href={url}
+            target="_blank"
+            rel="noopener noreferrer"
+            className="font-mono text-sm font-medium break-all text-primary underline-offset-4 hover:underline"
+            aria-describedby="wizard-url-label"
+            data-testid="wizard-complete-url"
+          >
+            {url}
+          </a>
+        ) : null}
+        {wildcard ? <WildcardOpen domain={domain} idPrefix="wizard-complete" /> : null}
       </div>
       {/* One primary action (the site); the rest outline, as elsewhere in the app. Each action
           once: the URL above is a link, not a second set of copy and open buttons. */}
       <div className="grid gap-2 sm:grid-cols-2" data-testid="wizard-complete-actions">
-        <Button asChild>
-          <a href={url} target="_blank" rel="noopener noreferrer" data-testid="wizard-visit-site">
-            <ExternalLinkIcon aria-hidden="true" />
-            {t('wizard.complete.visit')}
-          </a>
-        </Button>
-        <Button variant="outline" onClick={copy} data-testid="wizard-copy-url">
-          <CopyIcon aria-hidden="true" />
-          {t('wizard.complete.copy')}
-        </Button>
+        {url ? (
+          <>
+            <Button asChild>
+              <a
+                href={url}
+                target="_blank"
+                rel="noopener noreferrer"
+                data-testid="wizard-visit-site"
+              >
+                <ExternalLinkIcon aria-hidden="true" />
+                {t('wizard.complete.visit')}
+              </a>
+            </Button>
+            <Button variant="outline" onClick={copy} data-testid="wizard-copy-url">
+              <CopyIcon aria-hidden="true" />
+              {t('wizard.complete.copy')}
+            </Button>
+          </>
+        ) : null}
         <Button variant="outline" onClick={onCreateAnother} data-testid="wizard-create-another">
           <PlusIcon aria-hidden="true" />
           {t('wizard.complete.createAnother')}

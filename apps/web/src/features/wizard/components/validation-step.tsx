@@ -1,10 +1,12 @@
+import { dnsProviderOffers } from '@portico/shared/certificates/dns-providers';
 import { RotateCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
 import { Button } from '@/components/ui/button';
-import { dnsChallengeOf, type TDnsProblems } from '@/lib/dns-challenge';
+import { dnsChallengeOf, offerIn, type TDnsProblems } from '@/lib/dns-challenge';
 import { reasonText } from '@/lib/form-errors';
 import { useCertificateTexts } from '@/lib/use-group-texts';
+import { useSavedServers } from '../api/saved-servers';
 import { useTestSsh } from '../api/test-ssh';
 import { useValidateDns } from '../api/validate-dns';
 import { checkedName } from '../state/certificate-choice';
@@ -37,6 +39,12 @@ export function ValidationStep({
   // A wildcard has no name of its own: the check asks for the name the server's checks use.
   const name = checkedName(data.domain, data.certificate);
   const dns01 = data.certificate.method === 'dns-01';
+  // A saved server's last check tells which DNS plugins it offers; a typed server is unknown.
+  const savedServers = useSavedServers();
+  const chosenServer = data.sshServerId
+    ? savedServers.data?.find((s) => s.id === data.sshServerId)
+    : undefined;
+  const offers = chosenServer ? dnsProviderOffers(chosenServer.facts) : null;
 
   // Entering the step checks again; a fresh state is already waiting and needs no reset.
   const enteredWith = React.useRef(dns.status);
@@ -85,6 +93,7 @@ export function ValidationStep({
         domain={data.domain}
         choice={data.certificate}
         problems={problems}
+        offers={offers}
         onChange={(certificate) => {
           setProblems({});
           dispatch({ type: 'certificateChanged', certificate });
@@ -109,6 +118,9 @@ export function ValidationStep({
           // The provider's fields are checked here, by the rules the server applies on saving.
           const checked = dns01 ? dnsChallengeOf(data.certificate.dns, false) : null;
           if (checked && 'problems' in checked) setProblems(checked.problems);
+          // Not offered by the server: the alert under the provider says why; nothing goes on.
+          else if (dns01 && offerIn(offers, data.certificate.dns.provider) === 'not_offered')
+            return;
           else dispatch({ type: 'next' });
         }}
         nextDisabled={!(dns.status === 'verified' && ssh.status === 'verified')}

@@ -10,10 +10,17 @@ export const fill = (text: string, params: Record<string, string>) =>
   text.replace(/\{\{(\w+)\}\}/g, (_, k: string) => params[k] ?? '');
 
 /**
- * The wizard's DNS check step as the wizard holds it, entered after step one with `domain`;
+ * The wizard's DNS check step as the wizard holds it, entered after step one with `domain` (and
+ * the saved server picked there, if any);
  * the step the wizard is on is shown as the wrapper's data-step.
  */
-export function ValidationStepHarness({ domain }: { domain: string }) {
+export function ValidationStepHarness({
+  domain,
+  sshServerId = null,
+}: {
+  domain: string;
+  sshServerId?: string | null;
+}) {
   const [state, dispatch] = React.useReducer(wizardReducer, undefined, () =>
     wizardReducer(
       wizardReducer(initialWizardState(), {
@@ -25,7 +32,7 @@ export function ValidationStepHarness({ domain }: { domain: string }) {
           sshPort: 22,
           sshPassword: 'pw',
           email: '',
-          sshServerId: null,
+          sshServerId,
         },
       }),
       { type: 'next' },
