@@ -267,7 +267,7 @@ export async function applyNginxFiles(
   }
   if (!changed) c.log.info(msg('nginx.unchanged'));
 
-  c.log.info(msg('nginx.testing'));
+  c.log.info(msg(dump ? 'nginx.testingDump' : 'nginx.testing'));
   const tested = part(r.stdout, 'PORTICO_TEST:');
   const test = tested
     ? parseNginxTest(tested.code, tested.stdout)
@@ -289,8 +289,8 @@ export async function applyNginxFiles(
       withOutput(msg('nginx.rejected', { after }), test.output),
     );
   }
-  for (const warning of test.warnings) c.log.warning(`nginx -t: ${warning}`);
-  c.log.info(msg('nginx.testPassed'));
+  for (const warning of test.warnings) c.log.warning(`nginx -${dump ? 'T' : 't'}: ${warning}`);
+  c.log.info(msg(dump ? 'nginx.dumpTestPassed' : 'nginx.testPassed'));
 
   if (firstMarked(prefixed(r.stdout, 'PORTICO_RELOAD:').join('\n'), 'PORTICO_SKIP') === 'live') {
     c.log.info(msg('nginx.alreadyLive'));
