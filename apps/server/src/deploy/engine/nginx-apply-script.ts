@@ -1,7 +1,7 @@
 import { ACME_WEBROOT } from '../nginx-site';
 import { PUT_FILE } from '../ssh/write-file';
 import { FUNCTIONS, RELOAD_BODY } from './nginx-control';
-import { DUMP_AWK, DUMP_FUNCTIONS } from './nginx-dump';
+import { DUMP_FUNCTIONS, DUMP_TEST } from './nginx-dump';
 import { SURVEY_PART } from './site-record';
 
 // The group nginx's workers run as (the `user` of nginx.conf; nobody's group without one): a
@@ -94,19 +94,13 @@ ${LINK_SCRIPT}
   case "$linked" in *PORTICO_LINK=conflict*) exit 0 ;; esac
 fi
 if [ "$dump" = dump ]; then
-  pause_open
-  pause 0.06
-  started=$(date +%s.%N)
-  tested=$(nginx -T 2>&1 | ${DUMP_AWK}; echo "PORTICO_TEST:PORTICO_CODE=\${PIPESTATUS[0]}")
-  printf '%s\\n' "$tested"
-  rc=\${tested##*PORTICO_TEST:PORTICO_CODE=}
-  [ "$rc" != 0 ] || nginx_sign "$tested" "$started"
+${DUMP_TEST}
 else
   out=$(nginx -t 2>&1); rc=$?
   printf '%s\\n' "$out" | sed 's/^/PORTICO_TEST:/'
   echo "PORTICO_TEST:PORTICO_CODE=$rc"
 fi
-[ "$rc" = 0 ] || exit 0
+[ "$rc" -eq 0 ] || exit 0
 skip=no
 if [ "$reload" = live ] && [ $wrote = no ]; then
   case "$linked" in *PORTICO_LINK=created*|*PORTICO_LINK=replaced*) ;; *) skip=yes ;; esac

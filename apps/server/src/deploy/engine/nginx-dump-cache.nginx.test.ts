@@ -15,7 +15,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DUMP_FUNCTIONS, KEPT_DUMP_PART, serverNameOwners } from './nginx-dump';
+import { FUNCTIONS, parseNginxTest } from './nginx-control';
+import { DUMP_FUNCTIONS, DUMP_TEST, KEPT_DUMP_PART, serverNameOwners } from './nginx-dump';
 import { dumpOfAnswer, keptDumpArgs } from './nginx-dump-cache';
 
 const SCRIPT = `${DUMP_FUNCTIONS}\n${KEPT_DUMP_PART}\necho PORTICO_REST="$*"`;
@@ -70,11 +71,15 @@ afterEach(() => {
 /** Past the margin a signature leaves for a change in the clock's same tick. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
-function preflight(): string {
-  return execFileSync('bash', ['-c', SCRIPT, 'portico', ...keptDumpArgs(at), 'survey', 'args'], {
+function onScratch(script: string, args: string[] = []): string {
+  return execFileSync('bash', ['-c', script, 'portico', ...args], {
     encoding: 'utf8',
     env: { ...process.env, PATH: `${join(root, 'bin')}:${process.env.PATH}` },
   });
+}
+
+function preflight(): string {
+  return onScratch(SCRIPT, [...keptDumpArgs(at), 'survey', 'args']);
 }
 
 /** A first look (nothing kept), then the dump kept as a deployment keeps it. */
@@ -212,5 +217,40 @@ describe('a dump kept for a server', () => {
     expect(keptDumpArgs(at)).toEqual(['-', '0']);
     dumpOfAnswer(at, FINGERPRINT, answer.split('\n').slice(0, 3).join('\n'));
     expect(keptDumpArgs(at)).toEqual([`${'a'.repeat(64)}`, '1', '/etc/nginx/nginx.conf']);
+  });
+});
+
+describe('nginx -T as the gate of the HTTPS site step', () => {
+  const GATE = `${FUNCTIONS}\n${DUMP_FUNCTIONS}\n${DUMP_TEST}`;
+  const test = (stdout: string) => {
+    const lines = stdout.split('\n').filter((l) => l.startsWith('PORTICO_TEST:'));
+    const code = lines.find((l) => l.startsWith('PORTICO_TEST:PORTICO_CODE='))!.split('=')[1]!;
+    const said = lines.filter((l) => !l.includes('PORTICO_CODE=')).map((l) => l.slice(13));
+    return parseNginxTest(Number(code), said.join('\n'));
+  };
+
+  it('passes as nginx -t would, with the dump and its signature: what was written just before is kept', () => {
+    // Written right before the gate, as the step's own files are.
+    writeFileSync(join(dir, 'sites', 'c'), site('c.test'));
+    const stdout = onScratch(GATE);
+    expect(test(stdout)).toMatchObject({
+      ok: true,
+      output: expect.stringContaining('test is successful'),
+    });
+    expect(stdout).not.toMatch(/^PORTICO_TEST:# configuration file/m);
+    const dump = dumpOfAnswer(at, FINGERPRINT, stdout)!;
+    expect(serverNameOwners(dump, 'c.test')).toEqual([join(dir, 'sites', 'c')]);
+    expect(preflight()).toContain('PORTICO_DUMP_SAME=');
+  });
+
+  it('fails as nginx -t would, saying why, with no dump and nothing kept', () => {
+    writeFileSync(join(dir, 'sites', 'c'), 'this_is_not_a_directive on;\n');
+    const stdout = onScratch(GATE);
+    const result = test(stdout);
+    expect(result.ok).toBe(false);
+    expect(result.output).toContain('unknown directive "this_is_not_a_directive"');
+    expect(stdout).not.toContain('PORTICO_DUMP');
+    dumpOfAnswer(at, FINGERPRINT, stdout);
+    expect(keptDumpArgs(at)).toEqual(['-', '0']);
   });
 });

@@ -5,7 +5,7 @@ import { prefixed } from './step-context';
 // remote preflight can carry them among its other facts; what nginx printed before the first
 // file (its test's messages, when they share the stream) is marked as the test's. No character
 // classes: the mawk of older Debian releases has none.
-export const DUMP_AWK = `awk '
+const DUMP_AWK = `awk '
 /^# configuration file .*:$/ { d = 1 }
 !d { print "PORTICO_TEST:" $0; next }
 /^# configuration file |^[ \\t]*(server_name|server_names_hash_bucket_size|auth_basic_user_file|include)[ \\t]/ { print "PORTICO_DUMP:" $0 }'`;
@@ -66,6 +66,20 @@ nginx_sign() {
   printf 'PORTICO_DUMP_SIG=%s\\n' "$(printf '%s\\n' "$state" | sha256sum | cut -d ' ' -f 1)"
   printf 'PORTICO_DUMP_WATCH=%s\\n' "$main" "\${patterns[@]}"
 }`;
+
+/**
+ * `nginx -T` as a site step's gate (with `DUMP_FUNCTIONS` and nginx-control.ts `FUNCTIONS`): its
+ * messages marked as `nginx -t`'s would be (`PORTICO_TEST:`, then `PORTICO_TEST:PORTICO_CODE=`),
+ * the dump's lines and, when it passed, their signature; sets rc. It first waits a little longer
+ * than the margin `nginx_sign` leaves, so that what the script wrote just before is older.
+ */
+export const DUMP_TEST = `pause_open
+pause 0.06
+started=$(date +%s.%N)
+tested=$(nginx -T 2>&1 | ${DUMP_AWK}; exit "\${PIPESTATUS[0]}"); rc=$?
+printf '%s\\n' "$tested"
+echo "PORTICO_TEST:PORTICO_CODE=$rc"
+[ "$rc" != 0 ] || nginx_sign "$tested" "$started"`;
 
 /**
  * The dump unless the one Portico holds is still true: $1 that dump's signature (- for none),
