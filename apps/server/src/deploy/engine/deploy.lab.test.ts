@@ -13,6 +13,7 @@ import {
   remoteFileSums,
   webSocketEcho,
 } from '../../../test/support/lab-helpers';
+import { planDeployment } from './plan-deployment';
 import { removeSite } from './remove-site';
 import { runDeployment } from './run-deployment';
 import type { TDeployInput, TDeployOutcome } from './types';
@@ -53,7 +54,7 @@ async function siteFile(server: string, path: string): Promise<string> {
 
 // Every parse of the whole configuration costs seconds with hundreds of sites (each loads its
 // certificate; docs/PERFORMANCE.md "Many sites on one server"), so a deployment's count is held
-// by s1's first two cases. Counted on s1: each run of the nginx binary that parses (-t, -T, -s,
+// by s1's first cases. Counted on s1: each run of the nginx binary that parses (-t, -T, -s,
 // a start) through a wrapper put in its place (the lab's /usr is the server's own), and each
 // reload of the master from a notice-level log it writes ("signal 1 (SIGHUP) received ...,
 // reconfiguring").
@@ -101,6 +102,13 @@ describe('a deployment as root (s1)', () => {
   });
 
   it('serves HTTPS with a Pebble certificate and proxies to the upstream', async () => {
+    // A plan first (read-only): its preflight reads the dump and keeps it, signed.
+    const planned = await planDeployment(
+      deployInput(lab.status, s1, 'root', domain()),
+      engineContext(lab.status, captureLog()),
+    );
+    expect(planned.status).toBe('planned');
+    expect(await parsesOnS1()).toEqual({ runs: ['-T'], reloads: 0 });
     const { outcome, log } = await deploy(deployInput(lab.status, s1, 'root', domain()));
     const done = completed(outcome, log);
     expect(done.hostKeyFingerprint).toBe(s1.hostKeyFingerprint);
@@ -121,9 +129,10 @@ describe('a deployment as root (s1)', () => {
     expect(seen.xForwardedFor).toMatch(/^198\.1[89]\.\d+\.1$/);
     expect(seen.xRealIp).toBe(seen.xForwardedFor);
     expect(seen.remoteAddress).toBe(s1.address);
-    // Five parses: the dump, then for each site step its test and one reload (`nginx -s reload`
-    // would parse once more before signalling: the master is signalled itself).
-    expect(await parsesOnS1()).toEqual({ runs: ['-T', '-t', '-t'], reloads: 2 });
+    // Four parses: for each site step its test and one reload (`nginx -s reload` would parse
+    // once more before signalling: the master is signalled itself). No dump in the preflight:
+    // the plan's was still true; the HTTPS site step's test is `nginx -T`, kept for the next run.
+    expect(await parsesOnS1()).toEqual({ runs: ['-t', '-T'], reloads: 2 });
   });
 
   it('upgrades a WebSocket through the proxy', async () => {
@@ -145,8 +154,8 @@ describe('a deployment as root (s1)', () => {
     await parsesOnS1();
     const { outcome, log } = await deploy(deployInput(lab.status, s1, 'root', domain()));
     completed(outcome, log);
-    // Four parses: no second reload.
-    expect(await parsesOnS1()).toEqual({ runs: ['-T', '-t', '-t'], reloads: 1 });
+    // Three parses: the dump the last run kept, and no second reload.
+    expect(await parsesOnS1()).toEqual({ runs: ['-t', '-T'], reloads: 1 });
     expect(await remoteFileSums(lab, s1.name)).toBe(before);
     expect(log.text()).toContain('nothing was rewritten');
     expect(log.text()).toContain('certbot kept it');
@@ -154,6 +163,28 @@ describe('a deployment as root (s1)', () => {
     expect(log.text()).toContain('no second reload');
     expect(log.text().match(/nginx reloaded; the new configuration is live/g)).toHaveLength(1);
     expect((await httpsGet(lab.status, s1.address, domain(), '/')).status).toBe(200);
+  });
+
+  it('a site written by hand since the last run is seen: the kept dump is not believed', async () => {
+    const taken = `hand.${s1.name}.portico.test`;
+    await lab.point(taken, s1.name);
+    const hand = '/etc/nginx/conf.d/zz-by-hand.conf';
+    const site = `server {\n    listen 80;\n    server_name ${taken};\n    return 204;\n}\n`;
+    await lab.exec(s1.name, ['bash', '-c', 'printf "%s" "$1" > "$2"', 'write', site, hand]);
+    try {
+      await parsesOnS1();
+      const before = await remoteFileSums(lab, s1.name);
+      const { outcome } = await deploy(deployInput(lab.status, s1, 'root', taken));
+      expect(outcome.status).toBe('failed');
+      if (outcome.status !== 'failed') return;
+      expect(outcome.failure.code).toBe('nginx_config_invalid');
+      expect(outcome.failure.message).toContain(hand);
+      // The preflight read nginx -T again, and nothing was written.
+      expect(await parsesOnS1()).toEqual({ runs: ['-T'], reloads: 0 });
+      expect(await remoteFileSums(lab, s1.name)).toBe(before);
+    } finally {
+      await lab.exec(s1.name, ['rm', '-f', hand]);
+    }
   });
 
   it('a login script printing to stdout: unchanged files are recognised, a site file is written; an SFTP transfer is refused clearly', async () => {

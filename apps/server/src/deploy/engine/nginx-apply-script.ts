@@ -1,6 +1,7 @@
 import { ACME_WEBROOT } from '../nginx-site';
 import { PUT_FILE } from '../ssh/write-file';
 import { FUNCTIONS, RELOAD_BODY } from './nginx-control';
+import { DUMP_FUNCTIONS, DUMP_TEST } from './nginx-dump';
 import { SURVEY_PART } from './site-record';
 
 // The group nginx's workers run as (the `user` of nginx.conf; nobody's group without one): a
@@ -35,18 +36,21 @@ fi`;
 //   `remove`, the file removed when it is there;
 // - the site enabled ($t target, $l link; both empty for the conf.d layout);
 // - `nginx -t`, and only if it passes the reload with its wait ($reload = live: no file was
-//   written and nginx already runs them, so only a new link needs one);
+//   written and nginx already runs them, so only a new link needs one); with $dump = dump,
+//   `nginx -T` instead (it tests as it dumps), its dump signed for the next run's preflight
+//   (nginx-dump-cache.ts), after a pause that puts this script's writes a clock tick behind;
 // - the site record's look (SURVEY_PART) once the change is live.
-// Arguments: target, link, always|live, the number of files, then path, mode (octal), way
-// (plain|private|remove) and content (base64; private: on stdin) of each; what is left is the
-// look's.
+// Arguments: target, link, always|live, test|dump, the number of files, then path, mode
+// (octal), way (plain|private|remove) and content (base64; private: on stdin) of each; what is
+// left is the look's.
 export const APPLY_SCRIPT = `${FUNCTIONS}
 ${PUT_FILE}
 ${NGINX_GID}
+${DUMP_FUNCTIONS}
 umask 022
 mkdir -p ${ACME_WEBROOT} /etc/nginx/conf.d || { echo PORTICO_PREPARE=failed; exit 0; }
-t=$1 l=$2 reload=$3 n=$4
-shift 4
+t=$1 l=$2 reload=$3 dump=$4 n=$5
+shift 5
 wrote=no i=0 gid=""
 while [ "$i" -lt "$n" ]; do
   f=$1 mode=$2 way=$3 data=$4
@@ -89,9 +93,13 @@ ${LINK_SCRIPT}
   [ "$rc" -eq 0 ] || exit 0
   case "$linked" in *PORTICO_LINK=conflict*) exit 0 ;; esac
 fi
-out=$(nginx -t 2>&1); rc=$?
-printf '%s\\n' "$out" | sed 's/^/PORTICO_TEST:/'
-echo "PORTICO_TEST:PORTICO_CODE=$rc"
+if [ "$dump" = dump ]; then
+${DUMP_TEST}
+else
+  out=$(nginx -t 2>&1); rc=$?
+  printf '%s\\n' "$out" | sed 's/^/PORTICO_TEST:/'
+  echo "PORTICO_TEST:PORTICO_CODE=$rc"
+fi
 [ "$rc" -eq 0 ] || exit 0
 skip=no
 if [ "$reload" = live ] && [ $wrote = no ]; then

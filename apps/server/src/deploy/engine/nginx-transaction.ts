@@ -184,6 +184,7 @@ function applyArgs(
   files: TFileWrite[],
   link: TSiteLink | undefined,
   live: boolean,
+  dump: boolean,
   look: TSiteLook | undefined,
 ): string[] {
   const perFile = files.flatMap((f) => {
@@ -199,6 +200,7 @@ function applyArgs(
   return [
     ...(link ? [link.target, link.link] : ['', '']),
     live ? 'live' : 'always',
+    dump ? 'dump' : 'test',
     String(files.length),
     ...perFile,
     ...(look?.args ?? []),
@@ -211,7 +213,8 @@ function applyArgs(
  * already on the server keep running. Then reloads nginx and waits until the change is live.
  * One round trip on the way that succeeds; `look` takes the site record's look at its end.
  * The answer's `rollback` puts every file back as it was (the caller reloads): a conversion
- * undoes a change nginx accepted but the site's answer did not survive.
+ * undoes a change nginx accepted but the site's answer did not survive. With `dump`, the test is
+ * `nginx -T` and `answer` holds its dump (`APPLY_SCRIPT`).
  */
 export async function applyNginxFiles(
   c: TStepContext,
@@ -222,9 +225,10 @@ export async function applyNginxFiles(
     /** nginx already runs these files as they are on disk: reload only if something changes. */
     live?: boolean;
     look?: TSiteLook;
+    dump?: boolean;
   } = {},
-): Promise<{ changed: boolean; rollback: () => Promise<void> }> {
-  const { link, live = false, look } = options;
+): Promise<{ changed: boolean; rollback: () => Promise<void>; answer: string }> {
+  const { link, live = false, look, dump = false } = options;
   const undo: TUndo[] = [];
   const rollback = async () => {
     for (const u of undo.reverse()) await u();
@@ -235,7 +239,7 @@ export async function applyNginxFiles(
     .map((f) => `${Buffer.from(f.content, 'utf8').toString('base64')}\n`)
     .join('');
   const r = await asRoot(c.session, APPLY_SCRIPT, {
-    args: applyArgs(files, link, live, look),
+    args: applyArgs(files, link, live, dump, look),
     ...(stdin ? { stdin } : {}),
   });
   let changed = false;
@@ -263,7 +267,7 @@ export async function applyNginxFiles(
   }
   if (!changed) c.log.info(msg('nginx.unchanged'));
 
-  c.log.info(msg('nginx.testing'));
+  c.log.info(msg(dump ? 'nginx.testingDump' : 'nginx.testing'));
   const tested = part(r.stdout, 'PORTICO_TEST:');
   const test = tested
     ? parseNginxTest(tested.code, tested.stdout)
@@ -285,13 +289,13 @@ export async function applyNginxFiles(
       withOutput(msg('nginx.rejected', { after }), test.output),
     );
   }
-  for (const warning of test.warnings) c.log.warning(`nginx -t: ${warning}`);
-  c.log.info(msg('nginx.testPassed'));
+  for (const warning of test.warnings) c.log.warning(`nginx -${dump ? 'T' : 't'}: ${warning}`);
+  c.log.info(msg(dump ? 'nginx.dumpTestPassed' : 'nginx.testPassed'));
 
   if (firstMarked(prefixed(r.stdout, 'PORTICO_RELOAD:').join('\n'), 'PORTICO_SKIP') === 'live') {
     c.log.info(msg('nginx.alreadyLive'));
     look?.took(r.stdout);
-    return { changed, rollback };
+    return { changed, rollback, answer: r.stdout };
   }
   try {
     logReloading(c);
@@ -306,5 +310,5 @@ export async function applyNginxFiles(
     throw error;
   }
   look?.took(r.stdout);
-  return { changed, rollback };
+  return { changed, rollback, answer: r.stdout };
 }

@@ -39,7 +39,7 @@ export interface TCommandFacts {
 /**
  * The commands a deployment runs, in the engine's order (README.md "Steps"), from the facts the
  * plan read: what the packages step installs only when missing, which certbot run (none with an
- * uploaded certificate: its files instead), the `nginx -t` gate and the reload of each site step,
+ * uploaded certificate: its files instead), the test gate and the reload of each site step,
  * the removal of uploads the site no longer names, the custom script, the renewal check.
  */
 export function plannedCommands(f: TCommandFacts): TPlannedCommand[] {
@@ -73,8 +73,9 @@ export function plannedCommands(f: TCommandFacts): TPlannedCommand[] {
       command: certbot,
     });
   }
-  // Step 6 tests again; it reloads only when the certificate is new (a kept one is live).
-  commands.push(test);
+  // Step 6 tests again, with the dump the next run's preflight may take instead of a parse
+  // (nginx-dump-cache.ts); it reloads only when the certificate is new (a kept one is live).
+  commands.push({ kind: 'test', command: 'nginx -T' });
   if (!kept) commands.push(reload);
   // Once the site names only this upload (or certbot's certificate), the others go.
   if (f.uploadedDir) {

@@ -8,6 +8,7 @@ import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
 import { msg } from './messages';
 import { parseNginxStatus } from './nginx-control';
+import { dumpPlace } from './nginx-dump-cache';
 import type { TFileWrite, TSiteLink } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
 import { plannedCommands, type TPlannedCommand } from './plan-commands';
@@ -128,7 +129,8 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
       apex,
     });
     step = 'connect';
-    const connected = await connectStep(input, ctx, log, remotePreflightProbe(domain));
+    const at = dumpPlace(input);
+    const connected = await connectStep(input, ctx, log, remotePreflightProbe(domain, at));
     session = connected.session;
     const facts = connected.stdout;
     step = 'detect-os';
@@ -137,7 +139,7 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
     const c: TStepContext = { session, log, settings: ctx.settings, signal: ctx.signal, server };
     step = 'http-site';
     const missing = marked(facts, 'PORTICO_MISSING') as ('nginx' | 'certbot')[];
-    const site = await planSite(c, domain, { stdout: facts });
+    const site = await planSite(c, domain, { stdout: facts }, at);
     // Without nginx yet, the layout is the one the family's package brings (engine: read again).
     const paths = missing.includes('nginx') ? sitePaths(server.family, domain) : site.paths;
     const tuning = serverNamesTuning(c, domain, site.nginxDump);

@@ -186,6 +186,9 @@ describe('the commands a plan lists', () => {
     ]);
     expect(commands[0]!.command).toBe('dnf install -y certbot');
     expect(commands[4]!.command).toBe('kill -HUP <nginx master>');
+    // Step 4's gate is nginx -t; step 6's is nginx -T, whose dump the next run's preflight takes.
+    expect(commands[3]!.command).toBe('nginx -t');
+    expect(commands[6]!.command).toBe('nginx -T');
   });
 
   it('an uploaded certificate: its files written before the first gate, no certbot, no second reload, no renewal check; earlier uploads removed', () => {

@@ -33,7 +33,13 @@ function refusal(stdout: string): StepError {
 describe('the remote preflight', () => {
   it('runs as one script whose answer the engine accepts (this machine, as a server)', () => {
     const probe = remotePreflightProbe('example.com');
-    expect(probe.args).toEqual(['/etc/letsencrypt/live/example.com', ...surveyArgs('example.com')]);
+    // No dump kept for the server: '-' and no watched paths.
+    expect(probe.args).toEqual([
+      '/etc/letsencrypt/live/example.com',
+      '-',
+      '0',
+      ...surveyArgs('example.com'),
+    ]);
     const stdout = execFileSync('bash', ['-c', REMOTE_PREFLIGHT, 'portico', ...probe.args], {
       encoding: 'utf8',
     });

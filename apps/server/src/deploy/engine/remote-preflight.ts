@@ -4,7 +4,8 @@ import { OS_PROBE } from './detect-os';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
 import { STATUS_SCRIPT } from './nginx-control';
-import { DUMP_PROBE } from './nginx-dump';
+import { DUMP_FUNCTIONS, KEPT_DUMP_PART } from './nginx-dump';
+import { keptDumpArgs } from './nginx-dump-cache';
 import { PRESENT, SELINUX_STATE } from './packages';
 import { PORTS_PROBE } from './preflight';
 import { SURVEY_PART, surveyArgs } from './site-record';
@@ -16,11 +17,12 @@ import { marked } from './step-context';
  * connect step's root check), that prints every fact the steps up to the HTTP site need, one
  * marked line each: the user id, /etc/os-release, systemd, IPv6, listeners on 80/443, free
  * disk, firewalls, which packages are there, SELinux, nginx's status and version, the site
- * layout, an existing certificate, the relevant lines of `nginx -T` and the site record's first look. Each step then reports
- * its facts from this output as it did from its own probe, so the log and every failure's step
- * stay the same; a round trip per fact is saved (about 100 ms each over a real network).
- * $1 is the domain's live certificate directory (an allowlisted domain, passed as an argument);
- * the site record's look takes the rest.
+ * layout, an existing certificate, the relevant lines of `nginx -T` (unless the dump Portico
+ * kept from its last run there is still true: nginx-dump-cache.ts) and the site record's first
+ * look. Each step then reports its facts from this output as it did from its own probe, so the
+ * log and every failure's step stay the same; a round trip per fact is saved (about 100 ms each
+ * over a real network). $1 is the domain's live certificate directory (an allowlisted domain,
+ * passed as an argument); then the kept dump's arguments; the site record's look takes the rest.
  */
 export const REMOTE_PREFLIGHT = [
   ROOT_CHECK,
@@ -30,15 +32,24 @@ export const REMOTE_PREFLIGHT = [
   SELINUX_STATE,
   STATUS_SCRIPT,
   LAYOUT_PROBE,
-  DUMP_PROBE,
-  // The site record's first look ($2…), taken here to save its round trip.
-  `shift; [ "$#" -eq 0 ] || ${SURVEY_PART}`,
+  DUMP_FUNCTIONS,
+  'shift',
+  KEPT_DUMP_PART,
+  // The site record's first look (what is left of the arguments), taken here to save its round trip.
+  `[ "$#" -eq 0 ] || ${SURVEY_PART}`,
   'echo PORTICO_PREFLIGHT=done',
   'exit 0',
 ].join('\n');
 
-export function remotePreflightProbe(domain: string): { script: string; args: string[] } {
-  return { script: REMOTE_PREFLIGHT, args: [liveDir(domain), ...surveyArgs(domain)] };
+/** `at`: the server's address and port, when a dump kept for it may stand in for `nginx -T`. */
+export function remotePreflightProbe(
+  domain: string,
+  at?: string,
+): { script: string; args: string[] } {
+  return {
+    script: REMOTE_PREFLIGHT,
+    args: [liveDir(domain), ...keptDumpArgs(at), ...surveyArgs(domain)],
+  };
 }
 
 const yesNo = z.array(z.enum(['yes', 'no'])).max(1);
@@ -58,6 +69,7 @@ const ZPreflightAnswers = z.object({
   PORTICO_LAYOUT: z.array(z.enum(['debian', 'rhel'])).max(1),
   PORTICO_CERT: yesNo,
   PORTICO_UPLOADED: yesNo,
+  PORTICO_DUMP_SAME: z.array(z.string().regex(/^[0-9a-f]{64}$/)).max(1),
 });
 
 /**

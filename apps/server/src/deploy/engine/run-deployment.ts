@@ -15,6 +15,7 @@ import { challengeOf, dnsCredentialsWrite, ensureDnsPlugin } from './dns-challen
 import { StepError, toFailure } from './failure';
 import { EngineLog } from './logger';
 import { msg, quantity } from './messages';
+import { dumpPlace } from './nginx-dump-cache';
 import { ensurePackages } from './packages';
 import { assertUnchangedSincePlan } from './plan-read';
 import { preflight } from './preflight';
@@ -86,7 +87,8 @@ async function deploy(
     enterStep(ctx, step);
     // The remote preflight gathers every fact up to the HTTP site in the root check's round
     // trip; the steps below report them one by one as before.
-    const connected = await connectStep(input, ctx, log, remotePreflightProbe(domain));
+    const at = dumpPlace(input);
+    const connected = await connectStep(input, ctx, log, remotePreflightProbe(domain, at));
     session = connected.session;
     const facts = { stdout: connected.stdout };
     if (ctx.signal?.aborted) session.close();
@@ -118,7 +120,7 @@ async function deploy(
 
     step = 'http-site';
     enterStep(ctx, step);
-    const plan = await planSite(c, domain, installed ? undefined : facts);
+    const plan = await planSite(c, domain, installed ? undefined : facts, at);
     // The caller's record of what is on the server follows every write from here on.
     const site = new SiteRecord(c, domain, ctx.onSite);
     // The preflight took the first look, unless packages were installed since.

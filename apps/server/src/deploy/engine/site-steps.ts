@@ -10,6 +10,7 @@ import {
 import { StepError, withOutput } from './failure';
 import { msg, quantity } from './messages';
 import { DUMP_PROBE, dumpOf, serverNameOwners } from './nginx-dump';
+import { dumpOfAnswer, keepDump } from './nginx-dump-cache';
 import { applyNginxFiles } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
 import { siteFiles, type TSiteBody } from './site-files';
@@ -40,6 +41,8 @@ export interface TSitePlan {
   hasCertificate: boolean;
   /** The relevant lines of `nginx -T` before any change. */
   nginxDump: string;
+  /** The server's address and port: the HTTPS site step's dump is kept for the next run there. */
+  dumpAt?: string;
   /** Portico's directory of uploaded certificates for the domain exists (an earlier upload). */
   hasUploaded: boolean;
   /** The uploaded certificate this run serves (written before the HTTP site step's files). */
@@ -48,13 +51,15 @@ export interface TSitePlan {
 
 /**
  * Where the site lives on this server and whether a certificate is already there, from the
- * remote preflight's output (`LAYOUT_PROBE` and `DUMP_PROBE` within it) when it is still
- * current, else read now (after packages were installed).
+ * remote preflight's output (`LAYOUT_PROBE` and `KEPT_DUMP_PART` within it) when it is still
+ * current, else read now (after packages were installed). `at`: the server's address and port,
+ * under which the preflight's dump (or the one kept that it vouched for) is found.
  */
 export async function planSite(
   c: TStepContext,
   domain: string,
   preflight?: { stdout: string },
+  at?: string,
 ): Promise<TSitePlan> {
   const r = preflight
     ? { code: 0, stdout: preflight.stdout, stderr: '' }
@@ -66,7 +71,9 @@ export async function planSite(
     throw new StepError('internal', 'http-site', withOutput(msg('site.layoutFailed'), outputOf(r)));
   }
   const family = c.server.family === 'debian' && layout === 'debian' ? 'debian' : 'rhel';
-  const nginxDump = dumpOf(r.stdout);
+  const nginxDump = preflight
+    ? (dumpOfAnswer(at, c.session.fingerprint, r.stdout) ?? (await readDump(c)))
+    : dumpOf(r.stdout);
   // Never take over a site someone else wrote: nginx would serve only one of the two anyway.
   const ours = porticoSiteFiles(domain);
   const others = serverNameOwners(nginxDump, domain).filter((f) => !ours.includes(f));
@@ -82,7 +89,13 @@ export async function planSite(
     hasCertificate: firstMarked(r.stdout, 'PORTICO_CERT') === 'yes',
     nginxDump,
     hasUploaded: firstMarked(r.stdout, 'PORTICO_UPLOADED') === 'yes',
+    ...(at === undefined ? {} : { dumpAt: at }),
   };
+}
+
+/** The dump read now: the preflight vouched for a kept one that is no longer kept. */
+async function readDump(c: TStepContext): Promise<string> {
+  return dumpOf((await asRoot(c.session, `${DUMP_PROBE}\nexit 0`)).stdout);
 }
 
 /**
@@ -129,5 +142,13 @@ export async function finalSiteStep(
 ): Promise<void> {
   c.log.info(msg('site.writingHttps', { domain }));
   const files = siteFiles({ domain, body, ipv6: c.server.ipv6, ...plan });
-  await applyNginxFiles(c, 'https-site', files.finalStep, { link: files.link, live, look });
+  // Its test is `nginx -T`: the next run's preflight there takes this dump instead of a parse.
+  const dump = plan.dumpAt !== undefined;
+  const applied = await applyNginxFiles(c, 'https-site', files.finalStep, {
+    link: files.link,
+    live,
+    look,
+    dump,
+  });
+  if (dump) keepDump(plan.dumpAt, c.session.fingerprint, applied.answer);
 }
