@@ -158,7 +158,6 @@ const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
       'modules/certificates/certificates.repository.ts',
       'modules/checks/checks.repository.ts',
       'modules/deployments/certificate-action-history.repository.ts',
-      'modules/limits/limits.repository.ts',
       'modules/secrets/secrets.repository.ts',
       'modules/ssh-servers/ssh-servers.repository.ts',
       'modules/transfer/transfer.repository.ts',

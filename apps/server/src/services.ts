@@ -58,6 +58,7 @@ import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
 import { createProxyAdoption } from './modules/proxies/proxy-adoption';
 import { createProxyConversion } from './modules/proxies/proxy-conversion';
+import { createProxyOwnerReads } from './modules/proxies/proxy-owners.repository';
 import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
 import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
 import { createScriptsService } from './modules/scripts/scripts.service';
@@ -173,11 +174,12 @@ export async function buildServices(options: TServicesOptions) {
   });
   // How many of each thing one account may hold: checked inside each create's transaction.
   const limitDefaults = { ...LIMIT_DEFAULTS, ...options.config.limits };
-  const limitGuard = (tx: TDb) => createLimitGuard(createLimitsRepository(tx), limitDefaults);
+  const limitGuard = (tx: TDb) =>
+    createLimitGuard(createLimitsRepository(tx, createProxyOwnerReads), limitDefaults);
   const limits = createLimitsService({
-    repository: createLimitsRepository(db),
+    repository: createLimitsRepository(db, createProxyOwnerReads),
     transaction: transactionOver(db, (tx) => ({
-      repository: createLimitsRepository(tx),
+      repository: createLimitsRepository(tx, createProxyOwnerReads),
       audit: createAuditService(createAuditRepository(tx)),
     })),
     defaults: limitDefaults,
