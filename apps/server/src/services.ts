@@ -58,6 +58,7 @@ import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
 import { createProxyAdoption } from './modules/proxies/proxy-adoption';
 import { createProxyConversion } from './modules/proxies/proxy-conversion';
+import { createProxyCredentials } from './modules/proxies/proxy-credentials.repository';
 import { createProxyOwnerReads } from './modules/proxies/proxy-owners.repository';
 import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
 import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
@@ -211,7 +212,7 @@ export async function buildServices(options: TServicesOptions) {
     forget: sshServersRepository.forgetHostKey,
   });
 
-  const checksRepository = createChecksRepository(db);
+  const checksRepository = createChecksRepository(db, createProxyCredentials);
   const dns = createDnsService({
     servers: options.config.dnsServers ?? [],
     repository: checksRepository,
