@@ -21,6 +21,7 @@ import { createMailer, type TMailer } from './modules/notifications/mailer';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { createNotificationsService } from './modules/notifications/notifications.service';
 import type { TProxiesService } from './modules/proxies/proxies.service';
+import { createProxyCertificateReads } from './modules/proxies/proxy-certificates.repository';
 import type { TUsersService } from './modules/users/users.service';
 
 /**
@@ -86,7 +87,7 @@ export async function buildCertificateServices(deps: {
   const certificates = createCertificatesService({
     repository,
     proxies: deps.proxies,
-    history: createCertificateActionHistory(db),
+    history: createCertificateActionHistory(db, createProxyCertificateReads),
     queueCheck: jobs.queueCheck,
     custom,
     encrypt,

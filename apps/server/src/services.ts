@@ -57,6 +57,7 @@ import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
 import { createProxyAdoption } from './modules/proxies/proxy-adoption';
+import { createProxyCertificateReads } from './modules/proxies/proxy-certificates.repository';
 import { createProxyConversion } from './modules/proxies/proxy-conversion';
 import { createProxyCredentials } from './modules/proxies/proxy-credentials.repository';
 import { createProxyOwnerReads } from './modules/proxies/proxy-owners.repository';
@@ -351,7 +352,7 @@ export async function buildServices(options: TServicesOptions) {
   const runWrites = transactionOver(db, (tx) => ({
     deployments: createDeploymentsRepository(tx),
     proxies: createProxiesRepository(tx),
-    certificateActions: createCertificateActionHistory(tx),
+    certificateActions: createCertificateActionHistory(tx, createProxyCertificateReads),
   }));
   const workers = createDeployWorkers({
     queue,
