@@ -73,7 +73,7 @@ export async function buildCertificateServices(deps: {
     listAdmins: () => deps.users.listAdmins(),
     now,
   });
-  const repository = createCertificatesRepository(db);
+  const repository = createCertificatesRepository(db, createProxyCertificateReads);
   const watch: TWatchDeps = {
     certificates: repository,
     alerts,
