@@ -319,9 +319,9 @@ export async function buildServices(options: TServicesOptions) {
     adoptSites: createProxyAdoption(proxyWrites),
   });
   const admin = createAdminService({
-    repository: createAdminRepository(db),
+    repository: createAdminRepository(db, createProxyOwnerReads),
     transaction: transactionOver(db, (tx) => ({
-      repository: createAdminRepository(tx),
+      repository: createAdminRepository(tx, createProxyOwnerReads),
       users: createUsersService(usersRepository.within(tx)),
       audit: createAuditService(createAuditRepository(tx)),
     })),
