@@ -56,6 +56,7 @@ import { createLimitGuard, createLimitsService } from './modules/limits/limits.s
 import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
+import { createProxiesOnServers } from './modules/proxies/proxies-on-servers.repository';
 import { createProxyAdoption } from './modules/proxies/proxy-adoption';
 import { createProxyCertificateReads } from './modules/proxies/proxy-certificates.repository';
 import { createProxyConversion } from './modules/proxies/proxy-conversion';
@@ -202,7 +203,7 @@ export async function buildServices(options: TServicesOptions) {
     transaction: accountWrites,
   });
 
-  const sshServersRepository = createSshServersRepository(db);
+  const sshServersRepository = createSshServersRepository(db, createProxiesOnServers);
   // The one rule of which credential goes to which host (test, deploy, removal, actions).
   const secrets = createServerCredentials(secretBox, sshServersRepository.findById, {
     pin: (id, fingerprint, target) =>
@@ -257,7 +258,7 @@ export async function buildServices(options: TServicesOptions) {
   // A proxy's writes: the row, its audit row and the account's proxy limit (also adoption's).
   const proxyWrites = transactionOver(db, (tx) => ({
     repository: createProxiesRepository(tx),
-    sshServers: createSshServersRepository(tx),
+    sshServers: createSshServersRepository(tx, createProxiesOnServers),
     audit: createAuditService(createAuditRepository(tx)),
     limits: limitGuard(tx),
   }));
@@ -285,7 +286,7 @@ export async function buildServices(options: TServicesOptions) {
     repository: sshServersRepository,
     credentials: secrets,
     transaction: transactionOver(db, (tx) => ({
-      repository: createSshServersRepository(tx),
+      repository: createSshServersRepository(tx, createProxiesOnServers),
       audit: createAuditService(createAuditRepository(tx)),
       limits: limitGuard(tx),
     })),
@@ -308,7 +309,7 @@ export async function buildServices(options: TServicesOptions) {
     repository: sshServersRepository,
     credentials: secrets,
     transaction: transactionOver(db, (tx) => ({
-      repository: createSshServersRepository(tx),
+      repository: createSshServersRepository(tx, createProxiesOnServers),
       audit: createAuditService(createAuditRepository(tx)),
     })),
     allowLoopback,

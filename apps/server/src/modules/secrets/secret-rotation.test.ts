@@ -25,6 +25,7 @@ import { customCertificateKeyAad } from '../certificates/custom-certificate-secr
 import { createCustomCertificatesRepository } from '../certificates/custom-certificates.repository';
 import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
 import { createDnsChallengesRepository } from '../certificates/dns-challenges.repository';
+import { createProxiesOnServers } from '../proxies/proxies-on-servers.repository';
 import { createProxyCredentials } from '../proxies/proxy-credentials.repository';
 import { createServerCredentials } from '../ssh-servers/server-credentials';
 import { createSshServersRepository } from '../ssh-servers/ssh-servers.repository';
@@ -129,7 +130,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     const credentials = createServerCredentials(secretBoxLoader(keyFile), async () => undefined);
     const id = randomUUID();
     const target = { serverIp: '203.0.113.50', sshPort: 22, sshUser: 'root' };
-    await createSshServersRepository(t.database.db).insert({
+    await createSshServersRepository(t.database.db, createProxiesOnServers).insert({
       id,
       userId: user.id,
       name: 'rotated',
