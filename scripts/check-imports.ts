@@ -9,7 +9,7 @@
 // caller's language is worked out in plugins/language.ts alone; no two files import each other,
 // directly or through others (type-only imports too); the app's error types are
 // defined and exported by lib/app-error.ts alone; proxy_configurations is read by the proxies
-// module (and, until they move, the repositories listed below). The web app (apps/web/src): no feature
+// module (and db/) alone. The web app (apps/web/src): no feature
 // imports another, the shared places (lib/, hooks/, components/) import no feature, and a
 // query key is written in one file.
 // Usage: tsx scripts/check-imports.ts [server root, default apps/server] [web root, default apps/web]
@@ -150,12 +150,7 @@ const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
   },
   {
     rule: 'the proxies module owns proxy_configurations: another module asks its repository or service (services.ts hands the function over)',
-    owner: [
-      'db/',
-      'modules/proxies/',
-      // Still reading it themselves (issue 43): the list only shrinks.
-      'modules/transfer/transfer.repository.ts',
-    ],
+    owner: ['db/', 'modules/proxies/'],
     said: /\bproxyConfigurations\b/,
   },
   {

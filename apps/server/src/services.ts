@@ -62,6 +62,7 @@ import { createProxyCertificateReads } from './modules/proxies/proxy-certificate
 import { createProxyConversion } from './modules/proxies/proxy-conversion';
 import { createProxyCredentials } from './modules/proxies/proxy-credentials.repository';
 import { createProxyOwnerReads } from './modules/proxies/proxy-owners.repository';
+import { createProxyTransfer } from './modules/proxies/proxy-transfer.repository';
 import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
 import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
 import { createScriptsService } from './modules/scripts/scripts.service';
@@ -293,10 +294,10 @@ export async function buildServices(options: TServicesOptions) {
   });
   // A user's servers and proxies as JSON, to move between instances (issue 42).
   const transfer = createTransferService({
-    repository: createTransferRepository(db),
+    repository: createTransferRepository(db, createProxyTransfer),
     credentials: secrets,
     transaction: transactionOver(db, (tx) => ({
-      repository: createTransferRepository(tx),
+      repository: createTransferRepository(tx, createProxyTransfer),
       audit: createAuditService(createAuditRepository(tx)),
       limits: limitGuard(tx),
     })),

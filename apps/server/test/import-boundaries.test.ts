@@ -223,6 +223,11 @@ const PLANTED: [string, string, string][] = [
     "import { proxyConfigurations } from '../../db/schema';\n",
   ],
   [
+    "the proxies' table, from a repository that once had an exception (issue 43)",
+    'src/modules/admin/admin.repository.ts',
+    "import { proxyConfigurations } from '../../db/schema';\n",
+  ],
+  [
     'a lazy loader of the key file of its own',
     'src/modules/two-factor/two-factor.service.ts',
     'let box;\nconst open = () => (box ??= openSecretBox(deps.secretKeyFile));\n',
