@@ -4,7 +4,7 @@
 // into test code, loads the packages an idle instance has no use for only with import(), and
 // modules never import plugins; only db/ and the queue reach the raw PGlite; route files never import a repository; no
 // two folders of modules/ import each other, directly or through others (an import cycle); the
-// engine is reached through deploy/engine/index.ts; DNS, HTTP, TCP and TLS go through net/;
+// engine is reached through deploy/engine/index.ts; DNS, HTTP, TCP, TLS and SMTP go through net/;
 // a rate limit is made by plugins/rate-limit.ts alone; only app.ts imports route files; the
 // caller's language is worked out in plugins/language.ts alone; no two files import each other,
 // directly or through others (type-only imports too); the app's error types are
@@ -49,13 +49,14 @@ const isPackage = (specifier: string, name: string) =>
   specifier === name || specifier.startsWith(`${name}/`);
 
 /**
- * How Portico reaches other machines besides the database and SSH: DNS, HTTP, TCP and TLS. Only
- * the adapters in net/ load them (their types may be imported anywhere), so every outbound call
- * has one place to look at, bound and replace.
+ * How Portico reaches other machines besides the database and SSH: DNS, HTTP, TCP, TLS and SMTP.
+ * Only the adapters in net/ load them (their types may be imported anywhere), so every outbound
+ * call has one place to look at, bound and replace.
  */
 const OUTSIDE_IO = ['dns', 'net', 'http', 'https', 'tls', 'dgram', 'http2'];
 const isOutsideIo = (specifier: string) =>
   isPackage(specifier, 'undici') ||
+  isPackage(specifier, 'nodemailer') ||
   OUTSIDE_IO.some((name) => isPackage(specifier, name) || isPackage(specifier, `node:${name}`));
 
 const RULES: TRule[] = [
@@ -108,7 +109,7 @@ const RULES: TRule[] = [
       isPackage(spec, '@fastify/rate-limit') && file !== 'plugins/rate-limit.ts',
   },
   {
-    rule: 'only the adapters in net/ load node:dns, node:net, node:http(s), node:tls, undici (import their types, or use net/)',
+    rule: 'only the adapters in net/ load node:dns, node:net, node:http(s), node:tls, undici, nodemailer (import their types, or use net/)',
     forbids: (file, spec, _target, kind) =>
       kind !== 'type' && isOutsideIo(spec) && !file.startsWith('net/'),
   },
