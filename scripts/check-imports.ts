@@ -10,8 +10,8 @@
 // directly or through others (type-only imports too); the app's error types are
 // defined and exported by lib/app-error.ts alone; proxy_configurations is read by the proxies
 // module (and db/) alone. The web app (apps/web/src): no feature
-// imports another, the shared places (lib/, hooks/, components/) import no feature, and a
-// query key is written in one file.
+// imports another, the shared places (lib/, hooks/, components/) import no feature, a query
+// key is written in one file, and no two files import each other (type-only imports too).
 // Usage: tsx scripts/check-imports.ts [server root, default apps/server] [web root, default apps/web]
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -307,6 +307,9 @@ export function checkWebImports(webRoot: string): TViolation[] {
   const src = join(webRoot, 'src');
   const violations: TViolation[] = [];
   const keys = new Map<string, string[]>();
+  const fileImports: TModuleImport[] = [];
+  const noExtension = (path: string) => path.replace(/\.tsx?$/, '');
+  const known = new Set(productFiles(src).map((path) => noExtension(posix(relative(src, path)))));
   for (const path of productFiles(src)) {
     const file = posix(relative(src, path));
     const at = posix(relative(webRoot, path));
@@ -318,6 +321,17 @@ export function checkWebImports(webRoot: string): TViolation[] {
         : specifier.startsWith('.')
           ? posix(relative(src, resolve(dirname(path), specifier)))
           : undefined;
+      const imported = [target, `${target}/index`].find(
+        (candidate) => candidate !== undefined && known.has(noExtension(candidate)),
+      );
+      if (imported) {
+        fileImports.push({
+          file: at,
+          specifier,
+          from: noExtension(file),
+          to: noExtension(imported),
+        });
+      }
       if (isSharedTestSupport(specifier) && !file.startsWith('test/')) {
         violations.push({ file: at, specifier, rule: WEB_TEST_SUPPORT_RULE });
         continue;
@@ -339,7 +353,7 @@ export function checkWebImports(webRoot: string): TViolation[] {
       for (const file of written) violations.push({ file, specifier: key, rule: WEB_KEY_RULE });
     }
   }
-  return violations;
+  return [...violations, ...cycles(fileImports, FILE_CYCLE_RULE)];
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -351,7 +351,7 @@ const WEB_PLANTED: [string, string, string][] = [
   ],
   [
     'a feature, from components/',
-    'src/components/page.tsx',
+    'src/components/app-shell.tsx',
     "import { Wizard } from '../features/wizard/components/step';\n",
   ],
   [
@@ -382,6 +382,24 @@ describe('web import boundaries', () => {
       'src/lib/query-keys.ts',
     ]);
     expect(violations[0]!.rule).toContain('a query key is written in one file');
+  });
+
+  it('fails a loop between files, even of type-only imports, naming every import on it', () => {
+    const at = 'src/features/settings/components';
+    const open = {
+      [`${at}/settings-page.tsx`]: "import { ProfileSection } from './profile-section';\n",
+      [`${at}/profile-section.tsx`]: "import { SettingsSection } from './settings-section';\n",
+    };
+    const closing = {
+      [`${at}/settings-section.tsx`]:
+        "import type { TSettingsSectionProps } from '@/features/settings/components/settings-page';\n",
+    };
+    expect(checkWebImports(tree({ ...WEB_ALLOWED, ...open }))).toEqual([]);
+    const violations = checkWebImports(tree({ ...WEB_ALLOWED, ...open, ...closing }));
+    expect(violations.map((v) => v.file).sort()).toEqual(
+      Object.keys({ ...open, ...closing }).sort(),
+    );
+    expect(violations.every((v) => v.rule.includes('no import cycle between files'))).toBe(true);
   });
 
   it('makes the lint command fail on the web app too', () => {
