@@ -4,14 +4,14 @@
 // into test code, loads the packages an idle instance has no use for only with import(), and
 // modules never import plugins; only db/ and the queue reach the raw PGlite; route files never import a repository; no
 // two folders of modules/ import each other, directly or through others (an import cycle); the
-// engine is reached through deploy/engine/index.ts; DNS, HTTP, TCP and TLS go through net/;
+// engine is reached through deploy/engine/index.ts; DNS, HTTP, TCP, TLS and SMTP go through net/;
 // a rate limit is made by plugins/rate-limit.ts alone; only app.ts imports route files; the
 // caller's language is worked out in plugins/language.ts alone; no two files import each other,
 // directly or through others (type-only imports too); the app's error types are
 // defined and exported by lib/app-error.ts alone; proxy_configurations is read by the proxies
-// module (and, until they move, the repositories listed below). The web app (apps/web/src): no feature
-// imports another, the shared places (lib/, hooks/, components/) import no feature, and a
-// query key is written in one file.
+// module (and db/) alone. The web app (apps/web/src): no feature
+// imports another, the shared places (lib/, hooks/, components/) import no feature, a query
+// key is written in one file, and no two files import each other (type-only imports too).
 // Usage: tsx scripts/check-imports.ts [server root, default apps/server] [web root, default apps/web]
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -49,13 +49,14 @@ const isPackage = (specifier: string, name: string) =>
   specifier === name || specifier.startsWith(`${name}/`);
 
 /**
- * How Portico reaches other machines besides the database and SSH: DNS, HTTP, TCP and TLS. Only
- * the adapters in net/ load them (their types may be imported anywhere), so every outbound call
- * has one place to look at, bound and replace.
+ * How Portico reaches other machines besides the database and SSH: DNS, HTTP, TCP, TLS and SMTP.
+ * Only the adapters in net/ load them (their types may be imported anywhere), so every outbound
+ * call has one place to look at, bound and replace.
  */
 const OUTSIDE_IO = ['dns', 'net', 'http', 'https', 'tls', 'dgram', 'http2'];
 const isOutsideIo = (specifier: string) =>
   isPackage(specifier, 'undici') ||
+  isPackage(specifier, 'nodemailer') ||
   OUTSIDE_IO.some((name) => isPackage(specifier, name) || isPackage(specifier, `node:${name}`));
 
 const RULES: TRule[] = [
@@ -108,7 +109,7 @@ const RULES: TRule[] = [
       isPackage(spec, '@fastify/rate-limit') && file !== 'plugins/rate-limit.ts',
   },
   {
-    rule: 'only the adapters in net/ load node:dns, node:net, node:http(s), node:tls, undici (import their types, or use net/)',
+    rule: 'only the adapters in net/ load node:dns, node:net, node:http(s), node:tls, undici, nodemailer (import their types, or use net/)',
     forbids: (file, spec, _target, kind) =>
       kind !== 'type' && isOutsideIo(spec) && !file.startsWith('net/'),
   },
@@ -150,19 +151,7 @@ const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
   },
   {
     rule: 'the proxies module owns proxy_configurations: another module asks its repository or service (services.ts hands the function over)',
-    owner: [
-      'db/',
-      'modules/proxies/',
-      // Still reading it themselves (issue 43): the list only shrinks.
-      'modules/admin/admin.repository.ts',
-      'modules/certificates/certificates.repository.ts',
-      'modules/checks/checks.repository.ts',
-      'modules/deployments/certificate-action-history.repository.ts',
-      'modules/limits/limits.repository.ts',
-      'modules/secrets/secrets.repository.ts',
-      'modules/ssh-servers/ssh-servers.repository.ts',
-      'modules/transfer/transfer.repository.ts',
-    ],
+    owner: ['db/', 'modules/proxies/'],
     said: /\bproxyConfigurations\b/,
   },
   {
@@ -318,6 +307,9 @@ export function checkWebImports(webRoot: string): TViolation[] {
   const src = join(webRoot, 'src');
   const violations: TViolation[] = [];
   const keys = new Map<string, string[]>();
+  const fileImports: TModuleImport[] = [];
+  const noExtension = (path: string) => path.replace(/\.tsx?$/, '');
+  const known = new Set(productFiles(src).map((path) => noExtension(posix(relative(src, path)))));
   for (const path of productFiles(src)) {
     const file = posix(relative(src, path));
     const at = posix(relative(webRoot, path));
@@ -329,6 +321,17 @@ export function checkWebImports(webRoot: string): TViolation[] {
         : specifier.startsWith('.')
           ? posix(relative(src, resolve(dirname(path), specifier)))
           : undefined;
+      const imported = [target, `${target}/index`].find(
+        (candidate) => candidate !== undefined && known.has(noExtension(candidate)),
+      );
+      if (imported) {
+        fileImports.push({
+          file: at,
+          specifier,
+          from: noExtension(file),
+          to: noExtension(imported),
+        });
+      }
       if (isSharedTestSupport(specifier) && !file.startsWith('test/')) {
         violations.push({ file: at, specifier, rule: WEB_TEST_SUPPORT_RULE });
         continue;
@@ -350,7 +353,7 @@ export function checkWebImports(webRoot: string): TViolation[] {
       for (const file of written) violations.push({ file, specifier: key, rule: WEB_KEY_RULE });
     }
   }
-  return violations;
+  return [...violations, ...cycles(fileImports, FILE_CYCLE_RULE)];
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -22,6 +22,7 @@ import { createMailer, type TMailer } from './modules/notifications/mailer';
 import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { createNotificationsService } from './modules/notifications/notifications.service';
 import type { TProxiesService } from './modules/proxies/proxies.service';
+import { createProxyCertificateReads } from './modules/proxies/proxy-certificates.repository';
 import type { TUsersService } from './modules/users/users.service';
 
 /**
@@ -75,7 +76,7 @@ export async function buildCertificateServices(deps: {
     listAdmins: () => deps.users.listAdmins(),
     now,
   });
-  const repository = createCertificatesRepository(db);
+  const repository = createCertificatesRepository(db, createProxyCertificateReads);
   const watch: TWatchDeps = {
     certificates: repository,
     alerts,
@@ -89,7 +90,7 @@ export async function buildCertificateServices(deps: {
   const certificates = createCertificatesService({
     repository,
     proxies: deps.proxies,
-    history: createCertificateActionHistory(db),
+    history: createCertificateActionHistory(db, createProxyCertificateReads),
     queueCheck: jobs.queueCheck,
     custom,
     encrypt,

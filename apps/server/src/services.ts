@@ -56,8 +56,13 @@ import { createLimitGuard, createLimitsService } from './modules/limits/limits.s
 import type { TMailer } from './modules/notifications/mailer';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
+import { createProxiesOnServers } from './modules/proxies/proxies-on-servers.repository';
 import { createProxyAdoption } from './modules/proxies/proxy-adoption';
+import { createProxyCertificateReads } from './modules/proxies/proxy-certificates.repository';
 import { createProxyConversion } from './modules/proxies/proxy-conversion';
+import { createProxyCredentials } from './modules/proxies/proxy-credentials.repository';
+import { createProxyOwnerReads } from './modules/proxies/proxy-owners.repository';
+import { createProxyTransfer } from './modules/proxies/proxy-transfer.repository';
 import { createRateLimitHitsRepository } from './modules/rate-limits/rate-limit-hits.repository';
 import { databaseRateLimitStore } from './modules/rate-limits/rate-limit-store';
 import { createScriptsService } from './modules/scripts/scripts.service';
@@ -173,11 +178,12 @@ export async function buildServices(options: TServicesOptions) {
   });
   // How many of each thing one account may hold: checked inside each create's transaction.
   const limitDefaults = { ...LIMIT_DEFAULTS, ...options.config.limits };
-  const limitGuard = (tx: TDb) => createLimitGuard(createLimitsRepository(tx), limitDefaults);
+  const limitGuard = (tx: TDb) =>
+    createLimitGuard(createLimitsRepository(tx, createProxyOwnerReads), limitDefaults);
   const limits = createLimitsService({
-    repository: createLimitsRepository(db),
+    repository: createLimitsRepository(db, createProxyOwnerReads),
     transaction: transactionOver(db, (tx) => ({
-      repository: createLimitsRepository(tx),
+      repository: createLimitsRepository(tx, createProxyOwnerReads),
       audit: createAuditService(createAuditRepository(tx)),
     })),
     defaults: limitDefaults,
@@ -198,7 +204,7 @@ export async function buildServices(options: TServicesOptions) {
     transaction: accountWrites,
   });
 
-  const sshServersRepository = createSshServersRepository(db);
+  const sshServersRepository = createSshServersRepository(db, createProxiesOnServers);
   // The one rule of which credential goes to which host (test, deploy, removal, actions).
   const secrets = createServerCredentials(secretBox, sshServersRepository.findById, {
     pin: (id, fingerprint, target) =>
@@ -209,7 +215,7 @@ export async function buildServices(options: TServicesOptions) {
     forget: sshServersRepository.forgetHostKey,
   });
 
-  const checksRepository = createChecksRepository(db);
+  const checksRepository = createChecksRepository(db, createProxyCredentials);
   const dns = createDnsService({
     servers: options.config.dnsServers ?? [],
     repository: checksRepository,
@@ -253,7 +259,7 @@ export async function buildServices(options: TServicesOptions) {
   // A proxy's writes: the row, its audit row and the account's proxy limit (also adoption's).
   const proxyWrites = transactionOver(db, (tx) => ({
     repository: createProxiesRepository(tx),
-    sshServers: createSshServersRepository(tx),
+    sshServers: createSshServersRepository(tx, createProxiesOnServers),
     audit: createAuditService(createAuditRepository(tx)),
     limits: limitGuard(tx),
   }));
@@ -281,17 +287,17 @@ export async function buildServices(options: TServicesOptions) {
     repository: sshServersRepository,
     credentials: secrets,
     transaction: transactionOver(db, (tx) => ({
-      repository: createSshServersRepository(tx),
+      repository: createSshServersRepository(tx, createProxiesOnServers),
       audit: createAuditService(createAuditRepository(tx)),
       limits: limitGuard(tx),
     })),
   });
   // A user's servers and proxies as JSON, to move between instances (issue 42).
   const transfer = createTransferService({
-    repository: createTransferRepository(db),
+    repository: createTransferRepository(db, createProxyTransfer),
     credentials: secrets,
     transaction: transactionOver(db, (tx) => ({
-      repository: createTransferRepository(tx),
+      repository: createTransferRepository(tx, createProxyTransfer),
       audit: createAuditService(createAuditRepository(tx)),
       limits: limitGuard(tx),
     })),
@@ -304,7 +310,7 @@ export async function buildServices(options: TServicesOptions) {
     repository: sshServersRepository,
     credentials: secrets,
     transaction: transactionOver(db, (tx) => ({
-      repository: createSshServersRepository(tx),
+      repository: createSshServersRepository(tx, createProxiesOnServers),
       audit: createAuditService(createAuditRepository(tx)),
     })),
     allowLoopback,
@@ -315,9 +321,9 @@ export async function buildServices(options: TServicesOptions) {
     adoptSites: createProxyAdoption(proxyWrites),
   });
   const admin = createAdminService({
-    repository: createAdminRepository(db),
+    repository: createAdminRepository(db, createProxyOwnerReads),
     transaction: transactionOver(db, (tx) => ({
-      repository: createAdminRepository(tx),
+      repository: createAdminRepository(tx, createProxyOwnerReads),
       users: createUsersService(usersRepository.within(tx)),
       audit: createAuditService(createAuditRepository(tx)),
     })),
@@ -349,7 +355,7 @@ export async function buildServices(options: TServicesOptions) {
   const runWrites = transactionOver(db, (tx) => ({
     deployments: createDeploymentsRepository(tx),
     proxies: createProxiesRepository(tx),
-    certificateActions: createCertificateActionHistory(tx),
+    certificateActions: createCertificateActionHistory(tx, createProxyCertificateReads),
   }));
   const workers = createDeployWorkers({
     queue,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
+import { createProxyCredentials } from '../modules/proxies/proxy-credentials.repository';
 import { rotateSecretKey, SecretRotationError } from '../modules/secrets/secret-rotation';
 import { createSecretsRepository } from '../modules/secrets/secrets.repository';
 import type { TOpenedStore } from '../runtime';
@@ -21,7 +22,7 @@ export function registerSecretCommands(program: Command, open: TOpenStore) {
       try {
         const result = await rotateSecretKey(
           secretKeyFile,
-          createSecretsRepository(store.database.db),
+          createSecretsRepository(store.database.db, createProxyCredentials),
         );
         const what = result.resumed ? 'finished an interrupted rotation:' : 'rotated';
         console.info(

@@ -16,6 +16,7 @@ import {
   secretAad,
   secretBoxLoader,
 } from '../lib/secrets';
+import { createProxiesOnServers } from '../modules/proxies/proxies-on-servers.repository';
 import { moveProxyPasswordsToServers } from '../modules/ssh-servers/password-backfill';
 import {
   createServerCredentials,
@@ -93,7 +94,7 @@ describe.each(testDatabaseKinds())('migration 0014 (saved SSH servers) on %s', (
     expect(servers.find((s) => s.id === serverOf(5))!.userId).toBe(BEN);
 
     // Start-up: the passwords follow, each sealed for its server and target.
-    const repository = createSshServersRepository(db);
+    const repository = createSshServersRepository(db, createProxiesOnServers);
     const credentials = createServerCredentials(secretBoxLoader(keyFile), repository.findById);
     expect(await moveProxyPasswordsToServers(repository, credentials)).toEqual({
       moved: 3,

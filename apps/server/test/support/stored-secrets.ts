@@ -1,5 +1,6 @@
 import type { TDatabase } from '../../src/db/client';
 import { decryptSecret, loadOrCreateKey } from '../../src/lib/secrets';
+import { createProxyCredentials } from '../../src/modules/proxies/proxy-credentials.repository';
 import {
   createSecretsRepository,
   storedSecretAad,
@@ -8,6 +9,6 @@ import {
 /** Every secret the store holds, decrypted with the key in `keyFile` (throws if one does not). */
 export async function decryptedSecrets(database: TDatabase, keyFile: string): Promise<string[]> {
   const key = loadOrCreateKey(keyFile);
-  const secrets = await createSecretsRepository(database.db).listSecrets();
+  const secrets = await createSecretsRepository(database.db, createProxyCredentials).listSecrets();
   return secrets.map((s) => decryptSecret(key, s.stored, storedSecretAad(s)));
 }

@@ -11,6 +11,7 @@ import {
   testDatabaseKinds,
 } from '../../../test/support/test-database';
 import { auditLog, users } from '../../db/schema';
+import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
 import { createAdminRepository } from './admin.repository';
 
 describe.each(testDatabaseKinds())('the audit page’s target names on %s', (kind) => {
@@ -51,7 +52,7 @@ describe.each(testDatabaseKinds())('the audit page’s target names on %s', (kin
 
   it('names a page with one lookup per target type, reading only the rows it names', async () => {
     const recorder = rowsReadRecorder(t.database);
-    const repository = createAdminRepository(recorder.db);
+    const repository = createAdminRepository(recorder.db, createProxyOwnerReads);
     const page = await repository.auditPage({ userId, limit: 20 });
     expect(page).toHaveLength(20);
     // Newest first: the last 20 proxies written, each by its domain.

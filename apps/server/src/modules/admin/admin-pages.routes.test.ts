@@ -5,6 +5,7 @@
 import { ZAdminProxyPage, ZAdminUserPage } from '@portico/shared/admin/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namedClient } from '../../../test/support/admin-test-helpers';
+import { createProxy } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { proxyConfigurations } from '../../db/schema';
@@ -72,6 +73,8 @@ describe.each(testDatabaseKinds())('admin lists in pages on %s', (kind) => {
     const prefix = `pgu${kind.slice(0, 2)}`;
     const made = [];
     for (let i = 0; i < 5; i += 1) made.push(await namedClient(t, prefix));
+    await createProxy(made[1]!.client);
+    await createProxy(made[1]!.client);
     const first = ZAdminUserPage.parse(
       (await get(`/api/admin/users?q=${prefix}${process.pid}&limit=2`)).json(),
     );
@@ -87,6 +90,8 @@ describe.each(testDatabaseKinds())('admin lists in pages on %s', (kind) => {
       cursor = next.nextCursor;
     }
     expect(names).toEqual(made.map((m) => m.user.username));
+    // Each counted as its own, on the page as in the whole list.
+    expect(first.items.map((u) => u.proxyCount)).toEqual([0, 2]);
     const admins = ZAdminUserPage.parse((await get('/api/admin/users?role=admin')).json());
     expect(admins.items.every((u) => u.role === 'admin')).toBe(true);
     expect(admins.items.map((u) => u.id)).toContain(admin.user.id);

@@ -11,6 +11,7 @@ import {
   testDatabaseKinds,
 } from '../../../test/support/test-database';
 import { users } from '../../db/schema';
+import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
 import { createAdminRepository } from './admin.repository';
 
 describe.each(testDatabaseKinds())('the admin’s users search on %s', (kind) => {
@@ -32,7 +33,10 @@ describe.each(testDatabaseKinds())('the admin’s users search on %s', (kind) =>
 
   const search = async (q: string) => {
     const recorder = rowsReadRecorder(t.database);
-    const page = await createAdminRepository(recorder.db).usersPage({ q, limit: 50 });
+    const page = await createAdminRepository(recorder.db, createProxyOwnerReads).usersPage({
+      q,
+      limit: 50,
+    });
     return {
       names: page.rows.map((row) => row.username).sort(),
       total: page.total,

@@ -1,15 +1,27 @@
 import type { TAdminUserQuery } from '@portico/shared/admin/api';
 import type { TRole } from '@portico/shared/auth/schemas';
 import type { TProxyListQuery } from '@portico/shared/proxy/api';
-import { and, asc, count, desc, eq, inArray, like, lt, or, type SQL, sql } from 'drizzle-orm';
-import { builtOnce } from '../../db/built-once';
+import {
+  type AnyColumn,
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  inArray,
+  like,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { proxyPage } from '../../db/proxy-lists';
+import type { proxyPage } from '../../db/proxy-lists';
 import {
   auditLog,
-  proxyConfigurations,
   sshServers,
   type TAuditLogRow,
+  type TProxyConfigurationRow,
   users,
 } from '../../db/schema';
 import {
@@ -33,46 +45,57 @@ export interface TAuditFilter {
 /** An audit row with its target's name today; null when the target is gone or has none. */
 export type TAuditRowNamed = TAuditLogRow & { targetName: string | null };
 
-/** The target types whose rows have a display name, and the column that holds it. */
-const NAMED_TARGETS = {
-  proxy_configuration: { table: proxyConfigurations, name: proxyConfigurations.domain },
-  user: { table: users, name: users.username },
-  ssh_server: { table: sshServers, name: sshServers.name },
-} as const;
+/** A proxy on the admin's all-proxies screen, with its owner. */
+export type TAdminProxyRow = Pick<
+  TProxyConfigurationRow,
+  | 'id'
+  | 'domain'
+  | 'targetServer'
+  | 'status'
+  | 'sslConfigured'
+  | 'serverSites'
+  | 'origin'
+  | 'adoptedFile'
+  | 'lastFailure'
+  | 'createdAt'
+> & { userId: string; username: string; email: string };
+
+/** What the admin screens ask of the proxies module (services.ts hands its reads over). */
+export interface TAdminProxyReads {
+  countOwnedByColumn(userId: AnyColumn): SQL<number>;
+  domainsOf(ids: string[]): Promise<{ id: string; name: string }[]>;
+  ownersByProxyCount(): Promise<
+    { userId: string; username: string; email: string; proxyCount: number }[]
+  >;
+  allWithOwners(): Promise<TAdminProxyRow[]>;
+  allWithOwnersPage(
+    query: TProxyListQuery & { limit: number },
+    now: Date,
+  ): ReturnType<typeof proxyPage<TAdminProxyRow & { key: string }>>;
+}
 
 export type TRoleOutcome =
   | { kind: 'not_found' }
   | { kind: 'last_admin' }
   | { kind: 'changed' | 'unchanged'; before: TRole; username: string };
 
-/** The joins and aggregates of the admin screens; writes go through the owning services. */
-export function createAdminRepository(db: TDb) {
-  const adminProxyRow = {
-    id: proxyConfigurations.id,
-    domain: proxyConfigurations.domain,
-    targetServer: proxyConfigurations.targetServer,
-    status: proxyConfigurations.status,
-    sslConfigured: proxyConfigurations.sslConfigured,
-    serverSites: proxyConfigurations.serverSites,
-    origin: proxyConfigurations.origin,
-    adoptedFile: proxyConfigurations.adoptedFile,
-    lastFailure: proxyConfigurations.lastFailure,
-    createdAt: proxyConfigurations.createdAt,
-    userId: users.id,
-    username: users.username,
-    email: users.email,
+/**
+ * The joins and aggregates of the admin screens; writes go through the owning services.
+ * `proxiesOver` builds the proxies' reads over the same handle as `db`.
+ */
+export function createAdminRepository(db: TDb, proxiesOver: (db: TDb) => TAdminProxyReads) {
+  const proxies = proxiesOver(db);
+  /** `type:id` → name of the target types whose rows have one. */
+  const namedTargets: Record<string, (ids: string[]) => Promise<{ id: string; name: string }[]>> = {
+    proxy_configuration: (ids) => proxies.domainsOf(ids),
+    user: (ids) =>
+      db.select({ id: users.id, name: users.username }).from(users).where(inArray(users.id, ids)),
+    ssh_server: (ids) =>
+      db
+        .select({ id: sshServers.id, name: sshServers.name })
+        .from(sshServers)
+        .where(inArray(sshServers.id, ids)),
   };
-  // The all-proxies screen: built at first use, prepared once per connection.
-  const allProxies = builtOnce(() =>
-    db
-      .select(adminProxyRow)
-      .from(proxyConfigurations)
-      .innerJoin(users, eq(users.id, proxyConfigurations.userId))
-      .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
-      .prepare('admin_all_proxies'),
-  );
-
-  const proxyCount = count(proxyConfigurations.id).mapWith(Number);
   const adminUserRow = {
     id: users.id,
     username: users.username,
@@ -84,17 +107,14 @@ export function createAdminRepository(db: TDb) {
   /** `type:id` → name for the targets of a page; ids that are no UUID cannot name a row. */
   async function targetNames(rows: TAuditLogRow[]): Promise<Map<string, string>> {
     const names = new Map<string, string>();
-    for (const [type, target] of Object.entries(NAMED_TARGETS)) {
+    for (const [type, namesOf] of Object.entries(namedTargets)) {
       const ids = new Set(
         rows
           .filter((r) => r.targetType === type && UUID_TEXT.test(r.targetId))
           .map((r) => r.targetId),
       );
       if (ids.size === 0) continue;
-      const found = await db
-        .select({ id: target.table.id, name: target.name })
-        .from(target.table)
-        .where(inArray(target.table.id, [...ids]));
+      const found = await namesOf([...ids]);
       for (const row of found) names.set(`${type}:${row.id}`, row.name);
     }
     return names;
@@ -108,34 +128,16 @@ export function createAdminRepository(db: TDb) {
 
     /** Only users with at least one proxy (inner join), most proxies first. */
     async proxiesByUser() {
-      return db
-        .select({
-          userId: users.id,
-          username: users.username,
-          email: users.email,
-          proxyCount,
-        })
-        .from(users)
-        .innerJoin(proxyConfigurations, eq(proxyConfigurations.userId, users.id))
-        .groupBy(users.id)
-        .orderBy(desc(proxyCount), asc(users.username), asc(users.id));
+      return proxies.ownersByProxyCount();
     },
 
     async allProxies() {
-      return allProxies().execute();
+      return proxies.allWithOwners();
     },
 
     /** One page of every user's proxies (db/proxy-lists.ts), with its counts. */
     async allProxiesPage(query: TProxyListQuery & { limit: number }, now: Date) {
-      return proxyPage(db, undefined, query, now, (plan) =>
-        db
-          .select({ ...adminProxyRow, key: plan.key })
-          .from(proxyConfigurations)
-          .innerJoin(users, eq(users.id, proxyConfigurations.userId))
-          .where(plan.where)
-          .orderBy(...plan.orderBy)
-          .limit(plan.limit),
-      );
+      return proxies.allWithOwnersPage(query, now);
     },
 
     /**
@@ -159,10 +161,7 @@ export function createAdminRepository(db: TDb) {
         .select({
           ...adminUserRow,
           // Counted per user found, through the owner index, not over every proxy.
-          proxyCount:
-            sql<number>`(select count(*) from ${proxyConfigurations} where ${proxyConfigurations.userId} = ${users.id})`.mapWith(
-              Number,
-            ),
+          proxyCount: proxies.countOwnedByColumn(users.id),
           key: sql<string>`${users.createdAt}::text`,
         })
         .from(users)
@@ -194,11 +193,9 @@ export function createAdminRepository(db: TDb) {
     /** Every user, or the one with `id`, with the number of proxies they own. */
     async listUsers(id?: string) {
       return db
-        .select({ ...adminUserRow, proxyCount })
+        .select({ ...adminUserRow, proxyCount: proxies.countOwnedByColumn(users.id) })
         .from(users)
-        .leftJoin(proxyConfigurations, eq(proxyConfigurations.userId, users.id))
         .where(id ? eq(users.id, id) : undefined)
-        .groupBy(users.id)
         .orderBy(asc(users.createdAt), asc(users.username), asc(users.id));
     },
 

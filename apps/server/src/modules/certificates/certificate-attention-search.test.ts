@@ -11,6 +11,7 @@ import {
   testDatabaseKinds,
 } from '../../../test/support/test-database';
 import { certificateStatus, proxyConfigurations, users } from '../../db/schema';
+import { createProxyCertificateReads } from '../proxies/proxy-certificates.repository';
 import { createCertificatesRepository } from './certificates.repository';
 
 describe.each(testDatabaseKinds())(
@@ -64,10 +65,10 @@ describe.each(testDatabaseKinds())(
 
     const search = async (q: string) => {
       const recorder = rowsReadRecorder(t.database);
-      const page = await createCertificatesRepository(recorder.db).attentionPage(
-        { q, limit: 50 },
-        new Date(),
-      );
+      const page = await createCertificatesRepository(
+        recorder.db,
+        createProxyCertificateReads,
+      ).attentionPage({ q, limit: 50 }, new Date());
       return {
         domains: page.rows.map((row) => row.proxy.domain).sort(),
         statements: recorder.statements.join('\n'),

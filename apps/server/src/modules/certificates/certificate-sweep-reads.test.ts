@@ -13,6 +13,7 @@ import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { users } from '../../db/schema';
 import { createAlerts } from '../notifications/alerts';
+import { createProxyCertificateReads } from '../proxies/proxy-certificates.repository';
 import { createUsersRepository } from '../users/users.repository';
 import { raiseAlerts, sweep, type TWatchDeps } from './certificate-watch';
 import { createCertificatesRepository } from './certificates.repository';
@@ -65,7 +66,7 @@ describe.each(testDatabaseKinds())('the certificate pass reads what it needs on 
     const recipients: string[] = [];
     const now = () => new Date();
     const deps: TWatchDeps = {
-      certificates: createCertificatesRepository(recorder.db),
+      certificates: createCertificatesRepository(recorder.db, createProxyCertificateReads),
       alerts: createAlerts({
         notifications: {
           deliver: async (user) => {

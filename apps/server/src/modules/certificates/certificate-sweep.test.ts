@@ -7,6 +7,7 @@ import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { proxyConfigurations } from '../../db/schema';
+import { createProxyCertificateReads } from '../proxies/proxy-certificates.repository';
 import { sweep, type TWatchDeps } from './certificate-watch';
 import { createCertificatesRepository } from './certificates.repository';
 
@@ -38,7 +39,7 @@ describe.each(testDatabaseKinds())('certificate sweep on %s', (kind) => {
   afterAll(async () => t?.close());
 
   it('checks every HTTPS site once, in batches, at most `concurrency` at a time', async () => {
-    const certificates = createCertificatesRepository(t.database.db);
+    const certificates = createCertificatesRepository(t.database.db, createProxyCertificateReads);
     const batches: number[] = [];
     const counted = {
       ...certificates,

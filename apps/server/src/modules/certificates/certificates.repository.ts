@@ -4,18 +4,16 @@ import type {
   TRenewalHealth,
   TServedCertificate,
 } from '@portico/shared/certificates/schemas';
-import { and, asc, desc, eq, gt, inArray, lte, ne, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { attentionPage } from '../../db/certificate-attention';
 import type { TDb } from '../../db/client';
 import {
   certificateStatus,
   deployments,
-  proxyConfigurations,
   type TAlertedState,
   type TCertificateStatusRow,
   type TDeploymentRow,
   type TProxyConfigurationRow,
-  users,
 } from '../../db/schema';
 
 export type TCertificatesRepository = ReturnType<typeof createCertificatesRepository>;
@@ -32,7 +30,20 @@ export interface TWatchedWithOwner extends TWatched {
 
 const ACTION_TRIGGERS = ['renew_test', 'renew'] as const;
 
-export function createCertificatesRepository(db: TDb) {
+/** What the certificates ask of the proxies module (services.ts hands its reads over). */
+export interface TCertificatesProxyReads {
+  certificatesOwnedBy(userId: string, configurationIds: string[]): Promise<TCertificateStatusRow[]>;
+  watched(configurationId?: string): Promise<TWatched[]>;
+  watchedBatch(afterId: string | undefined, limit: number): Promise<TWatched[]>;
+  httpsWithOwners(): Promise<TWatchedWithOwner[]>;
+}
+
+/** `proxiesOver` builds the proxies' reads over the same handle as `db`. */
+export function createCertificatesRepository(
+  db: TDb,
+  proxiesOver: (db: TDb) => TCertificatesProxyReads,
+) {
+  const proxies = proxiesOver(db);
   /** Creates the row when missing, then applies `changes`. */
   async function upsert(configurationId: string, changes: Partial<TCertificateStatusRow>) {
     const values = { ...changes, updatedAt: new Date() };
@@ -40,21 +51,6 @@ export function createCertificatesRepository(db: TDb) {
       .insert(certificateStatus)
       .values({ configurationId, ...values })
       .onConflictDoUpdate({ target: certificateStatus.configurationId, set: values });
-  }
-
-  function watchedWhere(also: SQL | undefined) {
-    return db
-      .select({ proxy: proxyConfigurations, status: certificateStatus })
-      .from(proxyConfigurations)
-      .leftJoin(certificateStatus, eq(certificateStatus.configurationId, proxyConfigurations.id))
-      .where(
-        and(
-          eq(proxyConfigurations.sslConfigured, true),
-          ne(proxyConfigurations.status, 'deploying'),
-          also,
-        ),
-      )
-      .$dynamic();
   }
 
   return {
@@ -81,49 +77,22 @@ export function createCertificatesRepository(db: TDb) {
       configurationIds: string[],
     ): Promise<TCertificateStatusRow[]> {
       if (configurationIds.length === 0) return [];
-      const rows = await db
-        .select({ status: certificateStatus })
-        .from(certificateStatus)
-        .innerJoin(
-          proxyConfigurations,
-          eq(proxyConfigurations.id, certificateStatus.configurationId),
-        )
-        .where(
-          and(
-            inArray(certificateStatus.configurationId, configurationIds),
-            eq(proxyConfigurations.userId, userId),
-            eq(proxyConfigurations.sslConfigured, true),
-          ),
-        );
-      return rows.map((row) => row.status);
+      return proxies.certificatesOwnedBy(userId, configurationIds);
     },
 
     /** Proxies whose site serves HTTPS and no run is changing right now. */
     async watched(configurationId?: string): Promise<TWatched[]> {
-      return watchedWhere(
-        configurationId ? eq(proxyConfigurations.id, configurationId) : undefined,
-      );
+      return proxies.watched(configurationId);
     },
 
     /** The sweep's next batch: proxies `watched` would give, in id order after `afterId`. */
     async watchedBatch(afterId: string | undefined, limit: number): Promise<TWatched[]> {
-      return watchedWhere(afterId ? gt(proxyConfigurations.id, afterId) : undefined)
-        .orderBy(asc(proxyConfigurations.id))
-        .limit(limit);
+      return proxies.watchedBatch(afterId, limit);
     },
 
     /** Every HTTPS proxy with its owner (the admin's list). */
     async allWithOwners(): Promise<TWatchedWithOwner[]> {
-      return db
-        .select({
-          proxy: proxyConfigurations,
-          status: certificateStatus,
-          owner: { id: users.id, username: users.username, email: users.email },
-        })
-        .from(proxyConfigurations)
-        .innerJoin(users, eq(users.id, proxyConfigurations.userId))
-        .leftJoin(certificateStatus, eq(certificateStatus.configurationId, proxyConfigurations.id))
-        .where(eq(proxyConfigurations.sslConfigured, true));
+      return proxies.httpsWithOwners();
     },
 
     /** A page of the HTTPS proxies that need attention, with their owners (db/certificate-attention.ts). */

@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { proxyConfigurations, sshServers, type TSshServerRow } from '../../db/schema';
+import { sshServers, type TSshServerRow } from '../../db/schema';
 
 export type TChecksRepository = ReturnType<typeof createChecksRepository>;
 
@@ -16,25 +16,18 @@ export interface TStoredSshTarget {
   sshServerId: string | null;
 }
 
-export function createChecksRepository(db: TDb) {
+/** What the checks ask of the proxies module (services.ts hands its reads over). */
+export interface TChecksProxyReads {
+  sshTargetOwnedBy(userId: string, id: string): Promise<TStoredSshTarget | undefined>;
+}
+
+/** `proxiesOver` builds the proxies' reads over the same handle as `db`. */
+export function createChecksRepository(db: TDb, proxiesOver: (db: TDb) => TChecksProxyReads) {
+  const proxies = proxiesOver(db);
   return {
     /** The configuration when it belongs to `userId`; undefined otherwise (404, never 403). */
     async findOwnSshTarget(userId: string, id: string): Promise<TStoredSshTarget | undefined> {
-      const [row] = await db
-        .select({
-          id: proxyConfigurations.id,
-          serverIp: proxyConfigurations.serverIp,
-          sshPort: proxyConfigurations.sshPort,
-          sshUser: proxyConfigurations.sshUser,
-          sshPasswordEnc: proxyConfigurations.sshPasswordEnc,
-          sshPasswordTarget: proxyConfigurations.sshPasswordTarget,
-          hostKeyFingerprint: proxyConfigurations.hostKeyFingerprint,
-          sshServerId: proxyConfigurations.sshServerId,
-        })
-        .from(proxyConfigurations)
-        .where(and(eq(proxyConfigurations.id, id), eq(proxyConfigurations.userId, userId)))
-        .limit(1);
-      return row;
+      return proxies.sshTargetOwnedBy(userId, id);
     },
 
     /** The saved SSH server when it belongs to `userId`; undefined otherwise (404, never 403). */

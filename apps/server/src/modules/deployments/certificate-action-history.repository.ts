@@ -1,7 +1,7 @@
 import type { TCertificateAction } from '@portico/shared/certificates/schemas';
-import { and, countDistinct, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, countDistinct, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
+import { deploymentLogs, deployments } from '../../db/schema';
 
 export type TCertificateActionHistory = ReturnType<typeof createCertificateActionHistory>;
 
@@ -11,11 +11,24 @@ const ISSUED_KEYS = ['deployLog.certificate.obtained', 'deployLog.certAction.ren
 /** A window back from the database's clock, so every instance counts against the same time. */
 const since = (windowMs: number) => sql`now() - make_interval(secs => ${windowMs / 1000})`;
 
+/** What the history asks of the proxies module (services.ts hands its reads over). */
+export interface THistoryProxyReads {
+  runStartsOfOwner(
+    ownerId: string,
+    recent: SQL | undefined,
+    limit: number,
+  ): Promise<{ at: Date }[]>;
+}
+
 /**
  * The certificate actions Portico ran (its runs, durable and shared by every instance on the
  * database), counted for their limits, and the certificates its runs obtained.
  */
-export function createCertificateActionHistory(db: TDb) {
+export function createCertificateActionHistory(
+  db: TDb,
+  proxiesOver: (db: TDb) => THistoryProxyReads,
+) {
+  const proxies = proxiesOver(db);
   return {
     /**
      * Holds the account's actions still until the transaction ends: two requests for the
@@ -49,16 +62,7 @@ export function createCertificateActionHistory(db: TDb) {
               .where(and(eq(deployments.configurationId, of.configurationId), recent))
               .orderBy(desc(deployments.createdAt))
               .limit(limit)
-          : await db
-              .select({ at: deployments.createdAt })
-              .from(deployments)
-              .innerJoin(
-                proxyConfigurations,
-                eq(proxyConfigurations.id, deployments.configurationId),
-              )
-              .where(and(eq(proxyConfigurations.userId, of.ownerId), recent))
-              .orderBy(desc(deployments.createdAt))
-              .limit(limit);
+          : await proxies.runStartsOfOwner(of.ownerId, recent, limit);
       return rows.map((row) => row.at);
     },
 

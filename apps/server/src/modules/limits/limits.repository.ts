@@ -5,7 +5,6 @@ import {
   accountLimits,
   apiTokens,
   notificationSettings,
-  proxyConfigurations,
   sshServers,
   type TAccountLimitsRow,
   users,
@@ -14,16 +13,17 @@ import {
 export type TLimitsRepository = ReturnType<typeof createLimitsRepository>;
 export type TLimitOverrides = Partial<Record<TLimitKind, number | null>>;
 
-export function createLimitsRepository(db: TDb) {
+/** What the limits ask of the proxies module (services.ts hands its reads over). */
+export interface TLimitsProxyReads {
+  countOwnedBy(userId: string): Promise<number>;
+}
+
+/** `proxiesOver` builds the proxies' reads over the same handle (`db` or a transaction). */
+export function createLimitsRepository(db: TDb, proxiesOver: (db: TDb) => TLimitsProxyReads) {
+  const proxies = proxiesOver(db);
   /** Each count is one indexed count over the account's own rows. */
   const counters: Record<TLimitKind, (userId: string) => Promise<number>> = {
-    proxies: async (userId) =>
-      (
-        await db
-          .select({ n: count() })
-          .from(proxyConfigurations)
-          .where(eq(proxyConfigurations.userId, userId))
-      )[0]!.n,
+    proxies: (userId) => proxies.countOwnedBy(userId),
     apiTokens: async (userId) =>
       (await db.select({ n: count() }).from(apiTokens).where(eq(apiTokens.userId, userId)))[0]!.n,
     webhooks: async (userId) =>

@@ -1,3 +1,5 @@
+import { openSmtp } from '../../net/smtp';
+
 /** One message gets this long, from the connection to the server's final answer. */
 export const MAIL_DEADLINE_MS = 20_000;
 
@@ -26,14 +28,11 @@ export function createMailer(options: {
   const deadlineMs = options.deadlineMs ?? MAIL_DEADLINE_MS;
   return {
     async send(mail) {
-      // Loaded at the first message: an instance that never sends mail never holds it.
-      const { createTransport } = await import('nodemailer');
-      const transport = createTransport({
-        url: options.smtpUrl,
-        connectionTimeout: Math.min(10_000, deadlineMs),
-        greetingTimeout: Math.min(10_000, deadlineMs),
-        socketTimeout: deadlineMs,
-        dnsTimeout: Math.min(5_000, deadlineMs),
+      const smtp = await openSmtp(options.smtpUrl, {
+        connectMs: Math.min(10_000, deadlineMs),
+        greetingMs: Math.min(10_000, deadlineMs),
+        socketMs: deadlineMs,
+        dnsMs: Math.min(5_000, deadlineMs),
       });
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<TMailOutcome>((resolve) => {
@@ -44,8 +43,8 @@ export function createMailer(options: {
       });
       try {
         return await Promise.race([
-          transport
-            .sendMail({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text })
+          smtp
+            .send({ from: options.from, to: mail.to, subject: mail.subject, text: mail.text })
             .then(
               (): TMailOutcome => ({ sent: true }),
               (error: Error): TMailOutcome => ({ sent: false, reason: error.message }),
@@ -54,7 +53,7 @@ export function createMailer(options: {
         ]);
       } finally {
         clearTimeout(timer);
-        transport.close();
+        smtp.close();
       }
     },
   };

@@ -25,6 +25,8 @@ import { customCertificateKeyAad } from '../certificates/custom-certificate-secr
 import { createCustomCertificatesRepository } from '../certificates/custom-certificates.repository';
 import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
 import { createDnsChallengesRepository } from '../certificates/dns-challenges.repository';
+import { createProxiesOnServers } from '../proxies/proxies-on-servers.repository';
+import { createProxyCredentials } from '../proxies/proxy-credentials.repository';
 import { createServerCredentials } from '../ssh-servers/server-credentials';
 import { createSshServersRepository } from '../ssh-servers/ssh-servers.repository';
 import { rotateSecretKey, SecretRotationError } from './secret-rotation';
@@ -65,7 +67,10 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
       .from(sshServers)
       .where(isNotNull(sshServers.passwordEnc));
     expect(servers.length).toBeGreaterThanOrEqual(1);
-    const result = await rotateSecretKey(keyFile, createSecretsRepository(t.database.db));
+    const result = await rotateSecretKey(
+      keyFile,
+      createSecretsRepository(t.database.db, createProxyCredentials),
+    );
     expect(result).toMatchObject({ rotated: before.length + servers.length, resumed: false });
 
     const newKey = readFileSync(keyFile);
@@ -84,7 +89,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   it('re-encrypts the two-factor secrets with the SSH passwords, in the same transaction', async () => {
     const { client } = await signedInClient(t);
     const { secret } = await turnOnTwoFactor(client, testClock(Date.now() - 30_000));
-    const repository = createSecretsRepository(t.database.db);
+    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
     const oldKey = readFileSync(keyFile);
     const before = (await repository.listSecrets()).filter((s) => s.kind === 'user');
     expect(before).toHaveLength(1);
@@ -108,7 +113,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
       webhookUrl: url,
     });
     expect(saved.statusCode).toBe(200);
-    const repository = createSecretsRepository(t.database.db);
+    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
     const oldKey = readFileSync(keyFile);
     const [before] = (await repository.listSecrets()).filter((s) => s.kind === 'webhook');
     expect(decryptSecret(oldKey, before!.stored, storedSecretAad(before!))).toBe(url);
@@ -125,7 +130,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     const credentials = createServerCredentials(secretBoxLoader(keyFile), async () => undefined);
     const id = randomUUID();
     const target = { serverIp: '203.0.113.50', sshPort: 22, sshUser: 'root' };
-    await createSshServersRepository(t.database.db).insert({
+    await createSshServersRepository(t.database.db, createProxiesOnServers).insert({
       id,
       userId: user.id,
       name: 'rotated',
@@ -139,7 +144,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
         target,
       ),
     });
-    const repository = createSecretsRepository(t.database.db);
+    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
     const mine = async () => (await repository.listSecrets()).filter((s) => s.id === id);
     const before = await mine();
     expect(before.map((s) => s.server?.field).sort()).toEqual(['privateKey', 'sudoPassword']);
@@ -169,7 +174,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
       names: [],
       uploadedAt: new Date(),
     });
-    const repository = createSecretsRepository(t.database.db);
+    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
     const mine = async () =>
       (await repository.listSecrets()).find((s) => s.kind === 'customCertificate' && s.id === id)!;
     const before = await mine();
@@ -191,7 +196,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
       serverIp: '203.0.113.10',
       updatedAt: new Date(),
     });
-    const repository = createSecretsRepository(t.database.db);
+    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
     const mine = async () =>
       (await repository.listSecrets()).find((s) => s.kind === 'dnsChallenge' && s.id === id)!;
     const before = await mine();
@@ -204,7 +209,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   it('finishes a rotation cut between the database switch and the key file swap', async () => {
     const { client } = await signedInClient(t);
     await createProxy(client);
-    const repository = createSecretsRepository(t.database.db);
+    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
     const current = readFileSync(keyFile);
     const pending = newSecretKey();
     // What a crash after the transaction leaves: rows under `pending`, `.next` holding it.
@@ -248,7 +253,10 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     const keyBefore = readFileSync(keyFile);
     const storedBefore = await stored();
 
-    const attempt = rotateSecretKey(keyFile, createSecretsRepository(t.database.db));
+    const attempt = rotateSecretKey(
+      keyFile,
+      createSecretsRepository(t.database.db, createProxyCredentials),
+    );
     await expect(attempt).rejects.toThrow(SecretRotationError);
     await expect(attempt).rejects.toThrow(input.domain);
     expect(readFileSync(keyFile).equals(keyBefore)).toBe(true);

@@ -4,7 +4,6 @@ import {
   customCertificates,
   dnsChallenges,
   notificationSettings,
-  proxyConfigurations,
   sshServers,
   users,
 } from '../../db/schema';
@@ -88,22 +87,28 @@ export interface TSecretChange {
   next: string;
 }
 
+type TNamedSecret = { id: string; label: string; stored: string };
+
+/** What the rotation asks of the proxies module (services.ts or the CLI hands its reads over). */
+export interface TSecretsProxyReads {
+  sealedPasswords(): Promise<(Omit<TNamedSecret, 'stored'> & { stored: string | null })[]>;
+  sealedCertificateKeys(): Promise<TNamedSecret[]>;
+  sealedDnsCredentials(): Promise<(TNamedSecret & { boundTo: string })[]>;
+  resealPassword(id: string, previous: string, next: string): Promise<boolean>;
+}
+
 /**
  * Every column that holds a secret encrypted with the key file: the SSH passwords of the
  * configurations, the two-factor secrets and webhook URLs of the accounts, the saved servers'
  * secrets, the uploaded certificates' private keys and the proxies' DNS credentials.
+ * `proxiesOver` builds the proxies' reads over a handle: the app's, or the rotation's
+ * transaction.
  */
-export function createSecretsRepository(db: TDb) {
+export function createSecretsRepository(db: TDb, proxiesOver: (db: TDb) => TSecretsProxyReads) {
   return {
     async listSecrets(): Promise<TStoredSecret[]> {
-      const proxies = await db
-        .select({
-          id: proxyConfigurations.id,
-          label: proxyConfigurations.domain,
-          stored: proxyConfigurations.sshPasswordEnc,
-        })
-        .from(proxyConfigurations)
-        .where(isNotNull(proxyConfigurations.sshPasswordEnc));
+      const proxyReads = proxiesOver(db);
+      const proxies = await proxyReads.sealedPasswords();
       const accounts = await db
         .select({ id: users.id, label: users.username, stored: users.totpSecretEnc })
         .from(users)
@@ -117,26 +122,8 @@ export function createSecretsRepository(db: TDb) {
         .from(notificationSettings)
         .innerJoin(users, eq(users.id, notificationSettings.userId))
         .where(isNotNull(notificationSettings.webhookUrlEnc));
-      const certificateKeys = await db
-        .select({
-          id: customCertificates.configurationId,
-          label: proxyConfigurations.domain,
-          stored: customCertificates.privateKeyEnc,
-        })
-        .from(customCertificates)
-        .innerJoin(
-          proxyConfigurations,
-          eq(proxyConfigurations.id, customCertificates.configurationId),
-        );
-      const dnsCredentials = await db
-        .select({
-          id: dnsChallenges.configurationId,
-          label: proxyConfigurations.domain,
-          stored: dnsChallenges.credentialsEnc,
-          boundTo: dnsChallenges.serverIp,
-        })
-        .from(dnsChallenges)
-        .innerJoin(proxyConfigurations, eq(proxyConfigurations.id, dnsChallenges.configurationId));
+      const certificateKeys = await proxyReads.sealedCertificateKeys();
+      const dnsCredentials = await proxyReads.sealedDnsCredentials();
       const servers = await db
         .select({
           id: sshServers.id,
@@ -184,6 +171,7 @@ export function createSecretsRepository(db: TDb) {
      */
     async replaceSecrets(changes: TSecretChange[]): Promise<void> {
       await db.transaction(async (tx) => {
+        const proxies = proxiesOver(tx);
         for (const change of changes) {
           if (change.kind === 'sshServer') {
             const field = change.server!.field;
@@ -224,34 +212,28 @@ export function createSecretsRepository(db: TDb) {
             if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
             continue;
           }
+          if (change.kind === 'proxy') {
+            const moved = await proxies.resealPassword(change.id, change.previous, change.next);
+            if (!moved) throw new SecretChangedDuringRotationError(change.id);
+            continue;
+          }
           const updated =
-            change.kind === 'proxy'
+            change.kind === 'webhook'
               ? await tx
-                  .update(proxyConfigurations)
-                  .set({ sshPasswordEnc: change.next })
+                  .update(notificationSettings)
+                  .set({ webhookUrlEnc: change.next })
                   .where(
                     and(
-                      eq(proxyConfigurations.id, change.id),
-                      eq(proxyConfigurations.sshPasswordEnc, change.previous),
+                      eq(notificationSettings.userId, change.id),
+                      eq(notificationSettings.webhookUrlEnc, change.previous),
                     ),
                   )
-                  .returning({ id: proxyConfigurations.id })
-              : change.kind === 'webhook'
-                ? await tx
-                    .update(notificationSettings)
-                    .set({ webhookUrlEnc: change.next })
-                    .where(
-                      and(
-                        eq(notificationSettings.userId, change.id),
-                        eq(notificationSettings.webhookUrlEnc, change.previous),
-                      ),
-                    )
-                    .returning({ id: notificationSettings.userId })
-                : await tx
-                    .update(users)
-                    .set({ totpSecretEnc: change.next })
-                    .where(and(eq(users.id, change.id), eq(users.totpSecretEnc, change.previous)))
-                    .returning({ id: users.id });
+                  .returning({ id: notificationSettings.userId })
+              : await tx
+                  .update(users)
+                  .set({ totpSecretEnc: change.next })
+                  .where(and(eq(users.id, change.id), eq(users.totpSecretEnc, change.previous)))
+                  .returning({ id: users.id });
           if (updated.length !== 1) throw new SecretChangedDuringRotationError(change.id);
         }
       });

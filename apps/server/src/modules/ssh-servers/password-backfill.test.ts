@@ -12,6 +12,7 @@ import { testDatabaseKinds } from '../../../test/support/test-database';
 import { runMigrations } from '../../db/migrate';
 import { proxyConfigurations, sshServers } from '../../db/schema';
 import { encryptSecret, loadOrCreateKey, secretAad, secretBoxLoader } from '../../lib/secrets';
+import { createProxiesOnServers } from '../proxies/proxies-on-servers.repository';
 import { createServerCredentials, serverTarget } from './server-credentials';
 import { createSshServersRepository } from './ssh-servers.repository';
 
@@ -60,7 +61,7 @@ describe.each(testDatabaseKinds())('the start after migration 0014 on %s', (kind
     expect(moved.passwordEnc).not.toBeNull();
     const credentials = createServerCredentials(
       secretBoxLoader(keyFile),
-      createSshServersRepository(db).findById,
+      createSshServersRepository(db, createProxiesOnServers).findById,
     );
     expect(credentials.credentialOf(null, moved, serverTarget(moved))).toEqual({
       auth: { password: 'pw-before-0014' },

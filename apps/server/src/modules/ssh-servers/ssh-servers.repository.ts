@@ -1,28 +1,7 @@
-import {
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  gt,
-  ilike,
-  inArray,
-  isNotNull,
-  isNull,
-  lt,
-  or,
-  sql,
-} from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, asc, count, desc, eq, ilike, isNull, lt, or, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { keysetPage, timeKeyset } from '../../db/keyset';
-import {
-  proxyConfigurations,
-  sshServers,
-  type TNewSshServerRow,
-  type TSshServerRow,
-  users,
-} from '../../db/schema';
+import { sshServers, type TNewSshServerRow, type TSshServerRow, users } from '../../db/schema';
 import { likeContaining } from '../../lib/list-cursor';
 import type { TKnownProxy } from './site-scan';
 
@@ -47,16 +26,48 @@ const SSH_SERVER_SORT = 'created';
 /** A check looks at this many adopted files of a server at most (one exec, its arguments). */
 export const ADOPTED_LOOK_LIMIT = 2000;
 
-export function createSshServersRepository(db: TDb) {
-  async function countsOf(ids: string[]): Promise<Map<string, number>> {
-    if (ids.length === 0) return new Map();
-    const rows = await db
-      .select({ id: proxyConfigurations.sshServerId, n: count() })
-      .from(proxyConfigurations)
-      .where(inArray(proxyConfigurations.sshServerId, ids))
-      .groupBy(proxyConfigurations.sshServerId);
-    return new Map(rows.map((r) => [r.id!, r.n]));
-  }
+/** A proxy on a saved server, one of a batch. */
+interface TProxyOnServer {
+  id: string;
+  domain: string;
+}
+
+/** An adopted site on a saved server, as its proxy records it. */
+interface TAdoptedProxy extends TProxyOnServer {
+  adoptedFile: string | null;
+  adoptedSha256: string | null;
+}
+
+/** A proxy's password that may move to its saved server (migration 0014's servers). */
+interface TPasswordToMove {
+  serverId: string;
+  host: string;
+  port: number;
+  username: string;
+  proxyId: string;
+  sshPasswordEnc: string | null;
+  sshPasswordTarget: string | null;
+}
+
+/** What the saved servers ask of the proxies module (services.ts hands its reads over). */
+export interface TServersProxyReads {
+  countsOn(ids: string[]): Promise<Map<string, number>>;
+  on(serverId: string, afterId: string | undefined, limit: number): Promise<TProxyOnServer[]>;
+  holdingDomains(domains: string[]): Promise<TKnownProxy[]>;
+  markAdoptedChange(
+    proxyId: string,
+    changedAt: Date | null | 'kept',
+    missingAt: Date | null,
+  ): Promise<void>;
+  adoptedOn(serverId: string, limit: number): Promise<TAdoptedProxy[]>;
+  forgetHostKeysOn(serverId: string): Promise<void>;
+  passwordsToMove(afterServerId: string, limit: number): Promise<TPasswordToMove[]>;
+}
+
+/** `proxiesOver` builds the proxies' reads over the same handle as `db`. */
+export function createSshServersRepository(db: TDb, proxiesOver: (db: TDb) => TServersProxyReads) {
+  const proxies = proxiesOver(db);
+  const countsOf = (ids: string[]) => proxies.countsOn(ids);
 
   return {
     async findById(id: string): Promise<TSshServerRow | undefined> {
@@ -176,40 +187,12 @@ export function createSshServersRepository(db: TDb) {
 
     /** The proxies on a server, `limit` at a time in id order after `afterId` (a cursor). */
     async proxiesOn(id: string, afterId: string | undefined, limit: number) {
-      return db
-        .select({ id: proxyConfigurations.id, domain: proxyConfigurations.domain })
-        .from(proxyConfigurations)
-        .where(
-          and(
-            eq(proxyConfigurations.sshServerId, id),
-            afterId === undefined ? undefined : gt(proxyConfigurations.id, afterId),
-          ),
-        )
-        .orderBy(asc(proxyConfigurations.id))
-        .limit(limit);
+      return proxies.on(id, afterId, limit);
     },
 
-    /**
-     * The proxies holding any of these domains (a scan's names), by the unique index on
-     * lower(domain), a thousand names a query.
-     */
+    /** The proxies holding any of these domains (a scan's names). */
     async proxiesForDomains(domains: string[]): Promise<TKnownProxy[]> {
-      const found: TKnownProxy[] = [];
-      for (let at = 0; at < domains.length; at += 1000) {
-        const rows = await db
-          .select({
-            id: proxyConfigurations.id,
-            domain: proxyConfigurations.domain,
-            userId: proxyConfigurations.userId,
-            sshServerId: proxyConfigurations.sshServerId,
-            origin: proxyConfigurations.origin,
-            adoptedSha256: proxyConfigurations.adoptedSha256,
-          })
-          .from(proxyConfigurations)
-          .where(inArray(sql`lower(${proxyConfigurations.domain})`, domains.slice(at, at + 1000)));
-        found.push(...rows.map((r) => ({ ...r, domain: r.domain.toLowerCase() })));
-      }
-      return found;
+      return proxies.holdingDomains(domains);
     },
 
     /**
@@ -221,37 +204,12 @@ export function createSshServersRepository(db: TDb) {
       changedAt: Date | null | 'kept',
       missingAt: Date | null = null,
     ): Promise<void> {
-      const since = (column: AnyPgColumn, at: Date | null) =>
-        at === null ? null : sql`coalesce(${column}, ${at.toISOString()}::timestamptz)`;
-      await db
-        .update(proxyConfigurations)
-        .set({
-          ...(changedAt === 'kept'
-            ? {}
-            : { adoptedChangedAt: since(proxyConfigurations.adoptedChangedAt, changedAt) }),
-          adoptedMissingAt: since(proxyConfigurations.adoptedMissingAt, missingAt),
-        })
-        .where(and(eq(proxyConfigurations.id, proxyId), eq(proxyConfigurations.origin, 'adopted')));
+      await proxies.markAdoptedChange(proxyId, changedAt, missingAt);
     },
 
     /** The sites adopted on a server (its proxies' index), at most `limit`: what a check looks at. */
     async adoptedOnServer(serverId: string, limit = ADOPTED_LOOK_LIMIT) {
-      return db
-        .select({
-          id: proxyConfigurations.id,
-          domain: proxyConfigurations.domain,
-          adoptedFile: proxyConfigurations.adoptedFile,
-          adoptedSha256: proxyConfigurations.adoptedSha256,
-        })
-        .from(proxyConfigurations)
-        .where(
-          and(
-            eq(proxyConfigurations.sshServerId, serverId),
-            eq(proxyConfigurations.origin, 'adopted'),
-          ),
-        )
-        .orderBy(proxyConfigurations.createdAt, proxyConfigurations.id)
-        .limit(limit);
+      return proxies.adoptedOn(serverId, limit);
     },
 
     async proxyCount(id: string): Promise<number> {
@@ -296,15 +254,7 @@ export function createSshServersRepository(db: TDb) {
      * so the next contact with it pins again (one indexed update, however many proxies).
      */
     async forgetHostKey(id: string): Promise<TSshServerRow | undefined> {
-      await db
-        .update(proxyConfigurations)
-        .set({ hostKeyFingerprint: null })
-        .where(
-          and(
-            eq(proxyConfigurations.sshServerId, id),
-            isNotNull(proxyConfigurations.hostKeyFingerprint),
-          ),
-        );
+      await proxies.forgetHostKeysOn(id);
       const [row] = await db
         .update(sshServers)
         .set({ hostKeyFingerprint: null, updatedAt: new Date() })
@@ -326,32 +276,7 @@ export function createSshServersRepository(db: TDb) {
      * batch, with one proxy each whose password was entered for the server's very target.
      */
     async passwordsToMove(afterServerId: string, limit: number) {
-      return db
-        .select({
-          serverId: sshServers.id,
-          host: sshServers.host,
-          port: sshServers.port,
-          username: sshServers.username,
-          proxyId: proxyConfigurations.id,
-          sshPasswordEnc: proxyConfigurations.sshPasswordEnc,
-          sshPasswordTarget: proxyConfigurations.sshPasswordTarget,
-        })
-        .from(sshServers)
-        .innerJoin(proxyConfigurations, eq(proxyConfigurations.sshServerId, sshServers.id))
-        .where(
-          and(
-            eq(sshServers.authKind, 'password'),
-            isNull(sshServers.passwordEnc),
-            isNotNull(proxyConfigurations.sshPasswordEnc),
-            eq(
-              proxyConfigurations.sshPasswordTarget,
-              sql`${sshServers.username} || '@' || ${sshServers.host} || ':' || ${sshServers.port}`,
-            ),
-            gt(sshServers.id, afterServerId),
-          ),
-        )
-        .orderBy(asc(sshServers.id), desc(proxyConfigurations.updatedAt))
-        .limit(limit);
+      return proxies.passwordsToMove(afterServerId, limit);
     },
 
     /** Sets a moved password only where none was set meanwhile. */

@@ -1,14 +1,12 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
+import { ownedBatchAfter, type TBatchAfter } from '../../db/owned-batches';
 import {
-  proxyConfigurations,
   sshServers,
   type TNewProxyConfigurationRow,
   type TNewSshServerRow,
   type TProxyConfigurationRow,
   type TSshServerRow,
 } from '../../db/schema';
-import { violatedConstraint } from '../../db/unique-violation';
 
 export type TTransferRepository = ReturnType<typeof createTransferRepository>;
 
@@ -22,37 +20,23 @@ export class ImportDomainTakenError extends Error {
   }
 }
 
-/** Where a walk stopped: the last row's creation time (as text, to the microsecond) and id. */
-type TAfter = { key: string; id: string } | undefined;
-
-/**
- * One account's rows oldest first, a batch at a time after `after`, over the (user, created, id)
- * index each table already has for its lists.
- */
-function batchAfter<T extends typeof sshServers | typeof proxyConfigurations>(table: T) {
-  return (db: TDb, userId: string, after: TAfter) =>
-    db
-      .select({ row: table, key: sql<string>`${table.createdAt}::text` })
-      .from(table as typeof sshServers)
-      .where(
-        and(
-          eq(table.userId, userId),
-          after
-            ? sql`(${table.createdAt}, ${table.id}) > (${after.key}::timestamptz, ${after.id}::uuid)`
-            : undefined,
-        ),
-      )
-      .orderBy(asc(table.createdAt), asc(table.id))
-      .limit(TRANSFER_BATCH);
+/** What the transfer asks of the proxies module (services.ts hands its reads over). */
+export interface TTransferProxyReads {
+  ownedBatch(
+    userId: string,
+    after: TBatchAfter,
+    limit: number,
+  ): Promise<{ row: TProxyConfigurationRow; key: string }[]>;
+  domainsTaken(domains: string[], batch: number): Promise<string[]>;
+  insertMany(rows: TNewProxyConfigurationRow[], batch: number): Promise<boolean>;
 }
 
-const serversAfter = batchAfter(sshServers);
-const proxiesAfter = batchAfter(proxyConfigurations);
+const serversAfter = ownedBatchAfter(sshServers);
 
 async function* walk<T>(
-  read: (after: TAfter) => Promise<{ row: unknown; key: string }[]>,
+  read: (after: TBatchAfter) => Promise<{ row: unknown; key: string }[]>,
 ): AsyncGenerator<T[]> {
-  let after: TAfter;
+  let after: TBatchAfter;
   for (;;) {
     const rows = await read(after);
     if (rows.length === 0) return;
@@ -63,33 +47,22 @@ async function* walk<T>(
   }
 }
 
-export function createTransferRepository(db: TDb) {
+/** `proxiesOver` builds the proxies' reads over the same handle as `db`. */
+export function createTransferRepository(db: TDb, proxiesOver: (db: TDb) => TTransferProxyReads) {
+  const proxies = proxiesOver(db);
   return {
     /** The account's saved servers in batches, never all of them in memory. */
     servers(userId: string): AsyncGenerator<TSshServerRow[]> {
-      return walk((after) => serversAfter(db, userId, after));
+      return walk((after) => serversAfter(db, userId, after, TRANSFER_BATCH));
     },
 
     proxies(userId: string): AsyncGenerator<TProxyConfigurationRow[]> {
-      return walk((after) => proxiesAfter(db, userId, after));
+      return walk((after) => proxies.ownedBatch(userId, after, TRANSFER_BATCH));
     },
 
     /** Which of these (lower-case) domains some configuration already uses, anyone's. */
     async domainsTaken(domains: string[]): Promise<string[]> {
-      const taken: string[] = [];
-      for (let i = 0; i < domains.length; i += TRANSFER_BATCH) {
-        const rows = await db
-          .select({ domain: proxyConfigurations.domain })
-          .from(proxyConfigurations)
-          .where(
-            inArray(
-              sql`lower(${proxyConfigurations.domain})`,
-              domains.slice(i, i + TRANSFER_BATCH),
-            ),
-          );
-        taken.push(...rows.map((r) => r.domain));
-      }
-      return taken;
+      return proxies.domainsTaken(domains, TRANSFER_BATCH);
     },
 
     async insertServers(rows: TNewSshServerRow[]): Promise<void> {
@@ -100,16 +73,7 @@ export function createTransferRepository(db: TDb) {
 
     /** A domain taken meanwhile (the unique index) is `ImportDomainTakenError`. */
     async insertProxies(rows: TNewProxyConfigurationRow[]): Promise<void> {
-      try {
-        for (let i = 0; i < rows.length; i += TRANSFER_BATCH) {
-          await db.insert(proxyConfigurations).values(rows.slice(i, i + TRANSFER_BATCH));
-        }
-      } catch (error) {
-        if (violatedConstraint(error) === 'proxy_configurations_domain_key') {
-          throw new ImportDomainTakenError();
-        }
-        throw error;
-      }
+      if (!(await proxies.insertMany(rows, TRANSFER_BATCH))) throw new ImportDomainTakenError();
     },
   };
 }

@@ -15,7 +15,7 @@ import { fieldErrorText } from '@/lib/form-errors';
 import { useSettingsTexts } from '@/lib/use-group-texts';
 import { useChangeEmail, useSaveProfile } from '../api/account';
 import { useFormSubmit } from '../lib/use-form-submit';
-import type { TSettingsSectionProps } from './settings-page';
+import type { TSettingsSectionProps } from './settings-section';
 import { SubmitButton } from './submit-button';
 
 function NamesForm({ user }: TSettingsSectionProps) {

@@ -1,4 +1,3 @@
-import type { TPublicUser } from '@portico/shared/auth/schemas';
 import {
   ArrowLeftRightIcon,
   BellIcon,
@@ -15,12 +14,10 @@ import { NotificationsSection } from './notifications-section';
 import { PasswordSection } from './password-section';
 import { ProfileSection } from './profile-section';
 import { SessionsSection } from './sessions-section';
-import { SettingsSection } from './settings-section';
+import { SettingsSection, type TSettingsSectionProps } from './settings-section';
 import { TokensSection } from './tokens-section';
 import { TransferSection } from './transfer-section';
 import { TwoFactorSection } from './two-factor-section';
-
-export type TSettingsSectionProps = { user: TPublicUser };
 
 /**
  * The sections of the settings page, in order. A new one (e.g. notifications) is one entry

@@ -1,5 +1,9 @@
+import type { TPublicUser } from '@portico/shared/auth/schemas';
 import type * as React from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+
+/** What the settings page gives each of its sections. */
+export type TSettingsSectionProps = { user: TPublicUser };
 
 /** One section of the settings page: a card with its heading, reachable as /settings#<id>. */
 export function SettingsSection({

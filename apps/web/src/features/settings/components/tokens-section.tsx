@@ -20,7 +20,7 @@ import { useRevokeToken, useTokens } from '../api/account';
 import { formatDate } from '../lib/format';
 import { CreateTokenForm } from './create-token-form';
 import { CreatedToken } from './created-token';
-import type { TSettingsSectionProps } from './settings-page';
+import type { TSettingsSectionProps } from './settings-section';
 import { SubmitButton } from './submit-button';
 
 function TokenRow({ token, onRevoke }: { token: TApiToken; onRevoke: () => void }) {

@@ -15,7 +15,7 @@ import {
 import { formatDate } from '../lib/format';
 import { ReauthDialog } from './reauth-dialog';
 import { RecoveryCodes } from './recovery-codes';
-import type { TSettingsSectionProps } from './settings-page';
+import type { TSettingsSectionProps } from './settings-section';
 import { TwoFactorSetup } from './two-factor-setup';
 
 /** Whether two-factor is on; set it up, turn it off, or get new recovery codes. */
