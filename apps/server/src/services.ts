@@ -328,21 +328,22 @@ export async function buildServices(options: TServicesOptions) {
   });
   const workerCount = deploy.workers ?? JOB_TIMING.concurrency;
 
-  const { notifications, certificates, dnsChallenges, hooks } = await buildCertificateServices({
-    db,
-    queue,
-    users,
-    proxies,
-    secretBox,
-    config: options.config,
-    limitGuard,
-    mailer: options.mailer,
-    webhookDeadlineMs: options.webhookDeadlineMs,
-    now: () => new Date(options.clock?.() ?? Date.now()),
-    extraCaFile: settings().extraCaFile,
-    work: workerCount > 0,
-    log,
-  });
+  const { notifications, certificates, dnsChallenges, wildcardUses, hooks } =
+    await buildCertificateServices({
+      db,
+      queue,
+      users,
+      proxies,
+      secretBox,
+      config: options.config,
+      limitGuard,
+      mailer: options.mailer,
+      webhookDeadlineMs: options.webhookDeadlineMs,
+      now: () => new Date(options.clock?.() ?? Date.now()),
+      extraCaFile: settings().extraCaFile,
+      work: workerCount > 0,
+      log,
+    });
 
   // A run's writes: its start (the claim and the run) and its end (the run and the configuration).
   const runWrites = transactionOver(db, (tx) => ({
@@ -389,6 +390,7 @@ export async function buildServices(options: TServicesOptions) {
     transaction: runWrites,
     credentials: secrets,
     servesUpload: hooks.servesUpload,
+    usesWildcard: wildcardUses.usedBy,
   });
   const plans = createPlansService({
     proxiesService: proxies,
@@ -505,6 +507,7 @@ export async function buildServices(options: TServicesOptions) {
     notifications,
     certificates,
     dnsChallenges,
+    wildcardUses,
     liveLog,
     bus,
     queue,

@@ -1,3 +1,4 @@
+import { coveringWildcard } from '@portico/shared/certificates/wildcard-use';
 import { RotateCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
@@ -5,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { dnsChallengeOf, type TDnsProblems } from '@/lib/dns-challenge';
 import { reasonText } from '@/lib/form-errors';
 import { useCertificateTexts } from '@/lib/use-group-texts';
+import { useWildcardChoices } from '@/lib/wildcard-use';
 import { useTestSsh } from '../api/test-ssh';
 import { useValidateDns } from '../api/validate-dns';
 import { checkedName } from '../state/certificate-choice';
@@ -37,6 +39,10 @@ export function ValidationStep({
   // A wildcard has no name of its own: the check asks for the name the server's checks use.
   const name = checkedName(data.domain, data.certificate);
   const dns01 = data.certificate.method === 'dns-01';
+  // The server says which wildcard certificate of the same server covers the domain, if any.
+  const covered = coveringWildcard(data.domain) !== undefined;
+  const wildcards = useWildcardChoices(data.configurationId, covered);
+  const offered = covered ? (wildcards.data?.available[0] ?? null) : null;
 
   // Entering the step checks again; a fresh state is already waiting and needs no reset.
   const enteredWith = React.useRef(dns.status);
@@ -85,6 +91,7 @@ export function ValidationStep({
         domain={data.domain}
         choice={data.certificate}
         problems={problems}
+        offered={offered}
         onChange={(certificate) => {
           setProblems({});
           dispatch({ type: 'certificateChanged', certificate });
