@@ -1,7 +1,11 @@
 import { coveringWildcard } from '@portico/shared/certificates/wildcard-use';
+import type { TText } from '@portico/shared/i18n/text';
 import { ShieldCheckIcon, Undo2Icon } from 'lucide-react';
+import * as React from 'react';
 import { BusyButton } from '@/components/ui/busy-button';
-import { toastOutcome } from '@/lib/toast-outcome';
+import { toast } from '@/hooks/use-toast';
+import { reasonText } from '@/lib/form-errors';
+import { useLogText } from '@/lib/log-text';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 import { useChooseWildcard, useStopUsingWildcard, useWildcardChoices } from '@/lib/wildcard-use';
 import { RemoveWithConfirm } from './remove-with-confirm';
@@ -17,6 +21,9 @@ export function WildcardUseSection({ proxyId, domain }: { proxyId: string; domai
   const query = useWildcardChoices(proxyId, covered);
   const choose = useChooseWildcard();
   const stop = useStopUsingWildcard(proxyId);
+  const words = useLogText();
+  // Kept as a text: a refusal follows a language switch.
+  const [refusal, setRefusal] = React.useState<TText | null>(null);
   const current = query.data?.current ?? null;
   const offered = query.data?.available[0] ?? null;
   if (!covered || (!current && !offered)) return null;
@@ -45,22 +52,27 @@ export function WildcardUseSection({ proxyId, domain }: { proxyId: string; domai
             className="h-auto min-h-8 whitespace-normal text-left"
             data-testid="wildcard-use-choose"
             icon={<ShieldCheckIcon aria-hidden="true" />}
-            onClick={() =>
-              void toastOutcome(
-                () => choose.mutateAsync({ id: proxyId, holderId: offered.holderId }),
-                t,
-                {
-                  success: t('certificate.wildcard.chosen'),
-                  successDescription: t('certificate.wildcard.deployHint'),
-                  failure: t('certificate.wildcard.chooseFailed'),
-                },
-              )
-            }
+            onClick={() => {
+              setRefusal(null);
+              choose.mutateAsync({ id: proxyId, holderId: offered.holderId }).then(
+                () =>
+                  toast({
+                    title: t('certificate.wildcard.chosen'),
+                    description: t('certificate.wildcard.deployHint'),
+                  }),
+                (error: unknown) => setRefusal(reasonText(error) ?? { key: 'errors.general' }),
+              );
+            }}
           >
             {t('certificate.wildcard.use', { wildcard: offered.domain })}
           </BusyButton>
         ) : null}
       </div>
+      {refusal ? (
+        <p role="alert" className="text-sm text-destructive" data-testid="wildcard-use-problem">
+          {words.text(refusal)}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -16,10 +16,13 @@ const fill = (text: string, params: Record<string, string>) =>
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** The DNS check step entered after step one with `domain`; the step shown as data-step. */
-function Harness({ domain }: { domain: string }) {
-  const [state, dispatch] = React.useReducer(wizardReducer, undefined, () =>
-    wizardReducer(
+/**
+ * The DNS check step entered after step one with `domain` (and the configuration saved as
+ * `configurationId`, when given); the step shown as data-step.
+ */
+function Harness({ domain, configurationId }: { domain: string; configurationId?: string }) {
+  const [state, dispatch] = React.useReducer(wizardReducer, undefined, () => {
+    const entered = wizardReducer(
       wizardReducer(initialWizardState(), {
         type: 'serverInfoSubmitted',
         info: {
@@ -33,8 +36,11 @@ function Harness({ domain }: { domain: string }) {
         },
       }),
       { type: 'next' },
-    ),
-  );
+    );
+    return configurationId
+      ? wizardReducer(entered, { type: 'configurationSaved', id: configurationId })
+      : entered;
+  });
   return (
     <div data-testid="harness" data-step={state.step}>
       <ValidationStep state={state} dispatch={dispatch} />
@@ -42,9 +48,10 @@ function Harness({ domain }: { domain: string }) {
   );
 }
 
-/** Both checks pass; answers what the DNS check asked for. */
-function checksPass() {
+/** Both checks pass; answers what the DNS check asked for (and `more` routes). */
+function checksPass(more: Parameters<typeof stubFetch>[0] = {}) {
   return stubFetch({
+    ...more,
     'POST /api/validate-dns': {
       body: { isValid: true, resolvedIps: [serverIp], expectedIp: serverIp, error: null },
     },
@@ -127,5 +134,64 @@ describe("the wizard's certificate method", () => {
     await waitFor(() =>
       expect(screen.getByTestId('harness').getAttribute('data-step')).toBe('destination'),
     );
+  });
+
+  it('offers the wildcard certificate the server says covers the name, as a radio of its own (es)', async () => {
+    const id = '00000000-0000-4000-8000-000000000044';
+    const wildcard = {
+      holderId: '00000000-0000-4000-8000-000000000045',
+      domain: '*.example.com',
+      expiresAt: '2027-02-01T00:00:00Z',
+    };
+    const { calls } = checksPass({
+      [`GET /api/proxy-configurations/${id}/certificate/wildcards`]: {
+        body: { current: null, available: [wildcard] },
+      },
+    });
+    await renderWithProviders(<Harness domain="c.example.com" configurationId={id} />, {
+      lang: 'es',
+    });
+    const card = await screen.findByTestId('wizard-certificate-method');
+    const radio = (await screen.findByTestId('wizard-method-wildcard')) as HTMLInputElement;
+    expect(radio.type).toBe('radio');
+    expect(radio.name).toBe('certificate-method');
+    const label = radio.closest('label')!;
+    expect(label.textContent).toBe(
+      fill(es.certificate.wildcard.wizard.method, { wildcard: '*.example.com' }) +
+        fill(es.certificate.wildcard.wizard.methodHint, { wildcard: '*.example.com' }),
+    );
+    fireEvent.click(radio);
+    expect(card.getAttribute('data-method')).toBe('wildcard');
+    expect(screen.queryByTestId('dns-challenge-fields')).toBeNull();
+    fireEvent.click(await nextEnabled());
+    await waitFor(() =>
+      expect(screen.getByTestId('harness').getAttribute('data-step')).toBe('destination'),
+    );
+    // The name itself was checked; the choice is sent only when Deploy is pressed.
+    expect(dnsAsked(calls)).toEqual(['c.example.com']);
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it('offers no wildcard when none covers the name, nor asks for a name none could (en)', async () => {
+    const id = '00000000-0000-4000-8000-000000000046';
+    const { calls } = checksPass({
+      [`GET /api/proxy-configurations/${id}/certificate/wildcards`]: {
+        body: { current: null, available: [] },
+      },
+    });
+    const { unmount } = await renderWithProviders(
+      <Harness domain="c.example.com" configurationId={id} />,
+      { lang: 'en' },
+    );
+    await nextEnabled();
+    expect(calls.some((c) => c.url.endsWith('/certificate/wildcards'))).toBe(true);
+    expect(screen.queryByTestId('wizard-method-wildcard')).toBeNull();
+    unmount();
+    calls.length = 0;
+    await renderWithProviders(<Harness domain="example.com" configurationId={id} />, {
+      lang: 'en',
+    });
+    await nextEnabled();
+    expect(calls.some((c) => c.url.endsWith('/certificate/wildcards'))).toBe(false);
   });
 });
