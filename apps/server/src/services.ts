@@ -400,6 +400,7 @@ export async function buildServices(options: TServicesOptions) {
     planDeployment,
     uploadedCertificate: hooks.uploadedCertificate,
     dnsChallenge: hooks.dnsChallenge,
+    sharedWildcard: hooks.sharedWildcard,
   });
   // "Redeploy all" and "check all certificates" as background runs on their own queue, worked
   // where deploy workers run; stopped (left for the next start's sweep) when the app closes.

@@ -170,6 +170,14 @@ describe('a wildcard certificate by DNS-01 (RFC 2136, bind9 + Pebble)', () => {
   });
 
   it('serves c.zone with the wildcard certificate already on the server, no certbot for it', async () => {
+    const planned = await planDeployment(sharedInput(), context(captureLog()));
+    expect(planned.status).toBe('planned');
+    if (planned.status !== 'planned') return;
+    expect(planned.plan.certificate).toBe('shared');
+    expect(planned.plan.commands.map((c) => c.kind)).not.toContain('certificate-issue');
+    expect(JSON.stringify(planned.plan.files)).toContain(
+      `/etc/letsencrypt/live/_wildcard.${zone}/`,
+    );
     const log = captureLog();
     const outcome = await runDeployment(sharedInput(), context(log));
     expect(outcome.status, log.text()).toBe('completed');
