@@ -25,7 +25,7 @@ export function WildcardUseSection({ proxyId, domain }: { proxyId: string; domai
   // Kept as a text: a refusal follows a language switch.
   const [refusal, setRefusal] = React.useState<TText | null>(null);
   const current = query.data?.current ?? null;
-  const offered = query.data?.available[0] ?? null;
+  const offered = query.data?.available?.[0] ?? null;
   if (!covered || (!current && !offered)) return null;
   return (
     <div className="grid gap-2" data-testid="wildcard-use" data-using={current ? 'yes' : 'no'}>

@@ -42,7 +42,7 @@ export function ValidationStep({
   // The server says which wildcard certificate of the same server covers the domain, if any.
   const covered = coveringWildcard(data.domain) !== undefined;
   const wildcards = useWildcardChoices(data.configurationId, covered);
-  const offered = covered ? (wildcards.data?.available[0] ?? null) : null;
+  const offered = covered ? (wildcards.data?.available?.[0] ?? null) : null;
 
   // Entering the step checks again; a fresh state is already waiting and needs no reset.
   const enteredWith = React.useRef(dns.status);
