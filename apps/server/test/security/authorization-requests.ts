@@ -327,6 +327,9 @@ const CELLS: Record<string, TBuild> = {
     if (set.statusCode !== 200) throw new Error(`DNS challenge: ${set.body}`);
     return { url };
   },
+  [routeKey('GET', '/api/certificates/wildcards')]: fixed(
+    '/api/certificates/wildcards?domain=c.example.com&serverIp=127.0.0.1',
+  ),
   [routeKey('GET', '/api/proxy-configurations/:id/certificate/wildcards')]: (w) => ({
     url: `/api/proxy-configurations/${w.proxy.id}/certificate/wildcards`,
   }),

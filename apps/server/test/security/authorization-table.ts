@@ -276,6 +276,8 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
     url: '/api/proxy-configurations/:id/certificate/dns',
     expected: ownerOrAdmin(200),
   },
+  // Each caller's own wildcards only (another's are never offered: wildcard-use.routes.test.ts).
+  { method: 'GET', url: '/api/certificates/wildcards', expected: signedIn(200) },
   {
     method: 'GET',
     url: '/api/proxy-configurations/:id/certificate/wildcards',

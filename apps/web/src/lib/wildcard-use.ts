@@ -1,4 +1,4 @@
-import type { TWildcardChoices } from '@portico/shared/certificates/wildcard-use';
+import type { TWildcardChoices, TWildcardOffer } from '@portico/shared/certificates/wildcard-use';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './api';
 import { certificateUrl } from './certificate-status';
@@ -19,6 +19,21 @@ export function useWildcardChoices(id: string | null | undefined, enabled = true
     queryKey: wildcardChoicesQueryKey(id ?? ''),
     queryFn: () => api.requestJson<TWildcardChoices>('GET', `${certificateUrl(id!)}/wildcards`),
     enabled: Boolean(id) && enabled,
+  });
+}
+
+/**
+ * GET /api/certificates/wildcards: the caller's wildcard on `serverIp` covering `domain`, for
+ * the wizard, whose proxy may not be saved yet.
+ */
+export function useWildcardOffer(domain: string, serverIp: string, enabled = true) {
+  return useQuery({
+    queryKey: ['certificates', 'wildcards', domain, serverIp] as const,
+    queryFn: () => {
+      const query = new URLSearchParams({ domain, serverIp });
+      return api.requestJson<TWildcardOffer>('GET', `/api/certificates/wildcards?${query}`);
+    },
+    enabled: enabled && domain !== '' && serverIp !== '',
   });
 }
 

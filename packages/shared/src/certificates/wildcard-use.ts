@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ZUuid } from '../proxy/api';
+import { ZServerIp, ZSiteDomain } from '../proxy/schemas';
 import { isWildcard, WILDCARD_PREFIX, wildcardProblem } from './dns-challenge';
 
 /**
@@ -36,6 +37,16 @@ export const ZWildcardCertificate = z.object({
   expiresAt: z.string().nullable(),
 });
 export type TWildcardCertificate = z.infer<typeof ZWildcardCertificate>;
+
+/**
+ * GET /api/certificates/wildcards: the caller's wildcard certificate on `serverIp` covering
+ * `domain`, for the wizard before the proxy is saved.
+ */
+export const ZWildcardOfferQuery = z.object({ domain: ZSiteDomain, serverIp: ZServerIp });
+export type TWildcardOfferQuery = z.infer<typeof ZWildcardOfferQuery>;
+
+export const ZWildcardOffer = z.object({ available: z.array(ZWildcardCertificate) });
+export type TWildcardOffer = z.infer<typeof ZWildcardOffer>;
 
 /** What the certificate method offers: the wildcard in use, and the ones that could be. */
 export const ZWildcardChoices = z.object({

@@ -75,6 +75,18 @@ describe.each(testDatabaseKinds())('a wildcard certificate of the same server on
     expect(used.statusCode, used.body).toBe(200);
     expect(used.json()).toEqual({ current: certificate, available: [certificate] });
     expect((await choices(client, id)).json().current).toEqual(certificate);
+    // Before a proxy is saved (the wizard): by name and server, the caller's own only.
+    const offer = (c: TestClient, serverIp: string) =>
+      c.request({
+        method: 'GET',
+        url: `/api/certificates/wildcards?domain=d.${wild.base}&serverIp=${serverIp}`,
+      });
+    const byName = await offer(client, wild.input.serverIp);
+    expect(byName.statusCode, byName.body).toBe(200);
+    expect(byName.json()).toEqual({ available: [certificate] });
+    expect((await offer(client, '198.51.100.7')).json()).toEqual({ available: [] });
+    const { client: stranger } = await signedInClient(t);
+    expect((await offer(stranger, wild.input.serverIp)).json()).toEqual({ available: [] });
     expect(await usesOf(wild.id)).toEqual([
       expect.objectContaining({ configurationId: id, holderId: wild.id }),
     ]);

@@ -1,4 +1,9 @@
-import { ZWildcardChoices, ZWildcardUseInput } from '@portico/shared/certificates/wildcard-use';
+import {
+  ZWildcardChoices,
+  ZWildcardOffer,
+  ZWildcardOfferQuery,
+  ZWildcardUseInput,
+} from '@portico/shared/certificates/wildcard-use';
 import { ZIdParams } from '@portico/shared/proxy/api';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,6 +22,21 @@ export async function wildcardUseRoutes(
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { wildcardUses } = options;
   const preValidation = app.requireUser;
+
+  r.get(
+    '/api/certificates/wildcards',
+    {
+      schema: {
+        tags,
+        summary: 'Find your wildcard certificate on a server that covers a name',
+        operationId: 'findWildcardCertificate',
+        querystring: ZWildcardOfferQuery,
+        response: { 200: ZWildcardOffer, ...errors },
+      },
+      preValidation,
+    },
+    async (request) => wildcardUses.offer(request.user!, request.query),
+  );
 
   r.get(
     '/api/proxy-configurations/:id/certificate/wildcards',

@@ -2,6 +2,8 @@ import {
   coveringWildcard,
   type TWildcardCertificate,
   type TWildcardChoices,
+  type TWildcardOffer,
+  type TWildcardOfferQuery,
   type TWildcardUseInput,
   wildcardCovers,
 } from '@portico/shared/certificates/wildcard-use';
@@ -49,18 +51,31 @@ export function createWildcardUseService(deps: {
     return holder.byDns && holder.sslConfigured && expiresAt !== null && expiresAt > deps.now();
   }
 
+  /** The owner's served wildcard on `serverIp` covering `domain` (the unique domain index). */
+  async function offerFor(
+    userId: string,
+    domain: string,
+    serverIp: string,
+  ): Promise<TWildcardCertificate[]> {
+    const wildcard = coveringWildcard(domain);
+    const holder = wildcard ? await repository.holderNamed(wildcard, userId) : undefined;
+    return holder && holder.serverIp === serverIp && live(holder) ? [viewOf(holder)] : [];
+  }
+
   return {
     /** The wildcard the proxy uses, and the one of its server that could serve it. */
     async choices(actor: TActor, configurationId: string): Promise<TWildcardChoices> {
       const proxy = await deps.proxies.load(configurationId, actor);
       const current = await repository.find(proxy.id);
-      const wildcard = coveringWildcard(proxy.domain);
-      const holder = wildcard ? await repository.holderNamed(wildcard, proxy.userId) : undefined;
-      const usable = holder && holder.serverIp === proxy.serverIp && live(holder);
       return {
         current: current ? viewOf(current) : null,
-        available: usable ? [viewOf(holder)] : [],
+        available: await offerFor(proxy.userId, proxy.domain, proxy.serverIp),
       };
+    },
+
+    /** The caller's own wildcard that could serve `domain` on `serverIp` (the wizard's offer). */
+    async offer(actor: TActor, query: TWildcardOfferQuery): Promise<TWildcardOffer> {
+      return { available: await offerFor(actor.id, query.domain, query.serverIp) };
     },
 
     async use(

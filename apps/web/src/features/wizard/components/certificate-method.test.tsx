@@ -16,13 +16,10 @@ const fill = (text: string, params: Record<string, string>) =>
 
 afterEach(() => vi.unstubAllGlobals());
 
-/**
- * The DNS check step entered after step one with `domain` (and the configuration saved as
- * `configurationId`, when given); the step shown as data-step.
- */
-function Harness({ domain, configurationId }: { domain: string; configurationId?: string }) {
-  const [state, dispatch] = React.useReducer(wizardReducer, undefined, () => {
-    const entered = wizardReducer(
+/** The DNS check step entered after step one with `domain`; the step shown as data-step. */
+function Harness({ domain }: { domain: string }) {
+  const [state, dispatch] = React.useReducer(wizardReducer, undefined, () =>
+    wizardReducer(
       wizardReducer(initialWizardState(), {
         type: 'serverInfoSubmitted',
         info: {
@@ -36,11 +33,8 @@ function Harness({ domain, configurationId }: { domain: string; configurationId?
         },
       }),
       { type: 'next' },
-    );
-    return configurationId
-      ? wizardReducer(entered, { type: 'configurationSaved', id: configurationId })
-      : entered;
-  });
+    ),
+  );
   return (
     <div data-testid="harness" data-step={state.step}>
       <ValidationStep state={state} dispatch={dispatch} />
@@ -137,18 +131,17 @@ describe("the wizard's certificate method", () => {
   });
 
   it('offers the wildcard certificate the server says covers the name, as a radio of its own (es)', async () => {
-    const id = '00000000-0000-4000-8000-000000000044';
     const wildcard = {
       holderId: '00000000-0000-4000-8000-000000000045',
       domain: '*.example.com',
       expiresAt: '2027-02-01T00:00:00Z',
     };
     const { calls } = checksPass({
-      [`GET /api/proxy-configurations/${id}/certificate/wildcards`]: {
-        body: { current: null, available: [wildcard] },
+      'GET /api/certificates/wildcards': {
+        body: { available: [wildcard] },
       },
     });
-    await renderWithProviders(<Harness domain="c.example.com" configurationId={id} />, {
+    await renderWithProviders(<Harness domain="c.example.com" />, {
       lang: 'es',
     });
     const card = await screen.findByTestId('wizard-certificate-method');
@@ -173,25 +166,25 @@ describe("the wizard's certificate method", () => {
   });
 
   it('offers no wildcard when none covers the name, nor asks for a name none could (en)', async () => {
-    const id = '00000000-0000-4000-8000-000000000046';
     const { calls } = checksPass({
-      [`GET /api/proxy-configurations/${id}/certificate/wildcards`]: {
-        body: { current: null, available: [] },
+      'GET /api/certificates/wildcards': {
+        body: { available: [] },
       },
     });
-    const { unmount } = await renderWithProviders(
-      <Harness domain="c.example.com" configurationId={id} />,
-      { lang: 'en' },
-    );
-    await nextEnabled();
-    expect(calls.some((c) => c.url.endsWith('/certificate/wildcards'))).toBe(true);
-    expect(screen.queryByTestId('wizard-method-wildcard')).toBeNull();
-    unmount();
-    calls.length = 0;
-    await renderWithProviders(<Harness domain="example.com" configurationId={id} />, {
+    const { unmount } = await renderWithProviders(<Harness domain="c.example.com" />, {
       lang: 'en',
     });
     await nextEnabled();
-    expect(calls.some((c) => c.url.endsWith('/certificate/wildcards'))).toBe(false);
+    expect(calls.map((c) => c.url)).toContain(
+      '/api/certificates/wildcards?domain=c.example.com&serverIp=203.0.113.10',
+    );
+    expect(screen.queryByTestId('wizard-method-wildcard')).toBeNull();
+    unmount();
+    calls.length = 0;
+    await renderWithProviders(<Harness domain="example.com" />, {
+      lang: 'en',
+    });
+    await nextEnabled();
+    expect(calls.some((c) => c.url.startsWith('/api/certificates/wildcards'))).toBe(false);
   });
 });

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { dnsChallengeOf, type TDnsProblems } from '@/lib/dns-challenge';
 import { reasonText } from '@/lib/form-errors';
 import { useCertificateTexts } from '@/lib/use-group-texts';
-import { useWildcardChoices } from '@/lib/wildcard-use';
+import { useWildcardOffer } from '@/lib/wildcard-use';
 import { useTestSsh } from '../api/test-ssh';
 import { useValidateDns } from '../api/validate-dns';
 import { checkedName } from '../state/certificate-choice';
@@ -41,7 +41,7 @@ export function ValidationStep({
   const dns01 = data.certificate.method === 'dns-01';
   // The server says which wildcard certificate of the same server covers the domain, if any.
   const covered = coveringWildcard(data.domain) !== undefined;
-  const wildcards = useWildcardChoices(data.configurationId, covered);
+  const wildcards = useWildcardOffer(data.domain, data.serverIp, covered);
   const offered = covered ? (wildcards.data?.available?.[0] ?? null) : null;
 
   // Entering the step checks again; a fresh state is already waiting and needs no reset.
