@@ -205,6 +205,11 @@ test('a wildcard through the wizard by DNS-01, in Spanish, then its certificate 
     await expect(page.getByTestId('wildcard-use-state')).toHaveText(
       text('es', 'certificate.wildcard.using', { wildcard: domain }),
     );
+    // Renewing belongs to the holder: the actions say so and do not run.
+    await expect(page.getByTestId('action-renew-now')).toBeDisabled();
+    await expect(page.getByTestId('certificate-actions-hint')).toHaveText(
+      text('es', 'certificate.section.wildcard', { wildcard: domain }),
+    );
     await page.getByTestId('wildcard-use').scrollIntoViewIfNeeded();
     await capture(page, 'wizard-wildcard-es', '2-certificate-section');
   });
