@@ -12,9 +12,7 @@ import { capture, expectStep, fillServerInfo } from './fixtures/wizard';
 // provider's fields are refused in the user's language until they are right, the credentials go
 // to the server before the run, and the site serves two subdomains with a Pebble certificate.
 // The proxy's certificate section then says "DNS-01 via RFC 2136", never the credentials, and
-// replaces them write-only. Then c.<zone>, walked in English, takes that wildcard's certificate
-// (no certbot run for it) and its section says so in Spanish. The English walk below stops before
-// deploying.
+// replaces them write-only. The English walk stops before deploying (one run per spec).
 
 function dns01(app: TLabApp) {
   const d = app.lab.status.dns01;
@@ -162,56 +160,6 @@ test('a wildcard through the wizard by DNS-01, in Spanish, then its certificate 
     await page.reload();
     await expect(page.getByTestId('dns-challenge')).toBeVisible();
     expect(await received.hits('TSIG secret', secret)).toEqual([]);
-  });
-
-  await test.step('c.<zone> takes the wildcard certificate already on the server (English, keyboard)', async () => {
-    const name = `c.${zone}`;
-    const card = await toDnsStep(page, labApp, 'en', 's2', name);
-    const radio = page.getByTestId('wizard-method-wildcard');
-    await expect(card.locator('label').filter({ has: radio })).toContainText(
-      text('en', 'certificate.wildcard.wizard.method', { wildcard: domain }),
-    );
-    await radio.focus();
-    await page.keyboard.press('Space');
-    await expect(card).toHaveAttribute('data-method', 'wildcard');
-    await expect(page.getByTestId('wizard-ssh')).toHaveAttribute('data-status', 'verified');
-    await capture(page, 'wizard-wildcard-en', '1-dns-step');
-    await page.getByTestId('wizard-next').click();
-    await expectStep(page, 'destination');
-    await page.locator('#wizard-destination-manual').check();
-    await page.locator('#wizard-manual-endpoint').fill(labApp.upstream);
-    await page.getByTestId('wizard-next').click();
-    await expectStep(page, 'deploy');
-    const chosen = page.waitForResponse(
-      (r) => r.request().method() === 'PUT' && r.url().endsWith('/certificate/wildcard'),
-    );
-    await page.getByTestId('wizard-deploy-start').click();
-    const put = await chosen;
-    expect(put.status()).toBe(200);
-    const userId = put.url().split('/').at(-3) ?? '';
-    await expectStep(page, 'complete', 150_000);
-    const answer = await fetchSite(labApp, labApp.server('s2').address, name);
-    expect(answer.status).toBe(200);
-    expect(answer.issuer).toMatch(/Pebble/i);
-
-    await page.goto(`/proxy-details/${userId}`);
-    // The record names the wildcard's lineage: the site is told as served over HTTPS.
-    await expect(page.getByTestId('certificate-section')).toBeVisible();
-    await expect(page.getByTestId('certificate-not-live')).toHaveCount(0);
-    await expect(page.getByTestId('wildcard-use-state')).toHaveText(
-      text('en', 'certificate.wildcard.using', { wildcard: domain }),
-    );
-    await chooseLanguage(page, 'en', 'es');
-    await expect(page.getByTestId('wildcard-use-state')).toHaveText(
-      text('es', 'certificate.wildcard.using', { wildcard: domain }),
-    );
-    // Renewing belongs to the holder: the actions say so and do not run.
-    await expect(page.getByTestId('action-renew-now')).toBeDisabled();
-    await expect(page.getByTestId('certificate-actions-hint')).toHaveText(
-      text('es', 'certificate.section.wildcard', { wildcard: domain }),
-    );
-    await page.getByTestId('wildcard-use').scrollIntoViewIfNeeded();
-    await capture(page, 'wizard-wildcard-es', '2-certificate-section');
   });
 });
 
