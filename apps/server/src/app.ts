@@ -23,6 +23,7 @@ import { adminRoutes } from './modules/admin/admin.routes';
 import { authRoutes } from './modules/auth/auth.routes';
 import { backupRoutes } from './modules/backup/backup.routes';
 import { certificatesRoutes } from './modules/certificates/certificates.routes';
+import { wildcardUseRoutes } from './modules/certificates/wildcard-use.routes';
 import { checksRoutes } from './modules/checks/checks.routes';
 import { deploymentsRoutes } from './modules/deployments/deployments.routes';
 import { wsGateway } from './modules/deployments/ws-gateway';
@@ -304,6 +305,7 @@ export async function buildApp(
     dnsChallenges: services.dnsChallenges,
     deployments: services.deployments,
   });
+  await app.register(wildcardUseRoutes, { wildcardUses: services.wildcardUses });
   await wsGateway(app, {
     bus: services.bus,
     liveLog: services.liveLog,

@@ -14,6 +14,7 @@ import { customCertificateKeyAad } from './modules/certificates/custom-certifica
 import { createCustomCertificatesRepository } from './modules/certificates/custom-certificates.repository';
 import { createDnsChallengeService } from './modules/certificates/dns-challenge.service';
 import { createDnsChallengesRepository } from './modules/certificates/dns-challenges.repository';
+import { createWildcardUseService } from './modules/certificates/wildcard-use.service';
 import { createCertificateActionHistory } from './modules/deployments/certificate-action-history.repository';
 import type { TCertificateHooks } from './modules/deployments/deploy-job-deps';
 import type { TLimitGuard } from './modules/limits/limits.service';
@@ -23,6 +24,7 @@ import { createNotificationsRepository } from './modules/notifications/notificat
 import { createNotificationsService } from './modules/notifications/notifications.service';
 import type { TProxiesService } from './modules/proxies/proxies.service';
 import { createProxyCertificateReads } from './modules/proxies/proxy-certificates.repository';
+import { createWildcardUsesRepository } from './modules/proxies/wildcard-uses.repository';
 import type { TUsersService } from './modules/users/users.service';
 
 /**
@@ -104,6 +106,12 @@ export async function buildCertificateServices(deps: {
     decrypt: (stored, aad) => deps.secretBox().decrypt(stored, aad),
     now,
   });
+  const wildcardUses = createWildcardUseService({
+    repository: createWildcardUsesRepository(db),
+    proxies: deps.proxies,
+    custom,
+    now,
+  });
   const hooks: TCertificateHooks = {
     recordOnServer: (id, facts) => repository.recordOnServer(id, facts, now()),
     recordRenewal: (id, renewal) => repository.recordRenewal(id, renewal),
@@ -123,6 +131,7 @@ export async function buildCertificateServices(deps: {
       return { chainPem: row.chainPem, privateKeyPem };
     },
     dnsChallenge: dnsChallenges.forRun,
+    sharedWildcard: wildcardUses.forRun,
   };
-  return { notifications, certificates, dnsChallenges, hooks };
+  return { notifications, certificates, dnsChallenges, wildcardUses, hooks };
 }

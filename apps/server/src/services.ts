@@ -334,22 +334,23 @@ export async function buildServices(options: TServicesOptions) {
   });
   const workerCount = deploy.workers ?? JOB_TIMING.concurrency;
 
-  const { notifications, certificates, dnsChallenges, hooks } = await buildCertificateServices({
-    db,
-    queue,
-    users,
-    proxies,
-    serverFacts: async (id) => (await sshServersRepository.findById(id))?.facts ?? null,
-    secretBox,
-    config: options.config,
-    limitGuard,
-    mailer: options.mailer,
-    webhookDeadlineMs: options.webhookDeadlineMs,
-    now: () => new Date(options.clock?.() ?? Date.now()),
-    extraCaFile: settings().extraCaFile,
-    work: workerCount > 0,
-    log,
-  });
+  const { notifications, certificates, dnsChallenges, wildcardUses, hooks } =
+    await buildCertificateServices({
+      db,
+      queue,
+      users,
+      proxies,
+      serverFacts: async (id) => (await sshServersRepository.findById(id))?.facts ?? null,
+      secretBox,
+      config: options.config,
+      limitGuard,
+      mailer: options.mailer,
+      webhookDeadlineMs: options.webhookDeadlineMs,
+      now: () => new Date(options.clock?.() ?? Date.now()),
+      extraCaFile: settings().extraCaFile,
+      work: workerCount > 0,
+      log,
+    });
 
   // A run's writes: its start (the claim and the run) and its end (the run and the configuration).
   const runWrites = transactionOver(db, (tx) => ({
@@ -396,6 +397,7 @@ export async function buildServices(options: TServicesOptions) {
     transaction: runWrites,
     credentials: secrets,
     servesUpload: hooks.servesUpload,
+    usesWildcard: wildcardUses.usedBy,
   });
   const plans = createPlansService({
     proxiesService: proxies,
@@ -405,6 +407,7 @@ export async function buildServices(options: TServicesOptions) {
     planDeployment,
     uploadedCertificate: hooks.uploadedCertificate,
     dnsChallenge: hooks.dnsChallenge,
+    sharedWildcard: hooks.sharedWildcard,
   });
   // "Redeploy all" and "check all certificates" as background runs on their own queue, worked
   // where deploy workers run; stopped (left for the next start's sweep) when the app closes.
@@ -512,6 +515,7 @@ export async function buildServices(options: TServicesOptions) {
     notifications,
     certificates,
     dnsChallenges,
+    wildcardUses,
     liveLog,
     bus,
     queue,

@@ -1,6 +1,7 @@
 // What each matrix cell sends: a valid request aimed at the owner's resources, so only who
 // sends it decides the answer (the body passes validation, the CSRF token is the sender's own).
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { proxyInput } from '../support/proxies-test-helpers';
 import { newCredentials } from '../support/test-client';
@@ -30,6 +31,32 @@ function scriptForm(): TCell['payload'] & { type: string } {
 
 /** A valid upload of your own certificate for `domain`, from a throwaway test CA. */
 const DNS_CREDENTIALS = { provider: 'cloudflare', apiToken: 'authorization-matrix-token-0123' };
+
+/**
+ * A wildcard proxy of the owner's served by DNS-01 (its certificate valid 60 more days) and a
+ * proxy under it on the same server, each cell's own: their ids.
+ */
+async function wildcardPair(w: TMatrixWorld): Promise<{ holderId: string; userId: string }> {
+  const base = `wild-${randomBytes(4).toString('hex')}.example.com`;
+  const create = async (domain: string) => {
+    const input = proxyInput({ ...LOCAL_SERVER, domain });
+    const made = await w.clients.owner.write('POST', '/api/proxy-configurations', input as never);
+    if (made.statusCode !== 200) throw new Error(`proxy: ${made.body}`);
+    return made.json().id as string;
+  };
+  const holderId = await create(`*.${base}`);
+  const dns = await w.clients.owner.write(
+    'PUT',
+    `/api/proxy-configurations/${holderId}/certificate/dns`,
+    { credentials: DNS_CREDENTIALS } as never,
+  );
+  if (dns.statusCode !== 200) throw new Error(`DNS challenge: ${dns.body}`);
+  await w.t.database.db.execute(
+    sql`update proxy_configurations set status = 'completed', ssl_configured = true,
+        certificate_expires_at = now() + interval '60 days' where id = ${holderId}`,
+  );
+  return { holderId, userId: await create(`c.${base}`) };
+}
 
 function customCertificateFor(domain: string) {
   const pki = createTestPki();
@@ -298,6 +325,27 @@ const CELLS: Record<string, TBuild> = {
       credentials: DNS_CREDENTIALS,
     } as never);
     if (set.statusCode !== 200) throw new Error(`DNS challenge: ${set.body}`);
+    return { url };
+  },
+  [routeKey('GET', '/api/certificates/wildcards')]: fixed(
+    '/api/certificates/wildcards?domain=c.example.com&serverIp=127.0.0.1',
+  ),
+  [routeKey('GET', '/api/proxy-configurations/:id/certificate/wildcards')]: (w) => ({
+    url: `/api/proxy-configurations/${w.proxy.id}/certificate/wildcards`,
+  }),
+  [routeKey('PUT', '/api/proxy-configurations/:id/certificate/wildcard')]: async (w) => {
+    const { holderId, userId } = await wildcardPair(w);
+    return {
+      url: `/api/proxy-configurations/${userId}/certificate/wildcard`,
+      payload: { holderId },
+    };
+  },
+  [routeKey('DELETE', '/api/proxy-configurations/:id/certificate/wildcard')]: async (w) => {
+    // A proxy of the owner's served with a wildcard of its server: each cell has one to stop.
+    const { holderId, userId } = await wildcardPair(w);
+    const url = `/api/proxy-configurations/${userId}/certificate/wildcard`;
+    const used = await w.clients.owner.write('PUT', url, { holderId } as never);
+    if (used.statusCode !== 200) throw new Error(`wildcard: ${used.body}`);
     return { url };
   },
   [routeKey('GET', '/api/admin/certificates')]: fixed('/api/admin/certificates'),

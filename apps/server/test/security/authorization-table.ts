@@ -276,6 +276,23 @@ export const AUTHORIZATION_TABLE: TMatrixRow[] = [
     url: '/api/proxy-configurations/:id/certificate/dns',
     expected: ownerOrAdmin(200),
   },
+  // Each caller's own wildcards only (another's are never offered: wildcard-use.routes.test.ts).
+  { method: 'GET', url: '/api/certificates/wildcards', expected: signedIn(200) },
+  {
+    method: 'GET',
+    url: '/api/proxy-configurations/:id/certificate/wildcards',
+    expected: ownerOrAdmin(200),
+  },
+  {
+    method: 'PUT',
+    url: '/api/proxy-configurations/:id/certificate/wildcard',
+    expected: ownerOrAdmin(200),
+  },
+  {
+    method: 'DELETE',
+    url: '/api/proxy-configurations/:id/certificate/wildcard',
+    expected: ownerOrAdmin(200),
+  },
   { method: 'GET', url: '/api/admin/certificates', expected: adminOnly(200) },
   { method: 'GET', url: '/api/admin/backups/status', expected: adminOnly(200) },
   {

@@ -312,7 +312,7 @@ export const ZDeployPlan = z.object({
   family: z.enum(['debian', 'rhel']),
   files: z.array(ZPlannedFile),
   commands: z.array(z.object({ kind: z.enum(PLANNED_COMMAND_KINDS), command: z.string() })),
-  certificate: z.enum(['issue', 'keep', 'upload', 'none']),
+  certificate: z.enum(['issue', 'keep', 'upload', 'shared', 'none']),
   reload: z.boolean(),
   /** Some file or link would be created or changed. */
   changes: z.boolean(),

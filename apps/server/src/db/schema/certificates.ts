@@ -5,7 +5,16 @@ import type {
   TServedCertificate,
 } from '@portico/shared/certificates/schemas';
 import type { TCertificateState } from '@portico/shared/certificates/state';
-import { boolean, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { proxyConfigurations } from './proxy-configurations';
 import { users } from './users';
 
@@ -103,3 +112,24 @@ export const dnsChallenges = pgTable('dns_challenges', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 export type TDnsChallengeRow = typeof dnsChallenges.$inferSelect;
+
+/**
+ * A proxy served with the wildcard certificate another proxy of the same owner holds on the same
+ * server (issue 41): `*.example.com`'s lineage under /etc/letsencrypt/live serves
+ * `name.example.com` too, and certbot is not run for it. The holder's proxies that use it are
+ * read by `holder_id` (its index) before the holder may go or change.
+ */
+export const wildcardCertificateUses = pgTable(
+  'wildcard_certificate_uses',
+  {
+    configurationId: uuid('configuration_id')
+      .primaryKey()
+      .references(() => proxyConfigurations.id, { onDelete: 'cascade' }),
+    holderId: uuid('holder_id')
+      .notNull()
+      .references(() => proxyConfigurations.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('wildcard_certificate_uses_holder_idx').on(t.holderId, t.configurationId)],
+);
+export type TWildcardCertificateUseRow = typeof wildcardCertificateUses.$inferSelect;

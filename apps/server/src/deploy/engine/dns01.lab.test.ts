@@ -1,7 +1,10 @@
 // Wildcards through DNS-01 on a lab server (issue 41): certbot's RFC 2136 plugin writes the
 // challenge into the lab's bind9 with its TSIG key, Pebble reads it through the lab's DNS, and
 // the site serves every subdomain; the credentials live in one root-only file that certbot's own
-// renewals use without Portico and that goes with the last certificate naming it.
+// renewals use without Portico and that goes with the last certificate naming it. A third proxy,
+// c.<zone>, is served with that wildcard's certificate (certbot not run for it), follows its
+// renewal, and leaves the lineage when it goes; the holder's removal keeps the lineage it names.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import {
@@ -10,6 +13,7 @@ import {
   engineContext,
   httpsGet,
 } from '../../../test/support/lab-helpers';
+import { tlsHandshake } from '../../net/tls-probe';
 import { DNS_CREDENTIALS_DIR, type TDnsChallenge } from './dns-challenge';
 import { planDeployment } from './plan-deployment';
 import { removeSite } from './remove-site';
@@ -52,6 +56,29 @@ function context(log: ReturnType<typeof captureLog>) {
 
 function input(domain: string, user: 'root' | 'deploy', dns?: TDnsChallenge): TDeployInput {
   return deployInput(lab.status, s1, user, domain, dns ? { dnsChallenge: dns } : {});
+}
+
+/** The certificate served for `name`, its chain verified against the lab's Pebble root. */
+async function servedFingerprint(name: string): Promise<string> {
+  const hs = await tlsHandshake(
+    { address: s1.address, domain: name },
+    {
+      ca: [readFileSync(lab.status.caRootPath, 'utf8')],
+      timeoutMs: 10_000,
+      rejectUnauthorized: true,
+    },
+  );
+  return hs.cert.fingerprint256;
+}
+
+/** c.<zone>, served with the certificate of *.<zone> (issue 41, "of the same server"). */
+function sharedInput(name = `c.${zone}`): TDeployInput {
+  return { ...input(name, 'root'), sharedWildcard: { domain: `*.${zone}` } };
+}
+
+async function lineageFiles(): Promise<string> {
+  const r = await lab.exec(s1.name, ['ls', `/etc/letsencrypt/live/_wildcard.${zone}`]);
+  return r.stdout.trim();
 }
 
 async function credentialFiles(): Promise<string> {
@@ -156,7 +183,44 @@ describe('a wildcard certificate by DNS-01 (RFC 2136, bind9 + Pebble)', () => {
     expect((await credentialFiles()).split('\n')).toHaveLength(2);
   });
 
+  it('refuses a name the wildcard does not cover before touching the server', async () => {
+    const log = captureLog();
+    const outcome = await runDeployment(sharedInput(`a.b.${zone}`), context(log));
+    expect(outcome.status).toBe('failed');
+    if (outcome.status !== 'failed') return;
+    expect(outcome.failure).toMatchObject({ code: 'invalid_input', step: 'validate' });
+    expect(outcome.failure.message).toContain(`*.${zone} does not cover a.b.${zone}`);
+  });
+
+  it('serves c.zone with the wildcard certificate already on the server, no certbot for it', async () => {
+    const planned = await planDeployment(sharedInput(), context(captureLog()));
+    expect(planned.status).toBe('planned');
+    if (planned.status !== 'planned') return;
+    expect(planned.plan.certificate).toBe('shared');
+    expect(planned.plan.commands.map((c) => c.kind)).not.toContain('certificate-issue');
+    expect(JSON.stringify(planned.plan.files)).toContain(
+      `/etc/letsencrypt/live/_wildcard.${zone}/`,
+    );
+    const log = captureLog();
+    const outcome = await runDeployment(sharedInput(), context(log));
+    expect(outcome.status, log.text()).toBe('completed');
+    expect(log.text()).toContain(`with the wildcard certificate of *.${zone}`);
+    expect(log.text()).not.toContain('Requesting a certificate');
+    const served = await servedFingerprint(`c.${zone}`);
+    expect(served).toBe(await servedFingerprint(`one.${zone}`));
+    if (outcome.status === 'completed') expect(outcome.onServer?.fingerprint).toBe(served);
+    expect((await httpsGet(lab.status, s1.address, `c.${zone}`)).status).toBe(200);
+    const site = await lab.exec(s1.name, ['cat', `/etc/nginx/sites-available/proxy-c.${zone}`]);
+    expect(site.stdout).toContain(
+      `ssl_certificate /etc/letsencrypt/live/_wildcard.${zone}/fullchain.pem;`,
+    );
+    expect((await lab.exec(s1.name, ['test', '-e', `/etc/letsencrypt/live/c.${zone}`])).code).toBe(
+      1,
+    );
+  });
+
   it("renews on the server's own, without Portico", async () => {
+    const before = await servedFingerprint(`c.${zone}`);
     const renew = await lab.exec(s1.name, [
       'certbot',
       'renew',
@@ -171,6 +235,26 @@ describe('a wildcard certificate by DNS-01 (RFC 2136, bind9 + Pebble)', () => {
     expect(renew.stdout + renew.stderr).toMatch(/all renewals succeeded/i);
     expect(renew.stdout + renew.stderr).toContain(`_wildcard.${zone}`);
     expect((await httpsGet(lab.status, s1.address, `three.${zone}`)).status).toBe(200);
+    // The deploy hook reloaded nginx: c.zone serves the renewed wildcard certificate too.
+    const renewed = await servedFingerprint(`c.${zone}`);
+    expect(renewed).not.toBe(before);
+    expect(renewed).toBe(await servedFingerprint(`three.${zone}`));
+  });
+
+  it("keeps the wildcard's certificate while c.zone names it, and c.zone's removal leaves it", async () => {
+    const holder = captureLog();
+    const removeHolder = { ...input(`*.${zone}`, 'deploy'), removeCertificate: true };
+    expect(await removeSite(removeHolder, context(holder)), holder.text()).toEqual({
+      status: 'removed',
+    });
+    expect(holder.text()).toContain(`Kept the certificate _wildcard.${zone}`);
+    expect(holder.text()).toContain(`proxy-c.${zone}`);
+    expect((await httpsGet(lab.status, s1.address, `c.${zone}`)).status).toBe(200);
+    const user = captureLog();
+    const removeUser = { ...input(`c.${zone}`, 'root'), removeCertificate: true };
+    expect(await removeSite(removeUser, context(user)), user.text()).toEqual({ status: 'removed' });
+    expect(user.text()).toContain('There was no certificate to delete.');
+    expect(await lineageFiles()).toContain('fullchain.pem');
   });
 
   it('keeps the credentials while a renewal names them and removes them with the last', async () => {

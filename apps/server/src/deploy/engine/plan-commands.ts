@@ -34,6 +34,8 @@ export interface TCommandFacts {
   upload?: string;
   /** Portico's directory of the domain's uploads, when the server has one (an earlier upload). */
   uploadedDir?: string;
+  /** Another proxy's wildcard certificate the site is served with: certbot is not run for it. */
+  shared?: boolean;
 }
 
 /**
@@ -65,8 +67,8 @@ export function plannedCommands(f: TCommandFacts): TPlannedCommand[] {
   }
   // Step 4 reloads whatever it wrote, so nginx serves the site files as they are on disk.
   commands.push(test, reload);
-  const kept = f.hasCertificate || Boolean(f.upload);
-  if (!f.upload) {
+  const kept = f.hasCertificate || Boolean(f.upload) || f.shared === true;
+  if (!f.upload && !f.shared) {
     const certbot = `certbot certonly --webroot -w ${ACME_WEBROOT} -d ${f.domain} --cert-name ${certName(f.domain)} --keep-until-expiring`;
     commands.push({
       kind: f.hasCertificate ? 'certificate-keep' : 'certificate-issue',

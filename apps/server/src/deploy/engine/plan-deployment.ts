@@ -15,6 +15,7 @@ import { plannedCommands, type TPlannedCommand } from './plan-commands';
 import { readServerFiles, type TRemoteFile } from './plan-read';
 import { checkRemotePreflight, remotePreflightProbe } from './remote-preflight';
 import { onServer } from './server-address';
+import { sharedWildcardPaths } from './shared-wildcard';
 import { finalFiles, siteBodyOf, siteFiles } from './site-files';
 import { planSite } from './site-steps';
 import { marked, type TStepContext } from './step-context';
@@ -46,7 +47,7 @@ export interface TDeployPlan {
    * certbot requests one, keeps the one there, or the proxy's uploaded one is served; `none`: an
    * HTTP site converted to Portico's configuration (convert-site.ts) gets none.
    */
-  certificate: 'issue' | 'keep' | 'upload' | 'none';
+  certificate: 'issue' | 'keep' | 'upload' | 'shared' | 'none';
   /** nginx is reloaded (step 4 always reloads once its `nginx -t` passed). */
   reload: boolean;
   /** Some file or link is created or changed. */
@@ -124,7 +125,13 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
   try {
     const domain = assertSiteDomain(input.domain);
     const target = normalizeTarget(input.targetServer, 'targetServer');
-    const { dns, apex } = challengeOf(domain, input);
+    // As the deployment: an upload first, else a shared wildcard (no DNS-01 of its own then).
+    const shared = input.uploadedCertificate ? undefined : input.sharedWildcard;
+    const sharedPaths = shared ? sharedWildcardPaths(domain, shared) : undefined;
+    const { dns, apex } = challengeOf(
+      domain,
+      shared ? { ...input, dnsChallenge: undefined } : input,
+    );
     const body = siteBodyOf(domain, target, input.options, ctx.settings.allowCustomNginx, {
       apex,
     });
@@ -164,9 +171,9 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
       ipv6: server.ipv6,
       paths,
       // The upload is served from the first site file on, as the engine writes it.
-      hasCertificate: hasCertificate || Boolean(upload),
+      hasCertificate: hasCertificate || Boolean(upload) || Boolean(sharedPaths),
       tuning,
-      ...(upload ? { certificate: upload.paths } : {}),
+      ...((upload ?? sharedPaths) ? { certificate: upload?.paths ?? sharedPaths! } : {}),
     });
     const planned = [
       ...[...uploadWrites, ...finalFiles(files)]
@@ -192,9 +199,10 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
           hasCertificate,
           customScript: Boolean(input.customScript),
           ...(upload ? { upload: upload.paths.dir } : {}),
+          ...(sharedPaths ? { shared: true } : {}),
           ...(site.hasUploaded ? { uploadedDir: uploadedCertificateDir(domain) } : {}),
         }),
-        certificate: upload ? 'upload' : hasCertificate ? 'keep' : 'issue',
+        certificate: upload ? 'upload' : sharedPaths ? 'shared' : hasCertificate ? 'keep' : 'issue',
         reload: true,
         changes: planned.some((f) => f.change !== 'unchanged'),
       },

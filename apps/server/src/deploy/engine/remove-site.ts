@@ -25,7 +25,11 @@ for f in "$@"; do mv -f -- "$(dirname "$f")/.$(basename "$f").portico-removed-$s
 const DISCARD = `stamp=$1; shift
 for f in "$@"; do rm -f -- "$(dirname "$f")/.$(basename "$f").portico-removed-$stamp"; done`;
 
-const CERT_DELETE = `${AWAIT_OTHER_CERTBOT}
+// A wildcard's certificate another site still names (a proxy served with it, issue 41) stays:
+// its files are listed instead (PORTICO_CERT_USED) and certbot is not asked.
+const CERT_DELETE = `used=$(grep -rlsF -- "/etc/letsencrypt/live/$1/" /etc/nginx)
+if [ -n "$used" ]; then printf '%s\\n' "$used" | sed 's/^/PORTICO_CERT_USED=/'; exit 0; fi
+${AWAIT_OTHER_CERTBOT}
 if [ -e "/etc/letsencrypt/renewal/$1.conf" ] || [ -d "/etc/letsencrypt/live/$1" ]; then
   certbot delete --non-interactive --cert-name "$1" 2>&1
 else
@@ -113,9 +117,14 @@ async function remove(
           withOutput(msg('remove.certDeleteFailed'), certbotReason(outputOf(r))),
         );
       }
-      log.info(
-        r.stdout.includes('PORTICO_NO_CERT=1') ? msg('remove.noCert') : msg('remove.certDeleted'),
-      );
+      const usedBy = marked(r.stdout, 'PORTICO_CERT_USED');
+      if (usedBy.length > 0) {
+        log.info(msg('remove.certShared', { name: certName(domain), files: usedBy.join(', ') }));
+      } else {
+        log.info(
+          r.stdout.includes('PORTICO_NO_CERT=1') ? msg('remove.noCert') : msg('remove.certDeleted'),
+        );
+      }
       // DNS credentials leave with the last certificate whose renewal names them.
       await pruneDnsCredentials(c);
     } else {

@@ -22,6 +22,7 @@ import { preflight } from './preflight';
 import { checkRemotePreflight, remotePreflightProbe } from './remote-preflight';
 import { RenewalStepError, renewalHealthStep } from './renewal-health';
 import { onServer } from './server-address';
+import { checkSharedWildcard, sharedWildcardPaths } from './shared-wildcard';
 import { siteBodyOf } from './site-files';
 import { SiteRecord } from './site-record';
 import { finalSiteStep, httpSiteStep, planSite } from './site-steps';
@@ -65,7 +66,7 @@ async function deploy(
   const started = Date.now();
   let step = 'validate';
   let session: TSshSession | undefined;
-  let served: { nginxConfigPath: string; certificateExpiresAt: Date } | undefined;
+  let servedSite: { nginxConfigPath: string; certificateExpiresAt: Date } | undefined;
   const onAbort = () => session?.close();
   ctx.signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -74,7 +75,13 @@ async function deploy(
     assertEmail(input.email);
     const target = normalizeTarget(input.targetServer, 'targetServer');
     const targetText = formatTarget(target);
-    const { dns, probe, apex } = challengeOf(domain, input);
+    // An upload comes first; a shared wildcard's holder holds (and renews) the certificate.
+    const shared = input.uploadedCertificate ? undefined : input.sharedWildcard;
+    if (shared) sharedWildcardPaths(domain, shared);
+    const { dns, probe, apex } = challengeOf(
+      domain,
+      shared ? { ...input, dnsChallenge: undefined } : input,
+    );
     const body = siteBodyOf(domain, target, input.options, ctx.settings.allowCustomNginx, {
       apex,
     });
@@ -133,7 +140,10 @@ async function deploy(
     const upload = input.uploadedCertificate
       ? await writeUploadedCertificate(c, domain, input.uploadedCertificate)
       : undefined;
-    if (upload) Object.assign(plan, { hasCertificate: true, certificate: upload.paths });
+    // A shared wildcard is checked on the server before the site names its lineage.
+    const wildcard = shared ? await checkSharedWildcard(c, domain, shared) : undefined;
+    const served = upload ?? wildcard;
+    if (served) Object.assign(plan, { hasCertificate: true, certificate: served.paths });
     await site
       .around(siteFiles, (look) => httpSiteStep(c, domain, body, plan, look))
       .catch(async (error: unknown) => {
@@ -143,7 +153,7 @@ async function deploy(
 
     step = 'certificate';
     enterStep(ctx, step);
-    const { kept } = upload
+    const { kept } = served
       ? { kept: true }
       : await site.around({ certificate: true }, (look) =>
           certificateStep(c, domain, input.email, look, dns),
@@ -176,7 +186,7 @@ async function deploy(
       log,
     );
     // Last: the site is verified, so a server where nothing renews fails here with it served.
-    served = { nginxConfigPath: plan.paths.file, certificateExpiresAt: verified.expiresAt };
+    servedSite = { nginxConfigPath: plan.paths.file, certificateExpiresAt: verified.expiresAt };
     step = 'renewal';
     enterStep(ctx, step);
     // Nothing renews an upload: its owner does, reminded by the watch's expiry alerts.
@@ -193,7 +203,7 @@ async function deploy(
       certificateExpiresAt: verified.expiresAt,
       renewal,
       warnings: verified.warnings,
-      ...(upload ? { onServer: upload.facts } : {}),
+      ...(served ? { onServer: served.facts } : {}),
     };
   } catch (error) {
     const failure = toFailure(error, step, log, ctx.signal);
@@ -202,8 +212,8 @@ async function deploy(
     return {
       status: 'failed',
       ...(session ? { hostKeyFingerprint: session.fingerprint } : {}),
-      ...(served && error instanceof RenewalStepError
-        ? { served: { ...served, renewal: error.health } }
+      ...(servedSite && error instanceof RenewalStepError
+        ? { served: { ...servedSite, renewal: error.health } }
         : {}),
       failure,
     };

@@ -72,3 +72,26 @@ describe('the look at an uploaded certificate', () => {
     expect(uploadOf(stdout)).toBeNull();
   });
 });
+
+describe('the look at a site served with another lineage (a wildcard of the same server)', () => {
+  it('reports the lineage the site file names, with its certificate', () => {
+    const dir = mkdtempSync(join(root, 'w-'));
+    const le = join(dir, 'le');
+    const live = join(le, 'live', '_wildcard.example.com');
+    mkdirSync(live, { recursive: true });
+    writeFileSync(join(live, 'cert.pem'), leaf.cert);
+    const file = join(dir, 'proxy-app.example.com');
+    writeFileSync(file, naming(`${live}/fullchain.pem`));
+    const look = (site: string) =>
+      execFileSync('bash', ['-c', SURVEY, 'survey', 'app.example.com', le, join(dir, 'up'), site], {
+        encoding: 'utf8',
+      });
+    const stdout = look(file);
+    expect(stdout).toContain('PORTICO_CERT_NAME=_wildcard.example.com\n');
+    expect(stdout).toContain('PORTICO_CERT=yes\n');
+    expect(stdout).toContain(leaf.cert.trim());
+    // A site naming no lineage of that directory reports none.
+    writeFileSync(file, naming('/somewhere/else/fullchain.pem'));
+    expect(look(file)).not.toContain('PORTICO_CERT');
+  });
+});

@@ -8,6 +8,8 @@ import type { TEngineContext, TSiteState } from './types';
 // Which of Portico's files for the domain exist (a link counts, even dangling), whether the site
 // file is the HTTPS one, the certificate (its PEM, read here for the expiry), and the uploaded
 // certificate under $3: the one the site file names, else any still there (a removal takes it).
+// A site served with another certbot lineage (a wildcard of the same server, issue 41): the
+// lineage its site file names is reported instead of the domain's own (PORTICO_CERT_NAME).
 export const SURVEY = `name=$1; le=$2; up=$3; shift 3
 for f in "$@"; do
   if [ -L "$f" ] || [ -e "$f" ]; then printf 'PORTICO_FILE=%s\\n' "$f"; fi
@@ -15,6 +17,9 @@ done
 for f in "$@"; do
   if [ -f "$f" ] && [ ! -L "$f" ] && grep -qs '^[[:space:]]*ssl_certificate[[:space:]]' "$f"; then echo PORTICO_HTTPS=yes; fi
 done
+s=$(sed -n 's/^[[:space:]]*ssl_certificate[[:space:]]\\{1,\\}\\([^;[:space:]]*\\);.*/\\1/p' "$@" 2>/dev/null | grep -m1 -F "$le/live/")
+s=\${s#"$le/live/"}; s=\${s%/fullchain.pem}
+case "$s" in '' | */* | .* | "$name") ;; *) name=$s; echo "PORTICO_CERT_NAME=$s" ;; esac
 if [ -e "$le/renewal/$name.conf" ] || [ -d "$le/live/$name" ]; then
   echo PORTICO_CERT=yes
   c="$le/live/$name/cert.pem"
@@ -133,7 +138,8 @@ export class SiteRecord {
       ? given
       : await this.lookNow();
     if (stdout === undefined) return;
-    const name = certName(this.domain);
+    // Its own lineage, or the one its site file names (a wildcard of the same server).
+    const name = marked(stdout, 'PORTICO_CERT_NAME')[0] ?? certName(this.domain);
     const debian = sitePaths('debian', this.domain);
     const rhel = sitePaths('rhel', this.domain).file;
     const found = marked(stdout, 'PORTICO_FILE');

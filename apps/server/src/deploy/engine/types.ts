@@ -27,6 +27,15 @@ export interface TDnsChallenge {
   includeApex: boolean;
 }
 
+/**
+ * The wildcard certificate another proxy holds on the same server (issue 41), served instead of
+ * a certificate of the site's own: certbot's lineage of `domain` (`*.example.com`) under
+ * /etc/letsencrypt/live, renewed by the holder's renewals.
+ */
+export interface TSharedWildcard {
+  domain: string;
+}
+
 /** A password, or a private key (with the sudo password of a user whose sudo asks for one). */
 export type TSshAuth =
   | { password: string }
@@ -60,6 +69,11 @@ export interface TDeployInput {
    * /etc/portico/dns/ for certbot's renewals and removed once no renewal names them.
    */
   dnsChallenge?: TDnsChallenge;
+  /**
+   * Served with this wildcard's certificate (a single label under it), checked on the server
+   * before the site names it; certbot is not run for the domain. An upload comes first.
+   */
+  sharedWildcard?: TSharedWildcard;
   /**
    * Apply of a plan: the plan's fingerprint. Before anything is written (packages included) the
    * run reads the files again and stops with `server_changed` when they differ (plan-read.ts).
@@ -211,11 +225,16 @@ export type TDeployOutcome =
       served?: { nginxConfigPath: string; certificateExpiresAt: Date; renewal: TRenewalHealth };
     };
 
-export interface TRemoveInput
-  extends Omit<
-    TDeployInput,
-    'email' | 'targetServer' | 'customScript' | 'uploadedCertificate' | 'dnsChallenge'
-  > {
+/** What only a deployment uses: a removal and a certificate action take the rest. */
+type TDeployOnly =
+  | 'email'
+  | 'targetServer'
+  | 'customScript'
+  | 'uploadedCertificate'
+  | 'dnsChallenge'
+  | 'sharedWildcard';
+
+export interface TRemoveInput extends Omit<TDeployInput, TDeployOnly> {
   /** Also delete the certificate (certbot delete); default keeps it. */
   removeCertificate?: boolean;
 }
@@ -223,11 +242,7 @@ export interface TRemoveInput
 export type TRemoveOutcome = { status: 'removed' } | { status: 'failed'; failure: TDeployFailure };
 
 /** "Test renewal" or "Renew now" for the proxy's certificate (certificate-actions.ts). */
-export interface TCertificateActionInput
-  extends Omit<
-    TDeployInput,
-    'email' | 'targetServer' | 'customScript' | 'uploadedCertificate' | 'dnsChallenge'
-  > {
+export interface TCertificateActionInput extends Omit<TDeployInput, TDeployOnly> {
   action: TCertificateAction;
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { HEALTHY_DEBIAN_FACTS } from '@portico/shared/test/server-facts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RFC2136, RFC2136_SECRET } from '../../../test/support/dns-challenge-fixtures';
 import {
   createProxy,
   proxyInput,
@@ -19,15 +20,7 @@ import { dnsChallenges, proxyConfigurations, sshServers } from '../../db/schema'
 import { decryptSecret, encryptSecret, loadOrCreateKey } from '../../lib/secrets';
 import { dnsChallengeAad } from './dns-challenge-secret';
 
-const SECRET = 'OWSVqAbRnvm/d1obcIUzUl9pnLnCL21UShrNvZxFHfw=';
-const RFC2136 = {
-  provider: 'rfc2136',
-  server: '192.0.2.53',
-  port: 53,
-  keyName: 'portico-key',
-  algorithm: 'HMAC-SHA256',
-  secret: SECRET,
-};
+const SECRET = RFC2136_SECRET;
 
 describe.each(testDatabaseKinds())('a certificate by DNS-01 on %s', (kind) => {
   let t: TTestApp;

@@ -12,6 +12,7 @@ import type {
   TEngineSettings,
   TRemoveInput,
   TRemoveOutcome,
+  TSharedWildcard,
   TUploadedCertificate,
 } from '../../deploy/engine';
 import type { TWorkerLiveness } from '../../jobs/worker-liveness';
@@ -90,4 +91,9 @@ export interface TCertificateHooks {
    * without one; rejects when they were entered for another server or do not decrypt.
    */
   dnsChallenge(configurationId: string, serverIp: string): Promise<TDnsChallenge | null>;
+  /**
+   * The wildcard whose certificate (another proxy's, on the same server) serves the proxy; null
+   * when it uses none; rejects when that proxy is no longer on `serverIp`.
+   */
+  sharedWildcard(configurationId: string, serverIp: string): Promise<TSharedWildcard | null>;
 }

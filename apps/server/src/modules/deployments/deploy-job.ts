@@ -241,6 +241,13 @@ export async function runDeployJob(
       'job.dnsCredentialsUnusable',
     );
     if (dnsChallenge === undefined) return;
+    // Another proxy's wildcard certificate, when it is still on this proxy's server.
+    const sharedWildcard = await unsealed(
+      deps.certificates.sharedWildcard(config.id, config.serverIp),
+      'shared wildcard',
+      'job.wildcardUnusable',
+    );
+    if (sharedWildcard === undefined) return;
     // The server as this run names it: the record of what it writes there keeps it.
     const where = { serverIp: config.serverIp, sshPort: config.sshPort, sshUser: config.sshUser };
     // The signal aborts at the run's deadline, or with `signal` when Portico shuts down; whatever
@@ -262,6 +269,7 @@ export async function runDeployJob(
             customScript: config.customScript ?? undefined,
             ...(uploaded ? { uploadedCertificate: uploaded } : {}),
             ...(dnsChallenge ? { dnsChallenge } : {}),
+            ...(sharedWildcard ? { sharedWildcard } : {}),
             planFingerprint: data.planFingerprint,
           },
           {

@@ -7,6 +7,7 @@ import type {
   TEngineSettings,
   TPlanInput,
   TPlanOutcome,
+  TSharedWildcard,
   TUploadedCertificate,
 } from '../../deploy/engine';
 import { deadlineFailure } from '../../deploy/engine';
@@ -33,6 +34,8 @@ export interface TPlansServiceDeps {
   uploadedCertificate: (configurationId: string) => Promise<TUploadedCertificate | null>;
   /** The proxy's DNS challenge for its server (rejects when not presentable); null without. */
   dnsChallenge: (configurationId: string, serverIp: string) => Promise<TDnsChallenge | null>;
+  /** The wildcard of the same server the proxy is served with; null without one. */
+  sharedWildcard: (configurationId: string, serverIp: string) => Promise<TSharedWildcard | null>;
 }
 
 const planFailed = (reason: string) =>
@@ -61,6 +64,9 @@ export function createPlansService(deps: TPlansServiceDeps) {
       const dnsChallenge = await deps.dnsChallenge(row.id, row.serverIp).catch(() => {
         throw new KeyedAppError('plan_failed', 409, 'deployLog.job.dnsCredentialsUnusable');
       });
+      const sharedWildcard = await deps.sharedWildcard(row.id, row.serverIp).catch(() => {
+        throw new KeyedAppError('plan_failed', 409, 'deployLog.job.wildcardUnusable');
+      });
       const outcome = await withDeadline<TPlanOutcome>(
         { ms: PLAN_DEADLINE_MS, graceMs: PLAN_GRACE_MS },
         (signal) =>
@@ -78,6 +84,7 @@ export function createPlansService(deps: TPlansServiceDeps) {
               customScript: row.customScript ?? undefined,
               ...(uploaded ? { uploadedCertificate: uploaded } : {}),
               ...(dnsChallenge ? { dnsChallenge } : {}),
+              ...(sharedWildcard ? { sharedWildcard } : {}),
             },
             { settings: { ...deps.settings(), language }, log: () => {}, signal },
           ),

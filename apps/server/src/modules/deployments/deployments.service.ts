@@ -37,6 +37,8 @@ export interface TDeploymentsServiceDeps {
   credentials: Pick<TServerCredentials, 'hasCredentialFor'>;
   /** The proxy serves its own uploaded certificate (modules/certificates), which certbot never renews. */
   servesUpload?: (configurationId: string) => Promise<boolean>;
+  /** The wildcard whose holder's certificate serves the proxy (issue 41), renewed with it. */
+  usesWildcard?: (configurationId: string) => Promise<string | null>;
 }
 
 /** A run of another kind (a certificate action, a deployment) holds the configuration. */
@@ -142,6 +144,12 @@ export function createDeploymentsService(deps: TDeploymentsServiceDeps) {
       // certbot holds no certificate for an upload: renewing it is uploading the next one.
       if (await deps.servesUpload?.(row.id)) {
         throw new KeyedAppError('certificate_uploaded', 409, 'certificates.upload.noActions');
+      }
+      const wildcard = await deps.usesWildcard?.(row.id);
+      if (wildcard) {
+        throw new KeyedAppError('certificate_shared', 409, 'certificates.wildcard.noActions', {
+          wildcard,
+        });
       }
       if (!row.sslConfigured) throw new AppError('certificate_not_deployed', 409);
       // The action connects to the deployed server: the password must be the one entered for it.

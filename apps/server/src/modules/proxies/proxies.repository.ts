@@ -21,6 +21,7 @@ import {
   proxyConfigurations,
   type TNewProxyConfigurationRow,
   type TProxyConfigurationRow,
+  wildcardCertificateUses,
 } from '../../db/schema';
 import { violatedConstraint } from '../../db/unique-violation';
 import { auditInsertFrom, auditPlaceholdersOf, type TNewAuditRow } from '../audit/audit.repository';
@@ -183,6 +184,24 @@ export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
     },
 
     domainHolder,
+
+    /**
+     * The domains of (at most `limit`) proxies served with this proxy's wildcard certificate:
+     * the holder's index, then each row by its key.
+     */
+    async wildcardUsers(holderId: string, limit = 5): Promise<string[]> {
+      const rows = await db
+        .select({ domain: proxyConfigurations.domain })
+        .from(wildcardCertificateUses)
+        .innerJoin(
+          proxyConfigurations,
+          eq(proxyConfigurations.id, wildcardCertificateUses.configurationId),
+        )
+        .where(eq(wildcardCertificateUses.holderId, holderId))
+        .orderBy(wildcardCertificateUses.configurationId)
+        .limit(limit);
+      return rows.map((r) => r.domain);
+    },
 
     async insert(row: TNewProxyConfigurationRow): Promise<TProxyConfigurationRow> {
       return domainGuarded(async () => {

@@ -32,6 +32,7 @@ import { optionsToStore, targetOf, withoutHashes } from './proxy-options';
 import { onServer, ownedServer, serverForTyped } from './proxy-servers';
 import { toProxyConfiguration } from './proxy-view';
 import { createSiteRemoval, credentialForSite, type TSiteRemovalDeps } from './site-removal';
+import { refuseWhileWildcardShared } from './wildcard-holder';
 
 export type TProxiesService = ReturnType<typeof createProxiesService>;
 export type TActor = Pick<TUserRow, 'id' | 'username' | 'role'>;
@@ -219,6 +220,10 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
       : undefined;
     await assertDomainFree(actor, input.domain, id);
     const target = server ? serverTarget(server) : typedTarget(input);
+    await refuseWhileWildcardShared(repository, row, {
+      domain: input.domain,
+      serverIp: target.serverIp,
+    });
     const changes: TProxyChanges = {
       domain: input.domain,
       serverIp: target.serverIp,
@@ -342,6 +347,10 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
         : undefined;
       const { sshServerId: _chosen, options: _sent, ...fields } = input;
       const next = server ? onServer(server) : typedEditTarget(row, input);
+      await refuseWhileWildcardShared(repository, row, {
+        domain: input.domain,
+        serverIp: next.serverIp,
+      });
       const changes: TProxyChanges = { ...fields, ...next, ...optionChanges(input, row.options) };
       // Another machine: the chosen server's pin when it has one, else the next contact pins.
       if (serverChanged(row, next)) changes.hostKeyFingerprint = server?.hostKeyFingerprint ?? null;
@@ -428,6 +437,7 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     ): Promise<{ removedFromServer: boolean }> {
       const row = await load(id, actor);
       if (row.status === 'deploying') throw proxyErrors.deploymentRunning();
+      await refuseWhileWildcardShared(repository, row);
       let removedFromServer = false;
       // What was written to a server, whatever the status says (a reset or a failed run). An
       // adopted site's file is the user's: deleting it in Portico forgets the record only.

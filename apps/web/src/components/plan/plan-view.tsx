@@ -15,6 +15,7 @@ const CERTIFICATE_WORDS = {
   issue: 'plan.certificateIssue',
   keep: 'plan.certificateKeep',
   upload: 'plan.certificateUpload',
+  shared: 'plan.certificateShared',
   none: 'plan.certificateNone',
 } as const;
 

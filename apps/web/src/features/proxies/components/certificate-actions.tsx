@@ -1,4 +1,5 @@
 import type { TCertificateAction, TCertificateStatus } from '@portico/shared/certificates/schemas';
+import { coveringWildcard } from '@portico/shared/certificates/wildcard-use';
 import type { TProxyConfiguration } from '@portico/shared/proxy/api';
 import { FlaskConicalIcon, RefreshCwIcon, ScanSearchIcon } from 'lucide-react';
 import { ConfirmDialog } from '@/components/confirm-dialog';
@@ -6,6 +7,7 @@ import { BusyButton } from '@/components/ui/busy-button';
 import { formatDateMinutes } from '@/lib/format-date';
 import { toastOutcome } from '@/lib/toast-outcome';
 import { useCertificateTexts } from '@/lib/use-group-texts';
+import { useWildcardChoices } from '@/lib/wildcard-use';
 import { useCertificateAction, useCheckCertificate } from '../api/certificate';
 
 /** Why the actions are unavailable right now, or null when they may run. */
@@ -13,13 +15,16 @@ function unavailable(
   proxy: TProxyConfiguration,
   live: boolean,
   status: TCertificateStatus | undefined,
-): 'notDeployed' | 'busy' | 'uploaded' | 'adopted' | 'adoptedNoCertificate' | null {
+  wildcard: string | null,
+): 'notDeployed' | 'busy' | 'uploaded' | 'wildcard' | 'adopted' | 'adoptedNoCertificate' | null {
   // An adopted site's certificate is renewed by whoever wrote it: the server refuses both runs
   // (and no deployment of Portico's will put one live, so "deploy it first" would mislead).
   if (proxy.adoption) return live && proxy.sslConfigured ? 'adopted' : 'adoptedNoCertificate';
   if (!live || !proxy.sslConfigured) return 'notDeployed';
   // certbot holds nothing for an upload: its owner renews it by uploading the next.
   if (status?.uploaded) return 'uploaded';
+  // Nor for another proxy's wildcard: its holder's renewals renew it.
+  if (wildcard) return 'wildcard';
   const action = status?.lastAction?.status;
   if (proxy.status === 'deploying' || action === 'queued' || action === 'running') return 'busy';
   return null;
@@ -43,7 +48,9 @@ export function CertificateActions({
   const { t } = useCertificateTexts();
   const check = useCheckCertificate(proxy.id);
   const action = useCertificateAction(proxy.id);
-  const why = unavailable(proxy, live, status);
+  const wildcards = useWildcardChoices(proxy.id, coveringWildcard(proxy.domain) !== undefined);
+  const wildcard = wildcards.data?.current?.domain ?? null;
+  const why = unavailable(proxy, live, status, wildcard);
   const checking = check.isPending || !!status?.checkPending;
 
   const run = async (kind: TCertificateAction) => {
@@ -131,7 +138,7 @@ export function CertificateActions({
         />
       </div>
       <p className="text-xs text-muted-foreground" data-testid="certificate-actions-hint">
-        {t(why ? `certificate.section.${why}` : 'certificate.section.actionsHint')}
+        {t(why ? `certificate.section.${why}` : 'certificate.section.actionsHint', { wildcard })}
       </p>
       {heldTexts.map(({ kind, text }) => (
         <p

@@ -13,6 +13,7 @@ import { CertificateActions } from './certificate-actions';
 import { dlClass, Row } from './details-sections';
 import { DnsChallengeSection } from './dns-challenge-section';
 import { UploadedCertificate } from './uploaded-certificate';
+import { WildcardUseSection } from './wildcard-use-section';
 
 function LastCheck({ status, domain }: { status: TCertificateStatus; domain: string }) {
   const { t, i18n } = useCertificateTexts();
@@ -228,6 +229,7 @@ export function CertificateSection({
           </>
         ) : null}
         <CertificateActions proxy={proxy} live={live} status={status} onRunStarted={onRunStarted} />
+        <WildcardUseSection proxyId={proxy.id} domain={proxy.domain} />
         <DnsChallengeSection proxyId={proxy.id} domain={proxy.domain} />
         <UploadedCertificate proxyId={proxy.id} uploaded={query.data?.uploaded} />
       </CardContent>

@@ -16,7 +16,7 @@ export function RemoveWithConfirm({
   params,
   remove,
 }: {
-  texts: 'certificate.upload' | 'certificate.dns';
+  texts: 'certificate.upload' | 'certificate.dns' | 'certificate.wildcard';
   testId: string;
   icon: React.ReactNode;
   params?: Record<string, string>;

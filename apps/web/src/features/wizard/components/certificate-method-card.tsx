@@ -1,12 +1,32 @@
 import { isWildcard } from '@portico/shared/certificates/dns-challenge';
 import type { TDnsProviderOffers } from '@portico/shared/certificates/dns-providers';
+import type { TWildcardCertificate } from '@portico/shared/certificates/wildcard-use';
 import { DnsChallengeFields } from '@/components/dns-challenge-fields';
 import type { TDnsProblems } from '@/lib/dns-challenge';
 import { useCertificateTexts } from '@/lib/use-group-texts';
 import { cn } from '@/lib/utils';
-import type { TCertificateChoice } from '../state/certificate-choice';
+import type { TCertificateChoice, TCertificateMethod } from '../state/certificate-choice';
 
 const METHODS = ['http-01', 'dns-01'] as const;
+
+/** The words of a method: its name and hint (the wildcard's names the certificate it reuses). */
+function methodTexts(
+  t: ReturnType<typeof useCertificateTexts>['t'],
+  method: TCertificateMethod,
+  wildcard: TWildcardCertificate | null,
+): { name: string; hint: string } {
+  if (method === 'wildcard') {
+    const params = { wildcard: wildcard?.domain ?? '' };
+    return {
+      name: t('certificate.wildcard.wizard.method', params),
+      hint: t('certificate.wildcard.wizard.methodHint', params),
+    };
+  }
+  return {
+    name: t(`certificate.dns.wizard.method.${method}`),
+    hint: t(`certificate.dns.wizard.methodHint.${method}`),
+  };
+}
 
 /** Under the domain field of step one: a wildcard is served, by DNS-01 only. */
 export function WildcardNote() {
@@ -15,8 +35,10 @@ export function WildcardNote() {
 }
 
 /**
- * How the certificate is obtained (issue 41): HTTP-01 (the default) or DNS-01 with a provider's
- * fields. A wildcard offers DNS-01 only and says why. Radios, so arrows move between them.
+ * How the certificate is obtained (issue 41): HTTP-01 (the default), DNS-01 with a provider's
+ * fields, or, when the server says one covers the domain (`wildcard`), the wildcard certificate
+ * another proxy already holds on the same server. A wildcard offers DNS-01 only and says why.
+ * Radios, so arrows move between them.
  */
 export function CertificateMethodCard({
   domain,
@@ -24,6 +46,7 @@ export function CertificateMethodCard({
   onChange,
   problems,
   offers,
+  offered = null,
 }: {
   domain: string;
   choice: TCertificateChoice;
@@ -31,9 +54,13 @@ export function CertificateMethodCard({
   problems: TDnsProblems;
   /** What the chosen saved server's last check says of each provider; null without one. */
   offers: TDnsProviderOffers | null;
+  /** The wildcard certificate of the same server that covers the domain, when there is one. */
+  offered?: TWildcardCertificate | null;
 }) {
   const { t } = useCertificateTexts();
   const wildcard = isWildcard(domain);
+  const methods: TCertificateMethod[] =
+    offered && !wildcard ? [...METHODS, 'wildcard'] : [...METHODS];
   return (
     <fieldset
       className="grid min-w-0 gap-3 rounded-lg border border-border p-4"
@@ -42,8 +69,9 @@ export function CertificateMethodCard({
     >
       <legend className="px-1 text-sm font-medium">{t('certificate.dns.wizard.title')}</legend>
       <div className="grid gap-2 sm:grid-cols-2">
-        {METHODS.map((method) => {
+        {methods.map((method) => {
           const disabled = wildcard && method === 'http-01';
+          const words = methodTexts(t, method, offered);
           return (
             <label
               key={method}
@@ -58,14 +86,20 @@ export function CertificateMethodCard({
                 value={method}
                 checked={choice.method === method}
                 disabled={disabled}
-                onChange={() => onChange({ ...choice, method })}
+                onChange={() =>
+                  onChange({
+                    ...choice,
+                    method,
+                    holderId: method === 'wildcard' ? offered?.holderId : undefined,
+                  })
+                }
                 className="mt-1 accent-primary"
                 data-testid={`wizard-method-${method}`}
               />
               <span className="grid min-w-0 gap-1">
-                <span className="font-medium">{t(`certificate.dns.wizard.method.${method}`)}</span>
+                <span className="font-medium [overflow-wrap:anywhere]">{words.name}</span>
                 <span className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
-                  {t(`certificate.dns.wizard.methodHint.${method}`)}
+                  {words.hint}
                 </span>
               </span>
             </label>

@@ -12,9 +12,10 @@ import { fill, ValidationStepHarness as Harness, serverIp } from '../test/valida
 
 afterEach(() => vi.unstubAllGlobals());
 
-/** Both checks pass; answers what the DNS check asked for (and the saved servers, if any). */
-function checksPass(servers: TSshServer[] = []) {
+/** Both checks pass; answers what the DNS check asked for, the saved servers (if any) and `more`. */
+function checksPass(servers: TSshServer[] = [], more: Parameters<typeof stubFetch>[0] = {}) {
   return stubFetch({
+    ...more,
     'GET /api/ssh-servers': { body: { servers, nextCursor: null } },
     'POST /api/validate-dns': {
       body: { isValid: true, resolvedIps: [serverIp], expectedIp: serverIp, error: null },
@@ -164,5 +165,63 @@ describe("the wizard's certificate method", () => {
     const select = (await screen.findByTestId('dns-provider')) as HTMLSelectElement;
     expect(Array.from(select.options).some((o) => o.disabled)).toBe(false);
     expect(screen.getByTestId('dns-provider-offer').getAttribute('data-offer')).toBe('unknown');
+  });
+
+  it('offers the wildcard certificate the server says covers the name, as a radio of its own (es)', async () => {
+    const wildcard = {
+      holderId: '00000000-0000-4000-8000-000000000045',
+      domain: '*.example.com',
+      expiresAt: '2027-02-01T00:00:00Z',
+    };
+    const { calls } = checksPass([], {
+      'GET /api/certificates/wildcards': {
+        body: { available: [wildcard] },
+      },
+    });
+    await renderWithProviders(<Harness domain="c.example.com" />, {
+      lang: 'es',
+    });
+    const card = await screen.findByTestId('wizard-certificate-method');
+    const radio = (await screen.findByTestId('wizard-method-wildcard')) as HTMLInputElement;
+    expect(radio.type).toBe('radio');
+    expect(radio.name).toBe('certificate-method');
+    const label = radio.closest('label')!;
+    expect(label.textContent).toBe(
+      fill(es.certificate.wildcard.wizard.method, { wildcard: '*.example.com' }) +
+        fill(es.certificate.wildcard.wizard.methodHint, { wildcard: '*.example.com' }),
+    );
+    fireEvent.click(radio);
+    expect(card.getAttribute('data-method')).toBe('wildcard');
+    expect(screen.queryByTestId('dns-challenge-fields')).toBeNull();
+    fireEvent.click(await nextEnabled());
+    await waitFor(() =>
+      expect(screen.getByTestId('harness').getAttribute('data-step')).toBe('destination'),
+    );
+    // The name itself was checked; the choice is sent only when Deploy is pressed.
+    expect(dnsAsked(calls)).toEqual(['c.example.com']);
+    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+  });
+
+  it('offers no wildcard when none covers the name, nor asks for a name none could (en)', async () => {
+    const { calls } = checksPass([], {
+      'GET /api/certificates/wildcards': {
+        body: { available: [] },
+      },
+    });
+    const { unmount } = await renderWithProviders(<Harness domain="c.example.com" />, {
+      lang: 'en',
+    });
+    await nextEnabled();
+    expect(calls.map((c) => c.url)).toContain(
+      '/api/certificates/wildcards?domain=c.example.com&serverIp=203.0.113.10',
+    );
+    expect(screen.queryByTestId('wizard-method-wildcard')).toBeNull();
+    unmount();
+    calls.length = 0;
+    await renderWithProviders(<Harness domain="example.com" />, {
+      lang: 'en',
+    });
+    await nextEnabled();
+    expect(calls.some((c) => c.url.startsWith('/api/certificates/wildcards'))).toBe(false);
   });
 });

@@ -26,6 +26,7 @@ import { formatLogDownload, useLogText } from '@/lib/log-text';
 import { summaryOfProxy } from '@/lib/proxy-summary';
 import { proxyKeys } from '@/lib/query-keys';
 import { usePlanTexts } from '@/lib/use-group-texts';
+import { useChooseWildcard } from '@/lib/wildcard-use';
 import { useStartDeployment } from '../api/deploy';
 import { useConfiguration } from '../api/get-configuration';
 import { downloadText } from '../state/download';
@@ -54,6 +55,7 @@ export function DeployStep({
   const { deploy } = state;
   const startDeployment = useStartDeployment();
   const saveDns = useSaveDnsChallenge();
+  const chooseWildcard = useChooseWildcard();
   const queryClient = useQueryClient();
   // Between Start and the 202 the stored status may still be the previous run's.
   const awaitingAccept = React.useRef(false);
@@ -143,6 +145,10 @@ export function DeployStep({
     try {
       // The credentials are stored before the run that needs them starts.
       if (challenge) await saveDns.mutateAsync({ id, input: challenge.input });
+      // So is the wildcard certificate of the same server it is to be served with.
+      if (certificate.method === 'wildcard' && certificate.holderId) {
+        await chooseWildcard.mutateAsync({ id, holderId: certificate.holderId });
+      }
       const res = await send(id);
       dispatch({ type: 'deployAccepted', deploymentId: res.deploymentId });
     } catch (error) {

@@ -1,4 +1,5 @@
 import { dnsProviderOffers } from '@portico/shared/certificates/dns-providers';
+import { coveringWildcard } from '@portico/shared/certificates/wildcard-use';
 import { RotateCwIcon } from 'lucide-react';
 import * as React from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { dnsChallengeOf, offerIn, type TDnsProblems } from '@/lib/dns-challenge';
 import { reasonText } from '@/lib/form-errors';
 import { useCertificateTexts } from '@/lib/use-group-texts';
+import { useWildcardOffer } from '@/lib/wildcard-use';
 import { useSavedServers } from '../api/saved-servers';
 import { useTestSsh } from '../api/test-ssh';
 import { useValidateDns } from '../api/validate-dns';
@@ -45,6 +47,10 @@ export function ValidationStep({
     ? savedServers.data?.find((s) => s.id === data.sshServerId)
     : undefined;
   const offers = chosenServer ? dnsProviderOffers(chosenServer.facts) : null;
+  // The server says which wildcard certificate of the same server covers the domain, if any.
+  const covered = coveringWildcard(data.domain) !== undefined;
+  const wildcards = useWildcardOffer(data.domain, data.serverIp, covered);
+  const offered = covered ? (wildcards.data?.available?.[0] ?? null) : null;
 
   // Entering the step checks again; a fresh state is already waiting and needs no reset.
   const enteredWith = React.useRef(dns.status);
@@ -94,6 +100,7 @@ export function ValidationStep({
         choice={data.certificate}
         problems={problems}
         offers={offers}
+        offered={offered}
         onChange={(certificate) => {
           setProblems({});
           dispatch({ type: 'certificateChanged', certificate });
