@@ -22,7 +22,7 @@ export default defineProject({
     exclude: ['**/node_modules/**'],
     environment: 'node',
     // Scheduled with the server's lab tier, which it runs beside (src/file-parallelism.ts).
-    ...labTierScheduling(),
+    ...labTierScheduling(process.env.PORTICO_LAB_WORKERS),
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

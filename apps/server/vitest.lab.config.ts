@@ -23,7 +23,7 @@ export default defineProject({
     // PostgreSQL database is copied from one rather than built from initdb and the migrations.
     globalSetup: ['test/support/global-setup.ts'],
     // Two files at once, each with its own lab (PORTICO_LAB_WORKERS; docs/TESTING.md).
-    ...labTierScheduling(),
+    ...labTierScheduling(process.env.PORTICO_LAB_WORKERS),
     setupFiles: cpuPerFileSetup(),
     testTimeout: 180_000,
     hookTimeout: 180_000,

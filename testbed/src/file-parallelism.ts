@@ -18,11 +18,11 @@ export function labWorkers(value: string | undefined): number {
 }
 
 /**
- * The scheduling both lab tiers' configs spread into `test`. Vitest runs projects of one
+ * The scheduling both lab tiers' configs spread into `test`, for PORTICO_LAB_WORKERS's value. Vitest runs projects of one
  * `sequence.groupOrder` in one pool, which must have one worker count: the lab tiers take group
  * 1, after the other projects (3 workers) when a run includes both.
  */
-export function labTierScheduling(value = process.env.PORTICO_LAB_WORKERS) {
+export function labTierScheduling(value: string | undefined) {
   const workers = labWorkers(value);
   return { fileParallelism: workers > 1, maxWorkers: workers, sequence: { groupOrder: 1 } };
 }
