@@ -8,7 +8,8 @@ export default defineConfig({
     passWithNoTests: true,
     // Most of the slow files wait on sshd, nginx, Pebble or their own deadlines rather than the
     // CPU, so three files at once on a 2-core machine overlap the waiting (the full tier went from
-    // 1,162 s to 753 s here, all passing); the lab project still takes its files one at a time.
+    // 1,162 s to 753 s here, all passing). The lab tiers take two at a time, each file with a lab
+    // of its own (testbed/src/file-parallelism.ts), in a group after these when a run has both.
     maxWorkers: 3,
     projects: [
       'packages/shared',

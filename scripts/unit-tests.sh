@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Every Vitest tier. Vitest runs a project that takes its files one at a time (the lab tiers:
-# they share the lab's servers) only after all the others, so the lab's ~7 minutes of mostly
-# waiting on real servers would follow the rest. Two Vitest processes instead: the lab tiers
-# beside the others. Either failing stops both. Extra arguments go to both (a file filter).
+# Every Vitest tier. In one Vitest process the lab tiers (two files at a time, each with a lab
+# of its own: testbed/src/file-parallelism.ts) run as a group of their own only after all the
+# others, so their minutes of mostly waiting on real servers would follow the rest. Two Vitest
+# processes instead: the lab tiers beside the others. Either failing stops both. Extra arguments
+# go to both (a file filter).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every tier runs on Node 24 LTS, fetched by node-runtime.sh when the machine's node is another line.

@@ -3,6 +3,7 @@
 import { parseArgs } from 'node:util';
 import { sweepStaleLabs, teardownLab } from './src/cleanup';
 import { execInServer, labStatus, pointDomain, startLab } from './src/lab';
+import { withStartLock } from './src/start-lock';
 import { labIdsOnDisk } from './src/state';
 import { SERVER_VARIANTS } from './src/types';
 import { parseVariants } from './src/variants';
@@ -73,7 +74,7 @@ async function main(): Promise<number> {
     case 'down': {
       const ids = values.all ? [...new Set([0, ...labIdsOnDisk()])] : [id];
       for (const labId of ids) await teardownLab(labId);
-      if (values.all) await sweepStaleLabs();
+      if (values.all) await withStartLock(sweepStaleLabs);
       console.info(`lab ${ids.join(', ')} down`);
       return 0;
     }

@@ -1,6 +1,7 @@
 // Starting and stopping labs from the outside: the CLI across processes, a crashed run swept by
 // the next start, and the Vitest global setup other tiers use.
 import { spawn } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,9 @@ import setupLab from './global-setup';
 import { teardownLab } from './src/cleanup';
 import { labStatus, startLab } from './src/lab';
 import { resolveA } from './src/probe';
-import { isAlive, run } from './src/run';
+import { isAlive, run, waitFor } from './src/run';
+import { START_LOCK_FILE, withStartLock } from './src/start-lock';
+import { labIdsOnDisk, liveOwnerPid } from './src/state';
 import type { TLabStatus } from './src/types';
 import { labLeftovers, labPids } from './test-support/machine';
 
@@ -26,6 +29,16 @@ function cliOn(lab: number, ...args: string[]) {
 const cli = (...args: string[]) => cliOn(CLI_LAB, ...args);
 
 const clean = { netns: [], links: [], mounts: [], processes: [], files: [] };
+
+/** Processes blocked waiting for a flock on the start lock, as /proc/locks lists them. */
+function startLockWaiters(): string[] {
+  const inode = `:${statSync(START_LOCK_FILE).ino}`;
+  return readFileSync('/proc/locks', 'utf8')
+    .split('\n')
+    .filter(
+      (line) => line.includes(' -> FLOCK ') && line.split(/\s+/).some((f) => f.endsWith(inode)),
+    );
+}
 
 describe('lab lifecycle', () => {
   it('CLI: up, status, point and down work from separate processes; down twice is safe', async () => {
@@ -114,6 +127,37 @@ describe('lab lifecycle', () => {
       expect(now).not.toBe(crashedPassword);
     } finally {
       await next.stop();
+    }
+  });
+
+  it('a start waits while another holds the start lock, claiming nothing, then starts', async () => {
+    let release: (() => void) | undefined;
+    const held = withStartLock(() => new Promise<void>((resolve) => (release = resolve)));
+    await waitFor(
+      () => release !== undefined,
+      10_000,
+      () => 'the start lock was not taken',
+    );
+    const next = startLab({ servers: 1 });
+    // Labs of other test files come and go meanwhile: only this process's claims count.
+    const whileHeld = await waitFor(
+      () => startLockWaiters().length > 0,
+      10_000,
+      () => 'startLab did not wait for the start lock',
+    ).then(
+      () => ({ claimed: labIdsOnDisk().filter((id) => liveOwnerPid(id) === process.pid) }),
+      (error: Error) => ({ error: error.message }),
+    );
+    release?.();
+    await held;
+    const lab = await next;
+    try {
+      expect(whileHeld).toEqual({ claimed: [] });
+      expect(liveOwnerPid(lab.status.id)).toBe(process.pid);
+      const hostname = await lab.exec('s1', ['hostname']);
+      expect(hostname.stdout.trim()).toBe(lab.status.servers[0]?.hostname);
+    } finally {
+      await lab.stop();
     }
   });
 

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
+import { labTierScheduling } from './src/file-parallelism.ts';
 import { labUnavailableReason } from './src/prereqs.ts';
 
 // The lab's own tests need root and Debian packages. Elsewhere they are left out with one line
@@ -20,7 +21,8 @@ export default defineProject({
     include: unavailable ? [] : ['**/*.test.ts'],
     exclude: ['**/node_modules/**'],
     environment: 'node',
-    fileParallelism: false,
+    // Scheduled with the server's lab tier, which it runs beside (src/file-parallelism.ts).
+    ...labTierScheduling(process.env.PORTICO_LAB_WORKERS),
     testTimeout: 120_000,
     hookTimeout: 120_000,
   },

@@ -1,5 +1,6 @@
 import { defineProject } from 'vitest/config';
 import { cpuPerFileSetup } from '../../scripts/cpu-per-file.ts';
+import { labTierScheduling } from '../../testbed/src/file-parallelism.ts';
 import { labUnavailableReason } from '../../testbed/src/prereqs.ts';
 
 // The deploy tier: the engine against real lab servers (testbed/). Outside CI, a machine that
@@ -21,7 +22,8 @@ export default defineProject({
     // The server tier's database templates (test/support/global-setup.ts): a file's PGlite or
     // PostgreSQL database is copied from one rather than built from initdb and the migrations.
     globalSetup: ['test/support/global-setup.ts'],
-    fileParallelism: false,
+    // Two files at once, each with its own lab (PORTICO_LAB_WORKERS; docs/TESTING.md).
+    ...labTierScheduling(process.env.PORTICO_LAB_WORKERS),
     setupFiles: cpuPerFileSetup(),
     testTimeout: 180_000,
     hookTimeout: 180_000,

@@ -1,6 +1,7 @@
 // What may travel from a caller into dnsmasq arguments and server setup: only allowlisted values.
 import { describe, expect, it } from 'vitest';
 import { dnsmasqArgs } from './dns';
+import { DEFAULT_LAB_WORKERS, labTierScheduling } from './file-parallelism';
 import { assertDomain, labNames } from './names';
 import { parseVariants } from './variants';
 
@@ -67,5 +68,18 @@ describe('lab inputs', () => {
     expect(labNames(7).server(3).address).toBe('198.18.7.13');
     for (const id of [-1, 251, 1.5, Number.NaN]) expect(() => labNames(id)).toThrow(/bad lab id/);
     expect(() => labNames(0).server(0)).toThrow(/bad server index/);
+  });
+
+  it('runs lab files side by side as PORTICO_LAB_WORKERS says, one at a time for 1', () => {
+    expect(labTierScheduling(undefined)).toEqual({
+      fileParallelism: true,
+      maxWorkers: DEFAULT_LAB_WORKERS,
+      sequence: { groupOrder: 1 },
+    });
+    expect(labTierScheduling('3')).toMatchObject({ fileParallelism: true, maxWorkers: 3 });
+    expect(labTierScheduling('1')).toMatchObject({ fileParallelism: false, maxWorkers: 1 });
+    for (const value of ['0', '5', '2.5', ' 2', 'two', '-1']) {
+      expect(() => labTierScheduling(value), value).toThrow(/PORTICO_LAB_WORKERS must be/);
+    }
   });
 });

@@ -20,6 +20,7 @@ import {
 } from './names';
 import { createBridge, createMachineNetns } from './network';
 import { startServer } from './server';
+import { withStartLock } from './start-lock';
 import {
   BY_HAND,
   claimLabId,
@@ -128,24 +129,27 @@ function handle(status: TLabStatus): TLab {
  * Starts a lab. Without `id` it takes the first free lab number from 1. It belongs to this
  * process (if the process dies, the next startLab sweeps it) unless `byHand`: then only `down`
  * removes it. With `id` (the CLI uses 0) whatever was left under that number is removed first.
+ * The sweep and the claim happen under the start lock (start-lock.ts); building the lab does not,
+ * so labs of several processes start side by side.
  */
 export async function startLab(options: TLabOptions): Promise<TLab> {
   checkOptions(options);
-  await sweepStaleLabs();
   const owner = options.byHand ? BY_HAND : currentOwner();
-  let id = options.id;
-  if (id === undefined) {
-    id = claimLabId(owner);
-  } else {
-    const holder = liveOwnerPid(id);
+  const id = await withStartLock(async () => {
+    await sweepStaleLabs();
+    if (options.id === undefined) return claimLabId(owner);
+    const holder = liveOwnerPid(options.id);
     if (holder !== undefined && holder !== process.pid) {
-      throw new Error(`lab ${id} belongs to running process ${holder}; choose another --lab`);
+      throw new Error(
+        `lab ${options.id} belongs to running process ${holder}; choose another --lab`,
+      );
     }
-    await teardownLab(id);
+    await teardownLab(options.id);
     mkdirSync(LAB_ROOT, { recursive: true, mode: 0o700 });
-    mkdirSync(labNames(id).dir, { mode: 0o700 });
-    writeOwner(id, owner);
-  }
+    mkdirSync(labNames(options.id).dir, { mode: 0o700 });
+    writeOwner(options.id, owner);
+    return options.id;
+  });
   try {
     const status = await buildLab(id, options);
     writeStatus(status);

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { TLab, TLabServer } from '../../../../testbed/src/lab';
 import { ACME_MANAGEMENT_PORT, labNames } from '../../../../testbed/src/names';
 import { netnsPids } from '../../../../testbed/src/network';
+import { tcpOpen } from '../../../../testbed/src/probe';
 import { isAlive, LAB_ENV, run, startDaemon, waitFor } from '../../../../testbed/src/run';
 
 async function pebblePids(lab: TLab): Promise<number[]> {
@@ -135,9 +136,20 @@ function signal(pid: number, name: NodeJS.Signals): void {
   }
 }
 
-/** Takes the server's link to the lab bridge down or up again (its host side, a lab link). */
+/**
+ * Takes the server's link to the lab bridge down or up again (its host side, a lab link). Up
+ * resolves once the host reaches the server's sshd again: right after the link comes up, the
+ * host's neighbour entry may still be the one that failed while it was down (EHOSTUNREACH).
+ */
 export async function setLink(lab: TLab, server: TLabServer, state: 'up' | 'down') {
   const link = labNames(lab.status.id).server(Number(server.name.slice(1))).link;
   const r = await run('ip', ['link', 'set', 'dev', link, state]);
   if (r.code !== 0) throw new Error(`ip link set ${link} ${state}: ${r.stderr}`);
+  if (state === 'up') {
+    await waitFor(
+      () => tcpOpen(server.address, server.sshPort),
+      20_000,
+      () => `${server.name} unreachable after its link came up`,
+    );
+  }
 }

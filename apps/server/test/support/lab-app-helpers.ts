@@ -33,8 +33,13 @@ export async function startPortico(
   env: Record<string, string>,
   /** Extra node flags (the deploy bench passes BENCH_NODE_ARGS, e.g. to profile). */
   nodeArgs: string[] = [],
-  /** How long it may take to listen (a bench on a busy machine gives it longer). */
-  startTimeoutMs = 60_000,
+  /**
+   * How long it may take to listen. A first start (initdb, every migration) took over 60 s on
+   * this 2-core machine at load 20-30 (secrets-journey.lab.test.ts, both with lab files one and
+   * two at a time); it stays inside the lab tier's 180 s hook timeout. A process that exits
+   * fails at once.
+   */
+  startTimeoutMs = 150_000,
 ): Promise<TPorticoProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
