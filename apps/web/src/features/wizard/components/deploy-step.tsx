@@ -142,6 +142,9 @@ export function DeployStep({
       message: { key: 'wizard.deploy.log.starting' },
       at: new Date().toISOString(),
     });
+    // A 409 means "one is already running" only from the start itself: the choices stored before
+    // it answer 409 for their own refusals (a wildcard certificate no longer usable).
+    let starting = false;
     try {
       // The credentials are stored before the run that needs them starts.
       if (challenge) await saveDns.mutateAsync({ id, input: challenge.input });
@@ -149,10 +152,11 @@ export function DeployStep({
       if (certificate.method === 'wildcard' && certificate.holderId) {
         await chooseWildcard.mutateAsync({ id, holderId: certificate.holderId });
       }
+      starting = true;
       const res = await send(id);
       dispatch({ type: 'deployAccepted', deploymentId: res.deploymentId });
     } catch (error) {
-      if (error instanceof ApiError && error.status === 409) {
+      if (starting && error instanceof ApiError && error.status === 409) {
         // One is already running: follow it instead of failing. The server's
         // sentence says so; the catalog's is the fallback, never both.
         toast({ title: errorDescription(error, t, t('wizard.deploy.alreadyRunning')) });
