@@ -151,18 +151,19 @@ export function useDnsChallenge(id: string, enabled = true) {
 }
 
 /**
- * The address a proxy's site answers at: its domain, or for a wildcard the bare name when its
- * certificate covers it (read from the stored challenge), else none (`wildcard` says why).
+ * The name a proxy's site answers at, and its address: its domain, or for a wildcard the bare
+ * name when its certificate covers it (read from the stored challenge), else none (`wildcard`
+ * says why). The name is returned as stored, never parsed: stored data may be anything.
  */
 export function useSiteUrl(
   domain: string,
   configurationId: string | undefined,
-): { url: string | null; wildcard: boolean } {
+): { host: string | null; url: string | null; wildcard: boolean } {
   const wildcard = isWildcard(domain);
   const query = useDnsChallenge(configurationId ?? '', wildcard && Boolean(configurationId));
-  if (!wildcard) return { url: `https://${domain}`, wildcard };
   const apex = query.data?.dnsChallenge?.includeApex === true;
-  return { url: apex ? `https://${domain.slice(WILDCARD_PREFIX.length)}` : null, wildcard };
+  const host = !wildcard ? domain : apex ? domain.slice(WILDCARD_PREFIX.length) : null;
+  return { host, url: host === null ? null : `https://${host}`, wildcard };
 }
 
 /** Stores the credentials (write-only): the next deployment issues by DNS-01. */

@@ -134,8 +134,7 @@ export function AccessUrls({ proxy }: TProps) {
   const { t } = useTranslation();
   // A wildcard's own address opens nothing: its bare name when the certificate covers it, and
   // a field for any name under it.
-  const { url, wildcard } = useSiteUrl(proxy.domain, proxy.id);
-  const host = url ? new URL(url).hostname : null;
+  const { host, wildcard } = useSiteUrl(proxy.domain, proxy.id);
   return (
     <DetailsCard title={t('proxies.details.accessUrls')}>
       <ul className="grid gap-2" data-testid="access-urls">

@@ -142,4 +142,19 @@ describe('proxy details page', () => {
       expect(hrefs.some((href) => href?.includes('*'))).toBe(false);
     },
   );
+
+  // Before: a stored domain no URL parser takes (planted straight in the database) threw in the
+  // Access URLs section and the whole page showed "could not show this screen".
+  it('a stored domain that is no valid URL host still shows the page, as text', async () => {
+    const hostile = '<img src=x onerror="alert(1)">';
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+      if (String(url).startsWith('/api/deployment-logs/')) return Response.json([]);
+      if (String(url).endsWith('/certificate')) return new Response(null, { status: 503 });
+      return Response.json({ ...proxy, domain: hostile });
+    });
+    const { container } = await renderWithProviders(<ProxyDetailsPage id={id} />, { lang: 'en' });
+    const urls = await screen.findByTestId('access-urls');
+    expect(urls.textContent).toContain(`https://${hostile}`);
+    expect(container.querySelector('img')).toBeNull();
+  });
 });
