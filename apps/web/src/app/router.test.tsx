@@ -45,7 +45,11 @@ describe('session check', () => {
 
 // Before any test that shows the wizard: once its chunk is in, React.lazy never suspends again.
 describe('a screen behind sign-in, while its code loads', () => {
-  it('keeps the header and shows a loading status in the main area, then the screen', async () => {
+  // The wizard's code is transformed on first import here: up to 20 s on a loaded machine, so
+  // the test's own limit is above the wait's (the web project's default is 15 s).
+  it('keeps the header and shows a loading status in the main area, then the screen', {
+    timeout: 30_000,
+  }, async () => {
     await renderAt('/proxy-wizard', baseUser, 'en');
     expect(screen.getByTestId('header-username').textContent).toBe('jane_doe');
     const loading = screen.getByTestId('route-loading');
