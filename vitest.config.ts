@@ -16,6 +16,7 @@ export default defineConfig({
       'apps/server',
       'apps/server/vitest.lab.config.ts',
       'apps/web',
+      'apps/web/vitest.isolated.config.ts',
       'testbed',
     ],
   },

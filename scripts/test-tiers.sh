@@ -20,5 +20,5 @@ export E2E_KEEP_SCREENSHOTS=1 E2E_BUILT=1
 # CPU, and the lab's waits are what let the rest chain use it.
 export PORTICO_LAB_WORKERS=${PORTICO_LAB_WORKERS:-1}
 lab='npx vitest run --project lab --project testbed && E2E_RUN_NAME=lab E2E_PORT=3110 E2E_CLOSED_PORT=3111 npx playwright test --project lab'
-rest='flock /tmp/portico-build.lock npm run build && npx vitest run --project shared --project server --project web && npx playwright test --project desktop'
+rest='flock /tmp/portico-build.lock npm run build && npx vitest run --project shared --project server --project web --project web-isolated && npx playwright test --project desktop'
 exec npx concurrently --names lab,rest --kill-others-on-fail --success all "$lab" "$rest"

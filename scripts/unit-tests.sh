@@ -10,6 +10,6 @@ cd "$(dirname "$0")/.."
 PATH=$(bash scripts/node-runtime.sh test)
 export PATH
 lab=(vitest run --project lab --project testbed "$@")
-rest=(vitest run --project shared --project server --project web "$@")
+rest=(vitest run --project shared --project server --project web --project web-isolated "$@")
 exec npx concurrently --names lab,rest --kill-others-on-fail --success all \
   "$(printf '%q ' "${lab[@]}")" "$(printf '%q ' "${rest[@]}")"
