@@ -7,6 +7,7 @@ import { transactionOver } from './db/transaction';
 import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
 import {
   convertSite,
+  NginxDumpCache,
   planConversion,
   planDeployment,
   removeSite,
@@ -236,11 +237,14 @@ export async function buildServices(options: TServicesOptions) {
   // One run at a time per server across every instance on the database (PostgreSQL).
   const sharedLocks = createSharedLocks(database);
   const allowCustomNginx = options.config.allowCustomNginx ?? false;
+  // Each server's last trusted nginx dump, for this process's runs (a preflight parse less).
+  const dumps = new NginxDumpCache();
   const settings = () => ({
     ...(deploy.settings ?? { acmeDirectoryUrl: LETS_ENCRYPT_DIRECTORY }),
     allowLoopback,
     allowCustomNginx,
     sharedLocks,
+    dumps,
   });
   const queue: TQueue = await startQueue(database, (error) =>
     log.error({ err: error }, 'job queue error'),

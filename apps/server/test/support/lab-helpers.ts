@@ -13,6 +13,7 @@ import {
   type TLabServer,
   type TLabStatus,
 } from '../../../../testbed/src/lab';
+import { NginxDumpCache } from '../../src/deploy/engine';
 import type { TDeployInput, TEngineContext } from '../../src/deploy/engine/types';
 
 export interface TCapturedLog {
@@ -49,12 +50,22 @@ export function oneServerLab(): { readonly lab: TLab; readonly s1: TLabServer } 
   return labPerFile({ servers: 1 });
 }
 
+// One kept-dump cache per lab, as one Portico process has one (services.ts): a file's engine
+// runs on a lab find the dump the last run there kept.
+const dumpsOfLab = new WeakMap<TLabStatus, NginxDumpCache>();
+
 export function engineContext(status: TLabStatus, log: TCapturedLog): TEngineContext {
+  let dumps = dumpsOfLab.get(status);
+  if (!dumps) {
+    dumps = new NginxDumpCache();
+    dumpsOfLab.set(status, dumps);
+  }
   return {
     settings: {
       acmeDirectoryUrl: status.acmeDirectoryUrl,
       extraCaFile: status.caRootPath,
       dnsServers: [status.dnsServer],
+      dumps,
     },
     log: (level, message) => {
       log.lines.push({ level, message });

@@ -10,6 +10,7 @@ export {
 } from './convert-site';
 export { deadlineFailure } from './failure';
 export { msg } from './messages';
+export { NginxDumpCache } from './nginx-dump-cache';
 export {
   planDeployment,
   type TDeployPlan,

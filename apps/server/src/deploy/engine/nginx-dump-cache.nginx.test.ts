@@ -17,14 +17,20 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FUNCTIONS, parseNginxTest } from './nginx-control';
 import { DUMP_FUNCTIONS, DUMP_TEST, KEPT_DUMP_PART, serverNameOwners } from './nginx-dump';
-import { dumpOfAnswer, keptDumpArgs } from './nginx-dump-cache';
+import {
+  dumpOfAnswer,
+  dumpPlace,
+  keptDumpArgs,
+  NginxDumpCache,
+  type TDumpPlace,
+} from './nginx-dump-cache';
 
 const SCRIPT = `${DUMP_FUNCTIONS}\n${KEPT_DUMP_PART}\necho PORTICO_REST="$*"`;
 const FINGERPRINT = 'SHA256:scratch';
 
 let root = '';
 let dir = '';
-let at = '';
+let at: TDumpPlace;
 let places = 0;
 
 function site(name: string): string {
@@ -35,7 +41,7 @@ beforeEach(() => {
   // The configuration apart from what nginx writes as it tests (its log, its pid file).
   root = mkdtempSync(join(tmpdir(), 'portico-kept-dump-'));
   dir = join(root, 'conf');
-  at = `192.0.2.1:${++places}`;
+  at = dumpPlace({ serverIp: '192.0.2.1', sshPort: ++places }, new NginxDumpCache())!;
   for (const d of ['conf', 'conf/sites', 'conf/avail', 'bin', 'run']) mkdirSync(join(root, d));
   const run = join(root, 'run');
   writeFileSync(
@@ -71,10 +77,10 @@ afterEach(() => {
 /** Past the margin a signature leaves for a change in the clock's same tick. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
 
-function onScratch(script: string, args: string[] = []): string {
+function onScratch(script: string, args: string[] = [], env: NodeJS.ProcessEnv = {}): string {
   return execFileSync('bash', ['-c', script, 'portico', ...args], {
     encoding: 'utf8',
-    env: { ...process.env, PATH: `${join(root, 'bin')}:${process.env.PATH}` },
+    env: { ...process.env, ...env, PATH: `${join(root, 'bin')}:${process.env.PATH}` },
   });
 }
 
@@ -163,8 +169,14 @@ describe('a dump kept for a server', () => {
   });
 
   it('keeps nothing when a file changed just before the read (the same tick could hide a second change)', () => {
-    writeFileSync(join(dir, 'sites', 'b'), site('b.test'));
-    const first = preflight();
+    // Written by the script itself (a builtin, no process started) just before its read: from
+    // this process, starting bash alone can take more than the 50 ms margin on a loaded machine.
+    const b = join(dir, 'sites', 'b');
+    const first = onScratch(
+      `printf '%s' "$B_SITE" > ${b}\n${SCRIPT}`,
+      [...keptDumpArgs(at), 'survey', 'args'],
+      { B_SITE: site('b.test') },
+    );
     expect(first).toContain('PORTICO_DUMP:# configuration file');
     expect(first).not.toContain('PORTICO_DUMP_SIG');
     dumpOfAnswer(at, FINGERPRINT, first);

@@ -136,7 +136,7 @@ async function plan(input: TPlanInput, ctx: TEngineContext, log: EngineLog): Pro
       apex,
     });
     step = 'connect';
-    const at = dumpPlace(input);
+    const at = dumpPlace(input, ctx.settings.dumps);
     const connected = await connectStep(input, ctx, log, remotePreflightProbe(domain, at));
     session = connected.session;
     const facts = connected.stdout;

@@ -5,7 +5,7 @@ import { StepError, withOutput } from './failure';
 import { msg } from './messages';
 import { STATUS_SCRIPT } from './nginx-control';
 import { DUMP_FUNCTIONS, KEPT_DUMP_PART } from './nginx-dump';
-import { keptDumpArgs } from './nginx-dump-cache';
+import { keptDumpArgs, type TDumpPlace } from './nginx-dump-cache';
 import { PRESENT, SELINUX_STATE } from './packages';
 import { PORTS_PROBE } from './preflight';
 import { SURVEY_PART, surveyArgs } from './site-record';
@@ -44,7 +44,7 @@ export const REMOTE_PREFLIGHT = [
 /** `at`: the server's address and port, when a dump kept for it may stand in for `nginx -T`. */
 export function remotePreflightProbe(
   domain: string,
-  at?: string,
+  at?: TDumpPlace,
 ): { script: string; args: string[] } {
   return {
     script: REMOTE_PREFLIGHT,

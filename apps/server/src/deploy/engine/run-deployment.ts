@@ -94,7 +94,7 @@ async function deploy(
     enterStep(ctx, step);
     // The remote preflight gathers every fact up to the HTTP site in the root check's round
     // trip; the steps below report them one by one as before.
-    const at = dumpPlace(input);
+    const at = dumpPlace(input, ctx.settings.dumps);
     const connected = await connectStep(input, ctx, log, remotePreflightProbe(domain, at));
     session = connected.session;
     const facts = { stdout: connected.stdout };

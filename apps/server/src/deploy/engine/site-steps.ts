@@ -10,7 +10,7 @@ import {
 import { StepError, withOutput } from './failure';
 import { msg, quantity } from './messages';
 import { DUMP_PROBE, dumpOf, serverNameOwners } from './nginx-dump';
-import { dumpOfAnswer, keepDump } from './nginx-dump-cache';
+import { dumpOfAnswer, keepDump, type TDumpPlace } from './nginx-dump-cache';
 import { applyNginxFiles } from './nginx-transaction';
 import { serverNamesTuning } from './nginx-tuning';
 import { siteFiles, type TSiteBody } from './site-files';
@@ -42,7 +42,7 @@ export interface TSitePlan {
   /** The relevant lines of `nginx -T` before any change. */
   nginxDump: string;
   /** The server's address and port: the HTTPS site step's dump is kept for the next run there. */
-  dumpAt?: string;
+  dumpAt?: TDumpPlace;
   /** Portico's directory of uploaded certificates for the domain exists (an earlier upload). */
   hasUploaded: boolean;
   /** The uploaded certificate this run serves (written before the HTTP site step's files). */
@@ -59,7 +59,7 @@ export async function planSite(
   c: TStepContext,
   domain: string,
   preflight?: { stdout: string },
-  at?: string,
+  at?: TDumpPlace,
 ): Promise<TSitePlan> {
   const r = preflight
     ? { code: 0, stdout: preflight.stdout, stderr: '' }

@@ -109,6 +109,18 @@ export interface TEngineSettings {
    * lock holds within this process only, which is all there is on PGlite.
    */
   sharedLocks?: TSharedLocks;
+  /** The nginx dumps kept between runs (nginx-dump-cache.ts); without it each run reads its own. */
+  dumps?: TKeptDumps;
+}
+
+/** Each server's last trusted nginx dump, by address and port (`NginxDumpCache`). */
+export interface TKeptDumps {
+  /** The arguments `KEPT_DUMP_PART` takes for this server. */
+  args(at: string): string[];
+  /** Keeps the dump a root script read and signed, or forgets a stale one. */
+  keep(at: string, fingerprint: string, stdout: string): void;
+  /** The dump kept for `at` if it is the one the server vouched for (`same`). */
+  vouched(at: string, fingerprint: string, same: string): string | undefined;
 }
 
 /** Locks held across processes; a process that dies lets go of its own. */
