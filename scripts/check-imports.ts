@@ -122,6 +122,15 @@ const RULES: TRule[] = [
   },
 ];
 
+/**
+ * A file that names a drizzle table: imports it from db/schema (type-only too), or reads it off
+ * the schema's namespace. A service's field of the same name (`deps.sshServers`) is no table.
+ */
+const namesTable = (table: string) =>
+  new RegExp(
+    `(?<=\\bimport\\s+(?:type\\s+)?\\{[^}]*)\\b${table}\\b(?=[^}]*\\}\\s*from\\s*['"][^'"]*\\bschema(?:/[\\w-]+)?['"])|(?<=\\bschema\\.)${table}\\b`,
+  );
+
 /** Rules on what a file says rather than what it imports: each has one owner. */
 const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
   {
@@ -153,6 +162,11 @@ const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
     rule: 'the proxies module owns proxy_configurations: another module asks its repository or service (services.ts hands the function over)',
     owner: ['db/', 'modules/proxies/'],
     said: /\bproxyConfigurations\b/,
+  },
+  {
+    rule: 'the ssh-servers module owns ssh_servers: another module asks its repository or service (services.ts hands the function over)',
+    owner: ['db/', 'modules/ssh-servers/'],
+    said: namesTable('sshServers'),
   },
   {
     rule: 'only lib/app-error.ts defines or exports the app errors (AppError and its kinds)',

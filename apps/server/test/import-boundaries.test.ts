@@ -54,6 +54,13 @@ const ALLOWED = {
   'src/modules/proxies/proxies.repository.ts':
     "import { proxyConfigurations } from '../../db/schema';\n",
   'src/db/proxy-lists.ts': "import { proxyConfigurations } from './schema';\n",
+  'src/modules/ssh-servers/server-reads.repository.ts':
+    "import { sshServers, type TSshServerRow } from '../../db/schema';\n",
+  'src/db/server-password-moves.ts':
+    "import { proxyConfigurations, sshServers } from './schema';\n",
+  // A service's field named like a table is no table.
+  'src/modules/proxies/proxy-servers.ts':
+    "import type { TSshServersRepository } from '../ssh-servers/ssh-servers.repository';\nexport const f = (tx) => tx.sshServers.findByTarget(1, {});\n",
   'src/deploy/ssh/connect.ts':
     "import type { Client } from 'ssh2';\nexport const load = () => import('ssh2');\n",
   'src/jobs/queue.ts':
@@ -233,6 +240,21 @@ const PLANTED: [string, string, string][] = [
     "the proxies' table, from a repository that once had an exception (issue 43)",
     'src/modules/admin/admin.repository.ts',
     "import { proxyConfigurations } from '../../db/schema';\n",
+  ],
+  [
+    "the saved servers' table, from another module's repository (issue 43)",
+    'src/modules/limits/limits.repository.ts',
+    "import {\n  apiTokens,\n  sshServers,\n  type TAccountLimitsRow,\n} from '../../db/schema';\n",
+  ],
+  [
+    "the saved servers' table, type-only from its schema file",
+    'src/modules/proxies/proxies-on-servers.repository.ts',
+    "import type { sshServers } from '../../db/schema/ssh-servers';\n",
+  ],
+  [
+    "the saved servers' table, off the schema's namespace",
+    'src/modules/transfer/transfer.repository.ts',
+    "import * as schema from '../../db/schema';\nexport const t = schema.sshServers;\n",
   ],
   [
     'a lazy loader of the key file of its own',

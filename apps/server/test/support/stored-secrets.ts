@@ -5,10 +5,14 @@ import {
   createSecretsRepository,
   storedSecretAad,
 } from '../../src/modules/secrets/secrets.repository';
+import { createServerReads } from '../../src/modules/ssh-servers/server-reads.repository';
 
 /** Every secret the store holds, decrypted with the key in `keyFile` (throws if one does not). */
 export async function decryptedSecrets(database: TDatabase, keyFile: string): Promise<string[]> {
   const key = loadOrCreateKey(keyFile);
-  const secrets = await createSecretsRepository(database.db, createProxyCredentials).listSecrets();
+  const secrets = await createSecretsRepository(database.db, {
+    proxies: createProxyCredentials,
+    servers: createServerReads,
+  }).listSecrets();
   return secrets.map((s) => decryptSecret(key, s.stored, storedSecretAad(s)));
 }

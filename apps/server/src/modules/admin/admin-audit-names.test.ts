@@ -12,6 +12,7 @@ import {
 } from '../../../test/support/test-database';
 import { auditLog, users } from '../../db/schema';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
+import { createServerReads } from '../ssh-servers/server-reads.repository';
 import { createAdminRepository } from './admin.repository';
 
 describe.each(testDatabaseKinds())('the audit page’s target names on %s', (kind) => {
@@ -52,7 +53,10 @@ describe.each(testDatabaseKinds())('the audit page’s target names on %s', (kin
 
   it('names a page with one lookup per target type, reading only the rows it names', async () => {
     const recorder = rowsReadRecorder(t.database);
-    const repository = createAdminRepository(recorder.db, createProxyOwnerReads);
+    const repository = createAdminRepository(recorder.db, {
+      proxies: createProxyOwnerReads,
+      servers: createServerReads,
+    });
     const page = await repository.auditPage({ userId, limit: 20 });
     expect(page).toHaveLength(20);
     // Newest first: the last 20 proxies written, each by its domain.

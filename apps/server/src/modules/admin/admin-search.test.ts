@@ -12,6 +12,7 @@ import {
 } from '../../../test/support/test-database';
 import { users } from '../../db/schema';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
+import { createServerReads } from '../ssh-servers/server-reads.repository';
 import { createAdminRepository } from './admin.repository';
 
 describe.each(testDatabaseKinds())('the admin’s users search on %s', (kind) => {
@@ -33,7 +34,10 @@ describe.each(testDatabaseKinds())('the admin’s users search on %s', (kind) =>
 
   const search = async (q: string) => {
     const recorder = rowsReadRecorder(t.database);
-    const page = await createAdminRepository(recorder.db, createProxyOwnerReads).usersPage({
+    const page = await createAdminRepository(recorder.db, {
+      proxies: createProxyOwnerReads,
+      servers: createServerReads,
+    }).usersPage({
       q,
       limit: 50,
     });

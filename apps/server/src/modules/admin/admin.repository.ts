@@ -17,13 +17,8 @@ import {
 } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import type { proxyPage } from '../../db/proxy-lists';
-import {
-  auditLog,
-  sshServers,
-  type TAuditLogRow,
-  type TProxyConfigurationRow,
-  users,
-} from '../../db/schema';
+import type { TReadsOver } from '../../db/reads-over';
+import { auditLog, type TAuditLogRow, type TProxyConfigurationRow, users } from '../../db/schema';
 import {
   decodeCursor,
   encodeCursor,
@@ -74,6 +69,14 @@ export interface TAdminProxyReads {
   ): ReturnType<typeof proxyPage<TAdminProxyRow & { key: string }>>;
 }
 
+/** What the admin screens ask of the saved servers module. */
+export interface TAdminServerReads {
+  namesOf(ids: string[]): Promise<{ id: string; name: string }[]>;
+}
+
+/** The owners' reads the admin screens join, each built over a handle (services.ts hands them over). */
+export type TAdminReadsOver = TReadsOver<{ proxies: TAdminProxyReads; servers: TAdminServerReads }>;
+
 export type TRoleOutcome =
   | { kind: 'not_found' }
   | { kind: 'last_admin' }
@@ -81,20 +84,17 @@ export type TRoleOutcome =
 
 /**
  * The joins and aggregates of the admin screens; writes go through the owning services.
- * `proxiesOver` builds the proxies' reads over the same handle as `db`.
+ * `over` builds the owners' reads over the same handle as `db`.
  */
-export function createAdminRepository(db: TDb, proxiesOver: (db: TDb) => TAdminProxyReads) {
-  const proxies = proxiesOver(db);
+export function createAdminRepository(db: TDb, over: TAdminReadsOver) {
+  const proxies = over.proxies(db);
+  const servers = over.servers(db);
   /** `type:id` → name of the target types whose rows have one. */
   const namedTargets: Record<string, (ids: string[]) => Promise<{ id: string; name: string }[]>> = {
     proxy_configuration: (ids) => proxies.domainsOf(ids),
     user: (ids) =>
       db.select({ id: users.id, name: users.username }).from(users).where(inArray(users.id, ids)),
-    ssh_server: (ids) =>
-      db
-        .select({ id: sshServers.id, name: sshServers.name })
-        .from(sshServers)
-        .where(inArray(sshServers.id, ids)),
+    ssh_server: (ids) => servers.namesOf(ids),
   };
   const adminUserRow = {
     id: users.id,

@@ -1,11 +1,11 @@
 import type { TLimitKind } from '@portico/shared/admin/limits';
 import { and, count, eq, isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
+import type { TReadsOver } from '../../db/reads-over';
 import {
   accountLimits,
   apiTokens,
   notificationSettings,
-  sshServers,
   type TAccountLimitsRow,
   users,
 } from '../../db/schema';
@@ -18,9 +18,21 @@ export interface TLimitsProxyReads {
   countOwnedBy(userId: string): Promise<number>;
 }
 
-/** `proxiesOver` builds the proxies' reads over the same handle (`db` or a transaction). */
-export function createLimitsRepository(db: TDb, proxiesOver: (db: TDb) => TLimitsProxyReads) {
-  const proxies = proxiesOver(db);
+/** What the limits ask of the saved servers module. */
+export interface TLimitsServerReads {
+  countOwnedBy(userId: string): Promise<number>;
+}
+
+/** The owners' reads the limits count with, each built over a handle (services.ts hands them over). */
+export type TLimitsReadsOver = TReadsOver<{
+  proxies: TLimitsProxyReads;
+  servers: TLimitsServerReads;
+}>;
+
+/** `over` builds the owners' reads over the same handle (`db` or a transaction). */
+export function createLimitsRepository(db: TDb, over: TLimitsReadsOver) {
+  const proxies = over.proxies(db);
+  const servers = over.servers(db);
   /** Each count is one indexed count over the account's own rows. */
   const counters: Record<TLimitKind, (userId: string) => Promise<number>> = {
     proxies: (userId) => proxies.countOwnedBy(userId),
@@ -38,8 +50,7 @@ export function createLimitsRepository(db: TDb, proxiesOver: (db: TDb) => TLimit
             ),
           )
       )[0]!.n,
-    servers: async (userId) =>
-      (await db.select({ n: count() }).from(sshServers).where(eq(sshServers.userId, userId)))[0]!.n,
+    servers: (userId) => servers.countOwnedBy(userId),
   };
 
   return {

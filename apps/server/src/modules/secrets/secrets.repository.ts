@@ -1,12 +1,7 @@
-import { and, eq, isNotNull, or } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import {
-  customCertificates,
-  dnsChallenges,
-  notificationSettings,
-  sshServers,
-  users,
-} from '../../db/schema';
+import type { TReadsOver } from '../../db/reads-over';
+import { customCertificates, dnsChallenges, notificationSettings, users } from '../../db/schema';
 import { secretAad } from '../../lib/secrets';
 import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
 import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
@@ -62,12 +57,6 @@ const SERVER_FIELDS: TServerSecretField[] = [
   'passphrase',
   'sudoPassword',
 ];
-const SERVER_COLUMNS = {
-  password: sshServers.passwordEnc,
-  privateKey: sshServers.privateKeyEnc,
-  passphrase: sshServers.passphraseEnc,
-  sudoPassword: sshServers.sudoPasswordEnc,
-};
 
 export class SecretChangedDuringRotationError extends Error {
   constructor(readonly id: string) {
@@ -97,17 +86,38 @@ export interface TSecretsProxyReads {
   resealPassword(id: string, previous: string, next: string): Promise<boolean>;
 }
 
+/** What the rotation asks of the saved servers module. */
+export interface TSecretsServerReads {
+  sealedSecrets(): Promise<
+    ({ id: string; label: string; host: string; port: number; username: string } & Record<
+      TServerSecretField,
+      string | null
+    >)[]
+  >;
+  resealSecret(
+    id: string,
+    field: TServerSecretField,
+    previous: string,
+    next: string,
+  ): Promise<boolean>;
+}
+
+/** The owners' reads the rotation asks, each built over a handle (services.ts or the CLI). */
+export type TSecretsReadsOver = TReadsOver<{
+  proxies: TSecretsProxyReads;
+  servers: TSecretsServerReads;
+}>;
+
 /**
  * Every column that holds a secret encrypted with the key file: the SSH passwords of the
  * configurations, the two-factor secrets and webhook URLs of the accounts, the saved servers'
  * secrets, the uploaded certificates' private keys and the proxies' DNS credentials.
- * `proxiesOver` builds the proxies' reads over a handle: the app's, or the rotation's
- * transaction.
+ * `over` builds the owners' reads over a handle: the app's, or the rotation's transaction.
  */
-export function createSecretsRepository(db: TDb, proxiesOver: (db: TDb) => TSecretsProxyReads) {
+export function createSecretsRepository(db: TDb, over: TSecretsReadsOver) {
   return {
     async listSecrets(): Promise<TStoredSecret[]> {
-      const proxyReads = proxiesOver(db);
+      const proxyReads = over.proxies(db);
       const proxies = await proxyReads.sealedPasswords();
       const accounts = await db
         .select({ id: users.id, label: users.username, stored: users.totpSecretEnc })
@@ -124,27 +134,7 @@ export function createSecretsRepository(db: TDb, proxiesOver: (db: TDb) => TSecr
         .where(isNotNull(notificationSettings.webhookUrlEnc));
       const certificateKeys = await proxyReads.sealedCertificateKeys();
       const dnsCredentials = await proxyReads.sealedDnsCredentials();
-      const servers = await db
-        .select({
-          id: sshServers.id,
-          label: sshServers.name,
-          host: sshServers.host,
-          port: sshServers.port,
-          username: sshServers.username,
-          password: sshServers.passwordEnc,
-          privateKey: sshServers.privateKeyEnc,
-          passphrase: sshServers.passphraseEnc,
-          sudoPassword: sshServers.sudoPasswordEnc,
-        })
-        .from(sshServers)
-        .where(
-          or(
-            isNotNull(sshServers.passwordEnc),
-            isNotNull(sshServers.privateKeyEnc),
-            isNotNull(sshServers.passphraseEnc),
-            isNotNull(sshServers.sudoPasswordEnc),
-          ),
-        );
+      const servers = await over.servers(db).sealedSecrets();
       const serverSecrets = servers.flatMap((r) => {
         const target = { serverIp: r.host, sshPort: r.port, sshUser: r.username };
         return SERVER_FIELDS.filter((field) => r[field] !== null).map((field) => ({
@@ -171,17 +161,18 @@ export function createSecretsRepository(db: TDb, proxiesOver: (db: TDb) => TSecr
      */
     async replaceSecrets(changes: TSecretChange[]): Promise<void> {
       await db.transaction(async (tx) => {
-        const proxies = proxiesOver(tx);
+        const proxies = over.proxies(tx);
+        const servers = over.servers(tx);
         for (const change of changes) {
           if (change.kind === 'sshServer') {
             const field = change.server!.field;
-            const column = SERVER_COLUMNS[field];
-            const moved = await tx
-              .update(sshServers)
-              .set({ [`${field}Enc`]: change.next })
-              .where(and(eq(sshServers.id, change.id), eq(column, change.previous)))
-              .returning({ id: sshServers.id });
-            if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
+            const moved = await servers.resealSecret(
+              change.id,
+              field,
+              change.previous,
+              change.next,
+            );
+            if (!moved) throw new SecretChangedDuringRotationError(change.id);
             continue;
           }
           if (change.kind === 'customCertificate') {
