@@ -9,9 +9,10 @@
 // caller's language is worked out in plugins/language.ts alone; no two files import each other,
 // directly or through others (type-only imports too); the app's error types are
 // defined and exported by lib/app-error.ts alone; proxy_configurations is read by the proxies
-// module (and db/) alone. The web app (apps/web/src): no feature
-// imports another, the shared places (lib/, hooks/, components/) import no feature, a query
-// key is written in one file, and no two files import each other (type-only imports too).
+// module (and db/) alone, each table of OWNED_TABLES by its module (and db/) alone. The web
+// app (apps/web/src): no feature imports another, the shared places (lib/, hooks/,
+// components/) import no feature, a query key is written in one file, and no two files import
+// each other (type-only imports too).
 // Usage: tsx scripts/check-imports.ts [server root, default apps/server] [web root, default apps/web]
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -131,6 +132,12 @@ const namesTable = (table: string) =>
     `(?<=\\bimport\\s+(?:type\\s+)?\\{[^}]*)\\b${table}\\b(?=[^}]*\\}\\s*from\\s*['"][^'"]*\\bschema(?:/[\\w-]+)?['"])|(?<=\\bschema\\.)${table}\\b`,
   );
 
+/** Each table (SQL name, drizzle name) and the folder of modules/ that alone reads and writes it. */
+const OWNED_TABLES: [string, string, string][] = [
+  ['ssh_servers', 'sshServers', 'ssh-servers'],
+  ['api_tokens', 'apiTokens', 'tokens'],
+];
+
 /** Rules on what a file says rather than what it imports: each has one owner. */
 const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
   {
@@ -163,11 +170,11 @@ const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
     owner: ['db/', 'modules/proxies/'],
     said: /\bproxyConfigurations\b/,
   },
-  {
-    rule: 'the ssh-servers module owns ssh_servers: another module asks its repository or service (services.ts hands the function over)',
-    owner: ['db/', 'modules/ssh-servers/'],
-    said: namesTable('sshServers'),
-  },
+  ...OWNED_TABLES.map(([table, name, module]) => ({
+    rule: `the ${module} module owns ${table}: another module asks its repository or service (services.ts hands the function over)`,
+    owner: ['db/', `modules/${module}/`],
+    said: namesTable(name),
+  })),
   {
     rule: 'only lib/app-error.ts defines or exports the app errors (AppError and its kinds)',
     owner: 'lib/app-error.ts',

@@ -180,7 +180,11 @@ export async function buildServices(options: TServicesOptions) {
   // How many of each thing one account may hold: checked inside each create's transaction.
   const limitDefaults = { ...LIMIT_DEFAULTS, ...options.config.limits };
   // What the limits count, asked of the modules that own the rows.
-  const limitsReads = { proxies: createProxyOwnerReads, servers: createServerReads };
+  const limitsReads = {
+    proxies: createProxyOwnerReads,
+    servers: createServerReads,
+    tokens: createTokensRepository,
+  };
   const limitGuard = (tx: TDb) =>
     createLimitGuard(createLimitsRepository(tx, limitsReads), limitDefaults);
   const limits = createLimitsService({

@@ -56,6 +56,7 @@ const ALLOWED = {
   'src/db/proxy-lists.ts': "import { proxyConfigurations } from './schema';\n",
   'src/modules/ssh-servers/server-reads.repository.ts':
     "import { sshServers, type TSshServerRow } from '../../db/schema';\n",
+  'src/modules/tokens/tokens.repository.ts': "import { apiTokens } from '../../db/schema';\n",
   'src/db/server-password-moves.ts':
     "import { proxyConfigurations, sshServers } from './schema';\n",
   // A service's field named like a table is no table.
@@ -244,7 +245,7 @@ const PLANTED: [string, string, string][] = [
   [
     "the saved servers' table, from another module's repository (issue 43)",
     'src/modules/limits/limits.repository.ts',
-    "import {\n  apiTokens,\n  sshServers,\n  type TAccountLimitsRow,\n} from '../../db/schema';\n",
+    "import {\n  accountLimits,\n  sshServers,\n  type TAccountLimitsRow,\n} from '../../db/schema';\n",
   ],
   [
     "the saved servers' table, type-only from its schema file",
@@ -255,6 +256,11 @@ const PLANTED: [string, string, string][] = [
     "the saved servers' table, off the schema's namespace",
     'src/modules/transfer/transfer.repository.ts',
     "import * as schema from '../../db/schema';\nexport const t = schema.sshServers;\n",
+  ],
+  [
+    "the API tokens' table, from the account limits (issue 43)",
+    'src/modules/limits/limits.repository.ts',
+    "import { accountLimits, apiTokens } from '../../db/schema';\n",
   ],
   [
     'a lazy loader of the key file of its own',

@@ -4,7 +4,6 @@ import type { TDb } from '../../db/client';
 import type { TReadsOver } from '../../db/reads-over';
 import {
   accountLimits,
-  apiTokens,
   notificationSettings,
   type TAccountLimitsRow,
   users,
@@ -23,21 +22,27 @@ export interface TLimitsServerReads {
   countOwnedBy(userId: string): Promise<number>;
 }
 
+/** What the limits ask of the API tokens module. */
+export interface TLimitsTokenReads {
+  countOwnedBy(userId: string): Promise<number>;
+}
+
 /** The owners' reads the limits count with, each built over a handle (services.ts hands them over). */
 export type TLimitsReadsOver = TReadsOver<{
   proxies: TLimitsProxyReads;
   servers: TLimitsServerReads;
+  tokens: TLimitsTokenReads;
 }>;
 
 /** `over` builds the owners' reads over the same handle (`db` or a transaction). */
 export function createLimitsRepository(db: TDb, over: TLimitsReadsOver) {
   const proxies = over.proxies(db);
   const servers = over.servers(db);
+  const tokens = over.tokens(db);
   /** Each count is one indexed count over the account's own rows. */
   const counters: Record<TLimitKind, (userId: string) => Promise<number>> = {
     proxies: (userId) => proxies.countOwnedBy(userId),
-    apiTokens: async (userId) =>
-      (await db.select({ n: count() }).from(apiTokens).where(eq(apiTokens.userId, userId)))[0]!.n,
+    apiTokens: (userId) => tokens.countOwnedBy(userId),
     webhooks: async (userId) =>
       (
         await db

@@ -26,6 +26,7 @@ import { createLimitsRepository } from '../limits/limits.repository';
 import { createLimitGuard } from '../limits/limits.service';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
 import { createServerReads } from '../ssh-servers/server-reads.repository';
+import { createTokensRepository } from '../tokens/tokens.repository';
 import { createUsersRepository } from '../users/users.repository';
 import { createUsersService } from '../users/users.service';
 import { createAlerts } from './alerts';
@@ -66,6 +67,7 @@ describe.each(testDatabaseKinds())('verifying the alert e-mail address on %s', (
           createLimitsRepository(tx, {
             proxies: createProxyOwnerReads,
             servers: createServerReads,
+            tokens: createTokensRepository,
           }),
           LIMIT_DEFAULTS,
         ),
