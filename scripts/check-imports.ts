@@ -136,6 +136,7 @@ const namesTable = (table: string) =>
 const OWNED_TABLES: [string, string, string][] = [
   ['ssh_servers', 'sshServers', 'ssh-servers'],
   ['api_tokens', 'apiTokens', 'tokens'],
+  ['notification_settings', 'notificationSettings', 'notifications'],
 ];
 
 /** Rules on what a file says rather than what it imports: each has one owner. */

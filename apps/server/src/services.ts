@@ -54,6 +54,7 @@ import { createHealthService } from './modules/health/health.service';
 import { createLimitsRepository } from './modules/limits/limits.repository';
 import { createLimitGuard, createLimitsService } from './modules/limits/limits.service';
 import type { TMailer } from './modules/notifications/mailer';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
 import { createProxiesOnServers } from './modules/proxies/proxies-on-servers.repository';
@@ -184,6 +185,7 @@ export async function buildServices(options: TServicesOptions) {
     proxies: createProxyOwnerReads,
     servers: createServerReads,
     tokens: createTokensRepository,
+    notifications: createNotificationsRepository,
   };
   const limitGuard = (tx: TDb) =>
     createLimitGuard(createLimitsRepository(tx, limitsReads), limitDefaults);

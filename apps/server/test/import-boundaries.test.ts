@@ -57,6 +57,8 @@ const ALLOWED = {
   'src/modules/ssh-servers/server-reads.repository.ts':
     "import { sshServers, type TSshServerRow } from '../../db/schema';\n",
   'src/modules/tokens/tokens.repository.ts': "import { apiTokens } from '../../db/schema';\n",
+  'src/modules/notifications/notifications.repository.ts':
+    "import { notificationSettings, users } from '../../db/schema';\n",
   'src/db/server-password-moves.ts':
     "import { proxyConfigurations, sshServers } from './schema';\n",
   // A service's field named like a table is no table.
@@ -261,6 +263,11 @@ const PLANTED: [string, string, string][] = [
     "the API tokens' table, from the account limits (issue 43)",
     'src/modules/limits/limits.repository.ts',
     "import { accountLimits, apiTokens } from '../../db/schema';\n",
+  ],
+  [
+    "the alert settings' table, from the key rotation (issue 43)",
+    'src/modules/secrets/secrets.repository.ts',
+    "import { notificationSettings, users } from '../../db/schema';\n",
   ],
   [
     'a lazy loader of the key file of its own',

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
+import { createNotificationsRepository } from '../modules/notifications/notifications.repository';
 import { createProxyCredentials } from '../modules/proxies/proxy-credentials.repository';
 import { rotateSecretKey, SecretRotationError } from '../modules/secrets/secret-rotation';
 import { createSecretsRepository } from '../modules/secrets/secrets.repository';
@@ -26,6 +27,7 @@ export function registerSecretCommands(program: Command, open: TOpenStore) {
           createSecretsRepository(store.database.db, {
             proxies: createProxyCredentials,
             servers: createServerReads,
+            notifications: createNotificationsRepository,
           }),
         );
         const what = result.resumed ? 'finished an interrupted rotation:' : 'rotated';

@@ -1,5 +1,6 @@
 import type { TDatabase } from '../../src/db/client';
 import { decryptSecret, loadOrCreateKey } from '../../src/lib/secrets';
+import { createNotificationsRepository } from '../../src/modules/notifications/notifications.repository';
 import { createProxyCredentials } from '../../src/modules/proxies/proxy-credentials.repository';
 import {
   createSecretsRepository,
@@ -13,6 +14,7 @@ export async function decryptedSecrets(database: TDatabase, keyFile: string): Pr
   const secrets = await createSecretsRepository(database.db, {
     proxies: createProxyCredentials,
     servers: createServerReads,
+    notifications: createNotificationsRepository,
   }).listSecrets();
   return secrets.map((s) => decryptSecret(key, s.stored, storedSecretAad(s)));
 }

@@ -68,6 +68,7 @@ describe.each(testDatabaseKinds())('verifying the alert e-mail address on %s', (
             proxies: createProxyOwnerReads,
             servers: createServerReads,
             tokens: createTokensRepository,
+            notifications: createNotificationsRepository,
           }),
           LIMIT_DEFAULTS,
         ),

@@ -25,6 +25,7 @@ import { customCertificateKeyAad } from '../certificates/custom-certificate-secr
 import { createCustomCertificatesRepository } from '../certificates/custom-certificates.repository';
 import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
 import { createDnsChallengesRepository } from '../certificates/dns-challenges.repository';
+import { createNotificationsRepository } from '../notifications/notifications.repository';
 import { createProxiesOnServers } from '../proxies/proxies-on-servers.repository';
 import { createProxyCredentials } from '../proxies/proxy-credentials.repository';
 import { createServerCredentials } from '../ssh-servers/server-credentials';
@@ -34,7 +35,11 @@ import { rotateSecretKey, SecretRotationError } from './secret-rotation';
 import { createSecretsRepository, storedSecretAad } from './secrets.repository';
 
 /** The owners' reads the rotation asks, as services.ts and the CLI hand them over. */
-const OWNER_READS = { proxies: createProxyCredentials, servers: createServerReads };
+const OWNER_READS = {
+  proxies: createProxyCredentials,
+  servers: createServerReads,
+  notifications: createNotificationsRepository,
+};
 
 describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   let t: TTestApp;

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import type { TReadsOver } from '../../db/reads-over';
-import { customCertificates, dnsChallenges, notificationSettings, users } from '../../db/schema';
+import { customCertificates, dnsChallenges, users } from '../../db/schema';
 import { secretAad } from '../../lib/secrets';
 import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
 import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
@@ -102,10 +102,17 @@ export interface TSecretsServerReads {
   ): Promise<boolean>;
 }
 
+/** What the rotation asks of the notifications module. */
+export interface TSecretsNotificationReads {
+  sealedWebhooks(): Promise<(Omit<TNamedSecret, 'stored'> & { stored: string | null })[]>;
+  resealWebhook(userId: string, previous: string, next: string): Promise<boolean>;
+}
+
 /** The owners' reads the rotation asks, each built over a handle (services.ts or the CLI). */
 export type TSecretsReadsOver = TReadsOver<{
   proxies: TSecretsProxyReads;
   servers: TSecretsServerReads;
+  notifications: TSecretsNotificationReads;
 }>;
 
 /**
@@ -123,15 +130,7 @@ export function createSecretsRepository(db: TDb, over: TSecretsReadsOver) {
         .select({ id: users.id, label: users.username, stored: users.totpSecretEnc })
         .from(users)
         .where(isNotNull(users.totpSecretEnc));
-      const webhooks = await db
-        .select({
-          id: notificationSettings.userId,
-          label: users.username,
-          stored: notificationSettings.webhookUrlEnc,
-        })
-        .from(notificationSettings)
-        .innerJoin(users, eq(users.id, notificationSettings.userId))
-        .where(isNotNull(notificationSettings.webhookUrlEnc));
+      const webhooks = await over.notifications(db).sealedWebhooks();
       const certificateKeys = await proxyReads.sealedCertificateKeys();
       const dnsCredentials = await proxyReads.sealedDnsCredentials();
       const servers = await over.servers(db).sealedSecrets();
@@ -163,6 +162,7 @@ export function createSecretsRepository(db: TDb, over: TSecretsReadsOver) {
       await db.transaction(async (tx) => {
         const proxies = over.proxies(tx);
         const servers = over.servers(tx);
+        const notifications = over.notifications(tx);
         for (const change of changes) {
           if (change.kind === 'sshServer') {
             const field = change.server!.field;
@@ -208,23 +208,20 @@ export function createSecretsRepository(db: TDb, over: TSecretsReadsOver) {
             if (!moved) throw new SecretChangedDuringRotationError(change.id);
             continue;
           }
-          const updated =
-            change.kind === 'webhook'
-              ? await tx
-                  .update(notificationSettings)
-                  .set({ webhookUrlEnc: change.next })
-                  .where(
-                    and(
-                      eq(notificationSettings.userId, change.id),
-                      eq(notificationSettings.webhookUrlEnc, change.previous),
-                    ),
-                  )
-                  .returning({ id: notificationSettings.userId })
-              : await tx
-                  .update(users)
-                  .set({ totpSecretEnc: change.next })
-                  .where(and(eq(users.id, change.id), eq(users.totpSecretEnc, change.previous)))
-                  .returning({ id: users.id });
+          if (change.kind === 'webhook') {
+            const moved = await notifications.resealWebhook(
+              change.id,
+              change.previous,
+              change.next,
+            );
+            if (!moved) throw new SecretChangedDuringRotationError(change.id);
+            continue;
+          }
+          const updated = await tx
+            .update(users)
+            .set({ totpSecretEnc: change.next })
+            .where(and(eq(users.id, change.id), eq(users.totpSecretEnc, change.previous)))
+            .returning({ id: users.id });
           if (updated.length !== 1) throw new SecretChangedDuringRotationError(change.id);
         }
       });
