@@ -137,6 +137,7 @@ const OWNED_TABLES: [string, string, string][] = [
   ['ssh_servers', 'sshServers', 'ssh-servers'],
   ['api_tokens', 'apiTokens', 'tokens'],
   ['notification_settings', 'notificationSettings', 'notifications'],
+  ['audit_log', 'auditLog', 'audit'],
 ];
 
 /** Rules on what a file says rather than what it imports: each has one owner. */

@@ -333,7 +333,11 @@ export async function buildServices(options: TServicesOptions) {
     ...serverLogin,
     adoptSites: createProxyAdoption(proxyWrites),
   });
-  const adminReads = { proxies: createProxyOwnerReads, servers: createServerReads };
+  const adminReads = {
+    proxies: createProxyOwnerReads,
+    servers: createServerReads,
+    audit: createAuditRepository,
+  };
   const admin = createAdminService({
     repository: createAdminRepository(db, adminReads),
     transaction: transactionOver(db, (tx) => ({

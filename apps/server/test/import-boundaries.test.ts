@@ -59,6 +59,8 @@ const ALLOWED = {
   'src/modules/tokens/tokens.repository.ts': "import { apiTokens } from '../../db/schema';\n",
   'src/modules/notifications/notifications.repository.ts':
     "import { notificationSettings, users } from '../../db/schema';\n",
+  'src/modules/audit/audit.repository.ts':
+    "import { auditLog, type TAuditLogRow } from '../../db/schema';\n",
   'src/db/server-password-moves.ts':
     "import { proxyConfigurations, sshServers } from './schema';\n",
   // A service's field named like a table is no table.
@@ -268,6 +270,11 @@ const PLANTED: [string, string, string][] = [
     "the alert settings' table, from the key rotation (issue 43)",
     'src/modules/secrets/secrets.repository.ts',
     "import { notificationSettings, users } from '../../db/schema';\n",
+  ],
+  [
+    'the audit log, from the admin screens (issue 43)',
+    'src/modules/admin/admin.repository.ts',
+    "import type { TAuditLogRow } from '../../db/schema';\nimport { auditLog, users } from '../../db/schema';\n",
   ],
   [
     'a lazy loader of the key file of its own',

@@ -11,6 +11,7 @@ import {
   testDatabaseKinds,
 } from '../../../test/support/test-database';
 import { auditLog, users } from '../../db/schema';
+import { createAuditRepository } from '../audit/audit.repository';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
 import { createServerReads } from '../ssh-servers/server-reads.repository';
 import { createAdminRepository } from './admin.repository';
@@ -56,6 +57,7 @@ describe.each(testDatabaseKinds())('the audit page’s target names on %s', (kin
     const repository = createAdminRepository(recorder.db, {
       proxies: createProxyOwnerReads,
       servers: createServerReads,
+      audit: createAuditRepository,
     });
     const page = await repository.auditPage({ userId, limit: 20 });
     expect(page).toHaveLength(20);

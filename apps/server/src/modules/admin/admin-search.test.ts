@@ -11,6 +11,7 @@ import {
   testDatabaseKinds,
 } from '../../../test/support/test-database';
 import { users } from '../../db/schema';
+import { createAuditRepository } from '../audit/audit.repository';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
 import { createServerReads } from '../ssh-servers/server-reads.repository';
 import { createAdminRepository } from './admin.repository';
@@ -37,6 +38,7 @@ describe.each(testDatabaseKinds())('the admin’s users search on %s', (kind) =>
     const page = await createAdminRepository(recorder.db, {
       proxies: createProxyOwnerReads,
       servers: createServerReads,
+      audit: createAuditRepository,
     }).usersPage({
       q,
       limit: 50,
