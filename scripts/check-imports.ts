@@ -132,12 +132,40 @@ const namesTable = (table: string) =>
     `(?<=\\bimport\\s+(?:type\\s+)?\\{[^}]*)\\b${table}\\b(?=[^}]*\\}\\s*from\\s*['"][^'"]*\\bschema(?:/[\\w-]+)?['"])|(?<=\\bschema\\.)${table}\\b`,
   );
 
-/** Each table (SQL name, drizzle name) and the folder of modules/ that alone reads and writes it. */
-const OWNED_TABLES: [string, string, string][] = [
+/**
+ * Each table (SQL name, drizzle name), the folder of modules/ that alone reads and writes it, and
+ * the files of another module that join it in one statement with their own table (splitting
+ * such a join would double its statements).
+ */
+const OWNED_TABLES: [string, string, string, string[]?][] = [
   ['ssh_servers', 'sshServers', 'ssh-servers'],
   ['api_tokens', 'apiTokens', 'tokens'],
   ['notification_settings', 'notificationSettings', 'notifications'],
   ['audit_log', 'auditLog', 'audit'],
+  // The certificate watch's reads of the proxies with their certificate's state.
+  [
+    'certificate_status',
+    'certificateStatus',
+    'certificates',
+    ['modules/proxies/proxy-certificates.repository.ts'],
+  ],
+  // The key rotation's sealed keys, each named by its proxy's domain.
+  [
+    'custom_certificates',
+    'customCertificates',
+    'certificates',
+    ['modules/proxies/proxy-credentials.repository.ts'],
+  ],
+  // The same for the DNS credentials; a wildcard's holders, whether each renews by DNS.
+  [
+    'dns_challenges',
+    'dnsChallenges',
+    'certificates',
+    [
+      'modules/proxies/proxy-credentials.repository.ts',
+      'modules/proxies/wildcard-uses.repository.ts',
+    ],
+  ],
 ];
 
 /** Rules on what a file says rather than what it imports: each has one owner. */
@@ -172,9 +200,9 @@ const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
     owner: ['db/', 'modules/proxies/'],
     said: /\bproxyConfigurations\b/,
   },
-  ...OWNED_TABLES.map(([table, name, module]) => ({
+  ...OWNED_TABLES.map(([table, name, module, joins = []]) => ({
     rule: `the ${module} module owns ${table}: another module asks its repository or service (services.ts hands the function over)`,
-    owner: ['db/', `modules/${module}/`],
+    owner: ['db/', `modules/${module}/`, ...joins],
     said: namesTable(name),
   })),
   {

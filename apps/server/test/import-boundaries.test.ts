@@ -61,6 +61,11 @@ const ALLOWED = {
     "import { notificationSettings, users } from '../../db/schema';\n",
   'src/modules/audit/audit.repository.ts':
     "import { auditLog, type TAuditLogRow } from '../../db/schema';\n",
+  'src/modules/certificates/certificate-secrets.repository.ts':
+    "import { customCertificates, dnsChallenges } from '../../db/schema';\n",
+  // A proxies file named for its join with the certificates' tables.
+  'src/modules/proxies/wildcard-uses.repository.ts':
+    "import { dnsChallenges, proxyConfigurations } from '../../db/schema';\n",
   'src/db/server-password-moves.ts':
     "import { proxyConfigurations, sshServers } from './schema';\n",
   // A service's field named like a table is no table.
@@ -275,6 +280,16 @@ const PLANTED: [string, string, string][] = [
     'the audit log, from the admin screens (issue 43)',
     'src/modules/admin/admin.repository.ts',
     "import type { TAuditLogRow } from '../../db/schema';\nimport { auditLog, users } from '../../db/schema';\n",
+  ],
+  [
+    "the uploaded certificates' table, from the key rotation (issue 43)",
+    'src/modules/secrets/secrets.repository.ts',
+    "import { customCertificates, users } from '../../db/schema';\n",
+  ],
+  [
+    "the certificates' state, from a proxies file that has no join with it",
+    'src/modules/proxies/proxy-owners.repository.ts',
+    "import { certificateStatus, proxyConfigurations } from '../../db/schema';\n",
   ],
   [
     'a lazy loader of the key file of its own',

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
+import { createCertificateSecrets } from '../modules/certificates/certificate-secrets.repository';
 import { createNotificationsRepository } from '../modules/notifications/notifications.repository';
 import { createProxyCredentials } from '../modules/proxies/proxy-credentials.repository';
 import { rotateSecretKey, SecretRotationError } from '../modules/secrets/secret-rotation';
@@ -28,6 +29,7 @@ export function registerSecretCommands(program: Command, open: TOpenStore) {
             proxies: createProxyCredentials,
             servers: createServerReads,
             notifications: createNotificationsRepository,
+            certificates: createCertificateSecrets,
           }),
         );
         const what = result.resumed ? 'finished an interrupted rotation:' : 'rotated';

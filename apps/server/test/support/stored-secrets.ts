@@ -1,5 +1,6 @@
 import type { TDatabase } from '../../src/db/client';
 import { decryptSecret, loadOrCreateKey } from '../../src/lib/secrets';
+import { createCertificateSecrets } from '../../src/modules/certificates/certificate-secrets.repository';
 import { createNotificationsRepository } from '../../src/modules/notifications/notifications.repository';
 import { createProxyCredentials } from '../../src/modules/proxies/proxy-credentials.repository';
 import {
@@ -15,6 +16,7 @@ export async function decryptedSecrets(database: TDatabase, keyFile: string): Pr
     proxies: createProxyCredentials,
     servers: createServerReads,
     notifications: createNotificationsRepository,
+    certificates: createCertificateSecrets,
   }).listSecrets();
   return secrets.map((s) => decryptSecret(key, s.stored, storedSecretAad(s)));
 }

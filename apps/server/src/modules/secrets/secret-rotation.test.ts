@@ -21,6 +21,7 @@ import {
   secretAad,
   secretBoxLoader,
 } from '../../lib/secrets';
+import { createCertificateSecrets } from '../certificates/certificate-secrets.repository';
 import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
 import { createCustomCertificatesRepository } from '../certificates/custom-certificates.repository';
 import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
@@ -39,6 +40,7 @@ const OWNER_READS = {
   proxies: createProxyCredentials,
   servers: createServerReads,
   notifications: createNotificationsRepository,
+  certificates: createCertificateSecrets,
 };
 
 describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {

@@ -1,7 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import type { TReadsOver } from '../../db/reads-over';
-import { customCertificates, dnsChallenges, users } from '../../db/schema';
+import { users } from '../../db/schema';
 import { secretAad } from '../../lib/secrets';
 import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
 import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
@@ -108,11 +108,18 @@ export interface TSecretsNotificationReads {
   resealWebhook(userId: string, previous: string, next: string): Promise<boolean>;
 }
 
+/** What the rotation asks of the certificates module. */
+export interface TSecretsCertificateReads {
+  resealCertificateKey(configurationId: string, previous: string, next: string): Promise<boolean>;
+  resealDnsCredentials(configurationId: string, previous: string, next: string): Promise<boolean>;
+}
+
 /** The owners' reads the rotation asks, each built over a handle (services.ts or the CLI). */
 export type TSecretsReadsOver = TReadsOver<{
   proxies: TSecretsProxyReads;
   servers: TSecretsServerReads;
   notifications: TSecretsNotificationReads;
+  certificates: TSecretsCertificateReads;
 }>;
 
 /**
@@ -163,66 +170,27 @@ export function createSecretsRepository(db: TDb, over: TSecretsReadsOver) {
         const proxies = over.proxies(tx);
         const servers = over.servers(tx);
         const notifications = over.notifications(tx);
+        const certificates = over.certificates(tx);
+        // Each kind's reseal: true when the row still held what was read, and now holds `next`.
+        const reseal: Record<TSecretKind, (change: TSecretChange) => Promise<boolean>> = {
+          sshServer: (c) => servers.resealSecret(c.id, c.server!.field, c.previous, c.next),
+          customCertificate: (c) => certificates.resealCertificateKey(c.id, c.previous, c.next),
+          dnsChallenge: (c) => certificates.resealDnsCredentials(c.id, c.previous, c.next),
+          proxy: (c) => proxies.resealPassword(c.id, c.previous, c.next),
+          webhook: (c) => notifications.resealWebhook(c.id, c.previous, c.next),
+          user: async (c) => {
+            const updated = await tx
+              .update(users)
+              .set({ totpSecretEnc: c.next })
+              .where(and(eq(users.id, c.id), eq(users.totpSecretEnc, c.previous)))
+              .returning({ id: users.id });
+            return updated.length === 1;
+          },
+        };
         for (const change of changes) {
-          if (change.kind === 'sshServer') {
-            const field = change.server!.field;
-            const moved = await servers.resealSecret(
-              change.id,
-              field,
-              change.previous,
-              change.next,
-            );
-            if (!moved) throw new SecretChangedDuringRotationError(change.id);
-            continue;
+          if (!(await reseal[change.kind](change))) {
+            throw new SecretChangedDuringRotationError(change.id);
           }
-          if (change.kind === 'customCertificate') {
-            const moved = await tx
-              .update(customCertificates)
-              .set({ privateKeyEnc: change.next })
-              .where(
-                and(
-                  eq(customCertificates.configurationId, change.id),
-                  eq(customCertificates.privateKeyEnc, change.previous),
-                ),
-              )
-              .returning({ id: customCertificates.configurationId });
-            if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
-            continue;
-          }
-          if (change.kind === 'dnsChallenge') {
-            const moved = await tx
-              .update(dnsChallenges)
-              .set({ credentialsEnc: change.next })
-              .where(
-                and(
-                  eq(dnsChallenges.configurationId, change.id),
-                  eq(dnsChallenges.credentialsEnc, change.previous),
-                ),
-              )
-              .returning({ id: dnsChallenges.configurationId });
-            if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
-            continue;
-          }
-          if (change.kind === 'proxy') {
-            const moved = await proxies.resealPassword(change.id, change.previous, change.next);
-            if (!moved) throw new SecretChangedDuringRotationError(change.id);
-            continue;
-          }
-          if (change.kind === 'webhook') {
-            const moved = await notifications.resealWebhook(
-              change.id,
-              change.previous,
-              change.next,
-            );
-            if (!moved) throw new SecretChangedDuringRotationError(change.id);
-            continue;
-          }
-          const updated = await tx
-            .update(users)
-            .set({ totpSecretEnc: change.next })
-            .where(and(eq(users.id, change.id), eq(users.totpSecretEnc, change.previous)))
-            .returning({ id: users.id });
-          if (updated.length !== 1) throw new SecretChangedDuringRotationError(change.id);
         }
       });
     },
