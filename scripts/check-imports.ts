@@ -142,6 +142,13 @@ const OWNED_TABLES: [string, string, string, string[]?][] = [
   ['api_tokens', 'apiTokens', 'tokens'],
   ['notification_settings', 'notificationSettings', 'notifications'],
   ['audit_log', 'auditLog', 'audit'],
+  // A proxy's run in progress (the reaper's claim), an account's runs counted for its limits.
+  [
+    'deployments',
+    'deployments',
+    'deployments',
+    ['modules/proxies/proxies.repository.ts', 'modules/proxies/proxy-certificates.repository.ts'],
+  ],
   // The certificate watch's reads of the proxies with their certificate's state.
   [
     'certificate_status',

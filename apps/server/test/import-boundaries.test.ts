@@ -292,6 +292,11 @@ const PLANTED: [string, string, string][] = [
     "import { certificateStatus, proxyConfigurations } from '../../db/schema';\n",
   ],
   [
+    'the runs, from the certificates module (issue 43)',
+    'src/modules/certificates/certificates.repository.ts',
+    "import { certificateStatus, deployments } from '../../db/schema';\n",
+  ],
+  [
     'a lazy loader of the key file of its own',
     'src/modules/two-factor/two-factor.service.ts',
     'let box;\nconst open = () => (box ??= openSecretBox(deps.secretKeyFile));\n',
