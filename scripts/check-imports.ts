@@ -9,9 +9,10 @@
 // caller's language is worked out in plugins/language.ts alone; no two files import each other,
 // directly or through others (type-only imports too); the app's error types are
 // defined and exported by lib/app-error.ts alone; proxy_configurations is read by the proxies
-// module (and db/) alone. The web app (apps/web/src): no feature
-// imports another, the shared places (lib/, hooks/, components/) import no feature, a query
-// key is written in one file, and no two files import each other (type-only imports too).
+// module (and db/) alone, each table of OWNED_TABLES by its module (and db/) alone. The web
+// app (apps/web/src): no feature imports another, the shared places (lib/, hooks/,
+// components/) import no feature, a query key is written in one file, and no two files import
+// each other (type-only imports too).
 // Usage: tsx scripts/check-imports.ts [server root, default apps/server] [web root, default apps/web]
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -122,6 +123,58 @@ const RULES: TRule[] = [
   },
 ];
 
+/**
+ * A file that names a drizzle table: imports it from db/schema (type-only too), or reads it off
+ * the schema's namespace. A service's field of the same name (`deps.sshServers`) is no table.
+ */
+const namesTable = (table: string) =>
+  new RegExp(
+    `(?<=\\bimport\\s+(?:type\\s+)?\\{[^}]*)\\b${table}\\b(?=[^}]*\\}\\s*from\\s*['"][^'"]*\\bschema(?:/[\\w-]+)?['"])|(?<=\\bschema\\.)${table}\\b`,
+  );
+
+/**
+ * Each table (SQL name, drizzle name), the folder of modules/ that alone reads and writes it, and
+ * the files of another module that join it in one statement with their own table (splitting
+ * such a join would double its statements).
+ */
+const OWNED_TABLES: [string, string, string, string[]?][] = [
+  ['ssh_servers', 'sshServers', 'ssh-servers'],
+  ['api_tokens', 'apiTokens', 'tokens'],
+  ['notification_settings', 'notificationSettings', 'notifications'],
+  ['audit_log', 'auditLog', 'audit'],
+  // A proxy's run in progress (the reaper's claim), an account's runs counted for its limits.
+  [
+    'deployments',
+    'deployments',
+    'deployments',
+    ['modules/proxies/proxies.repository.ts', 'modules/proxies/proxy-certificates.repository.ts'],
+  ],
+  // The certificate watch's reads of the proxies with their certificate's state.
+  [
+    'certificate_status',
+    'certificateStatus',
+    'certificates',
+    ['modules/proxies/proxy-certificates.repository.ts'],
+  ],
+  // The key rotation's sealed keys, each named by its proxy's domain.
+  [
+    'custom_certificates',
+    'customCertificates',
+    'certificates',
+    ['modules/proxies/proxy-credentials.repository.ts'],
+  ],
+  // The same for the DNS credentials; a wildcard's holders, whether each renews by DNS.
+  [
+    'dns_challenges',
+    'dnsChallenges',
+    'certificates',
+    [
+      'modules/proxies/proxy-credentials.repository.ts',
+      'modules/proxies/wildcard-uses.repository.ts',
+    ],
+  ],
+];
+
 /** Rules on what a file says rather than what it imports: each has one owner. */
 const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
   {
@@ -154,6 +207,11 @@ const TEXT_RULES: { rule: string; owner: string | string[]; said: RegExp }[] = [
     owner: ['db/', 'modules/proxies/'],
     said: /\bproxyConfigurations\b/,
   },
+  ...OWNED_TABLES.map(([table, name, module, joins = []]) => ({
+    rule: `the ${module} module owns ${table}: another module asks its repository or service (services.ts hands the function over)`,
+    owner: ['db/', `modules/${module}/`, ...joins],
+    said: namesTable(name),
+  })),
   {
     rule: 'only lib/app-error.ts defines or exports the app errors (AppError and its kinds)',
     owner: 'lib/app-error.ts',

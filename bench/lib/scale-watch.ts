@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sweep } from '../../apps/server/src/modules/certificates/certificate-watch';
 import { createCertificatesRepository } from '../../apps/server/src/modules/certificates/certificates.repository';
+import { createCertificateActionHistory } from '../../apps/server/src/modules/deployments/certificate-action-history.repository';
 import { createProxyCertificateReads } from '../../apps/server/src/modules/proxies/proxy-certificates.repository';
 import { insertManyProxies } from '../../apps/server/test/support/many-proxies';
 import { createTestPki } from '../../apps/server/test/support/test-pki';
@@ -59,7 +60,10 @@ export async function watchPass(
     let alerts = 0;
     const cpuBefore = process.cpuUsage();
     const result = await sweep({
-      certificates: createCertificatesRepository(t.database.db, createProxyCertificateReads),
+      certificates: createCertificatesRepository(t.database.db, {
+        proxies: createProxyCertificateReads,
+        history: (db) => createCertificateActionHistory(db, createProxyCertificateReads),
+      }),
       alerts: {
         send: async () => {
           alerts += 1;

@@ -78,7 +78,10 @@ export async function buildCertificateServices(deps: {
     listAdmins: () => deps.users.listAdmins(),
     now,
   });
-  const repository = createCertificatesRepository(db, createProxyCertificateReads);
+  const repository = createCertificatesRepository(db, {
+    proxies: createProxyCertificateReads,
+    history: (over) => createCertificateActionHistory(over, createProxyCertificateReads),
+  });
   const watch: TWatchDeps = {
     certificates: repository,
     alerts,

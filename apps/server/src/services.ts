@@ -55,6 +55,7 @@ import { createHealthService } from './modules/health/health.service';
 import { createLimitsRepository } from './modules/limits/limits.repository';
 import { createLimitGuard, createLimitsService } from './modules/limits/limits.service';
 import type { TMailer } from './modules/notifications/mailer';
+import { createNotificationsRepository } from './modules/notifications/notifications.repository';
 import { createProxiesRepository } from './modules/proxies/proxies.repository';
 import { createProxiesService } from './modules/proxies/proxies.service';
 import { createProxiesOnServers } from './modules/proxies/proxies-on-servers.repository';
@@ -74,6 +75,7 @@ import { moveProxyPasswordsToServers } from './modules/ssh-servers/password-back
 import { createServerActionsService } from './modules/ssh-servers/server-actions.service';
 import { createServerCheckService } from './modules/ssh-servers/server-check.service';
 import { createServerCredentials } from './modules/ssh-servers/server-credentials';
+import { createServerReads } from './modules/ssh-servers/server-reads.repository';
 import { createServerRunsRepository } from './modules/ssh-servers/server-runs.repository';
 import { createServerRunsService } from './modules/ssh-servers/server-runs.service';
 import { createSiteScanService } from './modules/ssh-servers/site-scan.service';
@@ -179,12 +181,19 @@ export async function buildServices(options: TServicesOptions) {
   });
   // How many of each thing one account may hold: checked inside each create's transaction.
   const limitDefaults = { ...LIMIT_DEFAULTS, ...options.config.limits };
+  // What the limits count, asked of the modules that own the rows.
+  const limitsReads = {
+    proxies: createProxyOwnerReads,
+    servers: createServerReads,
+    tokens: createTokensRepository,
+    notifications: createNotificationsRepository,
+  };
   const limitGuard = (tx: TDb) =>
-    createLimitGuard(createLimitsRepository(tx, createProxyOwnerReads), limitDefaults);
+    createLimitGuard(createLimitsRepository(tx, limitsReads), limitDefaults);
   const limits = createLimitsService({
-    repository: createLimitsRepository(db, createProxyOwnerReads),
+    repository: createLimitsRepository(db, limitsReads),
     transaction: transactionOver(db, (tx) => ({
-      repository: createLimitsRepository(tx, createProxyOwnerReads),
+      repository: createLimitsRepository(tx, limitsReads),
       audit: createAuditService(createAuditRepository(tx)),
     })),
     defaults: limitDefaults,
@@ -216,7 +225,10 @@ export async function buildServices(options: TServicesOptions) {
     forget: sshServersRepository.forgetHostKey,
   });
 
-  const checksRepository = createChecksRepository(db, createProxyCredentials);
+  const checksRepository = createChecksRepository(db, {
+    proxies: createProxyCredentials,
+    servers: createServerReads,
+  });
   const dns = createDnsService({
     servers: options.config.dnsServers ?? [],
     repository: checksRepository,
@@ -297,11 +309,12 @@ export async function buildServices(options: TServicesOptions) {
     })),
   });
   // A user's servers and proxies as JSON, to move between instances (issue 42).
+  const transferReads = { proxies: createProxyTransfer, servers: createServerReads };
   const transfer = createTransferService({
-    repository: createTransferRepository(db, createProxyTransfer),
+    repository: createTransferRepository(db, transferReads),
     credentials: secrets,
     transaction: transactionOver(db, (tx) => ({
-      repository: createTransferRepository(tx, createProxyTransfer),
+      repository: createTransferRepository(tx, transferReads),
       audit: createAuditService(createAuditRepository(tx)),
       limits: limitGuard(tx),
     })),
@@ -324,10 +337,15 @@ export async function buildServices(options: TServicesOptions) {
     ...serverLogin,
     adoptSites: createProxyAdoption(proxyWrites),
   });
+  const adminReads = {
+    proxies: createProxyOwnerReads,
+    servers: createServerReads,
+    audit: createAuditRepository,
+  };
   const admin = createAdminService({
-    repository: createAdminRepository(db, createProxyOwnerReads),
+    repository: createAdminRepository(db, adminReads),
     transaction: transactionOver(db, (tx) => ({
-      repository: createAdminRepository(tx, createProxyOwnerReads),
+      repository: createAdminRepository(tx, adminReads),
       users: createUsersService(usersRepository.within(tx)),
       audit: createAuditService(createAuditRepository(tx)),
     })),

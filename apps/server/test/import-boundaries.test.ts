@@ -54,6 +54,23 @@ const ALLOWED = {
   'src/modules/proxies/proxies.repository.ts':
     "import { proxyConfigurations } from '../../db/schema';\n",
   'src/db/proxy-lists.ts': "import { proxyConfigurations } from './schema';\n",
+  'src/modules/ssh-servers/server-reads.repository.ts':
+    "import { sshServers, type TSshServerRow } from '../../db/schema';\n",
+  'src/modules/tokens/tokens.repository.ts': "import { apiTokens } from '../../db/schema';\n",
+  'src/modules/notifications/notifications.repository.ts':
+    "import { notificationSettings, users } from '../../db/schema';\n",
+  'src/modules/audit/audit.repository.ts':
+    "import { auditLog, type TAuditLogRow } from '../../db/schema';\n",
+  'src/modules/certificates/certificate-secrets.repository.ts':
+    "import { customCertificates, dnsChallenges } from '../../db/schema';\n",
+  // A proxies file named for its join with the certificates' tables.
+  'src/modules/proxies/wildcard-uses.repository.ts':
+    "import { dnsChallenges, proxyConfigurations } from '../../db/schema';\n",
+  'src/db/server-password-moves.ts':
+    "import { proxyConfigurations, sshServers } from './schema';\n",
+  // A service's field named like a table is no table.
+  'src/modules/proxies/proxy-servers.ts':
+    "import type { TSshServersRepository } from '../ssh-servers/ssh-servers.repository';\nexport const f = (tx) => tx.sshServers.findByTarget(1, {});\n",
   'src/deploy/ssh/connect.ts':
     "import type { Client } from 'ssh2';\nexport const load = () => import('ssh2');\n",
   'src/jobs/queue.ts':
@@ -233,6 +250,51 @@ const PLANTED: [string, string, string][] = [
     "the proxies' table, from a repository that once had an exception (issue 43)",
     'src/modules/admin/admin.repository.ts',
     "import { proxyConfigurations } from '../../db/schema';\n",
+  ],
+  [
+    "the saved servers' table, from another module's repository (issue 43)",
+    'src/modules/limits/limits.repository.ts',
+    "import {\n  accountLimits,\n  sshServers,\n  type TAccountLimitsRow,\n} from '../../db/schema';\n",
+  ],
+  [
+    "the saved servers' table, type-only from its schema file",
+    'src/modules/proxies/proxies-on-servers.repository.ts',
+    "import type { sshServers } from '../../db/schema/ssh-servers';\n",
+  ],
+  [
+    "the saved servers' table, off the schema's namespace",
+    'src/modules/transfer/transfer.repository.ts',
+    "import * as schema from '../../db/schema';\nexport const t = schema.sshServers;\n",
+  ],
+  [
+    "the API tokens' table, from the account limits (issue 43)",
+    'src/modules/limits/limits.repository.ts',
+    "import { accountLimits, apiTokens } from '../../db/schema';\n",
+  ],
+  [
+    "the alert settings' table, from the key rotation (issue 43)",
+    'src/modules/secrets/secrets.repository.ts',
+    "import { notificationSettings, users } from '../../db/schema';\n",
+  ],
+  [
+    'the audit log, from the admin screens (issue 43)',
+    'src/modules/admin/admin.repository.ts',
+    "import type { TAuditLogRow } from '../../db/schema';\nimport { auditLog, users } from '../../db/schema';\n",
+  ],
+  [
+    "the uploaded certificates' table, from the key rotation (issue 43)",
+    'src/modules/secrets/secrets.repository.ts',
+    "import { customCertificates, users } from '../../db/schema';\n",
+  ],
+  [
+    "the certificates' state, from a proxies file that has no join with it",
+    'src/modules/proxies/proxy-owners.repository.ts',
+    "import { certificateStatus, proxyConfigurations } from '../../db/schema';\n",
+  ],
+  [
+    'the runs, from the certificates module (issue 43)',
+    'src/modules/certificates/certificates.repository.ts',
+    "import { certificateStatus, deployments } from '../../db/schema';\n",
   ],
   [
     'a lazy loader of the key file of its own',

@@ -1,8 +1,11 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../config';
+import { createCertificateSecrets } from '../modules/certificates/certificate-secrets.repository';
+import { createNotificationsRepository } from '../modules/notifications/notifications.repository';
 import { createProxyCredentials } from '../modules/proxies/proxy-credentials.repository';
 import { rotateSecretKey, SecretRotationError } from '../modules/secrets/secret-rotation';
 import { createSecretsRepository } from '../modules/secrets/secrets.repository';
+import { createServerReads } from '../modules/ssh-servers/server-reads.repository';
 import type { TOpenedStore } from '../runtime';
 import { CliError } from './user-commands';
 
@@ -22,7 +25,12 @@ export function registerSecretCommands(program: Command, open: TOpenStore) {
       try {
         const result = await rotateSecretKey(
           secretKeyFile,
-          createSecretsRepository(store.database.db, createProxyCredentials),
+          createSecretsRepository(store.database.db, {
+            proxies: createProxyCredentials,
+            servers: createServerReads,
+            notifications: createNotificationsRepository,
+            certificates: createCertificateSecrets,
+          }),
         );
         const what = result.resumed ? 'finished an interrupted rotation:' : 'rotated';
         console.info(

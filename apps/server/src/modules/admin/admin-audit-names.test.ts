@@ -11,7 +11,9 @@ import {
   testDatabaseKinds,
 } from '../../../test/support/test-database';
 import { auditLog, users } from '../../db/schema';
+import { createAuditRepository } from '../audit/audit.repository';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
+import { createServerReads } from '../ssh-servers/server-reads.repository';
 import { createAdminRepository } from './admin.repository';
 
 describe.each(testDatabaseKinds())('the audit page’s target names on %s', (kind) => {
@@ -52,7 +54,11 @@ describe.each(testDatabaseKinds())('the audit page’s target names on %s', (kin
 
   it('names a page with one lookup per target type, reading only the rows it names', async () => {
     const recorder = rowsReadRecorder(t.database);
-    const repository = createAdminRepository(recorder.db, createProxyOwnerReads);
+    const repository = createAdminRepository(recorder.db, {
+      proxies: createProxyOwnerReads,
+      servers: createServerReads,
+      audit: createAuditRepository,
+    });
     const page = await repository.auditPage({ userId, limit: 20 });
     expect(page).toHaveLength(20);
     // Newest first: the last 20 proxies written, each by its domain.

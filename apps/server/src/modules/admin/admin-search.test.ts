@@ -11,7 +11,9 @@ import {
   testDatabaseKinds,
 } from '../../../test/support/test-database';
 import { users } from '../../db/schema';
+import { createAuditRepository } from '../audit/audit.repository';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
+import { createServerReads } from '../ssh-servers/server-reads.repository';
 import { createAdminRepository } from './admin.repository';
 
 describe.each(testDatabaseKinds())('the admin’s users search on %s', (kind) => {
@@ -33,7 +35,11 @@ describe.each(testDatabaseKinds())('the admin’s users search on %s', (kind) =>
 
   const search = async (q: string) => {
     const recorder = rowsReadRecorder(t.database);
-    const page = await createAdminRepository(recorder.db, createProxyOwnerReads).usersPage({
+    const page = await createAdminRepository(recorder.db, {
+      proxies: createProxyOwnerReads,
+      servers: createServerReads,
+      audit: createAuditRepository,
+    }).usersPage({
       q,
       limit: 50,
     });

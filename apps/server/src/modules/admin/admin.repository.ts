@@ -1,29 +1,11 @@
 import type { TAdminUserQuery } from '@portico/shared/admin/api';
 import type { TRole } from '@portico/shared/auth/schemas';
 import type { TProxyListQuery } from '@portico/shared/proxy/api';
-import {
-  type AnyColumn,
-  and,
-  asc,
-  count,
-  desc,
-  eq,
-  inArray,
-  like,
-  lt,
-  or,
-  type SQL,
-  sql,
-} from 'drizzle-orm';
+import { type AnyColumn, and, asc, count, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import type { proxyPage } from '../../db/proxy-lists';
-import {
-  auditLog,
-  sshServers,
-  type TAuditLogRow,
-  type TProxyConfigurationRow,
-  users,
-} from '../../db/schema';
+import type { TReadsOver } from '../../db/reads-over';
+import { type TAuditLogRow, type TProxyConfigurationRow, users } from '../../db/schema';
 import {
   decodeCursor,
   encodeCursor,
@@ -74,6 +56,23 @@ export interface TAdminProxyReads {
   ): ReturnType<typeof proxyPage<TAdminProxyRow & { key: string }>>;
 }
 
+/** What the admin screens ask of the saved servers module. */
+export interface TAdminServerReads {
+  namesOf(ids: string[]): Promise<{ id: string; name: string }[]>;
+}
+
+/** What the admin screens ask of the audit module. */
+export interface TAdminAuditReads {
+  page(filter: TAuditFilter): Promise<TAuditLogRow[]>;
+}
+
+/** The owners' reads the admin screens join, each built over a handle (services.ts hands them over). */
+export type TAdminReadsOver = TReadsOver<{
+  proxies: TAdminProxyReads;
+  servers: TAdminServerReads;
+  audit: TAdminAuditReads;
+}>;
+
 export type TRoleOutcome =
   | { kind: 'not_found' }
   | { kind: 'last_admin' }
@@ -81,20 +80,18 @@ export type TRoleOutcome =
 
 /**
  * The joins and aggregates of the admin screens; writes go through the owning services.
- * `proxiesOver` builds the proxies' reads over the same handle as `db`.
+ * `over` builds the owners' reads over the same handle as `db`.
  */
-export function createAdminRepository(db: TDb, proxiesOver: (db: TDb) => TAdminProxyReads) {
-  const proxies = proxiesOver(db);
+export function createAdminRepository(db: TDb, over: TAdminReadsOver) {
+  const proxies = over.proxies(db);
+  const servers = over.servers(db);
+  const audit = over.audit(db);
   /** `type:id` → name of the target types whose rows have one. */
   const namedTargets: Record<string, (ids: string[]) => Promise<{ id: string; name: string }[]>> = {
     proxy_configuration: (ids) => proxies.domainsOf(ids),
     user: (ids) =>
       db.select({ id: users.id, name: users.username }).from(users).where(inArray(users.id, ids)),
-    ssh_server: (ids) =>
-      db
-        .select({ id: sshServers.id, name: sshServers.name })
-        .from(sshServers)
-        .where(inArray(sshServers.id, ids)),
+    ssh_server: (ids) => servers.namesOf(ids),
   };
   const adminUserRow = {
     id: users.id,
@@ -204,27 +201,7 @@ export function createAdminRepository(db: TDb, proxiesOver: (db: TDb) => TAdminP
      * target's current name: one primary-key lookup per target type on the page, never per row.
      */
     async auditPage(filter: TAuditFilter): Promise<TAuditRowNamed[]> {
-      const conditions: (SQL | undefined)[] = [];
-      if (filter.userId) {
-        conditions.push(
-          or(eq(auditLog.actorId, filter.userId), eq(auditLog.targetOwnerId, filter.userId)),
-        );
-      }
-      if (filter.proxyId) {
-        conditions.push(
-          and(
-            eq(auditLog.targetType, 'proxy_configuration'),
-            eq(auditLog.targetId, filter.proxyId),
-          ),
-        );
-      }
-      if (filter.before !== undefined) conditions.push(lt(auditLog.id, filter.before));
-      const rows = await db
-        .select()
-        .from(auditLog)
-        .where(and(...conditions))
-        .orderBy(desc(auditLog.id))
-        .limit(filter.limit);
+      const rows = await audit.page(filter);
       const names = await targetNames(rows);
       return rows.map((row) => ({
         ...row,

@@ -1,6 +1,6 @@
-import { type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, or, type SQL, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { auditLog, type TAuditChange } from '../../db/schema';
+import { auditLog, type TAuditChange, type TAuditLogRow } from '../../db/schema';
 
 export type TAuditRepository = ReturnType<typeof createAuditRepository>;
 
@@ -49,8 +49,41 @@ export function auditPlaceholdersOf(row: TNewAuditRow): Record<string, unknown> 
   );
 }
 
+/** Which rows a page of the log holds: an account's (as actor or owner), a proxy's, older than `before`. */
+export interface TAuditPageFilter {
+  userId?: string;
+  proxyId?: string;
+  before?: number;
+  limit: number;
+}
+
 export function createAuditRepository(db: TDb) {
   return {
+    /** Newest first by id (ids grow with every insert; timestamps can tie), `limit` rows. */
+    async page(filter: TAuditPageFilter): Promise<TAuditLogRow[]> {
+      const conditions: (SQL | undefined)[] = [];
+      if (filter.userId) {
+        conditions.push(
+          or(eq(auditLog.actorId, filter.userId), eq(auditLog.targetOwnerId, filter.userId)),
+        );
+      }
+      if (filter.proxyId) {
+        conditions.push(
+          and(
+            eq(auditLog.targetType, 'proxy_configuration'),
+            eq(auditLog.targetId, filter.proxyId),
+          ),
+        );
+      }
+      if (filter.before !== undefined) conditions.push(lt(auditLog.id, filter.before));
+      return db
+        .select()
+        .from(auditLog)
+        .where(and(...conditions))
+        .orderBy(desc(auditLog.id))
+        .limit(filter.limit);
+    },
+
     // Nothing reads the row back: no RETURNING, whose row description pg would parse each time.
     async insert(row: TNewAuditRow): Promise<void> {
       await db.insert(auditLog).values(row);

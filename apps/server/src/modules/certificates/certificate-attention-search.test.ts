@@ -11,6 +11,7 @@ import {
   testDatabaseKinds,
 } from '../../../test/support/test-database';
 import { certificateStatus, proxyConfigurations, users } from '../../db/schema';
+import { createCertificateActionHistory } from '../deployments/certificate-action-history.repository';
 import { createProxyCertificateReads } from '../proxies/proxy-certificates.repository';
 import { createCertificatesRepository } from './certificates.repository';
 
@@ -65,10 +66,10 @@ describe.each(testDatabaseKinds())(
 
     const search = async (q: string) => {
       const recorder = rowsReadRecorder(t.database);
-      const page = await createCertificatesRepository(
-        recorder.db,
-        createProxyCertificateReads,
-      ).attentionPage({ q, limit: 50 }, new Date());
+      const page = await createCertificatesRepository(recorder.db, {
+        proxies: createProxyCertificateReads,
+        history: (db) => createCertificateActionHistory(db, createProxyCertificateReads),
+      }).attentionPage({ q, limit: 50 }, new Date());
       return {
         domains: page.rows.map((row) => row.proxy.domain).sort(),
         statements: recorder.statements.join('\n'),

@@ -12,6 +12,7 @@ import { rowsReadRecorder } from '../../../test/support/rows-read';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { users } from '../../db/schema';
+import { createCertificateActionHistory } from '../deployments/certificate-action-history.repository';
 import { createAlerts } from '../notifications/alerts';
 import { createProxyCertificateReads } from '../proxies/proxy-certificates.repository';
 import { createUsersRepository } from '../users/users.repository';
@@ -66,7 +67,10 @@ describe.each(testDatabaseKinds())('the certificate pass reads what it needs on 
     const recipients: string[] = [];
     const now = () => new Date();
     const deps: TWatchDeps = {
-      certificates: createCertificatesRepository(recorder.db, createProxyCertificateReads),
+      certificates: createCertificatesRepository(recorder.db, {
+        proxies: createProxyCertificateReads,
+        history: (db) => createCertificateActionHistory(db, createProxyCertificateReads),
+      }),
       alerts: createAlerts({
         notifications: {
           deliver: async (user) => {

@@ -7,6 +7,7 @@ import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { proxyConfigurations } from '../../db/schema';
+import { createCertificateActionHistory } from '../deployments/certificate-action-history.repository';
 import { createProxyCertificateReads } from '../proxies/proxy-certificates.repository';
 import { sweep, type TWatchDeps } from './certificate-watch';
 import { createCertificatesRepository } from './certificates.repository';
@@ -39,7 +40,10 @@ describe.each(testDatabaseKinds())('certificate sweep on %s', (kind) => {
   afterAll(async () => t?.close());
 
   it('checks every HTTPS site once, in batches, at most `concurrency` at a time', async () => {
-    const certificates = createCertificatesRepository(t.database.db, createProxyCertificateReads);
+    const certificates = createCertificatesRepository(t.database.db, {
+      proxies: createProxyCertificateReads,
+      history: (db) => createCertificateActionHistory(db, createProxyCertificateReads),
+    });
     const batches: number[] = [];
     const counted = {
       ...certificates,

@@ -4,12 +4,12 @@ import type {
   TRenewalHealth,
   TServedCertificate,
 } from '@portico/shared/certificates/schemas';
-import { and, desc, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { attentionPage } from '../../db/certificate-attention';
 import type { TDb } from '../../db/client';
+import type { TReadsOver } from '../../db/reads-over';
 import {
   certificateStatus,
-  deployments,
   type TAlertedState,
   type TCertificateStatusRow,
   type TDeploymentRow,
@@ -28,8 +28,6 @@ export interface TWatchedWithOwner extends TWatched {
   owner: { id: string; username: string; email: string };
 }
 
-const ACTION_TRIGGERS = ['renew_test', 'renew'] as const;
-
 /** What the certificates ask of the proxies module (services.ts hands its reads over). */
 export interface TCertificatesProxyReads {
   certificatesOwnedBy(userId: string, configurationIds: string[]): Promise<TCertificateStatusRow[]>;
@@ -38,12 +36,21 @@ export interface TCertificatesProxyReads {
   httpsWithOwners(): Promise<TWatchedWithOwner[]>;
 }
 
-/** `proxiesOver` builds the proxies' reads over the same handle as `db`. */
-export function createCertificatesRepository(
-  db: TDb,
-  proxiesOver: (db: TDb) => TCertificatesProxyReads,
-) {
-  const proxies = proxiesOver(db);
+/** What the certificates ask of the deployments module (its certificate-action history). */
+export interface TCertificatesHistoryReads {
+  latestActionsOf(configurationIds: string[]): Promise<Map<string, TDeploymentRow>>;
+}
+
+/** The owners' reads the certificates ask, each built over a handle (services hand them over). */
+export type TCertificatesReadsOver = TReadsOver<{
+  proxies: TCertificatesProxyReads;
+  history: TCertificatesHistoryReads;
+}>;
+
+/** `over` builds the owners' reads over the same handle as `db`. */
+export function createCertificatesRepository(db: TDb, over: TCertificatesReadsOver) {
+  const proxies = over.proxies(db);
+  const history = over.history(db);
   /** Creates the row when missing, then applies `changes`. */
   async function upsert(configurationId: string, changes: Partial<TCertificateStatusRow>) {
     const values = { ...changes, updatedAt: new Date() };
@@ -160,22 +167,7 @@ export function createCertificatesRepository(
 
     /** The latest certificate action of each proxy. */
     async latestActions(configurationIds: string[]): Promise<Map<string, TDeploymentRow>> {
-      const latest = new Map<string, TDeploymentRow>();
-      if (configurationIds.length === 0) return latest;
-      const rows = await db
-        .select()
-        .from(deployments)
-        .where(
-          and(
-            inArray(deployments.configurationId, configurationIds),
-            inArray(deployments.trigger, [...ACTION_TRIGGERS]),
-          ),
-        )
-        .orderBy(desc(deployments.createdAt));
-      for (const row of rows) {
-        if (!latest.has(row.configurationId)) latest.set(row.configurationId, row);
-      }
-      return latest;
+      return history.latestActionsOf(configurationIds);
     },
   };
 }

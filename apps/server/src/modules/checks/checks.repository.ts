@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { sshServers, type TSshServerRow } from '../../db/schema';
+import type { TReadsOver } from '../../db/reads-over';
+import type { TSshServerRow } from '../../db/schema';
 
 export type TChecksRepository = ReturnType<typeof createChecksRepository>;
 
@@ -21,9 +21,21 @@ export interface TChecksProxyReads {
   sshTargetOwnedBy(userId: string, id: string): Promise<TStoredSshTarget | undefined>;
 }
 
-/** `proxiesOver` builds the proxies' reads over the same handle as `db`. */
-export function createChecksRepository(db: TDb, proxiesOver: (db: TDb) => TChecksProxyReads) {
-  const proxies = proxiesOver(db);
+/** What the checks ask of the saved servers module. */
+export interface TChecksServerReads {
+  ownedBy(userId: string, id: string): Promise<TSshServerRow | undefined>;
+}
+
+/** The owners' reads the checks ask, each built over a handle (services.ts hands them over). */
+export type TChecksReadsOver = TReadsOver<{
+  proxies: TChecksProxyReads;
+  servers: TChecksServerReads;
+}>;
+
+/** `over` builds the owners' reads over the same handle as `db`. */
+export function createChecksRepository(db: TDb, over: TChecksReadsOver) {
+  const proxies = over.proxies(db);
+  const servers = over.servers(db);
   return {
     /** The configuration when it belongs to `userId`; undefined otherwise (404, never 403). */
     async findOwnSshTarget(userId: string, id: string): Promise<TStoredSshTarget | undefined> {
@@ -32,12 +44,7 @@ export function createChecksRepository(db: TDb, proxiesOver: (db: TDb) => TCheck
 
     /** The saved SSH server when it belongs to `userId`; undefined otherwise (404, never 403). */
     async findOwnSshServer(userId: string, id: string): Promise<TSshServerRow | undefined> {
-      const [row] = await db
-        .select()
-        .from(sshServers)
-        .where(and(eq(sshServers.id, id), eq(sshServers.userId, userId)))
-        .limit(1);
-      return row;
+      return servers.ownedBy(userId, id);
     },
   };
 }

@@ -1,12 +1,15 @@
 import type { TCertificateAction } from '@portico/shared/certificates/schemas';
 import { and, countDistinct, desc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { deploymentLogs, deployments } from '../../db/schema';
+import { deploymentLogs, deployments, type TDeploymentRow } from '../../db/schema';
 
 export type TCertificateActionHistory = ReturnType<typeof createCertificateActionHistory>;
 
 /** The lines that say a run obtained a certificate: a deployment's, a forced renewal's. */
 const ISSUED_KEYS = ['deployLog.certificate.obtained', 'deployLog.certAction.renewed'];
+
+/** The runs that are certificate actions (a forced renewal, a renewal's dry run). */
+const ACTION_TRIGGERS = ['renew_test', 'renew'] as const;
 
 /** A window back from the database's clock, so every instance counts against the same time. */
 const since = (windowMs: number) => sql`now() - make_interval(secs => ${windowMs / 1000})`;
@@ -30,6 +33,26 @@ export function createCertificateActionHistory(
 ) {
   const proxies = proxiesOver(db);
   return {
+    /** The latest certificate action of each proxy (the certificates' screens). */
+    async latestActionsOf(configurationIds: string[]): Promise<Map<string, TDeploymentRow>> {
+      const latest = new Map<string, TDeploymentRow>();
+      if (configurationIds.length === 0) return latest;
+      const rows = await db
+        .select()
+        .from(deployments)
+        .where(
+          and(
+            inArray(deployments.configurationId, configurationIds),
+            inArray(deployments.trigger, [...ACTION_TRIGGERS]),
+          ),
+        )
+        .orderBy(desc(deployments.createdAt));
+      for (const row of rows) {
+        if (!latest.has(row.configurationId)) latest.set(row.configurationId, row);
+      }
+      return latest;
+    },
+
     /**
      * Holds the account's actions still until the transaction ends: two requests for the
      * same account, on any instance, count one after the other.

@@ -1,14 +1,8 @@
 import type { TLimitKind } from '@portico/shared/admin/limits';
-import { and, count, eq, isNotNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import {
-  accountLimits,
-  apiTokens,
-  notificationSettings,
-  sshServers,
-  type TAccountLimitsRow,
-  users,
-} from '../../db/schema';
+import type { TReadsOver } from '../../db/reads-over';
+import { accountLimits, type TAccountLimitsRow, users } from '../../db/schema';
 
 export type TLimitsRepository = ReturnType<typeof createLimitsRepository>;
 export type TLimitOverrides = Partial<Record<TLimitKind, number | null>>;
@@ -18,28 +12,41 @@ export interface TLimitsProxyReads {
   countOwnedBy(userId: string): Promise<number>;
 }
 
-/** `proxiesOver` builds the proxies' reads over the same handle (`db` or a transaction). */
-export function createLimitsRepository(db: TDb, proxiesOver: (db: TDb) => TLimitsProxyReads) {
-  const proxies = proxiesOver(db);
+/** What the limits ask of the saved servers module. */
+export interface TLimitsServerReads {
+  countOwnedBy(userId: string): Promise<number>;
+}
+
+/** What the limits ask of the API tokens module. */
+export interface TLimitsTokenReads {
+  countOwnedBy(userId: string): Promise<number>;
+}
+
+/** What the limits ask of the notifications module. */
+export interface TLimitsNotificationReads {
+  countWebhooksOf(userId: string): Promise<number>;
+}
+
+/** The owners' reads the limits count with, each built over a handle (services.ts hands them over). */
+export type TLimitsReadsOver = TReadsOver<{
+  proxies: TLimitsProxyReads;
+  servers: TLimitsServerReads;
+  tokens: TLimitsTokenReads;
+  notifications: TLimitsNotificationReads;
+}>;
+
+/** `over` builds the owners' reads over the same handle (`db` or a transaction). */
+export function createLimitsRepository(db: TDb, over: TLimitsReadsOver) {
+  const proxies = over.proxies(db);
+  const servers = over.servers(db);
+  const tokens = over.tokens(db);
+  const notifications = over.notifications(db);
   /** Each count is one indexed count over the account's own rows. */
   const counters: Record<TLimitKind, (userId: string) => Promise<number>> = {
     proxies: (userId) => proxies.countOwnedBy(userId),
-    apiTokens: async (userId) =>
-      (await db.select({ n: count() }).from(apiTokens).where(eq(apiTokens.userId, userId)))[0]!.n,
-    webhooks: async (userId) =>
-      (
-        await db
-          .select({ n: count() })
-          .from(notificationSettings)
-          .where(
-            and(
-              eq(notificationSettings.userId, userId),
-              isNotNull(notificationSettings.webhookUrlEnc),
-            ),
-          )
-      )[0]!.n,
-    servers: async (userId) =>
-      (await db.select({ n: count() }).from(sshServers).where(eq(sshServers.userId, userId)))[0]!.n,
+    apiTokens: (userId) => tokens.countOwnedBy(userId),
+    webhooks: (userId) => notifications.countWebhooksOf(userId),
+    servers: (userId) => servers.countOwnedBy(userId),
   };
 
   return {

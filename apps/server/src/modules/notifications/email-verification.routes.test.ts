@@ -25,6 +25,8 @@ import { createAuditService } from '../audit/audit.service';
 import { createLimitsRepository } from '../limits/limits.repository';
 import { createLimitGuard } from '../limits/limits.service';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
+import { createServerReads } from '../ssh-servers/server-reads.repository';
+import { createTokensRepository } from '../tokens/tokens.repository';
 import { createUsersRepository } from '../users/users.repository';
 import { createUsersService } from '../users/users.service';
 import { createAlerts } from './alerts';
@@ -61,7 +63,15 @@ describe.each(testDatabaseKinds())('verifying the alert e-mail address on %s', (
       transaction: transactionOver(db, (tx) => ({
         repository: createNotificationsRepository(tx),
         audit: createAuditService(createAuditRepository(tx)),
-        limits: createLimitGuard(createLimitsRepository(tx, createProxyOwnerReads), LIMIT_DEFAULTS),
+        limits: createLimitGuard(
+          createLimitsRepository(tx, {
+            proxies: createProxyOwnerReads,
+            servers: createServerReads,
+            tokens: createTokensRepository,
+            notifications: createNotificationsRepository,
+          }),
+          LIMIT_DEFAULTS,
+        ),
       })),
       users,
       secretBox: secretBoxLoader(join(mkdtempSync(join(tmpdir(), 'portico-keys-')), 'secret.key')),

@@ -1,6 +1,6 @@
-import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { notificationSettings, type TNotificationSettingsRow } from '../../db/schema';
+import { notificationSettings, type TNotificationSettingsRow, users } from '../../db/schema';
 
 export type TNotificationsRepository = ReturnType<typeof createNotificationsRepository>;
 
@@ -104,6 +104,48 @@ export function createNotificationsRepository(db: TDb) {
         .where(eq(notificationSettings.userId, userId))
         .returning();
       return rows[0]!;
+    },
+
+    /** How many webhooks the account holds (the account limits): at most one, by primary key. */
+    async countWebhooksOf(userId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(notificationSettings)
+        .where(
+          and(
+            eq(notificationSettings.userId, userId),
+            isNotNull(notificationSettings.webhookUrlEnc),
+          ),
+        );
+      return row!.n;
+    },
+
+    /** Every account's sealed webhook URL, named by its username (the key rotation). */
+    async sealedWebhooks() {
+      return db
+        .select({
+          id: notificationSettings.userId,
+          label: users.username,
+          stored: notificationSettings.webhookUrlEnc,
+        })
+        .from(notificationSettings)
+        .innerJoin(users, eq(users.id, notificationSettings.userId))
+        .where(isNotNull(notificationSettings.webhookUrlEnc));
+    },
+
+    /** Seals the account's webhook URL anew, only if it still holds `previous`: false otherwise. */
+    async resealWebhook(userId: string, previous: string, next: string): Promise<boolean> {
+      const moved = await db
+        .update(notificationSettings)
+        .set({ webhookUrlEnc: next })
+        .where(
+          and(
+            eq(notificationSettings.userId, userId),
+            eq(notificationSettings.webhookUrlEnc, previous),
+          ),
+        )
+        .returning({ id: notificationSettings.userId });
+      return moved.length === 1;
     },
   };
 }

@@ -1,15 +1,14 @@
-import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { TDb } from '../../db/client';
-import { proxyConfigurations, sshServers } from '../../db/schema';
+import { proxyConfigurations } from '../../db/schema';
 
 export type TProxiesOnServers = ReturnType<typeof createProxiesOnServers>;
 
 /**
  * What the saved servers ask of the proxies on them: how many, which (a page, the adopted ones,
- * those a scan names), their pinned keys and the passwords to move to their server. services.ts
- * hands these over, built over the same handle (the app's, or a transaction's) as the saved
- * servers' repository.
+ * those a scan names) and their pinned keys. services.ts hands these over, built over the same
+ * handle (the app's, or a transaction's) as the saved servers' repository.
  */
 export function createProxiesOnServers(db: TDb) {
   return {
@@ -115,39 +114,6 @@ export function createProxiesOnServers(db: TDb) {
             isNotNull(proxyConfigurations.hostKeyFingerprint),
           ),
         );
-    },
-
-    /**
-     * Servers made by migration 0014 still without the password their proxies hold: a bounded
-     * batch, with one proxy each whose password was entered for the server's very target.
-     */
-    async passwordsToMove(afterServerId: string, limit: number) {
-      return db
-        .select({
-          serverId: sshServers.id,
-          host: sshServers.host,
-          port: sshServers.port,
-          username: sshServers.username,
-          proxyId: proxyConfigurations.id,
-          sshPasswordEnc: proxyConfigurations.sshPasswordEnc,
-          sshPasswordTarget: proxyConfigurations.sshPasswordTarget,
-        })
-        .from(sshServers)
-        .innerJoin(proxyConfigurations, eq(proxyConfigurations.sshServerId, sshServers.id))
-        .where(
-          and(
-            eq(sshServers.authKind, 'password'),
-            isNull(sshServers.passwordEnc),
-            isNotNull(proxyConfigurations.sshPasswordEnc),
-            eq(
-              proxyConfigurations.sshPasswordTarget,
-              sql`${sshServers.username} || '@' || ${sshServers.host} || ':' || ${sshServers.port}`,
-            ),
-            gt(sshServers.id, afterServerId),
-          ),
-        )
-        .orderBy(asc(sshServers.id), desc(proxyConfigurations.updatedAt))
-        .limit(limit);
     },
   };
 }

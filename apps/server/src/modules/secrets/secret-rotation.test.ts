@@ -21,16 +21,27 @@ import {
   secretAad,
   secretBoxLoader,
 } from '../../lib/secrets';
+import { createCertificateSecrets } from '../certificates/certificate-secrets.repository';
 import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
 import { createCustomCertificatesRepository } from '../certificates/custom-certificates.repository';
 import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
 import { createDnsChallengesRepository } from '../certificates/dns-challenges.repository';
+import { createNotificationsRepository } from '../notifications/notifications.repository';
 import { createProxiesOnServers } from '../proxies/proxies-on-servers.repository';
 import { createProxyCredentials } from '../proxies/proxy-credentials.repository';
 import { createServerCredentials } from '../ssh-servers/server-credentials';
+import { createServerReads } from '../ssh-servers/server-reads.repository';
 import { createSshServersRepository } from '../ssh-servers/ssh-servers.repository';
 import { rotateSecretKey, SecretRotationError } from './secret-rotation';
 import { createSecretsRepository, storedSecretAad } from './secrets.repository';
+
+/** The owners' reads the rotation asks, as services.ts and the CLI hand them over. */
+const OWNER_READS = {
+  proxies: createProxyCredentials,
+  servers: createServerReads,
+  notifications: createNotificationsRepository,
+  certificates: createCertificateSecrets,
+};
 
 describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   let t: TTestApp;
@@ -69,7 +80,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     expect(servers.length).toBeGreaterThanOrEqual(1);
     const result = await rotateSecretKey(
       keyFile,
-      createSecretsRepository(t.database.db, createProxyCredentials),
+      createSecretsRepository(t.database.db, OWNER_READS),
     );
     expect(result).toMatchObject({ rotated: before.length + servers.length, resumed: false });
 
@@ -89,7 +100,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   it('re-encrypts the two-factor secrets with the SSH passwords, in the same transaction', async () => {
     const { client } = await signedInClient(t);
     const { secret } = await turnOnTwoFactor(client, testClock(Date.now() - 30_000));
-    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
+    const repository = createSecretsRepository(t.database.db, OWNER_READS);
     const oldKey = readFileSync(keyFile);
     const before = (await repository.listSecrets()).filter((s) => s.kind === 'user');
     expect(before).toHaveLength(1);
@@ -113,7 +124,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
       webhookUrl: url,
     });
     expect(saved.statusCode).toBe(200);
-    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
+    const repository = createSecretsRepository(t.database.db, OWNER_READS);
     const oldKey = readFileSync(keyFile);
     const [before] = (await repository.listSecrets()).filter((s) => s.kind === 'webhook');
     expect(decryptSecret(oldKey, before!.stored, storedSecretAad(before!))).toBe(url);
@@ -144,7 +155,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
         target,
       ),
     });
-    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
+    const repository = createSecretsRepository(t.database.db, OWNER_READS);
     const mine = async () => (await repository.listSecrets()).filter((s) => s.id === id);
     const before = await mine();
     expect(before.map((s) => s.server?.field).sort()).toEqual(['privateKey', 'sudoPassword']);
@@ -174,7 +185,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
       names: [],
       uploadedAt: new Date(),
     });
-    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
+    const repository = createSecretsRepository(t.database.db, OWNER_READS);
     const mine = async () =>
       (await repository.listSecrets()).find((s) => s.kind === 'customCertificate' && s.id === id)!;
     const before = await mine();
@@ -196,7 +207,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
       serverIp: '203.0.113.10',
       updatedAt: new Date(),
     });
-    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
+    const repository = createSecretsRepository(t.database.db, OWNER_READS);
     const mine = async () =>
       (await repository.listSecrets()).find((s) => s.kind === 'dnsChallenge' && s.id === id)!;
     const before = await mine();
@@ -209,7 +220,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   it('finishes a rotation cut between the database switch and the key file swap', async () => {
     const { client } = await signedInClient(t);
     await createProxy(client);
-    const repository = createSecretsRepository(t.database.db, createProxyCredentials);
+    const repository = createSecretsRepository(t.database.db, OWNER_READS);
     const current = readFileSync(keyFile);
     const pending = newSecretKey();
     // What a crash after the transaction leaves: rows under `pending`, `.next` holding it.
@@ -253,10 +264,7 @@ describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
     const keyBefore = readFileSync(keyFile);
     const storedBefore = await stored();
 
-    const attempt = rotateSecretKey(
-      keyFile,
-      createSecretsRepository(t.database.db, createProxyCredentials),
-    );
+    const attempt = rotateSecretKey(keyFile, createSecretsRepository(t.database.db, OWNER_READS));
     await expect(attempt).rejects.toThrow(SecretRotationError);
     await expect(attempt).rejects.toThrow(input.domain);
     expect(readFileSync(keyFile).equals(keyBefore)).toBe(true);

@@ -1,12 +1,7 @@
-import { and, eq, isNotNull, or } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import {
-  customCertificates,
-  dnsChallenges,
-  notificationSettings,
-  sshServers,
-  users,
-} from '../../db/schema';
+import type { TReadsOver } from '../../db/reads-over';
+import { users } from '../../db/schema';
 import { secretAad } from '../../lib/secrets';
 import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
 import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
@@ -62,12 +57,6 @@ const SERVER_FIELDS: TServerSecretField[] = [
   'passphrase',
   'sudoPassword',
 ];
-const SERVER_COLUMNS = {
-  password: sshServers.passwordEnc,
-  privateKey: sshServers.privateKeyEnc,
-  passphrase: sshServers.passphraseEnc,
-  sudoPassword: sshServers.sudoPasswordEnc,
-};
 
 export class SecretChangedDuringRotationError extends Error {
   constructor(readonly id: string) {
@@ -97,54 +86,61 @@ export interface TSecretsProxyReads {
   resealPassword(id: string, previous: string, next: string): Promise<boolean>;
 }
 
+/** What the rotation asks of the saved servers module. */
+export interface TSecretsServerReads {
+  sealedSecrets(): Promise<
+    ({ id: string; label: string; host: string; port: number; username: string } & Record<
+      TServerSecretField,
+      string | null
+    >)[]
+  >;
+  resealSecret(
+    id: string,
+    field: TServerSecretField,
+    previous: string,
+    next: string,
+  ): Promise<boolean>;
+}
+
+/** What the rotation asks of the notifications module. */
+export interface TSecretsNotificationReads {
+  sealedWebhooks(): Promise<(Omit<TNamedSecret, 'stored'> & { stored: string | null })[]>;
+  resealWebhook(userId: string, previous: string, next: string): Promise<boolean>;
+}
+
+/** What the rotation asks of the certificates module. */
+export interface TSecretsCertificateReads {
+  resealCertificateKey(configurationId: string, previous: string, next: string): Promise<boolean>;
+  resealDnsCredentials(configurationId: string, previous: string, next: string): Promise<boolean>;
+}
+
+/** The owners' reads the rotation asks, each built over a handle (services.ts or the CLI). */
+export type TSecretsReadsOver = TReadsOver<{
+  proxies: TSecretsProxyReads;
+  servers: TSecretsServerReads;
+  notifications: TSecretsNotificationReads;
+  certificates: TSecretsCertificateReads;
+}>;
+
 /**
  * Every column that holds a secret encrypted with the key file: the SSH passwords of the
  * configurations, the two-factor secrets and webhook URLs of the accounts, the saved servers'
  * secrets, the uploaded certificates' private keys and the proxies' DNS credentials.
- * `proxiesOver` builds the proxies' reads over a handle: the app's, or the rotation's
- * transaction.
+ * `over` builds the owners' reads over a handle: the app's, or the rotation's transaction.
  */
-export function createSecretsRepository(db: TDb, proxiesOver: (db: TDb) => TSecretsProxyReads) {
+export function createSecretsRepository(db: TDb, over: TSecretsReadsOver) {
   return {
     async listSecrets(): Promise<TStoredSecret[]> {
-      const proxyReads = proxiesOver(db);
+      const proxyReads = over.proxies(db);
       const proxies = await proxyReads.sealedPasswords();
       const accounts = await db
         .select({ id: users.id, label: users.username, stored: users.totpSecretEnc })
         .from(users)
         .where(isNotNull(users.totpSecretEnc));
-      const webhooks = await db
-        .select({
-          id: notificationSettings.userId,
-          label: users.username,
-          stored: notificationSettings.webhookUrlEnc,
-        })
-        .from(notificationSettings)
-        .innerJoin(users, eq(users.id, notificationSettings.userId))
-        .where(isNotNull(notificationSettings.webhookUrlEnc));
+      const webhooks = await over.notifications(db).sealedWebhooks();
       const certificateKeys = await proxyReads.sealedCertificateKeys();
       const dnsCredentials = await proxyReads.sealedDnsCredentials();
-      const servers = await db
-        .select({
-          id: sshServers.id,
-          label: sshServers.name,
-          host: sshServers.host,
-          port: sshServers.port,
-          username: sshServers.username,
-          password: sshServers.passwordEnc,
-          privateKey: sshServers.privateKeyEnc,
-          passphrase: sshServers.passphraseEnc,
-          sudoPassword: sshServers.sudoPasswordEnc,
-        })
-        .from(sshServers)
-        .where(
-          or(
-            isNotNull(sshServers.passwordEnc),
-            isNotNull(sshServers.privateKeyEnc),
-            isNotNull(sshServers.passphraseEnc),
-            isNotNull(sshServers.sudoPasswordEnc),
-          ),
-        );
+      const servers = await over.servers(db).sealedSecrets();
       const serverSecrets = servers.flatMap((r) => {
         const target = { serverIp: r.host, sshPort: r.port, sshUser: r.username };
         return SERVER_FIELDS.filter((field) => r[field] !== null).map((field) => ({
@@ -171,70 +167,30 @@ export function createSecretsRepository(db: TDb, proxiesOver: (db: TDb) => TSecr
      */
     async replaceSecrets(changes: TSecretChange[]): Promise<void> {
       await db.transaction(async (tx) => {
-        const proxies = proxiesOver(tx);
+        const proxies = over.proxies(tx);
+        const servers = over.servers(tx);
+        const notifications = over.notifications(tx);
+        const certificates = over.certificates(tx);
+        // Each kind's reseal: true when the row still held what was read, and now holds `next`.
+        const reseal: Record<TSecretKind, (change: TSecretChange) => Promise<boolean>> = {
+          sshServer: (c) => servers.resealSecret(c.id, c.server!.field, c.previous, c.next),
+          customCertificate: (c) => certificates.resealCertificateKey(c.id, c.previous, c.next),
+          dnsChallenge: (c) => certificates.resealDnsCredentials(c.id, c.previous, c.next),
+          proxy: (c) => proxies.resealPassword(c.id, c.previous, c.next),
+          webhook: (c) => notifications.resealWebhook(c.id, c.previous, c.next),
+          user: async (c) => {
+            const updated = await tx
+              .update(users)
+              .set({ totpSecretEnc: c.next })
+              .where(and(eq(users.id, c.id), eq(users.totpSecretEnc, c.previous)))
+              .returning({ id: users.id });
+            return updated.length === 1;
+          },
+        };
         for (const change of changes) {
-          if (change.kind === 'sshServer') {
-            const field = change.server!.field;
-            const column = SERVER_COLUMNS[field];
-            const moved = await tx
-              .update(sshServers)
-              .set({ [`${field}Enc`]: change.next })
-              .where(and(eq(sshServers.id, change.id), eq(column, change.previous)))
-              .returning({ id: sshServers.id });
-            if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
-            continue;
+          if (!(await reseal[change.kind](change))) {
+            throw new SecretChangedDuringRotationError(change.id);
           }
-          if (change.kind === 'customCertificate') {
-            const moved = await tx
-              .update(customCertificates)
-              .set({ privateKeyEnc: change.next })
-              .where(
-                and(
-                  eq(customCertificates.configurationId, change.id),
-                  eq(customCertificates.privateKeyEnc, change.previous),
-                ),
-              )
-              .returning({ id: customCertificates.configurationId });
-            if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
-            continue;
-          }
-          if (change.kind === 'dnsChallenge') {
-            const moved = await tx
-              .update(dnsChallenges)
-              .set({ credentialsEnc: change.next })
-              .where(
-                and(
-                  eq(dnsChallenges.configurationId, change.id),
-                  eq(dnsChallenges.credentialsEnc, change.previous),
-                ),
-              )
-              .returning({ id: dnsChallenges.configurationId });
-            if (moved.length !== 1) throw new SecretChangedDuringRotationError(change.id);
-            continue;
-          }
-          if (change.kind === 'proxy') {
-            const moved = await proxies.resealPassword(change.id, change.previous, change.next);
-            if (!moved) throw new SecretChangedDuringRotationError(change.id);
-            continue;
-          }
-          const updated =
-            change.kind === 'webhook'
-              ? await tx
-                  .update(notificationSettings)
-                  .set({ webhookUrlEnc: change.next })
-                  .where(
-                    and(
-                      eq(notificationSettings.userId, change.id),
-                      eq(notificationSettings.webhookUrlEnc, change.previous),
-                    ),
-                  )
-                  .returning({ id: notificationSettings.userId })
-              : await tx
-                  .update(users)
-                  .set({ totpSecretEnc: change.next })
-                  .where(and(eq(users.id, change.id), eq(users.totpSecretEnc, change.previous)))
-                  .returning({ id: users.id });
-          if (updated.length !== 1) throw new SecretChangedDuringRotationError(change.id);
         }
       });
     },

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, ilike, isNull, lt, or, sql } from 'drizzle-o
 import type { TDb } from '../../db/client';
 import { keysetPage, timeKeyset } from '../../db/keyset';
 import { sshServers, type TNewSshServerRow, type TSshServerRow, users } from '../../db/schema';
+import { passwordsToMove } from '../../db/server-password-moves';
 import { likeContaining } from '../../lib/list-cursor';
 import type { TKnownProxy } from './site-scan';
 
@@ -38,17 +39,6 @@ interface TAdoptedProxy extends TProxyOnServer {
   adoptedSha256: string | null;
 }
 
-/** A proxy's password that may move to its saved server (migration 0014's servers). */
-interface TPasswordToMove {
-  serverId: string;
-  host: string;
-  port: number;
-  username: string;
-  proxyId: string;
-  sshPasswordEnc: string | null;
-  sshPasswordTarget: string | null;
-}
-
 /** What the saved servers ask of the proxies module (services.ts hands its reads over). */
 export interface TServersProxyReads {
   countsOn(ids: string[]): Promise<Map<string, number>>;
@@ -61,7 +51,6 @@ export interface TServersProxyReads {
   ): Promise<void>;
   adoptedOn(serverId: string, limit: number): Promise<TAdoptedProxy[]>;
   forgetHostKeysOn(serverId: string): Promise<void>;
-  passwordsToMove(afterServerId: string, limit: number): Promise<TPasswordToMove[]>;
 }
 
 /** `proxiesOver` builds the proxies' reads over the same handle as `db`. */
@@ -276,7 +265,7 @@ export function createSshServersRepository(db: TDb, proxiesOver: (db: TDb) => TS
      * batch, with one proxy each whose password was entered for the server's very target.
      */
     async passwordsToMove(afterServerId: string, limit: number) {
-      return proxies.passwordsToMove(afterServerId, limit);
+      return passwordsToMove(db, afterServerId, limit);
     },
 
     /** Sets a moved password only where none was set meanwhile. */

@@ -1,4 +1,4 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { apiTokens, type TApiTokenRow } from '../../db/schema';
 
@@ -35,6 +35,15 @@ export function createTokensRepository(db: TDb) {
         .where(eq(apiTokens.tokenHash, tokenHash))
         .limit(1);
       return rows[0];
+    },
+
+    /** How many tokens the account holds (the account limits): one indexed count. */
+    async countOwnedBy(userId: string): Promise<number> {
+      const [row] = await db
+        .select({ n: count() })
+        .from(apiTokens)
+        .where(eq(apiTokens.userId, userId));
+      return row!.n;
     },
 
     /** Deletes one of the user's tokens; undefined when the user has no token with that id. */

@@ -1,11 +1,11 @@
 import type { TDb } from '../../db/client';
-import { ownedBatchAfter, type TBatchAfter } from '../../db/owned-batches';
-import {
-  sshServers,
-  type TNewProxyConfigurationRow,
-  type TNewSshServerRow,
-  type TProxyConfigurationRow,
-  type TSshServerRow,
+import type { TBatchAfter } from '../../db/owned-batches';
+import type { TReadsOver } from '../../db/reads-over';
+import type {
+  TNewProxyConfigurationRow,
+  TNewSshServerRow,
+  TProxyConfigurationRow,
+  TSshServerRow,
 } from '../../db/schema';
 
 export type TTransferRepository = ReturnType<typeof createTransferRepository>;
@@ -31,7 +31,21 @@ export interface TTransferProxyReads {
   insertMany(rows: TNewProxyConfigurationRow[], batch: number): Promise<boolean>;
 }
 
-const serversAfter = ownedBatchAfter(sshServers);
+/** What the transfer asks of the saved servers module. */
+export interface TTransferServerReads {
+  ownedBatch(
+    userId: string,
+    after: TBatchAfter,
+    limit: number,
+  ): Promise<{ row: TSshServerRow; key: string }[]>;
+  insertMany(rows: TNewSshServerRow[], batch: number): Promise<void>;
+}
+
+/** The owners' reads the transfer walks and writes with, each built over a handle. */
+export type TTransferReadsOver = TReadsOver<{
+  proxies: TTransferProxyReads;
+  servers: TTransferServerReads;
+}>;
 
 async function* walk<T>(
   read: (after: TBatchAfter) => Promise<{ row: unknown; key: string }[]>,
@@ -47,13 +61,14 @@ async function* walk<T>(
   }
 }
 
-/** `proxiesOver` builds the proxies' reads over the same handle as `db`. */
-export function createTransferRepository(db: TDb, proxiesOver: (db: TDb) => TTransferProxyReads) {
-  const proxies = proxiesOver(db);
+/** `over` builds the owners' reads over the same handle as `db` (services.ts hands them over). */
+export function createTransferRepository(db: TDb, over: TTransferReadsOver) {
+  const proxies = over.proxies(db);
+  const servers = over.servers(db);
   return {
     /** The account's saved servers in batches, never all of them in memory. */
     servers(userId: string): AsyncGenerator<TSshServerRow[]> {
-      return walk((after) => serversAfter(db, userId, after, TRANSFER_BATCH));
+      return walk((after) => servers.ownedBatch(userId, after, TRANSFER_BATCH));
     },
 
     proxies(userId: string): AsyncGenerator<TProxyConfigurationRow[]> {
@@ -66,9 +81,7 @@ export function createTransferRepository(db: TDb, proxiesOver: (db: TDb) => TTra
     },
 
     async insertServers(rows: TNewSshServerRow[]): Promise<void> {
-      for (let i = 0; i < rows.length; i += TRANSFER_BATCH) {
-        await db.insert(sshServers).values(rows.slice(i, i + TRANSFER_BATCH));
-      }
+      await servers.insertMany(rows, TRANSFER_BATCH);
     },
 
     /** A domain taken meanwhile (the unique index) is `ImportDomainTakenError`. */
