@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runTs, SERVER_ROOT } from '../test/support/spawn';
+import { entryArgs } from '../test/support/test-bundle';
 
 const tempDir = () => mkdtempSync(join(tmpdir(), 'portico-main-'));
 
-/** Starts src/main.ts on a free port and resolves with its URL once it listens. */
+/** Starts src/main.ts (the run's bundle, test-bundle.ts) on a free port; resolves once it listens. */
 function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const child = spawn(process.execPath, entryArgs('src/main.ts'), {
       cwd: SERVER_ROOT,
       env: { PATH: process.env.PATH, PORTICO_DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,5 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { pgliteTemplates, postgresTemplate } from './database-templates';
+import { makeTestBundle } from './test-bundle';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -14,6 +15,7 @@ declare module 'vitest' {
  * rather than running initdb and every migration itself.
  */
 export default async function setup(project: TestProject) {
+  const removeBundle = await makeTestBundle();
   const pglite = await pgliteTemplates();
   project.provide('pgliteTemplate', pglite.migrated);
   project.provide('pgliteEmptyTemplate', pglite.empty);
@@ -21,4 +23,5 @@ export default async function setup(project: TestProject) {
     'postgresTemplate',
     process.env.TEST_DATABASE_URL ? await postgresTemplate() : undefined,
   );
+  return removeBundle;
 }

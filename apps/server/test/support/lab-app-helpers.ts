@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import type { TLabServer, TLabStatus } from '../../../../testbed/src/lab';
 import { SERVER_ROOT } from './spawn';
+import { entryArgs } from './test-bundle';
 
 export async function freePort(): Promise<number> {
   const server = createServer();
@@ -28,7 +29,7 @@ export interface TPorticoProcess {
   output(): string;
 }
 
-/** Starts src/main.ts through tsx and resolves once it listens. */
+/** Starts src/main.ts (the run's bundle, else through tsx) and resolves once it listens. */
 export async function startPortico(
   env: Record<string, string>,
   /** Extra node flags (the deploy bench passes BENCH_NODE_ARGS, e.g. to profile). */
@@ -42,7 +43,7 @@ export async function startPortico(
   startTimeoutMs = 150_000,
 ): Promise<TPorticoProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...nodeArgs, ...entryArgs('src/main.ts')], {
     cwd: SERVER_ROOT,
     env: {
       PATH: process.env.PATH,

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { entryArgs } from './test-bundle';
 
 export const SERVER_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -47,13 +48,16 @@ export function runProcess(
   });
 }
 
-/** Runs a TypeScript entry point (src/cli.ts, src/main.ts) as a real process through tsx. */
+/**
+ * Runs an entry point (src/cli.ts, src/main.ts) as a real process: from the run's bundle
+ * (test-bundle.ts), else through tsx.
+ */
 export function runTs(
   entry: string,
   args: string[],
   options: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {},
 ): Promise<TRunResult> {
-  return runProcess(process.execPath, ['--import', 'tsx', entry, ...args], {
+  return runProcess(process.execPath, [...entryArgs(entry), ...args], {
     ...options,
     cwd: SERVER_ROOT,
   });
