@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from '@playwright/test';
-import { expect, type TAdminApp, test } from './fixtures/admin-app';
+import { ADMIN_BACKUP_TIME, expect, type TAdminApp, test } from './fixtures/admin-app';
 import { signIn } from './fixtures/auth';
 import { text } from './fixtures/catalog';
 import { api, saveUndeployedProxy } from './fixtures/lab-api';
@@ -202,14 +202,14 @@ test.describe('an administrator', () => {
     await page.goto('/');
     const card = page.getByTestId('admin-backups');
     await expect(card.getByTestId('admin-backup-schedule')).toContainText(
-      'Cada día a las 03:00 UTC en ',
+      `Cada día a las ${ADMIN_BACKUP_TIME} UTC en `,
     );
     await expect(card).toContainText(text('es', 'settings.backups.never'));
     await card.scrollIntoViewIfNeeded();
     await capture(page, AREA, 'backups-es');
     await chooseLanguage(page, 'es', 'en');
     await expect(card.getByTestId('admin-backup-schedule')).toContainText(
-      'Every day at 03:00 UTC into ',
+      `Every day at ${ADMIN_BACKUP_TIME} UTC into `,
     );
     await expect(card).toContainText(text('en', 'settings.backups.notEncrypted'));
     await capture(page, AREA, 'backups-en');

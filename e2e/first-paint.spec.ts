@@ -289,7 +289,35 @@ for (const gone of ['wizard', 'spanishServerTexts'] as const) {
 
     // Once the file is there again, the button brings the screen.
     await page.unroute(`**/${built[gone]}`);
-    await failed.getByRole('button', { name: text('es', 'common.screenFailed.reload') }).click();
+    await failed.getByRole('button', { name: text('es', 'common.screenFailed.retry') }).click();
     await expect(page.getByTestId('wizard-back-home')).toBeVisible();
   });
 }
+
+// The session check answered 503 or not at all, as a Portico restarting or a proxy in front of it
+// would: a signed-in user is told Portico did not answer, never shown the landing page as if
+// signed out, and "Reintentar" brings home once it answers.
+test('a session check with no answer says so, tries again on request, then shows home', async ({
+  page,
+}) => {
+  await signIn(page, uniqueUser('noans'), 'register');
+  let refused = 0;
+  await page.route('**/api/auth/user', async (route) => {
+    refused += 1;
+    if (refused % 2 === 0) await route.abort('connectionreset');
+    else await route.fulfill({ status: 503, contentType: 'application/json', body: '{}' });
+  });
+  await page.goto('/');
+  const failed = page.getByTestId('session-failed');
+  await expect(failed).toContainText(text('es', 'common.sessionFailed.title'));
+  await expect(failed).toContainText(text('es', 'common.sessionFailed.description'));
+  // Tried four times before saying so; no landing page, no sign-in card.
+  expect(refused).toBe(4);
+  await expect(page.getByTestId('tab-login')).toHaveCount(0);
+  await expectAccessible(page, 'session-failed');
+  await screenshotScreen(page, 'first-paint', 'session-failed-es');
+
+  await page.unroute('**/api/auth/user');
+  await failed.getByRole('button', { name: text('es', 'common.sessionFailed.retry') }).click();
+  await expect(page.getByTestId('welcome-heading')).toBeVisible();
+});

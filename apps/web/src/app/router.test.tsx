@@ -27,10 +27,13 @@ async function renderAt(path: string, user: TPublicUser | null, lang: 'es' | 'en
 }
 
 describe('session check', () => {
-  it('shows a centred spinner while it runs, then the landing page when it fails', async () => {
+  it('shows a centred spinner while it runs; with no answer, says so instead of the landing page', {
+    timeout: 30_000,
+  }, async () => {
     const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     const { hook } = memoryLocation({ path: '/' });
-    // Nothing seeded: the real query runs, and jsdom cannot reach a server.
+    // Nothing seeded: the real query runs, and jsdom cannot reach a server. It is tried again
+    // (SESSION_RETRY_DELAYS_MS, 3.5 s in all) before the page says Portico did not answer.
     await renderWithProviders(
       <Router hook={hook}>
         <AppRouter />
@@ -39,7 +42,16 @@ describe('session check', () => {
     );
     expect(screen.getByTestId('page-spinner')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Cargando…');
-    expect(await screen.findByRole('tab', { name: 'Iniciar sesión' })).toBeTruthy();
+    const failed = await screen.findByTestId('session-failed', {}, { timeout: 10_000 });
+    expect(failed.textContent).toContain('Portico no respondió');
+    expect(screen.queryByRole('tab', { name: 'Iniciar sesión' })).toBeNull();
+    // "Reintentar" asks again, in place: a loading status, then the same answer.
+    await act(async () => {
+      screen.getByRole('button', { name: 'Reintentar' }).click();
+    });
+    expect(await screen.findByTestId('route-loading')).toBeTruthy();
+    expect(screen.queryByTestId('session-failed')).toBeNull();
+    expect(await screen.findByTestId('session-failed', {}, { timeout: 10_000 })).toBeTruthy();
   });
 });
 

@@ -1,5 +1,6 @@
 import * as React from 'react';
 import { Route, Switch } from 'wouter';
+import { ScreenFailed } from '@/components/layout/error-boundary';
 import { PageSpinner } from '@/components/layout/page-spinner';
 import { ADMIN_ROUTES, isAdmin } from '@/features/admin/lib/access';
 import { LandingPage } from '@/features/auth/components/landing-page';
@@ -40,12 +41,21 @@ const SIGNED_IN_PATHS = [
  * (then that page once signed in). Signed in: / and /home are home. Anything else is not found.
  */
 export function AppRouter() {
-  const { data: user, isPending } = useUser();
+  const { data: user, isPending, isError, isFetching, failureCount, refetch } = useUser();
   // Signed in earlier in this page's life: a sign-in card now means the session ended.
   const hadUser = React.useRef(false);
   if (user) hadUser.current = true;
 
-  if (isPending) return <PageSpinner />;
+  if (isPending && failureCount === 0) return <PageSpinner />;
+  // No answer to "who is signed in" (it is tried again first): not the landing page, which
+  // would tell a signed-in user they are signed out.
+  if (user === undefined && (isError || failureCount > 0)) {
+    return (
+      <PublicLayout>
+        {isFetching ? <PageSpinner within="main" /> : <ScreenFailed onRetry={() => refetch()} />}
+      </PublicLayout>
+    );
+  }
 
   if (!user) {
     const notice = hadUser.current ? 'expired' : 'signedOut';

@@ -33,24 +33,32 @@ export class ErrorBoundary extends React.Component<TProps, { failed: boolean; ke
   }
 }
 
-/** In the main area when a screen could not be shown; the header stays usable. */
-export function ScreenFailed() {
+/**
+ * In the main area when a screen could not be shown (the header stays usable), or, with
+ * `onRetry`, when Portico did not answer who is signed in: a signed-in user is not shown the
+ * landing page as if signed out, and tries again without reloading.
+ */
+export function ScreenFailed({ onRetry }: { onRetry?: () => void }) {
   const { t } = useTranslation();
+  const texts = onRetry ? 'common.sessionFailed' : 'common.screenFailed';
   return (
-    <div className="mx-auto w-full max-w-xl px-4 py-16" data-testid="screen-failed">
+    <div
+      className="mx-auto w-full max-w-xl px-4 py-16"
+      data-testid={onRetry ? 'session-failed' : 'screen-failed'}
+    >
       <Alert variant="destructive">
         <TriangleAlertIcon aria-hidden="true" />
-        <AlertTitle>{t('common.screenFailed.title')}</AlertTitle>
+        <AlertTitle>{t(`${texts}.title`)}</AlertTitle>
         <AlertDescription>
-          <p>{t('common.screenFailed.description')}</p>
+          <p>{t(`${texts}.description`)}</p>
           <Button
             variant="outline"
             size="sm"
             className="mt-3"
-            onClick={() => window.location.reload()}
+            onClick={onRetry ?? (() => window.location.reload())}
           >
             <RotateCwIcon aria-hidden="true" />
-            {t('common.screenFailed.reload')}
+            {t(`${texts}.retry`)}
           </Button>
         </AlertDescription>
       </Alert>
