@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import setupLab from './global-setup';
 import { teardownLab } from './src/cleanup';
 import { labStatus, startLab } from './src/lab';
+import { LAB_HOST_ADDRESS } from './src/names';
 import { resolveA } from './src/probe';
 import { isAlive, run, waitFor } from './src/run';
 import { START_LOCK_FILE, withStartLock } from './src/start-lock';
@@ -128,6 +129,40 @@ describe('lab lifecycle', () => {
     } finally {
       await next.stop();
     }
+  });
+
+  it('a lab comes and goes without adding or removing an address in the root namespace', async () => {
+    // What Chromium watches: any address added or removed in its namespace aborts every request
+    // it has in flight (ERR_NETWORK_CHANGED), and the browser tier runs while labs start and stop.
+    const rootAddresses = async () =>
+      (await run('ip', ['-o', 'addr', 'show'])).stdout
+        .split('\n')
+        .map((line) => line.replace(/\\.*$/, '').replace(/\s+/g, ' ').trim())
+        .filter(Boolean)
+        .sort();
+    const first = await startLab({ servers: 1 });
+    await first.stop();
+    // The host's one address toward the labs is there for good once a lab has started.
+    const before = await rootAddresses();
+    expect(
+      before.some((a) => a.startsWith('1: lo ') && a.includes(` ${LAB_HOST_ADDRESS}/32 `)),
+    ).toBe(true);
+    const lab = await startLab({ servers: 2 });
+    let during: string[];
+    try {
+      during = await rootAddresses();
+      // Reached from the host all the same.
+      const ssh = await run('bash', [
+        '-c',
+        'exec 3<>"/dev/tcp/$0/22"; head -c 4 <&3',
+        lab.status.servers[0]!.address,
+      ]);
+      expect(ssh.stdout).toBe('SSH-');
+    } finally {
+      await lab.stop();
+    }
+    expect(during).toEqual(before);
+    expect(await rootAddresses()).toEqual(before);
   });
 
   it('a start waits while another holds the start lock, claiming nothing, then starts', async () => {

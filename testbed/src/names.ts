@@ -3,6 +3,11 @@
 import path from 'node:path';
 
 export const LAB_ROOT = '/run/portico-lab';
+/**
+ * The host's one address toward every lab (network.ts): on `lo`, added by the first lab start and
+ * never removed, outside every lab's 198.18.K.0/24.
+ */
+export const LAB_HOST_ADDRESS = '198.19.255.1';
 export const MAX_LAB_ID = 250;
 export const MAX_SERVERS = 200;
 export const UPSTREAM_PORT = 8080;
@@ -32,7 +37,8 @@ export function labNames(id: number) {
     stateFile: path.join(dir, 'state.json'),
     infraDir: path.join(dir, 'infra'),
     bridge: `${prefix}br`,
-    bridgeAddress: `${net}.1`,
+    net: `${net}.0`,
+    hostAddress: LAB_HOST_ADDRESS,
     infraNetns: `${prefix}infra`,
     infraLink: `${prefix}inf`,
     infraAddress: `${net}.2`,

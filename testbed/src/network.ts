@@ -1,19 +1,52 @@
 // The lab's network: a bridge in the root namespace, one namespace per lab machine joined to it
 // by a veth pair. No namespace gets a default route, so nothing inside can reach past the lab.
-import type { TLabNames } from './names';
-import { runOk } from './run';
+//
+// Nothing a lab adds or removes in the root namespace is an address: the host's one address
+// toward the labs sits on `lo` for good, each lab's subnet is a route over its bridge, and IPv6
+// is off on the root-side links (so no link-local address comes and goes with them). Chromium
+// aborts every request in flight with ERR_NETWORK_CHANGED when an address of its namespace is
+// added or removed, and the browser tier runs while lab files start and stop labs beside it.
+import { existsSync, writeFileSync } from 'node:fs';
+import { LAB_HOST_ADDRESS, type TLabNames } from './names';
+import { run, runOk } from './run';
 
 const ip = (...args: string[]) => runOk('ip', args);
 
+/** Before the link comes up: no IPv6 link-local address is ever added to it. */
+function withoutIpv6(link: string): void {
+  const setting = `/proc/sys/net/ipv6/conf/${link}/disable_ipv6`;
+  if (existsSync(setting)) writeFileSync(setting, '1');
+}
+
+/** The host's address toward the labs, once per boot; two starts at once may both try. */
+async function ensureHostAddress(): Promise<void> {
+  const shown = await ip('-o', '-4', 'addr', 'show', 'dev', 'lo');
+  if (shown.includes(` ${LAB_HOST_ADDRESS}/32 `)) return;
+  const added = await run('ip', ['addr', 'add', `${LAB_HOST_ADDRESS}/32`, 'dev', 'lo']);
+  if (added.code !== 0 && !/exists/i.test(added.stderr)) {
+    throw new Error(`ip addr add ${LAB_HOST_ADDRESS}/32 dev lo: ${added.stderr.trim()}`);
+  }
+}
+
 export async function createBridge(names: TLabNames): Promise<void> {
+  await ensureHostAddress();
   await ip('link', 'add', names.bridge, 'type', 'bridge');
-  await ip('addr', 'add', `${names.bridgeAddress}/${names.prefixLength}`, 'dev', names.bridge);
+  withoutIpv6(names.bridge);
   await ip('link', 'set', names.bridge, 'up');
+  await ip(
+    'route',
+    'add',
+    `${names.net}/${names.prefixLength}`,
+    'dev',
+    names.bridge,
+    'src',
+    names.hostAddress,
+  );
 }
 
 /**
  * A namespace holding one address on the lab bridge; its side of the veth is called eth0.
- * The host's bridge address is how tests reach the lab, but must not let the lab reach the host:
+ * The host's address is how tests reach the lab, but must not let the lab reach the host:
  * toward it, only packets from the machine's own service ports (answers) are routed.
  */
 export async function createMachineNetns(
@@ -25,11 +58,14 @@ export async function createMachineNetns(
 ): Promise<void> {
   await ip('netns', 'add', netns);
   await ip('link', 'add', link, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', netns);
+  withoutIpv6(link);
   await ip('link', 'set', link, 'master', names.bridge, 'up');
   await ip('-n', netns, 'addr', 'add', `${address}/${names.prefixLength}`, 'dev', 'eth0');
   await ip('-n', netns, 'link', 'set', 'lo', 'up');
   await ip('-n', netns, 'link', 'set', 'eth0', 'up');
-  const host = names.bridgeAddress;
+  const host = names.hostAddress;
+  // The host is not on the lab's subnet: on the bridge all the same (it answers ARP for it).
+  await ip('-n', netns, 'route', 'add', `${host}/32`, 'dev', 'eth0');
   for (const port of servicePorts) {
     await ip(
       '-n',
