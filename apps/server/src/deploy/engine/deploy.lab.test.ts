@@ -13,6 +13,7 @@ import {
   remoteFileSums,
   webSocketEcho,
 } from '../../../test/support/lab-helpers';
+import { countNginxParses } from '../../../test/support/nginx-parse-count';
 import { planDeployment } from './plan-deployment';
 import { removeSite } from './remove-site';
 import { runDeployment } from './run-deployment';
@@ -52,53 +53,19 @@ async function siteFile(server: string, path: string): Promise<string> {
   return (await lab.exec(server, ['cat', path])).stdout;
 }
 
-// Every parse of the whole configuration costs seconds with hundreds of sites (each loads its
-// certificate; docs/PERFORMANCE.md "Many sites on one server"), so a deployment's count is held
-// by s1's first cases. Counted on s1: each run of the nginx binary that parses (-t, -T, -s,
-// a start) through a wrapper put in its place (the lab's /usr is the server's own), and each
-// reload of the master from a notice-level log it writes ("signal 1 (SIGHUP) received ...,
-// reconfiguring").
-const COUNT_PARSES = `set -e
-mv /usr/sbin/nginx /usr/sbin/nginx.counted
-printf '#!/bin/sh\\necho "run:$*" >> /var/log/portico-nginx-runs\\nexec /usr/sbin/nginx.counted "$@"\\n' > /usr/sbin/nginx
-chmod 755 /usr/sbin/nginx
-sed -i '1i error_log /var/log/nginx/portico-notice.log notice;' /etc/nginx/nginx.conf
-nginx -s reload
-sleep 1`;
-const UNCOUNT_PARSES = `mv -f /usr/sbin/nginx.counted /usr/sbin/nginx
-sed -i '/portico-notice.log/d' /etc/nginx/nginx.conf
-nginx -s reload
-rm -f /var/log/portico-nginx-runs /var/log/nginx/portico-notice.log`;
-
-/** The parses since the last call: nginx runs that parse, and reloads of the master. */
-async function parsesOnS1(): Promise<{ runs: string[]; reloads: number }> {
-  const read = await lab.exec(s1.name, [
-    'bash',
-    '-c',
-    'cat /var/log/portico-nginx-runs; echo ---; cat /var/log/nginx/portico-notice.log; : > /var/log/portico-nginx-runs; : > /var/log/nginx/portico-notice.log',
-  ]);
-  const [runs = '', notices = ''] = read.stdout.split('\n---\n');
-  return {
-    runs: runs
-      .split('\n')
-      .filter((line) => line.startsWith('run:'))
-      .map((line) => line.slice('run:'.length))
-      .filter((args) => args === '' || /(^| )-[tTs]( |$)/.test(args)),
-    reloads: notices.match(/SIGHUP\) received.*reconfiguring/g)?.length ?? 0,
-  };
-}
+let parses: Awaited<ReturnType<typeof countNginxParses>>;
+/** The parses on s1 since the last call (test/support/nginx-parse-count.ts). */
+const parsesOnS1 = () => parses.since();
 
 describe('a deployment as root (s1)', () => {
   const domain = () => s1.domains[0]!;
 
   beforeAll(async () => {
-    const r = await lab.exec(s1.name, ['bash', '-c', COUNT_PARSES]);
-    if (r.code !== 0) throw new Error(`counting nginx runs: ${r.stdout}${r.stderr}`);
-    await parsesOnS1();
+    parses = await countNginxParses(lab, s1.name);
   });
 
   afterAll(async () => {
-    await lab.exec(s1.name, ['bash', '-c', UNCOUNT_PARSES]);
+    await parses.stop();
   });
 
   it('serves HTTPS with a Pebble certificate and proxies to the upstream', async () => {

@@ -18,6 +18,7 @@ import {
 } from '../../../test/support/lab-app-helpers';
 import { httpsGet } from '../../../test/support/lab-helpers';
 import { inProcessLabApp } from '../../../test/support/lab-in-process-app';
+import { countNginxParses } from '../../../test/support/nginx-parse-count';
 import { signedInClient, waitForStatus } from '../../../test/support/proxies-test-helpers';
 import type { TTestApp } from '../../../test/support/test-app';
 import {
@@ -48,12 +49,17 @@ function proxyFor(server: TLabServer) {
 describe('a deployment through the API (in-process app on PGlite)', () => {
   let t: TTestApp;
   let base: string;
+  let parses: Awaited<ReturnType<typeof countNginxParses>>;
   beforeAll(async () => {
     const started = await inProcessLabApp(lab.status);
     t = started;
     base = started.base;
+    parses = await countNginxParses(lab, s1.name);
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await parses?.stop();
+    await t?.close();
+  });
 
   it('ends completed, streams the lines live, replays them after a reconnect, and deletes with removal', async () => {
     const { client } = await signedInClient(t);
@@ -128,6 +134,13 @@ describe('a deployment through the API (in-process app on PGlite)', () => {
     );
     const comms = await lab.exec(s1.name, ['sh', '-c', 'cat /proc/[0-9]*/comm']);
     expect(comms.stdout.split('\n')).toContain('cron');
+
+    // The app's runs share one kept nginx dump per server (services.ts hands the engine one
+    // NginxDumpCache): a plan after the deployment reads no configuration of its own.
+    await parses.since();
+    const plan = await client.write('POST', `/api/proxy-configurations/${id}/plan`, {});
+    expect(plan.statusCode, plan.body).toBe(200);
+    expect(await parses.since()).toEqual({ runs: [], reloads: 0 });
 
     const deleted = await client.write(
       'DELETE',
