@@ -1,5 +1,6 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
+import { isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
+import { resealWhereUnchanged } from '../../db/reseal';
 import { users } from '../../db/schema';
 
 export type TUserSecrets = ReturnType<typeof createUserSecrets>;
@@ -21,12 +22,11 @@ export function createUserSecrets(db: TDb) {
 
     /** Seals the account's two-factor secret anew, only if it still holds `previous`. */
     async resealTotpSecret(userId: string, previous: string, next: string): Promise<boolean> {
-      const updated = await db
-        .update(users)
-        .set({ totpSecretEnc: next })
-        .where(and(eq(users.id, userId), eq(users.totpSecretEnc, previous)))
-        .returning({ id: users.id });
-      return updated.length === 1;
+      return resealWhereUnchanged(db, users, users.id, users.totpSecretEnc, {
+        id: userId,
+        previous,
+        next,
+      });
     },
   };
 }
