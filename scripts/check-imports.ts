@@ -173,6 +173,24 @@ const OWNED_TABLES: [string, string, string, string[]?][] = [
       'modules/proxies/wildcard-uses.repository.ts',
     ],
   ],
+  // The accounts: joined where a page or each request reads its rows and their owner at once.
+  [
+    'users',
+    'users',
+    'users',
+    [
+      // The session and its account in the one statement each signed-in request reads.
+      'modules/sessions/sessions.repository.ts',
+      // The owner on each row of the admin's all-proxies pages; the owners by proxy count.
+      'modules/proxies/proxy-owners.repository.ts',
+      // The owner on each row of the admin's list of HTTPS proxies (the certificates' screen).
+      'modules/proxies/proxy-certificates.repository.ts',
+      // The owner's name on each row of the saved servers' pages.
+      'modules/ssh-servers/ssh-servers.repository.ts',
+      // The key rotation's webhook URLs, each named by its account's username.
+      'modules/notifications/notifications.repository.ts',
+    ],
+  ],
 ];
 
 /** Rules on what a file says rather than what it imports: each has one owner. */

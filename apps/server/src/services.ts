@@ -87,6 +87,8 @@ import { createTransferRepository } from './modules/transfer/transfer.repository
 import { createTransferService } from './modules/transfer/transfer.service';
 import { createRecoveryCodesRepository } from './modules/two-factor/recovery-codes.repository';
 import { createTwoFactorService } from './modules/two-factor/two-factor.service';
+import { createUserDirectory } from './modules/users/user-directory.repository';
+import { createUserReads } from './modules/users/user-reads.repository';
 import { createUsersRepository } from './modules/users/users.repository';
 import { createUsersService } from './modules/users/users.service';
 
@@ -187,6 +189,7 @@ export async function buildServices(options: TServicesOptions) {
     servers: createServerReads,
     tokens: createTokensRepository,
     notifications: createNotificationsRepository,
+    users: createUserReads,
   };
   const limitGuard = (tx: TDb) =>
     createLimitGuard(createLimitsRepository(tx, limitsReads), limitDefaults);
@@ -215,6 +218,8 @@ export async function buildServices(options: TServicesOptions) {
   });
 
   const sshServersRepository = createSshServersRepository(db, createProxiesOnServers);
+  // A server's owner as the saved servers show it: asked of the users module.
+  const serverOwners = createUserReads(db);
   // The one rule of which credential goes to which host (test, deploy, removal, actions).
   const secrets = createServerCredentials(secretBox, sshServersRepository.findById, {
     pin: (id, fingerprint, target) =>
@@ -307,6 +312,7 @@ export async function buildServices(options: TServicesOptions) {
       audit: createAuditService(createAuditRepository(tx)),
       limits: limitGuard(tx),
     })),
+    owners: serverOwners,
   });
   // A user's servers and proxies as JSON, to move between instances (issue 42).
   const transferReads = { proxies: createProxyTransfer, servers: createServerReads };
@@ -330,6 +336,7 @@ export async function buildServices(options: TServicesOptions) {
       repository: createSshServersRepository(tx, createProxiesOnServers),
       audit: createAuditService(createAuditRepository(tx)),
     })),
+    owners: serverOwners,
     allowLoopback,
   };
   const serverChecks = createServerCheckService(serverLogin);
@@ -341,6 +348,7 @@ export async function buildServices(options: TServicesOptions) {
     proxies: createProxyOwnerReads,
     servers: createServerReads,
     audit: createAuditRepository,
+    users: createUserDirectory,
   };
   const admin = createAdminService({
     repository: createAdminRepository(db, adminReads),

@@ -61,6 +61,10 @@ const ALLOWED = {
     "import { notificationSettings, users } from '../../db/schema';\n",
   'src/modules/audit/audit.repository.ts':
     "import { auditLog, type TAuditLogRow } from '../../db/schema';\n",
+  'src/modules/users/user-reads.repository.ts': "import { users } from '../../db/schema';\n",
+  // The session's one statement with its account, named in the rule beside the users module.
+  'src/modules/sessions/sessions.repository.ts':
+    "import { answerVersions, session, users } from '../../db/schema';\n",
   'src/modules/certificates/certificate-secrets.repository.ts':
     "import { customCertificates, dnsChallenges } from '../../db/schema';\n",
   // A proxies file named for its join with the certificates' tables.
@@ -274,17 +278,17 @@ const PLANTED: [string, string, string][] = [
   [
     "the alert settings' table, from the key rotation (issue 43)",
     'src/modules/secrets/secrets.repository.ts',
-    "import { notificationSettings, users } from '../../db/schema';\n",
+    "import { notificationSettings } from '../../db/schema';\n",
   ],
   [
     'the audit log, from the admin screens (issue 43)',
     'src/modules/admin/admin.repository.ts',
-    "import type { TAuditLogRow } from '../../db/schema';\nimport { auditLog, users } from '../../db/schema';\n",
+    "import type { TAuditLogRow } from '../../db/schema';\nimport { auditLog } from '../../db/schema';\n",
   ],
   [
     "the uploaded certificates' table, from the key rotation (issue 43)",
     'src/modules/secrets/secrets.repository.ts',
-    "import { customCertificates, users } from '../../db/schema';\n",
+    "import { customCertificates } from '../../db/schema';\n",
   ],
   [
     "the certificates' state, from a proxies file that has no join with it",
@@ -295,6 +299,26 @@ const PLANTED: [string, string, string][] = [
     'the runs, from the certificates module (issue 43)',
     'src/modules/certificates/certificates.repository.ts',
     "import { certificateStatus, deployments } from '../../db/schema';\n",
+  ],
+  [
+    "the accounts' table, from the account limits (issue 43)",
+    'src/modules/limits/limits.repository.ts',
+    "import { accountLimits, users } from '../../db/schema';\n",
+  ],
+  [
+    "the accounts' table, from the admin screens (issue 43)",
+    'src/modules/admin/admin.repository.ts',
+    "import { type TAuditLogRow, users } from '../../db/schema';\n",
+  ],
+  [
+    "the accounts' table, type-only from its schema file, in the key rotation",
+    'src/modules/secrets/secrets.repository.ts',
+    "import type { users } from '../../db/schema/users';\n",
+  ],
+  [
+    "the accounts' table, from a saved servers file that has no join with it",
+    'src/modules/ssh-servers/server-reads.repository.ts',
+    "import { sshServers, users } from '../../db/schema';\n",
   ],
   [
     'a lazy loader of the key file of its own',

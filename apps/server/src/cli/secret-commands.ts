@@ -6,6 +6,7 @@ import { createProxyCredentials } from '../modules/proxies/proxy-credentials.rep
 import { rotateSecretKey, SecretRotationError } from '../modules/secrets/secret-rotation';
 import { createSecretsRepository } from '../modules/secrets/secrets.repository';
 import { createServerReads } from '../modules/ssh-servers/server-reads.repository';
+import { createUserSecrets } from '../modules/users/user-secrets.repository';
 import type { TOpenedStore } from '../runtime';
 import { CliError } from './user-commands';
 
@@ -30,6 +31,7 @@ export function registerSecretCommands(program: Command, open: TOpenStore) {
             servers: createServerReads,
             notifications: createNotificationsRepository,
             certificates: createCertificateSecrets,
+            users: createUserSecrets,
           }),
         );
         const what = result.resumed ? 'finished an interrupted rotation:' : 'rotated';

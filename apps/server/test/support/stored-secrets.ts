@@ -8,6 +8,7 @@ import {
   storedSecretAad,
 } from '../../src/modules/secrets/secrets.repository';
 import { createServerReads } from '../../src/modules/ssh-servers/server-reads.repository';
+import { createUserSecrets } from '../../src/modules/users/user-secrets.repository';
 
 /** Every secret the store holds, decrypted with the key in `keyFile` (throws if one does not). */
 export async function decryptedSecrets(database: TDatabase, keyFile: string): Promise<string[]> {
@@ -17,6 +18,7 @@ export async function decryptedSecrets(database: TDatabase, keyFile: string): Pr
     servers: createServerReads,
     notifications: createNotificationsRepository,
     certificates: createCertificateSecrets,
+    users: createUserSecrets,
   }).listSecrets();
   return secrets.map((s) => decryptSecret(key, s.stored, storedSecretAad(s)));
 }

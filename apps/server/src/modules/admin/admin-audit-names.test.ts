@@ -14,6 +14,7 @@ import { auditLog, users } from '../../db/schema';
 import { createAuditRepository } from '../audit/audit.repository';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
 import { createServerReads } from '../ssh-servers/server-reads.repository';
+import { createUserDirectory } from '../users/user-directory.repository';
 import { createAdminRepository } from './admin.repository';
 
 describe.each(testDatabaseKinds())('the audit page’s target names on %s', (kind) => {
@@ -58,6 +59,7 @@ describe.each(testDatabaseKinds())('the audit page’s target names on %s', (kin
       proxies: createProxyOwnerReads,
       servers: createServerReads,
       audit: createAuditRepository,
+      users: createUserDirectory,
     });
     const page = await repository.auditPage({ userId, limit: 20 });
     expect(page).toHaveLength(20);

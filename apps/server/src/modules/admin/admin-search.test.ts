@@ -14,6 +14,7 @@ import { users } from '../../db/schema';
 import { createAuditRepository } from '../audit/audit.repository';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
 import { createServerReads } from '../ssh-servers/server-reads.repository';
+import { createUserDirectory } from '../users/user-directory.repository';
 import { createAdminRepository } from './admin.repository';
 
 describe.each(testDatabaseKinds())('the admin’s users search on %s', (kind) => {
@@ -39,6 +40,7 @@ describe.each(testDatabaseKinds())('the admin’s users search on %s', (kind) =>
       proxies: createProxyOwnerReads,
       servers: createServerReads,
       audit: createAuditRepository,
+      users: createUserDirectory,
     }).usersPage({
       q,
       limit: 50,

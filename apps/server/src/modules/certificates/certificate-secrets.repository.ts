@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
+import { resealWhereUnchanged } from '../../db/reseal';
 import { customCertificates, dnsChallenges } from '../../db/schema';
 
 export type TCertificateSecrets = ReturnType<typeof createCertificateSecrets>;
@@ -17,17 +17,13 @@ export function createCertificateSecrets(db: TDb) {
       previous: string,
       next: string,
     ): Promise<boolean> {
-      const moved = await db
-        .update(customCertificates)
-        .set({ privateKeyEnc: next })
-        .where(
-          and(
-            eq(customCertificates.configurationId, configurationId),
-            eq(customCertificates.privateKeyEnc, previous),
-          ),
-        )
-        .returning({ id: customCertificates.configurationId });
-      return moved.length === 1;
+      return resealWhereUnchanged(
+        db,
+        customCertificates,
+        customCertificates.configurationId,
+        customCertificates.privateKeyEnc,
+        { id: configurationId, previous, next },
+      );
     },
 
     /** A proxy's DNS provider credentials: false when they changed meanwhile. */
@@ -36,17 +32,13 @@ export function createCertificateSecrets(db: TDb) {
       previous: string,
       next: string,
     ): Promise<boolean> {
-      const moved = await db
-        .update(dnsChallenges)
-        .set({ credentialsEnc: next })
-        .where(
-          and(
-            eq(dnsChallenges.configurationId, configurationId),
-            eq(dnsChallenges.credentialsEnc, previous),
-          ),
-        )
-        .returning({ id: dnsChallenges.configurationId });
-      return moved.length === 1;
+      return resealWhereUnchanged(
+        db,
+        dnsChallenges,
+        dnsChallenges.configurationId,
+        dnsChallenges.credentialsEnc,
+        { id: configurationId, previous, next },
+      );
     },
   };
 }

@@ -2,7 +2,7 @@ import type { TLimitKind } from '@portico/shared/admin/limits';
 import { eq } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import type { TReadsOver } from '../../db/reads-over';
-import { accountLimits, type TAccountLimitsRow, users } from '../../db/schema';
+import { accountLimits, type TAccountLimitsRow } from '../../db/schema';
 
 export type TLimitsRepository = ReturnType<typeof createLimitsRepository>;
 export type TLimitOverrides = Partial<Record<TLimitKind, number | null>>;
@@ -27,12 +27,19 @@ export interface TLimitsNotificationReads {
   countWebhooksOf(userId: string): Promise<number>;
 }
 
+/** What the limits ask of the users module: whether the account exists, its row locked. */
+export interface TLimitsUserReads {
+  exists(userId: string): Promise<boolean>;
+  lockRow(userId: string): Promise<boolean>;
+}
+
 /** The owners' reads the limits count with, each built over a handle (services.ts hands them over). */
 export type TLimitsReadsOver = TReadsOver<{
   proxies: TLimitsProxyReads;
   servers: TLimitsServerReads;
   tokens: TLimitsTokenReads;
   notifications: TLimitsNotificationReads;
+  users: TLimitsUserReads;
 }>;
 
 /** `over` builds the owners' reads over the same handle (`db` or a transaction). */
@@ -41,6 +48,7 @@ export function createLimitsRepository(db: TDb, over: TLimitsReadsOver) {
   const servers = over.servers(db);
   const tokens = over.tokens(db);
   const notifications = over.notifications(db);
+  const accounts = over.users(db);
   /** Each count is one indexed count over the account's own rows. */
   const counters: Record<TLimitKind, (userId: string) => Promise<number>> = {
     proxies: (userId) => proxies.countOwnedBy(userId),
@@ -56,16 +64,11 @@ export function createLimitsRepository(db: TDb, over: TLimitsReadsOver) {
      * time anyway). Answers whether the account exists.
      */
     async lockAccount(userId: string): Promise<boolean> {
-      const rows = await db
-        .select({ id: users.id })
-        .from(users)
-        .where(eq(users.id, userId))
-        .for('update');
-      return rows.length > 0;
+      return accounts.lockRow(userId);
     },
 
     async userExists(userId: string): Promise<boolean> {
-      return (await db.select({ id: users.id }).from(users).where(eq(users.id, userId))).length > 0;
+      return accounts.exists(userId);
     },
 
     async overrides(userId: string): Promise<TAccountLimitsRow | undefined> {

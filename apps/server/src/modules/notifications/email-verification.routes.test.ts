@@ -27,6 +27,7 @@ import { createLimitGuard } from '../limits/limits.service';
 import { createProxyOwnerReads } from '../proxies/proxy-owners.repository';
 import { createServerReads } from '../ssh-servers/server-reads.repository';
 import { createTokensRepository } from '../tokens/tokens.repository';
+import { createUserReads } from '../users/user-reads.repository';
 import { createUsersRepository } from '../users/users.repository';
 import { createUsersService } from '../users/users.service';
 import { createAlerts } from './alerts';
@@ -69,6 +70,7 @@ describe.each(testDatabaseKinds())('verifying the alert e-mail address on %s', (
             servers: createServerReads,
             tokens: createTokensRepository,
             notifications: createNotificationsRepository,
+            users: createUserReads,
           }),
           LIMIT_DEFAULTS,
         ),

@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
+import { resealWhereUnchanged } from '../../db/reseal';
 import { notificationSettings, type TNotificationSettingsRow, users } from '../../db/schema';
 
 export type TNotificationsRepository = ReturnType<typeof createNotificationsRepository>;
@@ -135,17 +136,13 @@ export function createNotificationsRepository(db: TDb) {
 
     /** Seals the account's webhook URL anew, only if it still holds `previous`: false otherwise. */
     async resealWebhook(userId: string, previous: string, next: string): Promise<boolean> {
-      const moved = await db
-        .update(notificationSettings)
-        .set({ webhookUrlEnc: next })
-        .where(
-          and(
-            eq(notificationSettings.userId, userId),
-            eq(notificationSettings.webhookUrlEnc, previous),
-          ),
-        )
-        .returning({ id: notificationSettings.userId });
-      return moved.length === 1;
+      return resealWhereUnchanged(
+        db,
+        notificationSettings,
+        notificationSettings.userId,
+        notificationSettings.webhookUrlEnc,
+        { id: userId, previous, next },
+      );
     },
   };
 }

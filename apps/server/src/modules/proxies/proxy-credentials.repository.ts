@@ -1,5 +1,6 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
+import { resealWhereUnchanged } from '../../db/reseal';
 import { customCertificates, dnsChallenges, proxyConfigurations } from '../../db/schema';
 
 export type TProxyCredentials = ReturnType<typeof createProxyCredentials>;
@@ -72,14 +73,13 @@ export function createProxyCredentials(db: TDb) {
 
     /** Seals the proxy's password anew, only if it still holds `previous`: false otherwise. */
     async resealPassword(id: string, previous: string, next: string): Promise<boolean> {
-      const moved = await db
-        .update(proxyConfigurations)
-        .set({ sshPasswordEnc: next })
-        .where(
-          and(eq(proxyConfigurations.id, id), eq(proxyConfigurations.sshPasswordEnc, previous)),
-        )
-        .returning({ id: proxyConfigurations.id });
-      return moved.length === 1;
+      return resealWhereUnchanged(
+        db,
+        proxyConfigurations,
+        proxyConfigurations.id,
+        proxyConfigurations.sshPasswordEnc,
+        { id, previous, next },
+      );
     },
   };
 }

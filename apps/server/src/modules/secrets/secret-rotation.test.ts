@@ -32,6 +32,7 @@ import { createProxyCredentials } from '../proxies/proxy-credentials.repository'
 import { createServerCredentials } from '../ssh-servers/server-credentials';
 import { createServerReads } from '../ssh-servers/server-reads.repository';
 import { createSshServersRepository } from '../ssh-servers/ssh-servers.repository';
+import { createUserSecrets } from '../users/user-secrets.repository';
 import { rotateSecretKey, SecretRotationError } from './secret-rotation';
 import { createSecretsRepository, storedSecretAad } from './secrets.repository';
 
@@ -41,6 +42,7 @@ const OWNER_READS = {
   servers: createServerReads,
   notifications: createNotificationsRepository,
   certificates: createCertificateSecrets,
+  users: createUserSecrets,
 };
 
 describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {

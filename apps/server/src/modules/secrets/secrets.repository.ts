@@ -1,7 +1,5 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import type { TReadsOver } from '../../db/reads-over';
-import { users } from '../../db/schema';
 import { secretAad } from '../../lib/secrets';
 import { customCertificateKeyAad } from '../certificates/custom-certificate-secret';
 import { dnsChallengeAad } from '../certificates/dns-challenge-secret';
@@ -114,12 +112,19 @@ export interface TSecretsCertificateReads {
   resealDnsCredentials(configurationId: string, previous: string, next: string): Promise<boolean>;
 }
 
+/** What the rotation asks of the users module. */
+export interface TSecretsUserReads {
+  sealedTotpSecrets(): Promise<(Omit<TNamedSecret, 'stored'> & { stored: string | null })[]>;
+  resealTotpSecret(userId: string, previous: string, next: string): Promise<boolean>;
+}
+
 /** The owners' reads the rotation asks, each built over a handle (services.ts or the CLI). */
 export type TSecretsReadsOver = TReadsOver<{
   proxies: TSecretsProxyReads;
   servers: TSecretsServerReads;
   notifications: TSecretsNotificationReads;
   certificates: TSecretsCertificateReads;
+  users: TSecretsUserReads;
 }>;
 
 /**
@@ -133,10 +138,7 @@ export function createSecretsRepository(db: TDb, over: TSecretsReadsOver) {
     async listSecrets(): Promise<TStoredSecret[]> {
       const proxyReads = over.proxies(db);
       const proxies = await proxyReads.sealedPasswords();
-      const accounts = await db
-        .select({ id: users.id, label: users.username, stored: users.totpSecretEnc })
-        .from(users)
-        .where(isNotNull(users.totpSecretEnc));
+      const accounts = await over.users(db).sealedTotpSecrets();
       const webhooks = await over.notifications(db).sealedWebhooks();
       const certificateKeys = await proxyReads.sealedCertificateKeys();
       const dnsCredentials = await proxyReads.sealedDnsCredentials();
@@ -171,6 +173,7 @@ export function createSecretsRepository(db: TDb, over: TSecretsReadsOver) {
         const servers = over.servers(tx);
         const notifications = over.notifications(tx);
         const certificates = over.certificates(tx);
+        const accounts = over.users(tx);
         // Each kind's reseal: true when the row still held what was read, and now holds `next`.
         const reseal: Record<TSecretKind, (change: TSecretChange) => Promise<boolean>> = {
           sshServer: (c) => servers.resealSecret(c.id, c.server!.field, c.previous, c.next),
@@ -178,14 +181,7 @@ export function createSecretsRepository(db: TDb, over: TSecretsReadsOver) {
           dnsChallenge: (c) => certificates.resealDnsCredentials(c.id, c.previous, c.next),
           proxy: (c) => proxies.resealPassword(c.id, c.previous, c.next),
           webhook: (c) => notifications.resealWebhook(c.id, c.previous, c.next),
-          user: async (c) => {
-            const updated = await tx
-              .update(users)
-              .set({ totpSecretEnc: c.next })
-              .where(and(eq(users.id, c.id), eq(users.totpSecretEnc, c.previous)))
-              .returning({ id: users.id });
-            return updated.length === 1;
-          },
+          user: (c) => accounts.resealTotpSecret(c.id, c.previous, c.next),
         };
         for (const change of changes) {
           if (!(await reseal[change.kind](change))) {

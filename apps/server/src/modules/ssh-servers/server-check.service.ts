@@ -6,7 +6,7 @@ import { connectSsh, SshError, type TSshSession } from '../../deploy/ssh';
 import { KeyedAppError } from '../../lib/app-error';
 import type { TAuditService } from '../audit/audit.service';
 import { lookAtAdoptedFiles } from './adopted-look';
-import { loadServer, serverView, type TActor } from './server-access';
+import { loadServer, serverView, type TActor, type TServerOwnerReads } from './server-access';
 import type { TServerCredentials } from './server-credentials';
 import { FACTS_SCRIPT, FactsAnswerError, parseFacts } from './server-facts';
 import { openServerSession } from './server-session';
@@ -21,6 +21,8 @@ export interface TServerCheckDeps {
   repository: TSshServersRepository;
   credentials: TServerCredentials;
   transaction: TTransaction<{ repository: TSshServersRepository; audit: TAuditService }>;
+  /** The owner's name on the view, its e-mail on adopted sites (the users module's reads). */
+  owners: TServerOwnerReads;
   /** 127.0.0.0/8 may be reached (PORTICO_SSH_ALLOW_LOOPBACK), as for the SSH test. */
   allowLoopback?: boolean;
   connect?: typeof connectSsh;
@@ -94,7 +96,7 @@ export function createServerCheckService(deps: TServerCheckDeps) {
     async check(actor: TActor, id: string): Promise<TSshServerCheck> {
       const row = await loadServer(repository, actor, id);
       const { stored, text } = await readFacts(row);
-      return { server: await serverView(repository, stored, actor), text };
+      return { server: await serverView(repository, deps.owners, stored, actor), text };
     },
 
     /**
@@ -124,7 +126,7 @@ export function createServerCheckService(deps: TServerCheckDeps) {
         });
         return written;
       });
-      return serverView(repository, updated, actor);
+      return serverView(repository, deps.owners, updated, actor);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { and, count, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
 import { ownedBatchAfter, type TBatchAfter } from '../../db/owned-batches';
+import { resealWhereUnchanged } from '../../db/reseal';
 import { sshServers, type TNewSshServerRow, type TSshServerRow } from '../../db/schema';
 import type { TServerSecretField } from './credential-binding';
 
@@ -95,12 +96,11 @@ export function createServerReads(db: TDb) {
       previous: string,
       next: string,
     ): Promise<boolean> {
-      const moved = await db
-        .update(sshServers)
-        .set({ [`${field}Enc`]: next })
-        .where(and(eq(sshServers.id, id), eq(SEALED_COLUMNS[field], previous)))
-        .returning({ id: sshServers.id });
-      return moved.length === 1;
+      return resealWhereUnchanged(db, sshServers, sshServers.id, SEALED_COLUMNS[field], {
+        id,
+        previous,
+        next,
+      });
     },
   };
 }

@@ -162,7 +162,7 @@ export function createSiteScanService(deps: TSiteScanDeps) {
             : null,
         });
       }
-      const owner = { email: await repository.ownerEmailOf(row.userId) };
+      const owner = { email: await deps.owners.emailOf(row.userId) };
       const ids = await deps.adoptSites(actor, row, owner, sites);
       return { adopted: sites.map((site, i) => ({ serverName: site.domain, proxyId: ids[i]! })) };
     },

@@ -155,25 +155,6 @@ export function createSshServersRepository(db: TDb, proxiesOver: (db: TDb) => TS
       };
     },
 
-    /** The address a site adopted on the user's server is recorded with (the proxy's email). */
-    async ownerEmailOf(userId: string): Promise<string> {
-      const [row] = await db
-        .select({ email: users.email })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1);
-      return row?.email ?? '';
-    },
-
-    async ownerOf(userId: string): Promise<string> {
-      const [row] = await db
-        .select({ username: users.username })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1);
-      return row?.username ?? '';
-    },
-
     /** The proxies on a server, `limit` at a time in id order after `afterId` (a cursor). */
     async proxiesOn(id: string, afterId: string | undefined, limit: number) {
       return proxies.on(id, afterId, limit);

@@ -13,7 +13,7 @@ import type { TTransaction } from '../../db/transaction';
 import { generateKeyPair, PrivateKeyError, readPrivateKey } from '../../deploy/ssh';
 import { diffFields, type TAuditService } from '../audit/audit.service';
 import type { TLimitGuard } from '../limits/limits.service';
-import { loadServer, serverView, type TActor } from './server-access';
+import { loadServer, serverView, type TActor, type TServerOwnerReads } from './server-access';
 import { serverTarget, type TServerCredentials, type TSshTarget } from './server-credentials';
 import { sshServerErrors } from './ssh-server-errors';
 import { toSshServer } from './ssh-server-view';
@@ -37,6 +37,8 @@ export interface TSshServersServiceDeps {
   repository: TSshServersRepository;
   credentials: TServerCredentials;
   transaction: TTransaction<TSshServerWrites>;
+  /** The owner's name on a server that is not the caller's (the users module's reads). */
+  owners: TServerOwnerReads;
 }
 
 export type TSshServersService = ReturnType<typeof createSshServersService>;
@@ -80,7 +82,8 @@ export function createSshServersService(deps: TSshServersServiceDeps) {
   const { repository, credentials, transaction } = deps;
 
   const load = (actor: TActor, id: string) => loadServer(repository, actor, id);
-  const view = (row: TSshServerRow, actor: TActor) => serverView(repository, row, actor);
+  const view = (row: TSshServerRow, actor: TActor) =>
+    serverView(repository, deps.owners, row, actor);
 
   /**
    * The secret columns a request writes, sealed for `target`: the key read and checked first

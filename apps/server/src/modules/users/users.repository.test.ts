@@ -5,6 +5,7 @@ import {
   testDatabaseKinds,
 } from '../../../test/support/test-database';
 import { transactionOver } from '../../db/transaction';
+import { createUserReads } from './user-reads.repository';
 import { createUsersRepository, UniqueViolationError } from './users.repository';
 
 describe.each(testDatabaseKinds())('users repository on %s', (kind) => {
@@ -34,6 +35,26 @@ describe.each(testDatabaseKinds())('users repository on %s', (kind) => {
     expect(admins.every((row) => row.role === 'admin')).toBe(true);
     expect(admins.map((row) => row.id)).toContain(admin.id);
     expect(admins.map((row) => row.id)).not.toContain(member.id);
+  });
+
+  // What other modules ask of one account (limits, saved servers), handed over by services.ts.
+  it("answers another module's questions about one account, and about a gone one", async () => {
+    const tag = `rd${process.pid}${kind.slice(0, 2)}`;
+    const user = await createUsersRepository(db.database.db).insert(
+      newUser(`${tag}User`, `${tag}@Example.test`),
+    );
+    const gone = '00000000-0000-4000-8000-000000000000';
+    const reads = createUserReads(db.database.db);
+    expect(await reads.exists(user.id)).toBe(true);
+    expect(await reads.exists(gone)).toBe(false);
+    expect(await reads.usernameOf(user.id)).toBe(`${tag}User`);
+    expect(await reads.emailOf(user.id)).toBe(`${tag}@example.test`);
+    expect([await reads.usernameOf(gone), await reads.emailOf(gone)]).toEqual(['', '']);
+    const locked = await transactionOver(
+      db.database.db,
+      createUserReads,
+    )((tx) => Promise.all([tx.lockRow(user.id), tx.lockRow(gone)]));
+    expect(locked).toEqual([true, false]);
   });
 
   it('reports which unique rule an insert broke, ignoring case', async () => {
