@@ -1,5 +1,5 @@
 import type { TDb } from '../../db/client';
-import { resealWhereUnchanged } from '../../db/reseal';
+import { resealer } from '../../db/reseal';
 import { customCertificates, dnsChallenges } from '../../db/schema';
 
 export type TCertificateSecrets = ReturnType<typeof createCertificateSecrets>;
@@ -11,34 +11,19 @@ export type TCertificateSecrets = ReturnType<typeof createCertificateSecrets>;
  */
 export function createCertificateSecrets(db: TDb) {
   return {
-    /** An uploaded certificate's private key: false when it changed meanwhile. */
-    async resealCertificateKey(
-      configurationId: string,
-      previous: string,
-      next: string,
-    ): Promise<boolean> {
-      return resealWhereUnchanged(
-        db,
-        customCertificates,
-        customCertificates.configurationId,
-        customCertificates.privateKeyEnc,
-        { id: configurationId, previous, next },
-      );
-    },
-
+    /** An uploaded certificate's private key, by its proxy: false when it changed meanwhile. */
+    resealCertificateKey: resealer(
+      db,
+      customCertificates,
+      customCertificates.configurationId,
+      customCertificates.privateKeyEnc,
+    ),
     /** A proxy's DNS provider credentials: false when they changed meanwhile. */
-    async resealDnsCredentials(
-      configurationId: string,
-      previous: string,
-      next: string,
-    ): Promise<boolean> {
-      return resealWhereUnchanged(
-        db,
-        dnsChallenges,
-        dnsChallenges.configurationId,
-        dnsChallenges.credentialsEnc,
-        { id: configurationId, previous, next },
-      );
-    },
+    resealDnsCredentials: resealer(
+      db,
+      dnsChallenges,
+      dnsChallenges.configurationId,
+      dnsChallenges.credentialsEnc,
+    ),
   };
 }

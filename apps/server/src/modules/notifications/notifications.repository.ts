@@ -1,6 +1,6 @@
 import { and, count, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { resealWhereUnchanged } from '../../db/reseal';
+import { resealer } from '../../db/reseal';
 import { notificationSettings, type TNotificationSettingsRow, users } from '../../db/schema';
 
 export type TNotificationsRepository = ReturnType<typeof createNotificationsRepository>;
@@ -135,14 +135,11 @@ export function createNotificationsRepository(db: TDb) {
     },
 
     /** Seals the account's webhook URL anew, only if it still holds `previous`: false otherwise. */
-    async resealWebhook(userId: string, previous: string, next: string): Promise<boolean> {
-      return resealWhereUnchanged(
-        db,
-        notificationSettings,
-        notificationSettings.userId,
-        notificationSettings.webhookUrlEnc,
-        { id: userId, previous, next },
-      );
-    },
+    resealWebhook: resealer(
+      db,
+      notificationSettings,
+      notificationSettings.userId,
+      notificationSettings.webhookUrlEnc,
+    ),
   };
 }

@@ -1,6 +1,6 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { resealWhereUnchanged } from '../../db/reseal';
+import { resealer } from '../../db/reseal';
 import { customCertificates, dnsChallenges, proxyConfigurations } from '../../db/schema';
 
 export type TProxyCredentials = ReturnType<typeof createProxyCredentials>;
@@ -72,14 +72,11 @@ export function createProxyCredentials(db: TDb) {
     },
 
     /** Seals the proxy's password anew, only if it still holds `previous`: false otherwise. */
-    async resealPassword(id: string, previous: string, next: string): Promise<boolean> {
-      return resealWhereUnchanged(
-        db,
-        proxyConfigurations,
-        proxyConfigurations.id,
-        proxyConfigurations.sshPasswordEnc,
-        { id, previous, next },
-      );
-    },
+    resealPassword: resealer(
+      db,
+      proxyConfigurations,
+      proxyConfigurations.id,
+      proxyConfigurations.sshPasswordEnc,
+    ),
   };
 }

@@ -1,6 +1,6 @@
 import { isNotNull } from 'drizzle-orm';
 import type { TDb } from '../../db/client';
-import { resealWhereUnchanged } from '../../db/reseal';
+import { resealer } from '../../db/reseal';
 import { users } from '../../db/schema';
 
 export type TUserSecrets = ReturnType<typeof createUserSecrets>;
@@ -21,12 +21,6 @@ export function createUserSecrets(db: TDb) {
     },
 
     /** Seals the account's two-factor secret anew, only if it still holds `previous`. */
-    async resealTotpSecret(userId: string, previous: string, next: string): Promise<boolean> {
-      return resealWhereUnchanged(db, users, users.id, users.totpSecretEnc, {
-        id: userId,
-        previous,
-        next,
-      });
-    },
+    resealTotpSecret: resealer(db, users, users.id, users.totpSecretEnc),
   };
 }
