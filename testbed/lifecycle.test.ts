@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import setupLab from './global-setup';
 import { teardownLab } from './src/cleanup';
 import { labStatus, startLab } from './src/lab';
-import { LAB_HOST_ADDRESS } from './src/names';
+import { LAB_HOST_ADDRESS, labNames } from './src/names';
 import { resolveA } from './src/probe';
 import { isAlive, run, waitFor } from './src/run';
 import { START_LOCK_FILE, withStartLock } from './src/start-lock';
@@ -116,6 +116,9 @@ describe('lab lifecycle', () => {
     expect(pids.length).toBeGreaterThan(0);
     const crashedPassword = labStatus(crashedId)?.servers[0]?.users[0]?.password;
     expect(crashedPassword).toBeTruthy();
+    // The lab's files are in a tmpfs of its own (state.ts inMemory), which the crash leaves mounted.
+    const fsOfDir = await run('findmnt', ['-rn', '-o', 'FSTYPE', '-M', labNames(crashedId).dir]);
+    expect(fsOfDir.stdout.trim()).toBe('tmpfs');
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;
@@ -129,6 +132,7 @@ describe('lab lifecycle', () => {
     } finally {
       await next.stop();
     }
+    expect((await labLeftovers(crashedId, pids)).mounts).toEqual([]);
   });
 
   it('a lab comes and goes without adding or removing an address in the root namespace', async () => {

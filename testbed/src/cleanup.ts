@@ -30,7 +30,7 @@ async function stopProcesses(netnsList: string[]): Promise<void> {
   }
 }
 
-/** Mounts in our own namespace under the lab directory (none are made; this is a safety net). */
+/** The lab directory's tmpfs (state.ts `inMemory`) and anything mounted under it, deepest first. */
 async function unmountLeftovers(dir: string): Promise<void> {
   const out = await runOk('findmnt', ['-rn', '-o', 'TARGET']);
   const targets = out

@@ -25,6 +25,7 @@ import {
   BY_HAND,
   claimLabId,
   currentOwner,
+  inMemory,
   liveOwnerPid,
   readStatus,
   writeOwner,
@@ -147,6 +148,7 @@ export async function startLab(options: TLabOptions): Promise<TLab> {
     await teardownLab(options.id);
     mkdirSync(LAB_ROOT, { recursive: true, mode: 0o700 });
     mkdirSync(labNames(options.id).dir, { mode: 0o700 });
+    inMemory(labNames(options.id).dir);
     writeOwner(options.id, owner);
     return options.id;
   });

@@ -1,6 +1,15 @@
 // Where a lab records itself, so that status, point and down work from another process, and a
 // crashed run can be told apart from a live one.
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { LAB_ROOT, labNames, MAX_LAB_ID } from './names';
 import { isAlive } from './run';
@@ -80,6 +89,23 @@ export function isStale(id: number): boolean {
   return !isAlive(owner.pid) || processStartTicks(owner.pid) !== owner.startTicks;
 }
 
+/**
+ * The lab's files (its servers' copy-on-write layers, Pebble's, DNS's) live in a tmpfs of its
+ * own: a lab server's writes, its `fsync`s among them (a deploy syncs each site file it writes),
+ * never wait on the machine's disk, which the test tiers beside it keep busy. Mounted before the
+ * owner is written into it; teardown unmounts it with everything else under the directory.
+ */
+export function inMemory(dir: string): void {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'mode=0700', 'portico-lab', dir], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
 /** Reserves the first free lab number from 1 up for `owner`; mkdir is the atomic claim. */
 export function claimLabId(owner: TLabOwner): number {
   mkdirSync(LAB_ROOT, { recursive: true, mode: 0o700 });
@@ -89,6 +115,7 @@ export function claimLabId(owner: TLabOwner): number {
     } catch {
       continue;
     }
+    inMemory(labNames(id).dir);
     writeOwner(id, owner);
     return id;
   }
