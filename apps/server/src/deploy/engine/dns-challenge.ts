@@ -12,7 +12,7 @@ import {
 import { DeployValidationError } from '../validate';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
-import type { TFileWrite } from './nginx-transaction';
+import type { TFileWrite } from './nginx-writes';
 import { installPackages } from './packages';
 import { asRoot, marked, outputOf, type TStepContext } from './step-context';
 import type { TDnsChallenge } from './types';

@@ -1,8 +1,9 @@
 // Deployments that must fail, each naming its cause with the tool's own output, on lab servers
 // (testbed/). s1: a plain server; s2: port 80 held by another program. And one that waits for
-// another certbot already at work on the server, then completes; and a reload that does not
-// settle, on a deployment and on a removal.
+// another certbot already at work on the server, then completes; a reload that does not settle,
+// on a deployment and on a removal; and an nginx change whose test outlasts the command's limit.
 import { readFileSync } from 'node:fs';
+import { renderText } from '@portico/shared/i18n/text';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLab, type TLab, type TLabServer } from '../../../../../testbed/src/lab';
 import {
@@ -10,12 +11,19 @@ import {
   deployInput,
   engineContext,
   FAKE_CERTBOT,
+  httpGet,
   startFakeCertbot,
   type TCapturedLog,
 } from '../../../test/support/lab-helpers';
+import { connectSsh, type TSshSession } from '../ssh';
+import type { TRunOptions } from '../ssh/run';
 import { AWAIT_OTHER_CERTBOT } from './certificate';
+import { StepError } from './failure';
+import { EngineLog } from './logger';
+import { applyNginxFiles } from './nginx-transaction';
 import { removeSite } from './remove-site';
 import { runDeployment } from './run-deployment';
+import type { TStepContext } from './step-context';
 import type { TDeployFailure, TDeployInput, TEngineContext, TEngineSettings } from './types';
 
 let lab: TLab;
@@ -447,5 +455,102 @@ describe('cancellation', () => {
     expect(outcome.failure.code).toBe('cancelled');
     expect(outcome.failure.step).toBe('certificate');
     expect(log.text()).not.toContain('Writing the HTTPS site');
+  });
+});
+
+describe('an nginx change the server does not finish in time', () => {
+  // nginx on s1 as its PATH finds it first: a `-t` or `-T` hangs while the marker exists.
+  const WRAPPER = '/usr/local/sbin/nginx';
+  const MARKER = '/tmp/portico-nginx-test-hangs';
+  const LIMIT_MS = 4000;
+
+  /** A step context on s1 whose every command has LIMIT_MS (the engine's is 60 s). */
+  async function stepOnS1(log: TCapturedLog): Promise<TStepContext> {
+    const root = s1.users.find((u) => u.name === 'root')!;
+    const session = await connectSsh({
+      host: s1.address,
+      port: s1.sshPort,
+      username: 'root',
+      password: root.password,
+      expectedFingerprint: s1.hostKeyFingerprint,
+    });
+    opened.push(session);
+    const limited: TSshSession = Object.assign(Object.create(session) as TSshSession, {
+      run: (script: string, options?: TRunOptions) =>
+        session.run(script, { ...options, timeoutMs: LIMIT_MS }),
+    });
+    return {
+      session: limited,
+      log: new EngineLog(engineContext(lab.status, log).log),
+      settings: engineContext(lab.status, log).settings,
+      server: { family: 'debian', prettyName: 'Debian', systemd: false, ipv6: false },
+    };
+  }
+  const opened: TSshSession[] = [];
+
+  const site = (domain: string, says: string) => ({
+    path: `/etc/nginx/sites-available/${domain}`,
+    content: `server {\n    listen 80;\n    server_name ${domain};\n    return 200 "${says}\\n";\n}\n`,
+    mode: 0o644,
+  });
+  const link = (domain: string) => ({
+    target: `/etc/nginx/sites-available/${domain}`,
+    link: `/etc/nginx/sites-enabled/${domain}`,
+  });
+
+  beforeAll(async () => {
+    await onS1(
+      `printf '%s\\n' '#!/bin/sh' 'if [ -e ${MARKER} ] && { [ "$1" = -t ] || [ "$1" = -T ]; }; then sleep 30; fi' 'exec /usr/sbin/nginx "$@"' > ${WRAPPER} && chmod 755 ${WRAPPER}`,
+    );
+  });
+  afterAll(async () => {
+    for (const s of opened) s.close();
+    await onS1(`rm -f ${WRAPPER} ${MARKER}`);
+  });
+
+  it('names the part it did not finish, puts back what it wrote, and the server agrees', async () => {
+    const changed = await domainOnS1('stall-changed');
+    const added = await domainOnS1('stall-added');
+    const setup = captureLog();
+    await applyNginxFiles(await stepOnS1(setup), 'http-site', [site(changed, 'first')], {
+      link: link(changed),
+    });
+    expect((await httpGet(s1.address, changed)).body, setup.text()).toBe('first\n');
+    const before = await onS1(`cat /etc/nginx/sites-available/${changed}`);
+
+    await onS1(`touch ${MARKER}`);
+    for (const [domain, says] of [
+      [changed, 'second'],
+      [added, 'new'],
+    ] as const) {
+      const log = captureLog();
+      const error = await applyNginxFiles(await stepOnS1(log), 'http-site', [site(domain, says)], {
+        link: link(domain),
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error, log.text()).toBeInstanceOf(StepError);
+      const failure = error as StepError;
+      expect(failure.code).toBe('timeout');
+      expect(renderText('en', failure.text)).toBe(
+        'The server did not finish testing the configuration (nginx -t) within 4 s. ' +
+          'Check that the server is up and not overloaded, then try again.',
+      );
+      expect(renderText('es', failure.text)).toContain(
+        'El servidor no terminó de probar la configuración (nginx -t) en 4 s.',
+      );
+      expect(log.text()).toContain(
+        'Putting the previous nginx files back because the server did not answer in time.',
+      );
+      expect(log.text()).not.toContain('Not every file could be put back');
+    }
+    await onS1(`rm -f ${MARKER}`);
+    // The changed site holds its old bytes and still serves them; the added one left nothing.
+    expect(await onS1(`cat /etc/nginx/sites-available/${changed}`)).toBe(before);
+    expect((await httpGet(s1.address, changed)).body).toBe('first\n');
+    expect(await listedOnS1('/etc/nginx/sites-available')).not.toContain(added);
+    expect(await listedOnS1('/etc/nginx/sites-enabled')).not.toContain(added);
+    expect(await onS1('nginx -t 2>&1')).toContain('test is successful');
   });
 });

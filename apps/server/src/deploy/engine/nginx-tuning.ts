@@ -6,7 +6,7 @@ import {
 import { StepError } from './failure';
 import { msg } from './messages';
 import { bucketSizeSettings } from './nginx-dump';
-import type { TFileWrite } from './nginx-transaction';
+import type { TFileWrite } from './nginx-writes';
 import type { TStepContext } from './step-context';
 
 /**

@@ -2,7 +2,7 @@ import type { TProxyOptions } from '@portico/shared/proxy/options';
 import { renderFinalSite, renderHttpSite } from '../nginx-site';
 import { htpasswdPath, type TSitePaths } from '../site-names';
 import type { TTarget } from '../validate';
-import type { TFileWrite, TSiteLink } from './nginx-transaction';
+import type { TFileWrite, TSiteLink } from './nginx-writes';
 
 /** What the site file serves: the target, and the proxy's options with what they need. */
 export interface TSiteBody {

@@ -7,7 +7,7 @@ import {
 import { certificateFacts } from './certificate-files';
 import { StepError, withOutput } from './failure';
 import { msg } from './messages';
-import type { TFileWrite } from './nginx-transaction';
+import type { TFileWrite } from './nginx-writes';
 import { asRoot, firstMarked, outputOf, type TStepContext } from './step-context';
 import type { TUploadedCertificate } from './types';
 

@@ -41,6 +41,22 @@ export class SshError extends Error {
   readonly text: TSshErrorText | undefined;
 }
 
+/**
+ * A command stopped at its time limit. `stdout` is what it had printed by then: never shown as it
+ * is (a script may print what must stay on the server), only read by the caller that knows the
+ * script's marked lines, to say how far it got and what to put back.
+ */
+export class CommandTimeoutError extends SshError {
+  constructor(
+    readonly limitMs: number,
+    readonly stdout: string,
+  ) {
+    super('timeout', `The command did not finish within ${limitMs} ms.`, {
+      text: { key: 'commandTimeout', params: { seconds: limitMs / 1000 } },
+    });
+  }
+}
+
 export class HostKeyMismatchError extends SshError {
   constructor(
     readonly expectedFingerprint: string,

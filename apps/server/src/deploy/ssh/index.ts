@@ -1,6 +1,7 @@
 // The only module that talks SSH (and the only one importing ssh2).
 export { connectSsh, type TConnectOptions, type TSshSession } from './connect';
 export {
+  CommandTimeoutError,
   HostKeyMismatchError,
   SshError,
   SudoRefusedError,

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
 import type { Client, ClientChannel } from 'ssh2';
 import { shellQuote, shellQuoteAll } from '../shell-quote';
-import { SshError, SudoRefusedError } from './errors';
+import { CommandTimeoutError, SshError, SudoRefusedError } from './errors';
 
 export interface TRunOptions {
   /** Values for $1, $2, … of the script, each quoted by shellQuote. */
@@ -191,10 +191,7 @@ function handleChannel(
     settled = true;
     fn();
   };
-  const timeoutError = () =>
-    new SshError('timeout', `The command did not finish within ${options.timeoutMs} ms.`, {
-      text: { key: 'commandTimeout', params: { seconds: (options.timeoutMs ?? 0) / 1000 } },
-    });
+  const timeoutError = () => new CommandTimeoutError(options.timeoutMs ?? 0, out.text);
   // The remote `timeout` does the killing; this only stops waiting if the server never answers.
   const timer =
     options.timeoutMs === undefined

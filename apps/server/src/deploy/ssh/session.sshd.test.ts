@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startLocalSshd, type TLocalSshd } from '../../../test/peers/test-sshd';
 import { sshFailure } from '../../../test/support/ssh-failure';
-import { connectSsh, HostKeyMismatchError, type TSshSession } from './index';
+import { CommandTimeoutError, connectSsh, HostKeyMismatchError, type TSshSession } from './index';
 
 let sshd: TLocalSshd;
 let session: TSshSession;
@@ -183,9 +183,12 @@ describe('run', () => {
     expect(r.stdout).toBe('done\n');
   });
 
-  it('kills a command that runs past its timeout', async () => {
-    const error = await failure(session.run('sleep 30', { timeoutMs: 300 }));
+  it('kills a command that runs past its timeout, keeping what it printed before', async () => {
+    const error = await failure(session.run('echo PORTICO_PART=one; sleep 30', { timeoutMs: 300 }));
     expect(error.code).toBe('timeout');
+    expect(error).toBeInstanceOf(CommandTimeoutError);
+    expect((error as CommandTimeoutError).stdout).toBe('PORTICO_PART=one\n');
+    expect(error.message).not.toContain('PORTICO_PART');
     expect((await session.run('echo still usable')).stdout).toBe('still usable\n');
   });
 

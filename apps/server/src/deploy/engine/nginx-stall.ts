@@ -1,0 +1,86 @@
+// An nginx change whose one round trip (APPLY_SCRIPT) was stopped at the command's time limit:
+// the log says which part the server did not finish, and what the script had written by then is
+// put back, since nginx's test never vouched for it.
+import type { TText } from '@portico/shared/i18n/text';
+import type { CommandTimeoutError } from '../ssh';
+import { StepError } from './failure';
+import { msg } from './messages';
+import { reloadNginx } from './nginx-control';
+import {
+  linkWithUndo,
+  type TFileWrite,
+  type TSiteLink,
+  type TUndo,
+  undoOfUnfinished,
+  writesWithUndo,
+} from './nginx-writes';
+import { firstMarked, prefixed, type TStepContext } from './step-context';
+
+/**
+ * How far the script got, from the marked lines it printed before it was stopped: its writes
+ * (and the site's link), `nginx -t`, the reload and its wait, then the look at the site (`look`:
+ * the change is tested and live).
+ */
+export type TStalledPart = 'write' | 'test' | 'reload' | 'look';
+
+export function stalledPart(stdout: string, fileCount: number, linked: boolean): TStalledPart {
+  const reload = prefixed(stdout, 'PORTICO_RELOAD:').join('\n');
+  if (firstMarked(reload, 'PORTICO_CODE') !== undefined) return 'look';
+  if (firstMarked(reload, 'PORTICO_SKIP') !== undefined) return 'look';
+  const test = prefixed(stdout, 'PORTICO_TEST:').join('\n');
+  if (firstMarked(test, 'PORTICO_CODE') !== undefined) return 'reload';
+  const written = new Set(prefixed(stdout, 'PORTICO_WRITE=').map((l) => l.split(' ')[0]));
+  const linkDone = !linked || firstMarked(stdout, 'PORTICO_LINK_CODE') !== undefined;
+  return written.size >= fileCount && linkDone ? 'test' : 'write';
+}
+
+const PART_TEXT = {
+  write: 'nginx.stalledWrite',
+  test: 'nginx.stalledTest',
+  reload: 'nginx.stalledReload',
+} as const;
+
+/**
+ * Puts back every file (and the link) the stopped script shows it wrote, the one it was writing
+ * included, and reloads when the reload may have taken them; returns the step's failure.
+ */
+export async function putBackAfterStall(
+  c: TStepContext,
+  step: string,
+  change: { files: TFileWrite[]; link?: TSiteLink },
+  stalled: Exclude<TStalledPart, 'look'>,
+  error: CommandTimeoutError,
+): Promise<StepError> {
+  const { files, link } = change;
+  const answer = { code: 1, stdout: error.stdout, stderr: '' };
+  const undo: TUndo[] = [];
+  const touched: string[] = [];
+  try {
+    undo.push(...writesWithUndo(c, step, files, answer).undo);
+    const unfinished = undoOfUnfinished(c, files, error.stdout);
+    if (unfinished) undo.push(unfinished.undo);
+    if (link && firstMarked(error.stdout, 'PORTICO_LINK_CODE') === '0') {
+      const u = linkWithUndo(c, link, step, answer);
+      if (u) undo.push(u);
+    }
+  } catch {
+    // A partial answer that reads as a failed write or a link conflict: nothing more to put back.
+  }
+  for (const f of files) touched.push(f.path);
+  if (link) touched.push(link.link);
+  if (undo.length > 0) {
+    c.log.warning(msg('nginx.putBackAfterStall'));
+    try {
+      for (const u of undo.reverse()) await u();
+      if (stalled === 'reload') await reloadNginx(c, step);
+    } catch {
+      c.log.warning(msg('nginx.putBackFailed', { files: touched.join(', ') }));
+    }
+  }
+  const said = msg('nginx.stalled', {
+    part: msg(PART_TEXT[stalled]),
+    seconds: error.limitMs / 1000,
+  });
+  const text: TText = { join: [said, msg('failure.hintTimeout')], sep: ' ' };
+  return new StepError('timeout', step, text);
+}
