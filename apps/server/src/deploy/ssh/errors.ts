@@ -43,17 +43,26 @@ export class SshError extends Error {
 
 /**
  * A command stopped at its time limit. `stdout` is what it had printed by then: never shown as it
- * is (a script may print what must stay on the server), only read by the caller that knows the
- * script's marked lines, to say how far it got and what to put back.
+ * is (a script may print what must stay on the server, a file's previous bytes among them), only
+ * read by the caller that knows the script's marked lines, to say how far it got and what to put
+ * back. A getter over a private field, so that no serializer of the error (the log's, JSON's)
+ * writes it out.
  */
 export class CommandTimeoutError extends SshError {
+  readonly #stdout: string;
+
   constructor(
     readonly limitMs: number,
-    readonly stdout: string,
+    stdout: string,
   ) {
     super('timeout', `The command did not finish within ${limitMs} ms.`, {
       text: { key: 'commandTimeout', params: { seconds: limitMs / 1000 } },
     });
+    this.#stdout = stdout;
+  }
+
+  get stdout(): string {
+    return this.#stdout;
   }
 }
 

@@ -189,6 +189,7 @@ describe('run', () => {
     expect(error).toBeInstanceOf(CommandTimeoutError);
     expect((error as CommandTimeoutError).stdout).toBe('PORTICO_PART=one\n');
     expect(error.message).not.toContain('PORTICO_PART');
+    expect(JSON.stringify({ ...error, error })).not.toContain('PORTICO_PART');
     expect((await session.run('echo still usable')).stdout).toBe('still usable\n');
   });
 
