@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { stalledPart } from './nginx-stall';
+import { printedWhole, stalledPart } from './nginx-stall';
+import { undoOfUnfinished } from './nginx-writes';
+import type { TStepContext } from './step-context';
 
 // What APPLY_SCRIPT prints, part by part, for two files and a link (nginx-apply-script.ts).
 const WRITES = [
@@ -37,5 +39,31 @@ describe('stalledPart', () => {
     expect(
       stalledPart(at(WRITES, LINKED, TESTED, ['PORTICO_RELOAD:PORTICO_SKIP=live']), 2, true),
     ).toBe('look');
+  });
+});
+
+describe('a line the stop cut', () => {
+  const files = [0, 1].map((i) => ({
+    path: `/etc/nginx/conf.d/f${i}.conf`,
+    content: '',
+    mode: 0o644,
+  }));
+  // Not called: the undo is only made here, never run.
+  const c = {} as TStepContext;
+
+  it('is not read as a write that happened', () => {
+    expect(stalledPart(`${at(WRITES.slice(0, 1))}PORTICO_WRITE=0 wro`, 2, false)).toBe('write');
+    const unfinished = undoOfUnfinished(
+      c,
+      files,
+      printedWhole(`${at(WRITES.slice(0, 1))}PORTICO_WRITE=0 wro`),
+    );
+    expect(unfinished?.file).toBe(files[0]);
+  });
+
+  it('is not read as the previous bytes of a file to put back', () => {
+    const cut = `${at(WRITES.slice(0, 2))}PORTICO_PREV=1 644 0 c2Vy`;
+    expect(undoOfUnfinished(c, files, printedWhole(cut))).toBeUndefined();
+    expect(undoOfUnfinished(c, files, `${at(WRITES.slice(0, 3))}`)?.file).toBe(files[1]);
   });
 });

@@ -23,7 +23,16 @@ import { firstMarked, prefixed, type TStepContext } from './step-context';
  */
 export type TStalledPart = 'write' | 'test' | 'reload' | 'look';
 
-export function stalledPart(stdout: string, fileCount: number, linked: boolean): TStalledPart {
+/**
+ * What a stopped script printed, up to its last whole line: a line cut by the stop (a file's
+ * previous bytes half printed, `PORTICO_WRITE=0 wro`) is not read as if it were whole.
+ */
+export function printedWhole(stdout: string): string {
+  return stdout.slice(0, stdout.lastIndexOf('\n') + 1);
+}
+
+export function stalledPart(printed: string, fileCount: number, linked: boolean): TStalledPart {
+  const stdout = printedWhole(printed);
   const reload = prefixed(stdout, 'PORTICO_RELOAD:').join('\n');
   if (firstMarked(reload, 'PORTICO_CODE') !== undefined) return 'look';
   if (firstMarked(reload, 'PORTICO_SKIP') !== undefined) return 'look';
@@ -52,14 +61,15 @@ export async function putBackAfterStall(
   error: CommandTimeoutError,
 ): Promise<StepError> {
   const { files, link } = change;
-  const answer = { code: 1, stdout: error.stdout, stderr: '' };
+  const stdout = printedWhole(error.stdout);
+  const answer = { code: 1, stdout, stderr: '' };
   const undo: TUndo[] = [];
   const touched: string[] = [];
   try {
     undo.push(...writesWithUndo(c, step, files, answer).undo);
-    const unfinished = undoOfUnfinished(c, files, error.stdout);
+    const unfinished = undoOfUnfinished(c, files, stdout);
     if (unfinished) undo.push(unfinished.undo);
-    if (link && firstMarked(error.stdout, 'PORTICO_LINK_CODE') === '0') {
+    if (link && firstMarked(stdout, 'PORTICO_LINK_CODE') === '0') {
       const u = linkWithUndo(c, link, step, answer);
       if (u) undo.push(u);
     }
