@@ -10,6 +10,15 @@ export type TUserReads = ReturnType<typeof createUserReads>;
  * over, built over the asker's handle (the app's, or a transaction's).
  */
 export function createUserReads(db: TDb) {
+  /** One text column of the account's row; empty when it is gone. */
+  const columnOf = async (userId: string, column: 'email' | 'username'): Promise<string> => {
+    const [row] = await db
+      .select({ value: users[column] })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1);
+    return row?.value ?? '';
+  };
   return {
     async exists(userId: string): Promise<boolean> {
       return (await db.select({ id: users.id }).from(users).where(eq(users.id, userId))).length > 0;
@@ -29,23 +38,9 @@ export function createUserReads(db: TDb) {
     },
 
     /** The account's e-mail address; empty when it is gone. */
-    async emailOf(userId: string): Promise<string> {
-      const [row] = await db
-        .select({ email: users.email })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1);
-      return row?.email ?? '';
-    },
+    emailOf: (userId: string) => columnOf(userId, 'email'),
 
     /** The account's name; empty when it is gone. */
-    async usernameOf(userId: string): Promise<string> {
-      const [row] = await db
-        .select({ username: users.username })
-        .from(users)
-        .where(eq(users.id, userId))
-        .limit(1);
-      return row?.username ?? '';
-    },
+    usernameOf: (userId: string) => columnOf(userId, 'username'),
   };
 }
