@@ -1,7 +1,7 @@
 import { brotliCompressSync, constants } from 'node:zlib';
 import { insertManyProxies } from '../apps/server/test/support/many-proxies';
 import { ADMIN_VIEW_USERS, adminViewTimes } from './lib/scale-admin';
-import { percentile, scaleApp, settled, signedIn, timed } from './lib/scale-app';
+import { percentile, scaleApp, settled, signedIn, timed, touchProxies } from './lib/scale-app';
 import { scaleBrowserFigures, scaleBrowserUnavailable } from './lib/scale-browser';
 import { serverRss } from './lib/scale-rss';
 import { watchPass } from './lib/scale-watch';
@@ -44,9 +44,12 @@ async function oneUser(n: number) {
     const { user, get } = await signedIn(t);
     await insertManyProxies(t.database.db, user.id, n, { prefix: `s${process.pid}-${n}` });
     await settled(t);
-    const page = await timed(() => get('/api/user/proxy-configurations?limit=50'));
-    const search = await timed(() =>
-      get(`/api/user/proxy-configurations?limit=50&q=${n - 7}.example`),
+    const first = () => get('/api/user/proxy-configurations?limit=50');
+    const page = await timed(first);
+    const written = await timed(first, touchProxies(t));
+    // A new term each time, as a user types one: each finds one domain, and its counts are read.
+    const search = await timed((i) =>
+      get(`/api/user/proxy-configurations?limit=50&q=-${n - 1 - (i % n)}.example`),
     );
     const whole = await get('/api/user/proxy-configurations');
     const compressed = brotliCompressSync(whole.rawPayload, {
@@ -55,6 +58,8 @@ async function oneUser(n: number) {
     return {
       pageP50: percentile(page, 50),
       pageP99: percentile(page, 99),
+      writtenP99: percentile(written, 99),
+      searchP50: percentile(search, 50),
       searchP99: percentile(search, 99),
       brKb: compressed / 1024,
       plainKb: whole.rawPayload.length / 1024,
@@ -71,8 +76,10 @@ export const benchmark: TBenchmark = {
     let base:
       | {
           page: number;
+          written: number;
           search: number;
           admin: number;
+          adminWritten: number;
           adminSearch: number;
           users: number;
           audit: number;
@@ -84,8 +91,10 @@ export const benchmark: TBenchmark = {
       const admin = await adminViewTimes(n);
       base ??= {
         page: one.pageP99,
+        written: one.writtenP99,
         search: one.searchP99,
         admin: admin.pageP99,
+        adminWritten: admin.writtenP99,
         adminSearch: admin.searchP99,
         users: admin.usersP99,
         audit: admin.auditP99,
@@ -93,6 +102,8 @@ export const benchmark: TBenchmark = {
       figures.push(
         ms(`N=${n} page p50`, one.pageP50),
         ms(`N=${n} page p99`, one.pageP99, goal(base.page)),
+        ms(`N=${n} page p99 after a write`, one.writtenP99, goal(base.written)),
+        ms(`N=${n} search p50`, one.searchP50),
         ms(`N=${n} search p99`, one.searchP99, goal(base.search)),
         {
           label: `N=${n} whole br`,
@@ -103,6 +114,8 @@ export const benchmark: TBenchmark = {
         },
         ms(`N=${n} admin page p50`, admin.pageP50),
         ms(`N=${n} admin page p99`, admin.pageP99, goal(base.admin)),
+        ms(`N=${n} admin page p99 after a write`, admin.writtenP99, goal(base.adminWritten)),
+        ms(`N=${n} admin search p50`, admin.searchP50),
         ms(`N=${n} admin search p99`, admin.searchP99, goal(base.adminSearch)),
         ms(`N=${n} admin users p99`, admin.usersP99, goal(base.users)),
         ms(`N=${n} admin audit p99`, admin.auditP99, goal(base.audit)),

@@ -1,12 +1,15 @@
 import { auditLog, users } from '../../apps/server/src/db/schema';
 import { insertManyProxies } from '../../apps/server/test/support/many-proxies';
-import { percentile, scaleApp, settled, signedIn, timed } from './scale-app';
+import { percentile, scaleApp, settled, signedIn, timed, touchProxies } from './scale-app';
 
 export const ADMIN_VIEW_USERS = 100;
 
 export interface TAdminViewTimes {
   pageP50: number;
   pageP99: number;
+  /** The first page right after a write to the proxies (its counts read again). */
+  writtenP99: number;
+  searchP50: number;
   searchP99: number;
   usersP99: number;
   /** The audit trail's first page (50 entries, each with its target's name). */
@@ -53,16 +56,22 @@ export async function adminViewTimes(n: number): Promise<TAdminViewTimes> {
       );
     }
     await settled(t);
-    const page = await timed(() => admin.get('/api/admin/all-proxies?limit=50'));
-    // A domain of the last account, as an admin looks one up.
-    const search = await timed(() =>
-      admin.get(`/api/admin/all-proxies?limit=50&q=u${ADMIN_VIEW_USERS - 1}-${each - 1}.example`),
+    const first = () => admin.get('/api/admin/all-proxies?limit=50');
+    const page = await timed(first);
+    const written = await timed(first, touchProxies(t));
+    // A domain of one account, a new one each time, as an admin looks one up.
+    const search = await timed((i) =>
+      admin.get(
+        `/api/admin/all-proxies?limit=50&q=-u${i % ADMIN_VIEW_USERS}-${Math.floor(i / ADMIN_VIEW_USERS) % each}.example`,
+      ),
     );
     const usersPage = await timed(() => admin.get('/api/admin/users?limit=50'));
     const audit = await timed(() => admin.get('/api/admin/audit-log?limit=50'));
     return {
       pageP50: percentile(page, 50),
       pageP99: percentile(page, 99),
+      writtenP99: percentile(written, 99),
+      searchP50: percentile(search, 50),
       searchP99: percentile(search, 99),
       usersP99: percentile(usersPage, 99),
       auditP99: percentile(audit, 99),

@@ -3,6 +3,7 @@ import { buildCertificateServices } from './certificate-services';
 import type { TConfig } from './config';
 import type { TDatabase, TDb } from './db/client';
 import { scheduleUpkeep } from './db/pglite-upkeep';
+import { keptProxyListCounts } from './db/proxy-lists';
 import { transactionOver } from './db/transaction';
 import { LETS_ENCRYPT_DIRECTORY } from './deploy/acme';
 import {
@@ -158,7 +159,9 @@ export async function buildServices(options: TServicesOptions) {
   // The one opener of the key file for every reader of stored secrets.
   const secretBox = secretBoxLoader(options.secretKeyFile);
   const sessionsRepository = createSessionsRepository(db, { batchReads: true });
-  const proxiesRepository = createProxiesRepository(db, { batchReads: true });
+  // The proxy lists' counts, kept while their tables are unchanged (PGlite only).
+  const listCounts = keptProxyListCounts(database.writes);
+  const proxiesRepository = createProxiesRepository(db, { batchReads: true, listCounts });
   const deploymentsRepository = createDeploymentsRepository(db);
   const destinationsRepository = createDestinationsRepository(db);
 
@@ -345,7 +348,8 @@ export async function buildServices(options: TServicesOptions) {
     adoptSites: createProxyAdoption(proxyWrites),
   });
   const adminReads = {
-    proxies: createProxyOwnerReads,
+    // Kept counts only over the app's handle: a transaction's reads see its own writes.
+    proxies: (handle: TDb) => createProxyOwnerReads(handle, handle === db ? listCounts : undefined),
     servers: createServerReads,
     audit: createAuditRepository,
     users: createUserDirectory,

@@ -15,7 +15,7 @@ import {
 import { readsByKey } from '../../db/batched-reads';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
-import { proxyPage } from '../../db/proxy-lists';
+import { proxyPage, type TKeptProxyListCounts } from '../../db/proxy-lists';
 import {
   deployments,
   proxyConfigurations,
@@ -72,7 +72,13 @@ export interface TProxyEdit {
  * `batchReads`: the app's shared repository asks for the rows of all the requests waiting at
  * once.
  */
-export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
+export function createProxiesRepository(
+  db: TDb,
+  {
+    batchReads = false,
+    listCounts,
+  }: { batchReads?: boolean; listCounts?: TKeptProxyListCounts } = {},
+) {
   // The reads behind the screens every user opens: built at first use, prepared once per
   // connection, and batched in the app's shared repository (db/batched-reads.ts).
   const byIds = builtOnce(() =>
@@ -168,13 +174,20 @@ export function createProxiesRepository(db: TDb, { batchReads = false } = {}) {
     /** One page of the user's list (db/proxy-lists.ts), with its counts. */
     async pageByUser(userId: string, query: TProxyListQuery & { limit: number }, now: Date) {
       const p = proxyConfigurations;
-      return proxyPage(db, eq(p.userId, userId), query, now, (plan) =>
-        db
-          .select({ ...getTableColumns(p), key: plan.key })
-          .from(p)
-          .where(plan.where)
-          .orderBy(...plan.orderBy)
-          .limit(plan.limit),
+      const scope = { where: eq(p.userId, userId), key: `user ${userId}` };
+      return proxyPage(
+        db,
+        scope,
+        query,
+        now,
+        (plan) =>
+          db
+            .select({ ...getTableColumns(p), key: plan.key })
+            .from(p)
+            .where(plan.where)
+            .orderBy(...plan.orderBy)
+            .limit(plan.limit),
+        listCounts,
       );
     },
 

@@ -12,7 +12,7 @@ import {
 } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
-import { proxyPage } from '../../db/proxy-lists';
+import { proxyPage, type TKeptProxyListCounts } from '../../db/proxy-lists';
 import { proxyConfigurations, users } from '../../db/schema';
 
 export type TProxyOwnerReads = ReturnType<typeof createProxyOwnerReads>;
@@ -23,7 +23,7 @@ export type TProxyOwnerReads = ReturnType<typeof createProxyOwnerReads>;
  * these reads over, built over the same handle (the app's, or a transaction's) as the repository
  * that asks.
  */
-export function createProxyOwnerReads(db: TDb) {
+export function createProxyOwnerReads(db: TDb, listCounts?: TKeptProxyListCounts) {
   const withOwnerRow = {
     id: proxyConfigurations.id,
     domain: proxyConfigurations.domain,
@@ -89,14 +89,20 @@ export function createProxyOwnerReads(db: TDb) {
 
     /** One page of every user's proxies with their owners (db/proxy-lists.ts), with its counts. */
     async allWithOwnersPage(query: TProxyListQuery & { limit: number }, now: Date) {
-      return proxyPage(db, undefined, query, now, (plan) =>
-        db
-          .select({ ...withOwnerRow, key: plan.key })
-          .from(proxyConfigurations)
-          .innerJoin(users, eq(users.id, proxyConfigurations.userId))
-          .where(plan.where)
-          .orderBy(...plan.orderBy)
-          .limit(plan.limit),
+      return proxyPage(
+        db,
+        { where: undefined, key: 'all' },
+        query,
+        now,
+        (plan) =>
+          db
+            .select({ ...withOwnerRow, key: plan.key })
+            .from(proxyConfigurations)
+            .innerJoin(users, eq(users.id, proxyConfigurations.userId))
+            .where(plan.where)
+            .orderBy(...plan.orderBy)
+            .limit(plan.limit),
+        listCounts,
       );
     },
 

@@ -60,12 +60,27 @@ describe.each(testDatabaseKinds())('a search of the list on %s', (kind) => {
     expect(reads).not.toMatch(/ilike|lower\(/i);
   });
 
-  it('reads the caller’s rows twice: for the page, and once for all its counts', async () => {
-    // No index serves a contains-match: each statement reads every row of the caller's. The
-    // counts per status and per certificate state are one grouped statement.
+  it('reads the caller’s rows once: the counts tell the few found, the page reads them by key', async () => {
+    // No index serves a contains-match: the grouped counts read every row of the caller's, and
+    // name the rows they found when they are few; the page reads only those.
     const found = await search('search-287.');
+    expect(found.domains).toEqual(['search-287.example.com']);
     expect(found.statements).toHaveLength(2);
-    expect(found.rowsRead).toBeLessThanOrEqual(2 * 300);
+    expect(found.rowsRead).toBeLessThanOrEqual(300 + 1);
+    expect(found.statements[1]).toMatch(/"id" in \(/);
+  });
+
+  it('reads them twice when the search finds more than it names, in the same order', async () => {
+    const found = await search('search-2');
+    // search-2, search-20…29, search-200…299: 111 found, more than a page.
+    expect(found.domains).toHaveLength(50);
+    expect(found.statements[1]).toMatch(/"id" in \(/);
+    const broad = await search('search-');
+    expect(broad.domains).toHaveLength(50);
+    expect(broad.statements[1]).not.toMatch(/"id" in \(/);
+    expect(broad.rowsRead).toBeLessThanOrEqual(2 * 300);
+    // Newest first either way: the first of the broad walk that matches is the first found.
+    expect(broad.domains.filter((d) => d.startsWith('search-2'))[0]).toBe(found.domains[0]);
   });
 
   it('finds by the target and the server address as typed, whatever their case', async () => {
