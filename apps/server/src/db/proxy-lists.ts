@@ -43,13 +43,14 @@ const SORTS = {
   expiry: { key: expiryKey, descending: false },
 } satisfies Record<TSort, { key: SQL; descending: boolean }>;
 
-/** What a certificate filter asks of the proxy's certificate_status row, at `now`. */
+// A certificate_status row's dates, as the certificate filters read them.
 const notAfter = sql`(${certificateStatus.served}->>'notAfter')::timestamptz`;
 const notBefore = sql`(${certificateStatus.served}->>'notBefore')::timestamptz`;
-/** About when the certificate's dates come into warning (`expiring` above), to the microsecond. */
+/** About when the certificate's dates come into warning (`expiring` below), to the microsecond. */
 const warnedFrom = sql`${notAfter} - (${notAfter} - ${notBefore}) * ${WARNING_FRACTION}::float8`;
 const timestampOf = (now: Date) => sql`${now.toISOString()}::timestamptz`;
 
+/** What a certificate filter asks of the proxy's certificate_status row, at `now`. */
 function certificateCondition(filter: TCertificateFilter, now: Date): SQL {
   const at = timestampOf(now);
   switch (filter) {
