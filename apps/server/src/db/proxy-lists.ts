@@ -121,6 +121,8 @@ export function proxyListPlan(
  */
 export const SEARCH_IDS_AT_MOST = 200;
 
+export type TKeptProxyListCounts = TKeptReads<TGroup[]>;
+
 type TGroup = {
   status: string;
   n: number;
@@ -186,10 +188,15 @@ async function groupsOf(
   scope: TProxyListScope,
   query: TProxyListQuery,
   now: Date,
-  kept: TKeptReads<TGroup[]> | undefined,
+  kept: TKeptProxyListCounts | undefined,
 ): Promise<TGroup[]> {
   const read = () => groupedCounts(db, scope.where, query, now);
   return kept ? kept.read(countsKey(scope, query), now, read) : (await read()).value;
+}
+
+/** The groups of the chosen status, or all of them. */
+function chosenGroups(grouped: TGroup[], query: TProxyListQuery): TGroup[] {
+  return grouped.filter((r) => !query.status || r.status === query.status);
 }
 
 /**
@@ -201,7 +208,7 @@ function totalsOf(grouped: TGroup[], query: TProxyListQuery): TProxyListTotals {
   const status = Object.fromEntries(
     PROXY_STATUSES.map((s) => [s, grouped.find((r) => r.status === s)?.n ?? 0]),
   ) as TProxyListCounts['status'];
-  const chosen = grouped.filter((r) => !query.status || r.status === query.status);
+  const chosen = chosenGroups(grouped, query);
   return {
     total: query.status
       ? status[query.status]
@@ -218,7 +225,7 @@ function totalsOf(grouped: TGroup[], query: TProxyListQuery): TProxyListTotals {
 /** The ids every filter but the cursor finds, when a search's groups told them all. */
 function foundIds(grouped: TGroup[], query: TProxyListQuery): string[] | undefined {
   if (!query.q) return undefined;
-  const chosen = grouped.filter((r) => !query.status || r.status === query.status);
+  const chosen = chosenGroups(grouped, query);
   const found = chosen.reduce((sum, r) => sum + r.n, 0);
   if (found > SEARCH_IDS_AT_MOST || chosen.some((r) => r.n > 0 && r.ids === null)) return undefined;
   return chosen.flatMap((r) => r.ids ?? []);
@@ -230,12 +237,10 @@ export async function proxyListCounts(
   scope: TProxyListScope,
   query: TProxyListQuery,
   now: Date,
-  kept?: TKeptReads<TGroup[]>,
+  kept?: TKeptProxyListCounts,
 ): Promise<TProxyListTotals> {
   return totalsOf(await groupsOf(db, scope, query, now, kept), query);
 }
-
-export type TKeptProxyListCounts = TKeptReads<TGroup[]>;
 
 /**
  * The counts kept for every proxy list of the app (services.ts): on PGlite, where `writes` sees
