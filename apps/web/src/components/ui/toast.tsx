@@ -30,6 +30,7 @@ export function ToastViewport({
   const { t } = useTranslation();
   return (
     <ToastPrimitive.Viewport
+      data-slot="toast-viewport"
       hotkey={['F8']}
       label={t('common.notifications')}
       className={cn(
