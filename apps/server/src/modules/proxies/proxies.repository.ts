@@ -2,7 +2,6 @@ import { type TProxyListQuery, ZUuid } from '@portico/shared/proxy/api';
 import type { TProxyOptions } from '@portico/shared/proxy/options';
 import {
   and,
-  desc,
   eq,
   getTableColumns,
   inArray,
@@ -25,6 +24,7 @@ import {
 } from '../../db/schema';
 import { violatedConstraint } from '../../db/unique-violation';
 import { auditInsertFrom, auditPlaceholdersOf, type TNewAuditRow } from '../audit/audit.repository';
+import { createWholeListReads } from './proxy-whole-list.repository';
 
 export type TProxiesRepository = ReturnType<typeof createProxiesRepository>;
 
@@ -88,29 +88,12 @@ export function createProxiesRepository(
       .where(sql`${proxyConfigurations.id} = any(${sql.placeholder('ids')}::uuid[])`)
       .prepare('proxies_by_ids'),
   );
-  const byUsers = builtOnce(() =>
-    db
-      .select()
-      .from(proxyConfigurations)
-      .where(sql`${proxyConfigurations.userId} = any(${sql.placeholder('userIds')}::uuid[])`)
-      .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
-      .prepare('proxies_by_users'),
-  );
   const findById = readsByKey(
     async (ids: string[]) => {
       // One id that is no uuid would fail the cast, and with it every request of the batch.
       const uuids = ids.filter((id) => ZUuid.safeParse(id).success);
       const rows = uuids.length > 0 ? await byIds().execute({ ids: uuids }) : [];
       return new Map(rows.map((row) => [row.id, row]));
-    },
-    { batched: batchReads },
-  );
-  const listByUser = readsByKey(
-    async (userIds: string[]) => {
-      const lists = new Map<string, TProxyConfigurationRow[]>(userIds.map((id) => [id, []]));
-      // In the query's order (newest first) within each user's list.
-      for (const row of await byUsers().execute({ userIds })) lists.get(row.userId)?.push(row);
-      return lists;
     },
     { batched: batchReads },
   );
@@ -163,12 +146,10 @@ export function createProxiesRepository(
   }
 
   return {
+    ...createWholeListReads(db, { batchReads }),
+
     async findById(id: string): Promise<TProxyConfigurationRow | undefined> {
       return findById(id.toLowerCase());
-    },
-
-    async listByUser(userId: string): Promise<TProxyConfigurationRow[]> {
-      return (await listByUser(userId)) ?? [];
     },
 
     /** One page of the user's list (db/proxy-lists.ts), with its counts. */

@@ -307,9 +307,12 @@ export function createProxiesService(deps: TProxiesServiceDeps) {
     },
 
     async listMine(actor: TActor, language: TLanguage): Promise<TProxyConfiguration[]> {
-      return (await repository.listByUser(actor.id)).map((row) =>
-        toProxyConfiguration(row, language),
-      );
+      const views: TProxyConfiguration[] = [];
+      // Each part mapped before the next is read: the rows do not all live at once.
+      for await (const rows of repository.listByUserInParts(actor.id)) {
+        for (const row of rows) views.push(toProxyConfiguration(row, language));
+      }
+      return views;
     },
 
     /** The whole list, or one page when the query holds any list parameter. */

@@ -1,0 +1,77 @@
+import { desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { readsByKey } from '../../db/batched-reads';
+import { builtOnce } from '../../db/built-once';
+import type { TDb } from '../../db/client';
+import { keysetPage } from '../../db/keyset';
+import { proxyListPlan } from '../../db/proxy-lists';
+import { proxyConfigurations as p, type TProxyConfigurationRow } from '../../db/schema';
+
+/** How many rows of a whole list are read at a time (listByUserInParts). */
+export const LIST_PART = 500;
+const LIST_SORT = 'created';
+type TListRow = TProxyConfigurationRow & { key: string };
+
+/**
+ * A user's whole list (the list route without list parameters), read in parts. `batchReads`:
+ * the app's shared repository reads the first parts of all the requests waiting at once.
+ */
+export function createWholeListReads(db: TDb, { batchReads }: { batchReads: boolean }) {
+  // The first part of each user's list (LIST_PART rows, and one more that tells of a next part),
+  // newest first, each row with its keyset key.
+  const firstParts = builtOnce(() => {
+    const placed = db
+      .select({
+        ...getTableColumns(p),
+        key: sql<string>`${p.createdAt}::text`.as('key'),
+        place:
+          sql<number>`row_number() over (partition by ${p.userId} order by ${p.createdAt} desc, ${p.id} desc)`.as(
+            'place',
+          ),
+      })
+      .from(p)
+      .where(sql`${p.userId} = any(${sql.placeholder('userIds')}::uuid[])`)
+      .as('placed');
+    return db
+      .select()
+      .from(placed)
+      .where(sql`${placed.place} <= ${LIST_PART + 1}`)
+      .orderBy(desc(placed.createdAt), desc(placed.id))
+      .prepare('proxies_by_users');
+  });
+  const firstPartOf = readsByKey(
+    async (userIds: string[]) => {
+      const parts = new Map<string, TListRow[]>(userIds.map((id) => [id, []]));
+      // In the query's order (newest first) within each user's part.
+      for (const row of await firstParts().execute({ userIds })) parts.get(row.userId)?.push(row);
+      return parts;
+    },
+    { batched: batchReads },
+  );
+
+  return {
+    /**
+     * The user's whole list newest first, LIST_PART rows at a time, so that the caller maps each
+     * part before the next is read: 10,000 rows read at once raised the server's peak by 20-40
+     * MiB (docs/PERFORMANCE.md). The next parts by keyset, each after the last row before it.
+     */
+    async *listByUserInParts(userId: string): AsyncGenerator<TProxyConfigurationRow[]> {
+      let rows = (await firstPartOf(userId)) ?? [];
+      for (;;) {
+        const part = keysetPage(rows, LIST_PART, LIST_SORT, (row) => row.id);
+        yield part.rows;
+        if (!part.nextCursor) return;
+        const plan = proxyListPlan(
+          eq(p.userId, userId),
+          { limit: LIST_PART, cursor: part.nextCursor, sort: LIST_SORT },
+          new Date(),
+        );
+        rows = await db
+          .select({ ...getTableColumns(p), key: plan.key })
+          .from(p)
+          .where(plan.where)
+          .orderBy(...plan.orderBy)
+          .limit(plan.limit);
+      }
+    },
+  };
+}
