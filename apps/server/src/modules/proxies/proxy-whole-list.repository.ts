@@ -19,12 +19,14 @@ export function createWholeListReads(db: TDb, { batchReads }: { batchReads: bool
   // The first part of each user's list (LIST_PART rows, and one more that tells of a next part),
   // newest first, each row with its keyset key.
   const firstParts = builtOnce(() => {
+    // The pages' own key and order (db/proxy-lists.ts), so a part's cursor is a page's cursor.
+    const walk = proxyListPlan(undefined, { limit: LIST_PART, sort: LIST_SORT }, new Date());
     const placed = db
       .select({
         ...getTableColumns(p),
-        key: sql<string>`${p.createdAt}::text`.as('key'),
+        key: walk.key.as('key'),
         place:
-          sql<number>`row_number() over (partition by ${p.userId} order by ${p.createdAt} desc, ${p.id} desc)`.as(
+          sql<number>`row_number() over (partition by ${p.userId} order by ${sql.join(walk.orderBy, sql`, `)})`.as(
             'place',
           ),
       })
