@@ -124,6 +124,34 @@ describe.each(testDatabaseKinds())('interrupted deployments on %s', (kind) => {
     });
   });
 
+  it('leaves a run alone that its worker ended after the reaper read it', async () => {
+    for (const attempt of [1, 2]) {
+      const { id, run } = await strandedRun(attempt);
+      // The run ends (here: failed on its deadline) between the reaper's read and its write.
+      const endedMeanwhile: TReaperDeps = {
+        ...deps,
+        deployments: {
+          ...deps.deployments,
+          async unfinished() {
+            const rows = await deps.deployments.unfinished();
+            await t.database.db
+              .update(deployments)
+              .set({ status: 'failed', errorCode: 'timeout', finishedAt: new Date() })
+              .where(eq(deployments.id, run.id));
+            return rows;
+          },
+        },
+      };
+      await reapDeployments(endedMeanwhile);
+      const [row] = await t.database.db
+        .select()
+        .from(deployments)
+        .where(eq(deployments.id, run.id));
+      expect(row).toMatchObject({ status: 'failed', errorCode: 'timeout', jobId: run.jobId });
+      expect(await linesOf(id)).toEqual([]);
+    }
+  });
+
   it('fails a configuration left deploying without a run (its request died), once it is old', async () => {
     const { client } = await signedInClient(t);
     const { id } = await createProxy(client, { serverIp: '127.0.0.1', sshPort: 1 });

@@ -48,40 +48,46 @@ export async function reapDeployments(deps: TReaperDeps): Promise<number> {
   for (const row of await deps.deployments.unfinished()) {
     const job = row.jobId ? await deps.queue.deployJobInfo(row.jobId) : null;
     if (!(await isDead(deps, row, job))) continue;
-    reaped += 1;
     const attempt = job?.data.attempt ?? 1;
     if (row.jobId && job?.state === 'active') {
       await deps.queue.failDeployJob(row.jobId, 'worker died');
     }
     const config = await deps.proxies.findById(row.configurationId);
     if (!config) continue;
+    // Each change below holds only while the run is as read above: its worker may have ended it
+    // since (a run that failed on its deadline was once put back in the queue so).
     if (attempt < 2) {
+      const next = deps.queue.deployJob({
+        deploymentId: row.id,
+        configurationId: row.configurationId,
+        attempt: attempt + 1,
+      });
+      if (!(await deps.deployments.updateIfStill(row, { status: 'queued', jobId: next.id }))) {
+        continue;
+      }
+      reaped += 1;
       await deps.runLog.write(
         row.configurationId,
         row.id,
         'warning',
         lineOf(runLanguage(row), msg('job.interruptedRetry')),
       );
-      const next = deps.queue.deployJob({
-        deploymentId: row.id,
-        configurationId: row.configurationId,
-        attempt: attempt + 1,
-      });
-      await deps.deployments.update(row.id, { status: 'queued', jobId: next.id });
       await next.send();
       deps.log.info(`deployment ${row.id} interrupted; queued again`);
       continue;
     }
     const line = lineOf(runLanguage(row), msg('job.interruptedFailed'));
-    await deps.runLog.write(row.configurationId, row.id, 'error', line);
     const now = new Date();
-    await deps.deployments.update(row.id, {
+    const failed = await deps.deployments.updateIfStill(row, {
       status: 'failed',
       finishedAt: now,
       errorCode: 'interrupted',
       errorMessage: line.message,
       errorText: line.text,
     });
+    if (!failed) continue;
+    reaped += 1;
+    await deps.runLog.write(row.configurationId, row.id, 'error', line);
     // A certificate action never changed the proxy's status; a deployment leaves it failed.
     // What the cut runs wrote is in the record already (announced before each write).
     const updated = isCertificateAction(row.trigger)

@@ -1,6 +1,6 @@
 import type { TLanguage } from '@portico/shared/api-error';
 import type { TText } from '@portico/shared/i18n/text';
-import { and, asc, desc, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import {
@@ -100,6 +100,29 @@ export function createDeploymentsRepository(db: TDb) {
 
     async update(id: string, changes: Partial<TDeploymentRow>): Promise<void> {
       await db.update(deployments).set(changes).where(eq(deployments.id, id));
+    },
+
+    /**
+     * Changes a run only while its status and job are still those `read` had: true when it did.
+     * For a writer acting on what it read a moment ago (the reaper), which the run's own worker
+     * may have finished since.
+     */
+    async updateIfStill(
+      read: Pick<TDeploymentRow, 'id' | 'status' | 'jobId'>,
+      changes: Partial<TDeploymentRow>,
+    ): Promise<boolean> {
+      const rows = await db
+        .update(deployments)
+        .set(changes)
+        .where(
+          and(
+            eq(deployments.id, read.id),
+            eq(deployments.status, read.status),
+            read.jobId === null ? isNull(deployments.jobId) : eq(deployments.jobId, read.jobId),
+          ),
+        )
+        .returning({ id: deployments.id });
+      return rows.length > 0;
     },
 
     /** Runs not finished: queued or running, on any instance. */
