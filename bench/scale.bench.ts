@@ -128,14 +128,14 @@ export const benchmark: TBenchmark = {
             value: rss.settled,
             floor: 0,
             unit: ' MiB',
-            goal: `built server on PGlite, after the reads; goal ≤ ${RSS_GOAL_MIB} MiB`,
+            goal: `built server on PGlite, at rest after the reads; goal ≤ ${RSS_GOAL_MIB} MiB`,
           },
           {
             label: `N=${n} server peak`,
             value: rss.peak,
             floor: 0,
             unit: ' MiB',
-            goal: `VmHWM; goal ≤ ${RSS_GOAL_MIB} MiB`,
+            goal: `VmHWM, the user's and the admin's whole lists; goal ≤ ${RSS_GOAL_MIB} MiB`,
           },
         );
       }

@@ -24,17 +24,18 @@ function peakMiB(pid: number): number {
 /**
  * The built server's resident set (a real process, `npm start`'s bundle on plain node, on the
  * embedded PGlite, the default) over a data dir holding `n` proxies of one account: the account
- * registered and the proxies inserted by this process first (then closed: the data dir is the
- * server's alone), the server started on it, the account signed in over HTTP reading its whole
- * list, READS first pages and READS searches; then RSS at rest (SETTLE_MS), and the peak (VmHWM),
- * which the burst of the whole list sets.
+ * registered (an admin) and the proxies inserted by this process first (then closed: the data dir
+ * is the server's alone), the server started on it, the account signed in over HTTP reading its
+ * whole list, then the admin's whole list of everyone's (the same rows with their owner), READS
+ * first pages and READS searches; then RSS at rest (SETTLE_MS), and the peak (VmHWM), which the
+ * bursts of the whole lists set.
  */
 export async function serverRss(n: number): Promise<{ settled: number; peak: number }> {
   buildServer();
   const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-scale-'));
   try {
     const seed = await scaleApp(join(dataDir, 'db'));
-    const owner = await signedIn(seed);
+    const owner = await signedIn(seed, 'admin');
     await insertManyProxies(seed.database.db, owner.user.id, n, { prefix: `r${process.pid}-${n}` });
     await settled(seed);
     await seed.close();
@@ -52,6 +53,8 @@ export async function serverRss(n: number): Promise<{ settled: number; peak: num
       if (login.status !== 200) throw new Error(`login answered ${login.status}`);
       const whole = await client.get('/api/user/proxy-configurations');
       if (whole.status !== 200 || whole.json.length !== n) throw new Error('whole list');
+      const everyone = await client.get('/api/admin/all-proxies');
+      if (everyone.status !== 200 || everyone.json.length !== n) throw new Error('admin list');
       for (let i = 0; i < READS; i++) {
         await client.get('/api/user/proxy-configurations?limit=50');
         await client.get(`/api/user/proxy-configurations?limit=50&q=${n - 1 - i}.example`);

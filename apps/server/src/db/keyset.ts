@@ -48,3 +48,22 @@ export function keysetPage<T extends { key: string }>(
   const last = page[page.length - 1]!;
   return { rows: page, nextCursor: encodeCursor(sort, [last.key, idOf(last)]) };
 }
+
+/**
+ * A whole list walked in parts of `limit` rows, each yielded before the next is read, so a
+ * caller that maps each part never holds every row at once. `first` is the first part read one
+ * row longer (as keysetPage wants); `readAfter` reads the next one the same way after a cursor.
+ */
+export async function* keysetParts<T extends { key: string }>(
+  first: T[],
+  walk: { limit: number; sort: string; idOf: (row: T) => string },
+  readAfter: (cursor: string) => Promise<T[]>,
+): AsyncGenerator<T[]> {
+  let rows = first;
+  for (;;) {
+    const part = keysetPage(rows, walk.limit, walk.sort, walk.idOf);
+    yield part.rows;
+    if (!part.nextCursor) return;
+    rows = await readAfter(part.nextCursor);
+  }
+}

@@ -43,7 +43,7 @@ export interface TAdminProxyReads {
   ownersByProxyCount(): Promise<
     { userId: string; username: string; email: string; proxyCount: number }[]
   >;
-  allWithOwners(): Promise<TAdminProxyRow[]>;
+  allWithOwnersInParts(): AsyncGenerator<(TAdminProxyRow & { key: string })[]>;
   allWithOwnersPage(
     query: TProxyListQuery & { limit: number },
     now: Date,
@@ -117,8 +117,9 @@ export function createAdminRepository(db: TDb, over: TAdminReadsOver) {
       return proxies.ownersByProxyCount();
     },
 
-    async allProxies() {
-      return proxies.allWithOwners();
+    /** Every user's proxies with their owners, newest first, in parts (read each before the next). */
+    allProxiesInParts() {
+      return proxies.allWithOwnersInParts();
     },
 
     /** One page of every user's proxies (db/proxy-lists.ts), with its counts. */

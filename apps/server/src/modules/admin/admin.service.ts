@@ -22,10 +22,15 @@ import type { TAuditService } from '../audit/audit.service';
 import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { lastFailureOf } from '../proxies/proxy-view';
 import type { TUsersService } from '../users/users.service';
-import type { TAdminRepository, TAuditFilter, TAuditRowNamed } from './admin.repository';
+import type {
+  TAdminProxyRow as TAdminProxyRecordRow,
+  TAdminRepository,
+  TAuditFilter,
+  TAuditRowNamed,
+} from './admin.repository';
 
 export type TAdminService = ReturnType<typeof createAdminService>;
-type TAdminProxyRecord = Awaited<ReturnType<TAdminRepository['allProxies']>>[number];
+type TAdminProxyRecord = TAdminProxyRecordRow;
 
 /** What a role change writes: the guarded change, the row again through users, the audit row. */
 export interface TAdminWrites {
@@ -100,7 +105,14 @@ export function createAdminService(deps: TAdminServiceDeps) {
         lastFailure: lastFailureOf(lastFailure, language),
         createdAt: isoTime(createdAt),
       });
-      if (!asksForPage(query)) return (await repository.allProxies()).map(view);
+      if (!asksForPage(query)) {
+        const views: TAdminProxyRow[] = [];
+        // Each part mapped before the next is read: the rows do not all live at once.
+        for await (const rows of repository.allProxiesInParts()) {
+          for (const { key: _, ...row } of rows) views.push(view(row));
+        }
+        return views;
+      }
       const limit = query.limit ?? PAGE_LIMIT_DEFAULT;
       const { rows, ...page } = await repository.allProxiesPage({ ...query, limit }, new Date());
       return { items: rows.map(({ key: _, ...row }) => view(row)), ...page };

@@ -10,10 +10,11 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
-import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
-import { proxyPage, type TKeptProxyListCounts } from '../../db/proxy-lists';
+import { keysetParts } from '../../db/keyset';
+import { proxyListPlan, proxyPage, type TKeptProxyListCounts } from '../../db/proxy-lists';
 import { proxyConfigurations, users } from '../../db/schema';
+import { LIST_PART, LIST_SORT } from './proxy-whole-list.repository';
 
 export type TProxyOwnerReads = ReturnType<typeof createProxyOwnerReads>;
 
@@ -39,15 +40,21 @@ export function createProxyOwnerReads(db: TDb, listCounts?: TKeptProxyListCounts
     username: users.username,
     email: users.email,
   };
-  // The admin's all-proxies screen: built at first use, prepared once per connection.
-  const allWithOwners = builtOnce(() =>
-    db
-      .select(withOwnerRow)
+  // The admin's whole list, one part after a cursor (none: the first), the pages' key and order.
+  const allWithOwnersAfter = (cursor: string | undefined) => {
+    const plan = proxyListPlan(
+      undefined,
+      { limit: LIST_PART, cursor, sort: LIST_SORT },
+      new Date(),
+    );
+    return db
+      .select({ ...withOwnerRow, key: plan.key })
       .from(proxyConfigurations)
       .innerJoin(users, eq(users.id, proxyConfigurations.userId))
-      .orderBy(desc(proxyConfigurations.createdAt), desc(proxyConfigurations.id))
-      .prepare('admin_all_proxies'),
-  );
+      .where(plan.where)
+      .orderBy(...plan.orderBy)
+      .limit(plan.limit);
+  };
   const proxyCount = count(proxyConfigurations.id).mapWith(Number);
 
   return {
@@ -82,9 +89,16 @@ export function createProxyOwnerReads(db: TDb, listCounts?: TKeptProxyListCounts
         .orderBy(desc(proxyCount), asc(users.username), asc(users.id));
     },
 
-    /** Every proxy with its owner, newest first. */
-    async allWithOwners() {
-      return allWithOwners().execute();
+    /**
+     * Every proxy with its owner, newest first, LIST_PART rows at a time, so the caller maps
+     * each part before the next is read (as the user's whole list, proxy-whole-list.repository).
+     */
+    async *allWithOwnersInParts() {
+      yield* keysetParts(
+        await allWithOwnersAfter(undefined),
+        { limit: LIST_PART, sort: LIST_SORT, idOf: (row) => row.id },
+        allWithOwnersAfter,
+      );
     },
 
     /** One page of every user's proxies with their owners (db/proxy-lists.ts), with its counts. */

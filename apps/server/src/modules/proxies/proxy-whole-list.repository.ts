@@ -2,13 +2,13 @@ import { desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { readsByKey } from '../../db/batched-reads';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
-import { keysetPage } from '../../db/keyset';
+import { keysetParts } from '../../db/keyset';
 import { proxyListPlan } from '../../db/proxy-lists';
 import { proxyConfigurations as p, type TProxyConfigurationRow } from '../../db/schema';
 
-/** How many rows of a whole list are read at a time (listByUserInParts). */
+/** How many rows of a whole list are read at a time (the user's and the admin's). */
 export const LIST_PART = 500;
-const LIST_SORT = 'created';
+export const LIST_SORT = 'created';
 type TListRow = TProxyConfigurationRow & { key: string };
 
 /**
@@ -57,23 +57,23 @@ export function createWholeListReads(db: TDb, { batchReads }: { batchReads: bool
      * MiB (docs/PERFORMANCE.md). The next parts by keyset, each after the last row before it.
      */
     async *listByUserInParts(userId: string): AsyncGenerator<TProxyConfigurationRow[]> {
-      let rows = (await firstPartOf(userId)) ?? [];
-      for (;;) {
-        const part = keysetPage(rows, LIST_PART, LIST_SORT, (row) => row.id);
-        yield part.rows;
-        if (!part.nextCursor) return;
-        const plan = proxyListPlan(
-          eq(p.userId, userId),
-          { limit: LIST_PART, cursor: part.nextCursor, sort: LIST_SORT },
-          new Date(),
-        );
-        rows = await db
-          .select({ ...getTableColumns(p), key: plan.key })
-          .from(p)
-          .where(plan.where)
-          .orderBy(...plan.orderBy)
-          .limit(plan.limit);
-      }
+      yield* keysetParts(
+        (await firstPartOf(userId)) ?? [],
+        { limit: LIST_PART, sort: LIST_SORT, idOf: (row) => row.id },
+        (cursor) => {
+          const plan = proxyListPlan(
+            eq(p.userId, userId),
+            { limit: LIST_PART, cursor, sort: LIST_SORT },
+            new Date(),
+          );
+          return db
+            .select({ ...getTableColumns(p), key: plan.key })
+            .from(p)
+            .where(plan.where)
+            .orderBy(...plan.orderBy)
+            .limit(plan.limit);
+        },
+      );
     },
   };
 }
