@@ -1,15 +1,15 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { removeTestTempDir, testTempDir } from '../test/support/temp-dir';
 import { buildTestApp, TEST_SESSION_SECRET } from '../test/support/test-app';
 import { createTestDatabase, type TTestDatabase } from '../test/support/test-database';
 
 const config = { registration: 'open', trustProxy: false, logLevel: 'silent' } as const;
 
 function fakeWebBuild(): string {
-  const root = mkdtempSync(join(tmpdir(), 'portico-web-'));
+  const root = testTempDir('portico-web-');
   mkdirSync(join(root, 'assets'));
   writeFileSync(join(root, 'index.html'), '<!doctype html><title>Portico</title><div id="root">');
   writeFileSync(join(root, 'assets', 'app-abc123.js'), 'console.log(1)');
@@ -19,14 +19,16 @@ function fakeWebBuild(): string {
 describe('app shell', () => {
   let testDb: TTestDatabase;
   let app: Awaited<ReturnType<typeof buildTestApp>>;
+  let webRoot: string;
   beforeAll(async () => {
     testDb = await createTestDatabase('pglite');
+    webRoot = fakeWebBuild();
     app = await buildTestApp({
       config,
       database: testDb.database,
       sessionSecret: TEST_SESSION_SECRET,
       logger: false,
-      webRoot: fakeWebBuild(),
+      webRoot,
       sessionSweepIntervalMs: 0,
     });
     app.get('/api/test-boom', async () => {
@@ -37,6 +39,7 @@ describe('app shell', () => {
   afterAll(async () => {
     await app?.close();
     await testDb?.drop();
+    removeTestTempDir(webRoot);
   });
 
   const html = { accept: 'text/html,application/xhtml+xml' };

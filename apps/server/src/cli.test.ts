@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, SSH_PASSWORD, signedInClient } from '../test/support/proxies-test-helpers';
 import { runTs } from '../test/support/spawn';
+import { removeTestTempDir, testTempDir } from '../test/support/temp-dir';
 import { type TTestApp, withAppOnStore } from '../test/support/test-app';
 import { TestClient } from '../test/support/test-client';
 import {
@@ -31,7 +31,7 @@ describe('the portico command', () => {
 
 // Each step spawns a process that opens the database: slow on a loaded machine.
 describe.each(testDatabaseKinds())('portico CLI on %s', { timeout: 120_000 }, (kind) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'portico-cli-'));
+  const dataDir = testTempDir('portico-cli-');
   let pg: TTestDatabase | undefined;
   let env: NodeJS.ProcessEnv;
 
@@ -42,7 +42,10 @@ describe.each(testDatabaseKinds())('portico CLI on %s', { timeout: 120_000 }, (k
       env.DATABASE_URL = pg.url;
     }
   });
-  afterAll(async () => pg?.drop());
+  afterAll(async () => {
+    await pg?.drop();
+    removeTestTempDir(dataDir);
+  });
 
   const cli = (args: string[], input?: string) => runTs('src/cli.ts', args, { env, input });
 

@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { removeTestTempDir, testTempDir } from '../test/support/temp-dir';
 import { ConfigError, configWarnings, loadConfig } from './config';
 
 function problemsOf(env: NodeJS.ProcessEnv): string[] {
@@ -34,7 +34,8 @@ describe('loadConfig', () => {
   });
 
   it('reads every variable', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'portico-config-'));
+    const dir = testTempDir('portico-config-');
+    onTestFinished(() => removeTestTempDir(dir));
     const ca = join(dir, 'ca.pem');
     writeFileSync(ca, 'x');
     const config = loadConfig({

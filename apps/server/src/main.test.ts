@@ -1,12 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { runTs, SERVER_ROOT } from '../test/support/spawn';
+import { removeTestTempDir, testTempDir } from '../test/support/temp-dir';
 import { entryArgs } from '../test/support/test-bundle';
 
-const tempDir = () => mkdtempSync(join(tmpdir(), 'portico-main-'));
+/** A data dir for the running test, removed when it ends. */
+const tempDir = () => {
+  const dir = testTempDir('portico-main-');
+  onTestFinished(() => removeTestTempDir(dir));
+  return dir;
+};
 
 /** Starts src/main.ts (the run's bundle, test-bundle.ts) on a free port; resolves once it listens. */
 function startServer(dataDir: string): Promise<{ child: ChildProcess; url: string }> {

@@ -1,24 +1,19 @@
 // The import check of `npm run lint` (scripts/check-imports.ts): each rule, broken once in a
 // throwaway tree, fails naming the file; the same imports where they belong pass.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { checkImports, checkWebImports, type TViolation } from '../../../scripts/check-imports';
+import { removeTestTempDir, testTempDir } from './support/temp-dir';
 
 const REPO_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 
-let root: string | undefined;
-afterEach(() => {
-  if (root) rmSync(root, { recursive: true, force: true });
-  root = undefined;
-});
-
-/** A server tree holding these files (path under the tree: content). */
+/** A tree holding these files (path under the tree: content), removed when the test ends. */
 function tree(files: Record<string, string>): string {
-  root = mkdtempSync(join(tmpdir(), 'portico-imports-'));
+  const root = testTempDir('portico-imports-');
+  onTestFinished(() => removeTestTempDir(root));
   for (const [path, text] of Object.entries(files)) {
     mkdirSync(dirname(join(root, path)), { recursive: true });
     writeFileSync(join(root, path), text);

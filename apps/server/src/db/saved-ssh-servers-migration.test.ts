@@ -2,12 +2,11 @@
 // server, one per (owner, host, port, user), keeping its pinned host key; at start-up each server
 // gets its proxies' password (bound to the proxy row, so SQL cannot move it). Nobody re-enters
 // anything.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { databaseBeforeMigration } from '../../test/support/migrations-before';
+import { removeTestTempDir, testTempDir } from '../../test/support/temp-dir';
 import { testDatabaseKinds } from '../../test/support/test-database';
 import {
   decryptSecret,
@@ -32,7 +31,9 @@ const id = (n: number) => `00000000-0000-4000-8000-0000000002${String(n).padStar
 
 describe.each(testDatabaseKinds())('migration 0014 (saved SSH servers) on %s', (kind) => {
   const test = databaseBeforeMigration(kind, 14);
-  const keyFile = join(mkdtempSync(join(tmpdir(), 'portico-servers-')), 'secret.key');
+  const keyDir = testTempDir('portico-servers-');
+  afterAll(() => removeTestTempDir(keyDir));
+  const keyFile = join(keyDir, 'secret.key');
 
   it('groups proxies into servers by owner, host, port and user; pins and passwords carried over', async () => {
     const { db } = test.database;

@@ -1,19 +1,23 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { removeTestTempDir, testTempDir } from '../../test/support/temp-dir';
 import { unifiedDiff } from './unified-diff';
 
 /** Applies a unified diff with GNU patch: the diff must turn `before` into `after`. */
 function patched(before: string, diff: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'portico-diff-'));
-  const file = join(dir, 'site');
-  writeFileSync(file, before);
-  writeFileSync(join(dir, 'change.diff'), diff);
-  execFileSync('patch', ['-s', file, join(dir, 'change.diff')]);
-  return execFileSync('cat', [file]).toString();
+  const dir = testTempDir('portico-diff-');
+  try {
+    const file = join(dir, 'site');
+    writeFileSync(file, before);
+    writeFileSync(join(dir, 'change.diff'), diff);
+    execFileSync('patch', ['-s', file, join(dir, 'change.diff')]);
+    return execFileSync('cat', [file]).toString();
+  } finally {
+    removeTestTempDir(dir);
+  }
 }
 
 describe('unifiedDiff', () => {

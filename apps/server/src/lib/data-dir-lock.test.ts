@@ -1,11 +1,16 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { removeTestTempDir, testTempDir } from '../../test/support/temp-dir';
 import { acquireDataDirLock, DataDirLockedError } from './data-dir-lock';
 
-const tempDir = () => mkdtempSync(join(tmpdir(), 'portico-lock-'));
+/** A folder for the running test, removed when it ends. */
+const tempDir = () => {
+  const dir = testTempDir('portico-lock-');
+  onTestFinished(() => removeTestTempDir(dir));
+  return dir;
+};
 
 /** The pid of a process that has certainly exited. */
 function deadPid(): number {

@@ -1,10 +1,15 @@
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { removeTestTempDir, testTempDir } from '../../test/support/temp-dir';
 import { loadOrCreateSessionSecret } from './session-secret';
 
-const fileIn = () => join(mkdtempSync(join(tmpdir(), 'portico-secret-')), 'sub', 'session.secret');
+/** A session secret path in a folder of the running test, removed when it ends. */
+function fileIn(): string {
+  const dir = testTempDir('portico-secret-');
+  onTestFinished(() => removeTestTempDir(dir));
+  return join(dir, 'sub', 'session.secret');
+}
 
 describe('session secret', () => {
   it('prefers the environment value and writes nothing', () => {

@@ -1,7 +1,5 @@
 // Test support for POST /api/test-ssh: a signed-in client, the request body, the error it
 // answers, and configuration rows to resume.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLanguage } from '@portico/shared/api-error';
 import { translate } from '@portico/shared/i18n/translate';
@@ -11,12 +9,16 @@ import type { TDatabase } from '../../src/db/client';
 import { proxyConfigurations } from '../../src/db/schema';
 import { openSecretBox, secretAad } from '../../src/lib/secrets';
 import { sshTargetOf } from '../../src/modules/ssh-servers/server-credentials';
+import { testTempDir } from './temp-dir';
 import type { TTestApp } from './test-app';
 import { newCredentials, TestClient } from './test-client';
 
-/** A fresh key file per test file (created on first use, as on a first start). */
+/**
+ * A fresh key file per test file (created on first use, as on a first start); its folder is
+ * removed when the test process ends, so no key is left behind in the temp dir.
+ */
 export function testSecretKeyFile(): string {
-  return join(mkdtempSync(join(tmpdir(), 'portico-checks-key-')), 'secret.key');
+  return join(testTempDir('portico-checks-key-'), 'secret.key');
 }
 
 export async function signedInClient(app: TTestApp['app'], lang = 'en') {

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { removeTestTempDir, testTempDir } from './temp-dir';
 
 /**
  * A throwaway certificate authority made with the real openssl, for tests that need a TLS server
@@ -37,7 +37,7 @@ function stamp(date: Date): string {
 }
 
 export function createTestPki(): TTestPki {
-  const dir = mkdtempSync(join(tmpdir(), 'portico-pki-'));
+  const dir = testTempDir('portico-pki-');
   openssl(dir, [
     'req',
     '-x509',
@@ -108,6 +108,6 @@ export function createTestPki(): TTestPki {
         cert: readFileSync(join(dir, cert), 'utf8'),
       };
     },
-    remove: () => rmSync(dir, { recursive: true, force: true }),
+    remove: () => removeTestTempDir(dir),
   };
 }

@@ -1,11 +1,11 @@
 // Scheduled backups (PORTICO_BACKUP_DIR): the app schedules one daily job at the configured
 // time; each run writes an archive, keeps the newest N, and records how it went, which the admin
 // panel reads from /api/admin/backups/status (a failure too, with its cause).
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
+import { removeTestTempDir, testTempDir } from '../../../test/support/temp-dir';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { ConfigError, loadConfig, type TBackupSchedule } from '../../config';
@@ -17,7 +17,7 @@ import { BACKUP_QUEUE, runScheduledBackup } from './scheduled-backup';
 const DAY = 86_400_000;
 
 describe.each(testDatabaseKinds())('scheduled backups on %s', (kind) => {
-  const scratch = mkdtempSync(join(tmpdir(), 'portico-scheduled-'));
+  const scratch = testTempDir('portico-scheduled-');
   const secretKeyFile = join(scratch, 'secret.key');
   const schedule: TBackupSchedule = {
     dir: join(scratch, 'backups'),
@@ -36,7 +36,10 @@ describe.each(testDatabaseKinds())('scheduled backups on %s', (kind) => {
       deploy: { workers: 1 },
     });
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    removeTestTempDir(scratch);
+  });
 
   const run = (overrides: Partial<TBackupSchedule> = {}) =>
     runScheduledBackup({

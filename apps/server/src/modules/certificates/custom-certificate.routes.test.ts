@@ -1,9 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
+import { removeTestTempDir, testTempDir } from '../../../test/support/temp-dir';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
@@ -21,12 +20,17 @@ const leafFor = (domain: string, from = now - DAY, to = now + 89 * DAY) =>
 
 describe.each(testDatabaseKinds())('your own certificate on %s', (kind) => {
   let t: TTestApp;
+  let keyDir: string;
   let keyFile: string;
   beforeAll(async () => {
-    keyFile = join(mkdtempSync(join(tmpdir(), 'portico-custom-')), 'secret.key');
+    keyDir = testTempDir('portico-custom-');
+    keyFile = join(keyDir, 'secret.key');
     t = await createTestApp(kind, { config: { secretKeyFile: keyFile }, deploy: { workers: 0 } });
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    removeTestTempDir(keyDir);
+  });
 
   const upload = (client: TestClient, id: string, body: unknown, lang = 'en') =>
     client.write('PUT', `/api/proxy-configurations/${id}/certificate/custom`, body as never, {

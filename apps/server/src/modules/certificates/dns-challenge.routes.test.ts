@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { HEALTHY_DEBIAN_FACTS } from '@portico/shared/test/server-facts';
 import { eq } from 'drizzle-orm';
@@ -13,6 +11,7 @@ import {
   uniqueDomain,
   waitForStatus,
 } from '../../../test/support/proxies-test-helpers';
+import { removeTestTempDir, testTempDir } from '../../../test/support/temp-dir';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
@@ -24,13 +23,18 @@ const SECRET = RFC2136_SECRET;
 
 describe.each(testDatabaseKinds())('a certificate by DNS-01 on %s', (kind) => {
   let t: TTestApp;
+  let keyDir: string;
   let keyFile: string;
   beforeAll(async () => {
-    keyFile = join(mkdtempSync(join(tmpdir(), 'portico-dns01-')), 'secret.key');
+    keyDir = testTempDir('portico-dns01-');
+    keyFile = join(keyDir, 'secret.key');
     // With a deploy worker: a run must refuse credentials entered for another server.
     t = await createTestApp(kind, { config: { secretKeyFile: keyFile } });
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    removeTestTempDir(keyDir);
+  });
 
   const path = (id: string) => `/api/proxy-configurations/${id}/certificate/dns`;
   const put = (client: TestClient, id: string, body: unknown, lang = 'en') =>

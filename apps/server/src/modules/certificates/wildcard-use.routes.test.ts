@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +9,7 @@ import {
   signedInClient,
   uniqueDomain,
 } from '../../../test/support/proxies-test-helpers';
+import { removeTestTempDir, testTempDir } from '../../../test/support/temp-dir';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
@@ -18,11 +17,15 @@ import { proxyConfigurations, wildcardCertificateUses } from '../../db/schema';
 
 describe.each(testDatabaseKinds())('a wildcard certificate of the same server on %s', (kind) => {
   let t: TTestApp;
+  let keyDir: string;
   beforeAll(async () => {
-    const keyFile = join(mkdtempSync(join(tmpdir(), 'portico-wildreuse-')), 'secret.key');
-    t = await createTestApp(kind, { config: { secretKeyFile: keyFile } });
+    keyDir = testTempDir('portico-wildreuse-');
+    t = await createTestApp(kind, { config: { secretKeyFile: join(keyDir, 'secret.key') } });
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    removeTestTempDir(keyDir);
+  });
 
   const choices = (client: TestClient, id: string) =>
     client.request({ method: 'GET', url: `/api/proxy-configurations/${id}/certificate/wildcards` });

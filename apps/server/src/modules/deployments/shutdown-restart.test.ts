@@ -1,8 +1,10 @@
 import { once } from 'node:events';
 import { createServer, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { createProxy, signedInClient } from '../../../test/support/proxies-test-helpers';
+import { removeTestTempDir, testTempDir } from '../../../test/support/temp-dir';
 import { buildTestApp, TEST_APP_OPTIONS } from '../../../test/support/test-app';
 import { createTestDatabase, testDatabaseKinds } from '../../../test/support/test-database';
 import { deploymentLogs, deployments, proxyConfigurations } from '../../db/schema';
@@ -21,7 +23,8 @@ describe.each(testDatabaseKinds())('a run cut by a graceful stop on %s', (kind) 
     await once(silent, 'listening');
     const port = (silent.address() as { port: number }).port;
     const testDb = await createTestDatabase(kind);
-    const secretKeyFile = `${process.env.TMPDIR ?? '/tmp'}/portico-restart-${process.pid}-${kind}.key`;
+    const keyDir = testTempDir('portico-restart-');
+    const secretKeyFile = join(keyDir, 'secret.key');
     try {
       const first = await buildTestApp({
         ...TEST_APP_OPTIONS,
@@ -93,6 +96,7 @@ describe.each(testDatabaseKinds())('a run cut by a graceful stop on %s', (kind) 
       for (const s of sockets) s.destroy();
       await new Promise((r) => silent.close(r));
       await testDb.drop();
+      removeTestTempDir(keyDir);
     }
   }, 90_000);
 });

@@ -1,11 +1,9 @@
 // Alerts and tests go by e-mail only to an address its owner proved to read (mail bombing,
 // issue 35): a code mailed there (a real SMTP sink on loopback) and entered in the settings.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LIMIT_DEFAULTS } from '@portico/shared/admin/limits';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { mailingTestApp, verifyAlertEmail } from '../../../test/support/notifications-test-helpers';
 import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import {
@@ -14,6 +12,7 @@ import {
   startSmtpSink,
   type TSmtpSink,
 } from '../../../test/support/smtp-sink';
+import { removeTestTempDir, testTempDir } from '../../../test/support/temp-dir';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
@@ -55,9 +54,14 @@ describe.each(testDatabaseKinds())('verifying the alert e-mail address on %s', (
 
   const mailsTo = (address: string) => smtp.messages.filter((m) => m.to.includes(address));
 
-  /** The alerts as the certificate watch sends them, built from the same parts over this app's database. */
+  /**
+   * The alerts as the certificate watch sends them, built from the same parts over this app's
+   * database (call it inside a test: its key folder goes when the test ends).
+   */
   function realAlerts() {
     const db = t.database.db;
+    const keyDir = testTempDir('portico-keys-');
+    onTestFinished(() => removeTestTempDir(keyDir));
     const users = createUsersService(createUsersRepository(db));
     const notifications = createNotificationsService({
       repository: createNotificationsRepository(db),
@@ -76,7 +80,7 @@ describe.each(testDatabaseKinds())('verifying the alert e-mail address on %s', (
         ),
       })),
       users,
-      secretBox: secretBoxLoader(join(mkdtempSync(join(tmpdir(), 'portico-keys-')), 'secret.key')),
+      secretBox: secretBoxLoader(join(keyDir, 'secret.key')),
       webhookAllowPrivate: false,
       mailer: createMailer({ smtpUrl: `smtp://127.0.0.1:${smtp.port}`, from: 'p@example.test' }),
       log: { warn: () => {} },

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq, isNotNull } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import {
   SSH_PASSWORD,
   signedInClient,
 } from '../../../test/support/proxies-test-helpers';
+import { removeTestTempDir, testTempDir } from '../../../test/support/temp-dir';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import { testDatabaseKinds } from '../../../test/support/test-database';
 import { testClock, turnOnTwoFactor } from '../../../test/support/two-factor-test-helpers';
@@ -47,15 +47,20 @@ const OWNER_READS = {
 
 describe.each(testDatabaseKinds())('rotating the secret key on %s', (kind) => {
   let t: TTestApp;
+  let keyDir: string;
   let keyFile: string;
   // A fresh app and key file for each rotation: Portico is stopped while the key rotates and the
   // app reads the key file once (lib/secrets.ts secretBoxLoader), so an app kept running across
   // a rotation would seal new values with the key it read before.
   beforeEach(async () => {
-    keyFile = join(mkdtempSync(join(tmpdir(), 'portico-rotate-')), 'secret.key');
+    keyDir = testTempDir('portico-rotate-');
+    keyFile = join(keyDir, 'secret.key');
     t = await createTestApp(kind, { config: { secretKeyFile: keyFile }, deploy: { workers: 0 } });
   });
-  afterEach(async () => t?.close());
+  afterEach(async () => {
+    await t?.close();
+    removeTestTempDir(keyDir);
+  });
 
   const stored = async () =>
     (
