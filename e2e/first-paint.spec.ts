@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
-import { signIn } from './fixtures/auth';
+import { createUser, signIn } from './fixtures/auth';
 import { expectAccessible } from './fixtures/axe';
 import { text } from './fixtures/catalog';
 import { screenshotScreen } from './fixtures/screenshots';
@@ -35,6 +35,7 @@ const MODULES = {
   englishServerTexts: 'src/locales/en-server.ts',
   spanishCertificateTexts: 'src/locales/es-certificate.ts',
   englishCertificateTexts: 'src/locales/en-certificate.ts',
+  answerSchemas: 'src/lib/api-schemas.ts',
 } as const;
 type TModule = keyof typeof MODULES;
 
@@ -115,6 +116,32 @@ test('the landing page loads no signed-in screen, only the Spanish texts, all co
   await page.getByRole('menuitemradio', { name: text('es', 'common.languages.en') }).click();
   await expectLanding(page, 'en');
   expect([...scripts.keys()]).toEqual(expect.arrayContaining([built.languageMenu, built.english]));
+});
+
+// Signing in waits for nothing it does not need: the CSRF token is checked without fetching the
+// answer schemas' chunk (only an error answer needs it), and the sign-in's own answer says who
+// signed in, so the session is not asked again before home shows.
+test('signing in fetches no checking code and does not ask again who signed in', async ({
+  page,
+  request,
+}) => {
+  const built = chunks();
+  const user = uniqueUser('straight');
+  await createUser(request, user);
+  const scripts = recordScripts(page);
+  await page.goto('/');
+  await expectLanding(page, 'es');
+  let sessionAsked = 0;
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/auth/user') sessionAsked += 1;
+  });
+  await page.getByTestId('tab-login').click();
+  await page.locator('#login-identifier').fill(user.username);
+  await page.locator('#login-password').fill(user.password);
+  await page.locator('#login-password').press('Enter');
+  await expectSignedIn(page, 'es', user);
+  expect(sessionAsked).toBe(0);
+  expect([...scripts.keys()]).not.toContain(built.answerSchemas);
 });
 
 // The server sends a visitor without a session the landing page already rendered, in the

@@ -1,4 +1,3 @@
 // The answers the API client checks, in a module of its own: the client imports it when an
 // answer needs checking, so the validation library is not part of the first page's JavaScript.
 export { ZApiError } from '@portico/shared/api-error';
-export { ZCsrfTokenResponse } from '@portico/shared/auth/schemas';

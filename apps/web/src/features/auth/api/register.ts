@@ -11,9 +11,10 @@ export function useRegister() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: register,
-    onSuccess: async () => {
+    // The answer's user is the new session's (as at sign-in, api/login.ts): set, not asked again.
+    onSuccess: (result) => {
       api.resetCsrfToken();
-      await queryClient.invalidateQueries({ queryKey: userQueryKey });
+      queryClient.setQueryData(userQueryKey, result.user);
     },
   });
 }
