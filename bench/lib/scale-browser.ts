@@ -7,11 +7,12 @@ import { openDatabase } from '../../apps/server/src/db/client';
 import { proxyConfigurations, users } from '../../apps/server/src/db/schema';
 import { CHROMIUM_LAUNCH, chromiumUnavailable } from '../../e2e/fixtures/chromium';
 import type { TFigure } from '../run';
+import { BUILT_MAIN, buildServer } from './built';
 import { median } from './landing';
 import { REPO_ROOT, startServer } from './process';
 
 // Issue 38's browser figures: N proxies of one user, Portico built and started as `npm start`
-// does (PGlite), then Debian's chromium signs in through the landing form and waits for home's
+// does (the bundle on plain node, PGlite), then Debian's chromium signs in through the landing form and waits for home's
 // first card. Median of three cold visits; DOM nodes and the JS heap (after a collection) at
 // that moment. The proxies go straight into the data dir while Portico is stopped (PGlite has
 // one writer).
@@ -32,7 +33,7 @@ function buildWeb(): void {
 
 async function seeded(n: number, dataDir: string): Promise<string> {
   const env = { LOG_LEVEL: 'warn', DATABASE_URL: '', PORTICO_DATA_DIR: dataDir };
-  const first = await startServer('apps/server/src/main.ts', env);
+  const first = await startServer(BUILT_MAIN, env);
   const username = `scale${n}`;
   try {
     const csrf = await fetch(`${first.url}/api/csrf-token`);
@@ -99,6 +100,7 @@ async function visit(browser: Browser, url: string, username: string) {
 /** The browser figures for each N, beside issue 38's goals. */
 export async function scaleBrowserFigures(sizes: number[]): Promise<TFigure[]> {
   buildWeb();
+  buildServer();
   const browser = await chromium.launch(CHROMIUM_LAUNCH);
   const figures: TFigure[] = [];
   let base: number | undefined;
@@ -107,7 +109,7 @@ export async function scaleBrowserFigures(sizes: number[]): Promise<TFigure[]> {
       const dataDir = mkdtempSync(join(tmpdir(), 'portico-bench-scale-web-'));
       try {
         const username = await seeded(n, dataDir);
-        const portico = await startServer('apps/server/src/main.ts', {
+        const portico = await startServer(BUILT_MAIN, {
           LOG_LEVEL: 'warn',
           DATABASE_URL: '',
           PORTICO_DATA_DIR: dataDir,
