@@ -12,6 +12,25 @@ export interface TTimeKeyset {
   key: SQL<string>;
 }
 
+function afterLast(key: SQL, id: AnyColumn, descending: boolean, last: SQL): SQL {
+  return descending ? sql`(${key}, ${id}) < ${last}` : sql`(${key}, ${id}) > ${last}`;
+}
+
+/** A time keyset's cursor as the values of afterPlaceholders' placeholders. */
+export function cursorKey(cursor: string, sort: string): { lastKey: string; lastId: string } {
+  const [lastKey, lastId] = decodeCursor(cursor, sort, [TIMESTAMP_TEXT, UUID_TEXT]);
+  return { lastKey: lastKey!, lastId: lastId! };
+}
+
+/**
+ * timeKeyset's `after` through the placeholders `lastKey` and `lastId` (cursorKey), for a walk
+ * whose statement is prepared once and run for every part after the first.
+ */
+export function afterPlaceholders(key: SQL, id: AnyColumn, descending: boolean): SQL {
+  const last = sql`(${sql.placeholder('lastKey')}::timestamptz, ${sql.placeholder('lastId')}::uuid)`;
+  return afterLast(key, id, descending, last);
+}
+
 export function timeKeyset(
   sort: string,
   key: SQL,
@@ -21,9 +40,8 @@ export function timeKeyset(
 ): TTimeKeyset {
   let after: SQL | undefined;
   if (cursor) {
-    const [lastKey, lastId] = decodeCursor(cursor, sort, [TIMESTAMP_TEXT, UUID_TEXT]);
-    const last = sql`(${lastKey}::timestamptz, ${lastId}::uuid)`;
-    after = descending ? sql`(${key}, ${id}) < ${last}` : sql`(${key}, ${id}) > ${last}`;
+    const { lastKey, lastId } = cursorKey(cursor, sort);
+    after = afterLast(key, id, descending, sql`(${lastKey}::timestamptz, ${lastId}::uuid)`);
   }
   const direction = descending ? sql`desc` : sql`asc`;
   return {

@@ -9,7 +9,7 @@ import { and, eq, inArray, like, type SQL, sql } from 'drizzle-orm';
 import { likeContaining } from '../lib/list-cursor';
 import type { TDb } from './client';
 import { keptReads, type TKeptReads, type TTimedValue } from './kept-reads';
-import { keysetPage, type TTimeKeyset, timeKeyset } from './keyset';
+import { afterPlaceholders, keysetPage, type TTimeKeyset, timeKeyset } from './keyset';
 import { certificateStatus, proxyConfigurations as p } from './schema';
 import type { TWriteCount } from './write-count';
 
@@ -112,6 +112,26 @@ export function proxyListPlan(
     ),
     limit: query.limit + 1,
     sort,
+  };
+}
+
+/** How many rows of a whole list are read at a time (the user's and the admin's), and their order. */
+export const LIST_PART = 500;
+export const LIST_SORT = 'created';
+
+/**
+ * A whole list's walk in parts (db/keyset.ts#keysetParts): the pages' key and order, and the rows
+ * after a part's cursor through placeholders, so each statement of the walk is prepared once.
+ */
+export function wholeListWalk() {
+  const { key, descending } = SORTS[LIST_SORT];
+  const keyset = timeKeyset(LIST_SORT, key, p.id, descending, undefined);
+  return {
+    key: keyset.key,
+    orderBy: keyset.orderBy,
+    after: afterPlaceholders(key, p.id, descending),
+    /** Read one row more than a part: it only tells that there is a next part. */
+    limit: LIST_PART + 1,
   };
 }
 

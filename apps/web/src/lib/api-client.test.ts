@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, CSRF_TOKEN_ERROR, createApiClient } from './api-client';
 
-type TCall = { url: string; method: string; headers: Record<string, string>; body?: string };
+type TCall = {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  rawBody?: unknown;
+};
 type TReply = { status: number; body?: unknown; statusText?: string };
 
 /** A fake fetch answering from a per-call script and recording what was sent. */
@@ -13,6 +19,7 @@ function fakeFetch(script: (call: TCall, index: number) => TReply) {
       method: init?.method ?? 'GET',
       headers: { ...(init?.headers as Record<string, string>) },
       body: typeof init?.body === 'string' ? init.body : undefined,
+      rawBody: init?.body,
     };
     calls.push(call);
     const reply = script(call, calls.length - 1);
@@ -77,6 +84,27 @@ describe('api client writes', () => {
       '/api/csrf-token',
       '/api/login t2',
     ]);
+  });
+
+  it('sends a form as it is (multipart, no JSON type), with the token, and again on a CSRF refusal', async () => {
+    let issued = 0;
+    const { calls, fetchImpl } = fakeFetch((call) => {
+      if (call.url === '/api/csrf-token') return { status: 200, body: { token: `t${++issued}` } };
+      return call.headers['X-CSRF-Token'] === 't2'
+        ? { status: 200, body: { filename: 'post.sh' } }
+        : { status: 403, body: csrfRefusal };
+    });
+    const api = createApiClient({ fetch: fetchImpl, getLanguage: () => 'es' });
+    const form = new FormData();
+    form.append('script', new Blob(['echo hi\n']), 'post.sh');
+    const result = await api.requestJson<{ filename: string }>('POST', '/api/upload-script', form);
+    expect(result).toEqual({ filename: 'post.sh' });
+    const writes = calls.filter((c) => c.url === '/api/upload-script');
+    expect(writes.map((c) => c.headers['X-CSRF-Token'])).toEqual(['t1', 't2']);
+    for (const write of writes) {
+      expect(write.rawBody).toBe(form);
+      expect(write.headers['Content-Type']).toBeUndefined();
+    }
   });
 
   it('retries only once: a second CSRF refusal becomes the error', async () => {

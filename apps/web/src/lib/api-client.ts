@@ -91,6 +91,9 @@ export function createApiClient(options: TApiClientOptions) {
   function send(method: TMethod, url: string, data: unknown, token: string) {
     const headers = { ...baseHeaders(), 'X-CSRF-Token': token };
     if (data === undefined) return doFetch(url, { method, headers, credentials: 'include' });
+    // A form (a file upload) goes as multipart; fetch writes its Content-Type with the boundary.
+    if (data instanceof FormData)
+      return doFetch(url, { method, headers, body: data, credentials: 'include' });
     return doFetch(url, {
       method,
       headers: { ...headers, 'Content-Type': 'application/json' },
@@ -99,7 +102,10 @@ export function createApiClient(options: TApiClientOptions) {
     });
   }
 
-  /** Sends a request; writes carry the CSRF token and are retried once on a CSRF refusal. */
+  /**
+   * Sends a request; writes carry the CSRF token and are retried once on a CSRF refusal. `data`
+   * is sent as JSON, or as it is when it is a FormData.
+   */
   async function request(method: TMethod, url: string, data?: unknown): Promise<Response> {
     if (method === 'GET') {
       const res = await doFetch(url, { headers: baseHeaders(), credentials: 'include' });

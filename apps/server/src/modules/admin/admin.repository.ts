@@ -22,7 +22,7 @@ export interface TAuditFilter {
 export type TAuditRowNamed = TAuditLogRow & { targetName: string | null };
 
 /** A proxy on the admin's all-proxies screen, with its owner. */
-export type TAdminProxyRow = Pick<
+export type TAdminProxyRecord = Pick<
   TProxyConfigurationRow,
   | 'id'
   | 'domain'
@@ -43,11 +43,11 @@ export interface TAdminProxyReads {
   ownersByProxyCount(): Promise<
     { userId: string; username: string; email: string; proxyCount: number }[]
   >;
-  allWithOwnersInParts(): AsyncGenerator<(TAdminProxyRow & { key: string })[]>;
+  allWithOwnersInParts(): AsyncGenerator<(TAdminProxyRecord & { key: string })[]>;
   allWithOwnersPage(
     query: TProxyListQuery & { limit: number },
     now: Date,
-  ): ReturnType<typeof proxyPage<TAdminProxyRow & { key: string }>>;
+  ): ReturnType<typeof proxyPage<TAdminProxyRecord & { key: string }>>;
 }
 
 /** What the admin screens ask of the saved servers module. */

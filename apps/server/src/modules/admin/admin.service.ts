@@ -23,14 +23,13 @@ import type { TActor, TProxiesService } from '../proxies/proxies.service';
 import { lastFailureOf } from '../proxies/proxy-view';
 import type { TUsersService } from '../users/users.service';
 import type {
-  TAdminProxyRow as TAdminProxyRecordRow,
+  TAdminProxyRecord,
   TAdminRepository,
   TAuditFilter,
   TAuditRowNamed,
 } from './admin.repository';
 
 export type TAdminService = ReturnType<typeof createAdminService>;
-type TAdminProxyRecord = TAdminProxyRecordRow;
 
 /** What a role change writes: the guarded change, the row again through users, the audit row. */
 export interface TAdminWrites {

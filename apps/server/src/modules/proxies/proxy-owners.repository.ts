@@ -10,11 +10,17 @@ import {
   type SQL,
   sql,
 } from 'drizzle-orm';
+import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
-import { keysetParts } from '../../db/keyset';
-import { proxyListPlan, proxyPage, type TKeptProxyListCounts } from '../../db/proxy-lists';
+import { cursorKey, keysetParts } from '../../db/keyset';
+import {
+  LIST_PART,
+  LIST_SORT,
+  proxyPage,
+  type TKeptProxyListCounts,
+  wholeListWalk,
+} from '../../db/proxy-lists';
 import { proxyConfigurations, users } from '../../db/schema';
-import { LIST_PART, LIST_SORT } from './proxy-whole-list.repository';
 
 export type TProxyOwnerReads = ReturnType<typeof createProxyOwnerReads>;
 
@@ -40,21 +46,21 @@ export function createProxyOwnerReads(db: TDb, listCounts?: TKeptProxyListCounts
     username: users.username,
     email: users.email,
   };
-  // The admin's whole list, one part after a cursor (none: the first), the pages' key and order.
-  const allWithOwnersAfter = (cursor: string | undefined) => {
-    const plan = proxyListPlan(
-      undefined,
-      { limit: LIST_PART, cursor, sort: LIST_SORT },
-      new Date(),
+  // The admin's whole list, its first part and a part after a cursor, each prepared once.
+  const walk = wholeListWalk();
+  const allWithOwnersPart = (after: SQL | undefined, name: string) =>
+    builtOnce(() =>
+      db
+        .select({ ...withOwnerRow, key: walk.key })
+        .from(proxyConfigurations)
+        .innerJoin(users, eq(users.id, proxyConfigurations.userId))
+        .where(after)
+        .orderBy(...walk.orderBy)
+        .limit(walk.limit)
+        .prepare(name),
     );
-    return db
-      .select({ ...withOwnerRow, key: plan.key })
-      .from(proxyConfigurations)
-      .innerJoin(users, eq(users.id, proxyConfigurations.userId))
-      .where(plan.where)
-      .orderBy(...plan.orderBy)
-      .limit(plan.limit);
-  };
+  const allWithOwnersFirst = allWithOwnersPart(undefined, 'admin_all_proxies');
+  const allWithOwnersAfter = allWithOwnersPart(walk.after, 'admin_all_proxies_after');
   const proxyCount = count(proxyConfigurations.id).mapWith(Number);
 
   return {
@@ -95,9 +101,9 @@ export function createProxyOwnerReads(db: TDb, listCounts?: TKeptProxyListCounts
      */
     async *allWithOwnersInParts() {
       yield* keysetParts(
-        await allWithOwnersAfter(undefined),
+        await allWithOwnersFirst().execute(),
         { limit: LIST_PART, sort: LIST_SORT, idOf: (row) => row.id },
-        allWithOwnersAfter,
+        (cursor) => allWithOwnersAfter().execute(cursorKey(cursor, LIST_SORT)),
       );
     },
 

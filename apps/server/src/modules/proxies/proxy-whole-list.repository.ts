@@ -1,14 +1,11 @@
-import { desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import { readsByKey } from '../../db/batched-reads';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
-import { keysetParts } from '../../db/keyset';
-import { proxyListPlan } from '../../db/proxy-lists';
+import { cursorKey, keysetParts } from '../../db/keyset';
+import { LIST_PART, LIST_SORT, wholeListWalk } from '../../db/proxy-lists';
 import { proxyConfigurations as p, type TProxyConfigurationRow } from '../../db/schema';
 
-/** How many rows of a whole list are read at a time (the user's and the admin's). */
-export const LIST_PART = 500;
-export const LIST_SORT = 'created';
 type TListRow = TProxyConfigurationRow & { key: string };
 
 /**
@@ -18,9 +15,8 @@ type TListRow = TProxyConfigurationRow & { key: string };
 export function createWholeListReads(db: TDb, { batchReads }: { batchReads: boolean }) {
   // The first part of each user's list (LIST_PART rows, and one more that tells of a next part),
   // newest first, each row with its keyset key.
+  const walk = wholeListWalk();
   const firstParts = builtOnce(() => {
-    // The pages' own key and order (db/proxy-lists.ts), so a part's cursor is a page's cursor.
-    const walk = proxyListPlan(undefined, { limit: LIST_PART, sort: LIST_SORT }, new Date());
     const placed = db
       .select({
         ...getTableColumns(p),
@@ -36,10 +32,20 @@ export function createWholeListReads(db: TDb, { batchReads }: { batchReads: bool
     return db
       .select()
       .from(placed)
-      .where(sql`${placed.place} <= ${LIST_PART + 1}`)
+      .where(sql`${placed.place} <= ${walk.limit}`)
       .orderBy(desc(placed.createdAt), desc(placed.id))
       .prepare('proxies_by_users');
   });
+  // A user's next part after a cursor.
+  const partAfter = builtOnce(() =>
+    db
+      .select({ ...getTableColumns(p), key: walk.key })
+      .from(p)
+      .where(and(eq(p.userId, sql.placeholder('userId')), walk.after))
+      .orderBy(...walk.orderBy)
+      .limit(walk.limit)
+      .prepare('proxies_of_user_after'),
+  );
   const firstPartOf = readsByKey(
     async (userIds: string[]) => {
       const parts = new Map<string, TListRow[]>(userIds.map((id) => [id, []]));
@@ -60,19 +66,7 @@ export function createWholeListReads(db: TDb, { batchReads }: { batchReads: bool
       yield* keysetParts(
         (await firstPartOf(userId)) ?? [],
         { limit: LIST_PART, sort: LIST_SORT, idOf: (row) => row.id },
-        (cursor) => {
-          const plan = proxyListPlan(
-            eq(p.userId, userId),
-            { limit: LIST_PART, cursor, sort: LIST_SORT },
-            new Date(),
-          );
-          return db
-            .select({ ...getTableColumns(p), key: plan.key })
-            .from(p)
-            .where(plan.where)
-            .orderBy(...plan.orderBy)
-            .limit(plan.limit);
-        },
+        (cursor) => partAfter().execute({ userId, ...cursorKey(cursor, LIST_SORT) }),
       );
     },
   };

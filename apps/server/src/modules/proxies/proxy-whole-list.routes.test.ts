@@ -9,8 +9,8 @@ import { signedInClient } from '../../../test/support/proxies-test-helpers';
 import { createTestApp, type TTestApp } from '../../../test/support/test-app';
 import type { TestClient } from '../../../test/support/test-client';
 import { testDatabaseKinds } from '../../../test/support/test-database';
+import { LIST_PART } from '../../db/proxy-lists';
 import { proxyConfigurations } from '../../db/schema';
-import { LIST_PART } from './proxy-whole-list.repository';
 
 const DAY = 24 * 60 * 60 * 1000;
 
