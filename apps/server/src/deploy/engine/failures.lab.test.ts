@@ -498,6 +498,16 @@ describe('an nginx change the server does not finish in time', () => {
     link: `/etc/nginx/sites-enabled/${domain}`,
   });
 
+  /** The site written, served, its file's bytes: what a stopped change must leave. */
+  async function servingFirst(domain: string): Promise<string> {
+    const setup = captureLog();
+    await applyNginxFiles(await stepOnS1(setup), 'http-site', [site(domain, 'first')], {
+      link: link(domain),
+    });
+    expect((await httpGet(s1.address, domain)).body, setup.text()).toBe('first\n');
+    return onS1(`cat /etc/nginx/sites-available/${domain}`);
+  }
+
   beforeAll(async () => {
     await onS1(
       `printf '%s\\n' '#!/bin/sh' 'if [ -e ${MARKER} ] && { [ "$1" = -t ] || [ "$1" = -T ]; }; then sleep 30; fi' 'exec /usr/sbin/nginx "$@"' > ${WRAPPER} && chmod 755 ${WRAPPER}`,
@@ -511,12 +521,7 @@ describe('an nginx change the server does not finish in time', () => {
   it('names the part it did not finish, puts back what it wrote, and the server agrees', async () => {
     const changed = await domainOnS1('stall-changed');
     const added = await domainOnS1('stall-added');
-    const setup = captureLog();
-    await applyNginxFiles(await stepOnS1(setup), 'http-site', [site(changed, 'first')], {
-      link: link(changed),
-    });
-    expect((await httpGet(s1.address, changed)).body, setup.text()).toBe('first\n');
-    const before = await onS1(`cat /etc/nginx/sites-available/${changed}`);
+    const before = await servingFirst(changed);
 
     await onS1(`touch ${MARKER}`);
     for (const [domain, says] of [
@@ -552,5 +557,44 @@ describe('an nginx change the server does not finish in time', () => {
     expect(await listedOnS1('/etc/nginx/sites-available')).not.toContain(added);
     expect(await listedOnS1('/etc/nginx/sites-enabled')).not.toContain(added);
     expect(await onS1('nginx -t 2>&1')).toContain('test is successful');
+  });
+
+  it('a reload the limit stops says how far it got, puts the files back, and nginx serves them once it reloads', async () => {
+    const domain = await domainOnS1('stall-reload');
+    const before = await servingFirst(domain);
+    // The master stopped: the test passes, the reload's signal waits, no new worker starts.
+    const master = (await onS1('cat /run/nginx.pid')).trim();
+    await onS1(`kill -STOP ${master}`);
+    const log = captureLog();
+    let error: unknown;
+    try {
+      error = await applyNginxFiles(await stepOnS1(log), 'http-site', [site(domain, 'second')], {
+        link: link(domain),
+      }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    } finally {
+      await onS1(`kill -CONT ${master}`);
+    }
+    expect(error, log.text()).toBeInstanceOf(StepError);
+    expect(renderText('en', (error as StepError).text)).toBe(
+      'The server did not finish reloading nginx within 4 s. ' +
+        'Check that the server is up and not overloaded, then try again.',
+    );
+    expect(log.text()).toMatch(
+      /nginx was sent the reload \d+\.\d s into the change; no new worker had started when the time ran out\./,
+    );
+    // The put-back's own reload waited on the stopped master too: the files are back, unconfirmed.
+    expect(log.text()).toContain('The previous files are back, but nginx did not confirm');
+    expect(log.text()).not.toContain('Not every file could be put back');
+    expect(await onS1(`cat /etc/nginx/sites-available/${domain}`)).toBe(before);
+    // Let go, the master takes the signal it was sent and serves the files as they are now.
+    let served = '';
+    for (let i = 0; i < 50 && served !== 'first\n'; i++) {
+      served = (await httpGet(s1.address, domain)).body;
+      if (served !== 'first\n') await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(served).toBe('first\n');
   });
 });

@@ -43,11 +43,23 @@ fi`;
 // Arguments: target, link, always|live, test|dump, the number of files, then path, mode
 // (octal), way (plain|private|remove) and content (base64; private: on stdin) of each; what is
 // left is the look's.
+/**
+ * Each line of standard input with the prefix $1, passed on as it comes: sed, writing to a pipe,
+ * holds its output until it ends, so a script stopped at the engine's limit showed nothing of the
+ * part it was in (nginx-stall.ts reads how far it got).
+ */
+export const PREFIX_LINES = `prefix_lines() {
+  local line
+  while IFS= read -r line || [ -n "$line" ]; do printf '%s%s\\n' "$1" "$line"; done
+}`;
+
 export const APPLY_SCRIPT = `${FUNCTIONS}
 ${PUT_FILE}
+${PREFIX_LINES}
 ${NGINX_GID}
 ${DUMP_FUNCTIONS}
 umask 022
+echo "PORTICO_BEGAN=\${EPOCHREALTIME:-}"
 mkdir -p ${ACME_WEBROOT} /etc/nginx/conf.d || { echo PORTICO_PREPARE=failed; exit 0; }
 t=$1 l=$2 reload=$3 dump=$4 n=$5
 shift 5
@@ -110,7 +122,7 @@ if [ $skip = yes ]; then
 else
   { (
 ${RELOAD_BODY}
-); echo "PORTICO_CODE=$?"; } 2>&1 | sed 's/^/PORTICO_RELOAD:/'
+); echo "PORTICO_CODE=$?"; } 2>&1 | prefix_lines PORTICO_RELOAD:
 fi
 [ "$#" -eq 0 ] || ${SURVEY_PART}
 exit 0`;

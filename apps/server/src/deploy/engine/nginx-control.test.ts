@@ -155,6 +155,9 @@ ${RELOAD_BODY}`,
     );
     expect(r.stdout).toContain('PORTICO_RELOAD=pending');
     expect(r.status).toBe(0);
+    // The signal's time is told (a stopped reload says how far it got); no new worker came.
+    expect(r.stdout).toMatch(/^PORTICO_RELOAD_AT=signalled \d+[.,]\d+$/m);
+    expect(r.stdout).not.toContain('PORTICO_RELOAD_AT=fresh');
     // Two seconds of waiting, give or take a look and the second the clock is read in.
     expect(Date.now() - started).toBeLessThan(10_000);
   });

@@ -105,6 +105,9 @@ old=""
 if [ -n "$m" ]; then kill -HUP "$m" 2>&1 || exit $?
 elif unit_active; then systemctl reload nginx 2>&1 || exit $?
 else nginx -s reload 2>&1 || exit $?; fi
+# When the signal went and when new workers were first seen (bash 5's clock; empty before it):
+# a reload the engine's limit stops says how far it got (nginx-stall.ts).
+echo "PORTICO_RELOAD_AT=signalled \${EPOCHREALTIME:-}"
 if [ -z "$m" ] || [ -z "$old" ]; then echo PORTICO_RELOAD=sent; exit 0; fi
 # Live means: new workers exist, and every old worker is gone or shutting down (it has closed
 # its listening sockets; it may still finish long requests such as WebSockets). The wait ends by
@@ -112,6 +115,7 @@ if [ -z "$m" ] || [ -z "$old" ]; then echo PORTICO_RELOAD=sent; exit 0; fi
 # and 500 of them outlasted the engine's limit on one command.
 end=$((SECONDS + \${portico_reload_wait_s:-10}))
 pause_open
+seen=no
 while [ $SECONDS -lt $end ]; do
   fresh=no
   list_workers "$m"
@@ -119,6 +123,7 @@ while [ $SECONDS -lt $end ]; do
     case " $old " in *" $w "*) ;; *) fresh=yes ;; esac
   done
   if [ $fresh = yes ]; then
+    [ $seen = yes ] || { seen=yes; echo "PORTICO_RELOAD_AT=fresh \${EPOCHREALTIME:-}"; }
     settled=yes
     for w in $old; do
       closing "$w" || settled=no
@@ -216,7 +221,7 @@ export function reportReload(c: TStepContext, step: string, r: TRunResult): void
     throw new StepError(
       'nginx_config_invalid',
       step,
-      withOutput(msg('nginx.reloadPending'), r.stdout.replace(/^PORTICO_RELOAD=.*$/m, '')),
+      withOutput(msg('nginx.reloadPending'), r.stdout.replace(/^PORTICO_RELOAD(_AT)?=.*$/gm, '')),
     );
   }
   c.log.info(msg(state === 'started' ? 'nginx.startedNow' : 'nginx.reloaded'));

@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
+import { renderText } from '@portico/shared/i18n/text';
 import { describe, expect, it } from 'vitest';
-import { printedWhole, stalledPart } from './nginx-stall';
+import { PREFIX_LINES } from './nginx-apply-script';
+import { printedWhole, reloadProgress, stalledPart } from './nginx-stall';
 import { undoOfUnfinished } from './nginx-writes';
 import type { TStepContext } from './step-context';
 
@@ -65,5 +68,80 @@ describe('a line the stop cut', () => {
     const cut = `${at(WRITES.slice(0, 2))}PORTICO_PREV=1 644 0 c2Vy`;
     expect(undoOfUnfinished(c, files, printedWhole(cut))).toBeUndefined();
     expect(undoOfUnfinished(c, files, `${at(WRITES.slice(0, 3))}`)?.file).toBe(files[1]);
+  });
+});
+
+describe('a reload the limit stopped', () => {
+  const began = 'PORTICO_BEGAN=1000.250000';
+  const signalled = 'PORTICO_RELOAD:PORTICO_RELOAD_AT=signalled 1001.500000';
+  const fresh = 'PORTICO_RELOAD:PORTICO_RELOAD_AT=fresh 1003.125000';
+  const said = (printed: string) => {
+    const text = reloadProgress(printed);
+    return text === undefined
+      ? undefined
+      : { en: renderText('en', text), es: renderText('es', text) };
+  };
+
+  it('says how far it got, from the times the script printed, in both languages', () => {
+    expect(said(at([began], WRITES, LINKED, TESTED))).toEqual({
+      en: 'nginx had not yet been sent the reload when the time ran out.',
+      es: 'A nginx aún no se le había enviado la recarga cuando se acabó el tiempo.',
+    });
+    expect(said(at([began], WRITES, LINKED, TESTED, [signalled]))).toEqual({
+      en: 'nginx was sent the reload 1.3 s into the change; no new worker had started when the time ran out.',
+      es: 'Se envió la recarga a nginx a los 1,3 s del cambio; ningún proceso nuevo había arrancado cuando se acabó el tiempo.',
+    });
+    expect(said(at([began], WRITES, LINKED, TESTED, [signalled, fresh]))?.en).toBe(
+      'nginx was sent the reload 1.3 s into the change and its new workers started at 2.9 s; the old ones were still taking connections when the time ran out.',
+    );
+  });
+
+  it("reads a clock written with the locale's decimal comma, and says nothing without a clock", () => {
+    const comma = at(
+      ['PORTICO_BEGAN=1000,250000'],
+      ['PORTICO_RELOAD:PORTICO_RELOAD_AT=signalled 1001,500000'],
+    );
+    expect(said(comma)?.en).toContain('1.3 s into the change');
+    // bash before 5 has no EPOCHREALTIME: the markers are printed empty.
+    expect(
+      reloadProgress(at(['PORTICO_BEGAN='], ['PORTICO_RELOAD:PORTICO_RELOAD_AT=signalled '])),
+    ).toBeUndefined();
+    // A line the stop cut is not read.
+    expect(said(`${at([began])}PORTICO_RELOAD:PORTICO_RELOAD_AT=signa`)?.en).toContain(
+      'not yet been sent',
+    );
+  });
+
+  it("passes the reload's lines on as they come, while the script still runs", async () => {
+    // sed writing to a pipe held them until it ended: a stopped script showed nothing of them.
+    const child = spawn(
+      'bash',
+      [
+        '--norc',
+        '-c',
+        `${PREFIX_LINES}
+{ echo 'PORTICO_RELOAD_AT=signalled 1.0'; sleep 20; } | prefix_lines PORTICO_RELOAD:`,
+      ],
+      {
+        detached: true,
+      },
+    );
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        const deadline = setTimeout(() => reject(new Error(`nothing arrived: ${out}`)), 10_000);
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          if (out.includes('\n')) {
+            clearTimeout(deadline);
+            resolve(out);
+          }
+        });
+      });
+      expect(first).toBe('PORTICO_RELOAD:PORTICO_RELOAD_AT=signalled 1.0\n');
+      expect(child.exitCode).toBeNull();
+    } finally {
+      process.kill(-child.pid!, 'SIGKILL');
+    }
   });
 });

@@ -14,7 +14,7 @@ import {
   undoOfUnfinished,
   writesWithUndo,
 } from './nginx-writes';
-import { firstMarked, prefixed, type TStepContext } from './step-context';
+import { firstMarked, marked, prefixed, type TStepContext } from './step-context';
 
 /**
  * How far the script got, from the marked lines it printed before it was stopped: its writes
@@ -41,6 +41,40 @@ export function stalledPart(printed: string, fileCount: number, linked: boolean)
   const written = new Set(prefixed(stdout, 'PORTICO_WRITE=').map((l) => l.split(' ')[0]));
   const linkDone = !linked || firstMarked(stdout, 'PORTICO_LINK_CODE') !== undefined;
   return written.size >= fileCount && linkDone ? 'test' : 'write';
+}
+
+/** bash's EPOCHREALTIME as printed (its decimal mark is the locale's); NaN when it was empty. */
+function clockOf(printed: string | undefined): number {
+  return Number((printed ?? '').trim().replace(',', '.') || Number.NaN);
+}
+
+/**
+ * How far a reload the limit stopped had got, from the times the script printed
+ * (`PORTICO_BEGAN`, and the reload's `PORTICO_RELOAD_AT` lines): not yet signalled, signalled
+ * with no new worker yet, or new workers with old ones still serving. Undefined when the server's
+ * bash keeps no such clock (before bash 5).
+ */
+export function reloadProgress(printed: string): TText | undefined {
+  const stdout = printedWhole(printed);
+  const began = clockOf(firstMarked(stdout, 'PORTICO_BEGAN'));
+  if (Number.isNaN(began)) return undefined;
+  const at = new Map(
+    marked(prefixed(stdout, 'PORTICO_RELOAD:').join('\n'), 'PORTICO_RELOAD_AT').map((line) => {
+      const [event = '', time] = line.split(' ');
+      return [event, clockOf(time)] as const;
+    }),
+  );
+  const since = (event: string) => {
+    const time = at.get(event);
+    return time === undefined || Number.isNaN(time)
+      ? undefined
+      : { number: Math.max(0, time - began), digits: 1 };
+  };
+  const signalled = since('signalled');
+  if (!signalled) return msg('nginx.stalledReloadUnsent');
+  const fresh = since('fresh');
+  if (!fresh) return msg('nginx.stalledReloadNoWorkers', { signalled });
+  return msg('nginx.stalledReloadOldWorkers', { signalled, fresh });
 }
 
 const PART_TEXT = {
@@ -78,13 +112,23 @@ export async function putBackAfterStall(
   }
   for (const f of files) touched.push(f.path);
   if (link) touched.push(link.link);
+  // What the server had done of the reload when the limit stopped it, before it is undone.
+  const progress = stalled === 'reload' ? reloadProgress(stdout) : undefined;
+  if (progress) c.log.warning(progress);
   if (undo.length > 0) {
     c.log.warning(msg('nginx.putBackAfterStall'));
+    let putBack = false;
     try {
       for (const u of undo.reverse()) await u();
+      putBack = true;
       if (stalled === 'reload') await reloadNginx(c, step);
     } catch {
-      c.log.warning(msg('nginx.putBackFailed', { files: touched.join(', ') }));
+      // The files back but their reload unconfirmed is not the same as files left changed.
+      c.log.warning(
+        putBack
+          ? msg('nginx.putBackNotReloaded')
+          : msg('nginx.putBackFailed', { files: touched.join(', ') }),
+      );
     }
   }
   const said = msg('nginx.stalled', {
