@@ -51,6 +51,8 @@ const runSuffix = process.env.E2E_RUN_NAME ? `-${process.env.E2E_RUN_NAME}` : ''
 
 const skipped = [...(skipLab ? LAB_SPECS : []), ...(skipPostgres ? POSTGRES_SPECS : [])];
 
+const labWorkers = Number(process.env.E2E_LAB_WORKERS ?? 1);
+
 const desktop = {
   ...devices['Desktop Chrome'],
   viewport: { width: 1280, height: 800 },
@@ -97,8 +99,10 @@ export default defineConfig({
   // 11.9 minutes on this 2-core machine, where the lab's own work keeps both cores busy.
   // `npm test` (scripts/test-tiers.sh) runs each project on its own instead, each right after
   // its Vitest tier.
+  // E2E_LAB_WORKERS (scripts/test-tiers.sh: 2): lab files at once, each worker with a lab and a
+  // Portico of its own (fixtures/lab-app.ts).
   projects: [
-    { name: 'lab', testMatch: LAB_SPECS, testIgnore: skipped, workers: 1, use: desktop },
+    { name: 'lab', testMatch: LAB_SPECS, testIgnore: skipped, workers: labWorkers, use: desktop },
     { name: 'desktop', testIgnore: LAB_SPECS, workers: 1, use: desktop },
   ],
   // Started one after the other: the first builds, the second reuses that build.

@@ -19,6 +19,8 @@ export E2E_KEEP_SCREENSHOTS=1 E2E_BUILT=1
 # chain's Vitest, running beside it, went from 819 s to 1,303 s: the whole command is bound by
 # CPU, and the lab's waits are what let the rest chain use it.
 export PORTICO_LAB_WORKERS=${PORTICO_LAB_WORKERS:-1}
-lab='npx vitest run --project lab --project testbed && E2E_RUN_NAME=lab E2E_PORT=3110 E2E_CLOSED_PORT=3111 npx playwright test --project lab'
+# The lab's browser specs two files at once, each worker with a lab and a Portico of its own: they
+# start as the rest chain's browser tier nears its end, and ran alone for its last eight minutes.
+lab='npx vitest run --project lab --project testbed && E2E_LAB_WORKERS=2 E2E_RUN_NAME=lab E2E_PORT=3110 E2E_CLOSED_PORT=3111 npx playwright test --project lab'
 rest='flock /tmp/portico-build.lock npm run build && npx vitest run --project shared --project server --project web --project web-isolated && npx playwright test --project desktop'
 exec npx concurrently --names lab,rest --kill-others-on-fail --success all "$lab" "$rest"
