@@ -119,21 +119,26 @@ export function proxyListPlan(
 export const LIST_PART = 500;
 export const LIST_SORT = 'created';
 
+const walkKeyset = timeKeyset(
+  LIST_SORT,
+  SORTS[LIST_SORT].key,
+  p.id,
+  SORTS[LIST_SORT].descending,
+  undefined,
+);
+
 /**
  * A whole list's walk in parts (db/keyset.ts#keysetParts): the pages' key and order, and the rows
  * after a part's cursor through placeholders, so each statement of the walk is prepared once.
+ * Built once here: the repositories that read it are built again for every transaction.
  */
-export function wholeListWalk() {
-  const { key, descending } = SORTS[LIST_SORT];
-  const keyset = timeKeyset(LIST_SORT, key, p.id, descending, undefined);
-  return {
-    key: keyset.key,
-    orderBy: keyset.orderBy,
-    after: afterPlaceholders(key, p.id, descending),
-    /** Read one row more than a part: it only tells that there is a next part. */
-    limit: LIST_PART + 1,
-  };
-}
+export const WHOLE_LIST_WALK = {
+  key: walkKeyset.key,
+  orderBy: walkKeyset.orderBy,
+  after: afterPlaceholders(SORTS[LIST_SORT].key, p.id, SORTS[LIST_SORT].descending),
+  /** Read one row more than a part: it only tells that there is a next part. */
+  limit: LIST_PART + 1,
+};
 
 /**
  * A search's matches are told by id with their counts when there are at most this many: the

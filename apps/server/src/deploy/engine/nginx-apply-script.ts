@@ -25,6 +25,16 @@ else
   echo PORTICO_LINK=created
 fi`;
 
+/**
+ * Each line of standard input with the prefix $1, passed on as it comes: sed, writing to a pipe,
+ * holds its output until it ends, so a script stopped at the engine's limit showed nothing of the
+ * part it was in (nginx-stall.ts reads how far it got).
+ */
+export const PREFIX_LINES = `prefix_lines() {
+  local line
+  while IFS= read -r line || [ -n "$line" ]; do printf '%s%s\\n' "$1" "$line"; done
+}`;
+
 // The whole change in one round trip, each part's output marked so that every failure reads as
 // its own command's:
 // - the directories a site needs;
@@ -43,16 +53,6 @@ fi`;
 // Arguments: target, link, always|live, test|dump, the number of files, then path, mode
 // (octal), way (plain|private|remove) and content (base64; private: on stdin) of each; what is
 // left is the look's.
-/**
- * Each line of standard input with the prefix $1, passed on as it comes: sed, writing to a pipe,
- * holds its output until it ends, so a script stopped at the engine's limit showed nothing of the
- * part it was in (nginx-stall.ts reads how far it got).
- */
-export const PREFIX_LINES = `prefix_lines() {
-  local line
-  while IFS= read -r line || [ -n "$line" ]; do printf '%s%s\\n' "$1" "$line"; done
-}`;
-
 export const APPLY_SCRIPT = `${FUNCTIONS}
 ${PUT_FILE}
 ${PREFIX_LINES}

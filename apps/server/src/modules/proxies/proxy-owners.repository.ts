@@ -18,7 +18,7 @@ import {
   LIST_SORT,
   proxyPage,
   type TKeptProxyListCounts,
-  wholeListWalk,
+  WHOLE_LIST_WALK,
 } from '../../db/proxy-lists';
 import { proxyConfigurations, users } from '../../db/schema';
 
@@ -47,7 +47,7 @@ export function createProxyOwnerReads(db: TDb, listCounts?: TKeptProxyListCounts
     email: users.email,
   };
   // The admin's whole list, its first part and a part after a cursor, each prepared once.
-  const walk = wholeListWalk();
+  const walk = WHOLE_LIST_WALK;
   const allWithOwnersPart = (after: SQL | undefined, name: string) =>
     builtOnce(() =>
       db

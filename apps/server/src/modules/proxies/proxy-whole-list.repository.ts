@@ -3,7 +3,7 @@ import { readsByKey } from '../../db/batched-reads';
 import { builtOnce } from '../../db/built-once';
 import type { TDb } from '../../db/client';
 import { cursorKey, keysetParts } from '../../db/keyset';
-import { LIST_PART, LIST_SORT, wholeListWalk } from '../../db/proxy-lists';
+import { LIST_PART, LIST_SORT, WHOLE_LIST_WALK } from '../../db/proxy-lists';
 import { proxyConfigurations as p, type TProxyConfigurationRow } from '../../db/schema';
 
 type TListRow = TProxyConfigurationRow & { key: string };
@@ -15,7 +15,7 @@ type TListRow = TProxyConfigurationRow & { key: string };
 export function createWholeListReads(db: TDb, { batchReads }: { batchReads: boolean }) {
   // The first part of each user's list (LIST_PART rows, and one more that tells of a next part),
   // newest first, each row with its keyset key.
-  const walk = wholeListWalk();
+  const walk = WHOLE_LIST_WALK;
   const firstParts = builtOnce(() => {
     const placed = db
       .select({
