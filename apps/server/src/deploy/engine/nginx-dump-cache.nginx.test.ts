@@ -169,11 +169,12 @@ describe('a dump kept for a server', () => {
   });
 
   it('keeps nothing when a file changed just before the read (the same tick could hide a second change)', () => {
-    // Written by the script itself (a builtin, no process started) just before its read: from
-    // this process, starting bash alone can take more than the 50 ms margin on a loaded machine.
+    // Written by the script itself just before its read, its time then set three seconds
+    // ahead: what the rule sees is a file not older than the 50 ms margin when the read starts,
+    // and on a loaded machine more than 50 ms can pass between any write and that moment.
     const b = join(dir, 'sites', 'b');
     const first = onScratch(
-      `printf '%s' "$B_SITE" > ${b}\n${SCRIPT}`,
+      `printf '%s' "$B_SITE" > ${b}\ntouch -d "@$(( $(date +%s) + 3 ))" ${b}\n${SCRIPT}`,
       [...keptDumpArgs(at), 'survey', 'args'],
       { B_SITE: site('b.test') },
     );
