@@ -1,6 +1,7 @@
 import { defineProject } from 'vitest/config';
 import { cpuPerFileSetup } from '../../scripts/cpu-per-file.ts';
 import { labUnavailableReason } from '../../testbed/src/prereqs.ts';
+import { drizzleAsCommonJs } from './test/support/drizzle-commonjs.ts';
 
 // Lab tests (real servers in network namespaces) get their own config; they are excluded here.
 // Tests against a throwaway sshd (*.sshd.test.ts), a real `nginx -t` (*.nginx.test.ts) or
@@ -10,6 +11,7 @@ const unavailable = process.env.CI === 'true' ? undefined : labUnavailableReason
 if (unavailable) console.info(`server sshd/nginx/dns tests skipped: ${unavailable}`);
 
 export default defineProject({
+  plugins: [drizzleAsCommonJs()],
   test: {
     name: 'server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

@@ -2,6 +2,7 @@ import { defineProject } from 'vitest/config';
 import { cpuPerFileSetup } from '../../scripts/cpu-per-file.ts';
 import { labTierScheduling } from '../../testbed/src/file-parallelism.ts';
 import { labUnavailableReason } from '../../testbed/src/prereqs.ts';
+import { drizzleAsCommonJs } from './test/support/drizzle-commonjs.ts';
 
 // The deploy tier: the engine against real lab servers (testbed/). Outside CI, a machine that
 // cannot run the lab (not root, packages missing) leaves the tier out with one line saying why;
@@ -14,6 +15,7 @@ if (noPostgres)
   console.info('server lab tests on PostgreSQL skipped: TEST_DATABASE_URL is not set');
 
 export default defineProject({
+  plugins: [drizzleAsCommonJs()],
   test: {
     name: 'lab',
     include: unavailable ? [] : ['src/**/*.lab.test.ts', 'test/**/*.lab.test.ts'],
