@@ -44,8 +44,14 @@ export async function teardownLab(id: number): Promise<void> {
   const names = labNames(id);
   const netnsList = await listNetns(names.prefix);
   await stopProcesses(netnsList);
-  for (const netns of netnsList) await run('ip', ['netns', 'del', netns]);
-  for (const link of await listLinks(names.prefix)) await run('ip', ['link', 'del', link]);
+  // One `ip` for all (-force: on past one already gone), as the lab was made (network.ts).
+  const removals = [
+    ...netnsList.map((netns) => `netns del ${netns}`),
+    ...(await listLinks(names.prefix)).map((link) => `link del ${link}`),
+  ];
+  if (removals.length > 0) {
+    await run('ip', ['-force', '-batch', '-'], { input: `${removals.join('\n')}\n` });
+  }
   await unmountLeftovers(names.dir);
   for (let attempt = 0; ; attempt++) {
     try {
