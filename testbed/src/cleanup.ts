@@ -44,7 +44,7 @@ export async function teardownLab(id: number): Promise<void> {
   const names = labNames(id);
   const netnsList = await listNetns(names.prefix);
   await stopProcesses(netnsList);
-  // One `ip` for all (-force: on past one already gone), as the lab was made (network.ts).
+  // One `ip` for all, as the lab was made (network.ts); -force goes on past a name already gone.
   const removals = [
     ...netnsList.map((netns) => `netns del ${netns}`),
     ...(await listLinks(names.prefix)).map((link) => `link del ${link}`),

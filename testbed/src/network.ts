@@ -44,7 +44,10 @@ export async function createBridge(names: TLabNames): Promise<void> {
   );
 }
 
-/** Runs `ip` commands, one per line, in one process (`ip -batch`), stopping at the first failure. */
+/**
+ * Runs `ip` commands in one process (`ip -batch`), stopping at the first failure. Each command's
+ * words are joined by spaces: they are the lab's own names and numbers, none holding a space.
+ */
 function ipBatch(lines: string[][], netns?: string): Promise<string> {
   const where = netns ? ['-n', netns] : [];
   return runOk('ip', [...where, '-batch', '-'], {
@@ -57,7 +60,7 @@ function ipBatch(lines: string[][], netns?: string): Promise<string> {
  * The host's address is how tests reach the lab, but must not let the lab reach the host:
  * toward it, only packets from the machine's own service ports (answers) are routed.
  * Three `ip` processes rather than one per command: a lab starts a namespace per machine, and
- * on a loaded machine each process took 50–130 ms (names and numbers only, no spaces).
+ * on a loaded machine each process took 50–130 ms.
  */
 export async function createMachineNetns(
   names: TLabNames,
