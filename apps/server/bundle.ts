@@ -2,6 +2,7 @@ import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { BUNDLED_PACKAGES } from './bundled-packages';
 import { writeEmptyDump } from './src/db/pglite-dir';
 
 /**
@@ -9,19 +10,10 @@ import { writeEmptyDump } from './src/db/pglite-dir';
  * and an empty PGlite data dir): `npm run build` into dist/, the tests into a folder of their
  * own (test/support/test-bundle.ts). npm packages stay external (installed by npm ci), but for
  * the ones in BUNDLED_PACKAGES; @portico/shared is TypeScript source in the workspace, so it is
- * bundled in. `outdir` must sit
- * one level below apps/server, as dist/ does: the code finds web/dist relative to itself.
+ * bundled in. `outdir` must sit one level below apps/server, as dist/ does: the code finds
+ * web/dist relative to itself.
  */
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
-
-/**
- * drizzle-orm is loaded as some 110 ES modules, and for each one Node parses the package's
- * 179 kB package.json again (its `exports`, read to learn the module's format): 2.3 CPU-s of
- * every start of the server and of each CLI command, most of it that parse. Bundled, `portico
- * user list` took 1.1 s instead of 2.6 s here and the server was ready in 2.7 s instead of 3.3.
- * It is pure JavaScript with no files of its own to find at run time.
- */
-const BUNDLED_PACKAGES = /^drizzle-orm(\/|$)/;
 
 const externalPackages: Plugin = {
   name: 'external-packages',

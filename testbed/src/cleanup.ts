@@ -2,7 +2,7 @@
 // Safe to run twice and on a half-built lab, since everything is found by name.
 import { rmSync } from 'node:fs';
 import { labNames } from './names';
-import { listLinks, listNetns, netnsPids } from './network';
+import { ipBatch, listLinks, listNetns, netnsPids } from './network';
 import { isAlive, run, runOk, sleep, waitFor } from './run';
 import { isStale, labIdsOnDisk } from './state';
 
@@ -46,12 +46,10 @@ export async function teardownLab(id: number): Promise<void> {
   await stopProcesses(netnsList);
   // One `ip` for all, as the lab was made (network.ts); -force goes on past a name already gone.
   const removals = [
-    ...netnsList.map((netns) => `netns del ${netns}`),
-    ...(await listLinks(names.prefix)).map((link) => `link del ${link}`),
+    ...netnsList.map((netns) => ['netns', 'del', netns]),
+    ...(await listLinks(names.prefix)).map((link) => ['link', 'del', link]),
   ];
-  if (removals.length > 0) {
-    await run('ip', ['-force', '-batch', '-'], { input: `${removals.join('\n')}\n` });
-  }
+  if (removals.length > 0) await ipBatch(removals, { force: true });
   await unmountLeftovers(names.dir);
   for (let attempt = 0; ; attempt++) {
     try {

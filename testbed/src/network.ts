@@ -45,14 +45,19 @@ export async function createBridge(names: TLabNames): Promise<void> {
 }
 
 /**
- * Runs `ip` commands in one process (`ip -batch`), stopping at the first failure. Each command's
- * words are joined by spaces: they are the lab's own names and numbers, none holding a space.
+ * Runs `ip` commands in one process (`ip -batch`), stopping at the first failure; with `force`,
+ * going on past each failure and reporting none (a teardown, where a name may be gone already).
+ * Each command's words are joined by spaces: they are the lab's own names and numbers, none
+ * holding a space.
  */
-function ipBatch(lines: string[][], netns?: string): Promise<string> {
-  const where = netns ? ['-n', netns] : [];
-  return runOk('ip', [...where, '-batch', '-'], {
-    input: `${lines.map((line) => line.join(' ')).join('\n')}\n`,
-  });
+export async function ipBatch(
+  lines: string[][],
+  options: { netns?: string; force?: boolean } = {},
+): Promise<void> {
+  const where = options.netns ? ['-n', options.netns] : [];
+  const input = `${lines.map((line) => line.join(' ')).join('\n')}\n`;
+  if (options.force) await run('ip', [...where, '-force', '-batch', '-'], { input });
+  else await runOk('ip', [...where, '-batch', '-'], { input });
 }
 
 /**
@@ -97,7 +102,7 @@ export async function createMachineNetns(
       ]),
       ['rule', 'add', 'to', host, 'unreachable', 'prio', '200'],
     ],
-    netns,
+    { netns },
   );
 }
 
