@@ -132,6 +132,7 @@ describe('audit page', () => {
 
     fireEvent.click(screen.getByTestId('audit-proxy-picker'));
     const search = await screen.findByRole('combobox', { name: 'Buscar proxies por dominio' });
+    expect(screen.getByRole('dialog', { name: 'Proxy' }).contains(search)).toBe(true);
     fireEvent.change(search, { target: { value: 'nada' } });
     await waitFor(() =>
       expect(calls.some((c) => c.url === '/api/admin/all-proxies?limit=8&q=nada')).toBe(true),

@@ -176,7 +176,9 @@ export function SearchPicker(props: TSearchPickerProps) {
             </Button>
           </PopoverPrimitive.Trigger>
           <PopoverPrimitive.Portal>
+            {/* Radix gives the popover the dialog role: it is named after the filter it sets. */}
             <PopoverPrimitive.Content
+              aria-label={label}
               align="start"
               sideOffset={4}
               className="z-50 w-[var(--radix-popover-trigger-width)] min-w-64 max-w-[calc(100vw-2rem)] rounded-md border bg-popover p-2 text-popover-foreground shadow-md"
